@@ -1,0 +1,2 @@
+//! goclaw: the GoClaw agent platform as a Unix toolbox.
+pub mod text;
