@@ -11,14 +11,14 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
     pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
         items[self.below(items.len() as u64) as usize]
@@ -38,7 +38,15 @@ impl Rng {
 }
 
 const LEVELS: &[&str] = &["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"];
-const MODULES: &[&str] = &["gateway", "agent.loop", "tools.exec", "store", "mcp.pool", "http", "scheduler"];
+const MODULES: &[&str] = &[
+    "gateway",
+    "agent.loop",
+    "tools.exec",
+    "store",
+    "mcp.pool",
+    "http",
+    "scheduler",
+];
 const MESSAGES: &[&str] = &[
     "request completed",
     "tool call finished",
@@ -49,7 +57,13 @@ const MESSAGES: &[&str] = &[
     "message delivered to channel",
     "compaction skipped: below threshold",
 ];
-const PATHS: &[&str] = &["/v1/chat/completions", "/api/sessions", "/healthz", "/v1/tools/invoke", "/ws"];
+const PATHS: &[&str] = &[
+    "/v1/chat/completions",
+    "/api/sessions",
+    "/healthz",
+    "/v1/tools/invoke",
+    "/ws",
+];
 
 /// One line of secret of a random kind.
 fn secret(rng: &mut Rng, out: &mut Vec<u8>) {
@@ -87,7 +101,12 @@ fn secret(rng: &mut Rng, out: &mut Vec<u8>) {
 }
 
 fn log_line(rng: &mut Rng, n: u64, secret_every: u64, out: &mut Vec<u8>) {
-    let (h, m, s, ms) = ((n / 3_600_000) % 24, (n / 60_000) % 60, (n / 1000) % 60, n % 1000);
+    let (h, m, s, ms) = (
+        (n / 3_600_000) % 24,
+        (n / 60_000) % 60,
+        (n / 1000) % 60,
+        n % 1000,
+    );
     out.extend_from_slice(format!("2026-11-21T{h:02}:{m:02}:{s:02}.{ms:03}Z ").as_bytes());
     out.extend_from_slice(rng.pick(LEVELS).as_bytes());
     out.push(b' ');
@@ -108,8 +127,17 @@ fn log_line(rng: &mut Rng, n: u64, secret_every: u64, out: &mut Vec<u8>) {
     rng.hex(out, 4);
     out.extend_from_slice(b" path=");
     out.extend_from_slice(rng.pick(PATHS).as_bytes());
-    out.extend_from_slice(format!(" status={} duration_ms={}", 200 + rng.below(4) * 100, rng.below(5000)).as_bytes());
-    out.extend_from_slice(format!(" peer=192.168.{}.{}\n", rng.below(256), rng.below(256)).as_bytes());
+    out.extend_from_slice(
+        format!(
+            " status={} duration_ms={}",
+            200 + rng.below(4) * 100,
+            rng.below(5000)
+        )
+        .as_bytes(),
+    );
+    out.extend_from_slice(
+        format!(" peer=192.168.{}.{}\n", rng.below(256), rng.below(256)).as_bytes(),
+    );
 }
 
 /// About `bytes` of log lines, one in about 1000 carrying a secret.

@@ -1,2 +1,16 @@
 //! goclaw: the GoClaw agent platform as a Unix toolbox.
+//!
+//! The binary (`src/main.rs`) is a thin face over this library. [`cli`] holds one file per
+//! subcommand (clap definition + handler) and is the only module that prints, through
+//! [`output`]. Domain modules know nothing of the terminal: [`text`] holds the pure text stages
+//! (scrub, guard, sanitize), [`store`] the SQLite store every command shares, [`config`] the
+//! TOML configuration and path resolution. [`error`] is the one error type and decides exit
+//! codes.
+
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod host;
+pub mod output;
+pub mod store;
 pub mod text;

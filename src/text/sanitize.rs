@@ -1,1 +1,332 @@
-pub fn x(){}
+//! The LLM output cleaner (reference §16.2, `SanitizeAssistantContent`): eight steps in order and
+//! a final trim, plus the silent-reply detection of §16.3 (`NO_REPLY`). Pure: bytes in, bytes out.
+//!
+//! Works on bytes so that nothing outside what a step removes is changed, even in text that is
+//! not valid UTF-8. The regexes match as Go's do: `[^>]*` and `.*?` are written as byte classes
+//! (`(?-u:…)`) so they step over invalid bytes as Go steps over U+FFFD; under `*` that is the
+//! same language. "Trim" is Go's `strings.TrimSpace`.
+
+use std::sync::LazyLock;
+
+use regex::bytes::Regex;
+
+use super::{go_regex, trim_go};
+
+struct Patterns {
+    tool_xml: Regex,
+    thinking: Vec<Regex>,
+    final_tag: Regex,
+    media: Regex,
+    leading_blank: Regex,
+}
+
+static PATTERNS: LazyLock<Result<Patterns, String>> = LazyLock::new(|| {
+    Ok(Patterns {
+        tool_xml: go_regex(
+            r"(?s)</?(?:function_calls?|functioninvoke|invoke|invfunction_calls|tool_call|tool_use|parameter|minimax:tool_call)(?-u:[^>])*>",
+        )?,
+        thinking: [
+            r"(?is)<think>(?-u:.)*?</think>",
+            r"(?is)<thinking>(?-u:.)*?</thinking>",
+            r"(?is)<thought>(?-u:.)*?</thought>",
+            r"(?is)<antThinking>(?-u:.)*?</antThinking>",
+            r"(?is)<antthinking>(?-u:.)*?</antthinking>",
+        ]
+        .into_iter()
+        .map(go_regex)
+        .collect::<Result<_, _>>()?,
+        final_tag: go_regex(r"(?i)<\s*/?\s*final\s*>")?,
+        media: go_regex(r"MEDIA:\S+")?,
+        leading_blank: go_regex(r"^(?:[ \t]*\r?\n)+")?,
+    })
+});
+
+const TOOL_XML_MARKERS: [&[u8]; 8] = [
+    b"invfunction_calls",
+    b"functioninvoke",
+    b"<parameter name=",
+    b"</parameter",
+    b"<function_call",
+    b"<tool_call",
+    b"<tool_use",
+    b"<minimax:tool_call",
+];
+const DOWNGRADED_MARKERS: [&[u8]; 3] = [b"[Tool Call:", b"[Tool Result", b"[Historical context:"];
+const THINKING_MARKERS: [&[u8]; 3] = [b"<think", b"<thought", b"<antthinking"];
+const SYSTEM_MESSAGE: &[u8] = b"[System Message]";
+const SILENT: &[u8] = b"NO_REPLY";
+
+/// Cleans assistant output. Returns the cleaned text (possibly empty).
+pub fn sanitize(text: &[u8]) -> Result<Vec<u8>, String> {
+    let p = PATTERNS.as_ref().map_err(Clone::clone)?;
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut text = text.to_vec();
+
+    // 1. Garbled tool-call XML: drop the tags, keep their inner text.
+    if contains_any(&go_lower(&text), &TOOL_XML_MARKERS) {
+        text = trim_go(&p.tool_xml.replace_all(&text, &b""[..])).to_vec();
+        if text.is_empty() {
+            return Ok(text);
+        }
+    }
+    // 2. Tool calls downgraded to text.
+    if DOWNGRADED_MARKERS.iter().any(|m| contains(&text, m)) {
+        text = strip_downgraded(&text);
+    }
+    // 3. Thinking blocks.
+    if contains_any(&go_lower(&text), &THINKING_MARKERS) {
+        for re in &p.thinking {
+            text = re.replace_all(&text, &b""[..]).into_owned();
+        }
+        text = trim_go(&text).to_vec();
+    }
+    // 4. <final> tags.
+    if contains(&go_lower(&text), b"final") {
+        text = p.final_tag.replace_all(&text, &b""[..]).into_owned();
+    }
+    // 5. Echoed system messages.
+    if contains(&text, SYSTEM_MESSAGE) {
+        text = strip_system_messages(&text);
+    }
+    // 6. Duplicate paragraphs.
+    text = collapse_duplicate_blocks(&text);
+    // 7. MEDIA: paths.
+    if contains(&text, b"MEDIA:") {
+        let kept: Vec<&[u8]> = text
+            .split(|&b| b == b'\n')
+            .filter(|line| {
+                let t = trim_go(line);
+                !(t.starts_with(b"[[audio_as_voice]]") || p.media.is_match(line))
+            })
+            .collect();
+        text = trim_go(&kept.join(&b'\n')).to_vec();
+    }
+    // 8. Leading blank lines.
+    text = p.leading_blank.replace(&text, &b""[..]).into_owned();
+    Ok(trim_go(&text).to_vec())
+}
+
+/// `IsSilentReply`: the whole (trimmed) reply is `NO_REPLY`, or it starts or ends with it at a
+/// word boundary. Case-sensitive.
+pub fn is_silent(text: &[u8]) -> bool {
+    let t = trim_go(text);
+    if t.is_empty() {
+        return false;
+    }
+    if t == SILENT {
+        return true;
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    if t.starts_with(SILENT) && !word(t[SILENT.len()]) {
+        return true;
+    }
+    t.ends_with(SILENT) && !word(t[t.len() - SILENT.len() - 1])
+}
+
+fn strip_downgraded(text: &[u8]) -> Vec<u8> {
+    let mut kept: Vec<&[u8]> = Vec::new();
+    let mut skipping = false;
+    for line in text.split(|&b| b == b'\n') {
+        let t = trim_go(line);
+        if DOWNGRADED_MARKERS.iter().any(|m| t.starts_with(m)) {
+            skipping = true;
+            continue;
+        }
+        if skipping {
+            if t.is_empty()
+                || t.starts_with(b"Arguments:")
+                || t.starts_with(b"{")
+                || t.starts_with(b"}")
+            {
+                continue;
+            }
+            skipping = false;
+        }
+        kept.push(line);
+    }
+    trim_go(&kept.join(&b'\n')).to_vec()
+}
+
+fn strip_system_messages(text: &[u8]) -> Vec<u8> {
+    let mut kept: Vec<&[u8]> = Vec::new();
+    let mut skipping = false;
+    for line in text.split(|&b| b == b'\n') {
+        let t = trim_go(line);
+        if t.starts_with(SYSTEM_MESSAGE) {
+            skipping = true;
+            continue;
+        }
+        if skipping {
+            if t.is_empty() {
+                skipping = false;
+            }
+            continue;
+        }
+        kept.push(line);
+    }
+    trim_go(&kept.join(&b'\n')).to_vec()
+}
+
+fn collapse_duplicate_blocks(text: &[u8]) -> Vec<u8> {
+    let blocks = split_on(text, b"\n\n");
+    if blocks.len() <= 1 {
+        return text.to_vec();
+    }
+    let mut kept: Vec<&[u8]> = Vec::new();
+    for block in blocks {
+        let t = trim_go(block);
+        if t.is_empty() {
+            continue;
+        }
+        if kept.last().is_some_and(|prev| trim_go(prev) == t) {
+            continue;
+        }
+        kept.push(block);
+    }
+    kept.join(&b"\n\n"[..])
+}
+
+/// Go's `strings.Split` on a non-empty separator.
+fn split_on<'a>(text: &'a [u8], sep: &[u8]) -> Vec<&'a [u8]> {
+    let mut parts = Vec::new();
+    let mut last = 0;
+    for at in memchr::memmem::find_iter(text, sep) {
+        if at < last {
+            continue;
+        }
+        parts.push(&text[last..at]);
+        last = at + sep.len();
+    }
+    parts.push(&text[last..]);
+    parts
+}
+
+/// Go's `strings.ToLower`, as far as ASCII markers can tell: ASCII letters lowered, and the two
+/// characters whose lower case is ASCII (U+0130 → `i`, the Kelvin sign U+212A → `k`) mapped.
+fn go_lower(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if text[i..].starts_with("\u{130}".as_bytes()) {
+            out.push(b'i');
+            i += 2;
+        } else if text[i..].starts_with("\u{212a}".as_bytes()) {
+            out.push(b'k');
+            i += 3;
+        } else {
+            out.push(text[i].to_ascii_lowercase());
+            i += 1;
+        }
+    }
+    out
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(hay, needle).is_some()
+}
+
+fn contains_any(hay: &[u8], needles: &[&[u8]]) -> bool {
+    needles.iter().any(|n| contains(hay, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clean(s: &str) -> String {
+        String::from_utf8(sanitize(s.as_bytes()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn empty_and_plain() {
+        assert_eq!(clean(""), "");
+        assert_eq!(clean("  Hello there.  \n"), "Hello there.");
+    }
+
+    #[test]
+    fn step1_garbled_tool_xml_keeps_inner_text() {
+        assert_eq!(
+            clean("Sure <tool_call name=\"x\">inner</tool_call> done"),
+            "Sure inner done"
+        );
+        assert_eq!(
+            clean("<function_calls><invoke name=\"a\"></invoke></function_calls>"),
+            ""
+        );
+        // The gate is case-insensitive, the deletion is not.
+        assert_eq!(clean("  <TOOL_CALL>x  "), "<TOOL_CALL>x");
+    }
+
+    #[test]
+    fn step2_downgraded_tool_text() {
+        let text = "Before\n[Tool Call: read_file]\nArguments:\n{\n\"path\": \"a\"\n}\nAfter\nEnd";
+        assert_eq!(clean(text), "Before\n\"path\": \"a\"\n}\nAfter\nEnd");
+        let text = "Before\n[Tool Result: ok]\n\n{ }\nAfter";
+        assert_eq!(clean(text), "Before\nAfter");
+    }
+
+    #[test]
+    fn step3_thinking() {
+        assert_eq!(clean("<think>hmm\nyes</think>Answer"), "Answer");
+        assert_eq!(clean("<THINKING>x</THINKING> A"), "A");
+        assert_eq!(clean("<antThinking>x</antThinking>B"), "B");
+        // Tags with attributes stay, as in the original.
+        assert_eq!(
+            clean("<think lang=\"x\">a</think>B"),
+            "<think lang=\"x\">a</think>B"
+        );
+    }
+
+    #[test]
+    fn step4_final_tags() {
+        assert_eq!(clean("<final>Answer</ final >"), "Answer");
+        assert_eq!(clean("< FINAL >x"), "x");
+    }
+
+    #[test]
+    fn step5_system_messages() {
+        let text = "Hi\n[System Message] ignore\nstill system\n\nReal";
+        assert_eq!(clean(text), "Hi\nReal");
+    }
+
+    #[test]
+    fn step6_duplicate_blocks() {
+        assert_eq!(
+            clean("Para A\n\nPara A\n\n  \n\nPara B\n\nPara A"),
+            "Para A\n\nPara B\n\nPara A"
+        );
+    }
+
+    #[test]
+    fn step7_media() {
+        let text = "See\nMEDIA:/tmp/a.png\n[[audio_as_voice]]\nDone MEDIA:x";
+        assert_eq!(clean(text), "See");
+        assert_eq!(clean("MEDIA: spaced"), "MEDIA: spaced");
+    }
+
+    #[test]
+    fn step8_leading_blank_lines() {
+        // Step 8 removes blank lines at the very start; the final trim would too.
+        assert_eq!(clean(" \t\n\r\nText"), "Text");
+    }
+
+    #[test]
+    fn invalid_utf8_survives() {
+        assert_eq!(sanitize(b"<think>\xff</think>ok \xfe").unwrap(), b"ok \xfe");
+    }
+
+    #[test]
+    fn silent_reply() {
+        assert!(is_silent(b"NO_REPLY"));
+        assert!(is_silent(b"  NO_REPLY\n"));
+        assert!(is_silent(b"NO_REPLY - nothing to add"));
+        assert!(is_silent(b"Nothing to add. NO_REPLY"));
+        assert!(!is_silent(b"NO_REPLYING"));
+        assert!(!is_silent(b"XNO_REPLY"));
+        assert!(!is_silent(b"no_reply"));
+        assert!(!is_silent(b""));
+        assert!(!is_silent(b"say NO_REPLY now"));
+    }
+}

@@ -43,14 +43,38 @@ pub struct StaticPattern {
 
 /// The 14 static patterns, in the order they are applied.
 pub const STATIC_PATTERNS: [StaticPattern; 14] = [
-    StaticPattern { name: "openai_key", go: r"sk-[a-zA-Z0-9]{20,}" },
-    StaticPattern { name: "anthropic_key", go: r"sk-ant-[a-zA-Z0-9-]{20,}" },
-    StaticPattern { name: "github_pat", go: r"ghp_[a-zA-Z0-9]{36}" },
-    StaticPattern { name: "github_oauth", go: r"gho_[a-zA-Z0-9]{36}" },
-    StaticPattern { name: "github_user_token", go: r"ghu_[a-zA-Z0-9]{36}" },
-    StaticPattern { name: "github_server_token", go: r"ghs_[a-zA-Z0-9]{36}" },
-    StaticPattern { name: "github_refresh_token", go: r"ghr_[a-zA-Z0-9]{36}" },
-    StaticPattern { name: "aws_access_key", go: r"AKIA[A-Z0-9]{16}" },
+    StaticPattern {
+        name: "openai_key",
+        go: r"sk-[a-zA-Z0-9]{20,}",
+    },
+    StaticPattern {
+        name: "anthropic_key",
+        go: r"sk-ant-[a-zA-Z0-9-]{20,}",
+    },
+    StaticPattern {
+        name: "github_pat",
+        go: r"ghp_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "github_oauth",
+        go: r"gho_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "github_user_token",
+        go: r"ghu_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "github_server_token",
+        go: r"ghs_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "github_refresh_token",
+        go: r"ghr_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "aws_access_key",
+        go: r"AKIA[A-Z0-9]{16}",
+    },
     StaticPattern {
         name: "secret_assignment",
         go: r#"(?i)(api[_-]?key|token|secret|password|bearer|authorization)\s*[:=]\s*["']?\S{8,}["']?"#,
@@ -67,8 +91,14 @@ pub const STATIC_PATTERNS: [StaticPattern; 14] = [
         name: "env_dsn",
         go: r"(?i)(DSN|DATABASE_URL|REDIS_URL|MONGO_URI)\s*=\s*[^\[\s]{8,}",
     },
-    StaticPattern { name: "env_virtual", go: r"(?i)VIRTUAL_[A-Z_]+\s*=\s*[^\[\s]{4,}" },
-    StaticPattern { name: "hex_secret", go: r"[a-fA-F0-9]{64,}" },
+    StaticPattern {
+        name: "env_virtual",
+        go: r"(?i)VIRTUAL_[A-Z_]+\s*=\s*[^\[\s]{4,}",
+    },
+    StaticPattern {
+        name: "hex_secret",
+        go: r"[a-fA-F0-9]{64,}",
+    },
 ];
 
 /// Report name for exact credential values.
@@ -93,11 +123,28 @@ pub const DEFAULT_CHUNK: usize = 256 * 1024;
 /// ASCII letters, the Kelvin sign (k) and the long s (s), so the literals avoid `k` and `s` where
 /// they can (`ecret`, `word`, `_url`) and spell the fold out where they cannot.
 const PROBE_LITERALS: [&str; 23] = [
-    "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "akia", // patterns 1–8
-    "key", "\u{212a}ey", "token", "to\u{212a}en", "ecret", "word", "bearer", "thoriz", // 9
-    "://", // 10
-    "credential", "private", // 11 (with key, ecret)
-    "dsn", "d\u{17f}n", "_url", "_uri", // 12
+    "sk-",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "akia", // patterns 1–8
+    "key",
+    "\u{212a}ey",
+    "token",
+    "to\u{212a}en",
+    "ecret",
+    "word",
+    "bearer",
+    "thoriz", // 9
+    "://",    // 10
+    "credential",
+    "private", // 11 (with key, ecret)
+    "dsn",
+    "d\u{17f}n",
+    "_url",
+    "_uri",     // 12
     "virtual_", // 13
 ];
 
@@ -118,6 +165,20 @@ const KEY_WORDS: [&[u8]; 13] = [
     b"mongo_uri",
     b"virtual_",
 ];
+
+/// `[scrub]` in config.toml: values every scrub redacts, on top of the static patterns.
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ScrubConfig {
+    /// Exact credential values (`[REDACTED]`).
+    pub values: Vec<String>,
+    /// Files with one credential value per line.
+    pub values_files: Vec<std::path::PathBuf>,
+    /// Server addresses (`[SERVER_IP]`).
+    pub server_ips: Vec<String>,
+    /// Add this host's non-loopback interface addresses to `server_ips`.
+    pub detect_server_ips: bool,
+}
 
 /// What a scrub found: counts per pattern name and the (1-based) input line of each match.
 #[derive(Debug, Default, Clone, Serialize, PartialEq, Eq)]
@@ -146,6 +207,16 @@ impl Report {
             hits.lines.push(line);
         } else {
             hits.lines_truncated = true;
+        }
+    }
+
+    /// Adds another report's counts into this one, every match placed on `line` (used where a
+    /// "line" is a JSON document's ordinal).
+    pub fn merge_at_line(&mut self, other: &Report, line: u64) {
+        for (name, hits) in &other.patterns {
+            for _ in 0..hits.count {
+                self.record(name, line);
+            }
         }
     }
 
@@ -206,7 +277,15 @@ impl Scrubber {
         for b in [b'\t', b'\n', b'\x0c', b'\r', b' '] {
             cut_byte[b as usize] = !all.iter().any(|v| v.contains(&b));
         }
-        Ok(Scrubber { stages, union, probe, values, dynamic, value_probe, cut_byte })
+        Ok(Scrubber {
+            stages,
+            union,
+            probe,
+            values,
+            dynamic,
+            value_probe,
+            cut_byte,
+        })
     }
 
     /// Scrubs a whole input at once.
@@ -253,7 +332,8 @@ impl Scrubber {
         let mut changed = false;
         let mut view = Vec::with_capacity(input.len() + 16);
         let mut matches = Vec::new();
-        let line_of = |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
+        let line_of =
+            |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
 
         for (stage, re) in self.stages.iter().enumerate() {
             view.clear();
@@ -265,7 +345,10 @@ impl Scrubber {
             }
             if let Some(r) = report.as_deref_mut() {
                 for &(s, _) in &matches {
-                    r.record(STATIC_PATTERNS[stage].name, line_of(origin(&pieces, View::Runes, s)));
+                    r.record(
+                        STATIC_PATTERNS[stage].name,
+                        line_of(origin(&pieces, View::Runes, s)),
+                    );
                 }
             }
             pieces = replace(&pieces, View::Runes, &matches, REDACTED);
@@ -320,10 +403,17 @@ impl Scrubber {
         out: &mut Vec<u8>,
     ) {
         lower.clear();
-        lower.extend(chunk.iter().map(|&b| b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)));
+        lower.extend(
+            chunk
+                .iter()
+                .map(|&b| b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)),
+        );
         // (start, end, certain): uncertain spans only hint that their region may match.
-        let mut spans: Vec<(usize, usize, bool)> =
-            self.probe.find_iter(lower).map(|m| (m.start(), m.end(), false)).collect();
+        let mut spans: Vec<(usize, usize, bool)> = self
+            .probe
+            .find_iter(lower)
+            .map(|m| (m.start(), m.end(), false))
+            .collect();
         let mut certain = Vec::new();
         hex_runs(chunk, &mut certain);
         if let Some(probe) = &self.value_probe {
@@ -383,7 +473,9 @@ impl Scrubber {
         if word.iter().any(|&b| b >= 0x80) {
             return false;
         }
-        !KEY_WORDS.iter().any(|k| contains_ignore_ascii_case(word, k))
+        !KEY_WORDS
+            .iter()
+            .any(|k| contains_ignore_ascii_case(word, k))
     }
 
     /// The last safe cut at or before `pos` and not before `floor` (itself a safe cut).
@@ -398,10 +490,12 @@ impl Scrubber {
             while run_start > floor && is_go_space(text[run_start - 1]) {
                 run_start -= 1;
             }
-            if Self::left_context_safe(text, run_start, floor) {
-                if let Some(p) = (run_start..=last_ws).rev().find(|&j| self.cut_byte[text[j] as usize]) {
-                    return p + 1;
-                }
+            if Self::left_context_safe(text, run_start, floor)
+                && let Some(p) = (run_start..=last_ws)
+                    .rev()
+                    .find(|&j| self.cut_byte[text[j] as usize])
+            {
+                return p + 1;
             }
             i = run_start;
         }
@@ -465,7 +559,9 @@ impl ScrubStream<'_> {
         if self.pending.len() < self.chunk {
             return;
         }
-        let cut = self.scrubber.cut_before(&self.pending, self.pending.len(), 0);
+        let cut = self
+            .scrubber
+            .cut_before(&self.pending, self.pending.len(), 0);
         if cut == 0 {
             return;
         }
@@ -490,7 +586,13 @@ impl ScrubStream<'_> {
 
     fn flush(&mut self, cut: usize, out: &mut Vec<u8>) {
         let chunk = &self.pending[..cut];
-        self.scrubber.scrub_chunk(chunk, self.line_base, self.report.as_mut(), &mut self.lower, out);
+        self.scrubber.scrub_chunk(
+            chunk,
+            self.line_base,
+            self.report.as_mut(),
+            &mut self.lower,
+            out,
+        );
         if self.report.is_some() {
             self.line_base += memchr::memchr_iter(b'\n', chunk).count() as u64;
         }
@@ -506,7 +608,12 @@ enum Piece {
     /// One input byte that is not valid UTF-8; Go reads it as U+FFFD.
     Invalid { at: usize },
     /// `text[from..to]` put in place of the input starting at `at`.
-    Inserted { text: &'static [u8], from: usize, to: usize, at: usize },
+    Inserted {
+        text: &'static [u8],
+        from: usize,
+        to: usize,
+        at: usize,
+    },
 }
 
 /// How pieces are rendered: as Go's regexp sees them, or as the bytes they stand for.
@@ -532,12 +639,20 @@ impl Piece {
             return None;
         }
         Some(match self {
-            Piece::Original { start, .. } => Piece::Original { start: start + lo, end: start + hi },
+            Piece::Original { start, .. } => Piece::Original {
+                start: start + lo,
+                end: start + hi,
+            },
             // A match never splits U+FFFD (matches fall on character boundaries); should one
             // ever do so, the byte is kept once rather than lost or doubled.
             Piece::Invalid { .. } if lo == 0 => self,
             Piece::Invalid { .. } => return None,
-            Piece::Inserted { text, from, at, .. } => Piece::Inserted { text, from: from + lo, to: from + hi, at },
+            Piece::Inserted { text, from, at, .. } => Piece::Inserted {
+                text,
+                from: from + lo,
+                to: from + hi,
+                at,
+            },
         })
     }
 
@@ -557,13 +672,19 @@ fn decode_go(input: &[u8]) -> Vec<Piece> {
     while i < input.len() {
         match std::str::from_utf8(&input[i..]) {
             Ok(_) => {
-                pieces.push(Piece::Original { start: i, end: input.len() });
+                pieces.push(Piece::Original {
+                    start: i,
+                    end: input.len(),
+                });
                 break;
             }
             Err(e) => {
                 let valid = e.valid_up_to();
                 if valid > 0 {
-                    pieces.push(Piece::Original { start: i, end: i + valid });
+                    pieces.push(Piece::Original {
+                        start: i,
+                        end: i + valid,
+                    });
                 }
                 let bad = e.error_len().unwrap_or(input.len() - i - valid);
                 for k in 0..bad {
@@ -616,7 +737,12 @@ fn origin(pieces: &[Piece], view: View, pos: usize) -> usize {
 }
 
 /// Replaces the rendered ranges `matches` (sorted, disjoint, non-empty) with `mark`.
-fn replace(pieces: &[Piece], view: View, matches: &[(usize, usize)], mark: &'static [u8]) -> Vec<Piece> {
+fn replace(
+    pieces: &[Piece],
+    view: View,
+    matches: &[(usize, usize)],
+    mark: &'static [u8],
+) -> Vec<Piece> {
     let offs = offsets(pieces, view);
     let total = offs[pieces.len()];
     let mut out = Vec::with_capacity(pieces.len() + 2 * matches.len());
@@ -639,7 +765,12 @@ fn replace(pieces: &[Piece], view: View, matches: &[(usize, usize)], mark: &'sta
     for &(s, e) in matches {
         keep(cursor, s, &mut out);
         let i = piece_at(&offs, s);
-        out.push(Piece::Inserted { text: mark, from: 0, to: mark.len(), at: pieces[i].origin(s - offs[i]) });
+        out.push(Piece::Inserted {
+            text: mark,
+            from: 0,
+            to: mark.len(),
+            at: pieces[i].origin(s - offs[i]),
+        });
         cursor = e;
     }
     keep(cursor, total, &mut out);
@@ -661,7 +792,10 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
-    hay.len() >= needle.len() && hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+    hay.len() >= needle.len()
+        && hay
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 fn is_hex(b: u8) -> bool {
@@ -676,7 +810,10 @@ fn hex_runs(text: &[u8], spans: &mut Vec<(usize, usize)>) {
     let n = text.len();
     let mut i = 0;
     while i + STRIDE < n {
-        if is_hex(text[i]) && is_hex(text[i + STRIDE]) && text[i + 1..i + STRIDE].iter().all(|&b| is_hex(b)) {
+        if is_hex(text[i])
+            && is_hex(text[i + STRIDE])
+            && text[i + 1..i + STRIDE].iter().all(|&b| is_hex(b))
+        {
             let mut lo = i;
             while lo > 0 && is_hex(text[lo - 1]) {
                 lo -= 1;
@@ -751,7 +888,10 @@ mod tests {
         assert_eq!(scrub(&format!("token: {ghp}")), "[REDACTED]");
         assert_eq!(scrub(&format!("token {ghp} done")), "token [REDACTED] done");
         assert_eq!(scrub("api_key=supersecretvalue123"), "[REDACTED]");
-        assert_eq!(scrub("key=sk-ant-abc123-def456-ghi789-jkl012"), "key=[REDACTED]");
+        assert_eq!(
+            scrub("key=sk-ant-abc123-def456-ghi789-jkl012"),
+            "key=[REDACTED]"
+        );
         assert_eq!(scrub("sk-abcdefghijklmnopqrstu"), "[REDACTED]");
         assert_eq!(scrub("AKIAABCDEFGHIJKLMNOP x"), "[REDACTED] x");
         assert_eq!(scrub("url postgres://u:p@db/x next"), "url [REDACTED] next");
@@ -763,10 +903,16 @@ mod tests {
         // Patterns 11-13 do not re-match an earlier placeholder.
         assert_eq!(scrub("SECRET_X=[REDACTED]"), "SECRET_X=[REDACTED]");
         // Pattern 9 spans line breaks, as Go's \s does.
-        assert_eq!(scrub("password:\n\n  hunter2hunter2\nnext"), "[REDACTED]\nnext");
+        assert_eq!(
+            scrub("password:\n\n  hunter2hunter2\nnext"),
+            "[REDACTED]\nnext"
+        );
         // Vertical tab is not white space in Go.
         assert_eq!(scrub("token:\x0bhunter2hunter2"), "[REDACTED]");
-        assert_eq!(scrub("token \x0b: hunter2hunter2"), "token \x0b: hunter2hunter2");
+        assert_eq!(
+            scrub("token \x0b: hunter2hunter2"),
+            "token \x0b: hunter2hunter2"
+        );
         // Unicode case folding: the Kelvin sign and the long s.
         assert_eq!(scrub("api_\u{212a}ey=supersecretvalue"), "[REDACTED]");
         assert_eq!(scrub("\u{17f}ecret: abcdefgh"), "[REDACTED]");
@@ -790,14 +936,21 @@ mod tests {
     #[test]
     fn values_and_dynamic_values() {
         let sc = Scrubber::new(
-            &[b"hunter2-secret".to_vec(), b"short".to_vec(), b"hunter2-secret".to_vec()],
+            &[
+                b"hunter2-secret".to_vec(),
+                b"short".to_vec(),
+                b"hunter2-secret".to_vec(),
+            ],
             &[b"10.1.2.3".to_vec(), Vec::new()],
         )
         .unwrap();
         assert_eq!(sc.values.len(), 1);
         assert_eq!(sc.dynamic.len(), 1);
         let mut report = Report::default();
-        let out = sc.scrub(b"pw hunter2-secret on 10.1.2.3\nshort stays\n", Some(&mut report));
+        let out = sc.scrub(
+            b"pw hunter2-secret on 10.1.2.3\nshort stays\n",
+            Some(&mut report),
+        );
         assert_eq!(out, b"pw [REDACTED] on [SERVER_IP]\nshort stays\n");
         assert_eq!(report.redactions, 2);
         assert_eq!(report.patterns[CREDENTIAL_VALUE].lines, vec![1]);
@@ -818,14 +971,64 @@ mod tests {
     /// Deterministic inputs made of tokens that stress every pattern and every cut rule.
     fn corpus(seed: u64, tokens: usize) -> Vec<u8> {
         const TOKENS: &[&str] = &[
-            " ", " ", "\n", "\r\n", "\t", "\x0b", "\x0c", "  \n\n ", "token", "Token", ":", "=", " = ",
-            "api_key", "api-key", "apikey", "password", "bearer", "Authorization", "SECRET", "MY_KEY",
-            "CREDENTIAL", "private", "DSN", "DATABASE_URL", "REDIS_URL", "MONGO_URI", "VIRTUAL_ENV",
-            "sk-", "sk-ant-", "ghp_", "gho_", "AKIA", "postgres://", "redis://", "[REDACTED]", "\"",
-            "'", "abcdefgh", "ABCDEFGHIJ", "0123456789", "deadbeef", "cafebabe00112233", "x", "y_z",
-            "\u{e9}", "\u{212a}", "\u{17f}", "-", "]", "[", "10.0.0.1", "hunter2pass", "hunter2",
+            " ",
+            " ",
+            "\n",
+            "\r\n",
+            "\t",
+            "\x0b",
+            "\x0c",
+            "  \n\n ",
+            "token",
+            "Token",
+            ":",
+            "=",
+            " = ",
+            "api_key",
+            "api-key",
+            "apikey",
+            "password",
+            "bearer",
+            "Authorization",
+            "SECRET",
+            "MY_KEY",
+            "CREDENTIAL",
+            "private",
+            "DSN",
+            "DATABASE_URL",
+            "REDIS_URL",
+            "MONGO_URI",
+            "VIRTUAL_ENV",
+            "sk-",
+            "sk-ant-",
+            "ghp_",
+            "gho_",
+            "AKIA",
+            "postgres://",
+            "redis://",
+            "[REDACTED]",
+            "\"",
+            "'",
+            "abcdefgh",
+            "ABCDEFGHIJ",
+            "0123456789",
+            "deadbeef",
+            "cafebabe00112233",
+            "x",
+            "y_z",
+            "\u{e9}",
+            "\u{212a}",
+            "\u{17f}",
+            "-",
+            "]",
+            "[",
+            "10.0.0.1",
+            "hunter2pass",
+            "hunter2",
         ];
-        let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut state = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let mut out = Vec::new();
         for _ in 0..tokens {
             state ^= state << 13;
@@ -834,9 +1037,9 @@ mod tests {
             let t = TOKENS[(state % TOKENS.len() as u64) as usize];
             if t == "ghp_" || t == "sk-" || t == "AKIA" {
                 out.extend_from_slice(t.as_bytes());
-                let n = if state % 3 == 0 { 36 } else { 20 };
+                let n = if state.is_multiple_of(3) { 36 } else { 20 };
                 out.extend(std::iter::repeat_n(b'A' + (state % 26) as u8, n));
-            } else if t == "deadbeef" && state % 5 == 0 {
+            } else if t == "deadbeef" && state.is_multiple_of(5) {
                 out.extend(std::iter::repeat_n(b'f', 64 + (state % 10) as usize));
             } else {
                 out.extend_from_slice(t.as_bytes());
@@ -854,7 +1057,11 @@ mod tests {
                 text.extend_from_slice(b"zz 0123");
                 let mut spans = Vec::new();
                 hex_runs(&text, &mut spans);
-                let expected = if len >= 64 { vec![(offset, offset + len)] } else { vec![] };
+                let expected = if len >= 64 {
+                    vec![(offset, offset + len)]
+                } else {
+                    vec![]
+                };
                 assert_eq!(spans, expected, "len {len} offset {offset}");
             }
         }

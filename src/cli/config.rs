@@ -1,0 +1,130 @@
+//! `goclaw config`: where goclaw's files are, what the configuration says, and a starter file.
+
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use super::{Context, Status};
+use crate::config::STARTER;
+use crate::error::{Error, Result};
+use crate::text::scrub::Scrubber;
+
+/// Show or create the configuration (TOML).
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub command: ConfigCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the resolved paths: config file, store, workspace, and where each came from
+    Path,
+    /// Print the effective configuration (secrets scrubbed): TOML on a terminal, else JSON
+    Show,
+    /// Write a commented starter config file (never overwrites one)
+    Init,
+}
+
+#[derive(Serialize)]
+struct PathsDoc<'a> {
+    config: &'a std::path::Path,
+    config_source: crate::config::Source,
+    config_exists: bool,
+    db: &'a std::path::Path,
+    db_source: crate::config::Source,
+    workspace: &'a std::path::Path,
+    workspace_source: crate::config::Source,
+}
+
+pub fn run(ctx: &Context, args: ConfigArgs) -> Result<Status> {
+    match args.command {
+        ConfigCommand::Path => {
+            let s = ctx.settings()?;
+            let doc = PathsDoc {
+                config: &s.config_path,
+                config_source: s.config_source,
+                config_exists: s.config_exists,
+                db: &s.db_path,
+                db_source: s.db_source,
+                workspace: &s.workspace,
+                workspace_source: s.workspace_source,
+            };
+            ctx.out.data(&doc, |w| {
+                let missing = if doc.config_exists { "" } else { " (absent)" };
+                writeln!(w, "config     {}{missing}", doc.config.display())?;
+                writeln!(w, "store      {}", doc.db.display())?;
+                writeln!(w, "workspace  {}", doc.workspace.display())
+            })?;
+        }
+        ConfigCommand::Show => {
+            let s = ctx.settings()?;
+            let value =
+                toml::Value::try_from(&s.config).map_err(|e| Error::internal(e.to_string()))?;
+            let scrubbed = scrub_config(value)?;
+            let text =
+                toml::to_string_pretty(&scrubbed).map_err(|e| Error::internal(e.to_string()))?;
+            ctx.out.data(&scrubbed, |w| w.write_all(text.as_bytes()))?;
+        }
+        ConfigCommand::Init => {
+            let s = ctx.settings()?;
+            let path = &s.config_path;
+            if let Some(dir) = path.parent().filter(|d| !d.exists()) {
+                std::fs::DirBuilder::new()
+                    .recursive(true)
+                    .mode(0o700)
+                    .create(dir)
+                    .map_err(|e| Error::io("create config directory", dir, &e))?;
+            }
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path)
+                .map_err(|e| match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => Error::conflict(format!(
+                        "{} already exists; it was left as it is",
+                        path.display()
+                    ))
+                    .with_hint("edit it, or move it away first"),
+                    _ => Error::io("create config file", path, &e),
+                })?;
+            file.write_all(STARTER.as_bytes())
+                .map_err(|e| Error::io("write config file", path, &e))?;
+            ctx.out.data(&serde_json::json!({ "created": path }), |w| {
+                writeln!(w, "wrote {}", path.display())
+            })?;
+        }
+    }
+    Ok(Status::Ok)
+}
+
+/// Hides secrets: values of keys that name a secret become "[REDACTED]", and every other string
+/// goes through the credential scrubber.
+fn scrub_config(value: toml::Value) -> Result<toml::Value> {
+    let scrubber = Scrubber::new(&[], &[]).map_err(Error::internal)?;
+    fn walk(v: toml::Value, key: &str, s: &Scrubber) -> toml::Value {
+        let secret_key = ["key", "secret", "token", "password", "credential", "values"]
+            .iter()
+            .any(|k| key.to_ascii_lowercase().contains(k));
+        match v {
+            toml::Value::String(_) if secret_key => toml::Value::String("[REDACTED]".into()),
+            toml::Value::String(text) => toml::Value::String(s.scrub_str(&text, None)),
+            toml::Value::Array(items) => {
+                toml::Value::Array(items.into_iter().map(|i| walk(i, key, s)).collect())
+            }
+            toml::Value::Table(t) => toml::Value::Table(
+                t.into_iter()
+                    .map(|(k, v)| {
+                        let v = walk(v, &k, s);
+                        (k, v)
+                    })
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+    Ok(walk(value, "", &scrubber))
+}

@@ -1,0 +1,254 @@
+//! `goclaw db`: the store's path, schema, migrations, health, backups and read-only queries.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use super::input::Input;
+use super::{Context, Status};
+use crate::error::{Error, ErrorKind, Result};
+use crate::store::{self, Migration, Store, backup};
+
+/// Inspect and maintain the SQLite store (created on first use).
+#[derive(Debug, Args)]
+pub struct DbArgs {
+    #[command(subcommand)]
+    pub command: DbCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Print the store's path (does not create it)
+    Path,
+    /// Print the schema: every table and index as SQL
+    Schema,
+    /// Apply pending migrations (every command does this on first use)
+    Migrate,
+    /// Check integrity and migration state, without changing anything; exit 1 when unhealthy
+    Check,
+    /// Copy the store to FILE with SQLite's online backup API (safe while others write)
+    Backup {
+        /// Where to write the backup
+        file: PathBuf,
+        /// Replace FILE if it exists
+        #[arg(long)]
+        force: bool,
+    },
+    /// Run one read-only SQL statement; rows as JSON Lines (one object per row)
+    Query {
+        /// The statement: SQL text, @FILE, or - for stdin
+        sql: String,
+        /// A value for the next `?` placeholder (repeatable)
+        #[arg(long = "param", value_name = "VALUE")]
+        params: Vec<String>,
+    },
+}
+
+#[derive(Serialize)]
+struct PathDoc<'a> {
+    path: &'a std::path::Path,
+    source: crate::config::Source,
+    exists: bool,
+}
+
+#[derive(Serialize)]
+struct MigrateDoc<'a> {
+    path: &'a std::path::Path,
+    schema_version: i64,
+    applied: &'a [Migration],
+}
+
+#[derive(Serialize)]
+struct CheckDoc<'a> {
+    path: &'a std::path::Path,
+    ok: bool,
+    integrity: Vec<String>,
+    #[serde(flatten)]
+    migrations: store::MigrationState,
+}
+
+pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
+    let settings = ctx.settings()?;
+    let path = &settings.db_path;
+    match args.command {
+        DbCommand::Path => {
+            let doc = PathDoc {
+                path,
+                source: settings.db_source,
+                exists: path.exists(),
+            };
+            ctx.out.data(&doc, |w| writeln!(w, "{}", path.display()))?;
+        }
+        DbCommand::Schema => {
+            let store = ctx.store()?;
+            let sql = store.schema()?;
+            ctx.out.data(&serde_json::json!({ "schema_version": store::latest_version(), "statements": sql }), |w| {
+                for s in &sql {
+                    writeln!(w, "{s};\n")?;
+                }
+                Ok(())
+            })?;
+        }
+        DbCommand::Migrate => {
+            let store = ctx.store()?;
+            let doc = MigrateDoc {
+                path,
+                schema_version: store::latest_version(),
+                applied: &store.applied,
+            };
+            ctx.out.data(&doc, |w| {
+                if doc.applied.is_empty() {
+                    writeln!(
+                        w,
+                        "{}: up to date (schema version {})",
+                        path.display(),
+                        doc.schema_version
+                    )
+                } else {
+                    for m in doc.applied {
+                        writeln!(w, "applied {:03}_{}", m.version, m.name)?;
+                    }
+                    writeln!(
+                        w,
+                        "{}: schema version {}",
+                        path.display(),
+                        doc.schema_version
+                    )
+                }
+            })?;
+        }
+        DbCommand::Check => {
+            let conn = Store::open_read_only(path)?;
+            let migrations = store::migration_state(&conn, path)?;
+            if migrations.schema_version > migrations.binary_version {
+                return Err(Error::usage(format!(
+                    "store {} has schema version {}, newer than this goclaw understands (version {})",
+                    path.display(),
+                    migrations.schema_version,
+                    migrations.binary_version
+                ))
+                .with_hint("upgrade goclaw"));
+            }
+            let integrity = store::integrity_check(&conn, path)?;
+            let ok = integrity == ["ok"] && migrations.pending.is_empty();
+            let doc = CheckDoc {
+                path,
+                ok,
+                integrity,
+                migrations,
+            };
+            ctx.out.data(&doc, |w| {
+                writeln!(w, "integrity: {}", doc.integrity.join("; "))?;
+                writeln!(
+                    w,
+                    "schema version: {} (this goclaw: {})",
+                    doc.migrations.schema_version, doc.migrations.binary_version
+                )?;
+                for m in &doc.migrations.pending {
+                    writeln!(
+                        w,
+                        "pending: {:03}_{} (run `goclaw db migrate`)",
+                        m.version, m.name
+                    )?;
+                }
+                Ok(())
+            })?;
+            if !ok {
+                return Ok(Status::Exit(ErrorKind::Failed));
+            }
+        }
+        DbCommand::Backup { file, force } => {
+            let store = ctx.store()?;
+            let bar = ctx.out.progress(None, "backing up the store");
+            let result = backup::backup(&store, &file, force);
+            bar.finish_and_clear();
+            let report = result?;
+            ctx.out.data(&report, |w| {
+                writeln!(
+                    w,
+                    "backed up {} to {} ({} pages, {} bytes)",
+                    report.source.display(),
+                    report.path.display(),
+                    report.pages,
+                    report.bytes
+                )
+            })?;
+        }
+        DbCommand::Query { sql, params } => {
+            ctx.store()?; // create and migrate on first use
+            let sql = String::from_utf8(Input::parse(Some(&sql)).read()?)
+                .map_err(|_| Error::usage("the SQL is not valid UTF-8"))?;
+            let conn = Store::open_read_only(path)?;
+            let json = ctx.out.is_json();
+            let mut w = ctx.out.stream();
+            let mut rows: Vec<serde_json::Map<String, serde_json::Value>> = Vec::new();
+            let columns = store::query_json(&conn, path, &sql, &params, |row| {
+                if json {
+                    serde_json::to_writer(&mut w, &row)
+                        .map_err(|e| Error::internal(e.to_string()))?;
+                    w.write_all(b"\n").map_err(Error::stdout)
+                } else {
+                    rows.push(row);
+                    Ok(())
+                }
+            })?;
+            if !json {
+                human_table(&mut w, &columns, &rows).map_err(Error::stdout)?;
+            }
+            w.flush().map_err(Error::stdout)?;
+        }
+    }
+    Ok(Status::Ok)
+}
+
+/// Rows as an aligned table for people.
+fn human_table(
+    w: &mut dyn Write,
+    columns: &[String],
+    rows: &[serde_json::Map<String, serde_json::Value>],
+) -> std::io::Result<()> {
+    let cell = |v: Option<&serde_json::Value>| match v {
+        Some(serde_json::Value::String(s)) => s.replace('\n', "\\n"),
+        Some(serde_json::Value::Null) | None => "NULL".into(),
+        Some(other) => other.to_string(),
+    };
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| columns.iter().map(|c| cell(r.get(c))).collect())
+        .collect();
+    let widths: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            table
+                .iter()
+                .map(|r| r[i].chars().count())
+                .chain([c.chars().count()])
+                .max()
+                .unwrap_or(0)
+                .min(60)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, wd)| format!("{c:<wd$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    writeln!(w, "{}", line(columns))?;
+    for r in &table {
+        writeln!(w, "{}", line(r))?;
+    }
+    writeln!(
+        w,
+        "({} row{})",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    )
+}

@@ -1,0 +1,226 @@
+//! The command line: the top-level command, the global flags shared by every subcommand, and
+//! dispatch. Each subcommand lives in its own file with its clap definition and a handler that
+//! turns flags into options and calls the library. Help, man pages and completions are all
+//! generated from these definitions (see [`docs`]).
+
+use std::cell::OnceCell;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::config::{Env, Given, PathArgs, Settings, Source};
+use crate::error::{Error, ErrorKind, Result};
+use crate::output::Output;
+use crate::store::Store;
+
+pub mod completions;
+pub mod config;
+pub mod db;
+pub mod docs;
+pub mod guard;
+pub mod help;
+pub mod input;
+pub mod sanitize;
+pub mod scrub;
+
+const ABOUT: &str =
+    "The GoClaw agent platform as a Unix toolbox: one SQLite store, JSON in and out";
+
+const LONG_ABOUT: &str = "The GoClaw agent platform as a Unix toolbox: git-style subcommands over one \
+SQLite store, JSON in and out.\n\n\
+Data goes to stdout and human messages to stderr. Commands that return records print JSON when \
+stdout is not a terminal (or with --json) and text on a terminal (or with --human). On failure, \
+JSON mode prints exactly one error document {\"error\":{\"code\",\"exit_code\",\"message\",\"hint\"}} \
+on stdout; a one-line message always goes to stderr. A closed pipe ends a command quietly with \
+exit 0. Nothing ever prompts without a terminal.";
+
+/// goclaw: the top-level command.
+#[derive(Debug, Parser)]
+#[command(
+    name = "goclaw",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    disable_help_subcommand = true,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags every subcommand accepts.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]
+    #[arg(long, global = true, env = "GOCLAW_DB", value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]
+    #[arg(long, global = true, env = "GOCLAW_CONFIG", value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// The workspace directory tools work in [default: the current directory]
+    #[arg(long, global = true, env = "GOCLAW_WORKSPACE", value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// Print JSON even on a terminal
+    #[arg(long, global = true, conflicts_with = "human")]
+    pub json: bool,
+    /// Print human text even when stdout is not a terminal
+    #[arg(long, global = true)]
+    pub human: bool,
+    /// Print no warnings or notes on stderr (errors still are)
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Say more on stderr
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Redact credentials from text: files or stdin to stdout
+    Scrub(scrub::ScrubArgs),
+    /// Detect prompt injection in a message
+    Guard(guard::GuardArgs),
+    /// Clean LLM output: tool-call debris, thinking blocks, echoed system text
+    Sanitize(sanitize::SanitizeArgs),
+    /// Inspect and maintain the SQLite store
+    Db(db::DbArgs),
+    /// Show or create the configuration
+    Config(config::ConfigArgs),
+    /// Print a shell completion script
+    Completions(completions::CompletionsArgs),
+    /// Show help for a command, or a topic: exit-codes
+    Help(help::HelpArgs),
+}
+
+/// What a successful command tells `main` about the exit code: usually 0, sometimes a
+/// non-error failure whose output is already printed (e.g. `scrub --check` found secrets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    Exit(ErrorKind),
+}
+
+impl Status {
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Ok => 0,
+            Status::Exit(kind) => kind.exit_code(),
+        }
+    }
+}
+
+/// What a handler gets: how to print, and lazily resolved paths and configuration.
+pub struct Context {
+    pub out: Output,
+    /// `--json` was given explicitly (text filters print JSON only then).
+    pub json_flag: bool,
+    paths: PathArgs,
+    settings: OnceCell<Settings>,
+}
+
+impl Context {
+    /// Paths and config, resolved on first use (so `completions` works with a broken config).
+    pub fn settings(&self) -> Result<&Settings> {
+        if let Some(s) = self.settings.get() {
+            return Ok(s);
+        }
+        let s = Settings::resolve(&self.paths, &Env::from_process()?)?;
+        Ok(self.settings.get_or_init(|| s))
+    }
+
+    /// Opens (creating and migrating as needed) the store.
+    pub fn store(&self) -> Result<Store> {
+        let settings = self.settings()?;
+        let store = Store::open(&settings.db_path)?;
+        for m in &store.applied {
+            self.out.verbose(&format!(
+                "store {}: applied migration {:03}_{}",
+                settings.db_path.display(),
+                m.version,
+                m.name
+            ));
+        }
+        Ok(store)
+    }
+}
+
+/// The clap command with everything derive cannot say (the exit-code table in the long help).
+pub fn command() -> clap::Command {
+    Cli::command().after_long_help(crate::error::exit_code_table())
+}
+
+/// A parse that did not produce a command: help or version text, or a usage error.
+pub enum Early {
+    Print(String),
+    Fail(Output, Error),
+}
+
+/// Parses the command line.
+pub fn parse(args: Vec<OsString>) -> std::result::Result<(Cli, ArgMatches), Early> {
+    let matches = command()
+        .try_get_matches_from(&args)
+        .map_err(|e| clap_failure(&args, e))?;
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| clap_failure(&args, e))?;
+    Ok((cli, matches))
+}
+
+fn clap_failure(args: &[OsString], e: clap::Error) -> Early {
+    use clap::error::ErrorKind as K;
+    match e.kind() {
+        K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand => {
+            Early::Print(e.render().to_string())
+        }
+        _ => {
+            let has = |flag: &str| args.iter().skip(1).any(|a| a == flag);
+            let out = Output::new(has("--json"), has("--human"), false, 0);
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+            Early::Fail(
+                out,
+                Error::usage(message).with_hint("see `goclaw --help` or `goclaw help COMMAND`"),
+            )
+        }
+    }
+}
+
+/// Builds the context and runs the command.
+pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
+    let g = &cli.global;
+    let out = Output::new(g.json, g.human, g.quiet, g.verbose);
+    let given = |id: &str, value: &Option<PathBuf>| {
+        value.as_ref().map(|p| Given {
+            path: p.clone(),
+            source: match matches.value_source(id) {
+                Some(ValueSource::EnvVariable) => Source::Env,
+                _ => Source::Flag,
+            },
+        })
+    };
+    let ctx = Context {
+        out: out.clone(),
+        json_flag: g.json,
+        paths: PathArgs {
+            config: given("config", &g.config),
+            db: given("db", &g.db),
+            workspace: given("workspace", &g.workspace),
+        },
+        settings: OnceCell::new(),
+    };
+    let result = match cli.command {
+        Command::Scrub(a) => scrub::run(&ctx, a),
+        Command::Guard(a) => guard::run(&ctx, a),
+        Command::Sanitize(a) => sanitize::run(&ctx, a),
+        Command::Db(a) => db::run(&ctx, a),
+        Command::Config(a) => config::run(&ctx, a),
+        Command::Completions(a) => completions::run(&ctx, a),
+        Command::Help(a) => help::run(&ctx, a),
+    };
+    (out, result)
+}

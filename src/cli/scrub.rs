@@ -1,0 +1,317 @@
+//! `goclaw scrub`: redact credentials from files or stdin, streaming, to stdout.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{Context, Status};
+use crate::error::{Error, ErrorKind, Result};
+use crate::output::write_all;
+use crate::text::scrub::{MIN_VALUE_LEN, Report, Scrubber};
+
+/// Redact credentials: GoClaw's 14 patterns, then exact credential values as [REDACTED], then
+/// server addresses as [SERVER_IP]. Reads the FILEs (each scrubbed on its own) or stdin, and
+/// writes the scrubbed text to stdout, every other byte unchanged.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    app 2>&1 | goclaw scrub --value \"$API_TOKEN\" >> app.log\n  \
+    goclaw scrub --check src/ config.env   # exit 1 when anything would be redacted\n  \
+    goclaw scrub --json-values < events.jsonl > clean.jsonl")]
+pub struct ScrubArgs {
+    /// Files to scrub (default: stdin; `-` is stdin)
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)
+    #[arg(long = "value", value_name = "V")]
+    pub values: Vec<String>,
+    /// A file of credential values, one per line (repeatable)
+    #[arg(long = "values-file", value_name = "F")]
+    pub values_files: Vec<PathBuf>,
+    /// A server address to redact as [SERVER_IP] (repeatable)
+    #[arg(long = "server-ip", value_name = "V")]
+    pub server_ips: Vec<String>,
+    /// Also redact this host's non-loopback interface addresses (no network requests)
+    #[arg(long)]
+    pub detect_server_ips: bool,
+    /// The input is JSON (documents or JSON Lines): scrub every string value on its own, keep
+    /// the JSON valid, print one compact document per line
+    #[arg(long)]
+    pub json_values: bool,
+    /// Print only a report; exit 1 when anything would be redacted, 0 otherwise
+    #[arg(long, conflicts_with = "report")]
+    pub check: bool,
+    /// Also write a JSON report (counts and line numbers per pattern, never a secret) to stderr
+    #[arg(long)]
+    pub report: bool,
+}
+
+/// What was found in one input.
+#[derive(Debug, Serialize)]
+struct FileReport {
+    path: String,
+    redactions: u64,
+    patterns: std::collections::BTreeMap<&'static str, crate::text::scrub::PatternHits>,
+}
+
+/// The whole report: `--check` prints it, `--report` writes it to stderr.
+#[derive(Debug, Serialize)]
+struct ScrubReport {
+    clean: bool,
+    redactions: u64,
+    files: Vec<FileReport>,
+}
+
+/// `--json` output of a plain scrub.
+#[derive(Debug, Serialize)]
+struct JsonOutput {
+    content: String,
+    /// True when the output was not valid UTF-8 and `content` replaced bytes with U+FFFD.
+    lossy: bool,
+    report: ScrubReport,
+}
+
+pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
+    let scrubber = build_scrubber(ctx, &args)?;
+    // Open every input first: a missing file fails before anything is written.
+    let inputs: Vec<(String, Box<dyn Read>, Option<u64>)> = if args.files.is_empty() {
+        super::input::hint_if_terminal();
+        vec![("-".into(), Box::new(std::io::stdin().lock()), None)]
+    } else {
+        args.files
+            .iter()
+            .map(|p| open_input(p))
+            .collect::<Result<_>>()?
+    };
+    let want_report = args.check || args.report || ctx.json_flag;
+    let mut reports = Vec::new();
+    // Plain output goes straight to stdout; --check prints nothing but the report; --json
+    // gathers the text into one document.
+    let mut captured = Vec::new();
+    {
+        let mut stdout = ctx.out.stream();
+        for (name, mut reader, len) in inputs {
+            let sink: &mut dyn Write = if args.check {
+                &mut std::io::sink()
+            } else if ctx.json_flag {
+                &mut captured
+            } else {
+                &mut stdout
+            };
+            let bar = ctx
+                .out
+                .progress(len.filter(|&n| n > 16 << 20), &format!("scrub {name}"));
+            let report = if args.json_values {
+                scrub_json(&scrubber, &name, reader.as_mut(), sink, want_report)?
+            } else {
+                scrub_stream(&scrubber, &name, reader.as_mut(), sink, want_report, &|n| {
+                    bar.inc(n)
+                })?
+            };
+            bar.finish_and_clear();
+            reports.push(FileReport {
+                path: name,
+                redactions: report.redactions,
+                patterns: report.patterns,
+            });
+        }
+        stdout.flush().map_err(Error::stdout)?;
+    }
+    let total: u64 = reports.iter().map(|r| r.redactions).sum();
+    let report = ScrubReport {
+        clean: total == 0,
+        redactions: total,
+        files: reports,
+    };
+    if args.report {
+        let doc = serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string()))?;
+        let _ = writeln!(std::io::stderr().lock(), "{doc}");
+    }
+    if args.check {
+        ctx.out.data(&report, |w| human_report(w, &report))?;
+        return Ok(if total == 0 {
+            Status::Ok
+        } else {
+            Status::Exit(ErrorKind::Failed)
+        });
+    }
+    if ctx.json_flag {
+        let lossy = std::str::from_utf8(&captured).is_err();
+        let content = String::from_utf8_lossy(&captured).into_owned();
+        ctx.out.data(
+            &JsonOutput {
+                content,
+                lossy,
+                report,
+            },
+            |_| Ok(()),
+        )?;
+    }
+    Ok(Status::Ok)
+}
+
+fn human_report(w: &mut dyn Write, report: &ScrubReport) -> std::io::Result<()> {
+    if report.clean {
+        return writeln!(w, "clean: nothing to redact");
+    }
+    for f in report.files.iter().filter(|f| f.redactions > 0) {
+        writeln!(w, "{}: {} to redact", f.path, f.redactions)?;
+        for (name, hits) in &f.patterns {
+            let lines: Vec<String> = hits.lines.iter().take(20).map(u64::to_string).collect();
+            let more = if hits.lines.len() > 20 || hits.lines_truncated {
+                ", …"
+            } else {
+                ""
+            };
+            writeln!(
+                w,
+                "  {name}: {} (line {}{more})",
+                hits.count,
+                lines.join(", ")
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn open_input(path: &Path) -> Result<(String, Box<dyn Read>, Option<u64>)> {
+    if path == Path::new("-") {
+        return Ok(("-".into(), Box::new(std::io::stdin().lock()), None));
+    }
+    let file = File::open(path).map_err(|e| Error::io("read", path, &e))?;
+    let meta = file.metadata().map_err(|e| Error::io("read", path, &e))?;
+    if meta.is_dir() {
+        return Err(Error::usage(format!("{} is a directory", path.display()))
+            .with_hint("scrub reads files; for a tree use e.g. `find DIR -type f -exec goclaw scrub --check {} +`"));
+    }
+    Ok((path.display().to_string(), Box::new(file), Some(meta.len())))
+}
+
+/// Credential and dynamic values from flags and config.
+fn build_scrubber(ctx: &Context, args: &ScrubArgs) -> Result<Scrubber> {
+    let settings = ctx.settings()?;
+    let cfg = &settings.config.scrub;
+    let config_dir = settings
+        .config_path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut values: Vec<Vec<u8>> = cfg
+        .values
+        .iter()
+        .chain(&args.values)
+        .map(|v| v.as_bytes().to_vec())
+        .collect();
+    let files = cfg
+        .values_files
+        .iter()
+        .map(|p| config_dir.join(p))
+        .chain(args.values_files.iter().cloned());
+    for path in files {
+        let text = std::fs::read(&path).map_err(|e| Error::io("read values file", &path, &e))?;
+        for line in text.split(|&b| b == b'\n') {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if !line.is_empty() {
+                values.push(line.to_vec());
+            }
+        }
+    }
+    let short = values.iter().filter(|v| v.len() < MIN_VALUE_LEN).count();
+    if short > 0 {
+        ctx.out.warn(&format!(
+            "{short} credential value(s) shorter than {MIN_VALUE_LEN} bytes ignored (too short to redact safely)"
+        ));
+    }
+    let mut dynamic: Vec<Vec<u8>> = cfg
+        .server_ips
+        .iter()
+        .chain(&args.server_ips)
+        .map(|v| v.as_bytes().to_vec())
+        .collect();
+    if args.detect_server_ips || cfg.detect_server_ips {
+        let found = crate::host::server_addresses().map_err(Error::failed)?;
+        ctx.out
+            .verbose(&format!("detected server addresses: {found:?}"));
+        dynamic.extend(found.iter().map(|ip| ip.to_string().into_bytes()));
+    }
+    Scrubber::new(&values, &dynamic).map_err(Error::internal)
+}
+
+const READ_BUF: usize = 1 << 20;
+
+/// Streams one input through the scrubber into `sink`.
+fn scrub_stream(
+    scrubber: &Scrubber,
+    name: &str,
+    reader: &mut dyn Read,
+    sink: &mut dyn Write,
+    with_report: bool,
+    progress: &dyn Fn(u64),
+) -> Result<Report> {
+    let mut stream = scrubber.stream(with_report);
+    let mut buf = vec![0u8; READ_BUF];
+    let mut out = Vec::with_capacity(READ_BUF + 4096);
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io("read", Path::new(name), &e)),
+        };
+        stream.push(&buf[..n], &mut out);
+        if !out.is_empty() {
+            write_all(sink, &out)?;
+            out.clear();
+        }
+        progress(n as u64);
+    }
+    stream.finish(&mut out);
+    write_all(sink, &out)?;
+    Ok(stream.take_report())
+}
+
+/// Scrubs every string value of a stream of JSON documents; one compact document per line.
+/// In the report, a "line" is the document's ordinal (its line, for JSON Lines input).
+fn scrub_json(
+    scrubber: &Scrubber,
+    name: &str,
+    reader: &mut dyn Read,
+    sink: &mut dyn Write,
+    with_report: bool,
+) -> Result<Report> {
+    let mut report = Report::default();
+    let docs = serde_json::Deserializer::from_reader(std::io::BufReader::new(reader))
+        .into_iter::<serde_json::Value>();
+    for (i, doc) in docs.enumerate() {
+        let mut doc = doc.map_err(|e| {
+            Error::usage(format!("invalid JSON in {name} (document {}): {e}", i + 1))
+                .with_hint("--json-values reads JSON documents or JSON Lines")
+        })?;
+        let mut found = Report::default();
+        scrub_value(scrubber, &mut doc, with_report.then_some(&mut found));
+        report.merge_at_line(&found, i as u64 + 1);
+        let mut line = serde_json::to_vec(&doc).map_err(|e| Error::internal(e.to_string()))?;
+        line.push(b'\n');
+        write_all(sink, &line)?;
+    }
+    Ok(report)
+}
+
+fn scrub_value(scrubber: &Scrubber, v: &mut serde_json::Value, mut report: Option<&mut Report>) {
+    match v {
+        serde_json::Value::String(s) => *s = scrubber.scrub_str(s, report),
+        serde_json::Value::Array(items) => {
+            for item in items {
+                scrub_value(scrubber, item, report.as_deref_mut());
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for (_, item) in map.iter_mut() {
+                scrub_value(scrubber, item, report.as_deref_mut());
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,315 @@
+//! Configuration: where goclaw's files live and what `config.toml` says.
+//!
+//! Paths follow XDG, and `GOCLAW_HOME` moves every default: the config file is
+//! `$GOCLAW_HOME/config.toml` or `$XDG_CONFIG_HOME/goclaw/config.toml` (default
+//! `~/.config/goclaw/config.toml`); the store is `$GOCLAW_HOME/goclaw.db` or
+//! `$XDG_DATA_HOME/goclaw/goclaw.db` (default `~/.local/share/goclaw/goclaw.db`). Precedence for
+//! every setting: flag > environment > config file > default.
+//!
+//! The file is TOML. Each section is one serde struct that lives in the module it configures;
+//! this file only assembles them. Unknown keys are an error naming the key and the file.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::store::StoreConfig;
+use crate::text::guard::GuardConfig;
+use crate::text::scrub::ScrubConfig;
+
+/// The whole configuration file.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// `[store]`: where the SQLite store lives.
+    pub store: StoreConfig,
+    /// `[scrub]`: credential values and server addresses every scrub redacts.
+    pub scrub: ScrubConfig,
+    /// `[guard]`: the prompt-injection guard.
+    pub guard: GuardConfig,
+}
+
+/// Where a setting came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    Flag,
+    Env,
+    Config,
+    Default,
+}
+
+/// The environment that decides default paths (a snapshot, so resolution is testable).
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    pub goclaw_home: Option<PathBuf>,
+    pub xdg_config_home: Option<PathBuf>,
+    pub xdg_data_home: Option<PathBuf>,
+    pub home: Option<PathBuf>,
+    pub cwd: PathBuf,
+}
+
+impl Env {
+    /// Reads the process environment. Empty variables count as unset, as XDG says.
+    pub fn from_process() -> Result<Env> {
+        let var = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        let cwd = std::env::current_dir()
+            .map_err(|e| Error::failed(format!("cannot read the current directory: {e}")))?;
+        Ok(Env {
+            goclaw_home: var("GOCLAW_HOME"),
+            xdg_config_home: var("XDG_CONFIG_HOME"),
+            xdg_data_home: var("XDG_DATA_HOME"),
+            home: var("HOME"),
+            cwd,
+        })
+    }
+
+    fn absolute(&self, p: &Path) -> PathBuf {
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.cwd.join(p)
+        }
+    }
+
+    fn home_dir(&self, what: &str) -> Result<PathBuf> {
+        self.home.clone().map(|h| self.absolute(&h)).ok_or_else(|| {
+            Error::usage(format!("cannot find a default {what}: HOME is not set"))
+                .with_hint("set GOCLAW_HOME, or pass --config and --db")
+        })
+    }
+
+    /// The default config file.
+    pub fn default_config(&self) -> Result<PathBuf> {
+        if let Some(h) = &self.goclaw_home {
+            return Ok(self.absolute(h).join("config.toml"));
+        }
+        let base = match &self.xdg_config_home {
+            Some(x) => self.absolute(x),
+            None => self.home_dir("config file")?.join(".config"),
+        };
+        Ok(base.join("goclaw").join("config.toml"))
+    }
+
+    /// The default store.
+    pub fn default_db(&self) -> Result<PathBuf> {
+        if let Some(h) = &self.goclaw_home {
+            return Ok(self.absolute(h).join("goclaw.db"));
+        }
+        let base = match &self.xdg_data_home {
+            Some(x) => self.absolute(x),
+            None => self.home_dir("store")?.join(".local").join("share"),
+        };
+        Ok(base.join("goclaw").join("goclaw.db"))
+    }
+}
+
+/// A path chosen by flag or environment variable (clap tells which).
+#[derive(Debug, Clone)]
+pub struct Given {
+    pub path: PathBuf,
+    pub source: Source,
+}
+
+/// What the command line said about paths.
+#[derive(Debug, Clone, Default)]
+pub struct PathArgs {
+    pub config: Option<Given>,
+    pub db: Option<Given>,
+    pub workspace: Option<Given>,
+}
+
+/// Resolved paths and the loaded configuration.
+#[derive(Debug, Clone, Serialize)]
+pub struct Settings {
+    pub config_path: PathBuf,
+    pub config_source: Source,
+    pub config_exists: bool,
+    pub db_path: PathBuf,
+    pub db_source: Source,
+    pub workspace: PathBuf,
+    pub workspace_source: Source,
+    #[serde(skip)]
+    pub config: Config,
+}
+
+impl Settings {
+    /// Resolves paths and loads the config file. A config file named by flag or environment
+    /// must exist; the default one may be absent (empty configuration).
+    pub fn resolve(args: &PathArgs, env: &Env) -> Result<Settings> {
+        let (config_path, config_source) = match &args.config {
+            Some(g) => (env.absolute(&g.path), g.source),
+            None => (env.default_config()?, Source::Default),
+        };
+        let text = match std::fs::read_to_string(&config_path) {
+            Ok(t) => Some(t),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound && config_source == Source::Default =>
+            {
+                None
+            }
+            Err(e) => {
+                return Err(Error::io("read config file", &config_path, &e)
+                    .with_hint("check --config / GOCLAW_CONFIG, or run `goclaw config init`"));
+            }
+        };
+        let config_exists = text.is_some();
+        let config = match text {
+            Some(t) => parse(&t, &config_path)?,
+            None => Config::default(),
+        };
+        let config_dir = config_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| env.cwd.clone());
+        let (db_path, db_source) = match (&args.db, &config.store.path) {
+            (Some(g), _) => (env.absolute(&g.path), g.source),
+            (None, Some(p)) => (config_dir.join(expand_tilde(p, env)), Source::Config),
+            (None, None) => (env.default_db()?, Source::Default),
+        };
+        let (workspace, workspace_source) = match &args.workspace {
+            Some(g) => (env.absolute(&g.path), g.source),
+            None => (env.cwd.clone(), Source::Default),
+        };
+        if workspace_source != Source::Default && !workspace.is_dir() {
+            return Err(Error::not_found(format!(
+                "workspace {} is not a directory",
+                workspace.display()
+            )));
+        }
+        Ok(Settings {
+            config_path,
+            config_source,
+            config_exists,
+            db_path,
+            db_source,
+            workspace,
+            workspace_source,
+            config,
+        })
+    }
+}
+
+fn expand_tilde(p: &Path, env: &Env) -> PathBuf {
+    match (p.strip_prefix("~"), &env.home) {
+        (Ok(rest), Some(home)) => home.join(rest),
+        _ => p.to_path_buf(),
+    }
+}
+
+/// Parses config text; errors name the file, the line and the offending key.
+pub fn parse(text: &str, path: &Path) -> Result<Config> {
+    toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+        let at = line.map(|l| format!(":{l}")).unwrap_or_default();
+        let msg = e.message().trim().to_string();
+        Error::usage(format!("invalid config file {}{at}: {msg}", path.display()))
+            .with_hint("see `goclaw config init` for every key goclaw reads")
+    })
+}
+
+/// The commented starter file `goclaw config init` writes.
+pub const STARTER: &str = r#"# goclaw configuration.
+# Precedence for every setting: command-line flag > environment variable > this file > default.
+# Unknown keys are an error, so a typo never goes unnoticed.
+
+[store]
+# The SQLite store shared by every goclaw command (created on first use, mode 0600).
+# Relative paths are relative to this file. Default: $GOCLAW_HOME/goclaw.db or
+# $XDG_DATA_HOME/goclaw/goclaw.db. Overridden by --db / GOCLAW_DB.
+# path = "goclaw.db"
+
+[scrub]
+# Exact credential values every scrub redacts as [REDACTED] (values under 6 bytes are ignored).
+# values = []
+# Files holding one credential value per line.
+# values_files = []
+# Server addresses every scrub redacts as [SERVER_IP].
+# server_ips = []
+# Add this host's non-loopback interface addresses to server_ips (no network requests).
+# detect_server_ips = false
+
+[guard]
+# Prompt-injection guard mode: off | log | warn | block.
+# mode = "warn"
+# Messages longer than this many bytes are truncated by the agent loop.
+# max_message_chars = 32000
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env() -> Env {
+        Env {
+            home: Some("/home/u".into()),
+            cwd: "/work".into(),
+            ..Env::default()
+        }
+    }
+
+    #[test]
+    fn xdg_defaults_and_goclaw_home() {
+        let e = env();
+        assert_eq!(
+            e.default_config().unwrap(),
+            PathBuf::from("/home/u/.config/goclaw/config.toml")
+        );
+        assert_eq!(
+            e.default_db().unwrap(),
+            PathBuf::from("/home/u/.local/share/goclaw/goclaw.db")
+        );
+        let e = Env {
+            xdg_config_home: Some("/x/c".into()),
+            xdg_data_home: Some("/x/d".into()),
+            ..env()
+        };
+        assert_eq!(
+            e.default_config().unwrap(),
+            PathBuf::from("/x/c/goclaw/config.toml")
+        );
+        assert_eq!(
+            e.default_db().unwrap(),
+            PathBuf::from("/x/d/goclaw/goclaw.db")
+        );
+        let e = Env {
+            goclaw_home: Some("gh".into()),
+            ..e
+        };
+        assert_eq!(
+            e.default_config().unwrap(),
+            PathBuf::from("/work/gh/config.toml")
+        );
+        assert_eq!(e.default_db().unwrap(), PathBuf::from("/work/gh/goclaw.db"));
+        let e = Env {
+            home: None,
+            ..Env::default()
+        };
+        assert!(e.default_db().is_err());
+    }
+
+    #[test]
+    fn unknown_keys_name_key_file_and_line() {
+        let err = parse(
+            "[store]\npath = \"x\"\n\n[guard]\nmood = \"warn\"\n",
+            Path::new("/c.toml"),
+        )
+        .unwrap_err();
+        assert!(err.message.contains("/c.toml:5"), "{}", err.message);
+        assert!(err.message.contains("mood"), "{}", err.message);
+        let err = parse("[nope]\n", Path::new("/c.toml")).unwrap_err();
+        assert!(err.message.contains("nope"), "{}", err.message);
+    }
+
+    #[test]
+    fn starter_file_parses_to_defaults() {
+        assert_eq!(parse(STARTER, Path::new("s")).unwrap(), Config::default());
+    }
+}

@@ -1,0 +1,272 @@
+//! The one error type of the crate and the exit-code table. Every failure carries an
+//! [`ErrorKind`], which alone decides the process exit code; the message names what was wrong
+//! and the hint, when there is one, says what to do about it. This is the only place that maps
+//! failures to exit codes.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::Serialize;
+
+/// What kind of failure this is; each kind has one stable exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The operation ran and failed (a tool returned an error, a check found something).
+    Failed,
+    /// Bad flags or invalid input (malformed JSON, schema violation, unknown option).
+    Usage,
+    /// Refused by policy, a deny pattern, an approval, or the input guard in block mode.
+    Denied,
+    /// Rate limit, budget or concurrency limit reached.
+    Limited,
+    /// Unknown tool, task, session, server, file.
+    NotFound,
+    /// State transition not allowed, claim lost to another worker, duplicate.
+    Conflict,
+    /// A time limit was reached.
+    Timeout,
+    /// An LLM provider, MCP server or network peer failed.
+    Upstream,
+    /// A bug in goclaw.
+    Internal,
+    /// Interrupted by SIGINT.
+    Interrupted,
+}
+
+impl ErrorKind {
+    /// Every kind, in exit-code order.
+    pub const ALL: [ErrorKind; 10] = [
+        ErrorKind::Failed,
+        ErrorKind::Usage,
+        ErrorKind::Denied,
+        ErrorKind::Limited,
+        ErrorKind::NotFound,
+        ErrorKind::Conflict,
+        ErrorKind::Timeout,
+        ErrorKind::Upstream,
+        ErrorKind::Internal,
+        ErrorKind::Interrupted,
+    ];
+
+    pub fn exit_code(self) -> u8 {
+        match self {
+            ErrorKind::Failed => 1,
+            ErrorKind::Usage => 2,
+            ErrorKind::Denied => 3,
+            ErrorKind::Limited => 4,
+            ErrorKind::NotFound => 5,
+            ErrorKind::Conflict => 6,
+            ErrorKind::Timeout => 7,
+            ErrorKind::Upstream => 8,
+            ErrorKind::Internal => 10,
+            ErrorKind::Interrupted => 130,
+        }
+    }
+
+    /// The stable name used as `error.code` in the JSON error document.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Failed => "failed",
+            ErrorKind::Usage => "usage",
+            ErrorKind::Denied => "denied",
+            ErrorKind::Limited => "limited",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::Conflict => "conflict",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Upstream => "upstream",
+            ErrorKind::Internal => "internal",
+            ErrorKind::Interrupted => "interrupted",
+        }
+    }
+
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ErrorKind::Failed => {
+                "the operation ran and failed (a tool returned an error, a check found something, a run failed)"
+            }
+            ErrorKind::Usage => {
+                "bad flags or invalid input (malformed JSON, schema violation, unknown option)"
+            }
+            ErrorKind::Denied => {
+                "refused by policy, a deny pattern, an approval, or the input guard in block mode"
+            }
+            ErrorKind::Limited => "rate limit, budget or concurrency limit reached",
+            ErrorKind::NotFound => "unknown tool, task, session, server, file",
+            ErrorKind::Conflict => {
+                "state transition not allowed, claim lost to another worker, duplicate"
+            }
+            ErrorKind::Timeout => "a time limit was reached",
+            ErrorKind::Upstream => "an LLM provider, MCP server or network peer failed",
+            ErrorKind::Internal => "a bug",
+            ErrorKind::Interrupted => "SIGINT",
+        }
+    }
+}
+
+/// The exit-code table as text: for `goclaw help exit-codes`, the long help and the README.
+pub fn exit_code_table() -> String {
+    let mut s = String::from("Exit codes:\n  0    ok           success\n");
+    for kind in ErrorKind::ALL {
+        s.push_str(&format!(
+            "  {:<4} {:<12} {}\n",
+            kind.exit_code(),
+            kind.name(),
+            kind.meaning()
+        ));
+    }
+    s
+}
+
+/// A failure: its kind, a message naming what was wrong, an optional hint and optional
+/// structured details (printed inside the JSON error document).
+#[derive(Debug, Clone)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub hint: Option<String>,
+    pub details: Option<Box<serde_json::Value>>,
+    /// The reader of our output went away (closed pipe): a normal end, not a failure.
+    closed_pipe: bool,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+            hint: None,
+            details: None,
+            closed_pipe: false,
+        }
+    }
+    pub fn failed(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Failed, message)
+    }
+    pub fn usage(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Usage, message)
+    }
+    pub fn denied(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Denied, message)
+    }
+    pub fn not_found(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::NotFound, message)
+    }
+    pub fn conflict(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Conflict, message)
+    }
+    pub fn internal(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Internal, message)
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Error {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_details(mut self, details: serde_json::Value) -> Error {
+        self.details = Some(Box::new(details));
+        self
+    }
+
+    /// The downstream reader closed the pipe.
+    pub fn closed_pipe() -> Error {
+        let mut e = Error::new(ErrorKind::Failed, "output closed");
+        e.closed_pipe = true;
+        e
+    }
+
+    pub fn is_closed_pipe(&self) -> bool {
+        self.closed_pipe
+    }
+
+    /// An I/O failure on `path`, classified by what went wrong.
+    pub fn io(action: &str, path: &Path, err: &std::io::Error) -> Error {
+        use std::io::ErrorKind as Io;
+        let kind = match err.kind() {
+            Io::NotFound => ErrorKind::NotFound,
+            Io::PermissionDenied => ErrorKind::Denied,
+            Io::AlreadyExists => ErrorKind::Conflict,
+            Io::BrokenPipe => return Error::closed_pipe(),
+            Io::InvalidInput | Io::InvalidData | Io::IsADirectory | Io::NotADirectory => {
+                ErrorKind::Usage
+            }
+            Io::TimedOut => ErrorKind::Timeout,
+            Io::Interrupted => ErrorKind::Interrupted,
+            _ => ErrorKind::Failed,
+        };
+        Error::new(
+            kind,
+            format!(
+                "cannot {action} {}: {}",
+                path.display(),
+                plain_io_message(err)
+            ),
+        )
+    }
+
+    /// A failure writing to standard output: a closed pipe is a normal end.
+    pub fn stdout(err: std::io::Error) -> Error {
+        if err.kind() == std::io::ErrorKind::BrokenPipe {
+            Error::closed_pipe()
+        } else {
+            Error::failed(format!(
+                "cannot write to standard output: {}",
+                plain_io_message(&err)
+            ))
+        }
+    }
+
+    /// The JSON error document: `{"error":{"code","exit_code","message","hint"}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut inner = serde_json::json!({
+            "code": self.kind.name(),
+            "exit_code": self.kind.exit_code(),
+            "message": self.message,
+            "hint": self.hint,
+        });
+        if let (Some(details), Some(map)) = (&self.details, inner.as_object_mut()) {
+            map.insert("details".into(), (**details).clone());
+        }
+        serde_json::json!({ "error": inner })
+    }
+}
+
+/// `io::Error`'s message without the " (os error N)" suffix.
+fn plain_io_message(err: &std::io::Error) -> String {
+    let s = err.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_stable_and_distinct() {
+        let codes: Vec<u8> = ErrorKind::ALL.iter().map(|k| k.exit_code()).collect();
+        assert_eq!(codes, [1, 2, 3, 4, 5, 6, 7, 8, 10, 130]);
+    }
+
+    #[test]
+    fn document_shape() {
+        let doc = Error::denied("no").with_hint("ask").to_json();
+        assert_eq!(
+            doc,
+            serde_json::json!({"error":{"code":"denied","exit_code":3,"message":"no","hint":"ask"}})
+        );
+    }
+}

@@ -1,0 +1,72 @@
+//! Facts about this host that need a system call but no network: its interface addresses.
+
+use std::net::IpAddr;
+
+/// This host's interface addresses, without loopback, link-local unicast, link-local multicast
+/// and unspecified ones (the original's `DetectServerIPs`, local part). Sorted, deduplicated.
+pub fn server_addresses() -> Result<Vec<IpAddr>, String> {
+    let addrs =
+        nix::ifaddrs::getifaddrs().map_err(|e| format!("cannot list interface addresses: {e}"))?;
+    let mut out: Vec<IpAddr> = addrs
+        .filter_map(|ifa| ifa.address)
+        .filter_map(|a| {
+            if let Some(v4) = a.as_sockaddr_in() {
+                Some(IpAddr::V4(v4.ip()))
+            } else {
+                a.as_sockaddr_in6().map(|v6| IpAddr::V6(v6.ip()))
+            }
+        })
+        .filter(|ip| is_server_address(*ip))
+        .collect();
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// Not loopback, link-local (unicast or multicast) or unspecified.
+pub fn is_server_address(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            !(v4.is_loopback()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || is_v4_link_local_multicast(v4.octets()))
+        }
+        IpAddr::V6(v6) => {
+            let seg = v6.segments();
+            let link_local_unicast = seg[0] & 0xffc0 == 0xfe80;
+            let link_local_multicast = seg[0] & 0xff0f == 0xff02;
+            !(v6.is_loopback() || v6.is_unspecified() || link_local_unicast || link_local_multicast)
+        }
+    }
+}
+
+fn is_v4_link_local_multicast(o: [u8; 4]) -> bool {
+    o[0] == 224 && o[1] == 0 && o[2] == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_what_the_original_filters() {
+        let ok = |s: &str| is_server_address(s.parse().unwrap());
+        assert!(ok("10.1.2.3"));
+        assert!(ok("2001:db8::1"));
+        assert!(!ok("127.0.0.1"));
+        assert!(!ok("169.254.1.1"));
+        assert!(!ok("224.0.0.251"));
+        assert!(!ok("0.0.0.0"));
+        assert!(!ok("::1"));
+        assert!(!ok("fe80::1"));
+        assert!(!ok("ff02::1"));
+        assert!(!ok("::"));
+    }
+
+    #[test]
+    fn lists_without_loopback() {
+        let addrs = server_addresses().unwrap();
+        assert!(addrs.iter().all(|a| !a.is_loopback()));
+    }
+}

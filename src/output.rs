@@ -1,0 +1,137 @@
+//! The command-line output contract, in one place: data on stdout (JSON when stdout is not a
+//! terminal or with `--json`, human text on a terminal or with `--human`), human messages and
+//! progress on stderr, exactly one JSON error document on stdout in JSON mode when a command
+//! fails, and a closed pipe treated as a normal end. Domain modules never use this; only `cli`
+//! and `main` do.
+
+use std::io::{self, IsTerminal, Write};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// How this process prints.
+#[derive(Debug, Clone)]
+pub struct Output {
+    json: bool,
+    quiet: bool,
+    verbose: u8,
+    stderr_tty: bool,
+}
+
+impl Output {
+    /// `--json` forces JSON, `--human` forces text; otherwise JSON unless stdout is a terminal.
+    pub fn new(json: bool, human: bool, quiet: bool, verbose: u8) -> Output {
+        let json = if json {
+            true
+        } else if human {
+            false
+        } else {
+            !io::stdout().is_terminal()
+        };
+        Output {
+            json,
+            quiet,
+            verbose,
+            stderr_tty: io::stderr().is_terminal(),
+        }
+    }
+
+    /// Is data printed as JSON?
+    pub fn is_json(&self) -> bool {
+        self.json
+    }
+
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
+    /// One JSON document (JSON mode) or the human rendering (text mode).
+    pub fn data<T: Serialize>(
+        &self,
+        value: &T,
+        human: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<()> {
+        let stdout = io::stdout();
+        let mut w = io::BufWriter::new(stdout.lock());
+        if self.json {
+            serde_json::to_writer(&mut w, value)
+                .map_err(|e| Error::internal(format!("cannot encode output: {e}")))?;
+            w.write_all(b"\n").map_err(Error::stdout)?;
+        } else {
+            human(&mut w).map_err(Error::stdout)?;
+        }
+        w.flush().map_err(Error::stdout)
+    }
+
+    /// A writer for streams (JSON Lines or raw filter output), buffered.
+    pub fn stream(&self) -> io::BufWriter<io::StdoutLock<'static>> {
+        io::BufWriter::with_capacity(256 * 1024, io::stdout().lock())
+    }
+
+    /// A warning for people, on stderr (not with `--quiet`).
+    pub fn warn(&self, message: &str) {
+        if !self.quiet {
+            let _ = writeln!(io::stderr().lock(), "warning: {message}");
+        }
+    }
+
+    /// A note for people, on stderr (not with `--quiet`).
+    pub fn note(&self, message: &str) {
+        if !self.quiet {
+            let _ = writeln!(io::stderr().lock(), "{message}");
+        }
+    }
+
+    /// Detail shown only with `--verbose`.
+    pub fn verbose(&self, message: &str) {
+        if self.verbose > 0 && !self.quiet {
+            let _ = writeln!(io::stderr().lock(), "{message}");
+        }
+    }
+
+    /// Reports a failure: the JSON error document on stdout in JSON mode, and one human line
+    /// on stderr always.
+    pub fn error(&self, err: &Error) {
+        if self.json {
+            let mut out = io::stdout().lock();
+            let _ = serde_json::to_writer(&mut out, &err.to_json());
+            let _ = out.write_all(b"\n");
+            let _ = out.flush();
+        }
+        let mut line = format!("error: {}", err.message);
+        if let Some(hint) = &err.hint {
+            line.push_str(&format!(" (hint: {hint})"));
+        }
+        let _ = writeln!(io::stderr().lock(), "{line}");
+    }
+
+    /// A progress bar on stderr, only when stderr is a terminal and not `--quiet`. `len` of
+    /// `None` gives a spinner.
+    pub fn progress(&self, len: Option<u64>, what: &str) -> ProgressBar {
+        if !self.stderr_tty || self.quiet {
+            return ProgressBar::hidden();
+        }
+        let bar = match len {
+            Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr())
+                .with_style(
+                    ProgressStyle::with_template(
+                        "{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} ETA {eta}",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+                ),
+            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+        };
+        bar.set_message(what.to_string());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    }
+}
+
+/// Writes all of `bytes` to `w`, mapping a closed pipe to [`Error::closed_pipe`].
+pub fn write_all(w: &mut (impl Write + ?Sized), bytes: &[u8]) -> Result<()> {
+    w.write_all(bytes).map_err(Error::stdout)
+}

@@ -1,0 +1,367 @@
+//! The SQLite store every goclaw command shares: one file, created on first use with mode 0600
+//! in a directory made 0700; WAL, a busy timeout and foreign keys on every connection.
+//! Versioned migrations are embedded in the binary and applied together in one
+//! `BEGIN IMMEDIATE` transaction; a store written by a newer goclaw is refused and never
+//! touched. The store is the only state shared between goclaw processes.
+
+use std::fs::{DirBuilder, OpenOptions};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// `[store]` in config.toml.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct StoreConfig {
+    /// Path of the store; relative paths are relative to the config file.
+    pub path: Option<PathBuf>,
+}
+
+/// One embedded migration.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Migration {
+    pub version: i64,
+    pub name: &'static str,
+    #[serde(skip)]
+    pub sql: &'static str,
+}
+
+/// Every migration, in order. Append only: a released migration never changes.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "init",
+    sql: include_str!("migrations/001_init.sql"),
+}];
+
+/// The schema version this binary writes.
+pub fn latest_version() -> i64 {
+    MIGRATIONS.last().map_or(0, |m| m.version)
+}
+
+/// How long a connection waits for another writer before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// An open, migrated store.
+#[derive(Debug)]
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+    /// Migrations this open applied.
+    pub applied: Vec<Migration>,
+}
+
+/// The migration state of a store.
+#[derive(Debug, Clone, Serialize)]
+pub struct MigrationState {
+    pub schema_version: i64,
+    pub binary_version: i64,
+    pub pending: Vec<Migration>,
+}
+
+impl Store {
+    /// Opens the store at `path`, creating it (0600, directory 0700) and applying pending
+    /// migrations as needed.
+    pub fn open(path: &Path) -> Result<Store> {
+        create_file(path)?;
+        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+        refuse_newer(&conn, path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| sql_error(path, e))?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|e| sql_error(path, e))?;
+        let mut store = Store {
+            conn,
+            path: path.to_path_buf(),
+            applied: Vec::new(),
+        };
+        store.applied = store.migrate()?;
+        Ok(store)
+    }
+
+    /// Opens an existing store read-only, without creating or migrating it.
+    pub fn open_read_only(path: &Path) -> Result<Connection> {
+        if !path.exists() {
+            return Err(
+                Error::not_found(format!("no store at {}", path.display())).with_hint(
+                    "any goclaw command that uses the store creates it, e.g. `goclaw db migrate`",
+                ),
+            );
+        }
+        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        conn.pragma_update(None, "query_only", true)
+            .map_err(|e| sql_error(path, e))?;
+        Ok(conn)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    pub fn conn_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
+    /// Applies pending migrations in one `BEGIN IMMEDIATE` transaction; returns those applied.
+    /// Another process migrating at the same time is waited for, and its work not repeated.
+    pub fn migrate(&mut self) -> Result<Vec<Migration>> {
+        let path = self.path.clone();
+        let err = |e| sql_error(&path, e);
+        if schema_version(&self.conn).map_err(err)? >= latest_version() {
+            return Ok(Vec::new());
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (
+                version    INTEGER PRIMARY KEY NOT NULL,
+                name       TEXT NOT NULL,
+                applied_at TEXT NOT NULL
+            ) STRICT;",
+        )
+        .map_err(err)?;
+        let current = schema_version(&tx).map_err(err)?;
+        if current > latest_version() {
+            return Err(newer_error(&path, current));
+        }
+        let mut applied = Vec::new();
+        for m in MIGRATIONS.iter().filter(|m| m.version > current) {
+            tx.execute_batch(m.sql).map_err(|e| {
+                Error::internal(format!(
+                    "migration {:03}_{} failed on {}: {e}",
+                    m.version,
+                    m.name,
+                    path.display()
+                ))
+            })?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at)
+                 VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                (m.version, m.name),
+            )
+            .map_err(err)?;
+            applied.push(*m);
+        }
+        if current == 0 {
+            tx.execute(
+                "INSERT OR IGNORE INTO store_meta (key, value) VALUES ('created_by', ?1)",
+                [concat!("goclaw ", env!("CARGO_PKG_VERSION"))],
+            )
+            .map_err(err)?;
+        }
+        tx.pragma_update(None, "user_version", latest_version())
+            .map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(applied)
+    }
+
+    /// The schema as SQL, one statement per entry (sqlite_schema order, internal tables left out).
+    pub fn schema(&self) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT sql FROM sqlite_schema
+                 WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
+                 ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, name",
+            )
+            .map_err(|e| sql_error(&self.path, e))?;
+        let rows = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+            .map_err(|e| sql_error(&self.path, e))?;
+        Ok(rows)
+    }
+}
+
+/// Migration state of an open connection.
+pub fn migration_state(conn: &Connection, path: &Path) -> Result<MigrationState> {
+    let v = schema_version(conn).map_err(|e| sql_error(path, e))?;
+    Ok(MigrationState {
+        schema_version: v,
+        binary_version: latest_version(),
+        pending: MIGRATIONS
+            .iter()
+            .filter(|m| m.version > v)
+            .copied()
+            .collect(),
+    })
+}
+
+/// `PRAGMA integrity_check` results: `["ok"]` when healthy.
+pub fn integrity_check(conn: &Connection, path: &Path) -> Result<Vec<String>> {
+    let mut stmt = conn
+        .prepare("PRAGMA integrity_check")
+        .map_err(|e| sql_error(path, e))?;
+    stmt.query_map([], |r| r.get::<_, String>(0))
+        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+        .map_err(|e| sql_error(path, e))
+}
+
+/// Highest applied migration (0 for a new, empty store).
+fn schema_version(conn: &Connection) -> rusqlite::Result<i64> {
+    let has_table: bool = conn
+        .query_row(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'",
+            [],
+            |_| Ok(true),
+        )
+        .optional()?
+        .unwrap_or(false);
+    let from_table: i64 = if has_table {
+        conn.query_row(
+            "SELECT coalesce(max(version), 0) FROM schema_migrations",
+            [],
+            |r| r.get(0),
+        )?
+    } else {
+        0
+    };
+    let user_version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    Ok(from_table.max(user_version))
+}
+
+fn refuse_newer(conn: &Connection, path: &Path) -> Result<()> {
+    let v = schema_version(conn).map_err(|e| sql_error(path, e))?;
+    if v > latest_version() {
+        Err(newer_error(path, v))
+    } else {
+        Ok(())
+    }
+}
+
+fn newer_error(path: &Path, version: i64) -> Error {
+    Error::usage(format!(
+        "store {} has schema version {version}, newer than this goclaw understands (version {}); it was left untouched",
+        path.display(),
+        latest_version()
+    ))
+    .with_hint("upgrade goclaw, or point --db at another store")
+}
+
+fn connect(path: &Path, mode: OpenFlags) -> Result<Connection> {
+    let flags = mode | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| sql_error(path, e))?;
+    conn.busy_timeout(BUSY_TIMEOUT)
+        .map_err(|e| sql_error(path, e))?;
+    conn.pragma_update(None, "foreign_keys", true)
+        .map_err(|e| sql_error(path, e))?;
+    // Reading the schema fails here, not later, when the file is not a database.
+    conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
+        .map_err(|e| sql_error(path, e))?;
+    Ok(conn)
+}
+
+/// Creates the store file (0600) and its directory (0700) when they do not exist yet.
+fn create_file(path: &Path) -> Result<()> {
+    if path.exists() {
+        return Ok(());
+    }
+    if let Some(dir) = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !d.exists())
+    {
+        DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| Error::io("create store directory", dir, &e))?;
+    }
+    match OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        Ok(f) => {
+            // The umask may only have narrowed the mode; make it exactly 0600.
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| Error::io("set permissions on", path, &e))?;
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(Error::io("create store", path, &e)),
+    }
+}
+
+/// Classifies a SQLite error.
+pub fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
+    use rusqlite::ErrorCode as C;
+    let kind = match e.sqlite_error_code() {
+        Some(C::DatabaseBusy | C::DatabaseLocked) => ErrorKind::Timeout,
+        Some(C::NotADatabase | C::DatabaseCorrupt) => ErrorKind::Usage,
+        Some(C::ReadOnly | C::PermissionDenied | C::AuthorizationForStatementDenied) => {
+            ErrorKind::Denied
+        }
+        Some(C::CannotOpen) => ErrorKind::NotFound,
+        Some(C::ConstraintViolation) => ErrorKind::Conflict,
+        Some(C::DiskFull | C::SystemIoFailure) => ErrorKind::Failed,
+        _ => match e {
+            rusqlite::Error::SqlInputError { .. } | rusqlite::Error::InvalidParameterCount(..) => {
+                ErrorKind::Usage
+            }
+            _ => ErrorKind::Failed,
+        },
+    };
+    Error::new(kind, format!("store {}: {e}", path.display()))
+}
+
+pub mod backup;
+
+/// Runs one read-only statement on `conn`; calls `row` with each row as a JSON object (column
+/// name → value; BLOBs as `{"hex": "…"}`). Returns the column names.
+pub fn query_json(
+    conn: &Connection,
+    path: &Path,
+    sql: &str,
+    params: &[String],
+    mut row: impl FnMut(serde_json::Map<String, serde_json::Value>) -> Result<()>,
+) -> Result<Vec<String>> {
+    use rusqlite::types::ValueRef;
+    let mut stmt = conn.prepare(sql).map_err(|e| sql_error(path, e))?;
+    if !stmt.readonly() {
+        return Err(Error::denied("db query runs read-only statements only")
+            .with_hint("the store is changed only through goclaw commands"));
+    }
+    let expected = stmt.parameter_count();
+    if expected != params.len() {
+        return Err(Error::usage(format!(
+            "the statement has {expected} parameter(s) but {} --param value(s) were given",
+            params.len()
+        )));
+    }
+    let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
+    let mut rows = stmt
+        .query(rusqlite::params_from_iter(params.iter()))
+        .map_err(|e| sql_error(path, e))?;
+    while let Some(r) = rows.next().map_err(|e| sql_error(path, e))? {
+        let mut obj = serde_json::Map::with_capacity(columns.len());
+        for (i, name) in columns.iter().enumerate() {
+            let v = match r.get_ref(i).map_err(|e| sql_error(path, e))? {
+                ValueRef::Null => serde_json::Value::Null,
+                ValueRef::Integer(n) => n.into(),
+                ValueRef::Real(f) => {
+                    serde_json::Number::from_f64(f).map_or(serde_json::Value::Null, Into::into)
+                }
+                ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned().into(),
+                ValueRef::Blob(b) => serde_json::json!({ "hex": hex(b) }),
+            };
+            obj.insert(name.clone(), v);
+        }
+        row(obj)?;
+    }
+    Ok(columns)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
