@@ -205,14 +205,41 @@ fn expand_tilde(p: &Path, env: &Env) -> PathBuf {
 /// Parses config text; errors name the file, the line and the offending key.
 pub fn parse(text: &str, path: &Path) -> Result<Config> {
     toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
-        let at = line.map(|l| format!(":{l}")).unwrap_or_default();
         let msg = e.message().trim().to_string();
+        let line = e.span().map(|span| error_line(text, span, &msg));
+        let at = line.map(|l| format!(":{l}")).unwrap_or_default();
         Error::usage(format!("invalid config file {}{at}: {msg}", path.display()))
             .with_hint("see `goclaw config init` for every key goclaw reads")
     })
+}
+
+/// The line an error is about: for an unknown key, the line that sets it (toml reports the
+/// whole table), else where the error's span starts.
+fn error_line(text: &str, span: std::ops::Range<usize>, msg: &str) -> usize {
+    let line_of = |at: usize| {
+        text.as_bytes()[..at.min(text.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
+    };
+    let key = msg
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split('`').next());
+    if let Some(key) = key {
+        let region = &text[span.start.min(text.len())..span.end.min(text.len())];
+        let mut offset = span.start;
+        for l in region.split_inclusive('\n') {
+            let t = l.trim_start();
+            if let Some(rest) = t.strip_prefix(key)
+                && (rest.trim_start().starts_with('=') || rest.starts_with('.'))
+            {
+                return line_of(offset);
+            }
+            offset += l.len();
+        }
+    }
+    line_of(span.start)
 }
 
 /// The commented starter file `goclaw config init` writes.
@@ -225,6 +252,8 @@ pub const STARTER: &str = r#"# goclaw configuration.
 # Relative paths are relative to this file. Default: $GOCLAW_HOME/goclaw.db or
 # $XDG_DATA_HOME/goclaw/goclaw.db. Overridden by --db / GOCLAW_DB.
 # path = "goclaw.db"
+# How long to wait, in milliseconds, for another process's write before failing (exit 7).
+# busy_timeout_ms = 10000
 
 [scrub]
 # Exact credential values every scrub redacts as [REDACTED] (values under 6 bytes are ignored).

@@ -137,7 +137,7 @@ impl Context {
     /// Opens (creating and migrating as needed) the store.
     pub fn store(&self) -> Result<Store> {
         let settings = self.settings()?;
-        let store = Store::open(&settings.db_path)?;
+        let store = Store::open(&settings.db_path, settings.config.store.busy_timeout())?;
         for m in &store.applied {
             self.out.verbose(&format!(
                 "store {}: applied migration {:03}_{}",

@@ -20,6 +20,16 @@ use crate::error::{Error, ErrorKind, Result};
 pub struct StoreConfig {
     /// Path of the store; relative paths are relative to the config file.
     pub path: Option<PathBuf>,
+    /// How long to wait for another process's write to finish before failing with exit 7
+    /// (default 10000).
+    pub busy_timeout_ms: Option<u64>,
+}
+
+impl StoreConfig {
+    pub fn busy_timeout(&self) -> Duration {
+        self.busy_timeout_ms
+            .map_or(BUSY_TIMEOUT, Duration::from_millis)
+    }
 }
 
 /// One embedded migration.
@@ -43,7 +53,7 @@ pub fn latest_version() -> i64 {
     MIGRATIONS.last().map_or(0, |m| m.version)
 }
 
-/// How long a connection waits for another writer before giving up.
+/// How long a connection waits for another writer before giving up, by default.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An open, migrated store.
@@ -66,9 +76,9 @@ pub struct MigrationState {
 impl Store {
     /// Opens the store at `path`, creating it (0600, directory 0700) and applying pending
     /// migrations as needed.
-    pub fn open(path: &Path) -> Result<Store> {
+    pub fn open(path: &Path, busy_timeout: Duration) -> Result<Store> {
         create_file(path)?;
-        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE, busy_timeout)?;
         refuse_newer(&conn, path)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(|e| sql_error(path, e))?;
@@ -92,7 +102,7 @@ impl Store {
                 ),
             );
         }
-        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_ONLY, BUSY_TIMEOUT)?;
         conn.pragma_update(None, "query_only", true)
             .map_err(|e| sql_error(path, e))?;
         Ok(conn)
@@ -248,10 +258,10 @@ fn newer_error(path: &Path, version: i64) -> Error {
     .with_hint("upgrade goclaw, or point --db at another store")
 }
 
-fn connect(path: &Path, mode: OpenFlags) -> Result<Connection> {
+fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Connection> {
     let flags = mode | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
     let conn = Connection::open_with_flags(path, flags).map_err(|e| sql_error(path, e))?;
-    conn.busy_timeout(BUSY_TIMEOUT)
+    conn.busy_timeout(busy_timeout)
         .map_err(|e| sql_error(path, e))?;
     conn.pragma_update(None, "foreign_keys", true)
         .map_err(|e| sql_error(path, e))?;
@@ -297,7 +307,16 @@ fn create_file(path: &Path) -> Result<()> {
 pub fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
     use rusqlite::ErrorCode as C;
     let kind = match e.sqlite_error_code() {
-        Some(C::DatabaseBusy | C::DatabaseLocked) => ErrorKind::Timeout,
+        Some(C::DatabaseBusy | C::DatabaseLocked) => {
+            return Error::new(
+                ErrorKind::Timeout,
+                format!(
+                    "store {}: another process kept it locked: {e}",
+                    path.display()
+                ),
+            )
+            .with_hint("retry, or raise [store] busy_timeout_ms");
+        }
         Some(C::NotADatabase | C::DatabaseCorrupt) => ErrorKind::Usage,
         Some(C::ReadOnly | C::PermissionDenied | C::AuthorizationForStatementDenied) => {
             ErrorKind::Denied

@@ -1,0 +1,176 @@
+//! Configuration: paths, precedence, errors, show and init.
+
+use crate::util::*;
+
+#[test]
+fn defaults_follow_goclaw_home_then_xdg() {
+    let env = TestEnv::new();
+    let o = json(&env.run(&["config", "path"]));
+    assert_eq!(
+        o["config"],
+        env.home().join("config.toml").display().to_string()
+    );
+    assert_eq!(o["db"], env.db().display().to_string());
+    assert_eq!(o["config_exists"], false);
+    let o = json(
+        &env.cmd(&["config", "path"])
+            .env_remove("GOCLAW_HOME")
+            .env("XDG_CONFIG_HOME", env.root().join("xc"))
+            .env("XDG_DATA_HOME", env.root().join("xd"))
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(
+        o["config"],
+        env.root()
+            .join("xc/goclaw/config.toml")
+            .display()
+            .to_string()
+    );
+    assert_eq!(
+        o["db"],
+        env.root().join("xd/goclaw/goclaw.db").display().to_string()
+    );
+    let o = json(
+        &env.cmd(&["config", "path"])
+            .env_remove("GOCLAW_HOME")
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(
+        o["db"],
+        env.root()
+            .join(".local/share/goclaw/goclaw.db")
+            .display()
+            .to_string()
+    );
+}
+
+#[test]
+fn precedence_flag_env_config_default() {
+    let env = TestEnv::new();
+    env.write("c.toml", "[store]\npath = \"from-config.db\"\n");
+    let cfg = env.work().join("c.toml");
+    let o = json(&env.run(&["--config", cfg.to_str().unwrap(), "config", "path"]));
+    assert_eq!(
+        o["db"],
+        env.work().join("from-config.db").display().to_string()
+    );
+    assert_eq!(o["db_source"], "config");
+    let o = json(
+        &env.cmd(&["--config", "c.toml", "config", "path"])
+            .env("GOCLAW_DB", "/tmp/env.db")
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(o["db"], "/tmp/env.db");
+    assert_eq!(o["db_source"], "env");
+    let o = json(
+        &env.cmd(&["--config", "c.toml", "--db", "flag.db", "config", "path"])
+            .env("GOCLAW_DB", "/tmp/env.db")
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(o["db"], env.work().join("flag.db").display().to_string());
+    assert_eq!(o["db_source"], "flag");
+    let o = json(
+        &env.cmd(&["config", "path"])
+            .env("GOCLAW_CONFIG", "c.toml")
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(o["config_source"], "env");
+    assert_eq!(o["db_source"], "config");
+    // The guard mode: flag over config.
+    env.write("g.toml", "[guard]\nmode = \"block\"\n");
+    assert_eq!(
+        code(&env.run(&["--config", "g.toml", "guard", "you are now x"])),
+        3
+    );
+    assert_eq!(
+        code(&env.run(&[
+            "--config",
+            "g.toml",
+            "guard",
+            "--mode",
+            "warn",
+            "you are now x"
+        ])),
+        0
+    );
+}
+
+#[test]
+fn config_errors_name_key_and_file() {
+    let env = TestEnv::new();
+    env.write(
+        "bad-key.toml",
+        "[store]\npath = \"x.db\"\n\n[guard]\nmood = \"warn\"\n",
+    );
+    let err = assert_error(
+        &env.run(&["--config", "bad-key.toml", "config", "show"]),
+        2,
+        "usage",
+    );
+    let msg = err["message"].as_str().unwrap();
+    assert!(
+        msg.contains("bad-key.toml:5") && msg.contains("mood"),
+        "{msg}"
+    );
+    env.write("bad-section.toml", "[stor]\n");
+    let err = assert_error(
+        &env.run(&["--config", "bad-section.toml", "db", "path"]),
+        2,
+        "usage",
+    );
+    assert!(err["message"].as_str().unwrap().contains("stor"), "{err}");
+    env.write("bad-toml.toml", "[store\n");
+    assert_error(
+        &env.run(&["--config", "bad-toml.toml", "db", "path"]),
+        2,
+        "usage",
+    );
+    env.write("bad-type.toml", "[guard]\nmode = \"loud\"\n");
+    assert_error(
+        &env.run(&["--config", "bad-type.toml", "guard", "x"]),
+        2,
+        "usage",
+    );
+    assert_error(
+        &env.run(&["--config", "missing.toml", "db", "path"]),
+        5,
+        "not_found",
+    );
+    // Commands that need no config still work with a broken one.
+    assert_eq!(
+        code(&env.run(&["--config", "bad-toml.toml", "completions", "bash"])),
+        0
+    );
+}
+
+#[test]
+fn init_writes_a_starter_and_never_overwrites() {
+    let env = TestEnv::new();
+    let o = env.run(&["config", "init"]);
+    assert_eq!(code(&o), 0);
+    let path = env.home().join("config.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("[store]") && text.contains("[guard]") && text.contains("[scrub]"));
+    std::fs::write(&path, "# mine\n").unwrap();
+    assert_error(&env.run(&["config", "init"]), 6, "conflict");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "# mine\n");
+}
+
+#[test]
+fn show_scrubs_secrets() {
+    let env = TestEnv::new();
+    env.write("c.toml", "[scrub]\nvalues = [\"hunter2-secret\"]\nserver_ips = [\"10.0.0.5\"]\n[guard]\nmode = \"log\"\n");
+    let o = env.run(&["--config", "c.toml", "config", "show"]);
+    let doc = json(&o);
+    assert_eq!(doc["scrub"]["values"], serde_json::json!(["[REDACTED]"]));
+    assert_eq!(doc["guard"]["mode"], "log");
+    assert!(!stdout(&o).contains("hunter2"));
+    let human = env.run(&["--human", "--config", "c.toml", "config", "show"]);
+    assert!(stdout(&human).contains("mode = \"log\""));
+    assert!(!stdout(&human).contains("hunter2"));
+}

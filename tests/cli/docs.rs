@@ -1,0 +1,68 @@
+//! Completions and man pages are generated from the clap definitions; the committed copies
+//! must match. Run `GOCLAW_BLESS=1 cargo test` to regenerate them.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use clap_complete::Shell;
+use goclaw::cli::docs;
+
+use crate::util::*;
+
+fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn check_or_bless(path: PathBuf, expected: &[u8], stale: &mut Vec<String>) {
+    if std::env::var_os("GOCLAW_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, expected).unwrap();
+    } else if std::fs::read(&path).ok().as_deref() != Some(expected) {
+        stale.push(path.display().to_string());
+    }
+}
+
+#[test]
+fn committed_completions_and_man_pages_are_current() {
+    let mut stale = Vec::new();
+    for shell in Shell::value_variants() {
+        check_or_bless(
+            repo("completions").join(docs::completion_file(*shell)),
+            &docs::completion(*shell),
+            &mut stale,
+        );
+    }
+    let pages = docs::man_pages().unwrap();
+    assert!(pages.len() >= 15, "one page per command: {}", pages.len());
+    let names: Vec<String> = pages.iter().map(|(n, _)| n.clone()).collect();
+    for (name, page) in pages {
+        check_or_bless(repo("man").join(&name), &page, &mut stale);
+    }
+    for entry in std::fs::read_dir(repo("man")).unwrap().flatten() {
+        let n = entry.file_name().to_string_lossy().into_owned();
+        if !names.contains(&n) {
+            stale.push(format!("man/{n} (no such command any more)"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale generated files (run GOCLAW_BLESS=1 cargo test): {stale:?}"
+    );
+}
+
+#[test]
+fn completions_command_prints_the_same_script() {
+    let env = TestEnv::new();
+    for (name, shell) in [
+        ("bash", Shell::Bash),
+        ("zsh", Shell::Zsh),
+        ("fish", Shell::Fish),
+        ("elvish", Shell::Elvish),
+        ("powershell", Shell::PowerShell),
+    ] {
+        let o = env.run(&["completions", name]);
+        assert_eq!(code(&o), 0);
+        assert!(o.stdout == docs::completion(shell), "{name}");
+    }
+    assert_error(&env.run(&["completions", "tcsh"]), 2, "usage");
+}

@@ -1,0 +1,11 @@
+//! The one integration-test binary: it drives the real `goclaw` binary with `assert_cmd`, each
+//! test in its own temporary home. One module per area.
+
+mod config;
+mod contract;
+mod docs;
+mod guard;
+mod sanitize;
+mod scrub;
+mod store;
+mod util;

@@ -1,0 +1,251 @@
+//! `goclaw scrub`: the filter, values, JSON mode, --check and --report, hostile input.
+
+use std::io::Write;
+use std::process::{Command as StdCommand, Stdio};
+
+use crate::util::*;
+
+fn ghp() -> String {
+    format!("ghp_{}", "Ab1".repeat(12))
+}
+
+#[test]
+fn filters_stdin_and_files_byte_for_byte() {
+    let env = TestEnv::new();
+    let o = env.run_stdin(&["scrub"], format!("clone {} ok\n", ghp()));
+    assert_eq!(code(&o), 0);
+    assert_eq!(stdout(&o), "clone [REDACTED] ok\n");
+    let a = env.write("a.log", "token: abcdefghij\n");
+    let b = env.write("b.log", "plain\r\nAKIAABCDEFGHIJKLMNOP\n");
+    let o = env.run(&["scrub", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(stdout(&o), "[REDACTED]\nplain\r\n[REDACTED]\n");
+}
+
+#[test]
+fn invalid_utf8_nul_and_cr_pass_through() {
+    let env = TestEnv::new();
+    let input =
+        b"\xff\xfe\0 sk-abcdefghijklmnopqrstuvwx \xc3\x28\r\ntoken: abcdef\xffg\r\n".to_vec();
+    let o = env.run_stdin(&["scrub"], input);
+    assert_eq!(
+        o.stdout,
+        b"\xff\xfe\0 [REDACTED] \xc3\x28\r\n[REDACTED]\r\n"
+    );
+}
+
+#[test]
+fn a_10mb_single_line() {
+    let env = TestEnv::new();
+    let mut line = "word ".repeat(2_000_000).into_bytes();
+    line.extend_from_slice(b"password=supersecretvalue ");
+    line.extend("tail ".repeat(100).bytes());
+    let o = env.run_stdin(&["scrub"], line.clone());
+    let expected = String::from_utf8(line)
+        .unwrap()
+        .replace("password=supersecretvalue", "[REDACTED]");
+    assert_eq!(o.stdout.len(), expected.len());
+    assert!(o.stdout == expected.as_bytes());
+    // And a 10 MB token with no white space at all: one hex secret.
+    let hex = "a1".repeat(5_000_000);
+    let o = env.run_stdin(&["scrub"], format!("x {hex} y"));
+    assert_eq!(stdout(&o), "x [REDACTED] y");
+}
+
+#[test]
+fn secrets_split_across_read_buffers_and_writes() {
+    let env = TestEnv::new();
+    // Secrets placed on and around the 1 MiB read size, and a stream written in odd pieces.
+    let mut input = Vec::new();
+    let mut expected = Vec::new();
+    let secrets = [
+        ("key-value", "api_key = abcdefgh12345678".to_string()),
+        ("multi-line", "password:\n\n   hunter2hunter2".to_string()),
+        ("github", ghp()),
+        ("hex", "f".repeat(80)),
+    ];
+    let mut k = 0;
+    for target in [(1 << 20) - 5, (2 << 20) - 1, (3 << 20) + 3, (4 << 20) - 20] {
+        while input.len() < target {
+            input.extend_from_slice(b"filler text 0123 ");
+            expected.extend_from_slice(b"filler text 0123 ");
+        }
+        let (_, s) = &secrets[k % secrets.len()];
+        k += 1;
+        input.extend_from_slice(s.as_bytes());
+        input.push(b'\n');
+        expected.extend_from_slice(b"[REDACTED]\n");
+    }
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("goclaw"))
+        .arg("scrub")
+        .env("GOCLAW_HOME", env.home())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        for piece in input.chunks(65_537) {
+            stdin.write_all(piece).unwrap();
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout.len(), expected.len());
+    assert!(
+        out.stdout == expected,
+        "output differs from the expected redaction"
+    );
+}
+
+#[test]
+fn values_server_ips_and_values_files() {
+    let env = TestEnv::new();
+    let vf = env.write("values.txt", "s3cr3t-value-1\r\nshort\n\nanother-value-2\n");
+    let o = env.run_stdin(
+        &[
+            "scrub",
+            "--value",
+            "hunter2-pass",
+            "--values-file",
+            vf.to_str().unwrap(),
+            "--server-ip",
+            "203.0.113.9",
+        ],
+        "a hunter2-pass b s3cr3t-value-1 c another-value-2 d 203.0.113.9 e short\n",
+    );
+    assert_eq!(
+        stdout(&o),
+        "a [REDACTED] b [REDACTED] c [REDACTED] d [SERVER_IP] e short\n"
+    );
+    // The short value is ignored, and the user is told.
+    assert!(
+        stderr(&o).contains("shorter than 6 bytes ignored"),
+        "{}",
+        stderr(&o)
+    );
+    // Values with white space still stream correctly.
+    let o = env.run_stdin(
+        &["scrub", "--value", "two words here"],
+        "x two words here y\n",
+    );
+    assert_eq!(stdout(&o), "x [REDACTED] y\n");
+}
+
+#[test]
+fn values_from_config() {
+    let env = TestEnv::new();
+    env.write("v.txt", "from-file-value\n");
+    env.write("c.toml", "[scrub]\nvalues = [\"config-value-1\"]\nvalues_files = [\"v.txt\"]\nserver_ips = [\"198.51.100.7\"]\n");
+    let o = env.run_stdin(
+        &["--config", "c.toml", "scrub"],
+        "config-value-1 from-file-value 198.51.100.7\n",
+    );
+    assert_eq!(stdout(&o), "[REDACTED] [REDACTED] [SERVER_IP]\n");
+}
+
+#[test]
+fn detect_server_ips_redacts_this_hosts_addresses() {
+    let env = TestEnv::new();
+    let addrs = goclaw::host::server_addresses().unwrap();
+    let text = addrs.iter().map(|a| format!("at {a} ")).collect::<String>() + "and 127.0.0.1\n";
+    let o = env.run_stdin(&["scrub", "--detect-server-ips"], text);
+    let expected = addrs.iter().map(|_| "at [SERVER_IP] ").collect::<String>() + "and 127.0.0.1\n";
+    assert_eq!(stdout(&o), expected);
+}
+
+#[test]
+fn json_values_keeps_json_valid_where_plain_text_scrubbing_breaks_it() {
+    let env = TestEnv::new();
+    let doc = r#"{"auth":"token: abcdefghij","n":12345678901234567890123,"f":1.50,"nested":[{"k":"sk-abcdefghijklmnopqrstuvwx"}],"token: abcdefghij":true}"#;
+    // As plain text the pattern swallows the closing quote and the JSON breaks.
+    let plain = env.run_stdin(&["scrub"], doc);
+    assert!(
+        serde_json::from_slice::<serde_json::Value>(&plain.stdout).is_err(),
+        "{}",
+        stdout(&plain)
+    );
+    let o = env.run_stdin(
+        &["scrub", "--json-values"],
+        format!("{doc}\n{{\"b\":\"plain\"}}\n"),
+    );
+    assert_eq!(code(&o), 0);
+    let lines: Vec<&str> = std::str::from_utf8(&o.stdout).unwrap().lines().collect();
+    assert_eq!(
+        lines,
+        [
+            r#"{"auth":"[REDACTED]","n":12345678901234567890123,"f":1.50,"nested":[{"k":"[REDACTED]"}],"token: abcdefghij":true}"#,
+            r#"{"b":"plain"}"#
+        ]
+    );
+}
+
+#[test]
+fn check_exit_codes_and_report() {
+    let env = TestEnv::new();
+    let clean = env.write("clean.txt", "nothing here\n");
+    let dirty = env.write(
+        "dirty.txt",
+        "one\ntwo sk-abcdefghijklmnopqrstuvwx\nthree\npassword=abcdefghij\n",
+    );
+    let o = env.run(&["scrub", "--check", clean.to_str().unwrap()]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(json(&o)["clean"], true);
+    let o = env.run(&[
+        "scrub",
+        "--check",
+        clean.to_str().unwrap(),
+        dirty.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 1);
+    let report = json(&o);
+    assert!(
+        !stdout(&o).contains("sk-abc"),
+        "a report never holds the secret"
+    );
+    assert_eq!(report["redactions"], 2);
+    assert_eq!(
+        report["files"][1]["patterns"]["openai_key"]["lines"],
+        serde_json::json!([2])
+    );
+    assert_eq!(
+        report["files"][1]["patterns"]["secret_assignment"]["lines"],
+        serde_json::json!([4])
+    );
+    let human = env.run(&["--human", "scrub", "--check", dirty.to_str().unwrap()]);
+    insta::assert_snapshot!("check_human", redact(&env, &stdout(&human)));
+}
+
+#[test]
+fn report_goes_to_stderr_and_output_is_unchanged() {
+    let env = TestEnv::new();
+    let o = env.run_stdin(&["scrub", "--report"], "x\nAKIAABCDEFGHIJKLMNOP\n");
+    assert_eq!(stdout(&o), "x\n[REDACTED]\n");
+    let report: serde_json::Value = serde_json::from_str(stderr(&o).trim()).unwrap();
+    assert_eq!(
+        report["files"][0]["patterns"]["aws_access_key"]["lines"],
+        serde_json::json!([2])
+    );
+    assert!(!stderr(&o).contains("AKIA"));
+}
+
+#[test]
+fn json_flag_gives_one_document() {
+    let env = TestEnv::new();
+    let o = env.run_stdin(&["--json", "scrub"], "key=sk-abcdefghijklmnopqrstuvwx\n");
+    let doc = json(&o);
+    assert_eq!(doc["content"], "key=[REDACTED]\n");
+    assert_eq!(doc["lossy"], false);
+    assert_eq!(doc["report"]["redactions"], 1);
+}
+
+#[test]
+fn a_missing_file_fails_before_anything_is_written() {
+    let env = TestEnv::new();
+    let a = env.write("a.txt", "first file\n");
+    let o = env.run(&["scrub", a.to_str().unwrap(), "missing.txt"]);
+    assert_error(&o, 5, "not_found");
+    assert!(!stdout(&o).contains("first file"));
+    let o = env.run(&["--human", "scrub", env.work().to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+}

@@ -1,0 +1,237 @@
+//! The store: created on first use, migrations, refusal of newer stores, backup, query.
+
+use std::os::unix::fs::PermissionsExt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::util::*;
+
+#[test]
+fn created_on_first_use_with_private_modes() {
+    let env = TestEnv::new();
+    let db = env.root().join("fresh/dir/store.db");
+    assert!(!db.exists());
+    let o = env.run(&["--db", db.to_str().unwrap(), "db", "migrate"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)["applied"][0]["name"], "init");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&db), 0o600);
+    assert_eq!(mode(db.parent().unwrap()), 0o700);
+    // Second run: nothing to apply.
+    let o = env.run(&["--db", db.to_str().unwrap(), "db", "migrate"]);
+    assert_eq!(json(&o)["applied"], serde_json::json!([]));
+    // WAL and foreign keys.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let jm: String = conn
+        .pragma_query_value(None, "journal_mode", |r| r.get(0))
+        .unwrap();
+    assert_eq!(jm, "wal");
+}
+
+#[test]
+fn db_path_does_not_create_the_store() {
+    let env = TestEnv::new();
+    let o = json(&env.run(&["db", "path"]));
+    assert_eq!(o["exists"], false);
+    assert!(!env.db().exists());
+    assert_error(&env.run(&["db", "check"]), 5, "not_found");
+}
+
+#[test]
+fn a_store_from_a_newer_goclaw_is_refused_and_untouched() {
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    {
+        let conn = rusqlite::Connection::open(env.db()).unwrap();
+        conn.execute_batch("INSERT INTO schema_migrations VALUES (99, 'future', 'later'); PRAGMA user_version = 99;").unwrap();
+        conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
+    }
+    let before = std::fs::read(env.db()).unwrap();
+    for args in [
+        &["db", "migrate"][..],
+        &["db", "schema"],
+        &["db", "query", "select 1"],
+        &["db", "check"],
+    ] {
+        let o = env.run(args);
+        let err = assert_error(&o, 2, "usage");
+        assert!(
+            err["message"]
+                .as_str()
+                .unwrap()
+                .contains("newer than this goclaw"),
+            "{err}"
+        );
+    }
+    assert!(
+        std::fs::read(env.db()).unwrap() == before,
+        "the store was modified"
+    );
+    assert!(!env.home().join("goclaw.db-wal").exists());
+}
+
+#[test]
+fn not_a_database_is_a_usage_error() {
+    let env = TestEnv::new();
+    let bogus = env.write("bogus.db", "this is not sqlite, just text that is long enough to be a header.....................................");
+    assert_error(
+        &env.run(&["--db", bogus.to_str().unwrap(), "db", "migrate"]),
+        2,
+        "usage",
+    );
+}
+
+#[test]
+fn schema_and_check() {
+    let env = TestEnv::new();
+    let o = json(&env.run(&["db", "schema"]));
+    let stmts: Vec<String> = serde_json::from_value(o["statements"].clone()).unwrap();
+    assert!(
+        stmts
+            .iter()
+            .any(|s| s.contains("CREATE TABLE schema_migrations"))
+    );
+    assert!(stmts.iter().any(|s| s.contains("CREATE TABLE store_meta")));
+    let o = env.run(&["db", "check"]);
+    assert_eq!(code(&o), 0);
+    let doc = json(&o);
+    assert_eq!(doc["ok"], true);
+    assert_eq!(doc["integrity"], serde_json::json!(["ok"]));
+    assert_eq!(doc["pending"], serde_json::json!([]));
+}
+
+#[test]
+fn query_is_read_only_json_lines() {
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "db",
+        "query",
+        "select key, length(value) > 0 as has_value from store_meta order by key",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "{\"key\":\"created_at\",\"has_value\":1}\n{\"key\":\"created_by\",\"has_value\":1}\n"
+    );
+    let o = env.run(&[
+        "db",
+        "query",
+        "select ? as a, x'00ff' as b, null as c, 1.5 as d",
+        "--param",
+        "v",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "{\"a\":\"v\",\"b\":{\"hex\":\"00ff\"},\"c\":null,\"d\":1.5}\n"
+    );
+    let sql = env.write("q.sql", "select count(*) as n from store_meta");
+    assert_eq!(
+        stdout(&env.run(&["db", "query", &format!("@{}", sql.display())])),
+        "{\"n\":2}\n"
+    );
+    assert_eq!(
+        stdout(&env.run_stdin(&["db", "query", "-"], "select 7 as n")),
+        "{\"n\":7}\n"
+    );
+    assert_error(
+        &env.run(&["db", "query", "delete from store_meta"]),
+        3,
+        "denied",
+    );
+    assert_error(&env.run(&["db", "query", "selec nonsense"]), 2, "usage");
+    assert_error(&env.run(&["db", "query", "select ?"]), 2, "usage");
+    // A write smuggled into a read-only statement still cannot change anything.
+    let o = env.run(&[
+        "db",
+        "query",
+        "select * from store_meta; delete from store_meta",
+    ]);
+    assert_ne!(code(&o), 0);
+    assert_eq!(
+        stdout(&env.run(&["db", "query", "select count(*) as n from store_meta"])),
+        "{\"n\":2}\n"
+    );
+    insta::assert_snapshot!(
+        "query_human",
+        stdout(&env.run(&[
+            "--human",
+            "db",
+            "query",
+            "select key from store_meta order by key"
+        ]))
+    );
+}
+
+#[test]
+fn backup_while_another_process_writes() {
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    let db = env.db();
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch("CREATE TABLE ticks (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
+            .unwrap();
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (db, stop) = (db.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let conn = rusqlite::Connection::open(&db).unwrap();
+            conn.busy_timeout(std::time::Duration::from_secs(10))
+                .unwrap();
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                conn.execute(
+                    "INSERT INTO ticks (payload) VALUES (?1)",
+                    [format!("tick {n} {}", "x".repeat(200))],
+                )
+                .unwrap();
+                n += 1;
+            }
+            n
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    for i in 0..5 {
+        let target = env.root().join(format!("backup-{i}.db"));
+        let o = env.run(&["db", "backup", target.to_str().unwrap()]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert_eq!(json(&o)["integrity"], "ok");
+        let conn = rusqlite::Connection::open(&target).unwrap();
+        let (count, max): (i64, i64) = conn
+            .query_row(
+                "SELECT count(*), coalesce(max(id), 0) FROM ticks",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        // A consistent snapshot: every committed row up to the newest, no gaps.
+        assert_eq!(count, max, "backup {i}");
+        let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    stop.store(true, Ordering::Relaxed);
+    let written = writer.join().unwrap();
+    assert!(written > 0);
+    // Refuses to overwrite without --force, and leaves no temporary files behind.
+    let target = env.root().join("backup-0.db");
+    assert_error(
+        &env.run(&["db", "backup", target.to_str().unwrap()]),
+        6,
+        "conflict",
+    );
+    assert_eq!(
+        code(&env.run(&["db", "backup", "--force", target.to_str().unwrap()])),
+        0
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(env.root())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("goclaw-backup"))
+        .collect();
+    assert!(leftovers.is_empty());
+    assert_error(
+        &env.run(&["db", "backup", "/no/such/dir/b.db"]),
+        5,
+        "not_found",
+    );
+}

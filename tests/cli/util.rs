@@ -1,0 +1,137 @@
+//! The test harness: a temporary home per test, and a `goclaw` command that sees only it.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+/// A temporary home: `home/` is GOCLAW_HOME, `work/` the current directory.
+pub struct TestEnv {
+    dir: TempDir,
+}
+
+impl TestEnv {
+    pub fn new() -> TestEnv {
+        let dir = tempfile::Builder::new()
+            .prefix("goclaw-test-")
+            .tempdir()
+            .unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        std::fs::create_dir_all(dir.path().join("work")).unwrap();
+        TestEnv { dir }
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    pub fn work(&self) -> PathBuf {
+        self.dir.path().join("work")
+    }
+
+    /// Path of the default store.
+    pub fn db(&self) -> PathBuf {
+        self.home().join("goclaw.db")
+    }
+
+    /// Writes a file under the work directory and returns its path.
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let p = self.work().join(rel);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(&p, content).unwrap();
+        p
+    }
+
+    /// `goclaw ARGS…` with a clean environment pointing at this home.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::cargo_bin("goclaw").unwrap();
+        for var in [
+            "GOCLAW_DB",
+            "GOCLAW_CONFIG",
+            "GOCLAW_WORKSPACE",
+            "XDG_CONFIG_HOME",
+            "XDG_DATA_HOME",
+            "NO_COLOR",
+        ] {
+            c.env_remove(var);
+        }
+        c.env("GOCLAW_HOME", self.home())
+            .env("HOME", self.root())
+            .current_dir(self.work())
+            .args(args);
+        c
+    }
+
+    /// Runs and returns the output.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().unwrap()
+    }
+
+    pub fn run_stdin(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Output {
+        self.cmd(args).write_stdin(stdin).output().unwrap()
+    }
+}
+
+pub fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// stdout parsed as one JSON document.
+pub fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}):\n{}\nstderr:\n{}",
+            stdout(o),
+            stderr(o)
+        )
+    })
+}
+
+/// Asserts the failure contract: the exit code, one JSON error document with that code on
+/// stdout, and one human line on stderr. Returns the error object.
+pub fn assert_error(o: &Output, exit: i32, name: &str) -> serde_json::Value {
+    assert_eq!(
+        code(o),
+        exit,
+        "exit code; stdout: {} stderr: {}",
+        stdout(o),
+        stderr(o)
+    );
+    let doc = json(o);
+    let err = doc["error"].clone();
+    assert_eq!(err["code"], name, "{doc}");
+    assert_eq!(err["exit_code"], exit, "{doc}");
+    assert!(
+        err["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{doc}"
+    );
+    assert!(err.get("hint").is_some(), "hint key present: {doc}");
+    let errs = stderr(o);
+    assert!(errs.starts_with("error: "), "stderr: {errs}");
+    assert_eq!(
+        errs.lines().filter(|l| l.starts_with("error: ")).count(),
+        1,
+        "stderr: {errs}"
+    );
+    err
+}
+
+/// Replaces the temporary directory in output, for snapshots.
+pub fn redact(env: &TestEnv, text: &str) -> String {
+    text.replace(&env.root().display().to_string(), "[TMP]")
+}
