@@ -21,7 +21,7 @@ fn reports_matches_in_order_and_modes() {
     assert!(o.stderr.is_empty(), "log mode is quiet unless -v");
     let o = env.run(&["guard", "--mode", "block", "hello there"]);
     assert_eq!(json(&o)["blocked"], false);
-    let o = env.run(&["guard", "--mode", "block", "a\0b"]);
+    let o = env.run_stdin(&["guard", "--mode", "block"], "a\0b");
     let err = assert_error(&o, 3, "denied");
     assert_eq!(
         err["message"],

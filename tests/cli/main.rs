@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The one integration-test binary: it drives the real `goclaw` binary with `assert_cmd`, each
 //! test in its own temporary home. One module per area.
 

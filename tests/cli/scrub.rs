@@ -63,14 +63,15 @@ fn secrets_split_across_read_buffers_and_writes() {
         ("github", ghp()),
         ("hex", "f".repeat(80)),
     ];
-    let mut k = 0;
-    for target in [(1 << 20) - 5, (2 << 20) - 1, (3 << 20) + 3, (4 << 20) - 20] {
+    for (k, target) in [(1 << 20) - 5, (2 << 20) - 1, (3 << 20) + 3, (4 << 20) - 20]
+        .into_iter()
+        .enumerate()
+    {
         while input.len() < target {
             input.extend_from_slice(b"filler text 0123 ");
             expected.extend_from_slice(b"filler text 0123 ");
         }
         let (_, s) = &secrets[k % secrets.len()];
-        k += 1;
         input.extend_from_slice(s.as_bytes());
         input.push(b'\n');
         expected.extend_from_slice(b"[REDACTED]\n");
