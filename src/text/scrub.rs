@@ -300,6 +300,39 @@ impl Scrubber {
         out
     }
 
+    /// The sequential semantics written the obvious way: each stage's `replace_all` over the
+    /// whole input, in order. Exact for valid UTF-8 input (it reads invalid bytes differently
+    /// from Go) and slow; tests and the benchmark use it to check the fast path.
+    pub fn scrub_naive(&self, input: &[u8]) -> Vec<u8> {
+        let mut text = input.to_vec();
+        for re in &self.stages {
+            text = re.replace_all(&text, REDACTED).into_owned();
+        }
+        for (vals, mark) in [(&self.values, REDACTED), (&self.dynamic, SERVER_IP_MARK)] {
+            for v in vals {
+                let mut out = Vec::with_capacity(text.len());
+                let mut last = 0;
+                for s in memmem::find_iter(&text, v) {
+                    if s < last {
+                        continue;
+                    }
+                    out.extend_from_slice(&text[last..s]);
+                    out.extend_from_slice(mark);
+                    last = s + v.len();
+                }
+                out.extend_from_slice(&text[last..]);
+                text = out;
+            }
+        }
+        text
+    }
+
+    /// The static patterns in the `regex` crate's syntax (Go's `\s` made explicit), e.g. for
+    /// running the same search with ripgrep.
+    pub fn rust_patterns() -> Vec<String> {
+        STATIC_PATTERNS.iter().filter_map(|p| super::translate_go(p.go).ok()).collect()
+    }
+
     /// Scrubs a string (e.g. one JSON string value).
     pub fn scrub_str(&self, input: &str, report: Option<&mut Report>) -> String {
         let out = self.scrub(input.as_bytes(), report);
@@ -857,31 +890,6 @@ mod tests {
         String::from_utf8(sc.scrub(s.as_bytes(), None)).unwrap()
     }
 
-    /// The sequential semantics written the obvious way, for valid UTF-8 input.
-    fn oracle(sc: &Scrubber, input: &[u8]) -> Vec<u8> {
-        let mut text = input.to_vec();
-        for re in &sc.stages {
-            text = re.replace_all(&text, REDACTED).into_owned();
-        }
-        for (vals, mark) in [(&sc.values, REDACTED), (&sc.dynamic, SERVER_IP_MARK)] {
-            for v in vals {
-                let mut out = Vec::new();
-                let mut last = 0;
-                for s in memmem::find_iter(&text, v) {
-                    if s < last {
-                        continue;
-                    }
-                    out.extend_from_slice(&text[last..s]);
-                    out.extend_from_slice(mark);
-                    last = s + v.len();
-                }
-                out.extend_from_slice(&text[last..]);
-                text = out;
-            }
-        }
-        text
-    }
-
     #[test]
     fn reference_examples() {
         let ghp = format!("ghp_{}", "a".repeat(36));
@@ -1072,7 +1080,7 @@ mod tests {
         let sc = Scrubber::new(&[b"hunter2pass".to_vec()], &[b"10.0.0.1".to_vec()]).unwrap();
         for seed in 0..300 {
             let input = corpus(seed, 400);
-            let expected = oracle(&sc, &input);
+            let expected = sc.scrub_naive(&input);
             for chunk in [1, 7, 64, 1000, 1 << 20] {
                 let mut out = Vec::new();
                 let mut stream = sc.stream(false).with_chunk_size(chunk);
@@ -1097,7 +1105,7 @@ mod tests {
             let input = corpus(seed, 200);
             let mut out = Vec::new();
             sc.scrub_region(&input, 1, None, &mut out);
-            assert_eq!(out, oracle(&sc, &input), "seed {seed}");
+            assert_eq!(out, sc.scrub_naive(&input), "seed {seed}");
         }
     }
 
