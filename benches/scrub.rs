@@ -24,7 +24,8 @@ fn main() {
         .nth(1)
         .and_then(|v| v.parse::<usize>().ok())
         .unwrap_or(200);
-    let dir = PathBuf::from(std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into())).join("bench-data");
+    let dir = PathBuf::from(std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into()))
+        .join("bench-data");
     std::fs::create_dir_all(&dir).unwrap();
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
     let pin = which::which("taskset").is_ok();
@@ -35,10 +36,23 @@ fn main() {
     }
 
     let corpora = [
-        ("log", dir.join(format!("log-{mb}mb.txt")), corpus::log_corpus as fn(u64, usize) -> Vec<u8>, mb),
-        ("dense", dir.join(format!("dense-{}mb.txt", mb / 4)), corpus::dense_corpus, mb / 4),
+        (
+            "log",
+            dir.join(format!("log-{mb}mb.txt")),
+            corpus::log_corpus as fn(u64, usize) -> Vec<u8>,
+            mb,
+        ),
+        (
+            "dense",
+            dir.join(format!("dense-{}mb.txt", mb / 4)),
+            corpus::dense_corpus,
+            mb / 4,
+        ),
     ];
-    println!("{:<8} {:>9} {:>14} {:>12} {:>12} {:>10}", "corpus", "MB", "goclaw MB/s", "cat MB/s", "rg MB/s", "identical");
+    println!(
+        "{:<8} {:>9} {:>14} {:>12} {:>12} {:>10}",
+        "corpus", "MB", "goclaw MB/s", "cat MB/s", "rg MB/s", "identical"
+    );
     for (name, path, make, size) in corpora {
         if !path.exists() {
             std::fs::write(&path, make(42, size << 20)).unwrap();
@@ -90,7 +104,10 @@ fn run(pin: bool, program: &str, args: &[&str], input: &Path) {
     };
     let status = cmd
         .args(args)
-        .env("GOCLAW_HOME", std::env::temp_dir().join("goclaw-bench-home"))
+        .env(
+            "GOCLAW_HOME",
+            std::env::temp_dir().join("goclaw-bench-home"),
+        )
         .stdin(std::fs::File::open(input).unwrap())
         .stdout(Stdio::null())
         .status()
@@ -103,11 +120,16 @@ fn run(pin: bool, program: &str, args: &[&str], input: &Path) {
 fn check_identical(goclaw: &str, input: &Path) -> bool {
     let out = Command::new(goclaw)
         .arg("scrub")
-        .env("GOCLAW_HOME", std::env::temp_dir().join("goclaw-bench-home"))
+        .env(
+            "GOCLAW_HOME",
+            std::env::temp_dir().join("goclaw-bench-home"),
+        )
         .stdin(std::fs::File::open(input).unwrap())
         .output()
         .unwrap();
     let data = std::fs::read(input).unwrap();
-    let expected = goclaw::text::scrub::Scrubber::new(&[], &[]).unwrap().scrub_naive(&data);
+    let expected = goclaw::text::scrub::Scrubber::new(&[], &[])
+        .unwrap()
+        .scrub_naive(&data);
     out.status.success() && out.stdout == expected
 }

@@ -330,7 +330,10 @@ impl Scrubber {
     /// The static patterns in the `regex` crate's syntax (Go's `\s` made explicit), e.g. for
     /// running the same search with ripgrep.
     pub fn rust_patterns() -> Vec<String> {
-        STATIC_PATTERNS.iter().filter_map(|p| super::translate_go(p.go).ok()).collect()
+        STATIC_PATTERNS
+            .iter()
+            .filter_map(|p| super::translate_go(p.go).ok())
+            .collect()
     }
 
     /// Scrubs a string (e.g. one JSON string value).

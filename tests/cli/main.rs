@@ -8,5 +8,6 @@ mod docs;
 mod guard;
 mod sanitize;
 mod scrub;
+mod scrub_go;
 mod store;
 mod util;
