@@ -1,7 +1,6 @@
 //! The command-line contract shared by every subcommand.
 
 use std::io::{Read, Write};
-use std::process::{Command as StdCommand, Stdio};
 
 use crate::util::*;
 
@@ -100,13 +99,7 @@ fn a_closed_pipe_is_a_normal_end() {
         vec!["completions", "bash"],
         vec!["help", "scrub"],
     ] {
-        let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("goclaw"))
-            .args(&args)
-            .env("GOCLAW_HOME", env.home())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = env.spawn(&args);
         let mut first = [0u8; 16];
         child.stdout.take().unwrap().read_exact(&mut first).unwrap();
         // The pipe closes here, as `| head -c 16` would.
@@ -128,13 +121,7 @@ fn a_closed_pipe_is_a_normal_end() {
 #[test]
 fn sigint_ends_the_process_as_interrupted() {
     let env = TestEnv::new();
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("goclaw"))
-        .args(["scrub"])
-        .env("GOCLAW_HOME", env.home())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn(&["scrub"]);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"waiting for more input\n").unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));

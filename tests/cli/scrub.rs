@@ -1,7 +1,6 @@
 //! `goclaw scrub`: the filter, values, JSON mode, --check and --report, hostile input.
 
 use std::io::Write;
-use std::process::{Command as StdCommand, Stdio};
 
 use crate::util::*;
 
@@ -76,13 +75,7 @@ fn secrets_split_across_read_buffers_and_writes() {
         input.push(b'\n');
         expected.extend_from_slice(b"[REDACTED]\n");
     }
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("goclaw"))
-        .arg("scrub")
-        .env("GOCLAW_HOME", env.home())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn(&["scrub"]);
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
         for piece in input.chunks(65_537) {
@@ -249,4 +242,53 @@ fn a_missing_file_fails_before_anything_is_written() {
     assert!(!stdout(&o).contains("first file"));
     let o = env.run(&["--human", "scrub", env.work().to_str().unwrap()]);
     assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn memory_stays_bounded_on_a_large_stream() {
+    let env = TestEnv::new();
+    let mut child = env.spawn(&["scrub"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    const TOTAL: usize = 64 << 20;
+    let feeder = std::thread::spawn(move || {
+        let line = format!(
+            "2026-11-21 INFO request done id={} path=/v1/chat\n",
+            "ab12".repeat(4)
+        );
+        let block = line.repeat((1 << 20) / line.len()) + "token: Zz9Zz9Zz9Zz9\n";
+        let mut sent = 0;
+        while sent < TOTAL {
+            stdin.write_all(block.as_bytes()).unwrap();
+            sent += block.len();
+        }
+    });
+    // The child's own high-water mark of resident memory, read while it runs.
+    let status = format!("/proc/{}/status", child.id());
+    let peak_kib = || -> Option<u64> {
+        let text = std::fs::read_to_string(&status).ok()?;
+        let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    let mut peak = 0;
+    let mut received = 0usize;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = std::io::Read::read(&mut stdout, &mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        received += n;
+        peak = peak.max(peak_kib().unwrap_or(0));
+    }
+    feeder.join().unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(received > TOTAL / 2, "received {received}");
+    assert!(peak > 0, "VmHWM was read");
+    assert!(
+        peak / 1024 < 48,
+        "peak RSS {} MiB for a {} MiB stream",
+        peak / 1024,
+        TOTAL >> 20
+    );
 }

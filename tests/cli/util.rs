@@ -74,6 +74,20 @@ impl TestEnv {
         self.cmd(args).output().unwrap()
     }
 
+    /// `goclaw ARGS…` as a running child with stdin, stdout and stderr piped, for streams.
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"))
+            .args(args)
+            .env("GOCLAW_HOME", self.home())
+            .env("HOME", self.root())
+            .current_dir(self.work())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
     pub fn run_stdin(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Output {
         self.cmd(args).write_stdin(stdin).output().unwrap()
     }
