@@ -173,12 +173,19 @@ pub fn parse(args: Vec<OsString>) -> std::result::Result<(Cli, ArgMatches), Earl
 fn clap_failure(args: &[OsString], e: clap::Error) -> Early {
     use clap::error::ErrorKind as K;
     match e.kind() {
-        K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand => {
-            Early::Print(e.render().to_string())
-        }
+        K::DisplayHelp | K::DisplayVersion => Early::Print(e.render().to_string()),
         _ => {
             let has = |flag: &str| args.iter().skip(1).any(|a| a == flag);
             let out = Output::new(has("--json"), has("--human"), false, 0);
+            if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
+                // A command left out is a usage error; the help goes to stderr for people.
+                eprint!("{}", e.render());
+                return Early::Fail(
+                    out,
+                    Error::usage("a subcommand is required")
+                        .with_hint("see the list of commands above, or `goclaw --help`"),
+                );
+            }
             let rendered = e.render().to_string();
             let first = rendered.lines().next().unwrap_or("invalid arguments");
             let message = first.strip_prefix("error: ").unwrap_or(first).to_string();

@@ -19,6 +19,16 @@ fn usage_errors_exit_2_with_one_json_document() {
 }
 
 #[test]
+fn a_missing_subcommand_is_a_usage_error_with_help_on_stderr() {
+    let env = TestEnv::new();
+    for args in [&[][..], &["db"], &["config"]] {
+        let o = env.run(args);
+        assert_error(&o, 2, "usage");
+        assert!(stderr(&o).contains("Usage: goclaw"), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn human_mode_prints_no_json_on_failure() {
     let env = TestEnv::new();
     let o = env.run(&["--human", "bogus"]);
