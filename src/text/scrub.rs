@@ -119,34 +119,35 @@ pub const MAX_REPORTED_LINES: usize = 10_000;
 /// Bytes a stream gathers before it looks for a cut.
 pub const DEFAULT_CHUNK: usize = 256 * 1024;
 
-/// Substrings, in lower case, one of which every match of patterns 1–13 contains once its ASCII
-/// letters are lowered. Unicode simple case folding maps exactly two non-ASCII characters to
-/// ASCII letters, the Kelvin sign (k) and the long s (s), so the literals avoid `k` and `s` where
-/// they can (`ecret`, `word`, `_url`) and spell the fold out where they cannot.
-const PROBE_LITERALS: [&str; 23] = [
-    "sk-",
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "akia", // patterns 1–8
-    "key",
-    "\u{212a}ey",
-    "token",
-    "to\u{212a}en",
-    "ecret",
-    "word",
-    "bearer",
-    "thoriz", // 9
-    "://",    // 10
-    "credential",
-    "private", // 11 (with key, ecret)
-    "dsn",
-    "d\u{17f}n",
-    "_url",
-    "_uri",     // 12
-    "virtual_", // 13
+/// For each of patterns 1–13, substrings in lower case, one of which every match contains once
+/// its ASCII letters are lowered. Unicode simple case folding maps exactly two non-ASCII
+/// characters to ASCII letters, the Kelvin sign (k) and the long s (s), so the literals avoid `k`
+/// and `s` where they can (`ecret`, `word`, `_url`) and spell the fold out where they cannot.
+/// Replacements only delete text and insert `[REDACTED]`, which holds none of them, so a stage
+/// whose literals are absent from a region's input cannot match anywhere in that region.
+const STAGE_LITERALS: [&[&str]; 13] = [
+    &["sk-"],
+    &["sk-"],
+    &["ghp_"],
+    &["gho_"],
+    &["ghu_"],
+    &["ghs_"],
+    &["ghr_"],
+    &["akia"],
+    &[
+        "key",
+        "\u{212a}ey",
+        "token",
+        "to\u{212a}en",
+        "ecret",
+        "word",
+        "bearer",
+        "thoriz",
+    ],
+    &["://"],
+    &["key", "\u{212a}ey", "ecret", "credential", "private"],
+    &["dsn", "d\u{17f}n", "_url", "_uri"],
+    &["virtual_"],
 ];
 
 /// Lower-case key names whose tail, before white space, could still grow into a match of
@@ -270,8 +271,12 @@ impl Scrubber {
     /// Builds a scrubber. Credential values shorter than [`MIN_VALUE_LEN`] bytes and empty
     /// dynamic values are ignored; duplicates are dropped, first occurrence kept.
     pub fn new(values: &[Vec<u8>], dynamic: &[Vec<u8>]) -> Result<Scrubber, String> {
-        let probe = Regex::new(&PROBE_LITERALS.map(regex::escape).join("|"))
-            .map_err(|e| format!("scrub probe: {e}"))?;
+        let mut literals: Vec<String> = STAGE_LITERALS
+            .iter()
+            .flat_map(|l| l.iter().map(|s| regex::escape(s)))
+            .collect();
+        literals.dedup();
+        let probe = Regex::new(&literals.join("|")).map_err(|e| format!("scrub probe: {e}"))?;
         let values = dedup(values.iter().filter(|v| v.len() >= MIN_VALUE_LEN));
         let dynamic = dedup(dynamic.iter().filter(|v| !v.is_empty()));
         let all: Vec<&Vec<u8>> = values.iter().chain(dynamic.iter()).collect();
@@ -376,6 +381,7 @@ impl Scrubber {
             out.extend_from_slice(REDACTED);
             return;
         };
+        let lower = ascii_lower(input);
         let mut pieces = decode_go(input);
         let mut changed = false;
         let mut view = Vec::with_capacity(input.len() + 16);
@@ -384,6 +390,15 @@ impl Scrubber {
             |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
 
         for (stage, re) in stages.iter().enumerate() {
+            let possible = match STAGE_LITERALS.get(stage) {
+                Some(literals) => literals
+                    .iter()
+                    .any(|l| memmem::find(&lower, l.as_bytes()).is_some()),
+                None => has_hex_run(input),
+            };
+            if !possible {
+                continue;
+            }
             view.clear();
             render(&pieces, input, View::Runes, &mut view);
             matches.clear();
@@ -828,6 +843,21 @@ fn replace(
     }
     keep(cursor, total, &mut out);
     out
+}
+
+/// ASCII letters lowered, every other byte kept (vectorises well).
+fn lower_byte(b: u8) -> u8 {
+    b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)
+}
+
+fn ascii_lower(text: &[u8]) -> Vec<u8> {
+    text.iter().map(|&b| lower_byte(b)).collect()
+}
+
+fn has_hex_run(text: &[u8]) -> bool {
+    let mut spans = Vec::new();
+    hex_runs(text, &mut spans);
+    !spans.is_empty()
 }
 
 fn dedup<'a>(values: impl Iterator<Item = &'a Vec<u8>>) -> Vec<Vec<u8>> {
