@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use std::collections::BTreeMap;
+
 use crate::error::{Error, Result};
+use crate::policy::{AgentConfig, ToolsConfig};
 use crate::store::StoreConfig;
 use crate::text::guard::GuardConfig;
 use crate::text::scrub::ScrubConfig;
@@ -28,6 +31,10 @@ pub struct Config {
     pub scrub: ScrubConfig,
     /// `[guard]`: the prompt-injection guard.
     pub guard: GuardConfig,
+    /// `[tools]`: tool policy, rate limit, scrubbing, `[tools.exec]`.
+    pub tools: ToolsConfig,
+    /// `[agents.KEY]`: the agents; the store keeps only their runtime state.
+    pub agents: BTreeMap<String, AgentConfig>,
 }
 
 /// Where a setting came from.
@@ -204,6 +211,35 @@ fn expand_tilde(p: &Path, env: &Env) -> PathBuf {
 
 /// Parses config text; errors name the file, the line and the offending key.
 pub fn parse(text: &str, path: &Path) -> Result<Config> {
+    let config: Config = parse_toml(text, path)?;
+    let invalid = |msg: String| {
+        Error::usage(format!("invalid config file {}: {msg}", path.display()))
+            .with_hint("see `goclaw config init` for every key goclaw reads")
+    };
+    crate::policy::check_profiles(&config.tools, &config.agents).map_err(invalid)?;
+    let mut groups = vec![(
+        "[tools.exec] deny_groups".to_string(),
+        &config.tools.exec.deny_groups,
+    )];
+    for (key, agent) in &config.agents {
+        groups.push((
+            format!("[agents.{key}.tools.exec] deny_groups"),
+            &agent.tools.exec.deny_groups,
+        ));
+    }
+    for (place, map) in groups {
+        let unknown = crate::tools::exec::unknown_deny_groups(map);
+        if !unknown.is_empty() {
+            return Err(invalid(format!(
+                "{place}: unknown deny group(s) {}",
+                unknown.join(", ")
+            )));
+        }
+    }
+    Ok(config)
+}
+
+fn parse_toml(text: &str, path: &Path) -> Result<Config> {
     toml::from_str(text).map_err(|e| {
         let msg = e.message().trim().to_string();
         let line = e.span().map(|span| error_line(text, span, &msg));
@@ -270,6 +306,47 @@ pub const STARTER: &str = r#"# goclaw configuration.
 # mode = "warn"
 # Messages longer than this many bytes are truncated by the agent loop.
 # max_message_chars = 32000
+
+[tools]
+# Starting tool set: full | coding | messaging | minimal.
+# profile = "coding"
+# Keep only these tools (names or group:NAME); empty keeps all the profile gives.
+# allow = []
+# Remove these.
+# deny = []
+# Add these back, even if denied.
+# also_allow = []
+# Tool calls per hour per session key; 0 turns the limit off.
+# rate_limit_per_hour = 0
+# Scrub credentials from every tool result.
+# scrub_credentials = true
+# Names inside the workspace that file tools refuse and hide.
+# denied_paths = [".goclaw"]
+
+# [tools.by_provider.anthropic]
+# profile = "full"
+# allow = []
+
+[tools.exec]
+# allow: run what the deny groups let through; deny: run nothing; ask: run what the
+# allowlist (`goclaw approvals`) approves and ask for the rest.
+# approval = "allow"
+# timeout_secs = 60
+# Turn a deny group off (or back on).
+# deny_groups = { package_install = false }
+# auto (Landlock, plus bubblewrap when installed) | landlock | bwrap | docker | none
+# sandbox = "auto"
+# network = false
+# docker_image = "debian:bookworm-slim"
+
+# An agent: its own tool policy and exec settings.
+# [agents.reviewer]
+# description = "reads code, runs tests"
+# [agents.reviewer.tools]
+# profile = "coding"
+# deny = ["write_file", "edit"]
+# [agents.reviewer.tools.exec]
+# approval = "ask"
 "#;
 
 #[cfg(test)]

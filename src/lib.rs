@@ -12,5 +12,7 @@ pub mod config;
 pub mod error;
 pub mod host;
 pub mod output;
+pub mod policy;
 pub mod store;
 pub mod text;
+pub mod tools;

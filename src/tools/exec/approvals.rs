@@ -1,0 +1,355 @@
+//! Exec approvals (reference §5, rebuilt): modes `allow | deny | ask`, and an allowlist kept in
+//! the store. An entry is a program resolved to its absolute path plus an argument prefix,
+//! allowed or denied. The decision is made on the parsed commands that will run: a chain is
+//! approved only when every command in it is, so approving `git` never approves
+//! `git status; curl … | sh`, a wrapper (`env`, `nice`, `timeout`, `bash -c`) is seen through,
+//! and `./git` is not `/usr/bin/git`. Commands the parser cannot follow are never approved
+//! automatically.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension};
+use serde::Serialize;
+
+use super::ApprovalMode;
+use super::shell::{HARMLESS_BUILTINS, Parsed};
+
+/// One command of a subject, with its program resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Command {
+    pub argv: Vec<String>,
+    /// Absolute path, `builtin:NAME` for a harmless shell builtin, or `unresolved:NAME`.
+    pub program: String,
+}
+
+/// What an approval is asked about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Subject {
+    pub command: String,
+    pub commands: Vec<Command>,
+    /// Why the parser could not follow the command, if it could not.
+    pub opaque: Option<String>,
+    /// The package-install pattern the command matched, if any: it always needs approval.
+    pub package_install: Option<String>,
+}
+
+/// A stored allowlist entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    pub id: i64,
+    pub program: String,
+    pub args: Vec<String>,
+    pub decision: String,
+    pub created_at: String,
+    pub note: Option<String>,
+}
+
+/// The approval decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "decision", content = "reason", rename_all = "lowercase")]
+pub enum Decision {
+    Allow(String),
+    Deny(String),
+    Ask(String),
+}
+
+/// Builds the subject of a command already parsed, resolving programs against `cwd` and PATH.
+pub fn subject(
+    command: &str,
+    parsed: &Parsed,
+    cwd: &Path,
+    package_install: Option<String>,
+) -> Subject {
+    let (commands, opaque) = match parsed {
+        Parsed::Commands(list) => (
+            list.iter()
+                .filter(|s| !s.argv.is_empty())
+                .map(|s| Command {
+                    program: resolve_program(&s.argv[0], cwd),
+                    argv: s.argv.clone(),
+                })
+                .collect(),
+            None,
+        ),
+        Parsed::Opaque(reason) => (Vec::new(), Some(reason.clone())),
+    };
+    Subject {
+        command: command.to_string(),
+        commands,
+        opaque,
+        package_install,
+    }
+}
+
+/// The program a command name runs: a harmless builtin, a path (relative to `cwd`), or the
+/// first match on PATH; canonical, so symlinks and `./` tricks resolve to one name.
+pub fn resolve_program(name: &str, cwd: &Path) -> String {
+    if HARMLESS_BUILTINS.contains(&name) {
+        return format!("builtin:{name}");
+    }
+    let found = if name.contains('/') {
+        Some(cwd.join(name))
+    } else {
+        which::which_in(name, std::env::var_os("PATH"), cwd).ok()
+    };
+    match found {
+        Some(p) => p.canonicalize().unwrap_or(p).display().to_string(),
+        None => format!("unresolved:{name}"),
+    }
+}
+
+/// Decides on a subject under `mode`, given the stored entries.
+pub fn decide(mode: ApprovalMode, subject: &Subject, entries: &[Entry]) -> Decision {
+    if mode == ApprovalMode::Deny {
+        return Decision::Deny(
+            "command denied by exec approval policy (approval mode is deny)".into(),
+        );
+    }
+    for cmd in &subject.commands {
+        if let Some(e) = entries
+            .iter()
+            .find(|e| e.decision == "deny" && matches(e, cmd))
+        {
+            return Decision::Deny(format!(
+                "command denied by exec approval policy: `{}` matches deny entry {} ({} {})",
+                cmd.argv.join(" "),
+                e.id,
+                e.program,
+                e.args.join(" ")
+            ));
+        }
+    }
+    if let Some(p) = &subject.package_install {
+        return Decision::Ask(format!(
+            "package installation needs approval (matches pattern {p})"
+        ));
+    }
+    if mode == ApprovalMode::Allow {
+        return Decision::Allow("approval mode is allow".into());
+    }
+    if let Some(reason) = &subject.opaque {
+        return Decision::Ask(format!(
+            "the command cannot be approved automatically: {reason}"
+        ));
+    }
+    let unapproved: Vec<String> = subject
+        .commands
+        .iter()
+        .filter(|c| {
+            !c.program.starts_with("builtin:")
+                && !entries
+                    .iter()
+                    .any(|e| e.decision == "allow" && matches(e, c))
+        })
+        .map(|c| c.argv.join(" "))
+        .collect();
+    if unapproved.is_empty() {
+        Decision::Allow("every command is on the allowlist".into())
+    } else {
+        Decision::Ask(format!("not on the allowlist: {}", unapproved.join("; ")))
+    }
+}
+
+fn matches(e: &Entry, c: &Command) -> bool {
+    e.program == c.program
+        && c.argv
+            .get(1..)
+            .is_some_and(|rest| rest.starts_with(&e.args))
+}
+
+/// Every entry, oldest first.
+pub fn list(conn: &Connection) -> rusqlite::Result<Vec<Entry>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, program, args, decision, created_at, note FROM exec_approvals ORDER BY id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        let args: String = r.get(2)?;
+        Ok(Entry {
+            id: r.get(0)?,
+            program: r.get(1)?,
+            args: serde_json::from_str(&args).unwrap_or_default(),
+            decision: r.get(3)?,
+            created_at: r.get(4)?,
+            note: r.get(5)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// Adds an entry (or returns the identical one that exists).
+pub fn add(
+    conn: &Connection,
+    program: &str,
+    args: &[String],
+    decision: &str,
+    note: Option<&str>,
+) -> rusqlite::Result<Entry> {
+    let args_json = serde_json::to_string(args).unwrap_or_else(|_| "[]".into());
+    conn.execute(
+        "INSERT OR IGNORE INTO exec_approvals (program, args, decision, created_at, note)
+         VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?4)",
+        (program, &args_json, decision, note),
+    )?;
+    let id: i64 = conn.query_row(
+        "SELECT id FROM exec_approvals WHERE program = ?1 AND args = ?2 AND decision = ?3",
+        (program, &args_json, decision),
+        |r| r.get(0),
+    )?;
+    list(conn)
+        .map(|all| all.into_iter().find(|e| e.id == id))
+        .and_then(|e| e.ok_or(rusqlite::Error::QueryReturnedNoRows))
+}
+
+/// Removes an entry; false when there was none.
+pub fn revoke(conn: &Connection, id: i64) -> rusqlite::Result<bool> {
+    let existed: Option<i64> = conn
+        .query_row("SELECT id FROM exec_approvals WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    conn.execute("DELETE FROM exec_approvals WHERE id = ?1", [id])?;
+    Ok(existed.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::exec::shell::parse;
+
+    fn entry(id: i64, program: &str, args: &[&str], decision: &str) -> Entry {
+        Entry {
+            id,
+            program: program.into(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+            decision: decision.into(),
+            created_at: String::new(),
+            note: None,
+        }
+    }
+
+    fn subj(cmd: &str) -> Subject {
+        subject(cmd, &parse(cmd), Path::new("/"), None)
+    }
+
+    fn git() -> String {
+        resolve_program("git", Path::new("/"))
+    }
+
+    #[test]
+    fn a_chain_needs_every_command_approved() {
+        let entries = vec![entry(1, &git(), &[], "allow")];
+        assert!(matches!(
+            decide(ApprovalMode::Ask, &subj("git status"), &entries),
+            Decision::Allow(_)
+        ));
+        let d = decide(
+            ApprovalMode::Ask,
+            &subj("git status; curl -s http://x | grep y"),
+            &entries,
+        );
+        assert!(
+            matches!(&d, Decision::Ask(r) if r.contains("curl") && !r.contains("git")),
+            "{d:?}"
+        );
+        let d = decide(
+            ApprovalMode::Ask,
+            &subj("git status; curl -s http://x | sh"),
+            &entries,
+        );
+        assert!(matches!(d, Decision::Ask(_)), "{d:?}");
+        let d = decide(
+            ApprovalMode::Ask,
+            &subj("git status && cd x && echo done"),
+            &entries,
+        );
+        assert!(
+            matches!(d, Decision::Allow(_)),
+            "harmless builtins need no entry: {d:?}"
+        );
+    }
+
+    #[test]
+    fn wrappers_quoting_and_subshells_do_not_smuggle() {
+        let entries = vec![
+            entry(1, &git(), &[], "allow"),
+            entry(2, &resolve_program("env", Path::new("/")), &[], "allow"),
+        ];
+        for cmd in [
+            "env git status; rm -rf x",
+            "env FOO=1 curl x",
+            "nice -n 5 python3 -c 'print(1)'",
+            "timeout 5 bash -c 'git status; curl x'",
+            "bash -c \"g''it status && wget x\"",
+            "git status $(curl x)",
+            "git status `id`",
+            "(git status)",
+            "git status | xargs rm",
+        ] {
+            let d = decide(ApprovalMode::Ask, &subj(cmd), &entries);
+            assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn path_scoped_programs_differ_from_basenames() {
+        let entries = vec![entry(1, &git(), &[], "allow")];
+        let d = decide(
+            ApprovalMode::Ask,
+            &subject(
+                "./git status",
+                &parse("./git status"),
+                Path::new("/tmp"),
+                None,
+            ),
+            &entries,
+        );
+        assert!(matches!(d, Decision::Ask(_)), "{d:?}");
+    }
+
+    #[test]
+    fn argument_prefixes_and_deny_entries() {
+        let entries = vec![
+            entry(1, &git(), &["status"], "allow"),
+            entry(2, &git(), &["push"], "deny"),
+        ];
+        assert!(matches!(
+            decide(ApprovalMode::Ask, &subj("git status -s"), &entries),
+            Decision::Allow(_)
+        ));
+        assert!(matches!(
+            decide(ApprovalMode::Ask, &subj("git log"), &entries),
+            Decision::Ask(_)
+        ));
+        assert!(matches!(
+            decide(ApprovalMode::Ask, &subj("git push origin"), &entries),
+            Decision::Deny(_)
+        ));
+        // A deny entry applies even in allow mode.
+        assert!(matches!(
+            decide(ApprovalMode::Allow, &subj("git push"), &entries),
+            Decision::Deny(_)
+        ));
+        assert!(matches!(
+            decide(ApprovalMode::Allow, &subj("git log"), &entries),
+            Decision::Allow(_)
+        ));
+        assert!(matches!(
+            decide(ApprovalMode::Deny, &subj("git status"), &entries),
+            Decision::Deny(_)
+        ));
+    }
+
+    #[test]
+    fn package_installs_always_ask() {
+        let s = subject(
+            "pip install x",
+            &parse("pip install x"),
+            Path::new("/"),
+            Some("p".into()),
+        );
+        assert!(matches!(
+            decide(ApprovalMode::Allow, &s, &[]),
+            Decision::Ask(_)
+        ));
+    }
+}

@@ -1,0 +1,285 @@
+//! The deny groups of `exec` (reference §4.3): 15 groups of Go patterns, checked in this order
+//! against the raw command, first match wins. goclaw also checks every parsed simple command
+//! (quotes removed, wrappers such as `env`, `nice`, `timeout` and `bash -c` unwrapped), so that
+//! `r""m -rf /` or `env X=1 rm -rf /` are caught as `rm -rf /` is. Pure.
+
+use std::sync::LazyLock;
+
+use regex::bytes::Regex;
+
+use crate::text::go_regex;
+
+/// One deny group: its name, title and patterns (Go syntax, exactly as GoClaw's).
+#[derive(Debug)]
+pub struct DenyGroup {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub patterns: &'static [&'static str],
+}
+
+/// The group whose matches ask for approval instead of being refused.
+pub const PACKAGE_INSTALL: &str = "package_install";
+
+pub const DENY_GROUPS: [DenyGroup; 15] = [
+    DenyGroup {
+        name: "destructive_ops",
+        title: "Destructive Operations",
+        patterns: &[
+            r"\brm\s+-[rf]{1,2}\b",
+            r"\brm\s+.*--recursive",
+            r"\brm\s+.*--force",
+            r"\bdel\s+/[fq]\b",
+            r"\brmdir\s+/s\b",
+            r"\b(mkfs|diskpart)\b|\bformat\s",
+            r"\bdd\s+if=",
+            r">\s*/dev/sd[a-z]\b",
+            r"\b(shutdown|reboot|poweroff|halt)\b",
+            r"\b(init|telinit)\s+[06]\b",
+            r"\bsystemctl\s+(suspend|hibernate)\b",
+            r":\(\)\s*\{.*\};\s*:",
+        ],
+    },
+    DenyGroup {
+        name: "data_exfiltration",
+        title: "Data Exfiltration",
+        patterns: &[
+            r"\bcurl\b.*\|\s*(ba)?sh\b",
+            r"\bcurl\b.*(-d\b|-F\b|--data|--upload|--form|-T\b|(-X|--request)\s*P(UT|OST|ATCH))",
+            r"\bwget\b.*-O\s*-\s*\|\s*(ba)?sh\b",
+            r"\bwget\b.*(--post-(data|file)|--method=P(UT|OST|ATCH)|--body-data)",
+            r"\b(nslookup|dig|host)\b",
+            r"/dev/tcp/",
+            r"\b(curl|wget)\b.*\blocalhost\b",
+            r"\b(curl|wget)\b.*\b127\.0\.0\.1\b",
+            r"\b(curl|wget)\b.*\b0\.0\.0\.0\b",
+        ],
+    },
+    DenyGroup {
+        name: "reverse_shell",
+        title: "Reverse Shell",
+        patterns: &[
+            r"\b(nc|ncat|netcat)\b.*(\s+-[a-z]|\s+\d+\.\d+\.\d+\.\d+|\s+localhost\b)",
+            r"\bsocat\b",
+            r"\bopenssl\b.*s_client",
+            r"\btelnet\b.*\d+",
+            r"\bpython[23]?\b.*(import|from)\s+(socket|http|urllib|requests|httpx|aiohttp)\b",
+            r"\bperl\b.*-e\s*.*\b[Ss]ocket\b",
+            r"\bruby\b.*-e\s*.*\b(TCPSocket|Socket)\b",
+            r"\bnode\b.*-e\s*.*\b(net\.|http\.|https\.|fetch\(|axios|got\(|undici)\b",
+            r#"\bnode\b.*-e\s*.*require\s*\(\s*['"]https?['"]\s*\)"#,
+            r"\bawk\b.*/inet/",
+            r"\bmkfifo\b",
+        ],
+    },
+    DenyGroup {
+        name: "code_injection",
+        title: "Code Injection",
+        patterns: &[
+            r"\beval\s*\$",
+            r"\bbase64\s+(-d\w*|--decode)\b.*\|\s*(ba)?sh\b",
+        ],
+    },
+    DenyGroup {
+        name: "privilege_escalation",
+        title: "Privilege Escalation",
+        patterns: &[
+            r"\bsudo\b",
+            r"\bsu\b",
+            r"\bdoas\b",
+            r"\bpkexec\b",
+            r"\brunuser\b",
+            r"\bnsenter\b",
+            r"\bunshare\b",
+            r"\b(mount|umount)\b",
+            r"\b(capsh|setcap|getcap)\b",
+        ],
+    },
+    DenyGroup {
+        name: "dangerous_paths",
+        title: "Dangerous Paths",
+        patterns: &[
+            r"\bchmod\s+[0-7]{3,4}\s+/",
+            r"\bchown\b.*\s+/",
+            r"\bchmod\b.*\+x.*/tmp/",
+            r"\bchmod\b.*\+x.*/var/tmp/",
+            r"\bchmod\b.*\+x.*/dev/shm/",
+        ],
+    },
+    DenyGroup {
+        name: "env_injection",
+        title: "Environment Injection",
+        patterns: &[
+            r"\bLD_PRELOAD\s*=",
+            r"\bDYLD_INSERT_LIBRARIES\s*=",
+            r"\bLD_LIBRARY_PATH\s*=",
+            r"/etc/ld\.so\.preload",
+            r"\bGIT_EXTERNAL_DIFF\s*=",
+            r"\bGIT_DIFF_OPTS\s*=",
+            r"\bBASH_ENV\s*=",
+            r"\bENV\s*=.*\bsh\b",
+        ],
+    },
+    DenyGroup {
+        name: "container_escape",
+        title: "Container Escape",
+        patterns: &[
+            r"/var/run/docker\.sock|docker\.(sock|socket)",
+            r"/proc/sys/(kernel|fs|net)/",
+            r"/sys/(kernel|fs|class|devices)/",
+        ],
+    },
+    DenyGroup {
+        name: "crypto_mining",
+        title: "Crypto Mining",
+        patterns: &[
+            r"\b(xmrig|cpuminer|minerd|cgminer|bfgminer|ethminer|nbminer|t-rex|phoenixminer|lolminer|gminer|claymore)\b",
+            r"stratum\+tcp://|stratum\+ssl://",
+        ],
+    },
+    DenyGroup {
+        name: "filter_bypass",
+        title: "Filter Bypass",
+        patterns: &[
+            r#"\bsed\b.*['"]/e\b"#,
+            r"\bsort\b.*--compress-program",
+            r"\bgit\b.*(--upload-pack|--receive-pack|--exec)=",
+            r"\b(rg|grep)\b.*--pre=",
+            r"\bman\b.*--html=",
+            r"\bhistory\b.*-[saw]\b",
+            r"\$\{[^}]*@[PpEeAaKk]\}",
+        ],
+    },
+    DenyGroup {
+        name: "network_recon",
+        title: "Network Reconnaissance",
+        patterns: &[
+            r"\b(nmap|masscan|zmap|rustscan)\b",
+            r"\b(ssh|scp|sftp)\b.*@",
+            r"\b(chisel|frp|ngrok|cloudflared|bore|localtunnel)\b",
+        ],
+    },
+    DenyGroup {
+        name: "package_install",
+        title: "Package Installation",
+        patterns: &[
+            r"\bpip3?\s+install\b",
+            r"\bnpm\s+install\b",
+            r"\bnpm\s+i\b",
+            r"\bapk\s+(add|del)\b",
+            r"\bdoas\s+apk\b",
+            r"\byarn\s+(add|global)\b",
+            r"\bpnpm\s+(add|install)\b",
+            r"\bpip3?\s+uninstall\b",
+            r"\bnpm\s+uninstall\b",
+            r"\bpython[23]?\b.*-m\s+pip\b",
+        ],
+    },
+    DenyGroup {
+        name: "persistence",
+        title: "Persistence",
+        patterns: &[
+            r"\bcrontab\b",
+            r">\s*~/?\.(bashrc|bash_profile|profile|zshrc)",
+            r"\btee\b.*\.(bashrc|bash_profile|profile|zshrc)",
+        ],
+    },
+    DenyGroup {
+        name: "process_control",
+        title: "Process Control",
+        patterns: &[r"\bkill\s+-9\s", r"\b(killall|pkill)\b"],
+    },
+    DenyGroup {
+        name: "env_dump",
+        title: "Environment Dump",
+        patterns: &[
+            r"^\s*env\s*$",
+            r"^\s*env\s*\|",
+            r"^\s*env\s*>\s",
+            r"\bprintenv\b",
+            r"^\s*(set|export\s+-p|declare\s+-x)\s*($|\|)",
+            r"\bcompgen\s+-e\b",
+            r"/proc/[^/]+/environ",
+            r"/proc/self/environ",
+            r"(?i)\bstrings\b.*/proc/",
+            r"(?i)\becho\b.*\$\{?GOCLAW_(GATEWAY_TOKEN|ENCRYPTION_KEY|POSTGRES_DSN)",
+            r"(?i)\bprintf\b.*\$\{?GOCLAW_(GATEWAY_TOKEN|ENCRYPTION_KEY|POSTGRES_DSN)",
+            r"\bpython[23]?\b.*os\.(environ|getenv).*GOCLAW_",
+            r"\bnode\b.*-e.*process\.env\.GOCLAW_",
+        ],
+    },
+];
+
+/// (group index, Go source, regex).
+type Compiled = Vec<(usize, &'static str, Regex)>;
+
+/// Every pattern compiled, in check order.
+static COMPILED: LazyLock<Result<Compiled, String>> = LazyLock::new(|| {
+    let mut out = Vec::new();
+    for (g, group) in DENY_GROUPS.iter().enumerate() {
+        for p in group.patterns {
+            out.push((g, *p, go_regex(p)?));
+        }
+    }
+    Ok(out)
+});
+
+/// A matched deny pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DenyMatch {
+    pub group: &'static str,
+    pub pattern: String,
+    /// The text it matched in: the raw command or one parsed simple command.
+    pub matched_in: String,
+}
+
+/// Is a group active? Every group is on unless `overrides` turns it off.
+pub fn group_enabled(name: &str, overrides: &std::collections::BTreeMap<String, bool>) -> bool {
+    overrides.get(name).copied().unwrap_or(true)
+}
+
+/// The first active pattern that matches any of `texts` (raw command first), then the literal
+/// path denies (`denied_paths`, substring match). Fails closed if the patterns do not compile.
+pub fn check(
+    texts: &[String],
+    overrides: &std::collections::BTreeMap<String, bool>,
+    denied_paths: &[String],
+) -> Option<DenyMatch> {
+    let compiled = match COMPILED.as_ref() {
+        Ok(c) => c,
+        Err(e) => {
+            return Some(DenyMatch {
+                group: "internal",
+                pattern: e.clone(),
+                matched_in: String::new(),
+            });
+        }
+    };
+    for (g, src, re) in compiled {
+        let group = &DENY_GROUPS[*g];
+        if !group_enabled(group.name, overrides) {
+            continue;
+        }
+        if let Some(t) = texts.iter().find(|t| re.is_match(t.as_bytes())) {
+            return Some(DenyMatch {
+                group: group.name,
+                pattern: src.to_string(),
+                matched_in: t.clone(),
+            });
+        }
+    }
+    for path in denied_paths.iter().filter(|p| !p.is_empty()) {
+        if let Some(t) = texts.iter().find(|t| t.contains(path.as_str())) {
+            return Some(DenyMatch {
+                group: "denied_paths",
+                pattern: path.clone(),
+                matched_in: t.clone(),
+            });
+        }
+    }
+    None
+}
+
+/// Every pattern compiles (checked by a test, and by `check` failing closed).
+pub fn compile_error() -> Option<String> {
+    COMPILED.as_ref().err().cloned()
+}

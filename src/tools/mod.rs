@@ -1,0 +1,186 @@
+//! The tool runtime: the [`Tool`] trait, results, the registry, and the built-in tools, one file
+//! (or folder) per tool family. Nothing reaches a tool except through [`gate`], which applies
+//! policy, rate limits, approvals, scrubbing and the audit record in that order.
+
+pub mod exec;
+pub mod fs;
+pub mod gate;
+pub mod schema;
+pub mod workspace;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// How much harm a tool can do (seed 004's ratings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Risk {
+    Safe,
+    Medium,
+    Dangerous,
+    Destructive,
+}
+
+/// What a tool returns (reference §1.1).
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct ToolResult {
+    /// The text fed back to the model.
+    pub for_llm: String,
+    /// Text for the user, when it differs.
+    pub for_user: Option<String>,
+    pub is_error: bool,
+    pub silent: bool,
+    #[serde(rename = "async")]
+    pub is_async: bool,
+    /// The tool gave up on a time limit (exit code 7 on the command line).
+    #[serde(skip)]
+    pub timed_out: bool,
+}
+
+impl ToolResult {
+    pub fn text(s: impl Into<String>) -> ToolResult {
+        ToolResult {
+            for_llm: s.into(),
+            ..ToolResult::default()
+        }
+    }
+    pub fn silent(s: impl Into<String>) -> ToolResult {
+        ToolResult {
+            for_llm: s.into(),
+            silent: true,
+            ..ToolResult::default()
+        }
+    }
+    pub fn error(s: impl Into<String>) -> ToolResult {
+        ToolResult {
+            for_llm: s.into(),
+            is_error: true,
+            ..ToolResult::default()
+        }
+    }
+    pub fn user(s: impl Into<String>) -> ToolResult {
+        let s = s.into();
+        ToolResult {
+            for_user: Some(s.clone()),
+            for_llm: s,
+            ..ToolResult::default()
+        }
+    }
+}
+
+/// Who is calling, from where, and in which workspace (§1.3 step 2).
+#[derive(Debug, Clone, Default)]
+pub struct CallContext {
+    pub agent: Option<String>,
+    pub user: Option<String>,
+    pub session_key: Option<String>,
+    pub channel: Option<String>,
+    pub chat_id: Option<String>,
+    pub peer_kind: Option<String>,
+    /// The directory file tools are confined to and exec runs in.
+    pub workspace: PathBuf,
+    /// Names inside the workspace that file tools refuse and hide (default `.goclaw`).
+    pub denied_paths: Vec<String>,
+    /// The effective `[tools.exec]` settings for this agent.
+    pub exec: exec::ExecSettings,
+}
+
+/// What a tool's own pre-execution review says (only `exec` has one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Review {
+    /// Nothing to decide.
+    Allow,
+    /// Refused outright, e.g. by a deny pattern.
+    Deny(exec::Denial),
+    /// Needs an approval decision over these parsed commands.
+    Approval(exec::approvals::Subject),
+}
+
+/// A tool. Implementations never print and never exit.
+pub trait Tool: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn description(&self) -> &'static str;
+    /// JSON schema of the arguments (an object schema).
+    fn parameters(&self) -> Value;
+    fn risk(&self) -> Risk;
+    /// A check before execution; the gate acts on it.
+    fn review(&self, _ctx: &CallContext, _args: &Map<String, Value>) -> Review {
+        Review::Allow
+    }
+    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult;
+}
+
+/// Registered tools by canonical name, plus aliases.
+pub struct Registry {
+    tools: Vec<Box<dyn Tool>>,
+    aliases: Vec<(String, String)>,
+}
+
+impl Registry {
+    /// Every built-in tool.
+    pub fn builtin() -> Registry {
+        let mut r = Registry {
+            tools: Vec::new(),
+            aliases: Vec::new(),
+        };
+        for t in fs::tools() {
+            r.register(t);
+        }
+        r.register(Box::new(exec::ExecTool));
+        for (alias, target) in crate::policy::ALIASES {
+            r.alias(alias, target);
+        }
+        r
+    }
+
+    pub fn register(&mut self, tool: Box<dyn Tool>) {
+        self.tools.retain(|t| t.name() != tool.name());
+        self.tools.push(tool);
+    }
+
+    /// Adds an alias; refused (no-op) when a real tool has that name or the target is unknown.
+    pub fn alias(&mut self, alias: &str, target: &str) {
+        if self.tools.iter().any(|t| t.name() == alias)
+            || !self.tools.iter().any(|t| t.name() == target)
+        {
+            return;
+        }
+        self.aliases.push((alias.to_string(), target.to_string()));
+    }
+
+    /// Real name first, then alias.
+    pub fn get(&self, name: &str) -> Option<&dyn Tool> {
+        if let Some(t) = self.tools.iter().find(|t| t.name() == name) {
+            return Some(t.as_ref());
+        }
+        let target = self
+            .aliases
+            .iter()
+            .find(|(a, _)| a == name)
+            .map(|(_, t)| t.as_str())?;
+        self.tools
+            .iter()
+            .find(|t| t.name() == target)
+            .map(|t| t.as_ref())
+    }
+
+    /// Canonical names, in registration order.
+    pub fn names(&self) -> Vec<String> {
+        self.tools.iter().map(|t| t.name().to_string()).collect()
+    }
+
+    pub fn aliases(&self) -> &[(String, String)] {
+        &self.aliases
+    }
+}
+
+/// Groups a tool belongs to (built-in groups only).
+pub fn groups_of(name: &str) -> Vec<&'static str> {
+    crate::policy::GROUPS
+        .iter()
+        .filter(|(_, m)| m.contains(&name))
+        .map(|(g, _)| *g)
+        .collect()
+}
