@@ -15,6 +15,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::output::Output;
 use crate::store::Store;
 
+pub mod approvals;
 pub mod completions;
 pub mod config;
 pub mod db;
@@ -22,8 +23,10 @@ pub mod docs;
 pub mod guard;
 pub mod help;
 pub mod input;
+pub mod policy;
 pub mod sanitize;
 pub mod scrub;
+pub mod tools;
 
 const ABOUT: &str =
     "The GoClaw agent platform as a Unix toolbox: one SQLite store, JSON in and out";
@@ -88,6 +91,12 @@ pub enum Command {
     Guard(guard::GuardArgs),
     /// Clean LLM output: tool-call debris, thinking blocks, echoed system text
     Sanitize(sanitize::SanitizeArgs),
+    /// List, describe and run tools through the gate; read the audit trail
+    Tools(tools::ToolsArgs),
+    /// Explain the tool policy for an agent, or for one call
+    Policy(policy::PolicyArgs),
+    /// Manage the exec allowlist
+    Approvals(approvals::ApprovalsArgs),
     /// Inspect and maintain the SQLite store
     Db(db::DbArgs),
     /// Show or create the configuration
@@ -96,6 +105,23 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Show help for a command, or a topic: exit-codes
     Help(help::HelpArgs),
+    /// Internal: apply the exec sandbox, then run a command (used by exec itself)
+    #[command(name = "__sandbox-exec", hide = true)]
+    SandboxExec(SandboxExecArgs),
+}
+
+/// Arguments of the hidden sandbox re-exec.
+#[derive(Debug, Args)]
+pub struct SandboxExecArgs {
+    /// A path the command may write
+    #[arg(long = "rw")]
+    pub writable: Vec<PathBuf>,
+    /// Allow the network
+    #[arg(long)]
+    pub net: bool,
+    /// The command and its arguments
+    #[arg(last = true, required = true)]
+    pub argv: Vec<String>,
 }
 
 /// What a successful command tells `main` about the exit code: usually 0, sometimes a
@@ -224,6 +250,14 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Scrub(a) => scrub::run(&ctx, a),
         Command::Guard(a) => guard::run(&ctx, a),
         Command::Sanitize(a) => sanitize::run(&ctx, a),
+        Command::Tools(a) => tools::run(&ctx, a),
+        Command::Policy(a) => policy::run(&ctx, a),
+        Command::Approvals(a) => approvals::run(&ctx, a),
+        // Returns only when it could not exec.
+        Command::SandboxExec(a) => Err(Error::failed(format!(
+            "sandbox: {}",
+            crate::tools::exec::sandbox::restrict_and_exec(&a.writable, a.net, &a.argv)
+        ))),
         Command::Db(a) => db::run(&ctx, a),
         Command::Config(a) => config::run(&ctx, a),
         Command::Completions(a) => completions::run(&ctx, a),

@@ -15,7 +15,7 @@ use crate::text::scrub::{MIN_VALUE_LEN, Report, Scrubber};
 /// Redact credentials: GoClaw's 14 patterns, then exact credential values as [REDACTED], then
 /// server addresses as [SERVER_IP]. Reads the FILEs (each scrubbed on its own) or stdin, and
 /// writes the scrubbed text to stdout, every other byte unchanged.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 #[command(after_help = "Examples:\n  \
     app 2>&1 | goclaw scrub --value \"$API_TOKEN\" >> app.log\n  \
     goclaw scrub --check src/ config.env   # exit 1 when anything would be redacted\n  \
@@ -190,7 +190,8 @@ fn open_input(path: &Path) -> Result<(String, Box<dyn Read>, Option<u64>)> {
 }
 
 /// Credential and dynamic values from flags and config.
-fn build_scrubber(ctx: &Context, args: &ScrubArgs) -> Result<Scrubber> {
+/// The scrubber every command uses: `[scrub]` from config plus the values in `args`.
+pub(crate) fn build_scrubber(ctx: &Context, args: &ScrubArgs) -> Result<Scrubber> {
     let settings = ctx.settings()?;
     let cfg = &settings.config.scrub;
     let config_dir = settings

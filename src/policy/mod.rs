@@ -216,7 +216,10 @@ pub struct AgentToolsSpec {
 pub struct Request<'a> {
     pub agent: Option<&'a AgentToolsSpec>,
     pub provider: Option<&'a str>,
-    /// The per-request allow list (e.g. a forum topic's tools): step 7.
+    /// The chat group's allow list (the original's `groupAllow`, e.g. a forum topic's tools):
+    /// step 7.
+    pub group_allow: &'a [String],
+    /// A further per-request allow list, also at step 7, after the group's.
     pub request_allow: &'a [String],
     pub subagent: bool,
     pub leaf: bool,
@@ -416,8 +419,9 @@ pub fn evaluate(
     }
     steps.push(step);
     // 3–7. Allow lists, each intersecting.
+    let group_allow = req.group_allow.to_vec();
     let request_allow = req.request_allow.to_vec();
-    let allow_steps: [(u8, &'static str, Option<&Vec<String>>, String); 5] = [
+    let allow_steps: [(u8, &'static str, Option<&Vec<String>>, String); 6] = [
         (
             3,
             "global allow",
@@ -444,6 +448,12 @@ pub fn evaluate(
             "agent provider allow",
             agent_provider.map(|s| &s.allow),
             "agent by_provider allow".into(),
+        ),
+        (
+            7,
+            "group allow",
+            Some(&group_allow),
+            "the group's allow list".into(),
         ),
         (
             7,

@@ -213,7 +213,7 @@ fn explanation_names_the_step_that_removed_a_tool() {
     assert_eq!(e.removed_by("exec").map(|s| s.step), Some(8));
     assert_eq!(e.removed_by("team_tasks").map(|s| s.step), Some(1));
     assert!(e.removed_by("read_file").is_none());
-    assert_eq!(e.steps.len(), 13);
+    assert_eq!(e.steps.len(), 14);
 }
 
 #[test]

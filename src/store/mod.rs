@@ -42,11 +42,18 @@ pub struct Migration {
 }
 
 /// Every migration, in order. Append only: a released migration never changes.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "init",
-    sql: include_str!("migrations/001_init.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "init",
+        sql: include_str!("migrations/001_init.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "tools",
+        sql: include_str!("migrations/002_tools.sql"),
+    },
+];
 
 /// The schema version this binary writes.
 pub fn latest_version() -> i64 {

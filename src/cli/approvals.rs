@@ -1,0 +1,108 @@
+//! `goclaw approvals`: the exec allowlist in the store. An entry is a program (resolved to its
+//! absolute path) and an argument prefix: `goclaw approvals allow git status` allows
+//! `git status …` and nothing else of git.
+
+use clap::{Args, Subcommand};
+
+use super::{Context, Status};
+use crate::error::{Error, Result};
+use crate::store::sql_error;
+use crate::tools::exec::approvals;
+
+/// Manage the exec allowlist.
+#[derive(Debug, Args)]
+pub struct ApprovalsArgs {
+    #[command(subcommand)]
+    pub command: ApprovalsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ApprovalsCommand {
+    /// List the entries
+    List,
+    /// Allow PROGRAM with an optional argument prefix
+    Allow(EntryArgs),
+    /// Deny PROGRAM with an optional argument prefix (wins over allow entries and allow mode)
+    Deny(EntryArgs),
+    /// Remove an entry by id
+    Revoke { id: i64 },
+}
+
+#[derive(Debug, Args)]
+pub struct EntryArgs {
+    /// The program: a name on PATH or a path
+    pub program: String,
+    /// The arguments the command must start with
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    #[arg(long)]
+    pub note: Option<String>,
+}
+
+pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
+    let store = ctx.store()?;
+    let conn = store.conn();
+    let err = |e| sql_error(store.path(), e);
+    match args.command {
+        ApprovalsCommand::List => {
+            let entries = approvals::list(conn).map_err(err)?;
+            ctx.out.data(&entries, |w| {
+                for e in &entries {
+                    writeln!(
+                        w,
+                        "{:>4}  {:<5}  {} {}",
+                        e.id,
+                        e.decision,
+                        e.program,
+                        e.args.join(" ")
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        ApprovalsCommand::Allow(e) | ApprovalsCommand::Deny(e) if e.program.is_empty() => {
+            return Err(Error::usage("a program is required"));
+        }
+        ApprovalsCommand::Allow(e) => add(ctx, &store, e, "allow")?,
+        ApprovalsCommand::Deny(e) => add(ctx, &store, e, "deny")?,
+        ApprovalsCommand::Revoke { id } => {
+            if !approvals::revoke(conn, id).map_err(err)? {
+                return Err(Error::not_found(format!("no approval entry {id}"))
+                    .with_hint("`goclaw approvals list` shows them"));
+            }
+            ctx.out.data(&serde_json::json!({"revoked": id}), |w| {
+                writeln!(w, "revoked {id}")
+            })?;
+        }
+    }
+    Ok(Status::Ok)
+}
+
+fn add(ctx: &Context, store: &crate::store::Store, e: EntryArgs, decision: &str) -> Result<()> {
+    let cwd = &ctx.settings()?.workspace;
+    let program = approvals::resolve_program(&e.program, cwd);
+    if program.starts_with("unresolved:") {
+        return Err(Error::not_found(format!(
+            "no program `{}` on PATH",
+            e.program
+        )));
+    }
+    if program.starts_with("builtin:") {
+        return Err(Error::usage(format!(
+            "`{}` is a shell builtin that needs no approval",
+            e.program
+        )));
+    }
+    let entry = approvals::add(store.conn(), &program, &e.args, decision, e.note.as_deref())
+        .map_err(|err| sql_error(store.path(), err))?;
+    ctx.out.data(&entry, |w| {
+        writeln!(
+            w,
+            "{} {}: {} {}",
+            entry.id,
+            entry.decision,
+            entry.program,
+            entry.args.join(" ")
+        )
+    })
+}

@@ -1,0 +1,357 @@
+//! `goclaw tools`: list and describe the tools, run one through the gate exactly as an agent
+//! would, and read the audit trail.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::input::Input;
+use super::{Context, Status};
+use crate::error::{Error, Result};
+use crate::policy::Groups;
+use crate::store::sql_error;
+use crate::text::scrub::Scrubber;
+use crate::tools::exec::approvals::Subject;
+use crate::tools::gate::{Answer, CallRequest, Gate, OnAsk, Prompter};
+use crate::tools::{Registry, groups_of};
+
+/// List, describe and run tools; read the audit trail.
+#[derive(Debug, Args)]
+pub struct ToolsArgs {
+    #[command(subcommand)]
+    pub command: ToolsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ToolsCommand {
+    /// The tools an agent may use: name, groups, risk, allowed
+    List {
+        /// The agent whose policy applies (a key of [agents] in config)
+        #[arg(long, env = "GOCLAW_AGENT")]
+        agent: Option<String>,
+        /// Show the tools the policy removes too
+        #[arg(long)]
+        all: bool,
+    },
+    /// A tool's description and JSON schema
+    Describe { name: String },
+    /// Run a tool through the gate: policy → rate limit → approval → execution → scrubbing → audit
+    #[command(after_help = "Examples:\n  \
+        goclaw tools exec read_file '{\"path\":\"README.md\"}'\n  \
+        goclaw tools exec exec '{\"command\":\"cargo test\"}' --agent builder --session ci\n  \
+        goclaw tools exec exec --dry-run '{\"command\":\"rm -rf build\"}'\n\n\
+        Exit codes: 0 ok, 1 the tool returned an error, 2 arguments break the schema, 3 denied,\n\
+        4 rate limited, 5 unknown tool or agent, 7 the command timed out.")]
+    Exec(ExecArgs),
+    /// The audit trail: recent calls, newest first, as JSON Lines
+    History {
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+        #[arg(long)]
+        tool: Option<String>,
+        #[arg(long)]
+        session: Option<String>,
+        #[arg(long)]
+        agent: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct ExecArgs {
+    /// The tool (or an alias such as bash, edit_file)
+    pub name: String,
+    /// Arguments: a JSON object, @FILE, or - for stdin (default: {})
+    pub args: Option<String>,
+    #[arg(long, env = "GOCLAW_AGENT")]
+    pub agent: Option<String>,
+    #[arg(long)]
+    pub user: Option<String>,
+    /// Session key: the rate limit counts per session
+    #[arg(long, env = "GOCLAW_SESSION")]
+    pub session: Option<String>,
+    #[arg(long)]
+    pub channel: Option<String>,
+    #[arg(long)]
+    pub chat_id: Option<String>,
+    #[arg(long)]
+    pub provider: Option<String>,
+    /// Show what the gate would decide (and which sandbox would apply); run nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow
+    #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
+    pub on_ask: OnAsk,
+}
+
+/// The gate's fixed parts, built once per command.
+pub(crate) struct Parts {
+    pub registry: Registry,
+    pub groups: Groups,
+    pub scrubber: Scrubber,
+}
+
+pub(crate) fn parts(ctx: &Context) -> Result<Parts> {
+    Ok(Parts {
+        registry: Registry::builtin(),
+        groups: Groups::default(),
+        scrubber: super::scrub::build_scrubber(ctx, &Default::default())?,
+    })
+}
+
+pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
+    let s = ctx.settings()?;
+    Ok(Gate {
+        registry: &p.registry,
+        tools: &s.config.tools,
+        agents: &s.config.agents,
+        groups: &p.groups,
+        scrubber: &p.scrubber,
+        workspace: s.workspace.clone(),
+        protected_paths: vec![
+            s.db_path.display().to_string(),
+            s.config_path.display().to_string(),
+        ],
+    })
+}
+
+#[derive(Serialize)]
+struct ListRow {
+    name: &'static str,
+    groups: Vec<&'static str>,
+    risk: crate::tools::Risk,
+    allowed: bool,
+}
+
+pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
+    match args.command {
+        ToolsCommand::List { agent, all } => {
+            let p = parts(ctx)?;
+            let g = gate(ctx, &p)?;
+            let agent_cfg = agent_config(&g, agent.as_deref())?;
+            let allowed = g.evaluate(agent_cfg, None).tools;
+            let rows: Vec<ListRow> = p
+                .registry
+                .names()
+                .iter()
+                .filter_map(|n| p.registry.get(n))
+                .map(|t| ListRow {
+                    name: t.name(),
+                    groups: groups_of(t.name()),
+                    risk: t.risk(),
+                    allowed: allowed.iter().any(|a| a == t.name()),
+                })
+                .filter(|r| all || r.allowed)
+                .collect();
+            ctx.out.data(&rows, |w| {
+                for r in &rows {
+                    let mark = if r.allowed { "" } else { "  (not allowed)" };
+                    writeln!(
+                        w,
+                        "{:<12} {:<12} {:<12}{mark}",
+                        r.name,
+                        format!("{:?}", r.risk).to_lowercase(),
+                        r.groups.join(",")
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        ToolsCommand::Describe { name } => {
+            let registry = Registry::builtin();
+            let tool = registry.get(&name).ok_or_else(|| unknown_tool(&name))?;
+            let doc = serde_json::json!({
+                "name": tool.name(), "description": tool.description(), "risk": tool.risk(),
+                "groups": groups_of(tool.name()), "parameters": tool.parameters(),
+            });
+            ctx.out.data(&doc, |w| {
+                writeln!(
+                    w,
+                    "{} ({:?}; groups: {})",
+                    tool.name(),
+                    tool.risk(),
+                    groups_of(tool.name()).join(", ")
+                )?;
+                writeln!(w, "{}\n", tool.description())?;
+                writeln!(
+                    w,
+                    "{}",
+                    serde_json::to_string_pretty(&tool.parameters()).unwrap_or_default()
+                )
+            })?;
+        }
+        ToolsCommand::Exec(a) => return exec(ctx, a),
+        ToolsCommand::History {
+            limit,
+            tool,
+            session,
+            agent,
+        } => {
+            let store = ctx.store()?;
+            let mut stmt = store
+                .conn()
+                .prepare(
+                    "SELECT id, at, agent, session_key, tool, arguments, outcome, is_error, duration_ms, decision, result
+                     FROM tool_calls
+                     WHERE (?1 IS NULL OR tool = ?1) AND (?2 IS NULL OR session_key = ?2) AND (?3 IS NULL OR agent = ?3)
+                     ORDER BY id DESC LIMIT ?4",
+                )
+                .map_err(|e| sql_error(store.path(), e))?;
+            let rows = stmt
+                .query_map(rusqlite::params![tool, session, agent, limit], |r| {
+                    let args: String = r.get(5)?;
+                    let decision: String = r.get(9)?;
+                    Ok(serde_json::json!({
+                        "id": r.get::<_, i64>(0)?, "at": r.get::<_, String>(1)?, "agent": r.get::<_, Option<String>>(2)?,
+                        "session_key": r.get::<_, Option<String>>(3)?, "tool": r.get::<_, String>(4)?,
+                        "arguments": serde_json::from_str::<Value>(&args).unwrap_or(Value::Null),
+                        "outcome": r.get::<_, String>(6)?, "is_error": r.get::<_, bool>(7)?,
+                        "duration_ms": r.get::<_, i64>(8)?,
+                        "decision": serde_json::from_str::<Value>(&decision).unwrap_or(Value::Null),
+                        "result": r.get::<_, Option<String>>(10)?,
+                    }))
+                })
+                .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+                .map_err(|e| sql_error(store.path(), e))?;
+            let mut w = ctx.out.stream();
+            for row in &rows {
+                if ctx.out.is_json() {
+                    serde_json::to_writer(&mut w, row)
+                        .map_err(|e| Error::internal(e.to_string()))?;
+                    w.write_all(b"\n").map_err(Error::stdout)?;
+                } else {
+                    writeln!(
+                        w,
+                        "{:>5}  {}  {:<10} {:<9} {:>6}ms  {}",
+                        row["id"],
+                        row["at"].as_str().unwrap_or(""),
+                        row["tool"].as_str().unwrap_or(""),
+                        row["outcome"].as_str().unwrap_or(""),
+                        row["duration_ms"],
+                        row["arguments"]
+                    )
+                    .map_err(Error::stdout)?;
+                }
+            }
+            w.flush().map_err(Error::stdout)?;
+        }
+    }
+    Ok(Status::Ok)
+}
+
+fn unknown_tool(name: &str) -> Error {
+    Error::not_found(format!("unknown tool: {name}"))
+        .with_hint("`goclaw tools list --all` lists every tool")
+}
+
+fn agent_config<'a>(
+    g: &Gate<'a>,
+    agent: Option<&str>,
+) -> Result<Option<&'a crate::policy::AgentConfig>> {
+    match agent {
+        None => Ok(None),
+        Some(key) => g.agents.get(key).map(Some).ok_or_else(|| {
+            Error::not_found(format!("unknown agent `{key}`"))
+                .with_hint("agents are the [agents.KEY] tables of config.toml")
+        }),
+    }
+}
+
+fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
+    let args: Value = match &a.args {
+        None => Value::Object(Default::default()),
+        Some(s) => Input::parse(Some(s)).read_json()?,
+    };
+    let p = parts(ctx)?;
+    let g = gate(ctx, &p)?;
+    let mut store = ctx.store()?;
+    let req = CallRequest {
+        tool: a.name.clone(),
+        args,
+        agent: a.agent,
+        user: a.user,
+        session_key: a.session,
+        channel: a.channel,
+        chat_id: a.chat_id,
+        peer_kind: None,
+        provider: a.provider,
+        dry_run: a.dry_run,
+        on_ask: a.on_ask,
+    };
+    let terminal = TerminalPrompter;
+    let prompter: Option<&dyn Prompter> = if TerminalPrompter::available() {
+        Some(&terminal)
+    } else {
+        None
+    };
+    let outcome = g.call(&mut store, &req, prompter)?;
+    match outcome.error_kind() {
+        None => {
+            let text = outcome
+                .result
+                .as_ref()
+                .map(|r| r.for_llm.clone())
+                .or_else(|| outcome.message.clone())
+                .unwrap_or_default();
+            ctx.out.data(&outcome, |w| {
+                if outcome.result.is_none() {
+                    writeln!(
+                        w,
+                        "{text}\n{}",
+                        serde_json::to_string_pretty(&outcome.decision).unwrap_or_default()
+                    )
+                } else if text.ends_with('\n') {
+                    w.write_all(text.as_bytes())
+                } else {
+                    writeln!(w, "{text}")
+                }
+            })?;
+            Ok(Status::Ok)
+        }
+        Some(kind) => {
+            let message = outcome
+                .message
+                .clone()
+                .or_else(|| outcome.result.as_ref().map(|r| r.for_llm.clone()))
+                .unwrap_or_else(|| "the tool call failed".into());
+            let details = serde_json::to_value(&outcome).unwrap_or(Value::Null);
+            Err(Error::new(kind, message).with_details(details))
+        }
+    }
+}
+
+/// Asks at the terminal: allow once, allow always, or deny. Used only when both stdin and
+/// stderr are terminals.
+struct TerminalPrompter;
+
+impl TerminalPrompter {
+    fn available() -> bool {
+        std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+    }
+}
+
+impl Prompter for TerminalPrompter {
+    fn ask(&self, tool: &str, subject: &Subject, reason: &str) -> Answer {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(
+            err,
+            "{tool} wants to run: {}\n  ({reason})",
+            subject.command
+        );
+        for c in &subject.commands {
+            let _ = writeln!(err, "  runs {} as {}", c.argv.join(" "), c.program);
+        }
+        let _ = write!(err, "Allow? [o]nce / [a]lways / [d]eny: ");
+        let _ = err.flush();
+        let mut line = String::new();
+        if std::io::stdin().lock().read_line(&mut line).is_err() {
+            return Answer::Deny;
+        }
+        match line.trim().to_ascii_lowercase().as_str() {
+            "o" | "once" | "y" | "yes" => Answer::AllowOnce,
+            "a" | "always" => Answer::AllowAlways,
+            _ => Answer::Deny,
+        }
+    }
+}
