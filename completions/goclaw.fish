@@ -36,10 +36,14 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -s V -l version -d 'Print ve
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "scrub" -d 'Redact credentials from text: files or stdin to stdout'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "guard" -d 'Detect prompt injection in a message'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "sanitize" -d 'Clean LLM output: tool-call debris, thinking blocks, echoed system text'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "tools" -d 'List, describe and run tools through the gate; read the audit trail'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "policy" -d 'Explain the tool policy for an agent, or for one call'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "approvals" -d 'Manage the exec allowlist'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "db" -d 'Inspect and maintain the SQLite store'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "config" -d 'Show or create the configuration'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "help" -d 'Show help for a command, or a topic: exit-codes'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "__sandbox-exec" -d 'Internal: apply the exec sandbox, then run a command (used by exec itself)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l value -d 'A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l values-file -d 'A file of credential values, one per line (repeatable)' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l server-ip -d 'A server address to redact as [SERVER_IP] (repeatable)' -r
@@ -79,6 +83,149 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s q -l quiet -d
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -f -a "list" -d 'The tools an agent may use: name, groups, risk, allowed'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -f -a "describe" -d 'A tool\'s description and JSON schema'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -f -a "exec" -d 'Run a tool through the gate: policy → rate limit → approval → execution → scrubbing → audit'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -f -a "history" -d 'The audit trail: recent calls, newest first, as JSON Lines'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l all -d 'Show the tools the policy removes too'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l user -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l session -d 'Session key: the rate limit counts per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l channel -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l chat-id -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l provider -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l on-ask -d 'When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow' -r -f -a "deny\t'Refuse the call (exit 3)'
+fail\t'Return a tool error saying approval was required (exit 1)'
+allow\t'Run it'"
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l dry-run -d 'Show what the gate would decide (and which sandbox would apply); run nothing'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l tool -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l session -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -f -a "explain" -d 'Show the final tool list and, for each step, the rule that applied and what it changed'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l provider -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l group-allow -d 'The chat group\'s allow list (comma-separated names or group:NAME)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l request-allow -d 'A per-request allow list (comma-separated)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l tool -d 'Explain one call of this tool' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l args -d 'The call\'s arguments: JSON, @FILE or -' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l subagent -d 'Apply the subagent deny list'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l leaf -d 'Apply the leaf-subagent deny list too'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "list" -d 'List the entries'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "allow" -d 'Allow PROGRAM with an optional argument prefix'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "deny" -d 'Deny PROGRAM with an optional argument prefix (wins over allow entries and allow mode)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "revoke" -d 'Remove an entry by id'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l note -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l note -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
@@ -207,3 +354,14 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s q -l quiet -d 'Pr
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l rw -d 'A path the command may write' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l net -d 'Allow the network'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s V -l version -d 'Print version'

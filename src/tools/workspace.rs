@@ -154,8 +154,14 @@ impl Workspace {
         } else {
             rel
         };
+        // openat2 refuses flags O_PATH does not take.
+        let extra = if flags.contains(OFlag::O_PATH) {
+            OFlag::O_CLOEXEC
+        } else {
+            OFlag::O_CLOEXEC | OFlag::O_NOCTTY
+        };
         let how = OpenHow::new()
-            .flags(flags | OFlag::O_CLOEXEC | OFlag::O_NOCTTY)
+            .flags(flags | extra)
             .mode(mode)
             .resolve(RESOLVE);
         openat2(self.dir.as_fd(), target, how).map_err(|e| errno_error(shown, e))

@@ -10,4 +10,5 @@ mod sanitize;
 mod scrub;
 mod scrub_go;
 mod store;
+mod tools;
 mod util;
