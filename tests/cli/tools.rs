@@ -739,7 +739,7 @@ fn exec_time_limits_forks_and_huge_output() {
 }
 
 #[test]
-fn landlock_sandbox_confines_writes_and_network() {
+fn sandboxes_confine_writes_and_network() {
     let env = TestEnv::new();
     if !goclaw::tools::exec::sandbox::landlock_supported() {
         assert!(
@@ -748,52 +748,76 @@ fn landlock_sandbox_confines_writes_and_network() {
         );
         return;
     }
-    // /tmp is writable inside the sandbox; /var/tmp is not.
-    let outside =
-        std::path::PathBuf::from(format!("/var/tmp/goclaw-landlock-{}", std::process::id()));
-    let o = exec_tool(
-        &env,
-        &["exec"],
-        json!({"command": format!("echo x > {} 2>&1; echo rc=$?; echo y > inside.txt; cat inside.txt", outside.display())}),
-    );
-    assert_eq!(code(&o), 0, "{}", stdout(&o));
-    let text = json(&o)["result"]["for_llm"].as_str().unwrap().to_string();
-    assert!(text.contains("rc=1") || text.contains("rc=2"), "{text}");
-    assert!(
-        text.starts_with("rc=2\ny\n") || text.starts_with("rc=1\ny\n"),
-        "{text}"
-    );
-    assert!(text.contains("Permission denied"), "{text}");
-    assert!(!outside.exists());
-    let _ = std::fs::remove_file(&outside);
-    // TCP to a loopback listener: refused without network, allowed with it.
+    let mut modes = vec!["auto", "landlock"];
+    if which::which("bwrap").is_ok() {
+        modes.push("bwrap");
+    } else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            ".ci/run installs bubblewrap"
+        );
+    }
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     env.write("probe.py", format!("import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), timeout=3)\n    print('connected')\nexcept OSError as e:\n    print('refused', e.errno)\n"));
-    let o = exec_tool(&env, &["exec"], json!({"command": "python3 probe.py"}));
-    assert!(
-        json(&o)["result"]["for_llm"]
-            .as_str()
-            .unwrap()
-            .starts_with("refused"),
-        "{}",
-        stdout(&o)
-    );
-    env.write("c.toml", "[tools.exec]\nnetwork = true\n");
-    let o = env.run(&[
-        "--config",
-        "c.toml",
-        "tools",
-        "exec",
-        "exec",
-        r#"{"command":"python3 probe.py"}"#,
-    ]);
-    assert_eq!(
-        json(&o)["result"]["for_llm"],
-        "connected\n",
-        "{}",
-        stdout(&o)
-    );
+    // /tmp is writable inside the sandbox; /var/tmp is not.
+    let outside =
+        std::path::PathBuf::from(format!("/var/tmp/goclaw-sandbox-{}", std::process::id()));
+    for mode in modes {
+        let cfg = format!("{mode}.toml");
+        env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
+        let run = |cfg: &str, cmd: String| {
+            env.run(&[
+                "--config",
+                cfg,
+                "tools",
+                "exec",
+                "exec",
+                &json!({"command": cmd}).to_string(),
+            ])
+        };
+        let o = run(
+            &cfg,
+            format!(
+                "echo x > {} 2>&1; echo rc=$?; echo y > inside.txt; cat inside.txt",
+                outside.display()
+            ),
+        );
+        assert_eq!(code(&o), 0, "{mode}: {}", stdout(&o));
+        let text = json(&o)["result"]["for_llm"].as_str().unwrap().to_string();
+        assert!(
+            text.starts_with("rc=2\ny\n") || text.starts_with("rc=1\ny\n"),
+            "{mode}: {text}"
+        );
+        assert!(
+            text.contains("Permission denied") || text.contains("Read-only file system"),
+            "{mode}: {text}"
+        );
+        assert!(!outside.exists(), "{mode}");
+        // TCP to a loopback listener: refused without network, allowed with it.
+        let o = run(&cfg, "python3 probe.py".into());
+        assert!(
+            json(&o)["result"]["for_llm"]
+                .as_str()
+                .unwrap()
+                .starts_with("refused"),
+            "{mode}: {}",
+            stdout(&o)
+        );
+        let net = format!("{mode}-net.toml");
+        env.write(
+            &net,
+            format!("[tools.exec]\nsandbox = \"{mode}\"\nnetwork = true\n"),
+        );
+        let o = run(&net, "python3 probe.py".into());
+        assert_eq!(
+            json(&o)["result"]["for_llm"],
+            "connected\n",
+            "{mode}: {}",
+            stdout(&o)
+        );
+    }
+    let _ = std::fs::remove_file(&outside);
     // --dry-run names the sandbox and runs nothing.
     let o = exec_tool(
         &env,
@@ -808,7 +832,98 @@ fn landlock_sandbox_confines_writes_and_network() {
             .contains("landlock")
     );
     assert!(!env.work().join("dry").exists());
+    // Docker without an engine is an error, never a silent fallback to the host.
+    env.write("docker.toml", "[tools.exec]\nsandbox = \"docker\"\n");
+    if std::process::Command::new("docker")
+        .arg("info")
+        .output()
+        .map(|o| !o.status.success())
+        .unwrap_or(true)
+    {
+        let o = env.run(&[
+            "--config",
+            "docker.toml",
+            "tools",
+            "exec",
+            "exec",
+            r#"{"command":"touch ran"}"#,
+        ]);
+        let err = assert_error(&o, 1, "failed");
+        assert!(
+            err["message"]
+                .as_str()
+                .unwrap()
+                .contains("will not fall back to unsandboxed host execution"),
+            "{err}"
+        );
+        assert!(!env.work().join("ran").exists());
+    }
     drop(listener);
+}
+
+#[test]
+fn a_terminal_prompt_offers_once_always_deny() {
+    let env = TestEnv::new();
+    if which::which("script").is_err() {
+        return;
+    }
+    env.write(
+        "c.toml",
+        "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\n",
+    );
+    let goclaw = assert_cmd::cargo::cargo_bin("goclaw");
+    // `script` gives goclaw a terminal; the answer comes in on it.
+    let prompt = |answer: &str, file: &str| {
+        let inner = format!(
+            "{} --config c.toml tools exec exec '{{\"command\":\"touch {file}\"}}'",
+            goclaw.display()
+        );
+        let mut child = std::process::Command::new("script")
+            .args(["-qec", &inner, "/dev/null"])
+            .env("GOCLAW_HOME", env.home())
+            .current_dir(env.work())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(700));
+        std::io::Write::write_all(
+            child.stdin.as_mut().unwrap(),
+            format!("{answer}\n").as_bytes(),
+        )
+        .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let screen = prompt("d", "denied");
+    assert!(screen.contains("[o]nce / [a]lways / [d]eny"), "{screen}");
+    assert!(!env.work().join("denied").exists());
+    prompt("o", "once");
+    assert!(env.work().join("once").exists());
+    assert_eq!(
+        json(&env.run(&["--config", "c.toml", "approvals", "list"]))
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
+    prompt("a", "always");
+    assert!(env.work().join("always").exists());
+    let list = json(&env.run(&["--config", "c.toml", "approvals", "list"]));
+    assert!(
+        list[0]["program"].as_str().unwrap().ends_with("/touch"),
+        "{list}"
+    );
+    // Now approved without asking, even with no terminal.
+    let o = env.run(&[
+        "--config",
+        "c.toml",
+        "tools",
+        "exec",
+        "exec",
+        r#"{"command":"touch later"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
 }
 
 #[test]
