@@ -4,6 +4,7 @@
 //! - `read_file` of a small file against `cat`;
 //! - cold start: `goclaw --version` and a whole `tools exec read_file` call (store open, policy,
 //!   audit record included).
+//!
 //! Run: `cargo bench --bench tools`. Prints wall-clock milliseconds (mean and best of N runs).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -61,7 +62,7 @@ fn main() {
             .filter_map(|l| l.rsplit(':').next()?.parse::<usize>().ok())
             .sum::<usize>()
     };
-    let (ours_ms, ours_best, n_ours) = time(5, || ours());
+    let (ours_ms, ours_best, n_ours) = time(5, ours);
     println!(
         "search '{pattern}': goclaw tools exec search  mean {ours_ms:7.1} ms  best {ours_best:7.1} ms  ({n_ours} matches)"
     );
