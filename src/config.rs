@@ -308,7 +308,7 @@ pub const STARTER: &str = r#"# goclaw configuration.
 # max_message_chars = 32000
 
 [tools]
-# Starting tool set: full | coding | messaging | minimal.
+# Starting tool set: full (the default: every tool) | coding | messaging | minimal.
 # profile = "coding"
 # Keep only these tools (names or group:NAME); empty keeps all the profile gives.
 # allow = []

@@ -149,7 +149,7 @@ pub const ALIASES: &[(&str, &str)] = &[
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct ToolsConfig {
-    /// `full | coding | messaging | minimal`; empty means full.
+    /// `full | coding | messaging | minimal`; empty (the default) means full, as in the original.
     pub profile: String,
     pub allow: Vec<String>,
     pub deny: Vec<String>,
@@ -169,7 +169,8 @@ pub struct ToolsConfig {
 impl Default for ToolsConfig {
     fn default() -> Self {
         ToolsConfig {
-            profile: "coding".into(),
+            // The original's default: an empty profile, i.e. every registered tool.
+            profile: String::new(),
             allow: Vec::new(),
             deny: Vec::new(),
             also_allow: Vec::new(),

@@ -247,3 +247,56 @@ fn unknown_profiles_are_refused() {
     );
     assert!(check_profiles(&full(), &BTreeMap::new()).is_ok());
 }
+
+#[test]
+fn agent_provider_allow_and_group_allow() {
+    let g = full();
+    let mut agent = AgentToolsSpec::default();
+    agent.by_provider.insert(
+        "p".into(),
+        ProviderSpec {
+            profile: String::new(),
+            allow: names(&["group:fs", "exec"]),
+        },
+    );
+    let req = Request {
+        agent: Some(&agent),
+        provider: Some("p"),
+        ..Request::default()
+    };
+    let e = evaluate(&registry(), &g, &Groups::default(), &req);
+    assert_eq!(e.removed_by("cron").map(|s| s.step), Some(6));
+    assert!(e.tools.contains(&"exec".to_string()));
+    // Another provider: step 6 does not apply.
+    let req = Request {
+        agent: Some(&agent),
+        provider: Some("q"),
+        ..Request::default()
+    };
+    assert_eq!(eval(&g, &req), registry());
+    // The group's list, then the request's, both at step 7.
+    let (ga, ra) = (names(&["group:fs"]), names(&["read_file", "exec"]));
+    let req = Request {
+        group_allow: &ga,
+        request_allow: &ra,
+        ..Request::default()
+    };
+    let e = evaluate(&registry(), &g, &Groups::default(), &req);
+    assert_eq!(e.tools, names(&["read_file"]));
+    assert_eq!(
+        e.removed_by("exec").map(|s| (s.step, s.name)),
+        Some((7, "group allow"))
+    );
+    assert_eq!(
+        e.removed_by("write_file").map(|s| (s.step, s.name)),
+        Some((7, "request allow"))
+    );
+}
+
+#[test]
+fn the_default_profile_is_full() {
+    assert_eq!(
+        eval(&ToolsConfig::default(), &Request::default()),
+        registry()
+    );
+}
