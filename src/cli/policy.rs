@@ -59,13 +59,7 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     let PolicyCommand::Explain(a) = args.command;
     let p = super::tools::parts(ctx)?;
     let g = super::tools::gate(ctx, &p)?;
-    let agent = match &a.agent {
-        Some(key) => Some(g.agents.get(key).ok_or_else(|| {
-            Error::not_found(format!("unknown agent `{key}`"))
-                .with_hint("agents are the [agents.KEY] tables of config.toml")
-        })?),
-        None => None,
-    };
+    let agent = g.agent(a.agent.as_deref())?;
     let req = policy::Request {
         agent: agent.map(|a| &a.tools),
         provider: a.provider.as_deref(),

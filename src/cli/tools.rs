@@ -129,7 +129,7 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
         ToolsCommand::List { agent, all } => {
             let p = parts(ctx)?;
             let g = gate(ctx, &p)?;
-            let agent_cfg = agent_config(&g, agent.as_deref())?;
+            let agent_cfg = g.agent(agent.as_deref())?;
             let allowed = g.evaluate(agent_cfg, None).tools;
             let rows: Vec<ListRow> = p
                 .registry
@@ -243,19 +243,6 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
 fn unknown_tool(name: &str) -> Error {
     Error::not_found(format!("unknown tool: {name}"))
         .with_hint("`goclaw tools list --all` lists every tool")
-}
-
-fn agent_config<'a>(
-    g: &Gate<'a>,
-    agent: Option<&str>,
-) -> Result<Option<&'a crate::policy::AgentConfig>> {
-    match agent {
-        None => Ok(None),
-        Some(key) => g.agents.get(key).map(Some).ok_or_else(|| {
-            Error::not_found(format!("unknown agent `{key}`"))
-                .with_hint("agents are the [agents.KEY] tables of config.toml")
-        }),
-    }
 }
 
 fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {

@@ -343,6 +343,18 @@ pub struct Step {
     pub added: Vec<String>,
 }
 
+impl Step {
+    fn new(step: u8, name: &'static str) -> Step {
+        Step {
+            step,
+            name,
+            rule: None,
+            removed: Vec::new(),
+            added: Vec::new(),
+        }
+    }
+}
+
 /// The pipeline's result: the final list and every step.
 #[derive(Debug, Clone, Serialize)]
 pub struct Evaluation {
@@ -400,13 +412,7 @@ pub fn evaluate(
         added: Vec::new(),
     });
     // 2. Provider profile replaces it.
-    let mut step = Step {
-        step: 2,
-        name: "provider profile",
-        rule: None,
-        removed: vec![],
-        added: vec![],
-    };
+    let mut step = Step::new(2, "provider profile");
     if let Some(spec) = provider_spec.filter(|s| !s.profile.is_empty()) {
         let next = groups.profile(&spec.profile, all);
         step.rule = Some(format!(
@@ -464,13 +470,7 @@ pub fn evaluate(
         ),
     ];
     for (n, name, spec, place) in allow_steps {
-        let mut step = Step {
-            step: n,
-            name,
-            rule: None,
-            removed: vec![],
-            added: vec![],
-        };
+        let mut step = Step::new(n, name);
         if let Some(spec) = spec.filter(|s| !s.is_empty()) {
             let allowed = groups.expand(spec);
             step.rule = Some(format!("{place} = {spec:?}"));
@@ -494,13 +494,7 @@ pub fn evaluate(
         ),
     ];
     for (n, name, spec, place) in deny_steps {
-        let mut step = Step {
-            step: n,
-            name,
-            rule: None,
-            removed: vec![],
-            added: vec![],
-        };
+        let mut step = Step::new(n, name);
         if let Some(spec) = spec.filter(|s| !s.is_empty()) {
             let denied = groups.expand(spec);
             step.rule = Some(format!("{place} = {spec:?}"));
@@ -529,13 +523,7 @@ pub fn evaluate(
         ),
     ];
     for (n, name, spec, place) in also_steps {
-        let mut step = Step {
-            step: n,
-            name,
-            rule: None,
-            removed: vec![],
-            added: vec![],
-        };
+        let mut step = Step::new(n, name);
         if let Some(spec) = spec.filter(|s| !s.is_empty()) {
             step.rule = Some(format!("{place} = {spec:?}"));
             for t in groups.expand(spec) {
@@ -552,13 +540,7 @@ pub fn evaluate(
         (12u8, "subagent deny", req.subagent, SUBAGENT_DENY),
         (13, "leaf deny", req.leaf, LEAF_DENY),
     ] {
-        let mut step = Step {
-            step: n,
-            name,
-            rule: None,
-            removed: vec![],
-            added: vec![],
-        };
+        let mut step = Step::new(n, name);
         if on {
             step.rule = Some(format!("{name} list"));
             step.removed = list

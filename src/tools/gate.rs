@@ -144,6 +144,17 @@ impl Gate<'_> {
         }
     }
 
+    /// The agent named `key` in config (`None` for no agent); an unknown key is exit 5.
+    pub fn agent(&self, key: Option<&str>) -> Result<Option<&AgentConfig>> {
+        match key {
+            None => Ok(None),
+            Some(key) => self.agents.get(key).map(Some).ok_or_else(|| {
+                Error::not_found(format!("unknown agent `{key}`"))
+                    .with_hint("agents are the [agents.KEY] tables of config.toml")
+            }),
+        }
+    }
+
     /// The agent's final tool list and how it came about.
     pub fn evaluate(
         &self,
@@ -203,13 +214,7 @@ impl Gate<'_> {
                 false,
             ));
         };
-        let agent = match &req.agent {
-            Some(key) => Some(self.agents.get(key).ok_or_else(|| {
-                Error::not_found(format!("unknown agent `{key}`"))
-                    .with_hint("agents are the [agents.KEY] tables of config.toml")
-            })?),
-            None => None,
-        };
+        let agent = self.agent(req.agent.as_deref())?;
         // Policy.
         let evaluation = self.evaluate(agent, req.provider.as_deref());
         if let Some(step) = evaluation.removed_by(tool.name()) {
