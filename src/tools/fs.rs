@@ -21,7 +21,7 @@ pub const MAX_READ_CHARS: usize = 50_000;
 /// Default result counts.
 pub const SEARCH_MAX_RESULTS: usize = 100;
 pub const GLOB_MAX_RESULTS: usize = 1000;
-/// Directories `glob` and `search` never descend into.
+/// Directories `glob` never descends into (`search` follows .gitignore instead, as ripgrep).
 pub const SKIP_DIRS: &[&str] = &[
     "node_modules",
     "vendor",
@@ -382,19 +382,29 @@ impl Tool for ListFiles {
     }
 }
 
-/// Walks files under `start` (a workspace-relative directory), skipping [`SKIP_DIRS`] and
-/// denied prefixes. `gitignore`: honour .gitignore files as ripgrep does.
-fn walker(ws: &Workspace, start: &Path, gitignore: bool) -> ignore::WalkBuilder {
+/// How a tree is walked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// `glob`: every file, but never into [`SKIP_DIRS`] (seed 004).
+    Glob,
+    /// `search`: as ripgrep does, honouring .gitignore and skipping hidden files.
+    Search,
+}
+
+/// Walks files under `start` (a workspace-relative directory), never into denied prefixes.
+fn walker(ws: &Workspace, start: &Path, walk: Walk) -> ignore::WalkBuilder {
     let mut b = ignore::WalkBuilder::new(ws.absolute(start));
-    b.standard_filters(gitignore)
-        .hidden(gitignore)
+    let rg = walk == Walk::Search;
+    b.standard_filters(rg)
+        .hidden(rg)
         .follow_links(false)
         .require_git(false);
     let root = ws.root().to_path_buf();
     let ws_denied = ws.denied().to_vec();
     b.filter_entry(move |e| {
         let name = e.file_name().to_string_lossy();
-        if e.file_type().is_some_and(|t| t.is_dir())
+        if walk == Walk::Glob
+            && e.file_type().is_some_and(|t| t.is_dir())
             && e.depth() > 0
             && SKIP_DIRS.contains(&name.as_ref())
         {
@@ -492,7 +502,7 @@ fn glob_once(
         .compile_matcher();
     let base = ws.absolute(start);
     let mut found = Vec::new();
-    for entry in walker(ws, start, false).build().flatten() {
+    for entry in walker(ws, start, Walk::Glob).build().flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
@@ -580,7 +590,7 @@ impl Tool for Search {
         };
         let results: Mutex<Vec<FileHits>> = Mutex::new(Vec::new());
         let multiline = bool_arg(args, "multiline");
-        walker(&ws, &start, true).build_parallel().run(|| {
+        walker(&ws, &start, Walk::Search).build_parallel().run(|| {
             let (ws, matcher, include, results) = (&ws, &matcher, &include, &results);
             let mut searcher = grep_searcher::SearcherBuilder::new()
                 .line_number(true)
