@@ -330,6 +330,17 @@ fn file_tools_behave() {
         json!({"pattern": "fn main", "output_mode": "count"}),
     ));
     assert_eq!(o["result"]["for_llm"], "src/a.rs:1\nsrc/b.rs:1\n");
+    // search walks as ripgrep does: into build/, not into what .gitignore names.
+    env.write("build/gen.rs", "fn main() {}\n");
+    env.write("ignored/x.rs", "fn main() {}\n");
+    env.write(".gitignore", "ignored/\n");
+    let o = json(&exec_tool(
+        &env,
+        &["search"],
+        json!({"pattern": "fn main", "output_mode": "files_with_matches"}),
+    ));
+    assert_eq!(o["result"]["for_llm"], "build/gen.rs\nsrc/a.rs\nsrc/b.rs\n");
+    std::fs::remove_dir_all(env.work().join("build")).unwrap();
     let o = json(&exec_tool(
         &env,
         &["search"],
