@@ -14,5 +14,6 @@ pub mod host;
 pub mod output;
 pub mod policy;
 pub mod store;
+pub mod team;
 pub mod text;
 pub mod tools;

@@ -26,6 +26,8 @@ pub mod input;
 pub mod policy;
 pub mod sanitize;
 pub mod scrub;
+pub mod tasks;
+pub mod team;
 pub mod tools;
 
 const ABOUT: &str =
@@ -97,6 +99,10 @@ pub enum Command {
     Policy(policy::PolicyArgs),
     /// Manage the exec allowlist
     Approvals(approvals::ApprovalsArgs),
+    /// Teams of agents, their settings, and the mailbox
+    Team(team::TeamArgs),
+    /// The team task board
+    Tasks(tasks::TasksArgs),
     /// Inspect and maintain the SQLite store
     Db(db::DbArgs),
     /// Show or create the configuration
@@ -253,6 +259,8 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Tools(a) => tools::run(&ctx, a),
         Command::Policy(a) => policy::run(&ctx, a),
         Command::Approvals(a) => approvals::run(&ctx, a),
+        Command::Team(a) => team::run(&ctx, a),
+        Command::Tasks(a) => tasks::run(&ctx, a),
         // Returns only when it could not exec.
         Command::SandboxExec(a) => Err(Error::failed(format!(
             "sandbox: {}",

@@ -53,6 +53,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "tools",
         sql: include_str!("migrations/002_tools.sql"),
     },
+    Migration {
+        version: 3,
+        name: "teams",
+        sql: include_str!("migrations/003_teams.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -1,0 +1,373 @@
+//! `goclaw tasks`: the team task board from the command line. Each action mirrors the
+//! `team_tasks` tool; the acting agent is `--as` (or GOCLAW_AGENT), the team `--team` or the
+//! agent's only team. Claiming a task another worker holds is exit 6 with the holder's key; an
+//! unknown task is exit 5.
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::team::{acting, resolve_team};
+use super::{Context, Status};
+use crate::error::{Error, Result};
+use crate::team::board::{Board, Changes, NewTask, Task};
+
+/// The task board.
+#[derive(Debug, Args)]
+pub struct TasksArgs {
+    #[command(subcommand)]
+    pub command: TasksCommand,
+    /// The team (default: the acting agent's only team)
+    #[arg(long, global = true)]
+    pub team: Option<String>,
+    /// The acting agent
+    #[arg(long = "as", global = true, env = "GOCLAW_AGENT")]
+    pub agent: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TasksCommand {
+    /// Create a task (lead; members only --request tasks when the team allows)
+    Create {
+        #[arg(long)]
+        subject: String,
+        #[arg(long, default_value = "")]
+        description: String,
+        #[arg(long, default_value_t = 0)]
+        priority: i64,
+        /// A task this one waits for (repeatable): id or identifier
+        #[arg(long = "blocked-by")]
+        blocked_by: Vec<String>,
+        /// Only this member may claim it
+        #[arg(long)]
+        assignee: Option<String>,
+        /// Return the existing task with this key instead of creating a duplicate
+        #[arg(long)]
+        dedupe_key: Option<String>,
+        /// Start in review: the lead approves it
+        #[arg(long)]
+        require_approval: bool,
+        /// A member's request (when member_requests is enabled)
+        #[arg(long)]
+        request: bool,
+    },
+    /// List tasks, highest priority first: {"tasks":[…],"next_cursor":…}
+    List {
+        /// all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale
+        #[arg(long, default_value = "all")]
+        status: String,
+        #[arg(long, default_value_t = 30)]
+        limit: usize,
+        #[arg(long)]
+        cursor: Option<String>,
+    },
+    /// One task with comments, attachments and events
+    Get { id: String },
+    /// Claim a task (or --next: the most urgent one you may take; exit 5 when none)
+    Claim {
+        #[arg(required_unless_present = "next")]
+        id: Option<String>,
+        #[arg(long)]
+        next: bool,
+    },
+    /// Complete a task you hold
+    Complete {
+        id: String,
+        #[arg(long)]
+        result: String,
+    },
+    /// Fail a task you hold
+    Fail {
+        id: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Cancel a task (lead)
+    Cancel {
+        id: String,
+        #[arg(long, default_value = "Cancelled by agent")]
+        reason: String,
+    },
+    /// Assign a pending task to a member, who holds it at once (lead)
+    Assign { id: String, agent: String },
+    /// Submit a task you hold for review
+    Review { id: String },
+    /// Approve a task in review (lead)
+    Approve { id: String },
+    /// Reject a task in review: back to its holder with the reason (lead)
+    Reject {
+        id: String,
+        #[arg(long, default_value = "Rejected by user")]
+        reason: String,
+    },
+    /// Put a stale, failed, cancelled, in-review or completed task back to pending (lead)
+    Retry { id: String },
+    /// Comment; --blocker fails the task and escalates to the lead
+    Comment {
+        id: String,
+        text: String,
+        #[arg(long)]
+        blocker: bool,
+    },
+    /// Report progress on a task you hold (never decreases)
+    Progress {
+        id: String,
+        percent: i64,
+        #[arg(long)]
+        step: Option<String>,
+    },
+    /// Attach a file path to a task
+    Attach { id: String, path: String },
+    /// Change subject, description, priority, assignee or dependencies (lead)
+    Update {
+        id: String,
+        #[arg(long)]
+        subject: Option<String>,
+        #[arg(long)]
+        description: Option<String>,
+        #[arg(long)]
+        priority: Option<i64>,
+        #[arg(long)]
+        assignee: Option<String>,
+        /// Replace the dependencies (repeatable); --clear-blocked-by removes them all
+        #[arg(long = "blocked-by")]
+        blocked_by: Vec<String>,
+        #[arg(long)]
+        clear_blocked_by: bool,
+    },
+    /// Ask the user a question about a task you hold
+    AskUser { id: String, text: String },
+    /// Clear the question (holder or lead)
+    ClearAskUser { id: String },
+    /// Full-text search over subject and description
+    Search {
+        query: String,
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+    },
+    /// Audit events of one task or the whole board, as JSON Lines
+    Events {
+        id: Option<String>,
+        #[arg(long, default_value_t = 1000)]
+        limit: usize,
+    },
+    /// Recover expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)
+    Recover,
+}
+
+pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
+    let agent = acting(ctx, &args.agent)?;
+    let mut store = ctx.store()?;
+    let team = resolve_team(store.conn(), &args.team, &agent)?;
+    let mut board = Board::open(&mut store, team, &agent)?;
+    let one = |t: Task| -> Result<Status> {
+        ctx.out.data(&t, |w| {
+            writeln!(
+                w,
+                "{} [{}] {}{}",
+                t.identifier,
+                t.status,
+                t.subject,
+                t.owner
+                    .as_ref()
+                    .map(|o| format!(" (held by {o})"))
+                    .unwrap_or_default()
+            )
+        })?;
+        Ok(Status::Ok)
+    };
+    match args.command {
+        TasksCommand::Create {
+            subject,
+            description,
+            priority,
+            blocked_by,
+            assignee,
+            dedupe_key,
+            require_approval,
+            request,
+        } => {
+            if let Some(a) = &assignee {
+                super::team::check_agents(ctx, [a])?;
+            }
+            let (t, created) = board.create(NewTask {
+                subject,
+                description,
+                priority,
+                blocked_by,
+                assignee,
+                dedupe_key,
+                require_approval,
+                request,
+            })?;
+            let doc = json!({"task": t, "created": created});
+            ctx.out.data(&doc, |w| {
+                writeln!(
+                    w,
+                    "{} {} [{}] {}",
+                    if created { "created" } else { "exists" },
+                    t.identifier,
+                    t.status,
+                    t.subject
+                )
+            })?;
+            Ok(Status::Ok)
+        }
+        TasksCommand::List {
+            status,
+            limit,
+            cursor,
+        } => {
+            let (tasks, next) = board.list(&status, limit, cursor.as_deref())?;
+            let doc = json!({"tasks": tasks, "next_cursor": next});
+            ctx.out.data(&doc, |w| {
+                for t in &tasks {
+                    writeln!(
+                        w,
+                        "{:<12} {:<11} p{:<3} {:<12} {}",
+                        t.identifier,
+                        t.status,
+                        t.priority,
+                        t.owner.as_deref().unwrap_or("-"),
+                        t.subject
+                    )?;
+                }
+                if let Some(n) = &next {
+                    writeln!(w, "(more: --cursor {n})")?;
+                }
+                Ok(())
+            })?;
+            Ok(Status::Ok)
+        }
+        TasksCommand::Get { id } => {
+            let d = board.get(&id)?;
+            ctx.out.data(&d, |w| {
+                writeln!(
+                    w,
+                    "{} [{}] {}",
+                    d.task.identifier, d.task.status, d.task.subject
+                )?;
+                if !d.description.is_empty() {
+                    writeln!(w, "\n{}\n", d.description)?;
+                }
+                if let Some(r) = &d.result {
+                    writeln!(w, "result: {r}")?;
+                }
+                for e in &d.events {
+                    writeln!(w, "  {} {} by {}", e.at, e.event, e.actor)?;
+                }
+                Ok(())
+            })?;
+            Ok(Status::Ok)
+        }
+        TasksCommand::Claim { id, next } => {
+            if next {
+                match board.claim_next()? {
+                    Some(t) => one(t),
+                    None => Err(Error::not_found(format!(
+                        "no task for `{agent}` to claim in team `{}`",
+                        board.team.name
+                    ))),
+                }
+            } else {
+                one(board.claim(id.as_deref().unwrap_or_default())?)
+            }
+        }
+        TasksCommand::Complete { id, result } => one(board.complete(&id, &result)?),
+        TasksCommand::Fail { id, reason } => one(board.fail(&id, &reason)?),
+        TasksCommand::Cancel { id, reason } => one(board.cancel(&id, &reason)?),
+        TasksCommand::Assign { id, agent: to } => {
+            super::team::check_agents(ctx, [&to])?;
+            one(board.assign(&id, &to)?)
+        }
+        TasksCommand::Review { id } => one(board.review(&id)?),
+        TasksCommand::Approve { id } => one(board.approve(&id)?),
+        TasksCommand::Reject { id, reason } => one(board.reject(&id, &reason)?),
+        TasksCommand::Retry { id } => one(board.retry(&id)?),
+        TasksCommand::Comment { id, text, blocker } => {
+            let (t, note) = board.comment(&id, &text, blocker)?;
+            ctx.out
+                .data(&json!({"task": t, "note": note}), |w| writeln!(w, "{note}"))?;
+            Ok(Status::Ok)
+        }
+        TasksCommand::Progress { id, percent, step } => {
+            one(board.progress(&id, percent, step.as_deref())?)
+        }
+        TasksCommand::Attach { id, path } => one(board.attach(&id, &path)?),
+        TasksCommand::Update {
+            id,
+            subject,
+            description,
+            priority,
+            assignee,
+            blocked_by,
+            clear_blocked_by,
+        } => {
+            let blocked = if clear_blocked_by {
+                Some(Vec::new())
+            } else if blocked_by.is_empty() {
+                None
+            } else {
+                Some(blocked_by)
+            };
+            if let Some(a) = &assignee {
+                super::team::check_agents(ctx, [a])?;
+            }
+            one(board.update(
+                &id,
+                Changes {
+                    subject,
+                    description,
+                    priority,
+                    blocked_by: blocked,
+                    assignee: assignee.map(Some),
+                },
+            )?)
+        }
+        TasksCommand::AskUser { id, text } => one(board.ask_user(&id, Some(&text))?),
+        TasksCommand::ClearAskUser { id } => one(board.ask_user(&id, None)?),
+        TasksCommand::Search { query, limit } => {
+            let tasks = board.search(&query, limit)?;
+            ctx.out.data(&json!({"tasks": tasks}), |w| {
+                for t in &tasks {
+                    writeln!(w, "{:<12} {:<11} {}", t.identifier, t.status, t.subject)?;
+                }
+                Ok(())
+            })?;
+            Ok(Status::Ok)
+        }
+        TasksCommand::Events { id, limit } => {
+            let events = board.events(id.as_deref(), limit)?;
+            let mut w = ctx.out.stream();
+            for e in &events {
+                if ctx.out.is_json() {
+                    serde_json::to_writer(&mut w, e).map_err(|e| Error::internal(e.to_string()))?;
+                    w.write_all(b"\n").map_err(Error::stdout)?;
+                } else {
+                    writeln!(
+                        w,
+                        "{:>6} {} {:<12} {:<10} by {} {}",
+                        e.id, e.at, e.identifier, e.event, e.actor, e.data
+                    )
+                    .map_err(Error::stdout)?;
+                }
+            }
+            w.flush().map_err(Error::stdout)?;
+            Ok(Status::Ok)
+        }
+        TasksCommand::Recover => {
+            let r = board.recover()?;
+            ctx.out.data(&r, |w| {
+                writeln!(
+                    w,
+                    "recovered {}, stale {}, unblocked {}",
+                    r.recovered.len(),
+                    r.stale.len(),
+                    r.unblocked.len()
+                )
+            })?;
+            Ok(Status::Ok)
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! `goclaw team`: teams, their members and settings, and the mailbox.
+
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use super::input::Input;
+use super::{Context, Status};
+use crate::error::{Error, Result};
+use crate::team::{self, mailbox};
+
+/// Teams: create and manage them, and send messages between their agents.
+#[derive(Debug, Args)]
+pub struct TeamArgs {
+    #[command(subcommand)]
+    pub command: TeamCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TeamCommand {
+    /// Create a team of agents (keys of [agents.KEY] in config)
+    Create {
+        name: String,
+        #[arg(long)]
+        lead: String,
+        #[arg(long = "member")]
+        members: Vec<String>,
+        #[arg(long = "reviewer")]
+        reviewers: Vec<String>,
+        /// Settings as JSON, @FILE or -
+        #[arg(long)]
+        settings: Option<String>,
+    },
+    /// List teams
+    List,
+    /// A team with its members and effective settings
+    Show { name: String },
+    /// Archive a team (its board stays readable)
+    Archive { name: String },
+    /// Add or remove members
+    Members {
+        #[command(subcommand)]
+        command: MembersCommand,
+    },
+    /// Read or change settings
+    Settings {
+        #[command(subcommand)]
+        command: SettingsCommand,
+    },
+    /// The mailbox: send, broadcast, read, wait
+    Message(MessageArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MembersCommand {
+    /// Add an agent (or change its role)
+    Add {
+        team: String,
+        agent: String,
+        #[arg(long, default_value = "member", value_parser = ["member", "reviewer"])]
+        role: String,
+    },
+    /// Remove an agent
+    Rm { team: String, agent: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SettingsCommand {
+    /// Print the effective settings, or one (dotted key)
+    Get { team: String, key: Option<String> },
+    /// Set one setting: KEY (dotted for nested) to VALUE (JSON, or a plain string)
+    Set {
+        team: String,
+        key: String,
+        value: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct MessageArgs {
+    #[command(subcommand)]
+    pub command: MessageCommand,
+    /// The team (default: the acting agent's only team)
+    #[arg(long, global = true)]
+    pub team: Option<String>,
+    /// The acting agent
+    #[arg(long = "as", global = true, env = "GOCLAW_AGENT")]
+    pub agent: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MessageCommand {
+    /// Send TEXT to one member
+    Send {
+        #[arg(long)]
+        to: String,
+        text: String,
+    },
+    /// Send TEXT to every member (lead only)
+    Broadcast { text: String },
+    /// Read unread messages (each is marked read for the reader only)
+    Read,
+    /// Block until a message arrives for the acting agent, then read it (exit 7 on timeout)
+    Wait {
+        /// How long to wait: 30s, 5m, 1h, or seconds
+        #[arg(long)]
+        timeout: Option<String>,
+    },
+}
+
+/// Checks that every agent is defined in config.
+pub(crate) fn check_agents<'a>(
+    ctx: &Context,
+    agents: impl IntoIterator<Item = &'a String>,
+) -> Result<()> {
+    let defined = &ctx.settings()?.config.agents;
+    for a in agents {
+        if !defined.contains_key(a) {
+            return Err(Error::not_found(format!("unknown agent `{a}`"))
+                .with_hint("agents are the [agents.KEY] tables of config.toml"));
+        }
+    }
+    Ok(())
+}
+
+/// The acting agent (`--as` / GOCLAW_AGENT), which must be defined.
+pub(crate) fn acting(ctx: &Context, agent: &Option<String>) -> Result<String> {
+    let a = agent.clone().ok_or_else(|| {
+        Error::usage("which agent is acting? pass --as AGENT or set GOCLAW_AGENT")
+    })?;
+    check_agents(ctx, [&a])?;
+    Ok(a)
+}
+
+/// The team by `--team`, else the agent's only team.
+pub(crate) fn resolve_team(
+    conn: &rusqlite::Connection,
+    team: &Option<String>,
+    agent: &str,
+) -> Result<team::Team> {
+    match team {
+        Some(t) => team::get(conn, t),
+        None => team::team_of(conn, agent),
+    }
+}
+
+pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
+    let mut store = ctx.store()?;
+    match args.command {
+        TeamCommand::Create {
+            name,
+            lead,
+            members,
+            reviewers,
+            settings,
+        } => {
+            check_agents(
+                ctx,
+                std::iter::once(&lead).chain(&members).chain(&reviewers),
+            )?;
+            let settings = settings
+                .map(|s| Input::parse(Some(&s)).read_json())
+                .transpose()?;
+            let t = team::create(
+                store.conn_mut(),
+                &name,
+                &lead,
+                &members,
+                &reviewers,
+                settings,
+            )?;
+            print_team(ctx, &t)?;
+        }
+        TeamCommand::List => {
+            let teams = team::list(store.conn())?;
+            ctx.out.data(&teams, |w| {
+                for t in &teams {
+                    writeln!(
+                        w,
+                        "{:<20} {:<9} lead {:<12} {} members",
+                        t.name,
+                        t.status,
+                        t.lead,
+                        t.members.len()
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        TeamCommand::Show { name } => print_team(ctx, &team::get(store.conn(), &name)?)?,
+        TeamCommand::Archive { name } => print_team(ctx, &team::archive(store.conn(), &name)?)?,
+        TeamCommand::Members { command } => {
+            let (name, t) = match &command {
+                MembersCommand::Add { team: n, .. } | MembersCommand::Rm { team: n, .. } => {
+                    (n.clone(), team::get(store.conn(), n)?)
+                }
+            };
+            match command {
+                MembersCommand::Add { agent, role, .. } => {
+                    check_agents(ctx, [&agent])?;
+                    team::add_member(store.conn(), &t, &agent, &role)?;
+                }
+                MembersCommand::Rm { agent, .. } => team::remove_member(store.conn(), &t, &agent)?,
+            }
+            print_team(ctx, &team::get(store.conn(), &name)?)?;
+        }
+        TeamCommand::Settings { command } => match command {
+            SettingsCommand::Get { team: name, key } => {
+                let t = team::get(store.conn(), &name)?;
+                let v = match key {
+                    Some(k) => t.setting(&k),
+                    None => team::effective_settings(&t),
+                };
+                ctx.out.data(&v, |w| {
+                    writeln!(
+                        w,
+                        "{}",
+                        serde_json::to_string_pretty(&v).unwrap_or_default()
+                    )
+                })?;
+            }
+            SettingsCommand::Set {
+                team: name,
+                key,
+                value,
+            } => {
+                let t = team::get(store.conn(), &name)?;
+                let v: Value = serde_json::from_str(&value).unwrap_or(Value::String(value));
+                let s = team::set_setting(store.conn(), &t, &key, v)?;
+                ctx.out.data(&s, |w| {
+                    writeln!(
+                        w,
+                        "{}",
+                        serde_json::to_string_pretty(&s).unwrap_or_default()
+                    )
+                })?;
+            }
+        },
+        TeamCommand::Message(m) => return message(ctx, &store, m),
+    }
+    Ok(Status::Ok)
+}
+
+fn print_team(ctx: &Context, t: &team::Team) -> Result<()> {
+    let doc = json!({"id": t.id, "name": t.name, "lead": t.lead, "status": t.status, "members": t.members, "settings": team::effective_settings(t)});
+    ctx.out.data(&doc, |w| {
+        writeln!(w, "{} ({}), lead {}", t.name, t.status, t.lead)?;
+        for m in &t.members {
+            writeln!(w, "  {:<16} {}", m.agent, m.role)?;
+        }
+        Ok(())
+    })
+}
+
+fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result<Status> {
+    let agent = acting(ctx, &m.agent)?;
+    let t = resolve_team(store.conn(), &m.team, &agent)?;
+    let messages = match m.command {
+        MessageCommand::Send { to, text } => {
+            vec![mailbox::send(store.conn(), &t, &agent, &to, &text)?]
+        }
+        MessageCommand::Broadcast { text } => {
+            vec![mailbox::broadcast(store.conn(), &t, &agent, &text)?]
+        }
+        MessageCommand::Read => mailbox::read(store.conn(), &t, &agent)?,
+        MessageCommand::Wait { timeout } => {
+            let timeout = timeout.map(|s| parse_duration(&s)).transpose()?;
+            mailbox::wait(store.conn(), &t, &agent, timeout)?
+        }
+    };
+    let doc = json!({"messages": messages, "count": messages.len()});
+    ctx.out.data(&doc, |w| {
+        for msg in &messages {
+            writeln!(
+                w,
+                "[{}] {} → {}: {}",
+                msg.kind,
+                msg.sender,
+                msg.recipient.as_deref().unwrap_or("all"),
+                msg.text
+            )?;
+        }
+        Ok(())
+    })?;
+    Ok(Status::Ok)
+}
+
+/// `30s`, `5m`, `1h`, `250ms`, or plain seconds.
+pub fn parse_duration(s: &str) -> Result<Duration> {
+    let s = s.trim();
+    let (num, unit) = s
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .map_or((s, ""), |i| (&s[..i], &s[i..]));
+    let n: f64 = num
+        .parse()
+        .map_err(|_| Error::usage(format!("invalid duration `{s}` (use e.g. 30s, 5m, 1h)")))?;
+    let secs = match unit {
+        "" | "s" => n,
+        "ms" => n / 1000.0,
+        "m" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => {
+            return Err(Error::usage(format!(
+                "invalid duration `{s}` (use e.g. 30s, 5m, 1h)"
+            )));
+        }
+    };
+    Ok(Duration::from_secs_f64(secs.max(0.0)))
+}

@@ -1,0 +1,149 @@
+//! The team mailbox (reference §12, with its broadcast bug fixed): direct messages, broadcasts
+//! from the lead, and escalations from the task board. Read state is kept per recipient, so a
+//! broadcast is read by each member on its own (the original marked the shared row read, and
+//! the first reader hid it from everyone). `wait` blocks until something arrives.
+
+use std::time::{Duration, Instant};
+
+use rusqlite::{Connection, params};
+use serde::Serialize;
+
+use super::{Team, now_ms, sql};
+use crate::error::{Error, ErrorKind, Result};
+
+/// Most messages one read returns.
+pub const READ_LIMIT: usize = 50;
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Message {
+    pub id: i64,
+    pub sender: String,
+    pub recipient: Option<String>,
+    pub kind: String,
+    pub text: String,
+    pub created_at: i64,
+}
+
+fn check_member(team: &Team, agent: &str) -> Result<()> {
+    if team.is_member(agent) {
+        Ok(())
+    } else {
+        Err(Error::denied(format!(
+            "`{agent}` is not a member of team `{}`",
+            team.name
+        )))
+    }
+}
+
+/// Sends `text` from `from` to one member.
+pub fn send(conn: &Connection, team: &Team, from: &str, to: &str, text: &str) -> Result<Message> {
+    check_member(team, from)?;
+    if !team.is_member(to) {
+        return Err(Error::not_found(format!(
+            "`{to}` is not a member of team `{}`",
+            team.name
+        )));
+    }
+    insert(conn, team, from, Some(to), "chat", text)
+}
+
+/// The lead sends `text` to every other member.
+pub fn broadcast(conn: &Connection, team: &Team, from: &str, text: &str) -> Result<Message> {
+    check_member(team, from)?;
+    if !team.is_lead(from) {
+        return Err(Error::denied(format!(
+            "only the team lead ({}) can broadcast",
+            team.lead
+        )));
+    }
+    insert(conn, team, from, None, "broadcast", text)
+}
+
+fn insert(
+    conn: &Connection,
+    team: &Team,
+    from: &str,
+    to: Option<&str>,
+    kind: &str,
+    text: &str,
+) -> Result<Message> {
+    if text.trim().is_empty() {
+        return Err(Error::usage("a message needs text"));
+    }
+    if team.status != "active" {
+        return Err(Error::conflict(format!("team `{}` is archived", team.name)));
+    }
+    let now = now_ms();
+    conn.execute(
+        "INSERT INTO messages (team_id, sender, recipient, kind, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![team.id, from, to, kind, text, now],
+    )
+    .map_err(sql)?;
+    Ok(Message {
+        id: conn.last_insert_rowid(),
+        sender: from.into(),
+        recipient: to.map(Into::into),
+        kind: kind.into(),
+        text: text.into(),
+        created_at: now,
+    })
+}
+
+/// Unread messages for `agent`, oldest first (at most [`READ_LIMIT`]), marked read for it alone.
+pub fn read(conn: &Connection, team: &Team, agent: &str) -> Result<Vec<Message>> {
+    check_member(team, agent)?;
+    let msgs: Vec<Message> = conn
+        .prepare(
+            "SELECT m.id, m.sender, m.recipient, m.kind, m.text, m.created_at FROM messages m
+             WHERE m.team_id = ?1 AND (m.recipient = ?2 OR (m.recipient IS NULL AND m.sender != ?2))
+               AND NOT EXISTS (SELECT 1 FROM message_reads r WHERE r.message_id = m.id AND r.agent = ?2)
+             ORDER BY m.id LIMIT ?3",
+        )
+        .and_then(|mut s| {
+            s.query_map(params![team.id, agent, READ_LIMIT as i64], |r| {
+                Ok(Message { id: r.get(0)?, sender: r.get(1)?, recipient: r.get(2)?, kind: r.get(3)?, text: r.get(4)?, created_at: r.get(5)? })
+            })
+            .and_then(|rows| rows.collect())
+        })
+        .map_err(sql)?;
+    let now = now_ms();
+    for m in &msgs {
+        conn.execute(
+            "INSERT OR IGNORE INTO message_reads (message_id, agent, read_at) VALUES (?1, ?2, ?3)",
+            params![m.id, agent, now],
+        )
+        .map_err(sql)?;
+    }
+    Ok(msgs)
+}
+
+/// Blocks until `agent` has unread messages, then reads them; a timeout is exit code 7.
+pub fn wait(
+    conn: &Connection,
+    team: &Team,
+    agent: &str,
+    timeout: Option<Duration>,
+) -> Result<Vec<Message>> {
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(25);
+    loop {
+        let msgs = read(conn, team, agent)?;
+        if !msgs.is_empty() {
+            return Ok(msgs);
+        }
+        if let Some(t) = timeout {
+            if start.elapsed() >= t {
+                return Err(Error::new(
+                    ErrorKind::Timeout,
+                    format!("no message for `{agent}` within {}s", t.as_secs_f64()),
+                ));
+            }
+            pause = pause.min(
+                t.saturating_sub(start.elapsed())
+                    .max(Duration::from_millis(1)),
+            );
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(250));
+    }
+}

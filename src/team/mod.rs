@@ -1,0 +1,346 @@
+//! Teams, the task board and the mailbox over the store (reference §11, §12). Agents are the
+//! keys of `[agents.KEY]` in config; the store keeps teams, tasks and messages. Every change is
+//! one guarded statement inside one `BEGIN IMMEDIATE` transaction, so two workers never both
+//! win; the guards also enforce ownership (the original's #1133: only the holder completes).
+//! Used by `cli/team.rs`, `cli/tasks.rs` and the `team_tasks` / `team_message` tools.
+
+pub mod board;
+pub mod mailbox;
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+
+/// A team and its members.
+#[derive(Debug, Clone, Serialize)]
+pub struct Team {
+    pub id: i64,
+    pub name: String,
+    pub lead: String,
+    pub status: String,
+    pub settings: Value,
+    pub members: Vec<Member>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Member {
+    pub agent: String,
+    pub role: String,
+}
+
+impl Team {
+    pub fn is_member(&self, agent: &str) -> bool {
+        self.members.iter().any(|m| m.agent == agent)
+    }
+
+    pub fn is_lead(&self, agent: &str) -> bool {
+        self.lead == agent
+    }
+
+    /// A setting by dotted path, or its default.
+    pub fn setting(&self, path: &str) -> Value {
+        let mut v = &self.settings;
+        for part in path.split('.') {
+            match v.get(part) {
+                Some(next) => v = next,
+                None => {
+                    return default_settings()
+                        .pointer(&format!("/{}", path.replace('.', "/")))
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                }
+            }
+        }
+        v.clone()
+    }
+}
+
+/// Settings a new team starts with; `team settings set` may change any of them.
+pub fn default_settings() -> Value {
+    json!({
+        "workspace_scope": "isolated",          // isolated | shared
+        "blocker_escalation": {"enabled": true},
+        "member_requests": {"enabled": false},
+        "followup_interval_minutes": 30,
+        "followup_max_reminders": 0,
+        "stale_pending_hours": 2,
+        "stale_review_hours": 4,
+        "lock_minutes": 30,
+        "allow_user_ids": [], "deny_user_ids": [],
+        "allow_channels": [], "deny_channels": [],
+    })
+}
+
+/// Checks a settings document: only known keys, each of the right type.
+pub fn validate_settings(settings: &Value) -> Result<()> {
+    let defaults = default_settings();
+    let obj = settings
+        .as_object()
+        .ok_or_else(|| Error::usage("team settings must be a JSON object"))?;
+    for (k, v) in obj {
+        let Some(d) = defaults.get(k) else {
+            return Err(Error::usage(format!(
+                "unknown team setting `{k}` (known: {})",
+                defaults
+                    .as_object()
+                    .map(|o| o.keys().cloned().collect::<Vec<_>>().join(", "))
+                    .unwrap_or_default()
+            )));
+        };
+        let same = matches!(
+            (d, v),
+            (Value::String(_), Value::String(_))
+                | (Value::Number(_), Value::Number(_))
+                | (Value::Bool(_), Value::Bool(_))
+                | (Value::Array(_), Value::Array(_))
+                | (Value::Object(_), Value::Object(_))
+        );
+        if !same {
+            return Err(Error::usage(format!("team setting `{k}` must be like {d}")));
+        }
+        if k == "workspace_scope" && !matches!(v.as_str(), Some("isolated" | "shared")) {
+            return Err(Error::usage(
+                "team setting `workspace_scope` must be \"isolated\" or \"shared\"",
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn sql(e: rusqlite::Error) -> Error {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            Error::new(
+                crate::error::ErrorKind::Timeout,
+                format!("the store stayed locked: {e}"),
+            )
+        }
+        _ => Error::failed(format!("store: {e}")),
+    }
+}
+
+/// Loads a team by name.
+pub fn get(conn: &Connection, name: &str) -> Result<Team> {
+    let row = conn
+        .query_row(
+            "SELECT id, name, lead, status, settings FROM teams WHERE name = ?1",
+            [name],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                ))
+            },
+        )
+        .optional()
+        .map_err(sql)?;
+    let Some((id, name, lead, status, settings)) = row else {
+        return Err(Error::not_found(format!("no team `{name}`"))
+            .with_hint("`goclaw team list` shows the teams"));
+    };
+    let mut stmt = conn.prepare("SELECT agent, role FROM team_members WHERE team_id = ?1 ORDER BY role != 'lead', agent").map_err(sql)?;
+    let members = stmt
+        .query_map([id], |r| {
+            Ok(Member {
+                agent: r.get(0)?,
+                role: r.get(1)?,
+            })
+        })
+        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+        .map_err(sql)?;
+    Ok(Team {
+        id,
+        name,
+        lead,
+        status,
+        settings: serde_json::from_str(&settings).unwrap_or_else(|_| json!({})),
+        members,
+    })
+}
+
+/// Every team, by name.
+pub fn list(conn: &Connection) -> Result<Vec<Team>> {
+    let names: Vec<String> = conn
+        .prepare("SELECT name FROM teams ORDER BY name")
+        .and_then(|mut s| {
+            s.query_map([], |r| r.get(0))
+                .and_then(|rows| rows.collect())
+        })
+        .map_err(sql)?;
+    names.iter().map(|n| get(conn, n)).collect()
+}
+
+/// The one active team `agent` belongs to (`--team` picks when there are several).
+pub fn team_of(conn: &Connection, agent: &str) -> Result<Team> {
+    let names: Vec<String> = conn
+        .prepare(
+            "SELECT t.name FROM teams t JOIN team_members m ON m.team_id = t.id
+             WHERE m.agent = ?1 AND t.status = 'active' ORDER BY t.name",
+        )
+        .and_then(|mut s| {
+            s.query_map([agent], |r| r.get(0))
+                .and_then(|rows| rows.collect())
+        })
+        .map_err(sql)?;
+    match names.as_slice() {
+        [one] => get(conn, one),
+        [] => Err(
+            Error::not_found(format!("agent `{agent}` is not part of any team"))
+                .with_hint("pass --team"),
+        ),
+        many => Err(Error::usage(format!(
+            "agent `{agent}` is in several teams ({}); pass --team",
+            many.join(", ")
+        ))),
+    }
+}
+
+/// Creates a team. `members` and `reviewers` must not repeat the lead.
+pub fn create(
+    conn: &mut Connection,
+    name: &str,
+    lead: &str,
+    members: &[String],
+    reviewers: &[String],
+    settings: Option<Value>,
+) -> Result<Team> {
+    if name.trim().is_empty() {
+        return Err(Error::usage("a team needs a name"));
+    }
+    let mut s = json!({});
+    if let Some(given) = settings {
+        validate_settings(&given)?;
+        s = given;
+    }
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(sql)?;
+    let now = now_ms().to_string();
+    let inserted = tx
+        .execute(
+            "INSERT INTO teams (name, lead, settings, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
+             ON CONFLICT (name) DO NOTHING",
+            (name, lead, s.to_string(), &now),
+        )
+        .map_err(sql)?;
+    if inserted == 0 {
+        return Err(Error::conflict(format!("team `{name}` already exists")));
+    }
+    let id = tx.last_insert_rowid();
+    let add = |agent: &str, role: &str| -> Result<()> {
+        tx.execute("INSERT OR REPLACE INTO team_members (team_id, agent, role, added_at) VALUES (?1, ?2, ?3, ?4)", (id, agent, role, &now))
+            .map(|_| ())
+            .map_err(sql)
+    };
+    for m in members {
+        add(m, "member")?;
+    }
+    for r in reviewers {
+        add(r, "reviewer")?;
+    }
+    add(lead, "lead")?;
+    tx.commit().map_err(sql)?;
+    get(conn, name)
+}
+
+/// Archives a team: its board stays readable, nothing new is accepted.
+pub fn archive(conn: &Connection, name: &str) -> Result<Team> {
+    let n = conn
+        .execute("UPDATE teams SET status = 'archived', updated_at = ?2 WHERE name = ?1 AND status = 'active'", (name, now_ms().to_string()))
+        .map_err(sql)?;
+    let team = get(conn, name)?;
+    if n == 0 {
+        return Err(Error::conflict(format!(
+            "team `{name}` is already archived"
+        )));
+    }
+    Ok(team)
+}
+
+/// Adds (or changes the role of) a member.
+pub fn add_member(conn: &Connection, team: &Team, agent: &str, role: &str) -> Result<()> {
+    if team.is_lead(agent) {
+        return Err(Error::conflict(format!(
+            "`{agent}` is the lead of `{}`",
+            team.name
+        )));
+    }
+    conn.execute(
+        "INSERT INTO team_members (team_id, agent, role, added_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (team_id, agent) DO UPDATE SET role = excluded.role",
+        (team.id, agent, role, now_ms().to_string()),
+    )
+    .map(|_| ())
+    .map_err(sql)
+}
+
+pub fn remove_member(conn: &Connection, team: &Team, agent: &str) -> Result<()> {
+    if team.is_lead(agent) {
+        return Err(Error::conflict(format!(
+            "`{agent}` is the lead of `{}`; a team keeps its lead",
+            team.name
+        )));
+    }
+    let n = conn
+        .execute(
+            "DELETE FROM team_members WHERE team_id = ?1 AND agent = ?2",
+            (team.id, agent),
+        )
+        .map_err(sql)?;
+    if n == 0 {
+        return Err(Error::not_found(format!(
+            "`{agent}` is not a member of `{}`",
+            team.name
+        )));
+    }
+    Ok(())
+}
+
+/// Sets one setting (a top-level key; objects are replaced whole) and returns the settings.
+pub fn set_setting(conn: &Connection, team: &Team, key: &str, value: Value) -> Result<Value> {
+    let mut settings = team.settings.clone();
+    let (top, rest) = key
+        .split_once('.')
+        .map_or((key, None), |(a, b)| (a, Some(b)));
+    let mut new_value = value;
+    if let Some(sub) = rest {
+        let mut obj = team.setting(top);
+        if let Some(map) = obj.as_object_mut() {
+            map.insert(sub.to_string(), new_value);
+        }
+        new_value = obj;
+    }
+    if let Some(map) = settings.as_object_mut() {
+        map.insert(top.to_string(), new_value);
+    }
+    validate_settings(&settings)?;
+    conn.execute(
+        "UPDATE teams SET settings = ?2, updated_at = ?3 WHERE id = ?1",
+        (team.id, settings.to_string(), now_ms().to_string()),
+    )
+    .map_err(sql)?;
+    Ok(settings)
+}
+
+/// The effective settings: defaults overlaid with what was set.
+pub fn effective_settings(team: &Team) -> Value {
+    let mut s = default_settings();
+    if let (Some(base), Some(set)) = (s.as_object_mut(), team.settings.as_object()) {
+        for (k, v) in set {
+            base.insert(k.clone(), v.clone());
+        }
+    }
+    s
+}
