@@ -90,7 +90,12 @@ pub enum TasksCommand {
         reason: String,
     },
     /// Assign a pending task to a member, who holds it at once (lead)
-    Assign { id: String, agent: String },
+    Assign {
+        id: String,
+        /// The member who gets it
+        #[arg(value_name = "AGENT")]
+        to: String,
+    },
     /// Submit a task you hold for review
     Review { id: String },
     /// Approve a task in review (lead)
@@ -277,7 +282,7 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
         TasksCommand::Complete { id, result } => one(board.complete(&id, &result)?),
         TasksCommand::Fail { id, reason } => one(board.fail(&id, &reason)?),
         TasksCommand::Cancel { id, reason } => one(board.cancel(&id, &reason)?),
-        TasksCommand::Assign { id, agent: to } => {
+        TasksCommand::Assign { id, to } => {
             super::team::check_agents(ctx, [&to])?;
             one(board.assign(&id, &to)?)
         }

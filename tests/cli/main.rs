@@ -10,5 +10,6 @@ mod sanitize;
 mod scrub;
 mod scrub_go;
 mod store;
+mod teams;
 mod tools;
 mod util;

@@ -1,0 +1,786 @@
+//! `goclaw team` and `goclaw tasks`: every transition and refusal through the CLI, the
+//! mailbox, and concurrency between real processes.
+
+use std::collections::HashMap;
+use std::process::Stdio;
+
+use serde_json::Value;
+
+use crate::util::*;
+
+const AGENTS: &[&str] = &[
+    "lead", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "outsider",
+];
+
+/// A home with agents in config and a team `dev` (lead + w1..w8).
+fn board() -> TestEnv {
+    let env = TestEnv::new();
+    let config: String = AGENTS.iter().map(|a| format!("[agents.{a}]\n")).collect();
+    std::fs::write(env.home().join("config.toml"), config).unwrap();
+    let mut args = vec!["team", "create", "dev", "--lead", "lead"];
+    for w in &AGENTS[1..9] {
+        args.extend(["--member", w]);
+    }
+    assert_eq!(code(&env.run(&args)), 0);
+    env
+}
+
+fn tasks(env: &TestEnv, agent: &str, args: &[&str]) -> std::process::Output {
+    let mut a = vec!["tasks", "--as", agent];
+    a.extend_from_slice(args);
+    env.run(&a)
+}
+
+fn create(env: &TestEnv, subject: &str, extra: &[&str]) -> String {
+    let mut a = vec!["create", "--subject", subject];
+    a.extend_from_slice(extra);
+    let o = tasks(env, "lead", &a);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    json(&o)["task"]["identifier"].as_str().unwrap().to_string()
+}
+
+fn status(env: &TestEnv, id: &str) -> String {
+    json(&tasks(env, "lead", &["get", id]))["status"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn teams_members_settings() {
+    let env = board();
+    assert_error(
+        &env.run(&["team", "create", "dev", "--lead", "lead"]),
+        6,
+        "conflict",
+    );
+    assert_error(
+        &env.run(&["team", "create", "x", "--lead", "ghost"]),
+        5,
+        "not_found",
+    );
+    let t = json(&env.run(&["team", "show", "dev"]));
+    assert_eq!(t["members"].as_array().unwrap().len(), 9);
+    assert_eq!(t["settings"]["blocker_escalation"]["enabled"], true);
+    assert_eq!(
+        code(&env.run(&[
+            "team", "members", "add", "dev", "outsider", "--role", "reviewer"
+        ])),
+        0
+    );
+    assert_eq!(
+        code(&env.run(&["team", "members", "rm", "dev", "outsider"])),
+        0
+    );
+    assert_error(
+        &env.run(&["team", "members", "rm", "dev", "lead"]),
+        6,
+        "conflict",
+    );
+    let s = json(&env.run(&[
+        "team",
+        "settings",
+        "set",
+        "dev",
+        "member_requests.enabled",
+        "true",
+    ]));
+    assert_eq!(s["member_requests"]["enabled"], true);
+    assert_error(
+        &env.run(&["team", "settings", "set", "dev", "no_such", "1"]),
+        2,
+        "usage",
+    );
+    assert_error(
+        &env.run(&["team", "settings", "set", "dev", "workspace_scope", "weird"]),
+        2,
+        "usage",
+    );
+    assert_eq!(
+        json(&env.run(&["team", "settings", "get", "dev", "member_requests.enabled"])),
+        Value::Bool(true)
+    );
+    assert_eq!(
+        json(&env.run(&["team", "list"])).as_array().unwrap().len(),
+        1
+    );
+    assert_eq!(code(&env.run(&["team", "archive", "dev"])), 0);
+    assert_error(
+        &tasks(
+            &env,
+            "lead",
+            &["--team", "dev", "create", "--subject", "late"],
+        ),
+        6,
+        "conflict",
+    );
+    // An archived team is no longer anyone's team.
+    assert_error(
+        &tasks(&env, "lead", &["create", "--subject", "late"]),
+        5,
+        "not_found",
+    );
+}
+
+#[test]
+fn the_task_lifecycle_and_its_refusals() {
+    let env = board();
+    let a = create(&env, "build", &["--priority", "5"]);
+    // Claim: any member; a second claim loses with the holder named.
+    assert_eq!(code(&tasks(&env, "w1", &["claim", &a])), 0);
+    let err = assert_error(&tasks(&env, "w2", &["claim", &a]), 6, "conflict");
+    assert!(
+        err["message"].as_str().unwrap().contains("held by w1"),
+        "{err}"
+    );
+    // Only the holder completes, fails, reviews, reports progress (#1133).
+    assert_error(
+        &tasks(&env, "w2", &["complete", &a, "--result", "x"]),
+        6,
+        "conflict",
+    );
+    assert_error(
+        &tasks(&env, "lead", &["complete", &a, "--result", "x"]),
+        6,
+        "conflict",
+    );
+    assert_error(&tasks(&env, "w2", &["progress", &a, "10"]), 6, "conflict");
+    assert_eq!(
+        json(&tasks(
+            &env,
+            "w1",
+            &["progress", &a, "40", "--step", "half"]
+        ))["progress_percent"],
+        40
+    );
+    assert_eq!(
+        json(&tasks(&env, "w1", &["progress", &a, "20"]))["progress_percent"],
+        40,
+        "never decreases"
+    );
+    assert_error(&tasks(&env, "w1", &["progress", &a, "101"]), 2, "usage");
+    // Review → reject (back to the holder) → review → approve.
+    assert_eq!(
+        json(&tasks(&env, "w1", &["review", &a]))["status"],
+        "in_review"
+    );
+    assert_error(&tasks(&env, "w1", &["approve", &a]), 3, "denied");
+    assert_eq!(
+        json(&tasks(
+            &env,
+            "lead",
+            &["reject", &a, "--reason", "add tests"]
+        ))["status"],
+        "in_progress"
+    );
+    assert_eq!(
+        json(&tasks(&env, "w1", &["review", &a]))["status"],
+        "in_review"
+    );
+    assert_eq!(
+        json(&tasks(&env, "lead", &["approve", &a]))["status"],
+        "completed"
+    );
+    assert_error(
+        &tasks(&env, "w1", &["complete", &a, "--result", "again"]),
+        6,
+        "conflict",
+    );
+    // Retry from completed works (the original's retry could not).
+    assert_eq!(
+        json(&tasks(&env, "lead", &["retry", &a]))["status"],
+        "pending"
+    );
+    assert_error(&tasks(&env, "lead", &["retry", &a]), 6, "conflict");
+    // Assign, fail, cancel.
+    let b = create(&env, "deploy", &[]);
+    assert_error(&tasks(&env, "w1", &["assign", &b, "w2"]), 3, "denied");
+    assert_eq!(
+        json(&tasks(&env, "lead", &["assign", &b, "w2"]))["owner"],
+        "w2"
+    );
+    assert_eq!(
+        json(&tasks(&env, "w2", &["fail", &b, "--reason", "no access"]))["status"],
+        "failed"
+    );
+    let c = create(&env, "cleanup", &[]);
+    assert_error(&tasks(&env, "w3", &["cancel", &c]), 3, "denied");
+    assert_eq!(
+        json(&tasks(&env, "lead", &["cancel", &c]))["status"],
+        "cancelled"
+    );
+    assert_error(&tasks(&env, "lead", &["cancel", &c]), 6, "conflict");
+    // Assigned tasks: only the assignee claims.
+    let d = create(&env, "review docs", &["--assignee", "w3"]);
+    assert_error(&tasks(&env, "w4", &["claim", &d]), 6, "conflict");
+    assert_eq!(code(&tasks(&env, "w3", &["claim", &d])), 0);
+    // Unknown tasks, non-members, agents not in config.
+    assert_error(&tasks(&env, "w1", &["claim", "T-999-0000"]), 5, "not_found");
+    assert_error(
+        &tasks(&env, "outsider", &["--team", "dev", "list"]),
+        3,
+        "denied",
+    );
+    assert_error(
+        &tasks(&env, "ghost", &["--team", "dev", "list"]),
+        5,
+        "not_found",
+    );
+    assert_error(&env.run(&["tasks", "list", "--team", "dev"]), 2, "usage");
+    // Members create only requests, and only when allowed.
+    assert_error(
+        &tasks(&env, "w1", &["create", "--subject", "x"]),
+        3,
+        "denied",
+    );
+    env.run(&[
+        "team",
+        "settings",
+        "set",
+        "dev",
+        "member_requests.enabled",
+        "true",
+    ]);
+    assert_error(
+        &tasks(&env, "w1", &["create", "--subject", "x"]),
+        3,
+        "denied",
+    );
+    assert_eq!(
+        code(&tasks(
+            &env,
+            "w1",
+            &["create", "--subject", "x", "--request"]
+        )),
+        0
+    );
+    // require_approval starts in review.
+    let e = create(&env, "gated", &["--require-approval"]);
+    assert_eq!(status(&env, &e), "in_review");
+    // Attach, ask_user, update, comments, events.
+    assert_eq!(code(&tasks(&env, "w3", &["attach", &d, "docs/a.md"])), 0);
+    assert_error(
+        &tasks(&env, "w3", &["attach", &d, "docs/a.md"]),
+        6,
+        "conflict",
+    );
+    assert_error(&tasks(&env, "w1", &["ask-user", &d, "which?"]), 3, "denied");
+    assert_eq!(
+        code(&tasks(&env, "w3", &["ask-user", &d, "which version?"])),
+        0
+    );
+    assert_eq!(code(&tasks(&env, "lead", &["clear-ask-user", &d])), 0);
+    assert_error(
+        &tasks(&env, "w1", &["update", &d, "--subject", "x"]),
+        3,
+        "denied",
+    );
+    assert_eq!(
+        json(&tasks(
+            &env,
+            "lead",
+            &[
+                "update",
+                &d,
+                "--subject",
+                "review the docs",
+                "--priority",
+                "9"
+            ]
+        ))["priority"],
+        9
+    );
+    assert_error(&tasks(&env, "lead", &["update", &d]), 2, "usage");
+    let detail = json(&tasks(&env, "lead", &["get", &d]));
+    assert_eq!(detail["attachments"], serde_json::json!(["docs/a.md"]));
+    let events: Vec<String> = detail["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["event"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "created",
+            "claimed",
+            "attached",
+            "asked_user",
+            "cleared_ask_user",
+            "updated"
+        ]
+    );
+    assert_eq!(
+        code(&tasks(
+            &env,
+            "w3",
+            &["complete", &d, "--result", "reviewed"]
+        )),
+        0
+    );
+    let all = stdout(&tasks(&env, "lead", &["events"]));
+    for ev in [
+        "created",
+        "claimed",
+        "assigned",
+        "progress",
+        "reviewed",
+        "approved",
+        "rejected",
+        "completed",
+        "failed",
+        "cancelled",
+        "updated",
+        "retried",
+    ] {
+        assert!(all.contains(&format!("\"event\":\"{ev}\"")), "{ev} missing");
+    }
+}
+
+#[test]
+fn dependencies_cycles_and_dedupe() {
+    let env = board();
+    let a = create(&env, "schema", &[]);
+    let b = create(&env, "api", &["--blocked-by", &a]);
+    let c = create(&env, "ui", &["--blocked-by", &b]);
+    assert_eq!(status(&env, &b), "blocked");
+    // A cycle or self-reference is refused when made, naming it.
+    let err = assert_error(
+        &tasks(&env, "lead", &["update", &a, "--blocked-by", &c]),
+        2,
+        "usage",
+    );
+    let msg = err["message"].as_str().unwrap();
+    assert!(
+        msg.contains("dependency cycle") && msg.contains(&a) && msg.contains(&c),
+        "{msg}"
+    );
+    assert_error(
+        &tasks(&env, "lead", &["update", &a, "--blocked-by", &a]),
+        2,
+        "usage",
+    );
+    assert_error(
+        &tasks(
+            &env,
+            "lead",
+            &["create", "--subject", "x", "--blocked-by", "T-404-beef"],
+        ),
+        2,
+        "usage",
+    );
+    // Completing unblocks in the same transaction, one level at a time.
+    tasks(&env, "w1", &["claim", &a]);
+    tasks(&env, "w1", &["complete", &a, "--result", "ok"]);
+    assert_eq!(status(&env, &b), "pending");
+    assert_eq!(status(&env, &c), "blocked");
+    // Finished tasks cannot block new work.
+    let err = assert_error(
+        &tasks(
+            &env,
+            "lead",
+            &["create", "--subject", "late", "--blocked-by", &a],
+        ),
+        2,
+        "usage",
+    );
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("already completed")
+    );
+    // Dedupe: a cron retry never creates work twice.
+    let o1 = json(&tasks(
+        &env,
+        "lead",
+        &[
+            "create",
+            "--subject",
+            "nightly",
+            "--dedupe-key",
+            "2026-11-21",
+        ],
+    ));
+    let o2 = json(&tasks(
+        &env,
+        "lead",
+        &[
+            "create",
+            "--subject",
+            "nightly again",
+            "--dedupe-key",
+            "2026-11-21",
+        ],
+    ));
+    assert_eq!(o1["created"], true);
+    assert_eq!(o2["created"], false);
+    assert_eq!(o1["task"]["id"], o2["task"]["id"]);
+}
+
+#[test]
+fn blockers_escalate_to_the_lead() {
+    let env = board();
+    let a = create(&env, "migrate db", &[]);
+    let dep = create(&env, "after", &["--blocked-by", &a]);
+    tasks(&env, "w1", &["claim", &a]);
+    let o = json(&tasks(
+        &env,
+        "w1",
+        &["comment", &a, "no credentials for prod", "--blocker"],
+    ));
+    assert!(
+        o["note"]
+            .as_str()
+            .unwrap()
+            .contains("auto-failed due to blocker"),
+        "{o}"
+    );
+    assert_eq!(status(&env, &a), "failed");
+    assert_eq!(
+        status(&env, &dep),
+        "pending",
+        "a failed blocker releases its dependents, as the original"
+    );
+    let inbox = json(&env.run(&["team", "message", "read", "--as", "lead"]));
+    assert_eq!(inbox["count"], 1);
+    assert!(
+        inbox["messages"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("[Escalation]")
+    );
+    assert_eq!(inbox["messages"][0]["sender"], "system:escalation");
+    // Escalation off: no message.
+    env.run(&[
+        "team",
+        "settings",
+        "set",
+        "dev",
+        "blocker_escalation.enabled",
+        "false",
+    ]);
+    let b = create(&env, "second", &[]);
+    tasks(&env, "w2", &["claim", &b]);
+    tasks(&env, "w2", &["comment", &b, "stuck", "--blocker"]);
+    assert_eq!(
+        json(&env.run(&["team", "message", "read", "--as", "lead"]))["count"],
+        0
+    );
+    // A note on a finished task is just saved.
+    let o = json(&tasks(&env, "w2", &["comment", &b, "ok now", "--blocker"]));
+    assert!(o["note"].as_str().unwrap().contains("no escalation needed"));
+    assert_error(
+        &tasks(&env, "w2", &["comment", &b, &"x".repeat(10_001)]),
+        2,
+        "usage",
+    );
+}
+
+#[test]
+fn stale_recovery_and_paging_and_search() {
+    let env = board();
+    let a = create(&env, "long job", &[]);
+    let b = create(&env, "forgotten", &[]);
+    tasks(&env, "w1", &["claim", &a]);
+    // Expire w1's lock and age b by hand, as time would.
+    let conn = rusqlite::Connection::open(env.db()).unwrap();
+    conn.execute(
+        "UPDATE tasks SET lock_expires_at = 1 WHERE identifier = ?1",
+        [&a],
+    )
+    .unwrap();
+    conn.execute(
+        "UPDATE tasks SET updated_at = 1 WHERE identifier = ?1",
+        [&b],
+    )
+    .unwrap();
+    let r = json(&tasks(&env, "lead", &["recover"]));
+    assert!(
+        r["recovered"].as_array().unwrap().is_empty() && r["stale"].as_array().unwrap().is_empty(),
+        "recovery already ran on board access: {r}"
+    );
+    let detail = json(&tasks(&env, "lead", &["get", &a]));
+    assert_eq!(detail["status"], "pending");
+    assert_eq!(detail["owner"], Value::Null);
+    assert_eq!(status(&env, &b), "stale");
+    // A stale task can still be claimed.
+    assert_eq!(code(&tasks(&env, "w2", &["claim", &b])), 0);
+    // Paging.
+    for i in 0..25 {
+        create(
+            &env,
+            &format!("item {i:02} about parsers"),
+            &["--priority", &(i % 3).to_string()],
+        );
+    }
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = vec!["list", "--limit", "7"];
+        if let Some(c) = &cursor {
+            args.extend(["--cursor", c]);
+        }
+        let page = json(&tasks(&env, "lead", &args));
+        seen.extend(
+            page["tasks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["identifier"].as_str().unwrap().to_string()),
+        );
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 27);
+    let unique: std::collections::HashSet<_> = seen.iter().collect();
+    assert_eq!(unique.len(), 27);
+    assert_error(
+        &tasks(&env, "lead", &["list", "--cursor", "garbage"]),
+        2,
+        "usage",
+    );
+    assert_error(
+        &tasks(&env, "lead", &["list", "--status", "weird"]),
+        2,
+        "usage",
+    );
+    let active = json(&tasks(
+        &env,
+        "lead",
+        &["list", "--status", "active", "--limit", "100"],
+    ));
+    assert_eq!(active["tasks"].as_array().unwrap().len(), 27);
+    // Search: ranked FTS over subject and description.
+    let found = json(&tasks(&env, "w3", &["search", "pars", "--limit", "50"]));
+    assert_eq!(found["tasks"].as_array().unwrap().len(), 25);
+    assert_eq!(
+        json(&tasks(&env, "w3", &["search", "forgot"]))["tasks"][0]["identifier"],
+        b.as_str()
+    );
+}
+
+#[test]
+fn the_mailbox() {
+    let env = board();
+    let msg = |agent: &str, args: &[&str]| {
+        let mut a = vec!["team", "message", "--as", agent];
+        a.extend_from_slice(args);
+        env.run(&a)
+    };
+    assert_error(&msg("w1", &["broadcast", "hi"]), 3, "denied");
+    assert_eq!(code(&msg("lead", &["broadcast", "standup in 5"])), 0);
+    // A broadcast is read by each member on its own.
+    for w in ["w1", "w2", "w3"] {
+        let r = json(&msg(w, &["read"]));
+        assert_eq!(r["count"], 1, "{w}");
+        assert_eq!(r["messages"][0]["text"], "standup in 5");
+        assert_eq!(json(&msg(w, &["read"]))["count"], 0, "{w} read it already");
+    }
+    assert_eq!(
+        json(&msg("lead", &["read"]))["count"],
+        0,
+        "the sender does not get its own broadcast"
+    );
+    assert_eq!(code(&msg("w1", &["send", "--to", "w2", "need review"])), 0);
+    assert_error(
+        &msg("w1", &["send", "--to", "outsider", "x"]),
+        5,
+        "not_found",
+    );
+    assert_eq!(json(&msg("w2", &["read"]))["messages"][0]["sender"], "w1");
+    // wait: times out with exit 7, or returns when a message arrives from another process.
+    assert_eq!(json(&msg("w4", &["read"]))["count"], 1, "the broadcast");
+    let t = std::time::Instant::now();
+    assert_error(&msg("w4", &["wait", "--timeout", "300ms"]), 7, "timeout");
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    let waiter = env.spawn(&["team", "message", "--as", "w4", "wait", "--timeout", "20s"]);
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    assert_eq!(code(&msg("w5", &["send", "--to", "w4", "ping"])), 0);
+    let out = waiter.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["messages"][0]["text"], "ping");
+}
+
+/// Spawns `goclaw tasks …` as `agent` without waiting.
+fn spawn_tasks(env: &TestEnv, agent: &str, args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"));
+    c.args(["tasks", "--as", agent, "--team", "dev"])
+        .args(args)
+        .env("GOCLAW_HOME", env.home())
+        .current_dir(env.work())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+#[test]
+fn eight_workers_claim_a_thousand_tasks_exactly_once() {
+    let env = board();
+    {
+        // Create the backlog through the library, in one process.
+        let mut store =
+            goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(10)).unwrap();
+        let team = goclaw::team::get(store.conn(), "dev").unwrap();
+        let mut board = goclaw::team::board::Board::open(&mut store, team, "lead").unwrap();
+        for i in 0..1000 {
+            board
+                .create(goclaw::team::board::NewTask {
+                    subject: format!("job {i}"),
+                    ..Default::default()
+                })
+                .unwrap();
+        }
+    }
+    let workers: Vec<_> = (1..=8)
+        .map(|n| {
+            let agent = format!("w{n}");
+            let env_home = env.home();
+            let work = env.work();
+            std::thread::spawn(move || {
+                let run = |args: &[&str]| {
+                    std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"))
+                        .args(["tasks", "--as", &agent, "--team", "dev"])
+                        .args(args)
+                        .env("GOCLAW_HOME", &env_home)
+                        .current_dir(&work)
+                        .output()
+                        .unwrap()
+                };
+                let mut done = Vec::new();
+                let mut other_errors = Vec::new();
+                loop {
+                    let o = run(&["claim", "--next"]);
+                    match o.status.code() {
+                        Some(0) => {
+                            let id =
+                                serde_json::from_slice::<Value>(&o.stdout).unwrap()["identifier"]
+                                    .as_str()
+                                    .unwrap()
+                                    .to_string();
+                            let c = run(&["complete", &id, "--result", "done"]);
+                            if c.status.code() != Some(0) {
+                                other_errors.push(String::from_utf8_lossy(&c.stdout).into_owned());
+                            }
+                            done.push(id);
+                        }
+                        Some(5) => break,    // nothing left
+                        Some(6) => continue, // lost a race
+                        _ => other_errors.push(String::from_utf8_lossy(&o.stdout).into_owned()),
+                    }
+                }
+                (done, other_errors)
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for w in workers {
+        let (done, errors) = w.join().unwrap();
+        assert!(errors.is_empty(), "unexpected errors: {errors:?}");
+        all.extend(done);
+    }
+    assert_eq!(all.len(), 1000);
+    let unique: std::collections::HashSet<_> = all.iter().collect();
+    assert_eq!(unique.len(), 1000, "a task was claimed twice");
+    // The audit trail agrees: one claim and one completion per task.
+    let conn = rusqlite::Connection::open(env.db()).unwrap();
+    let counts: HashMap<String, i64> = conn
+        .prepare("SELECT event, count(*) FROM task_events GROUP BY event")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(counts.get("claimed"), Some(&1000));
+    assert_eq!(counts.get("completed"), Some(&1000));
+    let per_task: i64 = conn
+        .query_row("SELECT count(*) FROM (SELECT task_id FROM task_events WHERE event = 'claimed' GROUP BY task_id HAVING count(*) > 1)", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(per_task, 0);
+}
+
+#[test]
+fn two_processes_complete_the_same_task() {
+    let env = board();
+    let a = create(&env, "race", &[]);
+    tasks(&env, "w1", &["claim", &a]);
+    let kids: Vec<_> = ["w1", "w1"]
+        .iter()
+        .map(|w| {
+            spawn_tasks(&env, w, &["complete", &a, "--result", "mine"])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut codes: Vec<i32> = kids
+        .into_iter()
+        .map(|k| k.wait_with_output().unwrap().status.code().unwrap())
+        .collect();
+    codes.sort();
+    assert_eq!(codes, [0, 6]);
+    let events = stdout(&tasks(&env, "lead", &["events", &a]));
+    assert_eq!(events.matches("\"event\":\"completed\"").count(), 1);
+}
+
+#[test]
+fn a_blocker_failing_while_dependents_are_created() {
+    let env = board();
+    let x = create(&env, "foundation", &[]);
+    tasks(&env, "w1", &["claim", &x]);
+    let creator = {
+        let env_home = env.home();
+        let work = env.work();
+        let x = x.clone();
+        std::thread::spawn(move || {
+            let mut results = Vec::new();
+            for i in 0..15 {
+                let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"))
+                    .args([
+                        "tasks",
+                        "--as",
+                        "lead",
+                        "--team",
+                        "dev",
+                        "create",
+                        "--subject",
+                        &format!("dep {i}"),
+                        "--blocked-by",
+                        &x,
+                    ])
+                    .env("GOCLAW_HOME", &env_home)
+                    .current_dir(&work)
+                    .output()
+                    .unwrap();
+                results.push(o.status.code().unwrap());
+            }
+            results
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    assert_eq!(
+        code(&tasks(
+            &env,
+            "w1",
+            &["comment", &x, "cannot proceed", "--blocker"]
+        )),
+        0
+    );
+    let results = creator.join().unwrap();
+    // Each create either happened before the failure (and was released by it) or was refused
+    // because its blocker had already failed; none is left waiting on a failed task.
+    assert!(results.iter().all(|&c| c == 0 || c == 2), "{results:?}");
+    let blocked = json(&tasks(
+        &env,
+        "lead",
+        &["list", "--status", "blocked", "--limit", "100"],
+    ));
+    assert!(blocked["tasks"].as_array().unwrap().is_empty(), "{blocked}");
+    let conn = rusqlite::Connection::open(env.db()).unwrap();
+    let dangling: i64 = conn
+        .query_row("SELECT count(*) FROM task_deps", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(dangling, 0);
+}
