@@ -113,6 +113,7 @@ pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
             s.db_path.display().to_string(),
             s.config_path.display().to_string(),
         ],
+        store_path: s.db_path.clone(),
     })
 }
 

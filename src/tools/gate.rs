@@ -22,7 +22,12 @@ use crate::store::{Store, sql_error};
 use crate::text::scrub::Scrubber;
 
 /// How a call ended inside the gate: status, result, message, timed out.
-type Ending = (Status, Option<ToolResult>, Option<String>, bool);
+type Ending = (
+    Status,
+    Option<ToolResult>,
+    Option<String>,
+    Option<ErrorKind>,
+);
 
 /// Most parameters one call may carry (seed 004).
 pub const MAX_PARAMS: usize = 1000;
@@ -64,6 +69,8 @@ pub struct Gate<'a> {
     pub workspace: PathBuf,
     /// Paths no command may mention (the store, the config file).
     pub protected_paths: Vec<String>,
+    /// The store, for tools that keep state.
+    pub store_path: PathBuf,
 }
 
 /// One call.
@@ -108,7 +115,7 @@ pub struct Outcome {
     /// The audit record's id.
     pub call_id: i64,
     #[serde(skip)]
-    pub timed_out: bool,
+    pub kind: Option<ErrorKind>,
 }
 
 impl Outcome {
@@ -116,7 +123,7 @@ impl Outcome {
     pub fn error_kind(&self) -> Option<ErrorKind> {
         match self.status {
             Status::Ok | Status::DryRun => None,
-            Status::Error if self.timed_out => Some(ErrorKind::Timeout),
+            Status::Error if self.kind.is_some() => self.kind,
             Status::Error => Some(ErrorKind::Failed),
             Status::Denied => Some(ErrorKind::Denied),
             Status::Limited => Some(ErrorKind::Limited),
@@ -141,6 +148,8 @@ impl Gate<'_> {
             workspace: self.workspace.clone(),
             denied_paths: self.tools.denied_paths.clone(),
             exec: ExecSettings::resolve(&self.tools.exec, agent.map(|a| &a.tools.exec), protected),
+            store_path: self.store_path.clone(),
+            known_agents: self.agents.keys().cloned().collect(),
         }
     }
 
@@ -179,8 +188,8 @@ impl Gate<'_> {
         let start = Instant::now();
         let mut decision = Map::new();
         let args = normalise(&req.tool, &req.args);
-        let (status, result, message, timed_out) = match args {
-            Err(msg) => (Status::Invalid, None, Some(msg), false),
+        let (status, result, message, kind) = match args {
+            Err(msg) => (Status::Invalid, None, Some(msg), None),
             Ok(args) => self.run(store, req, &args, prompter, &mut decision)?,
         };
         let result = result.map(|r| self.scrub_result(r));
@@ -192,7 +201,7 @@ impl Gate<'_> {
             message,
             decision: Value::Object(decision),
             call_id: 0,
-            timed_out,
+            kind,
         };
         let call_id = self.record(store, req, &outcome, start.elapsed())?;
         Ok(Outcome { call_id, ..outcome })
@@ -211,7 +220,7 @@ impl Gate<'_> {
                 Status::NotFound,
                 None,
                 Some(format!("unknown tool: {}", req.tool)),
-                false,
+                None,
             ));
         };
         let agent = self.agent(req.agent.as_deref())?;
@@ -233,7 +242,7 @@ impl Gate<'_> {
                 "policy".into(),
                 json!({"allowed": false, "step": step.step, "rule": step.rule}),
             );
-            return Ok((Status::Denied, None, Some(why), false));
+            return Ok((Status::Denied, None, Some(why), None));
         }
         decision.insert("policy".into(), json!({"allowed": true}));
         // Rate limit.
@@ -250,7 +259,7 @@ impl Gate<'_> {
                 json!({"allowed": false, "per_hour": n}),
             );
             let msg = format!("tool rate limit exceeded: {n} actions/hour for key {key}");
-            return Ok((Status::Limited, None, Some(msg), false));
+            return Ok((Status::Limited, None, Some(msg), None));
         }
         // The empty-arguments guard, then the schema.
         let schema = tool.parameters();
@@ -264,14 +273,14 @@ impl Gate<'_> {
                 "Tool call had empty arguments (required: {}). This usually means your previous response was too long for the API to include tool parameters. Try again with shorter content — split into smaller parts if needed.",
                 required.join(", ")
             );
-            return Ok((Status::Error, Some(ToolResult::error(msg)), None, false));
+            return Ok((Status::Error, Some(ToolResult::error(msg)), None, None));
         }
         if let Err(e) = super::schema::validate(&schema, args) {
             return Ok((
                 Status::Invalid,
                 None,
                 Some(format!("invalid arguments for {}: {e}", tool.name())),
-                false,
+                None,
             ));
         }
         // Review and approval.
@@ -282,7 +291,7 @@ impl Gate<'_> {
                     "deny".into(),
                     json!({"group": d.group, "pattern": d.pattern}),
                 );
-                return Ok((Status::Denied, None, Some(d.message), false));
+                return Ok((Status::Denied, None, Some(d.message), None));
             }
             Review::Approval(subject) => {
                 let entries =
@@ -316,17 +325,17 @@ impl Gate<'_> {
                 Status::DryRun,
                 None,
                 Some("dry run: the gate would run this call".into()),
-                false,
+                None,
             ));
         }
         let result = tool.execute(&ctx, args);
-        let timed_out = result.timed_out;
+        let kind = result.error_kind;
         let status = if result.is_error {
             Status::Error
         } else {
             Status::Ok
         };
-        Ok((status, Some(result), None, timed_out))
+        Ok((status, Some(result), None, kind))
     }
 
     /// Acts on an approval decision; `Some` ends the call.
@@ -343,7 +352,7 @@ impl Gate<'_> {
     ) -> Result<Option<Ending>> {
         let reason = match d {
             Decision::Allow(_) => return Ok(None),
-            Decision::Deny(r) => return Ok(Some((Status::Denied, None, Some(r), false))),
+            Decision::Deny(r) => return Ok(Some((Status::Denied, None, Some(r), None))),
             Decision::Ask(r) => r,
         };
         if req.dry_run {
@@ -351,7 +360,7 @@ impl Gate<'_> {
                 Status::DryRun,
                 None,
                 Some(format!("dry run: would ask for approval: {reason}")),
-                false,
+                None,
             )));
         }
         if let Some(p) = prompter {
@@ -380,7 +389,7 @@ impl Gate<'_> {
                     Status::Denied,
                     None,
                     Some("command denied by user".into()),
-                    false,
+                    None,
                 ))),
             };
         }
@@ -396,13 +405,13 @@ impl Gate<'_> {
                 Some(format!(
                     "approval required and no terminal to ask: {reason} (--on-ask allow runs it; `goclaw approvals allow` approves it for good)"
                 )),
-                false,
+                None,
             ))),
             OnAsk::Fail => Ok(Some((
                 Status::Error,
                 Some(ToolResult::error(format!("approval required: {reason}"))),
                 None,
-                false,
+                None,
             ))),
         }
     }

@@ -6,6 +6,7 @@ pub mod exec;
 pub mod fs;
 pub mod gate;
 pub mod schema;
+pub mod team;
 pub mod workspace;
 
 use std::path::PathBuf;
@@ -34,9 +35,10 @@ pub struct ToolResult {
     pub silent: bool,
     #[serde(rename = "async")]
     pub is_async: bool,
-    /// The tool gave up on a time limit (exit code 7 on the command line).
+    /// For an error: what kind, when it is more than "the tool failed" (a timeout is exit 7, a
+    /// lost claim exit 6 on the command line).
     #[serde(skip)]
-    pub timed_out: bool,
+    pub error_kind: Option<crate::error::ErrorKind>,
 }
 
 impl ToolResult {
@@ -57,6 +59,15 @@ impl ToolResult {
         ToolResult {
             for_llm: s.into(),
             is_error: true,
+            ..ToolResult::default()
+        }
+    }
+    /// An error result that keeps the error's kind.
+    pub fn from_error(e: &crate::error::Error) -> ToolResult {
+        ToolResult {
+            for_llm: e.message.clone(),
+            is_error: true,
+            error_kind: Some(e.kind),
             ..ToolResult::default()
         }
     }
@@ -85,6 +96,10 @@ pub struct CallContext {
     pub denied_paths: Vec<String>,
     /// The effective `[tools.exec]` settings for this agent.
     pub exec: exec::ExecSettings,
+    /// The store, for tools that keep state (the team board).
+    pub store_path: PathBuf,
+    /// The agents defined in config.
+    pub known_agents: Vec<String>,
 }
 
 /// What a tool's own pre-execution review says (only `exec` has one).
@@ -129,6 +144,8 @@ impl Registry {
             r.register(t);
         }
         r.register(Box::new(exec::ExecTool));
+        r.register(Box::new(team::TeamTasks));
+        r.register(Box::new(team::TeamMessage));
         for (alias, target) in crate::policy::ALIASES {
             r.alias(alias, target);
         }

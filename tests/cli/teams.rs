@@ -784,3 +784,188 @@ fn a_blocker_failing_while_dependents_are_created() {
         .unwrap();
     assert_eq!(dangling, 0);
 }
+
+#[test]
+fn the_team_tools_behave_as_the_cli() {
+    let env = board();
+    let tool = |agent: &str, name: &str, args: Value| {
+        env.run(&["tools", "exec", name, &args.to_string(), "--agent", agent])
+    };
+    let o = tool(
+        "lead",
+        "team_tasks",
+        serde_json::json!({"action": "create", "subject": "via tool", "priority": 3.9}),
+    );
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let text = json(&o)["result"]["for_llm"].as_str().unwrap().to_string();
+    assert!(text.starts_with("Task created: via tool"), "{text}");
+    let id = text
+        .split("identifier=")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        json(&tasks(&env, "lead", &["get", &id]))["priority"],
+        3,
+        "numbers truncate toward zero"
+    );
+    assert_eq!(
+        code(&tool(
+            "w1",
+            "team_tasks",
+            serde_json::json!({"action": "claim", "task_id": id})
+        )),
+        0
+    );
+    // A lost claim is exit 6 here too, an unknown task 5, a bad action 2, a lead-only action 3.
+    assert_error(
+        &tool(
+            "w2",
+            "team_tasks",
+            serde_json::json!({"action": "claim", "task_id": id}),
+        ),
+        6,
+        "conflict",
+    );
+    assert_error(
+        &tool(
+            "w2",
+            "team_tasks",
+            serde_json::json!({"action": "get", "task_id": "T-404-0000"}),
+        ),
+        5,
+        "not_found",
+    );
+    assert_error(
+        &tool("w2", "team_tasks", serde_json::json!({"action": "dance"})),
+        2,
+        "usage",
+    );
+    assert_error(
+        &tool(
+            "w2",
+            "team_tasks",
+            serde_json::json!({"action": "cancel", "task_id": id}),
+        ),
+        3,
+        "denied",
+    );
+    assert_error(
+        &env.run(&["tools", "exec", "team_tasks", r#"{"action":"list"}"#]),
+        2,
+        "usage",
+    );
+    let list = json(&tool(
+        "w2",
+        "team_tasks",
+        serde_json::json!({"action": "list"}),
+    ));
+    let board: Value = serde_json::from_str(list["result"]["for_llm"].as_str().unwrap()).unwrap();
+    assert_eq!(board["tasks"][0]["owner"], "w1");
+    assert_eq!(
+        code(&tool(
+            "w1",
+            "team_tasks",
+            serde_json::json!({"action": "complete", "task_id": id, "result": "ok"})
+        )),
+        0
+    );
+    // The mailbox tool.
+    assert_eq!(
+        code(&tool(
+            "lead",
+            "team_message",
+            serde_json::json!({"action": "broadcast", "text": "hi team"})
+        )),
+        0
+    );
+    let read = json(&tool(
+        "w3",
+        "team_message",
+        serde_json::json!({"action": "read"}),
+    ));
+    assert!(
+        read["result"]["for_llm"]
+            .as_str()
+            .unwrap()
+            .contains("hi team")
+    );
+    assert_error(
+        &tool(
+            "w3",
+            "team_message",
+            serde_json::json!({"action": "broadcast", "text": "x"}),
+        ),
+        3,
+        "denied",
+    );
+    // Channel and user access lists: deny beats allow; teammate/system always pass.
+    env.run(&[
+        "team",
+        "settings",
+        "set",
+        "dev",
+        "deny_channels",
+        r#"["telegram"]"#,
+    ]);
+    let denied = env.run(&[
+        "tools",
+        "exec",
+        "team_tasks",
+        r#"{"action":"list"}"#,
+        "--agent",
+        "w1",
+        "--channel",
+        "telegram",
+    ]);
+    assert_error(&denied, 3, "denied");
+    let ok = env.run(&[
+        "tools",
+        "exec",
+        "team_tasks",
+        r#"{"action":"list"}"#,
+        "--agent",
+        "w1",
+        "--channel",
+        "teammate",
+    ]);
+    assert_eq!(code(&ok), 0);
+    env.run(&[
+        "team",
+        "settings",
+        "set",
+        "dev",
+        "allow_user_ids",
+        r#"["alice"]"#,
+    ]);
+    assert_error(
+        &env.run(&[
+            "tools",
+            "exec",
+            "team_tasks",
+            r#"{"action":"list"}"#,
+            "--agent",
+            "w1",
+            "--user",
+            "bob",
+        ]),
+        3,
+        "denied",
+    );
+    assert_eq!(
+        code(&env.run(&[
+            "tools",
+            "exec",
+            "team_tasks",
+            r#"{"action":"list"}"#,
+            "--agent",
+            "w1",
+            "--user",
+            "alice"
+        ])),
+        0
+    );
+}

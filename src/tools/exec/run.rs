@@ -69,7 +69,7 @@ impl Outcome {
         if self.timed_out {
             let mut r =
                 ToolResult::error(format!("command timed out after {}", go_duration(timeout)));
-            r.timed_out = true;
+            r.error_kind = Some(crate::error::ErrorKind::Timeout);
             return r;
         }
         let (out, err) = (self.stdout.text(), self.stderr.text());
