@@ -1,0 +1,138 @@
+//! Benchmark: claiming tasks from the board with 1, 4 and 8 concurrent processes, each claim a
+//! whole `goclaw tasks claim --next` process (config, store, recovery pass, guarded update,
+//! audit event), beside the same claim done with the `sqlite3` command line (one process per
+//! claim running the guarded UPDATE in `BEGIN IMMEDIATE`) as the baseline. Prints claims per
+//! second and p50/p99 latency of one claim.
+//!
+//! Run: `cargo bench --bench tasks` (needs `sqlite3` for the baseline column).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const TASKS_PER_WORKER: usize = 60;
+
+fn main() {
+    let goclaw = env!("CARGO_BIN_EXE_goclaw");
+    let sqlite3 = which::which("sqlite3").ok();
+    println!(
+        "{:<10} {:>8} {:>12} {:>9} {:>9}",
+        "tool", "workers", "claims/s", "p50 ms", "p99 ms"
+    );
+    for workers in [1, 4, 8] {
+        let home = setup(workers * TASKS_PER_WORKER, workers);
+        let (rate, p50, p99) = run(workers, |w| {
+            let out = Command::new(goclaw)
+                .args([
+                    "tasks",
+                    "--as",
+                    &format!("w{w}"),
+                    "--team",
+                    "bench",
+                    "claim",
+                    "--next",
+                ])
+                .env("GOCLAW_HOME", &home)
+                .output()
+                .unwrap();
+            out.status.code() == Some(0)
+        });
+        println!(
+            "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2}",
+            "goclaw", workers, rate, p50, p99
+        );
+        if let Some(sqlite3) = &sqlite3 {
+            let home = setup(workers * TASKS_PER_WORKER, workers);
+            let db = home.join("goclaw.db");
+            let (rate, p50, p99) = run(workers, |w| claim_with_sqlite3(sqlite3, &db, w));
+            println!(
+                "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2}",
+                "sqlite3", workers, rate, p50, p99
+            );
+        }
+    }
+    if sqlite3.is_none() {
+        println!("(sqlite3 not installed: apt-get install sqlite3 adds the baseline)");
+    }
+}
+
+/// A fresh home with a team `bench` (workers w1..wN) and `n` pending tasks.
+fn setup(n: usize, workers: usize) -> PathBuf {
+    let home = std::env::temp_dir().join(format!("goclaw-bench-tasks-{workers}"));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let agents: String = std::iter::once("lead".to_string())
+        .chain((1..=workers).map(|w| format!("w{w}")))
+        .map(|a| format!("[agents.{a}]\n"))
+        .collect();
+    std::fs::write(home.join("config.toml"), agents).unwrap();
+    let members: Vec<String> = (1..=workers).map(|w| format!("w{w}")).collect();
+    let mut store =
+        goclaw::store::Store::open(&home.join("goclaw.db"), Duration::from_secs(30)).unwrap();
+    let team =
+        goclaw::team::create(store.conn_mut(), "bench", "lead", &members, &[], None).unwrap();
+    let mut board = goclaw::team::board::Board::open(&mut store, team, "lead").unwrap();
+    for i in 0..n {
+        board
+            .create(goclaw::team::board::NewTask {
+                subject: format!("job {i}"),
+                ..Default::default()
+            })
+            .unwrap();
+    }
+    home
+}
+
+/// Runs `workers` threads, each spawning claims until one fails; returns claims/s, p50, p99.
+fn run(workers: usize, claim: impl Fn(usize) -> bool + Sync) -> (f64, f64, f64) {
+    let start = Instant::now();
+    let mut lat: Vec<f64> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..=workers)
+            .map(|w| {
+                let claim = &claim;
+                s.spawn(move || {
+                    let mut mine = Vec::new();
+                    for _ in 0..TASKS_PER_WORKER {
+                        let t = Instant::now();
+                        if !claim(w) {
+                            break;
+                        }
+                        mine.push(t.elapsed().as_secs_f64() * 1000.0);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let total = start.elapsed().as_secs_f64();
+    lat.sort_by(|a, b| a.total_cmp(b));
+    let pct = |p: f64| {
+        lat.get(((lat.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    (lat.len() as f64 / total, pct(0.5), pct(0.99))
+}
+
+/// The same claim with the sqlite3 command line: the guarded update in BEGIN IMMEDIATE.
+fn claim_with_sqlite3(sqlite3: &Path, db: &Path, w: usize) -> bool {
+    let sql = format!(
+        "BEGIN IMMEDIATE;\n\
+         UPDATE tasks SET status = 'in_progress', owner = 'w{w}', updated_at = 1 WHERE id = (\
+           SELECT id FROM tasks WHERE status = 'pending' AND owner IS NULL ORDER BY priority DESC, created_at LIMIT 1);\n\
+         SELECT changes();\nCOMMIT;\n"
+    );
+    let out = Command::new(sqlite3)
+        .args(["-cmd", ".timeout 30000"])
+        .arg(db)
+        .arg(sql)
+        .output()
+        .unwrap();
+    out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == "1"
+}
