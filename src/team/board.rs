@@ -6,7 +6,9 @@
 //! submits its task, and progress, comments that block and `ask_user` are the holder's too; an
 //! unassigned task is `pending` and any member may claim it (an assigned one only by its
 //! assignee); `retry` works from every status it names; dependency cycles and self-references
-//! are refused when made; a stale task can still be claimed (stale is a warning, not a lock).
+//! are refused when made; a stale task can still be claimed (stale is a warning, not a lock);
+//! approving a `require_approval` task nobody has worked on releases it for work instead of
+//! completing it. Dependents are released whenever a task reaches a terminal status.
 
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use serde::Serialize;
@@ -631,14 +633,26 @@ impl<'s> Board<'s> {
             "status = 'cancelled', result = ?3, owner = NULL, locked_at = NULL, lock_expires_at = NULL, ask_user = NULL",
             Some(reason.to_string()),
             "cancelled",
-            true,
         )
     }
 
     /// Lead: approves a task in review (it completes).
     pub fn approve(&mut self, key: &str) -> Result<Task> {
         self.require_lead("approve tasks")?;
-        self.lead_transition(key, "approve", "status = 'in_review'", "in_review", "status = 'completed', locked_at = NULL, lock_expires_at = NULL, result = coalesce(result, ?3)", None, "approved", true)
+        // A task nobody has worked on (created with require_approval) is released for work; one
+        // submitted for review completes. (The original completed both.)
+        self.lead_transition(
+            key,
+            "approve",
+            "status = 'in_review'",
+            "in_review",
+            "status = CASE WHEN owner IS NOT NULL THEN 'completed'
+                           WHEN EXISTS (SELECT 1 FROM task_deps WHERE task_id = id) THEN 'blocked'
+                           ELSE 'pending' END,
+             locked_at = NULL, lock_expires_at = NULL, result = coalesce(result, ?3)",
+            None,
+            "approved",
+        )
     }
 
     /// Lead: rejects a task in review. With a holder it goes back to them (in progress, the
@@ -653,7 +667,6 @@ impl<'s> Board<'s> {
             "status = CASE WHEN owner IS NULL THEN 'cancelled' ELSE 'in_progress' END, result = ?3",
             Some(format!("Rejected: {reason}")),
             "rejected",
-            false,
         )
     }
 
@@ -706,7 +719,6 @@ impl<'s> Board<'s> {
              progress_step = NULL, ask_user = coalesce(?3, NULL)",
             None,
             "retried",
-            false,
         )
     }
 
@@ -720,7 +732,6 @@ impl<'s> Board<'s> {
         set: &str,
         value: Option<String>,
         event: &str,
-        release: bool,
     ) -> Result<Task> {
         self.writable()?;
         let (team, actor) = (self.team.clone(), self.actor.clone());
@@ -741,7 +752,13 @@ impl<'s> Board<'s> {
             &actor,
             json!({"reason": value}),
         )?;
-        if release {
+        // Dependents wait for a terminal status, whichever transition reached it.
+        let now_status: String = tx
+            .query_row("SELECT status FROM tasks WHERE id = ?1", [&task.id], |r| {
+                r.get(0)
+            })
+            .map_err(sql)?;
+        if TERMINAL.contains(&now_status.as_str()) {
             Self::release_dependents(&tx, &team, &task.id, &actor)?;
         }
         let t = Self::find(&tx, &team, &task.id)?;

@@ -257,6 +257,17 @@ fn the_task_lifecycle_and_its_refusals() {
     // require_approval starts in review.
     let e = create(&env, "gated", &["--require-approval"]);
     assert_eq!(status(&env, &e), "in_review");
+    assert_error(&tasks(&env, "w5", &["claim", &e]), 6, "conflict");
+    // Approving work nobody has done releases it for work; it does not complete it (§11.6).
+    assert_eq!(
+        json(&tasks(&env, "lead", &["approve", &e]))["status"],
+        "pending"
+    );
+    assert_eq!(code(&tasks(&env, "w5", &["claim", &e])), 0);
+    assert_eq!(
+        json(&tasks(&env, "w5", &["complete", &e, "--result", "ok"]))["status"],
+        "completed"
+    );
     // Attach, ask_user, update, comments, events.
     assert_eq!(code(&tasks(&env, "w3", &["attach", &d, "docs/a.md"])), 0);
     assert_error(
