@@ -656,6 +656,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Full-text search over subject and description')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Audit events of one task or the whole board, as JSON Lines')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Recover expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)')
+            [CompletionResult]::new('do', 'do', [CompletionResultType]::ParameterValue, 'Run one action given as the team_tasks tool''s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -')
             break
         }
         'goclaw;tasks;create' {
@@ -1045,6 +1046,24 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             break
         }
         'goclaw;tasks;recover' {
+            [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'The team (default: the acting agent''s only team)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The acting agent')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;tasks;do' {
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'The team (default: the acting agent''s only team)')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The acting agent')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')

@@ -127,6 +127,9 @@ _goclaw() {
             goclaw__subcmd__tasks,create)
                 cmd="goclaw__subcmd__tasks__subcmd__create"
                 ;;
+            goclaw__subcmd__tasks,do)
+                cmd="goclaw__subcmd__tasks__subcmd__do"
+                ;;
             goclaw__subcmd__tasks,events)
                 cmd="goclaw__subcmd__tasks__subcmd__events"
                 ;;
@@ -934,7 +937,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover"
+            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1312,6 +1315,40 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__tasks__subcmd__do)
+            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --team)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

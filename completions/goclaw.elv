@@ -621,6 +621,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand search 'Full-text search over subject and description'
             cand events 'Audit events of one task or the whole board, as JSON Lines'
             cand recover 'Recover expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)'
+            cand do 'Run one action given as the team_tasks tool''s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -'
         }
         &'goclaw;tasks;create'= {
             cand --subject 'subject'
@@ -989,6 +990,23 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;recover'= {
+            cand --team 'The team (default: the acting agent''s only team)'
+            cand --as 'The acting agent'
+            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
+            cand --workspace 'The workspace directory tools work in [default: the current directory]'
+            cand --json 'Print JSON even on a terminal'
+            cand --human 'Print human text even when stdout is not a terminal'
+            cand -q 'Print no warnings or notes on stderr (errors still are)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still are)'
+            cand -v 'Say more on stderr'
+            cand --verbose 'Say more on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'goclaw;tasks;do'= {
             cand --team 'The team (default: the acting agent''s only team)'
             cand --as 'The acting agent'
             cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'

@@ -159,10 +159,16 @@ pub enum TasksCommand {
     },
     /// Recover expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)
     Recover,
+    /// Run one action given as the team_tasks tool's JSON (`{"action":"claim","task_id":…}`):
+    /// JSON, @FILE or -
+    Do { input: String },
 }
 
 pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
     let agent = acting(ctx, &args.agent)?;
+    if let TasksCommand::Do { input } = &args.command {
+        return run_json(ctx, &agent, args.team.as_deref(), input);
+    }
     let mut store = ctx.store()?;
     let team = resolve_team(store.conn(), &args.team, &agent)?;
     let mut board = Board::open(&mut store, team, &agent)?;
@@ -361,6 +367,7 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
             w.flush().map_err(Error::stdout)?;
             Ok(Status::Ok)
         }
+        TasksCommand::Do { .. } => Ok(Status::Ok), // handled above
         TasksCommand::Recover => {
             let r = board.recover()?;
             ctx.out.data(&r, |w| {
@@ -375,4 +382,40 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
             Ok(Status::Ok)
         }
     }
+}
+
+/// `tasks do`: the team_tasks tool's own code, so the CLI and the tool never drift apart.
+fn run_json(ctx: &Context, agent: &str, team: Option<&str>, input: &str) -> Result<Status> {
+    use crate::tools::Tool;
+    let doc = super::input::Input::parse(Some(input)).read_json()?;
+    let mut args = doc
+        .as_object()
+        .cloned()
+        .ok_or_else(|| Error::usage("the input must be a JSON object with an \"action\""))?;
+    if let Some(t) = team {
+        args.entry("team").or_insert_with(|| t.into());
+    }
+    let settings = ctx.settings()?;
+    let call = crate::tools::CallContext {
+        agent: Some(agent.to_string()),
+        workspace: settings.workspace.clone(),
+        store_path: settings.db_path.clone(),
+        known_agents: settings.config.agents.keys().cloned().collect(),
+        ..Default::default()
+    };
+    let tool = crate::tools::team::TeamTasks;
+    if let Err(e) = crate::tools::schema::validate(&tool.parameters(), &args) {
+        return Err(Error::usage(format!("invalid team_tasks input: {e}")));
+    }
+    let r = tool.execute(&call, &args);
+    if r.is_error {
+        return Err(Error::new(
+            r.error_kind.unwrap_or(crate::error::ErrorKind::Failed),
+            r.for_llm,
+        ));
+    }
+    let data: serde_json::Value =
+        serde_json::from_str(&r.for_llm).unwrap_or_else(|_| json!({"message": r.for_llm}));
+    ctx.out.data(&data, |w| writeln!(w, "{}", r.for_llm))?;
+    Ok(Status::Ok)
 }

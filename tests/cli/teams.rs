@@ -980,3 +980,51 @@ fn the_team_tools_behave_as_the_cli() {
         0
     );
 }
+
+#[test]
+fn tasks_do_takes_the_tool_json() {
+    let env = board();
+    let o = tasks(
+        &env,
+        "lead",
+        &[
+            "do",
+            r#"{"action":"create","subject":"from json","priority":2}"#,
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        json(&o)["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Task created: from json")
+    );
+    let list = json(&tasks(&env, "w1", &["do", r#"{"action":"list"}"#]));
+    let id = list["tasks"][0]["identifier"].as_str().unwrap().to_string();
+    let claim = env.write(
+        "claim.json",
+        format!(r#"{{"action":"claim","task_id":"{id}"}}"#),
+    );
+    assert_eq!(
+        code(&tasks(
+            &env,
+            "w1",
+            &["do", &format!("@{}", claim.display())]
+        )),
+        0
+    );
+    assert_error(
+        &tasks(&env, "w2", &["do", &format!("@{}", claim.display())]),
+        6,
+        "conflict",
+    );
+    assert_error(
+        &env.cmd(&["tasks", "--as", "w2", "do", "-"])
+            .write_stdin(r#"{"action":"nope"}"#)
+            .output()
+            .unwrap(),
+        2,
+        "usage",
+    );
+    assert_error(&tasks(&env, "w2", &["do", "[1]"]), 2, "usage");
+}
