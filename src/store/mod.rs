@@ -277,10 +277,32 @@ fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Conne
         .map_err(|e| sql_error(path, e))?;
     conn.pragma_update(None, "foreign_keys", true)
         .map_err(|e| sql_error(path, e))?;
+    persist_wal(&conn);
+    conn.pragma_update(None, "journal_size_limit", 0)
+        .map_err(|e| sql_error(path, e))?;
     // Reading the schema fails here, not later, when the file is not a database.
     conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
         .map_err(|e| sql_error(path, e))?;
     Ok(conn)
+}
+
+/// Keeps the WAL file between processes (`SQLITE_FCNTL_PERSIST_WAL`). Each goclaw process is
+/// usually the last to close the store, and would otherwise delete the WAL on exit and create it
+/// on the next start, each with a directory fsync. Durability is unchanged: commits and the
+/// close-time checkpoint sync as before. Best effort: a failure only costs those fsyncs.
+fn persist_wal(conn: &Connection) {
+    let mut on: std::os::raw::c_int = 1;
+    // SAFETY: the handle is valid for the life of `conn`; "main" is a NUL-terminated static
+    // string; SQLITE_FCNTL_PERSIST_WAL reads and writes one int through the pointer, which
+    // points to a live local.
+    unsafe {
+        rusqlite::ffi::sqlite3_file_control(
+            conn.handle(),
+            c"main".as_ptr(),
+            rusqlite::ffi::SQLITE_FCNTL_PERSIST_WAL,
+            (&raw mut on).cast(),
+        );
+    }
 }
 
 /// Creates the store file (0600) and its directory (0700) when they do not exist yet.

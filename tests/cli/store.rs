@@ -235,3 +235,21 @@ fn backup_while_another_process_writes() {
         "not_found",
     );
 }
+
+#[test]
+fn the_wal_is_kept_empty_between_commands() {
+    // Each command checkpoints on exit and leaves an empty WAL file in place (mode 0600), so
+    // the next command neither creates it again nor replays old frames.
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    assert_eq!(code(&env.run(&["db", "query", "select 1"])), 0);
+    let wal = env.home().join("goclaw.db-wal");
+    let meta = std::fs::metadata(&wal).unwrap();
+    assert_eq!(meta.len(), 0);
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    let conn = rusqlite::Connection::open(env.db()).unwrap();
+    let n: i64 = conn
+        .query_row("SELECT count(*) FROM schema_migrations", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, goclaw::store::latest_version());
+}
