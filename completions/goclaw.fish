@@ -41,6 +41,7 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "policy" -d 'Explain t
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "approvals" -d 'Manage the exec allowlist'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "team" -d 'Teams of agents, their settings, and the mailbox'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "tasks" -d 'The team task board'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "mcp" -d 'MCP servers, grants and access requests'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "db" -d 'Inspect and maintain the SQLite store'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "config" -d 'Show or create the configuration'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -622,6 +623,165 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "add" -d 'Add a server: --command for stdio, --url for streamable HTTP or SSE'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "list" -d 'List servers (secrets never shown)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "show" -d 'One server'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "rm" -d 'Remove a server and its grants and requests'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "enable" -d 'Enable a server'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "disable" -d 'Disable a server'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "grant" -d 'Grant an agent or a user a server\'s tools (optionally narrowed)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "revoke" -d 'Remove a grant'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "grants" -d 'List grants'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "request" -d 'Ask for access to a server'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "requests" -d 'List access requests'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests review" -f -a "review" -d 'Approve (creating the grant in the same transaction) or reject a request'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l command -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l arg -d 'An argument of the command (repeatable)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env -d 'K=V for the server\'s environment (repeatable; encrypted)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l url -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l transport -d 'streamable-http (default for --url) or sse' -r -f -a "stdio\t''
+streamable-http\t''
+sse\t''"
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header -d 'K=V HTTP header (repeatable; encrypted)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l prefix -d 'Prefix of bridged tool names (default: mcp_<name>)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l timeout -d 'Per-call timeout in seconds' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l access -d 'open: every agent may use it (grants narrow); granted: only agents with a grant' -r -f -a "open\t''
+granted\t''"
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l disabled
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l user -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l allow -d 'Only these tools (comma-separated original names)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l deny -d 'Never these tools (wins over --allow)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l disabled -d 'Record the grant disabled (a disabled user grant removes the server for that user)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l user -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l user -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l tools -d 'The tools wanted (comma-separated; default all)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l reason -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l status -d 'pending | approved | rejected' -r -f -a "pending\t''
+approved\t''
+rejected\t''"
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l note -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l approve
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l reject
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

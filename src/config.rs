@@ -35,6 +35,8 @@ pub struct Config {
     pub tools: ToolsConfig,
     /// `[agents.KEY]`: the agents; the store keeps only their runtime state.
     pub agents: BTreeMap<String, AgentConfig>,
+    /// `[mcp]`: MCP servers defined in config (`[mcp.servers.NAME]`).
+    pub mcp: crate::mcp::McpConfig,
 }
 
 /// Where a setting came from.

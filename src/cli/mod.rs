@@ -23,6 +23,7 @@ pub mod docs;
 pub mod guard;
 pub mod help;
 pub mod input;
+pub mod mcp;
 pub mod policy;
 pub mod sanitize;
 pub mod scrub;
@@ -103,6 +104,8 @@ pub enum Command {
     Team(team::TeamArgs),
     /// The team task board
     Tasks(tasks::TasksArgs),
+    /// MCP servers, grants and access requests
+    Mcp(mcp::McpArgs),
     /// Inspect and maintain the SQLite store
     Db(db::DbArgs),
     /// Show or create the configuration
@@ -261,6 +264,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Approvals(a) => approvals::run(&ctx, a),
         Command::Team(a) => team::run(&ctx, a),
         Command::Tasks(a) => tasks::run(&ctx, a),
+        Command::Mcp(a) => mcp::run(&ctx, a),
         // Returns only when it could not exec.
         Command::SandboxExec(a) => Err(Error::failed(format!(
             "sandbox: {}",

@@ -58,6 +58,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "teams",
         sql: include_str!("migrations/003_teams.sql"),
     },
+    Migration {
+        version: 4,
+        name: "mcp",
+        sql: include_str!("migrations/004_mcp.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

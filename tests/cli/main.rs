@@ -6,6 +6,7 @@ mod config;
 mod contract;
 mod docs;
 mod guard;
+mod mcp;
 mod sanitize;
 mod scrub;
 mod scrub_go;

@@ -1,0 +1,334 @@
+//! `goclaw mcp`: MCP servers (kept in the store, or in config), grants and access requests.
+//! Connecting, probing, bridging tools and `mcp serve` come with the rest of the MCP issue.
+
+use std::collections::BTreeMap;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::{Context, Status};
+use crate::error::{Error, Result};
+use crate::mcp::{self, Access, NewServer, Scope, Transport};
+use crate::secrets::SecretKey;
+
+/// MCP servers, grants and access requests.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    #[command(subcommand)]
+    pub command: McpCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Add a server: --command for stdio, --url for streamable HTTP or SSE
+    #[command(after_help = "Examples:\n  \
+        goclaw mcp add everything --command npx --arg -y --arg @modelcontextprotocol/server-everything\n  \
+        goclaw mcp add docs --url https://mcp.example.com/mcp --header Authorization='Bearer …' --access granted\n\n\
+        Env values and headers are encrypted at rest (AES-256-GCM; key in secret.key beside the store,\n\
+        or GOCLAW_SECRET_KEY) and never printed back.")]
+    Add(AddArgs),
+    /// List servers (secrets never shown)
+    List,
+    /// One server
+    Show { name: String },
+    /// Remove a server and its grants and requests
+    Rm { name: String },
+    /// Enable a server
+    Enable { name: String },
+    /// Disable a server
+    Disable { name: String },
+    /// Grant an agent or a user a server's tools (optionally narrowed)
+    Grant(GrantArgs),
+    /// Remove a grant
+    Revoke(WhoArgs),
+    /// List grants
+    Grants { name: Option<String> },
+    /// Ask for access to a server
+    Request(RequestArgs),
+    /// List access requests
+    Requests {
+        /// pending | approved | rejected
+        #[arg(long, value_parser = ["pending", "approved", "rejected"])]
+        status: Option<String>,
+    },
+    /// Approve (creating the grant in the same transaction) or reject a request
+    Review {
+        id: i64,
+        #[arg(long, conflicts_with = "reject", required_unless_present = "reject")]
+        approve: bool,
+        #[arg(long)]
+        reject: bool,
+        #[arg(long)]
+        note: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    pub name: String,
+    #[arg(long, conflicts_with = "url")]
+    pub command: Option<String>,
+    /// An argument of the command (repeatable)
+    #[arg(long = "arg", allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    /// K=V for the server's environment (repeatable; encrypted)
+    #[arg(long = "env", value_parser = key_value)]
+    pub env: Vec<(String, String)>,
+    #[arg(long, required_unless_present = "command")]
+    pub url: Option<String>,
+    /// streamable-http (default for --url) or sse
+    #[arg(long, value_enum)]
+    pub transport: Option<Transport>,
+    /// K=V HTTP header (repeatable; encrypted)
+    #[arg(long = "header", value_parser = key_value)]
+    pub headers: Vec<(String, String)>,
+    /// Prefix of bridged tool names (default: mcp_<name>)
+    #[arg(long, default_value = "")]
+    pub prefix: String,
+    /// Per-call timeout in seconds
+    #[arg(long, default_value_t = mcp::DEFAULT_TIMEOUT_SECS)]
+    pub timeout: u64,
+    /// open: every agent may use it (grants narrow); granted: only agents with a grant
+    #[arg(long, value_enum, default_value_t = Access::Open)]
+    pub access: Access,
+    #[arg(long)]
+    pub disabled: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WhoArgs {
+    pub name: String,
+    #[arg(long, conflicts_with = "user", required_unless_present = "user")]
+    pub agent: Option<String>,
+    #[arg(long)]
+    pub user: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct GrantArgs {
+    #[command(flatten)]
+    pub who: WhoArgs,
+    /// Only these tools (comma-separated original names)
+    #[arg(long, value_delimiter = ',')]
+    pub allow: Vec<String>,
+    /// Never these tools (wins over --allow)
+    #[arg(long, value_delimiter = ',')]
+    pub deny: Vec<String>,
+    /// Record the grant disabled (a disabled user grant removes the server for that user)
+    #[arg(long)]
+    pub disabled: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RequestArgs {
+    #[command(flatten)]
+    pub who: WhoArgs,
+    /// The tools wanted (comma-separated; default all)
+    #[arg(long, value_delimiter = ',')]
+    pub tools: Vec<String>,
+    #[arg(long)]
+    pub reason: String,
+}
+
+fn key_value(s: &str) -> std::result::Result<(String, String), String> {
+    s.split_once('=')
+        .filter(|(k, _)| !k.is_empty())
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .ok_or_else(|| format!("expected KEY=VALUE, got `{s}`"))
+}
+
+fn who(ctx: &Context, w: &WhoArgs) -> Result<(Scope, String)> {
+    match (&w.agent, &w.user) {
+        (Some(a), _) => {
+            super::team::check_agents(ctx, [a])?;
+            Ok((Scope::Agent, a.clone()))
+        }
+        (None, Some(u)) => Ok((Scope::User, u.clone())),
+        (None, None) => Err(Error::usage("pass --agent KEY or --user ID")),
+    }
+}
+
+fn actor() -> String {
+    std::env::var("USER")
+        .ok()
+        .filter(|u| !u.is_empty())
+        .map_or_else(|| "cli".to_string(), |u| format!("cli:{u}"))
+}
+
+fn nonempty(v: Vec<String>) -> Option<Vec<String>> {
+    let v: Vec<String> = v.into_iter().filter(|s| !s.is_empty()).collect();
+    if v.is_empty() { None } else { Some(v) }
+}
+
+pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
+    let settings = ctx.settings()?;
+    let config = &settings.config.mcp;
+    let mut store = ctx.store()?;
+    let print_server = |s: &mcp::Server| {
+        ctx.out.data(s, |w| {
+            let target = s
+                .command
+                .clone()
+                .map(|c| format!("{c} {}", s.args.join(" ")))
+                .or_else(|| s.url.clone())
+                .unwrap_or_default();
+            writeln!(
+                w,
+                "{:<16} {:<15} {:<8} {:<7} {:<8} {target}",
+                s.name,
+                s.transport.as_str(),
+                s.access.as_str(),
+                if s.enabled { "enabled" } else { "disabled" },
+                s.source
+            )
+        })
+    };
+    match args.command {
+        McpCommand::Add(a) => {
+            let key_dir = settings
+                .db_path
+                .parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or_default();
+            let key = SecretKey::load(&key_dir)?;
+            let transport = a.transport.unwrap_or(if a.url.is_some() {
+                Transport::StreamableHttp
+            } else {
+                Transport::Stdio
+            });
+            let s = mcp::add(
+                store.conn(),
+                &key,
+                &NewServer {
+                    name: a.name,
+                    transport,
+                    command: a.command,
+                    args: a.args,
+                    env: a.env.into_iter().collect::<BTreeMap<_, _>>(),
+                    url: a.url,
+                    headers: a.headers.into_iter().collect(),
+                    prefix: a.prefix,
+                    timeout_secs: a.timeout,
+                    access: a.access,
+                    enabled: !a.disabled,
+                },
+                config,
+            )?;
+            print_server(&s)?;
+        }
+        McpCommand::List => {
+            let all = mcp::list(store.conn(), config)?;
+            ctx.out.data(&all, |w| {
+                for s in &all {
+                    writeln!(
+                        w,
+                        "{:<16} {:<15} {:<8} {:<8} {}",
+                        s.name,
+                        s.transport.as_str(),
+                        s.access.as_str(),
+                        if s.enabled { "enabled" } else { "disabled" },
+                        s.source
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        McpCommand::Show { name } => print_server(&mcp::get(store.conn(), config, &name)?)?,
+        McpCommand::Rm { name } => {
+            mcp::remove(store.conn(), config, &name)?;
+            ctx.out
+                .data(&json!({"removed": name}), |w| writeln!(w, "removed {name}"))?;
+        }
+        McpCommand::Enable { name } => {
+            print_server(&mcp::set_enabled(store.conn(), config, &name, true)?)?
+        }
+        McpCommand::Disable { name } => {
+            print_server(&mcp::set_enabled(store.conn(), config, &name, false)?)?
+        }
+        McpCommand::Grant(g) => {
+            let (scope, subject) = who(ctx, &g.who)?;
+            let grant = mcp::grant(
+                store.conn(),
+                config,
+                &g.who.name,
+                scope,
+                &subject,
+                nonempty(g.allow),
+                nonempty(g.deny),
+                !g.disabled,
+                &actor(),
+            )?;
+            ctx.out.data(&grant, |w| {
+                writeln!(
+                    w,
+                    "granted {} {} on {}",
+                    grant.scope, grant.subject, grant.server
+                )
+            })?;
+        }
+        McpCommand::Revoke(w) => {
+            let (scope, subject) = who(ctx, &w)?;
+            mcp::revoke(store.conn(), config, &w.name, scope, &subject)?;
+            ctx.out.data(
+                &json!({"revoked": {"server": w.name, "scope": scope, "subject": subject}}),
+                |out| writeln!(out, "revoked"),
+            )?;
+        }
+        McpCommand::Grants { name } => {
+            let all = mcp::grants(store.conn(), name.as_deref())?;
+            ctx.out.data(&all, |w| {
+                for g in &all {
+                    writeln!(
+                        w,
+                        "{:<16} {:<5} {:<16} {}",
+                        g.server,
+                        g.scope,
+                        g.subject,
+                        if g.enabled { "enabled" } else { "disabled" }
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        McpCommand::Request(r) => {
+            let (scope, subject) = who(ctx, &r.who)?;
+            let req = mcp::request(
+                store.conn(),
+                config,
+                &r.who.name,
+                scope,
+                &subject,
+                nonempty(r.tools),
+                &r.reason,
+                &actor(),
+            )?;
+            ctx.out
+                .data(&req, |w| writeln!(w, "request {} is pending", req.id))?;
+        }
+        McpCommand::Requests { status } => {
+            let all = mcp::requests(store.conn(), status.as_deref())?;
+            ctx.out.data(&all, |w| {
+                for r in &all {
+                    writeln!(
+                        w,
+                        "{:>4} {:<9} {:<16} {:<5} {:<16} {}",
+                        r.id, r.status, r.server, r.scope, r.subject, r.reason
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        McpCommand::Review {
+            id,
+            approve,
+            reject: _,
+            note,
+        } => {
+            let done = mcp::review(store.conn_mut(), id, approve, note.as_deref(), &actor())?;
+            ctx.out.data(&done, |w| {
+                writeln!(w, "request {id}: {}", done["status"].as_str().unwrap_or(""))
+            })?;
+        }
+    }
+    Ok(Status::Ok)
+}
