@@ -100,6 +100,9 @@ _goclaw() {
             goclaw__subcmd__mcp,add)
                 cmd="goclaw__subcmd__mcp__subcmd__add"
                 ;;
+            goclaw__subcmd__mcp,call)
+                cmd="goclaw__subcmd__mcp__subcmd__call"
+                ;;
             goclaw__subcmd__mcp,disable)
                 cmd="goclaw__subcmd__mcp__subcmd__disable"
                 ;;
@@ -114,6 +117,9 @@ _goclaw() {
                 ;;
             goclaw__subcmd__mcp,list)
                 cmd="goclaw__subcmd__mcp__subcmd__list"
+                ;;
+            goclaw__subcmd__mcp,probe)
+                cmd="goclaw__subcmd__mcp__subcmd__probe"
                 ;;
             goclaw__subcmd__mcp,request)
                 cmd="goclaw__subcmd__mcp__subcmd__request"
@@ -132,6 +138,9 @@ _goclaw() {
                 ;;
             goclaw__subcmd__mcp,show)
                 cmd="goclaw__subcmd__mcp__subcmd__show"
+                ;;
+            goclaw__subcmd__mcp,tools)
+                cmd="goclaw__subcmd__mcp__subcmd__tools"
                 ;;
             goclaw__subcmd__policy,explain)
                 cmd="goclaw__subcmd__policy__subcmd__explain"
@@ -836,7 +845,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version add list show rm enable disable grant revoke grants request requests review"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version add list show rm enable disable grant revoke grants request requests probe tools call review"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -902,6 +911,44 @@ _goclaw() {
                     ;;
                 --access)
                     COMPREPLY=($(compgen -W "open granted" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__mcp__subcmd__call)
+            opts="-q -v -h -V --agent --user --session --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --db)
@@ -1044,6 +1091,32 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__list)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__mcp__subcmd__probe)
             opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1232,6 +1305,32 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__show)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__mcp__subcmd__tools)
             opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

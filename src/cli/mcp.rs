@@ -51,6 +51,13 @@ pub enum McpCommand {
         #[arg(long, value_parser = ["pending", "approved", "rejected"])]
         status: Option<String>,
     },
+    /// Connect, initialize and list tools; report protocol, server, tool count and timings
+    Probe { name: String },
+    /// List a server's tools (or every enabled server's) with their goclaw names
+    Tools { name: Option<String> },
+    /// Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the
+    /// server fails
+    Call(CallArgs),
     /// Approve (creating the grant in the same transaction) or reject a request
     Review {
         id: i64,
@@ -93,6 +100,20 @@ pub struct AddArgs {
     pub access: Access,
     #[arg(long)]
     pub disabled: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    pub name: String,
+    pub tool: String,
+    /// Arguments: JSON, @FILE, or - for stdin (default: {})
+    pub args: Option<String>,
+    #[arg(long, env = "GOCLAW_AGENT")]
+    pub agent: Option<String>,
+    #[arg(long)]
+    pub user: Option<String>,
+    #[arg(long, env = "GOCLAW_SESSION")]
+    pub session: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -317,6 +338,85 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
                 }
                 Ok(())
             })?;
+        }
+        McpCommand::Probe { name } => {
+            let server = mcp::get(store.conn(), config, &name)?;
+            let key_dir = settings
+                .db_path
+                .parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or_default();
+            let env = mcp::bridge::server_env(store.conn(), config, &key_dir, &server)?;
+            let session =
+                mcp::client::connect(&server, &env, mcp::client::connect_timeout(&server))?;
+            let t = std::time::Instant::now();
+            let tools = session.list_tools(std::time::Duration::from_secs(server.timeout_secs))?;
+            let list_ms = t.elapsed().as_secs_f64() * 1000.0;
+            let doc = json!({
+                "server": name,
+                "protocol_version": session.info.get("protocolVersion"),
+                "server_info": session.info.get("serverInfo"),
+                "tools": tools.len(),
+                "connect_ms": (session.connect_time.as_secs_f64() * 1000.0).round(),
+                "list_ms": list_ms.round(),
+            });
+            ctx.out.data(&doc, |w| {
+                writeln!(
+                    w,
+                    "{name}: {} tools, protocol {}, connected in {} ms, listed in {} ms",
+                    doc["tools"], doc["protocol_version"], doc["connect_ms"], doc["list_ms"]
+                )
+            })?;
+        }
+        McpCommand::Tools { name } => {
+            let servers: Vec<mcp::Server> = match &name {
+                Some(n) => vec![mcp::get(store.conn(), config, n)?],
+                None => mcp::list(store.conn(), config)?
+                    .into_iter()
+                    .filter(|s| s.enabled)
+                    .collect(),
+            };
+            let key_dir = settings
+                .db_path
+                .parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or_default();
+            let mut rows = Vec::new();
+            for s in &servers {
+                let env = mcp::bridge::server_env(store.conn(), config, &key_dir, s)?;
+                for t in mcp::bridge::tools_of(s, env, &mcp::ToolFilter::default())? {
+                    use crate::tools::Tool;
+                    rows.push(json!({"name": t.registered, "server": s.name, "tool": t.tool, "description": t.description(), "parameters": t.parameters()}));
+                }
+            }
+            ctx.out.data(&rows, |w| {
+                for r in &rows {
+                    writeln!(
+                        w,
+                        "{:<40} {}",
+                        r["name"].as_str().unwrap_or(""),
+                        r["description"].as_str().unwrap_or("")
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        McpCommand::Call(c) => {
+            let server = mcp::get(store.conn(), config, &c.name)?;
+            drop(store);
+            let exec = super::tools::ExecArgs {
+                name: mcp::tool_name(&server.name, &server.prefix, &c.tool),
+                args: c.args,
+                agent: c.agent,
+                user: c.user,
+                session: c.session,
+                channel: None,
+                chat_id: None,
+                provider: None,
+                dry_run: false,
+                on_ask: crate::tools::gate::OnAsk::Deny,
+            };
+            return super::tools::exec(ctx, exec);
         }
         McpCommand::Review {
             id,

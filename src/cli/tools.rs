@@ -246,12 +246,67 @@ fn unknown_tool(name: &str) -> Error {
         .with_hint("`goclaw tools list --all` lists every tool")
 }
 
-fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
+/// Brings the MCP tool `name` (and the rest of its server's tools) into the registry, when
+/// `name` belongs to a configured server the agent may use.
+pub(crate) fn bridge_mcp(
+    ctx: &Context,
+    p: &mut Parts,
+    name: &str,
+    agent: Option<&str>,
+    user: Option<&str>,
+) -> Result<()> {
+    use crate::mcp::{self, bridge};
+    if !name.starts_with("mcp_") || p.registry.get(name).is_some() {
+        return Ok(());
+    }
+    let settings = ctx.settings()?;
+    let store = ctx.store()?;
+    let servers = mcp::list(store.conn(), &settings.config.mcp)?;
+    let Some(server) = bridge::server_for(&servers, name) else {
+        return Ok(()); // the gate reports an unknown tool
+    };
+    let filter = mcp::access_for(store.conn(), server, agent, user)?
+        .ok_or_else(|| bridge::refusal(server, agent))?;
+    let key_dir = settings
+        .db_path
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    let env = bridge::server_env(store.conn(), &settings.config.mcp, &key_dir, server)?;
+    let tools = bridge::tools_of(server, env, &mcp::ToolFilter::default())?;
+    if let Some(t) = tools.iter().find(|t| t.registered == name)
+        && !filter.allows(&t.tool)
+    {
+        return Err(Error::denied(format!(
+            "tool `{}` of MCP server `{}` is not granted to this agent",
+            t.tool, server.name
+        )));
+    }
+    let mut names = Vec::new();
+    for t in tools.into_iter().filter(|t| filter.allows(&t.tool)) {
+        if p.registry.get(t.registered).is_some() {
+            ctx.out.warn(&format!(
+                "MCP tool {} skipped: the name is taken",
+                t.registered
+            ));
+            continue;
+        }
+        names.push(t.registered.to_string());
+        p.registry.register(Box::new(t));
+    }
+    p.groups
+        .register(&format!("mcp:{}", server.name), names.clone());
+    p.groups.register("mcp", names);
+    Ok(())
+}
+
+pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
     let args: Value = match &a.args {
         None => Value::Object(Default::default()),
         Some(s) => Input::parse(Some(s)).read_json()?,
     };
-    let p = parts(ctx)?;
+    let mut p = parts(ctx)?;
+    bridge_mcp(ctx, &mut p, &a.name, a.agent.as_deref(), a.user.as_deref())?;
     let g = gate(ctx, &p)?;
     let mut store = ctx.store()?;
     let req = CallRequest {

@@ -13,6 +13,9 @@ use serde_json::{Value, json};
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
 
+pub mod bridge;
+pub mod client;
+
 /// `[mcp]` in config.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]

@@ -238,3 +238,231 @@ fn grants_and_reviewed_requests() {
         None
     );
 }
+
+/// server-everything from fixtures/mcp-peers (installed by .ci/run with npm ci).
+fn everything() -> Option<String> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "fixtures/mcp-peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    if p.exists() && which::which("node").is_ok() {
+        return Some(p.display().to_string());
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        ".ci/run installs the MCP peers (npm ci)"
+    );
+    None
+}
+
+fn no_server_left(marker: &str) {
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = std::process::Command::new("pgrep")
+        .args(["-f", marker])
+        .output()
+        .unwrap();
+    let pids = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(pids.is_empty(), "left running: {pids}");
+}
+
+#[test]
+fn a_real_server_over_stdio() {
+    let Some(js) = everything() else { return };
+    let env = home();
+    assert_eq!(
+        code(&env.run(&[
+            "mcp",
+            "add",
+            "ev",
+            "--command",
+            "node",
+            "--arg",
+            &js,
+            "--arg",
+            "stdio"
+        ])),
+        0
+    );
+    let probe = json(&env.run(&["mcp", "probe", "ev"]));
+    assert_eq!(probe["tools"], 13, "{probe}");
+    assert!(
+        probe["protocol_version"]
+            .as_str()
+            .unwrap()
+            .starts_with("20")
+    );
+    assert_eq!(probe["server_info"]["name"], "mcp-servers/everything");
+    let tools = json(&env.run(&["mcp", "tools", "ev"]));
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"mcp_ev__echo") && names.contains(&"mcp_ev__get-sum"),
+        "{names:?}"
+    );
+    let o = env.run(&["mcp", "call", "ev", "echo", r#"{"message":"hello mcp"}"#]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let text = json(&o)["result"]["for_llm"].as_str().unwrap().to_string();
+    assert!(text.starts_with("<<<EXTERNAL_UNTRUSTED_CONTENT>>>\nSource: MCP Server ev / Tool echo\n---\nEcho: hello mcp\n"), "{text}");
+    // The same through tools exec, with the schema checked by the gate and the call audited.
+    let o = env.run(&["tools", "exec", "mcp_ev__get-sum", r#"{"a":2,"b":40}"#]);
+    assert!(
+        stdout(&o).contains("The sum of 2 and 40 is 42."),
+        "{}",
+        stdout(&o)
+    );
+    assert_error(
+        &env.run(&["tools", "exec", "mcp_ev__get-sum", r#"{"a":"x"}"#]),
+        2,
+        "usage",
+    );
+    assert_error(&env.run(&["mcp", "call", "ev", "nope"]), 5, "not_found");
+    let history = stdout(&env.run(&["tools", "history", "--tool", "mcp_ev__echo"]));
+    assert!(history.contains("\"outcome\":\"ok\""), "{history}");
+    // Policy sees the groups: deny group:mcp:ev.
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.alice]\n[agents.bob]\n[tools]\ndeny = [\"group:mcp:ev\"]\n",
+    )
+    .unwrap();
+    assert_error(
+        &env.run(&["tools", "exec", "mcp_ev__echo", r#"{"message":"x"}"#]),
+        3,
+        "denied",
+    );
+    no_server_left(&js);
+}
+
+#[test]
+fn grants_decide_who_sees_a_server() {
+    let Some(js) = everything() else { return };
+    let env = home();
+    env.run(&[
+        "mcp",
+        "add",
+        "ev",
+        "--command",
+        "node",
+        "--arg",
+        &js,
+        "--arg",
+        "stdio",
+        "--access",
+        "granted",
+    ]);
+    let call = |agent: &str, tool: &str| {
+        env.run(&[
+            "mcp",
+            "call",
+            "ev",
+            tool,
+            r#"{"message":"m"}"#,
+            "--agent",
+            agent,
+        ])
+    };
+    let err = assert_error(&call("alice", "echo"), 3, "denied");
+    assert!(
+        err["message"].as_str().unwrap().contains("needs a grant"),
+        "{err}"
+    );
+    env.run(&["mcp", "grant", "ev", "--agent", "alice", "--deny", "echo"]);
+    assert_error(&call("alice", "echo"), 3, "denied");
+    env.run(&["mcp", "grant", "ev", "--agent", "alice", "--allow", "echo"]);
+    assert_eq!(code(&call("alice", "echo")), 0);
+    assert_error(
+        &env.run(&[
+            "mcp",
+            "call",
+            "ev",
+            "get-sum",
+            r#"{"a":1,"b":2}"#,
+            "--agent",
+            "alice",
+        ]),
+        3,
+        "denied",
+    );
+    env.run(&["mcp", "disable", "ev"]);
+    assert_error(&call("alice", "echo"), 3, "denied");
+}
+
+#[test]
+fn failing_servers_are_exit_8_and_leave_nothing_running() {
+    let env = home();
+    // Never answers initialize.
+    env.run(&[
+        "mcp",
+        "add",
+        "mute",
+        "--command",
+        "sleep",
+        "--arg",
+        "4242",
+        "--timeout",
+        "2",
+    ]);
+    let t = std::time::Instant::now();
+    let err = assert_error(&env.run(&["mcp", "probe", "mute"]), 8, "upstream");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("no answer to initialize"),
+        "{err}"
+    );
+    assert!(t.elapsed() < std::time::Duration::from_secs(10));
+    no_server_left("sleep 4242");
+    // Garbage on stdout, then exit.
+    env.run(&[
+        "mcp",
+        "add",
+        "noise",
+        "--command",
+        "sh",
+        "--arg",
+        "-c",
+        "--arg",
+        "echo not-json; echo '{broken'; sleep 4343",
+        "--timeout",
+        "2",
+    ]);
+    assert_error(&env.run(&["mcp", "probe", "noise"]), 8, "upstream");
+    no_server_left("sleep 4343");
+    // A command that cannot start.
+    env.run(&["mcp", "add", "ghost", "--command", "/no/such/server"]);
+    let err = assert_error(&env.run(&["mcp", "probe", "ghost"]), 8, "upstream");
+    assert!(
+        err["message"].as_str().unwrap().contains("cannot start"),
+        "{err}"
+    );
+    // Crashes in the middle of a call.
+    if let Some(js) = everything() {
+        let script = env.write(
+            "crash.sh",
+            format!("node {js} stdio & pid=$!; sleep 1.5; kill -9 $pid; sleep 4444\n"),
+        );
+        env.run(&[
+            "mcp",
+            "add",
+            "crashy",
+            "--command",
+            "sh",
+            "--arg",
+            &script.display().to_string(),
+            "--timeout",
+            "5",
+        ]);
+        let o = env.run(&[
+            "mcp",
+            "call",
+            "crashy",
+            "trigger-long-running-operation",
+            r#"{"duration":10,"steps":2}"#,
+        ]);
+        assert!(matches!(code(&o), 7 | 8), "{}", stdout(&o));
+        no_server_left("sleep 4444");
+    }
+}
