@@ -346,9 +346,14 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
                 .parent()
                 .map(std::path::Path::to_path_buf)
                 .unwrap_or_default();
-            let env = mcp::bridge::server_env(store.conn(), config, &key_dir, &server)?;
-            let session =
-                mcp::client::connect(&server, &env, mcp::client::connect_timeout(&server))?;
+            let (env, headers) =
+                mcp::bridge::server_secrets(store.conn(), config, &key_dir, &server)?;
+            let session = mcp::client::connect(
+                &server,
+                &env,
+                &headers,
+                mcp::client::connect_timeout(&server),
+            )?;
             let t = std::time::Instant::now();
             let tools = session.list_tools(std::time::Duration::from_secs(server.timeout_secs))?;
             let list_ms = t.elapsed().as_secs_f64() * 1000.0;
@@ -383,8 +388,8 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
                 .unwrap_or_default();
             let mut rows = Vec::new();
             for s in &servers {
-                let env = mcp::bridge::server_env(store.conn(), config, &key_dir, s)?;
-                for t in mcp::bridge::tools_of(s, env, &mcp::ToolFilter::default())? {
+                let secrets = mcp::bridge::server_secrets(store.conn(), config, &key_dir, s)?;
+                for t in mcp::bridge::tools_of(s, secrets, &mcp::ToolFilter::default())? {
                     use crate::tools::Tool;
                     rows.push(json!({"name": t.registered, "server": s.name, "tool": t.tool, "description": t.description(), "parameters": t.parameters()}));
                 }

@@ -272,8 +272,8 @@ pub(crate) fn bridge_mcp(
         .parent()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_default();
-    let env = bridge::server_env(store.conn(), &settings.config.mcp, &key_dir, server)?;
-    let tools = bridge::tools_of(server, env, &mcp::ToolFilter::default())?;
+    let secrets = bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, server)?;
+    let tools = bridge::tools_of(server, secrets, &mcp::ToolFilter::default())?;
     if let Some(t) = tools.iter().find(|t| t.registered == name)
         && !filter.allows(&t.tool)
     {

@@ -24,6 +24,7 @@ pub struct McpTool {
     description: &'static str,
     schema: Value,
     env: BTreeMap<String, String>,
+    headers: BTreeMap<String, String>,
 }
 
 impl Tool for McpTool {
@@ -44,6 +45,7 @@ impl Tool for McpTool {
             let session = client::connect(
                 &self.server,
                 &self.env,
+                &self.headers,
                 client::connect_timeout(&self.server),
             )?;
             let out = session.call(
@@ -67,35 +69,39 @@ impl Tool for McpTool {
     }
 }
 
-/// The env a server is started with: config values, or the store's sealed ones.
-pub fn server_env(
+/// A server's env values and headers.
+pub type Secrets = (BTreeMap<String, String>, BTreeMap<String, String>);
+
+/// The env a server is started with and the headers it is sent: config's, or the store's
+/// sealed ones.
+pub fn server_secrets(
     conn: &Connection,
     config: &McpConfig,
     key_dir: &Path,
     server: &Server,
-) -> Result<BTreeMap<String, String>> {
+) -> Result<Secrets> {
     if server.source == "config" {
         return Ok(config
             .servers
             .get(&server.name)
-            .map(|c| c.env.clone())
+            .map(|c| (c.env.clone(), c.headers.clone()))
             .unwrap_or_default());
     }
-    if server.env_keys.is_empty() {
-        return Ok(BTreeMap::new());
+    if server.env_keys.is_empty() && server.header_keys.is_empty() {
+        return Ok(Default::default());
     }
     let key = SecretKey::load(key_dir)?;
-    Ok(super::secrets(conn, &key, &server.name)?.0)
+    super::secrets(conn, &key, &server.name)
 }
 
 /// Every tool of `server` as bridged tools, filtered by `filter`. Names already taken are
 /// skipped (the caller reports them).
 pub fn tools_of(
     server: &Server,
-    env: BTreeMap<String, String>,
+    (env, headers): Secrets,
     filter: &ToolFilter,
 ) -> Result<Vec<McpTool>> {
-    let session = client::connect(server, &env, client::connect_timeout(server))?;
+    let session = client::connect(server, &env, &headers, client::connect_timeout(server))?;
     let listed = session.list_tools(Duration::from_secs(server.timeout_secs))?;
     let mut out = Vec::new();
     for t in listed {
@@ -119,6 +125,7 @@ pub fn tools_of(
             description: String::leak(description),
             schema: client::convert_schema(t.get("inputSchema").unwrap_or(&Value::Null)),
             env: env.clone(),
+            headers: headers.clone(),
         });
     }
     Ok(out)

@@ -2,8 +2,8 @@
 //! synchronous program; each session owns a small current-thread runtime). stdio servers run in
 //! a process group of their own, and the whole group is killed when the session ends, so a call
 //! that times out or a crashed server leaves nothing running. Handshake: client info `goclaw`
-//! (§17), then `tools/list`. Streamable HTTP and legacy SSE are not connected yet (the MCP
-//! issue is open); asking for them is an upstream error that says so.
+//! (§17), then `tools/list`. Transports: stdio and streamable HTTP; the legacy SSE transport is
+//! not connected yet (the MCP issue is open), and asking for it is an upstream error that says so.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ClientConfig, Implementation};
 use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::TokioChildProcess;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Map, Value, json};
 
 use super::{Server, Transport};
@@ -49,47 +51,80 @@ pub struct CallOutcome {
     pub is_error: bool,
 }
 
-/// Connects to `server` (stdio only for now) with `env` added to its environment.
+/// Connects to `server`: stdio with `env` added to its environment, or streamable HTTP with
+/// `headers` on every request.
 pub fn connect(
     server: &Server,
     env: &BTreeMap<String, String>,
+    headers: &BTreeMap<String, String>,
     timeout: Duration,
 ) -> Result<Session> {
-    if server.transport != Transport::Stdio {
-        return Err(upstream(format!(
-            "MCP server `{}`: the {} transport is not supported yet",
-            server.name,
-            server.transport.as_str()
-        )));
-    }
-    let command = server.command.clone().unwrap_or_default();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
     let start = Instant::now();
-    let mut cmd = tokio::process::Command::new(&command);
-    cmd.args(&server.args)
-        .envs(env)
-        .kill_on_drop(true)
-        .process_group(0);
-    let (transport, _) = {
-        let _guard = rt.enter();
-        TokioChildProcess::builder(cmd)
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .map_err(|e| {
-                upstream(format!(
-                    "MCP server `{}`: cannot start `{command}`: {e}",
-                    server.name
-                ))
-            })?
-    };
-    let pgid = transport.id().map(|p| p as i32);
     let mut config = ClientConfig::default();
     config.client_info = Implementation::new("goclaw", "1.0.0");
-    let handshake =
-        rt.block_on(async { tokio::time::timeout(timeout, config.serve(transport)).await });
+    let (handshake, pgid) = match server.transport {
+        Transport::Stdio => {
+            let command = server.command.clone().unwrap_or_default();
+            let mut cmd = tokio::process::Command::new(&command);
+            cmd.args(&server.args)
+                .envs(env)
+                .kill_on_drop(true)
+                .process_group(0);
+            let (transport, _) = {
+                let _guard = rt.enter();
+                TokioChildProcess::builder(cmd)
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .map_err(|e| {
+                        upstream(format!(
+                            "MCP server `{}`: cannot start `{command}`: {e}",
+                            server.name
+                        ))
+                    })?
+            };
+            let pgid = transport.id().map(|p| p as i32);
+            (
+                rt.block_on(async { tokio::time::timeout(timeout, config.serve(transport)).await }),
+                pgid,
+            )
+        }
+        Transport::StreamableHttp => {
+            use reqwest::header::{HeaderName, HeaderValue};
+            let url = server.url.clone().unwrap_or_default();
+            let mut custom = std::collections::HashMap::new();
+            for (k, v) in headers {
+                let name = HeaderName::from_bytes(k.as_bytes()).map_err(|_| {
+                    Error::usage(format!(
+                        "MCP server `{}`: invalid header name `{k}`",
+                        server.name
+                    ))
+                })?;
+                let value = HeaderValue::from_str(v).map_err(|_| {
+                    Error::usage(format!(
+                        "MCP server `{}`: invalid value for header `{k}`",
+                        server.name
+                    ))
+                })?;
+                custom.insert(name, value);
+            }
+            let cfg = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
+            let result = rt.block_on(async {
+                let transport = StreamableHttpClientTransport::from_config(cfg);
+                tokio::time::timeout(timeout, config.serve(transport)).await
+            });
+            (result, None)
+        }
+        Transport::Sse => {
+            return Err(upstream(format!(
+                "MCP server `{}`: the legacy sse transport is not supported yet",
+                server.name
+            )));
+        }
+    };
     let service = match handshake {
         Ok(Ok(s)) => s,
         Ok(Err(e)) => {

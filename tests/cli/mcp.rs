@@ -466,3 +466,135 @@ fn failing_servers_are_exit_8_and_leave_nothing_running() {
         no_server_left("sleep 4444");
     }
 }
+
+/// The Python with the `mcp` package (set by .ci/run), if any.
+fn peer_python() -> Option<String> {
+    let from_env = std::env::var("GOCLAW_PEER_PYTHON").ok();
+    let default = std::env::var("HOME")
+        .ok()
+        .map(|h| format!("{h}/.cache/goclaw/peers-venv/bin/python"));
+    let found = from_env
+        .or(default)
+        .filter(|p| std::path::Path::new(p).exists());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            ".ci/run installs the Python mcp package"
+        );
+    }
+    found
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn wait_for_port(port: u16) {
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("nothing listens on 127.0.0.1:{port}");
+}
+
+struct Child(std::process::Child);
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_python_server_over_streamable_http() {
+    let Some(py) = peer_python() else { return };
+    let env = home();
+    let port = free_port();
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-peers/py_server.py");
+    let _server = Child(
+        std::process::Command::new(&py)
+            .arg(&script)
+            .args(["streamable-http", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for_port(port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let o = env.run(&[
+        "mcp",
+        "add",
+        "py",
+        "--url",
+        &url,
+        "--header",
+        "X-Goclaw-Test=hdr-value-7",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(!stdout(&o).contains("hdr-value-7"));
+    let probe = json(&env.run(&["mcp", "probe", "py"]));
+    assert_eq!(probe["tools"], 2, "{probe}");
+    assert_eq!(probe["server_info"]["name"], "goclaw-test-peer");
+    let o = env.run(&["mcp", "call", "py", "add", r#"{"a":2,"b":3}"#]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        json(&o)["result"]["for_llm"]
+            .as_str()
+            .unwrap()
+            .contains("\n---\n5\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "mcp_py__echo",
+        r#"{"message":"over http"}"#,
+    ]);
+    assert!(stdout(&o).contains("py-echo: over http"), "{}", stdout(&o));
+}
+
+#[test]
+fn an_http_server_that_fails_is_exit_8() {
+    let env = home();
+    let port = free_port();
+    let server = format!(
+        "import http.server\nclass H(http.server.BaseHTTPRequestHandler):\n    def do_POST(self):\n        self.send_response(500); self.end_headers(); self.wfile.write(b'boom')\n    do_GET = do_POST\n    def log_message(self, *a): pass\nhttp.server.HTTPServer(('127.0.0.1', {port}), H).serve_forever()\n"
+    );
+    let _server = Child(
+        std::process::Command::new("python3")
+            .args(["-c", &server])
+            .spawn()
+            .unwrap(),
+    );
+    wait_for_port(port);
+    env.run(&[
+        "mcp",
+        "add",
+        "broken",
+        "--url",
+        &format!("http://127.0.0.1:{port}/mcp"),
+        "--timeout",
+        "5",
+    ]);
+    let err = assert_error(&env.run(&["mcp", "probe", "broken"]), 8, "upstream");
+    assert!(err["message"].as_str().unwrap().contains("broken"), "{err}");
+    env.run(&[
+        "mcp",
+        "add",
+        "old",
+        "--url",
+        &format!("http://127.0.0.1:{port}/sse"),
+        "--transport",
+        "sse",
+    ]);
+    assert_error(&env.run(&["mcp", "probe", "old"]), 8, "upstream");
+}
