@@ -148,6 +148,14 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The directory of the store (where `secret.key` lives too).
+    pub fn store_dir(&self) -> PathBuf {
+        self.db_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    }
+
     /// Resolves paths and loads the config file. A config file named by flag or environment
     /// must exist; the default one may be absent (empty configuration).
     pub fn resolve(args: &PathArgs, env: &Env) -> Result<Settings> {

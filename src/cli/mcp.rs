@@ -206,11 +206,7 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
     };
     match args.command {
         McpCommand::Add(a) => {
-            let key_dir = settings
-                .db_path
-                .parent()
-                .map(std::path::Path::to_path_buf)
-                .unwrap_or_default();
+            let key_dir = settings.store_dir();
             let key = SecretKey::load(&key_dir)?;
             let transport = a.transport.unwrap_or(if a.url.is_some() {
                 Transport::StreamableHttp
@@ -222,16 +218,18 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
                 &key,
                 &NewServer {
                     name: a.name,
-                    transport,
-                    command: a.command,
-                    args: a.args,
-                    env: a.env.into_iter().collect::<BTreeMap<_, _>>(),
-                    url: a.url,
-                    headers: a.headers.into_iter().collect(),
-                    prefix: a.prefix,
-                    timeout_secs: a.timeout,
-                    access: a.access,
-                    enabled: !a.disabled,
+                    spec: mcp::ServerConfig {
+                        transport,
+                        command: a.command,
+                        args: a.args,
+                        env: a.env.into_iter().collect::<BTreeMap<_, _>>(),
+                        url: a.url,
+                        headers: a.headers.into_iter().collect(),
+                        prefix: a.prefix,
+                        timeout_secs: a.timeout,
+                        access: a.access,
+                        enabled: !a.disabled,
+                    },
                 },
                 config,
             )?;
@@ -341,11 +339,7 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
         }
         McpCommand::Probe { name } => {
             let server = mcp::get(store.conn(), config, &name)?;
-            let key_dir = settings
-                .db_path
-                .parent()
-                .map(std::path::Path::to_path_buf)
-                .unwrap_or_default();
+            let key_dir = settings.store_dir();
             let (env, headers) =
                 mcp::bridge::server_secrets(store.conn(), config, &key_dir, &server)?;
             let session = mcp::client::connect(
@@ -381,11 +375,7 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
                     .filter(|s| s.enabled)
                     .collect(),
             };
-            let key_dir = settings
-                .db_path
-                .parent()
-                .map(std::path::Path::to_path_buf)
-                .unwrap_or_default();
+            let key_dir = settings.store_dir();
             let mut rows = Vec::new();
             for s in &servers {
                 let secrets = mcp::bridge::server_secrets(store.conn(), config, &key_dir, s)?;

@@ -267,11 +267,7 @@ pub(crate) fn bridge_mcp(
     };
     let filter = mcp::access_for(store.conn(), server, agent, user)?
         .ok_or_else(|| bridge::refusal(server, agent))?;
-    let key_dir = settings
-        .db_path
-        .parent()
-        .map(std::path::Path::to_path_buf)
-        .unwrap_or_default();
+    let key_dir = settings.store_dir();
     let secrets = bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, server)?;
     let tools = bridge::tools_of(server, secrets, &mcp::ToolFilter::default())?;
     if let Some(t) = tools.iter().find(|t| t.registered == name)

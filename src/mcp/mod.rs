@@ -126,20 +126,11 @@ pub struct Server {
     pub enabled: bool,
 }
 
-/// What `mcp add` stores.
+/// What `mcp add` stores: a name and the same settings a config entry has.
 #[derive(Debug, Clone, Default)]
 pub struct NewServer {
     pub name: String,
-    pub transport: Transport,
-    pub command: Option<String>,
-    pub args: Vec<String>,
-    pub env: BTreeMap<String, String>,
-    pub url: Option<String>,
-    pub headers: BTreeMap<String, String>,
-    pub prefix: String,
-    pub timeout_secs: u64,
-    pub access: Access,
-    pub enabled: bool,
+    pub spec: ServerConfig,
 }
 
 /// The effective prefix of bridged tool names (§17): `mcp_` + the server name with `-` → `_`
@@ -207,16 +198,16 @@ pub fn add(
             s.name
         )));
     }
-    match s.transport {
-        Transport::Stdio if s.command.as_deref().unwrap_or("").is_empty() => {
+    match s.spec.transport {
+        Transport::Stdio if s.spec.command.as_deref().unwrap_or("").is_empty() => {
             return Err(Error::usage("a stdio server needs --command"));
         }
         Transport::StreamableHttp | Transport::Sse => {
-            let url = s.url.as_deref().unwrap_or("");
+            let url = s.spec.url.as_deref().unwrap_or("");
             if !(url.starts_with("http://") || url.starts_with("https://")) {
                 return Err(Error::usage(format!(
                     "a {} server needs an http(s) --url",
-                    s.transport.as_str()
+                    s.spec.transport.as_str()
                 )));
             }
         }
@@ -240,18 +231,18 @@ pub fn add(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14) ON CONFLICT (name) DO NOTHING",
             params![
                 s.name,
-                s.transport.as_str(),
-                s.command,
-                serde_json::to_string(&s.args).unwrap_or_else(|_| "[]".into()),
-                s.url,
-                seal(&s.env)?,
-                seal(&s.headers)?,
-                keys(&s.env),
-                keys(&s.headers),
-                s.prefix,
-                s.timeout_secs.max(1) as i64,
-                s.access.as_str(),
-                s.enabled,
+                s.spec.transport.as_str(),
+                s.spec.command,
+                serde_json::to_string(&s.spec.args).unwrap_or_else(|_| "[]".into()),
+                s.spec.url,
+                seal(&s.spec.env)?,
+                seal(&s.spec.headers)?,
+                keys(&s.spec.env),
+                keys(&s.spec.headers),
+                s.spec.prefix,
+                s.spec.timeout_secs.max(1) as i64,
+                s.spec.access.as_str(),
+                s.spec.enabled,
                 now()
             ],
         )
