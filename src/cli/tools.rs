@@ -269,6 +269,17 @@ pub(crate) fn bridge_mcp(
         .ok_or_else(|| bridge::refusal(server, agent))?;
     let key_dir = settings.store_dir();
     let secrets = bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, server)?;
+    // What the server was given must never come back through its results.
+    let given: Vec<Vec<u8>> = secrets
+        .0
+        .values()
+        .chain(secrets.1.values())
+        .map(|v| v.as_bytes().to_vec())
+        .collect();
+    p.scrubber = p
+        .scrubber
+        .with_more_values(&given)
+        .map_err(Error::internal)?;
     let tools = bridge::tools_of(server, secrets, &mcp::ToolFilter::default())?;
     if let Some(t) = tools.iter().find(|t| t.registered == name)
         && !filter.allows(&t.tool)

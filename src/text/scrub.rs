@@ -298,6 +298,17 @@ impl Scrubber {
         })
     }
 
+    /// This scrubber plus more credential values (e.g. the secrets an MCP server was given).
+    pub fn with_more_values(&self, more: &[Vec<u8>]) -> Result<Scrubber, String> {
+        let values: Vec<Vec<u8>> = self
+            .values
+            .iter()
+            .cloned()
+            .chain(more.iter().cloned())
+            .collect();
+        Scrubber::new(&values, &self.dynamic)
+    }
+
     /// Scrubs a whole input at once.
     pub fn scrub(&self, input: &[u8], report: Option<&mut Report>) -> Vec<u8> {
         let mut out = Vec::with_capacity(input.len());

@@ -321,6 +321,27 @@ fn a_real_server_over_stdio() {
     assert_error(&env.run(&["mcp", "call", "ev", "nope"]), 5, "not_found");
     let history = stdout(&env.run(&["tools", "history", "--tool", "mcp_ev__echo"]));
     assert!(history.contains("\"outcome\":\"ok\""), "{history}");
+    // What the server was started with never comes back through its results.
+    env.run(&[
+        "mcp",
+        "add",
+        "ev2",
+        "--command",
+        "node",
+        "--arg",
+        &js,
+        "--arg",
+        "stdio",
+        "--env",
+        "MY_TOKEN=plain-looking-value-77",
+    ]);
+    let o = env.run(&["mcp", "call", "ev2", "get-env"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("MY_TOKEN") && !stdout(&o).contains("plain-looking-value-77"),
+        "{}",
+        stdout(&o)
+    );
     // Policy sees the groups: deny group:mcp:ev.
     std::fs::write(
         env.home().join("config.toml"),
