@@ -1383,7 +1383,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__policy__subcmd__explain)
-            opts="-q -v -h -V --agent --provider --subagent --leaf --group-allow --request-allow --tool --args --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --agent --mcp --provider --subagent --leaf --group-allow --request-allow --tool --args --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2995,7 +2995,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tools__subcmd__list)
-            opts="-q -v -h -V --agent --all --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --agent --all --mcp --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -104,6 +104,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l all -d 'Show the tools the policy removes too'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l mcp -d 'Also connect to the MCP servers the agent may use and list their tools'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -170,6 +171,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l mcp -d 'Also connect to the MCP servers the agent may use, so their tools and the `mcp` and `mcp:<server>` groups take part'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l subagent -d 'Apply the subagent deny list'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l leaf -d 'Apply the leaf-subagent deny list too'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l json -d 'Print JSON even on a terminal'

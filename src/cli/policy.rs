@@ -33,6 +33,10 @@ pub enum PolicyCommand {
 pub struct ExplainArgs {
     #[arg(long, env = "GOCLAW_AGENT")]
     pub agent: Option<String>,
+    /// Also connect to the MCP servers the agent may use, so their tools and the `mcp` and
+    /// `mcp:<server>` groups take part
+    #[arg(long)]
+    pub mcp: bool,
     #[arg(long)]
     pub provider: Option<String>,
     /// Apply the subagent deny list
@@ -57,7 +61,12 @@ pub struct ExplainArgs {
 
 pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     let PolicyCommand::Explain(a) = args.command;
-    let p = super::tools::parts(ctx)?;
+    let mut p = super::tools::parts(ctx)?;
+    if a.mcp {
+        super::tools::bridge_all_mcp(ctx, &mut p, a.agent.as_deref(), None)?;
+    } else if let Some(t) = a.tool.as_deref() {
+        super::tools::bridge_mcp(ctx, &mut p, t, a.agent.as_deref(), None)?;
+    }
     let g = super::tools::gate(ctx, &p)?;
     let agent = g.agent(a.agent.as_deref())?;
     let req = policy::Request {

@@ -34,6 +34,9 @@ pub enum ToolsCommand {
         /// Show the tools the policy removes too
         #[arg(long)]
         all: bool,
+        /// Also connect to the MCP servers the agent may use and list their tools
+        #[arg(long)]
+        mcp: bool,
     },
     /// A tool's description and JSON schema
     Describe { name: String },
@@ -127,8 +130,11 @@ struct ListRow {
 
 pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
     match args.command {
-        ToolsCommand::List { agent, all } => {
-            let p = parts(ctx)?;
+        ToolsCommand::List { agent, all, mcp } => {
+            let mut p = parts(ctx)?;
+            if mcp {
+                bridge_all_mcp(ctx, &mut p, agent.as_deref(), None)?;
+            }
             let g = gate(ctx, &p)?;
             let agent_cfg = g.agent(agent.as_deref())?;
             let allowed = g.evaluate(agent_cfg, None).tools;
@@ -289,8 +295,25 @@ pub(crate) fn bridge_mcp(
             t.tool, server.name
         )));
     }
+    let tools = tools
+        .into_iter()
+        .filter(|t| filter.allows(&t.tool))
+        .collect();
+    let names = register_mcp(ctx, p, &server.name, tools);
+    p.groups.register("mcp", names);
+    Ok(())
+}
+
+/// Puts a server's bridged tools in the registry (skipping taken names, with a warning) and
+/// registers the group `mcp:<server>`; returns the names registered.
+fn register_mcp(
+    ctx: &Context,
+    p: &mut Parts,
+    server: &str,
+    tools: Vec<crate::mcp::bridge::McpTool>,
+) -> Vec<String> {
     let mut names = Vec::new();
-    for t in tools.into_iter().filter(|t| filter.allows(&t.tool)) {
+    for t in tools {
         if p.registry.get(t.registered).is_some() {
             ctx.out.warn(&format!(
                 "MCP tool {} skipped: the name is taken",
@@ -301,9 +324,44 @@ pub(crate) fn bridge_mcp(
         names.push(t.registered.to_string());
         p.registry.register(Box::new(t));
     }
-    p.groups
-        .register(&format!("mcp:{}", server.name), names.clone());
-    p.groups.register("mcp", names);
+    p.groups.register(&format!("mcp:{server}"), names.clone());
+    names
+}
+
+/// Bridges the tools of every enabled MCP server `agent` may use (for listings and
+/// explanations). A server that fails is reported and skipped; the others still count.
+pub(crate) fn bridge_all_mcp(
+    ctx: &Context,
+    p: &mut Parts,
+    agent: Option<&str>,
+    user: Option<&str>,
+) -> Result<()> {
+    use crate::mcp::{self, bridge};
+    let settings = ctx.settings()?;
+    let store = ctx.store()?;
+    let key_dir = settings.store_dir();
+    let mut all_names = Vec::new();
+    for server in mcp::list(store.conn(), &settings.config.mcp)? {
+        let Some(filter) = mcp::access_for(store.conn(), &server, agent, user)? else {
+            continue;
+        };
+        let tools = bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, &server)
+            .and_then(|secrets| bridge::tools_of(&server, secrets, &filter));
+        let tools = match tools {
+            Ok(t) => t,
+            Err(e) => {
+                ctx.out.warn(&format!(
+                    "MCP server `{}` skipped: {}",
+                    server.name, e.message
+                ));
+                continue;
+            }
+        };
+        all_names.extend(register_mcp(ctx, p, &server.name, tools));
+    }
+    if !all_names.is_empty() {
+        p.groups.register("mcp", all_names);
+    }
     Ok(())
 }
 

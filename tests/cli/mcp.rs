@@ -266,8 +266,12 @@ fn no_server_left(marker: &str) {
 
 #[test]
 fn a_real_server_over_stdio() {
-    let Some(js) = everything() else { return };
+    let Some(real_js) = everything() else { return };
     let env = home();
+    // A path of this test's own, so the leftover check cannot see other tests' servers.
+    let link = env.root().join("everything-stdio.js");
+    std::os::unix::fs::symlink(&real_js, &link).unwrap();
+    let js = link.display().to_string();
     assert_eq!(
         code(&env.run(&[
             "mcp",
@@ -341,6 +345,23 @@ fn a_real_server_over_stdio() {
         stdout(&o).contains("MY_TOKEN") && !stdout(&o).contains("plain-looking-value-77"),
         "{}",
         stdout(&o)
+    );
+    // Listings and explanations connect on request, with the groups.
+    let list = json(&env.run(&["tools", "list", "--mcp"]));
+    assert!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "mcp_ev__echo"),
+        "{list}"
+    );
+    let explain = json(&env.run(&["policy", "explain", "--mcp"]));
+    assert!(
+        explain["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t == "mcp_ev2__get-env")
     );
     // Policy sees the groups: deny group:mcp:ev.
     std::fs::write(
