@@ -58,6 +58,26 @@ fn workspace(ctx: &CallContext) -> Result<Workspace, ToolResult> {
     Workspace::open(&ctx.workspace, &ctx.denied_paths).map_err(|e| ToolResult::error(e.message))
 }
 
+/// A tool body: `?` ends the call with its error result.
+type Step = Result<ToolResult, ToolResult>;
+
+fn done(step: Step) -> ToolResult {
+    step.unwrap_or_else(|r| r)
+}
+
+impl From<FsError> for ToolResult {
+    fn from(e: FsError) -> ToolResult {
+        fail(e)
+    }
+}
+
+/// The `path` argument, which the tool cannot do without.
+fn required_path(args: &Map<String, Value>) -> Result<&str, ToolResult> {
+    str_arg(args, "path")
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| ToolResult::error("path is required"))
+}
+
 fn fail(e: FsError) -> ToolResult {
     ToolResult::error(e.message)
 }
@@ -97,40 +117,44 @@ impl Tool for ReadFile {
         Risk::Safe
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let path = str_arg(args, "path").unwrap_or_default();
-        if path.is_empty() {
-            return ToolResult::error("path is required");
-        }
-        let ext = Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        if let Some(ext) = ext.filter(|e| BINARY_EXTENSIONS.contains(&e.as_str())) {
-            return ToolResult::error(format!(
-                "cannot read binary file (.{ext}). Use the appropriate tool: read_image for images, read_document for documents, read_audio for audio, read_video for video."
-            ));
-        }
-        let ws = match workspace(ctx) {
-            Ok(w) => w,
-            Err(r) => return r,
-        };
-        let (file, _) = match ws.open_file(path) {
-            Ok(f) => f,
-            Err(e) => return ToolResult::error(format!("failed to read file: {}", e.message)),
-        };
-        let offset = num_arg(args, "offset").unwrap_or(0).max(0) as usize;
-        let limit = num_arg(args, "limit")
-            .filter(|&n| n > 0)
-            .map(|n| n as usize);
-        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-        if size > MAX_READ_BYTES && offset == 0 && limit.is_none() {
-            return ToolResult::error(format!(
-                "file is {size} bytes, over the {} MB read limit; read part of it with offset and limit",
-                MAX_READ_BYTES >> 20
-            ));
-        }
-        read_lines(file, path, offset, limit)
+        done(read_file(ctx, args))
     }
+}
+
+/// The body of `read_file`.
+fn read_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let path = required_path(args)?;
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if let Some(ext) = ext.filter(|e| BINARY_EXTENSIONS.contains(&e.as_str())) {
+        return Err(ToolResult::error(format!(
+            "cannot read binary file (.{ext}). Use the appropriate tool: read_image for images, read_document for documents, read_audio for audio, read_video for video."
+        )));
+    }
+    let ws = workspace(ctx)?;
+    let (file, _) = match ws.open_file(path) {
+        Ok(f) => f,
+        Err(e) => {
+            return Err(ToolResult::error(format!(
+                "failed to read file: {}",
+                e.message
+            )));
+        }
+    };
+    let offset = num_arg(args, "offset").unwrap_or(0).max(0) as usize;
+    let limit = num_arg(args, "limit")
+        .filter(|&n| n > 0)
+        .map(|n| n as usize);
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size > MAX_READ_BYTES && offset == 0 && limit.is_none() {
+        return Err(ToolResult::error(format!(
+            "file is {size} bytes, over the {} MB read limit; read part of it with offset and limit",
+            MAX_READ_BYTES >> 20
+        )));
+    }
+    Ok(read_lines(file, path, offset, limit))
 }
 
 fn read_lines(file: std::fs::File, path: &str, offset: usize, limit: Option<usize>) -> ToolResult {
@@ -230,35 +254,23 @@ impl Tool for WriteFile {
         Risk::Medium
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let path = str_arg(args, "path").unwrap_or_default();
-        if path.is_empty() {
-            return ToolResult::error("path is required");
-        }
-        let content = str_arg(args, "content").unwrap_or_default();
-        let ws = match workspace(ctx) {
-            Ok(w) => w,
-            Err(r) => return r,
-        };
-        let target = match ws.target(path, true) {
-            Ok(t) => t,
-            Err(e) => return fail(e),
-        };
-        if bool_arg(args, "append") {
-            match ws.append(&target, content.as_bytes()) {
-                Ok(()) => {
-                    ToolResult::silent(format!("File appended: {path} ({} bytes)", content.len()))
-                }
-                Err(e) => fail(e),
-            }
-        } else {
-            match ws.write_atomic(&target, content.as_bytes()) {
-                Ok(()) => {
-                    ToolResult::silent(format!("File written: {path} ({} bytes)", content.len()))
-                }
-                Err(e) => fail(e),
-            }
-        }
+        done(write_file(ctx, args))
     }
+}
+
+/// The body of `write_file`.
+fn write_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let path = required_path(args)?;
+    let content = str_arg(args, "content").unwrap_or_default();
+    let ws = workspace(ctx)?;
+    let target = ws.target(path, true)?;
+    Ok(if bool_arg(args, "append") {
+        ws.append(&target, content.as_bytes())?;
+        ToolResult::silent(format!("File appended: {path} ({} bytes)", content.len()))
+    } else {
+        ws.write_atomic(&target, content.as_bytes())?;
+        ToolResult::silent(format!("File written: {path} ({} bytes)", content.len()))
+    })
 }
 
 /// `edit`.
@@ -281,55 +293,48 @@ impl Tool for Edit {
         Risk::Medium
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let path = str_arg(args, "path").unwrap_or_default();
-        let old = str_arg(args, "old_string").unwrap_or_default();
-        let new = str_arg(args, "new_string").unwrap_or_default();
-        if path.is_empty() {
-            return ToolResult::error("path is required");
-        }
-        if old.is_empty() {
-            return ToolResult::error("old_string is required");
-        }
-        if old == new {
-            return ToolResult::error("old_string and new_string are identical");
-        }
-        let all = bool_arg(args, "replace_all") || bool_arg(args, "allow_multiple");
-        let ws = match workspace(ctx) {
-            Ok(w) => w,
-            Err(r) => return r,
-        };
-        let target = match ws.target(path, false) {
-            Ok(t) => t,
-            Err(e) => return fail(e),
-        };
-        let bytes = match ws.read_target(&target) {
-            Ok(b) => b,
-            Err(e) => return fail(e),
-        };
-        let Ok(text) = String::from_utf8(bytes) else {
-            return ToolResult::error(format!(
-                "{path} is not UTF-8 text; edit works on text files"
-            ));
-        };
-        let count = text.matches(old).count();
-        if count == 0 {
-            return ToolResult::error("old_string not found in file");
-        }
-        if count > 1 && !all {
-            return ToolResult::error(format!(
-                "old_string found {count} times — use replace_all=true or provide a more specific match"
-            ));
-        }
-        let (edited, n) = if all {
-            (text.replace(old, new), count)
-        } else {
-            (text.replacen(old, new, 1), 1)
-        };
-        match ws.write_atomic(&target, edited.as_bytes()) {
-            Ok(()) => ToolResult::silent(format!("File edited: {path} ({n} replacement(s))")),
-            Err(e) => fail(e),
-        }
+        done(edit(ctx, args))
     }
+}
+
+/// The body of `edit`.
+fn edit(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let path = required_path(args)?;
+    let old = str_arg(args, "old_string").unwrap_or_default();
+    let new = str_arg(args, "new_string").unwrap_or_default();
+    if old.is_empty() {
+        return Err(ToolResult::error("old_string is required"));
+    }
+    if old == new {
+        return Err(ToolResult::error("old_string and new_string are identical"));
+    }
+    let all = bool_arg(args, "replace_all") || bool_arg(args, "allow_multiple");
+    let ws = workspace(ctx)?;
+    let target = ws.target(path, false)?;
+    let bytes = ws.read_target(&target)?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Err(ToolResult::error(format!(
+            "{path} is not UTF-8 text; edit works on text files"
+        )));
+    };
+    let count = text.matches(old).count();
+    if count == 0 {
+        return Err(ToolResult::error("old_string not found in file"));
+    }
+    if count > 1 && !all {
+        return Err(ToolResult::error(format!(
+            "old_string found {count} times — use replace_all=true or provide a more specific match"
+        )));
+    }
+    let (edited, n) = if all {
+        (text.replace(old, new), count)
+    } else {
+        (text.replacen(old, new, 1), 1)
+    };
+    ws.write_atomic(&target, edited.as_bytes())?;
+    Ok(ToolResult::silent(format!(
+        "File edited: {path} ({n} replacement(s))"
+    )))
 }
 
 /// `list_files`.
@@ -349,37 +354,38 @@ impl Tool for ListFiles {
         Risk::Safe
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let path = str_arg(args, "path")
-            .filter(|p| !p.is_empty())
-            .unwrap_or(".");
-        let ws = match workspace(ctx) {
-            Ok(w) => w,
-            Err(r) => return r,
-        };
-        let (fd, real) = match ws.open_dir(path) {
-            Ok(d) => d,
-            Err(e) if e.not_found => {
-                return ToolResult::silent(format!("Directory does not exist: {path}"));
-            }
-            Err(e) => return fail(e),
-        };
-        let entries = match list_dir(&fd) {
-            Ok(e) => e,
-            Err(e) => return fail(e),
-        };
-        let mut out = String::new();
-        for (name, meta) in entries {
-            if ws.denied_rule(&real.join(&name)).is_some() {
-                continue;
-            }
-            if meta.is_dir() {
-                out.push_str(&format!("[DIR]  {name}/\n"));
-            } else {
-                out.push_str(&format!("[FILE] {name} ({} bytes)\n", meta.len()));
-            }
-        }
-        ToolResult::silent(out)
+        done(list_files(ctx, args))
     }
+}
+
+/// The body of `list_files`.
+fn list_files(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let path = str_arg(args, "path")
+        .filter(|p| !p.is_empty())
+        .unwrap_or(".");
+    let ws = workspace(ctx)?;
+    let (fd, real) = match ws.open_dir(path) {
+        Ok(d) => d,
+        Err(e) if e.not_found => {
+            return Err(ToolResult::silent(format!(
+                "Directory does not exist: {path}"
+            )));
+        }
+        Err(e) => return Err(fail(e)),
+    };
+    let entries = list_dir(&fd)?;
+    let mut out = String::new();
+    for (name, meta) in entries {
+        if ws.denied_rule(&real.join(&name)).is_some() {
+            continue;
+        }
+        if meta.is_dir() {
+            out.push_str(&format!("[DIR]  {name}/\n"));
+        } else {
+            out.push_str(&format!("[FILE] {name} ({} bytes)\n", meta.len()));
+        }
+    }
+    Ok(ToolResult::silent(out))
 }
 
 /// How a tree is walked.
@@ -435,59 +441,58 @@ impl Tool for Glob {
         Risk::Safe
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let pattern = str_arg(args, "pattern").unwrap_or_default();
-        if pattern.is_empty() {
-            return ToolResult::error("pattern is required");
-        }
-        let max = num_arg(args, "max_results")
-            .filter(|&n| n > 0)
-            .map_or(GLOB_MAX_RESULTS, |n| n as usize);
-        let ws = match workspace(ctx) {
-            Ok(w) => w,
-            Err(r) => return r,
-        };
-        let dir = str_arg(args, "path")
-            .filter(|p| !p.is_empty())
-            .unwrap_or(".");
-        let (fd, start) = match ws.open_dir(dir) {
-            Ok(d) => d,
-            Err(e) => return fail(e),
-        };
-        drop(fd);
-        let mut found = match glob_once(&ws, &start, pattern) {
-            Ok(f) => f,
-            Err(e) => return ToolResult::error(e),
-        };
-        let mut used = pattern.to_string();
-        if found.is_empty() && !pattern.contains('/') && pattern.starts_with("*.") {
-            used = format!("**/{pattern}");
-            found = match glob_once(&ws, &start, &used) {
-                Ok(f) => f,
-                Err(e) => return ToolResult::error(e),
-            };
-        }
-        if found.is_empty() {
-            return ToolResult::silent(format!("No files match {pattern}"));
-        }
-        // Newest first; ties by name.
-        found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let total = found.len();
-        let mut out: String = found
-            .iter()
-            .take(max)
-            .map(|(p, _)| format!("{}\n", p.display()))
-            .collect();
-        if total > max {
-            out.push_str(&format!(
-                "[{} more files not shown; narrow the pattern or raise max_results]\n",
-                total - max
-            ));
-        }
-        if used != pattern {
-            out.push_str(&format!("(no match for {pattern}; showing {used})\n"));
-        }
-        ToolResult::silent(out)
+        done(glob(ctx, args))
     }
+}
+
+/// The body of `glob`.
+fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let pattern = str_arg(args, "pattern").unwrap_or_default();
+    if pattern.is_empty() {
+        return Err(ToolResult::error("pattern is required"));
+    }
+    let max = num_arg(args, "max_results")
+        .filter(|&n| n > 0)
+        .map_or(GLOB_MAX_RESULTS, |n| n as usize);
+    let ws = workspace(ctx)?;
+    let dir = str_arg(args, "path")
+        .filter(|p| !p.is_empty())
+        .unwrap_or(".");
+    let (fd, start) = ws.open_dir(dir)?;
+    drop(fd);
+    let mut found = match glob_once(&ws, &start, pattern) {
+        Ok(f) => f,
+        Err(e) => return Err(ToolResult::error(e)),
+    };
+    let mut used = pattern.to_string();
+    if found.is_empty() && !pattern.contains('/') && pattern.starts_with("*.") {
+        used = format!("**/{pattern}");
+        found = match glob_once(&ws, &start, &used) {
+            Ok(f) => f,
+            Err(e) => return Err(ToolResult::error(e)),
+        };
+    }
+    if found.is_empty() {
+        return Err(ToolResult::silent(format!("No files match {pattern}")));
+    }
+    // Newest first; ties by name.
+    found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let total = found.len();
+    let mut out: String = found
+        .iter()
+        .take(max)
+        .map(|(p, _)| format!("{}\n", p.display()))
+        .collect();
+    if total > max {
+        out.push_str(&format!(
+            "[{} more files not shown; narrow the pattern or raise max_results]\n",
+            total - max
+        ));
+    }
+    if used != pattern {
+        out.push_str(&format!("(no match for {pattern}; showing {used})\n"));
+    }
+    Ok(ToolResult::silent(out))
 }
 
 fn glob_once(
@@ -548,100 +553,104 @@ impl Tool for Search {
         Risk::Safe
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let pattern = str_arg(args, "pattern").unwrap_or_default();
-        if pattern.is_empty() {
-            return ToolResult::error("pattern is required");
-        }
-        let mode = str_arg(args, "output_mode").unwrap_or("content");
-        let max = num_arg(args, "max_results")
-            .filter(|&n| n > 0)
-            .map_or(SEARCH_MAX_RESULTS, |n| n as usize);
-        let context = num_arg(args, "context").unwrap_or(0).clamp(0, 100) as usize;
-        let ws = match workspace(ctx) {
-            Ok(w) => w,
-            Err(r) => return r,
-        };
-        let dir = str_arg(args, "path")
-            .filter(|p| !p.is_empty())
-            .unwrap_or(".");
-        let start = match ws.open_dir(dir) {
-            Ok((_, start)) => start,
-            Err(e) if e.message.starts_with("not a directory") => match ws.open_file(dir) {
-                Ok((_, rel)) => rel,
-                Err(e) => return fail(e),
-            },
-            Err(e) => return fail(e),
-        };
-        let matcher = match grep_regex::RegexMatcherBuilder::new()
-            .case_insensitive(bool_arg(args, "case_insensitive"))
-            .multi_line(bool_arg(args, "multiline"))
-            .dot_matches_new_line(bool_arg(args, "multiline"))
-            .build(pattern)
-        {
-            Ok(m) => m,
-            Err(e) => return ToolResult::error(format!("invalid regex: {e}")),
-        };
-        let include = match str_arg(args, "include") {
-            Some(g) => match globset::Glob::new(g) {
-                Ok(g) => Some(g.compile_matcher()),
-                Err(e) => return ToolResult::error(format!("invalid include glob: {e}")),
-            },
-            None => None,
-        };
-        let results: Mutex<Vec<FileHits>> = Mutex::new(Vec::new());
-        let multiline = bool_arg(args, "multiline");
-        walker(&ws, &start, Walk::Search).build_parallel().run(|| {
-            let (ws, matcher, include, results) = (&ws, &matcher, &include, &results);
-            let mut searcher = grep_searcher::SearcherBuilder::new()
-                .line_number(true)
-                .before_context(context)
-                .after_context(context)
-                .multi_line(multiline)
-                .binary_detection(grep_searcher::BinaryDetection::quit(0))
-                .build();
-            Box::new(move |entry| {
-                let Ok(entry) = entry else {
-                    return ignore::WalkState::Continue;
-                };
-                if !entry.file_type().is_some_and(|t| t.is_file()) {
-                    return ignore::WalkState::Continue;
-                }
-                let rel = entry
-                    .path()
-                    .strip_prefix(ws.root())
-                    .unwrap_or(entry.path())
-                    .to_path_buf();
-                if let Some(inc) = include {
-                    let name_ok = entry.path().file_name().is_some_and(|n| inc.is_match(n));
-                    if !name_ok && !inc.is_match(&rel) {
-                        return ignore::WalkState::Continue;
-                    }
-                }
-                // Contents are read only through the workspace: contained even if the tree changes.
-                let Ok((file, _)) = ws.open_file(&rel.to_string_lossy()) else {
-                    return ignore::WalkState::Continue;
-                };
-                let mut sink = HitSink {
-                    lines: Vec::new(),
-                    matches: 0,
-                };
-                if searcher.search_file(matcher, &file, &mut sink).is_ok()
-                    && sink.matches > 0
-                    && let Ok(mut r) = results.lock()
-                {
-                    r.push(FileHits {
-                        path: rel,
-                        lines: sink.lines,
-                        matches: sink.matches,
-                    });
-                }
-                ignore::WalkState::Continue
-            })
-        });
-        let mut files = results.into_inner().unwrap_or_default();
-        files.sort_by(|a, b| a.path.cmp(&b.path));
-        render_search(files, mode, max, pattern)
+        done(search(ctx, args))
     }
+}
+
+/// The body of `search`.
+fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let pattern = str_arg(args, "pattern").unwrap_or_default();
+    if pattern.is_empty() {
+        return Err(ToolResult::error("pattern is required"));
+    }
+    let mode = str_arg(args, "output_mode").unwrap_or("content");
+    let max = num_arg(args, "max_results")
+        .filter(|&n| n > 0)
+        .map_or(SEARCH_MAX_RESULTS, |n| n as usize);
+    let context = num_arg(args, "context").unwrap_or(0).clamp(0, 100) as usize;
+    let ws = workspace(ctx)?;
+    let dir = str_arg(args, "path")
+        .filter(|p| !p.is_empty())
+        .unwrap_or(".");
+    let start = match ws.open_dir(dir) {
+        Ok((_, start)) => start,
+        Err(e) if e.message.starts_with("not a directory") => match ws.open_file(dir) {
+            Ok((_, rel)) => rel,
+            Err(e) => return Err(fail(e)),
+        },
+        Err(e) => return Err(fail(e)),
+    };
+    let matcher = match grep_regex::RegexMatcherBuilder::new()
+        .case_insensitive(bool_arg(args, "case_insensitive"))
+        .multi_line(bool_arg(args, "multiline"))
+        .dot_matches_new_line(bool_arg(args, "multiline"))
+        .build(pattern)
+    {
+        Ok(m) => m,
+        Err(e) => return Err(ToolResult::error(format!("invalid regex: {e}"))),
+    };
+    let include = match str_arg(args, "include") {
+        Some(g) => match globset::Glob::new(g) {
+            Ok(g) => Some(g.compile_matcher()),
+            Err(e) => {
+                return Err(ToolResult::error(format!("invalid include glob: {e}")));
+            }
+        },
+        None => None,
+    };
+    let results: Mutex<Vec<FileHits>> = Mutex::new(Vec::new());
+    let multiline = bool_arg(args, "multiline");
+    walker(&ws, &start, Walk::Search).build_parallel().run(|| {
+        let (ws, matcher, include, results) = (&ws, &matcher, &include, &results);
+        let mut searcher = grep_searcher::SearcherBuilder::new()
+            .line_number(true)
+            .before_context(context)
+            .after_context(context)
+            .multi_line(multiline)
+            .binary_detection(grep_searcher::BinaryDetection::quit(0))
+            .build();
+        Box::new(move |entry| {
+            let Ok(entry) = entry else {
+                return ignore::WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return ignore::WalkState::Continue;
+            }
+            let rel = entry
+                .path()
+                .strip_prefix(ws.root())
+                .unwrap_or(entry.path())
+                .to_path_buf();
+            if let Some(inc) = include {
+                let name_ok = entry.path().file_name().is_some_and(|n| inc.is_match(n));
+                if !name_ok && !inc.is_match(&rel) {
+                    return ignore::WalkState::Continue;
+                }
+            }
+            // Contents are read only through the workspace: contained even if the tree changes.
+            let Ok((file, _)) = ws.open_file(&rel.to_string_lossy()) else {
+                return ignore::WalkState::Continue;
+            };
+            let mut sink = HitSink {
+                lines: Vec::new(),
+                matches: 0,
+            };
+            if searcher.search_file(matcher, &file, &mut sink).is_ok()
+                && sink.matches > 0
+                && let Ok(mut r) = results.lock()
+            {
+                r.push(FileHits {
+                    path: rel,
+                    lines: sink.lines,
+                    matches: sink.matches,
+                });
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut files = results.into_inner().unwrap_or_default();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(render_search(files, mode, max, pattern))
 }
 
 struct FileHits {
@@ -751,22 +760,19 @@ impl Tool for DeleteFile {
         Risk::Destructive
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let path = str_arg(args, "path").unwrap_or_default();
-        if path.is_empty() {
-            return ToolResult::error("path is required");
-        }
-        let ws = match workspace(ctx) {
-            Ok(w) => w,
-            Err(r) => return r,
-        };
-        match ws.target(path, false).and_then(|t| ws.remove(&t)) {
-            Ok(()) => ToolResult::silent(format!(
-                "File deleted: {path} (backup in {})",
-                super::workspace::BACKUP_DIR
-            )),
-            Err(e) => fail(e),
-        }
+        done(delete_file(ctx, args))
     }
+}
+
+/// The body of `delete_file`.
+fn delete_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let path = required_path(args)?;
+    let ws = workspace(ctx)?;
+    ws.target(path, false).and_then(|t| ws.remove(&t))?;
+    Ok(ToolResult::silent(format!(
+        "File deleted: {path} (backup in {})",
+        super::workspace::BACKUP_DIR
+    )))
 }
 
 /// `move_file`.
@@ -788,49 +794,38 @@ impl Tool for MoveFile {
         Risk::Medium
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let (src, dst) = (
-            str_arg(args, "source").unwrap_or_default(),
-            str_arg(args, "destination").unwrap_or_default(),
-        );
-        if src.is_empty() || dst.is_empty() {
-            return ToolResult::error("source and destination are required");
-        }
-        let ws = match workspace(ctx) {
-            Ok(w) => w,
-            Err(r) => return r,
-        };
-        let from = match ws.target(src, false) {
-            Ok(t) => t,
-            Err(e) => return fail(e),
-        };
-        match ws.stat_in(&from) {
-            Ok(Some(_)) => {}
-            Ok(None) => return ToolResult::error(format!("no such file: {src}")),
-            Err(e) => return fail(e),
-        }
-        let to = match ws.target(dst, true) {
-            Ok(t) => t,
-            Err(e) => return fail(e),
-        };
-        match ws.stat_in(&to) {
-            Ok(Some(_)) if !bool_arg(args, "overwrite") => {
-                return ToolResult::error(format!(
-                    "{dst} already exists; pass overwrite=true to replace it"
-                ));
-            }
-            Ok(Some(m)) if m.is_dir => return ToolResult::error(format!("{dst} is a directory")),
-            Ok(Some(_)) => {
-                // Keep what the overwrite replaces.
-                if let Err(e) = ws.backup(&to) {
-                    return fail(e);
-                }
-            }
-            Ok(None) => {}
-            Err(e) => return fail(e),
-        }
-        match ws.rename(&from, &to) {
-            Ok(()) => ToolResult::silent(format!("File moved: {src} -> {dst}")),
-            Err(e) => fail(e),
-        }
+        done(move_file(ctx, args))
     }
+}
+
+/// The body of `move_file`.
+fn move_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let (src, dst) = (
+        str_arg(args, "source").unwrap_or_default(),
+        str_arg(args, "destination").unwrap_or_default(),
+    );
+    if src.is_empty() || dst.is_empty() {
+        return Err(ToolResult::error("source and destination are required"));
+    }
+    let ws = workspace(ctx)?;
+    let from = ws.target(src, false)?;
+    if ws.stat_in(&from)?.is_none() {
+        return Err(ToolResult::error(format!("no such file: {src}")));
+    }
+    let to = ws.target(dst, true)?;
+    match ws.stat_in(&to)? {
+        Some(_) if !bool_arg(args, "overwrite") => {
+            return Err(ToolResult::error(format!(
+                "{dst} already exists; pass overwrite=true to replace it"
+            )));
+        }
+        Some(m) if m.is_dir => {
+            return Err(ToolResult::error(format!("{dst} is a directory")));
+        }
+        // Keep what the overwrite replaces.
+        Some(_) => ws.backup(&to)?,
+        None => {}
+    }
+    ws.rename(&from, &to)?;
+    Ok(ToolResult::silent(format!("File moved: {src} -> {dst}")))
 }
