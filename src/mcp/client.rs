@@ -2,12 +2,13 @@
 //! synchronous program; each session owns a small current-thread runtime). stdio servers run in
 //! a process group of their own, and the whole group is killed when the session ends, so a call
 //! that times out or a crashed server leaves nothing running. Handshake: client info `goclaw`
-//! (§17), then `tools/list`. Transports: stdio and streamable HTTP; the legacy SSE transport is
-//! not connected yet (the MCP issue is open), and asking for it is an upstream error that says so.
+//! (§17), then `tools/list`. Transports: stdio, streamable HTTP and the legacy HTTP+SSE
+//! transport (`super::sse`).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ClientConfig, Implementation};
 use rmcp::service::{RoleClient, RunningService};
@@ -93,24 +94,9 @@ pub fn connect(
             )
         }
         Transport::StreamableHttp => {
-            use reqwest::header::{HeaderName, HeaderValue};
             let url = server.url.clone().unwrap_or_default();
-            let mut custom = std::collections::HashMap::new();
-            for (k, v) in headers {
-                let name = HeaderName::from_bytes(k.as_bytes()).map_err(|_| {
-                    Error::usage(format!(
-                        "MCP server `{}`: invalid header name `{k}`",
-                        server.name
-                    ))
-                })?;
-                let value = HeaderValue::from_str(v).map_err(|_| {
-                    Error::usage(format!(
-                        "MCP server `{}`: invalid value for header `{k}`",
-                        server.name
-                    ))
-                })?;
-                custom.insert(name, value);
-            }
+            let custom = header_map(server, headers)?.into_iter();
+            let custom = custom.filter_map(|(k, v)| Some((k?, v))).collect();
             let cfg = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
             let result = rt.block_on(async {
                 let transport = StreamableHttpClientTransport::from_config(cfg);
@@ -119,10 +105,22 @@ pub fn connect(
             (result, None)
         }
         Transport::Sse => {
-            return Err(upstream(format!(
-                "MCP server `{}`: the legacy sse transport is not supported yet",
-                server.name
-            )));
+            let url = server.url.clone().unwrap_or_default();
+            let custom = header_map(server, headers)?;
+            let result = rt.block_on(async {
+                tokio::time::timeout(timeout, async {
+                    let pair = super::sse::connect(&url, custom)
+                        .await
+                        .map_err(|e| upstream(format!("MCP server `{}`: {e}", server.name)))?;
+                    Ok::<_, Error>(config.serve(pair).await)
+                })
+                .await
+            });
+            match result {
+                Ok(Err(e)) => return Err(e),
+                Ok(Ok(served)) => (Ok(served), None),
+                Err(elapsed) => (Err(elapsed), None),
+            }
         }
     };
     let service = match handshake {
@@ -155,6 +153,27 @@ pub fn connect(
         info,
         connect_time: start.elapsed(),
     })
+}
+
+/// `headers` as an HTTP header map; a name or value HTTP cannot carry is a usage error.
+fn header_map(server: &Server, headers: &BTreeMap<String, String>) -> Result<HeaderMap> {
+    let mut map = HeaderMap::new();
+    for (k, v) in headers {
+        let name = HeaderName::from_bytes(k.as_bytes()).map_err(|_| {
+            Error::usage(format!(
+                "MCP server `{}`: invalid header name `{k}`",
+                server.name
+            ))
+        })?;
+        let value = HeaderValue::from_str(v).map_err(|_| {
+            Error::usage(format!(
+                "MCP server `{}`: invalid value for header `{k}`",
+                server.name
+            ))
+        })?;
+        map.insert(name, value);
+    }
+    Ok(map)
 }
 
 impl Session {

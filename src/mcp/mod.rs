@@ -15,6 +15,7 @@ use crate::secrets::SecretKey;
 
 pub mod bridge;
 pub mod client;
+pub mod sse;
 
 /// `[mcp]` in config.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

@@ -555,6 +555,16 @@ impl Drop for Child {
 
 #[test]
 fn a_python_server_over_streamable_http() {
+    python_peer_over("streamable-http", "/mcp");
+}
+
+#[test]
+fn a_python_server_over_legacy_sse() {
+    python_peer_over("sse", "/sse");
+}
+
+/// The Python peer served over `transport`, reached at `path`: probe, call and `tools exec`.
+fn python_peer_over(transport: &str, path: &str) {
     let Some(py) = peer_python() else { return };
     let env = home();
     let port = free_port();
@@ -563,20 +573,22 @@ fn a_python_server_over_streamable_http() {
     let _server = Child(
         std::process::Command::new(&py)
             .arg(&script)
-            .args(["streamable-http", &port.to_string()])
+            .args([transport, &port.to_string()])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap(),
     );
     wait_for_port(port);
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let url = format!("http://127.0.0.1:{port}{path}");
     let o = env.run(&[
         "mcp",
         "add",
         "py",
         "--url",
         &url,
+        "--transport",
+        transport,
         "--header",
         "X-Goclaw-Test=hdr-value-7",
     ]);
@@ -638,5 +650,43 @@ fn an_http_server_that_fails_is_exit_8() {
         "--transport",
         "sse",
     ]);
-    assert_error(&env.run(&["mcp", "probe", "old"]), 8, "upstream");
+    let err = assert_error(&env.run(&["mcp", "probe", "old"]), 8, "upstream");
+    assert!(
+        err["message"].as_str().unwrap().contains("HTTP 500"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_sse_server_that_never_names_its_endpoint_times_out() {
+    let env = home();
+    let port = free_port();
+    let server = format!(
+        "import http.server, time\nclass H(http.server.BaseHTTPRequestHandler):\n    def do_GET(self):\n        self.send_response(200); self.send_header('Content-Type', 'text/event-stream'); self.end_headers(); self.wfile.write(b': hello\\n\\n'); self.wfile.flush(); time.sleep(30)\n    def log_message(self, *a): pass\nhttp.server.HTTPServer(('127.0.0.1', {port}), H).serve_forever()\n"
+    );
+    let _server = Child(
+        std::process::Command::new("python3")
+            .args(["-c", &server])
+            .spawn()
+            .unwrap(),
+    );
+    wait_for_port(port);
+    env.run(&[
+        "mcp",
+        "add",
+        "mute",
+        "--url",
+        &format!("http://127.0.0.1:{port}/sse"),
+        "--transport",
+        "sse",
+        "--timeout",
+        "2",
+    ]);
+    let start = std::time::Instant::now();
+    let err = assert_error(&env.run(&["mcp", "probe", "mute"]), 8, "upstream");
+    assert!(
+        err["message"].as_str().unwrap().contains("within 2s"),
+        "{err}"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
 }
