@@ -690,3 +690,59 @@ fn an_sse_server_that_never_names_its_endpoint_times_out() {
     );
     assert!(start.elapsed() < std::time::Duration::from_secs(20));
 }
+
+/// server-everything's HTTP modes listen on every interface with no host option, so they run in
+/// a private network namespace (`unshare --net`, loopback only) together with goclaw; the fixed
+/// ports cannot clash with anything outside it.
+#[test]
+fn server_everything_over_streamable_http_and_sse_in_a_private_network() {
+    let Some(server) = everything() else { return };
+    if which::which("unshare").is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "unshare is part of util-linux"
+        );
+        return;
+    }
+    let env = home();
+    let script = r#"
+        ip link set lo up 2>/dev/null
+        PORT=3001 node "$SERVER" streamableHttp >/dev/null 2>&1 & H=$!
+        PORT=3002 node "$SERVER" sse >/dev/null 2>&1 & S=$!
+        trap 'kill $H $S 2>/dev/null' EXIT
+        for port in 3001 3002; do
+            i=0
+            until (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; do
+                i=$((i + 1)); [ $i -gt 100 ] && exit 9; sleep 0.1
+            done
+        done
+        "$GOCLAW" mcp add http --url http://127.0.0.1:3001/mcp >/dev/null || exit 10
+        "$GOCLAW" mcp add old --url http://127.0.0.1:3002/sse --transport sse >/dev/null || exit 11
+        for name in http old; do
+            "$GOCLAW" mcp probe $name --json
+            "$GOCLAW" mcp call $name get-sum '{"a":20,"b":22}' --json
+        done
+    "#;
+    let o = std::process::Command::new("timeout")
+        .args(["120", "unshare", "--user", "--map-root-user", "--net"])
+        .args(["bash", "-c", script])
+        .env("SERVER", &server)
+        .env("GOCLAW", assert_cmd::cargo::cargo_bin("goclaw"))
+        .env("GOCLAW_HOME", env.home())
+        .current_dir(env.work())
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{}", stdout(&o));
+    for pair in lines.chunks(2) {
+        assert_eq!(pair[0]["tools"], 13, "{}", pair[0]);
+        let text = pair[1]["result"]["for_llm"].as_str().unwrap();
+        assert!(text.contains("42"), "{}", pair[1]);
+    }
+    no_server_left("dist/index.js streamableHttp");
+    no_server_left("dist/index.js sse");
+}
