@@ -746,3 +746,54 @@ fn server_everything_over_streamable_http_and_sse_in_a_private_network() {
     no_server_left("dist/index.js streamableHttp");
     no_server_left("dist/index.js sse");
 }
+
+/// server-filesystem over stdio: its tools are bridged, and its own refusal of a path outside
+/// its root comes back as the tool's error (exit 1), not wrapped as content.
+#[test]
+fn server_filesystem_over_stdio() {
+    let Some(everything) = everything() else {
+        return;
+    };
+    let server = everything.replace("server-everything", "server-filesystem");
+    let env = home();
+    let root = env.work().join("shared");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("a.txt"), "hello from the fs peer\n").unwrap();
+    let root = root.display().to_string();
+    let o = env.run(&[
+        "mcp",
+        "add",
+        "files",
+        "--command",
+        "node",
+        "--arg",
+        &server,
+        "--arg",
+        &root,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let probe = json(&env.run(&["mcp", "probe", "files"]));
+    assert_eq!(
+        probe["server_info"]["name"], "secure-filesystem-server",
+        "{probe}"
+    );
+    let inside = format!(r#"{{"path":"{root}/a.txt"}}"#);
+    let o = env.run(&["tools", "exec", "mcp_files__read_text_file", &inside]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let text = json(&o)["result"]["for_llm"].as_str().unwrap().to_string();
+    assert!(text.contains("\n---\nhello from the fs peer"), "{text}");
+    let o = env.run(&[
+        "mcp",
+        "call",
+        "files",
+        "read_text_file",
+        r#"{"path":"/etc/passwd"}"#,
+    ]);
+    let err = assert_error(&o, 1, "failed");
+    assert!(
+        err["message"].as_str().unwrap().contains("Access denied"),
+        "{err}"
+    );
+    assert!(!stdout(&o).contains("root:x:0"));
+    no_server_left(&root);
+}
