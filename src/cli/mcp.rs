@@ -342,14 +342,11 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
             let key_dir = settings.store_dir();
             let (env, headers) =
                 mcp::bridge::server_secrets(store.conn(), config, &key_dir, &server)?;
-            let session = mcp::client::connect(
-                &server,
-                &env,
-                &headers,
-                mcp::client::connect_timeout(&server),
-            )?;
+            let pool = mcp::pool::Pool::new();
+            let link = pool.link(&server, (env, headers))?;
+            let session = link.connection()?;
             let t = std::time::Instant::now();
-            let tools = session.list_tools(std::time::Duration::from_secs(server.timeout_secs))?;
+            let tools = link.list_tools()?;
             let list_ms = t.elapsed().as_secs_f64() * 1000.0;
             let doc = json!({
                 "server": name,
@@ -376,10 +373,12 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
                     .collect(),
             };
             let key_dir = settings.store_dir();
+            let pool = mcp::pool::Pool::new();
             let mut rows = Vec::new();
             for s in &servers {
                 let secrets = mcp::bridge::server_secrets(store.conn(), config, &key_dir, s)?;
-                for t in mcp::bridge::tools_of(s, secrets, &mcp::ToolFilter::default())? {
+                let link = pool.link(s, secrets)?;
+                for t in mcp::bridge::tools_of(&link, &mcp::ToolFilter::default())? {
                     use crate::tools::Tool;
                     rows.push(json!({"name": t.registered, "server": s.name, "tool": t.tool, "description": t.description(), "parameters": t.parameters()}));
                 }

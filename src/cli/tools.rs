@@ -93,6 +93,8 @@ pub(crate) struct Parts {
     pub registry: Registry,
     pub groups: Groups,
     pub scrubber: Scrubber,
+    /// Connections to the MCP servers whose tools are bridged into `registry`.
+    pub mcp: crate::mcp::pool::Pool,
 }
 
 pub(crate) fn parts(ctx: &Context) -> Result<Parts> {
@@ -100,6 +102,7 @@ pub(crate) fn parts(ctx: &Context) -> Result<Parts> {
         registry: Registry::builtin(),
         groups: Groups::default(),
         scrubber: super::scrub::build_scrubber(ctx, &Default::default())?,
+        mcp: crate::mcp::pool::Pool::new(),
     })
 }
 
@@ -121,8 +124,8 @@ pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
 }
 
 #[derive(Serialize)]
-struct ListRow {
-    name: &'static str,
+struct ListRow<'a> {
+    name: &'a str,
     groups: Vec<&'static str>,
     risk: crate::tools::Risk,
     allowed: bool,
@@ -286,7 +289,8 @@ pub(crate) fn bridge_mcp(
         .scrubber
         .with_more_values(&given)
         .map_err(Error::internal)?;
-    let tools = bridge::tools_of(server, secrets, &mcp::ToolFilter::default())?;
+    let link = p.mcp.link(server, secrets)?;
+    let tools = bridge::tools_of(&link, &mcp::ToolFilter::default())?;
     if let Some(t) = tools.iter().find(|t| t.registered == name)
         && !filter.allows(&t.tool)
     {
@@ -314,14 +318,14 @@ fn register_mcp(
 ) -> Vec<String> {
     let mut names = Vec::new();
     for t in tools {
-        if p.registry.get(t.registered).is_some() {
+        if p.registry.get(&t.registered).is_some() {
             ctx.out.warn(&format!(
                 "MCP tool {} skipped: the name is taken",
                 t.registered
             ));
             continue;
         }
-        names.push(t.registered.to_string());
+        names.push(t.registered.clone());
         p.registry.register(Box::new(t));
     }
     p.groups.register(&format!("mcp:{server}"), names.clone());
@@ -346,7 +350,8 @@ pub(crate) fn bridge_all_mcp(
             continue;
         };
         let tools = bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, &server)
-            .and_then(|secrets| bridge::tools_of(&server, secrets, &filter));
+            .and_then(|secrets| p.mcp.link(&server, secrets))
+            .and_then(|link| bridge::tools_of(&link, &filter));
         let tools = match tools {
             Ok(t) => t,
             Err(e) => {

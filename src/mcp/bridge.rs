@@ -3,36 +3,36 @@
 //! content. Tools are found lazily: only the servers a command names are connected. Grants
 //! decide which agents see a server and which of its tools.
 
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Duration;
+use std::sync::Arc;
 
 use rusqlite::Connection;
 use serde_json::{Map, Value};
 
 use super::client;
+use super::pool::Link;
 use super::{McpConfig, Server, ToolFilter};
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
 
+pub use super::client::Secrets;
+
 /// One MCP server tool, bridged.
 pub struct McpTool {
-    pub server: Server,
+    link: Arc<Link>,
     pub tool: String,
-    pub registered: &'static str,
-    description: &'static str,
+    pub registered: String,
+    description: String,
     schema: Value,
-    env: BTreeMap<String, String>,
-    headers: BTreeMap<String, String>,
 }
 
 impl Tool for McpTool {
-    fn name(&self) -> &'static str {
-        self.registered
+    fn name(&self) -> &str {
+        &self.registered
     }
-    fn description(&self) -> &'static str {
-        self.description
+    fn description(&self) -> &str {
+        &self.description
     }
     fn parameters(&self) -> Value {
         self.schema.clone()
@@ -41,36 +41,21 @@ impl Tool for McpTool {
         Risk::Medium
     }
     fn execute(&self, _ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let run = || -> Result<ToolResult> {
-            let session = client::connect(
-                &self.server,
-                &self.env,
-                &self.headers,
-                client::connect_timeout(&self.server),
-            )?;
-            let out = session.call(
-                self.registered,
-                &self.tool,
-                args.clone(),
-                Duration::from_secs(self.server.timeout_secs),
-            )?;
-            if out.is_error {
+        match self.link.call(&self.registered, &self.tool, args.clone()) {
+            Err(e) => ToolResult::from_error(&e),
+            Ok(out) if out.is_error => {
                 let mut r = ToolResult::error(out.text);
                 r.error_kind = Some(crate::error::ErrorKind::Failed);
-                return Ok(r);
+                r
             }
-            Ok(ToolResult::text(client::wrap_untrusted(
-                &self.server.name,
+            Ok(out) => ToolResult::text(client::wrap_untrusted(
+                &self.link.server.name,
                 &self.tool,
                 &out.text,
-            )))
-        };
-        run().unwrap_or_else(|e| ToolResult::from_error(&e))
+            )),
+        }
     }
 }
-
-/// A server's env values and headers.
-pub type Secrets = (BTreeMap<String, String>, BTreeMap<String, String>);
 
 /// The env a server is started with and the headers it is sent: config's, or the store's
 /// sealed ones.
@@ -94,38 +79,28 @@ pub fn server_secrets(
     super::secrets(conn, &key, &server.name)
 }
 
-/// Every tool of `server` as bridged tools, filtered by `filter`. Names already taken are
-/// skipped (the caller reports them).
-pub fn tools_of(
-    server: &Server,
-    (env, headers): Secrets,
-    filter: &ToolFilter,
-) -> Result<Vec<McpTool>> {
-    let session = client::connect(server, &env, &headers, client::connect_timeout(server))?;
-    let listed = session.list_tools(Duration::from_secs(server.timeout_secs))?;
+/// Every tool of the server behind `link` as bridged tools, filtered by `filter`. Names
+/// already taken are the caller's to skip and report.
+pub fn tools_of(link: &Arc<Link>, filter: &ToolFilter) -> Result<Vec<McpTool>> {
+    let server = &link.server;
     let mut out = Vec::new();
-    for t in listed {
+    for t in link.list_tools()? {
         let Some(name) = t.get("name").and_then(Value::as_str) else {
             continue;
         };
         if !filter.allows(name) {
             continue;
         }
-        let registered = super::tool_name(&server.name, &server.prefix, name);
-        let description = t
-            .get("description")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
         out.push(McpTool {
-            server: server.clone(),
+            link: link.clone(),
             tool: name.to_string(),
-            // Tool names live as long as the process; a command bridges a handful at most.
-            registered: String::leak(registered),
-            description: String::leak(description),
+            registered: super::tool_name(&server.name, &server.prefix, name),
+            description: t
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
             schema: client::convert_schema(t.get("inputSchema").unwrap_or(&Value::Null)),
-            env: env.clone(),
-            headers: headers.clone(),
         });
     }
     Ok(out)

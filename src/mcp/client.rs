@@ -5,13 +5,22 @@
 //! (§17), then `tools/list`. Transports: stdio, streamable HTTP and the legacy HTTP+SSE
 //! transport (`super::sse`).
 
+//! One connection to an MCP server with rmcp: the handshake (client info `goclaw`, §17), then
+//! `tools/list`, `tools/call` and `ping`, each under a time limit. Everything here is async and
+//! runs on the runtime of `super::pool`, which gives the blocking facade the rest of goclaw uses.
+//! stdio servers run in a process group of their own, and the whole group is killed when the
+//! connection is dropped, so a call that times out or a crashed server leaves nothing running.
+//! Transports: stdio, streamable HTTP and the legacy HTTP+SSE transport (`super::sse`).
+
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ClientConfig, Implementation};
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::{
+    CallToolRequestParams, ClientConfig, ClientRequest, Implementation, PingRequest,
+};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::TokioChildProcess;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -28,14 +37,16 @@ pub fn connect_timeout(server: &Server) -> Duration {
     Duration::from_secs(server.timeout_secs.max(1)).min(CONNECT_TIMEOUT)
 }
 
+/// A server's env values and headers.
+pub type Secrets = (BTreeMap<String, String>, BTreeMap<String, String>);
+
 fn upstream(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Upstream, msg)
 }
 
-/// A connected server.
-pub struct Session {
-    rt: tokio::runtime::Runtime,
-    service: Option<RunningService<RoleClient, ClientConfig>>,
+/// A live connection to one server.
+pub struct Connection {
+    service: RunningService<RoleClient, ClientConfig>,
     pgid: Option<i32>,
     pub server: String,
     /// The server's name, version and protocol, as it reported them.
@@ -52,22 +63,22 @@ pub struct CallOutcome {
     pub is_error: bool,
 }
 
-/// Connects to `server`: stdio with `env` added to its environment, or streamable HTTP with
-/// `headers` on every request.
-pub fn connect(
-    server: &Server,
-    env: &BTreeMap<String, String>,
-    headers: &BTreeMap<String, String>,
-    timeout: Duration,
-) -> Result<Session> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+/// Why a call failed, and whether the connection went with it (a transport error, as opposed
+/// to an error the server answered with or a time limit).
+pub struct CallFailure {
+    pub error: Error,
+    pub connection_lost: bool,
+}
+
+/// Connects to `server`: stdio with the secrets' env added to its environment, HTTP with their
+/// headers on every request. Must run on a multi-threaded runtime.
+pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Result<Connection> {
+    let (env, headers) = secrets;
     let start = Instant::now();
     let mut config = ClientConfig::default();
     config.client_info = Implementation::new("goclaw", "1.0.0");
-    let (handshake, pgid) = match server.transport {
+    let mut pgid = None;
+    let handshake = match server.transport {
         Transport::Stdio => {
             let command = server.command.clone().unwrap_or_default();
             let mut cmd = tokio::process::Command::new(&command);
@@ -75,51 +86,40 @@ pub fn connect(
                 .envs(env)
                 .kill_on_drop(true)
                 .process_group(0);
-            let (transport, _) = {
-                let _guard = rt.enter();
-                TokioChildProcess::builder(cmd)
-                    .stderr(std::process::Stdio::null())
-                    .spawn()
-                    .map_err(|e| {
-                        upstream(format!(
-                            "MCP server `{}`: cannot start `{command}`: {e}",
-                            server.name
-                        ))
-                    })?
-            };
-            let pgid = transport.id().map(|p| p as i32);
-            (
-                rt.block_on(async { tokio::time::timeout(timeout, config.serve(transport)).await }),
-                pgid,
-            )
+            let (transport, _) = TokioChildProcess::builder(cmd)
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .map_err(|e| {
+                    upstream(format!(
+                        "MCP server `{}`: cannot start `{command}`: {e}",
+                        server.name
+                    ))
+                })?;
+            pgid = transport.id().map(|p| p as i32);
+            tokio::time::timeout(timeout, config.serve(transport)).await
         }
         Transport::StreamableHttp => {
             let url = server.url.clone().unwrap_or_default();
             let custom = header_map(server, headers)?.into_iter();
             let custom = custom.filter_map(|(k, v)| Some((k?, v))).collect();
             let cfg = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
-            let result = rt.block_on(async {
-                let transport = StreamableHttpClientTransport::from_config(cfg);
-                tokio::time::timeout(timeout, config.serve(transport)).await
-            });
-            (result, None)
+            let transport = StreamableHttpClientTransport::from_config(cfg);
+            tokio::time::timeout(timeout, config.serve(transport)).await
         }
         Transport::Sse => {
             let url = server.url.clone().unwrap_or_default();
             let custom = header_map(server, headers)?;
-            let result = rt.block_on(async {
-                tokio::time::timeout(timeout, async {
-                    let pair = super::sse::connect(&url, custom)
-                        .await
-                        .map_err(|e| upstream(format!("MCP server `{}`: {e}", server.name)))?;
-                    Ok::<_, Error>(config.serve(pair).await)
-                })
-                .await
-            });
-            match result {
+            let served = tokio::time::timeout(timeout, async {
+                let pair = super::sse::connect(&url, custom)
+                    .await
+                    .map_err(|e| upstream(format!("MCP server `{}`: {e}", server.name)))?;
+                Ok::<_, Error>(config.serve(pair).await)
+            })
+            .await;
+            match served {
                 Ok(Err(e)) => return Err(e),
-                Ok(Ok(served)) => (Ok(served), None),
-                Err(elapsed) => (Err(elapsed), None),
+                Ok(Ok(served)) => Ok(served),
+                Err(elapsed) => Err(elapsed),
             }
         }
     };
@@ -145,9 +145,8 @@ pub fn connect(
         .peer_info()
         .map(|p| serde_json::to_value(&*p).unwrap_or(Value::Null))
         .unwrap_or(Value::Null);
-    Ok(Session {
-        rt,
-        service: Some(service),
+    Ok(Connection {
+        service,
         pgid,
         server: server.name.clone(),
         info,
@@ -176,21 +175,22 @@ fn header_map(server: &Server, headers: &BTreeMap<String, String>) -> Result<Hea
     Ok(map)
 }
 
-impl Session {
-    fn service(&self) -> Result<&RunningService<RoleClient, ClientConfig>> {
-        self.service
-            .as_ref()
-            .ok_or_else(|| upstream(format!("MCP server \"{}\" is disconnected", self.server)))
+/// Whether a failed request took the connection with it: anything but an error the server
+/// answered with.
+fn transport_failed(e: &ServiceError) -> bool {
+    !matches!(e, ServiceError::McpError(_))
+}
+
+impl Connection {
+    /// The transport has ended (the process exited, the stream closed).
+    pub fn is_closed(&self) -> bool {
+        self.service.is_closed() || self.service.peer().is_transport_closed()
     }
 
     /// Every tool, as JSON (`name`, `description`, `inputSchema`, …).
-    pub fn list_tools(&self, timeout: Duration) -> Result<Vec<Value>> {
-        let service = self.service()?;
-        let tools = self
-            .rt
-            .block_on(async {
-                tokio::time::timeout(timeout, service.peer().list_all_tools()).await
-            })
+    pub async fn list_tools(&self, timeout: Duration) -> Result<Vec<Value>> {
+        let tools = tokio::time::timeout(timeout, self.service.peer().list_all_tools())
+            .await
             .map_err(|_| {
                 upstream(format!(
                     "MCP server `{}`: tools/list timed out",
@@ -210,36 +210,65 @@ impl Session {
     }
 
     /// Calls `tool` with `args`; the messages are the original's (§17).
-    pub fn call(
+    pub async fn call(
         &self,
         registered: &str,
         tool: &str,
         args: Map<String, Value>,
         timeout: Duration,
-    ) -> Result<CallOutcome> {
-        let service = self.service()?;
+    ) -> std::result::Result<CallOutcome, CallFailure> {
         let params = CallToolRequestParams::new(tool.to_string()).with_arguments(args);
-        let result = self
-            .rt
-            .block_on(async {
-                tokio::time::timeout(timeout, service.peer().call_tool(params)).await
-            })
-            .map_err(|_| {
-                Error::new(
-                    ErrorKind::Timeout,
-                    format!(
-                        "MCP tool \"{registered}\" timeout after {}s",
-                        timeout.as_secs()
-                    ),
-                )
-            })?
-            .map_err(|e| upstream(format!("MCP tool \"{registered}\" error: {e}")))?;
+        let result =
+            match tokio::time::timeout(timeout, self.service.peer().call_tool(params)).await {
+                Err(_) => {
+                    return Err(CallFailure {
+                        error: Error::new(
+                            ErrorKind::Timeout,
+                            format!(
+                                "MCP tool \"{registered}\" timeout after {}s",
+                                timeout.as_secs()
+                            ),
+                        ),
+                        connection_lost: false,
+                    });
+                }
+                Ok(Err(e)) => {
+                    return Err(CallFailure {
+                        connection_lost: transport_failed(&e) || self.is_closed(),
+                        error: upstream(format!("MCP tool \"{registered}\" error: {e}")),
+                    });
+                }
+                Ok(Ok(r)) => r,
+            };
         let v = serde_json::to_value(&result).unwrap_or(Value::Null);
         Ok(CallOutcome {
             text: content_text(&v),
             is_error: v.get("isError").and_then(Value::as_bool).unwrap_or(false),
         })
     }
+
+    /// The health check of §17: a `ping`; a server that does not know the method is healthy
+    /// all the same.
+    pub async fn ping(&self, timeout: Duration) -> Result<()> {
+        if self.is_closed() {
+            return Err(upstream("the transport is closed"));
+        }
+        let ping = ClientRequest::PingRequest(PingRequest::default());
+        match tokio::time::timeout(timeout, self.service.peer().send_request(ping)).await {
+            Err(_) => Err(upstream(format!(
+                "no answer to ping within {}s",
+                timeout.as_secs()
+            ))),
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) if ping_error_is_healthy(&e.to_string()) => Ok(()),
+            Ok(Err(e)) => Err(upstream(format!("ping failed: {e}"))),
+        }
+    }
+}
+
+/// §17: an error containing "method not found" (any case) counts as healthy.
+pub fn ping_error_is_healthy(message: &str) -> bool {
+    message.to_ascii_lowercase().contains("method not found")
 }
 
 /// Text parts joined with `\n`; other parts described (§17).
@@ -315,14 +344,9 @@ fn kill_group(pgid: Option<i32>) {
     }
 }
 
-impl Drop for Session {
+impl Drop for Connection {
+    /// Dropping the service cancels its task; whatever a stdio server started goes too.
     fn drop(&mut self) {
-        if let Some(service) = self.service.take() {
-            let _ = self.rt.block_on(async {
-                tokio::time::timeout(Duration::from_secs(2), service.cancel()).await
-            });
-        }
-        // Whatever the server started goes too.
         kill_group(self.pgid);
     }
 }
@@ -354,5 +378,12 @@ mod tests {
         ));
         assert_eq!(w.matches("<<<END_EXTERNAL_UNTRUSTED_CONTENT>>>").count(), 1);
         assert_eq!(wrap_untrusted("s", "t", ""), "");
+    }
+
+    #[test]
+    fn method_not_found_is_healthy() {
+        assert!(ping_error_is_healthy("Mcp error: -32601: Method not found"));
+        assert!(ping_error_is_healthy("METHOD NOT FOUND: ping"));
+        assert!(!ping_error_is_healthy("Transport closed"));
     }
 }

@@ -15,6 +15,7 @@ use crate::secrets::SecretKey;
 
 pub mod bridge;
 pub mod client;
+pub mod pool;
 pub mod sse;
 
 /// `[mcp]` in config.

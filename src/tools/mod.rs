@@ -115,8 +115,8 @@ pub enum Review {
 
 /// A tool. Implementations never print and never exit.
 pub trait Tool: Send + Sync {
-    fn name(&self) -> &'static str;
-    fn description(&self) -> &'static str;
+    fn name(&self) -> &str;
+    fn description(&self) -> &str;
     /// JSON schema of the arguments (an object schema).
     fn parameters(&self) -> Value;
     fn risk(&self) -> Risk;
