@@ -1112,6 +1112,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Connect, initialize and list tools; report protocol, server, tool count and timings')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List a server''s tools (or every enabled server''s) with their goclaw names')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the server fails')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve goclaw''s tools to an MCP client over stdio, under an agent''s policy')
             [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Approve (creating the grant in the same transaction) or reject a request')
             break
         }
@@ -1360,6 +1361,26 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;mcp;serve' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key of the calls (rate limits count per session)')
+            [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break

@@ -136,6 +136,9 @@ _goclaw() {
             goclaw__subcmd__mcp,rm)
                 cmd="goclaw__subcmd__mcp__subcmd__rm"
                 ;;
+            goclaw__subcmd__mcp,serve)
+                cmd="goclaw__subcmd__mcp__subcmd__serve"
+                ;;
             goclaw__subcmd__mcp,show)
                 cmd="goclaw__subcmd__mcp__subcmd__show"
                 ;;
@@ -845,7 +848,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version add list show rm enable disable grant revoke grants request requests probe tools call review"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version add list show rm enable disable grant revoke grants request requests probe tools call serve review"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1285,6 +1288,48 @@ _goclaw() {
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__mcp__subcmd__serve)
+            opts="-q -v -h -V --agent --user --session --on-ask --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --on-ask)
+                    COMPREPLY=($(compgen -W "deny fail allow" -- "${cur}"))
+                    return 0
+                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -1054,6 +1054,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand probe 'Connect, initialize and list tools; report protocol, server, tool count and timings'
             cand tools 'List a server''s tools (or every enabled server''s) with their goclaw names'
             cand call 'Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the server fails'
+            cand serve 'Serve goclaw''s tools to an MCP client over stdio, under an agent''s policy'
             cand review 'Approve (creating the grant in the same transaction) or reject a request'
         }
         &'goclaw;mcp;add'= {
@@ -1288,6 +1289,25 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --verbose 'Say more on stderr'
             cand -h 'Print help'
             cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'goclaw;mcp;serve'= {
+            cand --agent 'The agent whose policy applies (a key of [agents] in config)'
+            cand --user 'user'
+            cand --session 'Session key of the calls (rate limits count per session)'
+            cand --on-ask 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow'
+            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
+            cand --workspace 'The workspace directory tools work in [default: the current directory]'
+            cand --json 'Print JSON even on a terminal'
+            cand --human 'Print human text even when stdout is not a terminal'
+            cand -q 'Print no warnings or notes on stderr (errors still are)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still are)'
+            cand -v 'Say more on stderr'
+            cand --verbose 'Say more on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

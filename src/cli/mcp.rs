@@ -1,5 +1,6 @@
-//! `goclaw mcp`: MCP servers (kept in the store, or in config), grants and access requests.
-//! Connecting, probing, bridging tools and `mcp serve` come with the rest of the MCP issue.
+//! `goclaw mcp`: MCP servers (kept in the store, or in config), grants and access requests,
+//! probing and calling their tools, and `mcp serve`, which offers goclaw's own tools to MCP
+//! clients through the gate.
 
 use std::collections::BTreeMap;
 
@@ -10,6 +11,7 @@ use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::mcp::{self, Access, NewServer, Scope, Transport};
 use crate::secrets::SecretKey;
+use crate::tools::gate::{CallRequest, Gate, OnAsk};
 
 /// MCP servers, grants and access requests.
 #[derive(Debug, Args)]
@@ -58,6 +60,14 @@ pub enum McpCommand {
     /// Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the
     /// server fails
     Call(CallArgs),
+    /// Serve goclaw's tools to an MCP client over stdio, under an agent's policy
+    #[command(after_help = "Example (an editor or agent CLI starts it):\n  \
+        goclaw mcp serve --agent builder\n\n\
+        Offers the tools the agent's policy allows (MCP tools of the servers it may use\n\
+        included). Every call goes through the gate: policy, rate limit, approvals (no\n\
+        terminal: --on-ask), scrubbing and the audit trail (channel `mcp`). A refused call\n\
+        answers with an error result saying why. Ends when the client closes stdin.")]
+    Serve(ServeArgs),
     /// Approve (creating the grant in the same transaction) or reject a request
     Review {
         id: i64,
@@ -114,6 +124,22 @@ pub struct CallArgs {
     pub user: Option<String>,
     #[arg(long, env = "GOCLAW_SESSION")]
     pub session: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The agent whose policy applies (a key of [agents] in config)
+    #[arg(long, env = "GOCLAW_AGENT")]
+    pub agent: Option<String>,
+    #[arg(long)]
+    pub user: Option<String>,
+    /// Session key of the calls (rate limits count per session)
+    #[arg(long, env = "GOCLAW_SESSION")]
+    pub session: Option<String>,
+    /// When a call needs an approval (stdin is the MCP channel, so nobody can be asked):
+    /// deny, fail or allow
+    #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
+    pub on_ask: OnAsk,
 }
 
 #[derive(Debug, Args)]
@@ -408,9 +434,13 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
                 chat_id: None,
                 provider: None,
                 dry_run: false,
-                on_ask: crate::tools::gate::OnAsk::Deny,
+                on_ask: OnAsk::Deny,
             };
             return super::tools::exec(ctx, exec);
+        }
+        McpCommand::Serve(a) => {
+            drop(store);
+            return serve(ctx, a);
         }
         McpCommand::Review {
             id,
@@ -425,4 +455,100 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
         }
     }
     Ok(Status::Ok)
+}
+
+/// Tool calls `mcp serve` runs at once.
+const SERVE_WORKERS: usize = 4;
+
+fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
+    let mut p = super::tools::parts(ctx)?;
+    super::tools::bridge_all_mcp(ctx, &mut p, a.agent.as_deref(), a.user.as_deref())?;
+    p.mcp.watch(mcp::pool::HEALTH_INTERVAL)?;
+    let g = super::tools::gate(ctx, &p)?;
+    let allowed = g.evaluate(g.agent(a.agent.as_deref())?, None).tools;
+    let offers: Vec<mcp::serve::Offer> = allowed
+        .iter()
+        .filter_map(|name| p.registry.get(name))
+        .map(|t| mcp::serve::Offer {
+            name: t.name().to_string(),
+            description: t.description().to_string(),
+            parameters: t.parameters(),
+        })
+        .collect();
+    ctx.out.verbose(&format!(
+        "mcp serve: {} tools for {}",
+        offers.len(),
+        a.agent.as_deref().unwrap_or("the default agent")
+    ));
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        ctx.out.warn(
+            "goclaw mcp serve speaks MCP (JSON-RPC) on stdin and stdout; start it from an MCP client",
+        );
+    }
+    let stores = (0..SERVE_WORKERS)
+        .map(|_| ctx.store())
+        .collect::<Result<Vec<_>>>()?;
+    let (jobs, queue) = std::sync::mpsc::channel::<mcp::serve::Job>();
+    let queue = std::sync::Mutex::new(queue);
+    std::thread::scope(|s| {
+        for mut store in stores {
+            let (g, queue, a) = (&g, &queue, &a);
+            s.spawn(move || serve_worker(g, &mut store, queue, a));
+        }
+        // Returns when the client goes away; dropping `jobs` with it ends the workers.
+        mcp::serve::serve_stdio(&offers, jobs)
+    })?;
+    Ok(Status::Ok)
+}
+
+/// Runs queued calls through the gate until the queue closes.
+fn serve_worker(
+    g: &Gate,
+    store: &mut crate::store::Store,
+    queue: &std::sync::Mutex<std::sync::mpsc::Receiver<mcp::serve::Job>>,
+    a: &ServeArgs,
+) {
+    loop {
+        let job = match queue.lock().map(|q| q.recv()) {
+            Ok(Ok(job)) => job,
+            _ => return,
+        };
+        let req = CallRequest {
+            tool: job.tool,
+            args: serde_json::Value::Object(job.args),
+            agent: a.agent.clone(),
+            user: a.user.clone(),
+            session_key: a.session.clone(),
+            channel: Some("mcp".into()),
+            chat_id: None,
+            peer_kind: None,
+            provider: None,
+            dry_run: false,
+            on_ask: a.on_ask,
+        };
+        let answer = match g.call(store, &req, None) {
+            Ok(outcome) => {
+                let result = outcome.result.as_ref().map(|r| r.for_llm.clone());
+                match outcome.error_kind() {
+                    None => mcp::serve::Answer {
+                        text: result.or(outcome.message).unwrap_or_default(),
+                        is_error: false,
+                    },
+                    Some(_) => mcp::serve::Answer {
+                        text: outcome
+                            .message
+                            .or(result)
+                            .unwrap_or_else(|| "the tool call failed".into()),
+                        is_error: true,
+                    },
+                }
+            }
+            Err(e) => mcp::serve::Answer {
+                text: e.message,
+                is_error: true,
+            },
+        };
+        // The client may have gone; nothing to tell it then.
+        let _ = job.reply.send(answer);
+    }
 }

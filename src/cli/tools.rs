@@ -202,7 +202,7 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
             let mut stmt = store
                 .conn()
                 .prepare(
-                    "SELECT id, at, agent, session_key, tool, arguments, outcome, is_error, duration_ms, decision, result
+                    "SELECT id, at, agent, session_key, tool, arguments, outcome, is_error, duration_ms, decision, result, user_id, channel
                      FROM tool_calls
                      WHERE (?1 IS NULL OR tool = ?1) AND (?2 IS NULL OR session_key = ?2) AND (?3 IS NULL OR agent = ?3)
                      ORDER BY id DESC LIMIT ?4",
@@ -220,6 +220,7 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
                         "duration_ms": r.get::<_, i64>(8)?,
                         "decision": serde_json::from_str::<Value>(&decision).unwrap_or(Value::Null),
                         "result": r.get::<_, Option<String>>(10)?,
+                        "user": r.get::<_, Option<String>>(11)?, "channel": r.get::<_, Option<String>>(12)?,
                     }))
                 })
                 .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())

@@ -16,6 +16,7 @@ use crate::secrets::SecretKey;
 pub mod bridge;
 pub mod client;
 pub mod pool;
+pub mod serve;
 pub mod sse;
 
 /// `[mcp]` in config.

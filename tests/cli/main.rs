@@ -7,6 +7,7 @@ mod contract;
 mod docs;
 mod guard;
 mod mcp;
+mod mcp_serve;
 mod sanitize;
 mod scrub;
 mod scrub_go;

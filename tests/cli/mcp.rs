@@ -240,7 +240,7 @@ fn grants_and_reviewed_requests() {
 }
 
 /// server-everything from fixtures/mcp-peers (installed by .ci/run with npm ci).
-fn everything() -> Option<String> {
+pub(crate) fn everything() -> Option<String> {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
         "fixtures/mcp-peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
     );
@@ -254,7 +254,7 @@ fn everything() -> Option<String> {
     None
 }
 
-fn no_server_left(marker: &str) {
+pub(crate) fn no_server_left(marker: &str) {
     std::thread::sleep(std::time::Duration::from_millis(300));
     let out = std::process::Command::new("pgrep")
         .args(["-f", marker])
@@ -510,7 +510,7 @@ fn failing_servers_are_exit_8_and_leave_nothing_running() {
 }
 
 /// The Python with the `mcp` package (set by .ci/run), if any.
-fn peer_python() -> Option<String> {
+pub(crate) fn peer_python() -> Option<String> {
     let from_env = std::env::var("GOCLAW_PEER_PYTHON").ok();
     let default = std::env::var("HOME")
         .ok()
@@ -527,7 +527,7 @@ fn peer_python() -> Option<String> {
     found
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -535,7 +535,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn wait_for_port(port: u16) {
+pub(crate) fn wait_for_port(port: u16) {
     for _ in 0..100 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
             return;
@@ -545,7 +545,7 @@ fn wait_for_port(port: u16) {
     panic!("nothing listens on 127.0.0.1:{port}");
 }
 
-struct Child(std::process::Child);
+pub(crate) struct Child(pub std::process::Child);
 impl Drop for Child {
     fn drop(&mut self) {
         let _ = self.0.kill();

@@ -1,0 +1,122 @@
+//! goclaw as an MCP server over stdio (rmcp's server side). This module owns the protocol only:
+//! it lists the tools it is given and hands each `tools/call` to the caller's workers as a
+//! [`Job`], so every call takes the same path as any other (`cli::mcp` runs them through the
+//! gate: policy, approvals, rate limits, scrubbing, audit). Calls run concurrently, up to the
+//! number of workers. The server ends when the client closes stdin.
+
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+
+use rmcp::ServiceExt;
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+
+/// A tool as offered to the client.
+#[derive(Debug, Clone)]
+pub struct Offer {
+    pub name: String,
+    pub description: String,
+    /// JSON schema of the arguments (an object schema).
+    pub parameters: Value,
+}
+
+/// What a call answered: text, and whether it is an error the client's model should see.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub text: String,
+    pub is_error: bool,
+}
+
+/// One `tools/call`, for a worker to run and answer.
+pub struct Job {
+    pub tool: String,
+    pub args: Map<String, Value>,
+    pub reply: tokio::sync::oneshot::Sender<Answer>,
+}
+
+struct Handler {
+    tools: Arc<Vec<rmcp::model::Tool>>,
+    jobs: Sender<Job>,
+}
+
+impl ServerHandler for Handler {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("goclaw", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "goclaw's tools, under goclaw's policy: a refused call answers with an error \
+                 saying why.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ListToolsResult, rmcp::ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<CallToolResponse, rmcp::ErrorData> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job = Job {
+            tool: request.name.to_string(),
+            args: request.arguments.unwrap_or_default(),
+            reply,
+        };
+        let gone = || rmcp::ErrorData::internal_error("goclaw's tool workers have stopped", None);
+        self.jobs.send(job).map_err(|_| gone())?;
+        let answer = answer.await.map_err(|_| gone())?;
+        let content = vec![ContentBlock::text(answer.text)];
+        Ok(if answer.is_error {
+            CallToolResult::error(content)
+        } else {
+            CallToolResult::success(content)
+        }
+        .into())
+    }
+}
+
+/// Serves `tools` on stdin/stdout until the client goes away, sending each call to `jobs`.
+pub fn serve_stdio(tools: &[Offer], jobs: Sender<Job>) -> Result<()> {
+    let tools = tools
+        .iter()
+        .map(|t| {
+            let schema = match &t.parameters {
+                Value::Object(m) => m.clone(),
+                _ => Map::new(),
+            };
+            rmcp::model::Tool::new(t.name.clone(), t.description.clone(), Arc::new(schema))
+        })
+        .collect();
+    let handler = Handler {
+        tools: Arc::new(tools),
+        jobs,
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    rt.block_on(async {
+        let service = handler
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| Error::usage(format!("the MCP client's handshake failed: {e}")))?;
+        service
+            .waiting()
+            .await
+            .map_err(|e| Error::internal(format!("the MCP server stopped: {e}")))?;
+        Ok(())
+    })
+}

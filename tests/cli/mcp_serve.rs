@@ -1,0 +1,266 @@
+//! `goclaw mcp serve`, driven by the Python SDK's client (`fixtures/mcp-peers/py_client.py
+//! session`), and the health watcher that reconnects a lost server in such a long-lived process.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{ChildStdin, Stdio};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::mcp::{Child, everything, free_port, no_server_left, peer_python, wait_for_port};
+use crate::util::*;
+
+/// A Python MCP client in conversation with `goclaw mcp serve ARGS…`.
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Client {
+    fn start(env: &TestEnv, py: &str, serve_args: &[&str]) -> Client {
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/mcp-peers/py_client.py");
+        let mut child = std::process::Command::new(py)
+            .arg(script)
+            .arg("session")
+            .arg(assert_cmd::cargo::cargo_bin("goclaw"))
+            .args(["mcp", "serve"])
+            .args(serve_args)
+            .env("GOCLAW_HOME", env.home())
+            .env("HOME", env.root())
+            .current_dir(env.work())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child: Child(child),
+            stdin,
+            lines,
+        }
+    }
+
+    fn ask(&mut self, request: Value) -> Value {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{request}").unwrap();
+        stdin.flush().unwrap();
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no answer to {request}"));
+        serde_json::from_str(&line).unwrap()
+    }
+
+    fn call(&mut self, tool: &str, args: Value) -> Value {
+        self.ask(json!({"op": "call", "tool": tool, "args": args}))
+    }
+
+    fn tools(&mut self) -> Vec<String> {
+        let listed = self.ask(json!({"op": "list"}));
+        serde_json::from_value(listed["tools"].clone()).unwrap_or_else(|_| panic!("{listed}"))
+    }
+
+    /// Closes stdin and waits for the client (and so the server) to end.
+    fn finish(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        for _ in 0..100 {
+            if let Some(status) = self.child.0.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("the MCP client did not end after stdin closed");
+    }
+}
+
+#[test]
+fn an_mcp_client_gets_goclaw_tools_under_the_agents_policy() {
+    let Some(py) = peer_python() else { return };
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.reader.tools]\nallow = [\"group:fs\", \"group:mcp\"]\ndeny = [\"write_file\"]\n",
+    )
+    .unwrap();
+    env.write(
+        "notes.txt",
+        "hello from the workspace\nkey: sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA\n",
+    );
+    // A real MCP server behind goclaw: its tools are offered too, under the same policy.
+    let marker = env.root().join("everything-serve.js");
+    let bridged = everything().map(|js| {
+        std::os::unix::fs::symlink(js, &marker).unwrap();
+        let m = marker.display().to_string();
+        let o = env.run(&[
+            "mcp",
+            "add",
+            "ev",
+            "--command",
+            "node",
+            "--arg",
+            &m,
+            "--arg",
+            "stdio",
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        m
+    });
+
+    let mut client = Client::start(&env, &py, &["--agent", "reader"]);
+    let tools = client.tools();
+    assert!(tools.contains(&"read_file".to_string()), "{tools:?}");
+    for refused in ["write_file", "exec", "team_tasks"] {
+        assert!(
+            !tools.contains(&refused.to_string()),
+            "{refused} offered: {tools:?}"
+        );
+    }
+    if bridged.is_some() {
+        assert!(tools.contains(&"mcp_ev__echo".to_string()), "{tools:?}");
+    }
+
+    let read = client.call("read_file", json!({"path": "notes.txt"}));
+    assert_eq!(read["is_error"], false, "{read}");
+    let text = read["text"].as_str().unwrap();
+    assert!(text.contains("hello from the workspace"), "{read}");
+    assert!(
+        !text.contains("AAAAAAAAAAAAAAAAAAAAAAAA"),
+        "not scrubbed: {read}"
+    );
+
+    let denied = client.call("write_file", json!({"path": "x.txt", "content": "x"}));
+    assert_eq!(denied["is_error"], true, "{denied}");
+    assert!(
+        denied["text"]
+            .as_str()
+            .unwrap()
+            .contains("not allowed for agent reader"),
+        "{denied}"
+    );
+    assert!(!env.work().join("x.txt").exists());
+    let denied = client.call("exec", json!({"command": "touch pwned"}));
+    assert_eq!(denied["is_error"], true, "{denied}");
+    assert!(!env.work().join("pwned").exists());
+    let escape = client.call("read_file", json!({"path": "../home/config.toml"}));
+    assert_eq!(escape["is_error"], true, "{escape}");
+    let invalid = client.call("read_file", json!({"path": 7}));
+    assert_eq!(invalid["is_error"], true, "{invalid}");
+    let unknown = client.call("no_such_tool", json!({}));
+    assert!(
+        unknown["text"].as_str().unwrap().contains("unknown tool"),
+        "{unknown}"
+    );
+
+    if bridged.is_some() {
+        let echo = client.call("mcp_ev__echo", json!({"message": "through two hops"}));
+        assert_eq!(echo["is_error"], false, "{echo}");
+        assert!(
+            echo["text"]
+                .as_str()
+                .unwrap()
+                .contains("Echo: through two hops"),
+            "{echo}"
+        );
+    }
+    assert!(client.finish().success());
+
+    // Every call is in the audit trail, marked as coming through MCP.
+    let history = stdout(&env.run(&["tools", "history", "--agent", "reader"]));
+    let rows: Vec<Value> = history
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(rows.len() >= 6, "{history}");
+    assert!(rows.iter().all(|r| r["channel"] == "mcp"), "{history}");
+    assert!(
+        rows.iter()
+            .any(|r| r["tool"] == "write_file" && r["outcome"] == "denied"),
+        "{history}"
+    );
+    if let Some(m) = bridged {
+        no_server_left(&m);
+    }
+}
+
+#[test]
+fn serve_without_a_client_handshake_ends_cleanly() {
+    let env = TestEnv::new();
+    // Not MCP at all on stdin: a clear failure, not a hang or a panic.
+    let o = env.run_stdin(&["mcp", "serve"], "this is not json-rpc\n");
+    assert_ne!(code(&o), 0);
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    // No client at all: stdin closed at once.
+    let o = env.run_stdin(&["mcp", "serve"], "");
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_lost_server_is_reconnected_with_backoff() {
+    let Some(py) = peer_python() else { return };
+    let env = TestEnv::new();
+    let port = free_port();
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-peers/py_server.py");
+    let start_peer = || {
+        let child = std::process::Command::new(&py)
+            .arg(&script)
+            .args(["streamable-http", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for_port(port);
+        Child(child)
+    };
+    let peer = start_peer();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    assert_eq!(code(&env.run(&["mcp", "add", "py", "--url", &url])), 0);
+
+    let mut client = Client::start(&env, &py, &[]);
+    let echo = |c: &mut Client, m: &str| c.call("mcp_py__echo", json!({"message": m}));
+    let first = echo(&mut client, "before");
+    assert_eq!(first["is_error"], false, "{first}");
+
+    drop(peer);
+    let lost = echo(&mut client, "while away");
+    assert_eq!(lost["is_error"], true, "{lost}");
+    let lost = echo(&mut client, "still away");
+    assert!(
+        lost["text"]
+            .as_str()
+            .unwrap()
+            .contains("MCP server \"py\" is disconnected"),
+        "{lost}"
+    );
+
+    let _peer = start_peer();
+    // Attempts come after 2 s, then 4 s more: the server is back within ~7 s of the loss.
+    let mut answer = Value::Null;
+    for _ in 0..30 {
+        answer = echo(&mut client, "after");
+        if answer["is_error"] == false {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    assert_eq!(answer["is_error"], false, "never reconnected: {answer}");
+    assert!(
+        answer["text"].as_str().unwrap().contains("py-echo: after"),
+        "{answer}"
+    );
+    assert!(client.finish().success());
+}
