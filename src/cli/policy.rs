@@ -65,7 +65,8 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     if a.mcp {
         super::tools::bridge_all_mcp(ctx, &mut p, a.agent.as_deref(), None)?;
     } else if let Some(t) = a.tool.as_deref() {
-        super::tools::bridge_mcp(ctx, &mut p, t, a.agent.as_deref(), None)?;
+        let store = ctx.store()?;
+        super::tools::bridge_mcp(ctx, &store, &mut p, t, a.agent.as_deref(), None)?;
     }
     let g = super::tools::gate(ctx, &p)?;
     let agent = g.agent(a.agent.as_deref())?;

@@ -260,6 +260,7 @@ fn unknown_tool(name: &str) -> Error {
 /// `name` belongs to a configured server the agent may use.
 pub(crate) fn bridge_mcp(
     ctx: &Context,
+    store: &crate::store::Store,
     p: &mut Parts,
     name: &str,
     agent: Option<&str>,
@@ -270,7 +271,6 @@ pub(crate) fn bridge_mcp(
         return Ok(());
     }
     let settings = ctx.settings()?;
-    let store = ctx.store()?;
     let servers = mcp::list(store.conn(), &settings.config.mcp)?;
     let Some(server) = bridge::server_for(&servers, name) else {
         return Ok(()); // the gate reports an unknown tool
@@ -279,17 +279,7 @@ pub(crate) fn bridge_mcp(
         .ok_or_else(|| bridge::refusal(server, agent))?;
     let key_dir = settings.store_dir();
     let secrets = bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, server)?;
-    // What the server was given must never come back through its results.
-    let given: Vec<Vec<u8>> = secrets
-        .0
-        .values()
-        .chain(secrets.1.values())
-        .map(|v| v.as_bytes().to_vec())
-        .collect();
-    p.scrubber = p
-        .scrubber
-        .with_more_values(&given)
-        .map_err(Error::internal)?;
+    scrub_given(p, &secrets)?;
     let link = p.mcp.link(server, secrets)?;
     let tools = bridge::tools_of(&link, &mcp::ToolFilter::default())?;
     if let Some(t) = tools.iter().find(|t| t.registered == name)
@@ -345,28 +335,59 @@ pub(crate) fn bridge_all_mcp(
     let settings = ctx.settings()?;
     let store = ctx.store()?;
     let key_dir = settings.store_dir();
-    let mut all_names = Vec::new();
+    let mut links = Vec::new();
     for server in mcp::list(store.conn(), &settings.config.mcp)? {
         let Some(filter) = mcp::access_for(store.conn(), &server, agent, user)? else {
             continue;
         };
-        let tools = bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, &server)
-            .and_then(|secrets| p.mcp.link(&server, secrets))
-            .and_then(|link| bridge::tools_of(&link, &filter));
-        let tools = match tools {
-            Ok(t) => t,
-            Err(e) => {
-                ctx.out.warn(&format!(
-                    "MCP server `{}` skipped: {}",
-                    server.name, e.message
-                ));
-                continue;
-            }
-        };
-        all_names.extend(register_mcp(ctx, p, &server.name, tools));
+        let secrets =
+            bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, &server)?;
+        scrub_given(p, &secrets)?;
+        links.push((p.mcp.link(&server, secrets)?, filter));
+    }
+    // Each server is connected and listed on its own thread, so a slow one holds up nobody.
+    let listed: Vec<_> = std::thread::scope(|s| {
+        let listing: Vec<_> = links
+            .iter()
+            .map(|(link, filter)| s.spawn(move || bridge::tools_of(link, filter)))
+            .collect();
+        listing
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::internal("MCP listing thread panicked")))
+            })
+            .collect()
+    });
+    let mut all_names = Vec::new();
+    for ((link, _), tools) in links.iter().zip(listed) {
+        match tools {
+            Ok(tools) => all_names.extend(register_mcp(ctx, p, &link.server.name, tools)),
+            Err(e) => ctx.out.warn(&format!(
+                "MCP server `{}` skipped: {}",
+                link.server.name, e.message
+            )),
+        }
     }
     if !all_names.is_empty() {
         p.groups.register("mcp", all_names);
+    }
+    Ok(())
+}
+
+/// What a server was given (env values, headers) must never come back through its results.
+fn scrub_given(p: &mut Parts, secrets: &crate::mcp::bridge::Secrets) -> Result<()> {
+    let given: Vec<Vec<u8>> = secrets
+        .0
+        .values()
+        .chain(secrets.1.values())
+        .map(|v| v.as_bytes().to_vec())
+        .collect();
+    if !given.is_empty() {
+        p.scrubber = p
+            .scrubber
+            .with_more_values(&given)
+            .map_err(Error::internal)?;
     }
     Ok(())
 }
@@ -377,9 +398,16 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
         Some(s) => Input::parse(Some(s)).read_json()?,
     };
     let mut p = parts(ctx)?;
-    bridge_mcp(ctx, &mut p, &a.name, a.agent.as_deref(), a.user.as_deref())?;
-    let g = gate(ctx, &p)?;
     let mut store = ctx.store()?;
+    bridge_mcp(
+        ctx,
+        &store,
+        &mut p,
+        &a.name,
+        a.agent.as_deref(),
+        a.user.as_deref(),
+    )?;
+    let g = gate(ctx, &p)?;
     let req = CallRequest {
         tool: a.name.clone(),
         args,

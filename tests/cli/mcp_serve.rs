@@ -115,6 +115,8 @@ fn an_mcp_client_gets_goclaw_tools_under_the_agents_policy() {
             &m,
             "--arg",
             "stdio",
+            "--env",
+            "EV_TOKEN=tok-3141592653",
         ]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
         m
@@ -173,6 +175,12 @@ fn an_mcp_client_gets_goclaw_tools_under_the_agents_policy() {
                 .as_str()
                 .unwrap()
                 .contains("Echo: through two hops"),
+            "{echo}"
+        );
+        // What the server was given never comes back out.
+        let echo = client.call("mcp_ev__echo", json!({"message": "tok-3141592653"}));
+        assert!(
+            !echo["text"].as_str().unwrap().contains("3141592653"),
             "{echo}"
         );
     }
