@@ -163,9 +163,9 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             break
         }
         'goclaw;tools;exec' {
-            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'agent')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: the rate limit counts per session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: rate limits count per session')
             [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'channel')
             [CompletionResult]::new('--chat-id', '--chat-id', [CompletionResultType]::ParameterName, 'chat-id')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'provider')
@@ -1347,9 +1347,9 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             break
         }
         'goclaw;mcp;call' {
-            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'agent')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: rate limits count per session')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
@@ -1368,7 +1368,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
         'goclaw;mcp;serve' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key of the calls (rate limits count per session)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: rate limits count per session')
             [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')

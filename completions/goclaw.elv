@@ -153,9 +153,9 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tools;exec'= {
-            cand --agent 'agent'
+            cand --agent 'The agent whose policy applies (a key of [agents] in config)'
             cand --user 'user'
-            cand --session 'Session key: the rate limit counts per session'
+            cand --session 'Session key: rate limits count per session'
             cand --channel 'channel'
             cand --chat-id 'chat-id'
             cand --provider 'provider'
@@ -1275,9 +1275,9 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;call'= {
-            cand --agent 'agent'
+            cand --agent 'The agent whose policy applies (a key of [agents] in config)'
             cand --user 'user'
-            cand --session 'session'
+            cand --session 'Session key: rate limits count per session'
             cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
@@ -1295,7 +1295,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
         &'goclaw;mcp;serve'= {
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
             cand --user 'user'
-            cand --session 'Session key of the calls (rate limits count per session)'
+            cand --session 'Session key: rate limits count per session'
             cand --on-ask 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow'
             cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'

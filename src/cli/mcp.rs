@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use super::tools::CallerArgs;
 use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::mcp::{self, Access, NewServer, Scope, Transport};
@@ -118,24 +119,14 @@ pub struct CallArgs {
     pub tool: String,
     /// Arguments: JSON, @FILE, or - for stdin (default: {})
     pub args: Option<String>,
-    #[arg(long, env = "GOCLAW_AGENT")]
-    pub agent: Option<String>,
-    #[arg(long)]
-    pub user: Option<String>,
-    #[arg(long, env = "GOCLAW_SESSION")]
-    pub session: Option<String>,
+    #[command(flatten)]
+    pub caller: CallerArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// The agent whose policy applies (a key of [agents] in config)
-    #[arg(long, env = "GOCLAW_AGENT")]
-    pub agent: Option<String>,
-    #[arg(long)]
-    pub user: Option<String>,
-    /// Session key of the calls (rate limits count per session)
-    #[arg(long, env = "GOCLAW_SESSION")]
-    pub session: Option<String>,
+    #[command(flatten)]
+    pub caller: CallerArgs,
     /// When a call needs an approval (stdin is the MCP channel, so nobody can be asked):
     /// deny, fail or allow
     #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
@@ -427,9 +418,7 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
             let exec = super::tools::ExecArgs {
                 name: mcp::tool_name(&server.name, &server.prefix, &c.tool),
                 args: c.args,
-                agent: c.agent,
-                user: c.user,
-                session: c.session,
+                caller: c.caller,
                 channel: None,
                 chat_id: None,
                 provider: None,
@@ -462,10 +451,15 @@ const SERVE_WORKERS: usize = 4;
 
 fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
     let mut p = super::tools::parts(ctx)?;
-    super::tools::bridge_all_mcp(ctx, &mut p, a.agent.as_deref(), a.user.as_deref())?;
+    super::tools::bridge_all_mcp(
+        ctx,
+        &mut p,
+        a.caller.agent.as_deref(),
+        a.caller.user.as_deref(),
+    )?;
     p.mcp.watch(mcp::pool::HEALTH_INTERVAL)?;
     let g = super::tools::gate(ctx, &p)?;
-    let allowed = g.evaluate(g.agent(a.agent.as_deref())?, None).tools;
+    let allowed = g.evaluate(g.agent(a.caller.agent.as_deref())?, None).tools;
     let offers: Vec<mcp::serve::Offer> = allowed
         .iter()
         .filter_map(|name| p.registry.get(name))
@@ -478,7 +472,7 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
     ctx.out.verbose(&format!(
         "mcp serve: {} tools for {}",
         offers.len(),
-        a.agent.as_deref().unwrap_or("the default agent")
+        a.caller.agent.as_deref().unwrap_or("the default agent")
     ));
     if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         ctx.out.warn(
@@ -516,9 +510,9 @@ fn serve_worker(
         let req = CallRequest {
             tool: job.tool,
             args: serde_json::Value::Object(job.args),
-            agent: a.agent.clone(),
-            user: a.user.clone(),
-            session_key: a.session.clone(),
+            agent: a.caller.agent.clone(),
+            user: a.caller.user.clone(),
+            session_key: a.caller.session.clone(),
             channel: Some("mcp".into()),
             chat_id: None,
             peer_kind: None,

@@ -67,13 +67,8 @@ pub struct ExecArgs {
     pub name: String,
     /// Arguments: a JSON object, @FILE, or - for stdin (default: {})
     pub args: Option<String>,
-    #[arg(long, env = "GOCLAW_AGENT")]
-    pub agent: Option<String>,
-    #[arg(long)]
-    pub user: Option<String>,
-    /// Session key: the rate limit counts per session
-    #[arg(long, env = "GOCLAW_SESSION")]
-    pub session: Option<String>,
+    #[command(flatten)]
+    pub caller: CallerArgs,
     #[arg(long)]
     pub channel: Option<String>,
     #[arg(long)]
@@ -86,6 +81,19 @@ pub struct ExecArgs {
     /// When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow
     #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
     pub on_ask: OnAsk,
+}
+
+/// Who a tool call is made for: the agent whose policy applies, the user, the session.
+#[derive(Debug, Clone, Args)]
+pub struct CallerArgs {
+    /// The agent whose policy applies (a key of [agents] in config)
+    #[arg(long, env = "GOCLAW_AGENT")]
+    pub agent: Option<String>,
+    #[arg(long)]
+    pub user: Option<String>,
+    /// Session key: rate limits count per session
+    #[arg(long, env = "GOCLAW_SESSION")]
+    pub session: Option<String>,
 }
 
 /// The gate's fixed parts, built once per command.
@@ -404,16 +412,16 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
         &store,
         &mut p,
         &a.name,
-        a.agent.as_deref(),
-        a.user.as_deref(),
+        a.caller.agent.as_deref(),
+        a.caller.user.as_deref(),
     )?;
     let g = gate(ctx, &p)?;
     let req = CallRequest {
         tool: a.name.clone(),
         args,
-        agent: a.agent,
-        user: a.user,
-        session_key: a.session,
+        agent: a.caller.agent,
+        user: a.caller.user,
+        session_key: a.caller.session,
         channel: a.channel,
         chat_id: a.chat_id,
         peer_kind: None,
