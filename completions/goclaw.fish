@@ -33,6 +33,9 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -s q -l quiet -d 'Print no w
 complete -c goclaw -n "__fish_goclaw_needs_command" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_needs_command" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "run" -d 'Run an agent: Think → Act → Observe until it answers'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "sessions" -d 'Sessions: their messages, kept in the store'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "traces" -d 'Traces of runs: LLM and tool spans, tokens, cost'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "scrub" -d 'Redact credentials from text: files or stdin to stdout'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "guard" -d 'Detect prompt injection in a message'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "sanitize" -d 'Clean LLM output: tool-call debris, thinking blocks, echoed system text'
@@ -47,6 +50,108 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "config" -d 'Show or c
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "help" -d 'Show help for a command, or a topic: exit-codes'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "__sandbox-exec" -d 'Internal: apply the exec sandbox, then run a command (used by exec itself)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l user -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l session -d 'Session key: rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l model -d 'The model (default: the agent\'s, then the provider\'s)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l provider -d 'A key of [providers], openai, anthropic, or replay:FILE (default: the agent\'s)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-iterations -d 'At most this many LLM iterations (the agent\'s limit still applies)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l timeout -d 'End the run after this long (30s, 5m, 1h), status timed_out, exit 7' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l on-ask -d 'When a tool needs approval and there is no terminal: deny, fail or allow' -r -f -a "deny\t'Refuse the call (exit 3)'
+fail\t'Return a tool error saying approval was required (exit 1)'
+allow\t'Run it'"
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l record -d 'Save every LLM exchange to FILE (JSON Lines) for `--provider replay:FILE`' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l events -d 'Print every event as JSON Lines (and nothing else) on stdout'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "list" -d 'Every session, most recently used first'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "show" -d 'One session: agent, model, token counts, message count, summary'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "history" -d 'A session\'s messages, oldest first (JSON Lines off a terminal)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "rm" -d 'Delete a session and its messages'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -f -a "list" -d 'Recent runs, newest first'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -f -a "show" -d 'One run\'s trace'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l session -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l value -d 'A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l values-file -d 'A file of credential values, one per line (repeatable)' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l server-ip -d 'A server address to redact as [SERVER_IP] (repeatable)' -r

@@ -37,6 +37,8 @@ pub struct Config {
     pub agents: BTreeMap<String, AgentConfig>,
     /// `[mcp]`: MCP servers defined in config (`[mcp.servers.NAME]`).
     pub mcp: crate::mcp::McpConfig,
+    /// `[providers.NAME]`: LLM endpoints (OpenAI-compatible, Anthropic, replay).
+    pub providers: BTreeMap<String, crate::providers::ProviderConfig>,
 }
 
 /// Where a setting came from.

@@ -7,6 +7,7 @@
 //! TOML configuration and path resolution. [`error`] is the one error type and decides exit
 //! codes.
 
+pub mod agent;
 pub mod cli;
 pub mod config;
 pub mod error;
@@ -14,6 +15,7 @@ pub mod host;
 pub mod mcp;
 pub mod output;
 pub mod policy;
+pub mod providers;
 pub mod secrets;
 pub mod store;
 pub mod team;

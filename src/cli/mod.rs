@@ -25,11 +25,14 @@ pub mod help;
 pub mod input;
 pub mod mcp;
 pub mod policy;
+pub mod run;
 pub mod sanitize;
 pub mod scrub;
+pub mod sessions;
 pub mod tasks;
 pub mod team;
 pub mod tools;
+pub mod traces;
 
 const ABOUT: &str =
     "The GoClaw agent platform as a Unix toolbox: one SQLite store, JSON in and out";
@@ -88,6 +91,12 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run an agent: Think → Act → Observe until it answers
+    Run(run::RunArgs),
+    /// Sessions: their messages, kept in the store
+    Sessions(sessions::SessionsArgs),
+    /// Traces of runs: LLM and tool spans, tokens, cost
+    Traces(traces::TracesArgs),
     /// Redact credentials from text: files or stdin to stdout
     Scrub(scrub::ScrubArgs),
     /// Detect prompt injection in a message
@@ -256,6 +265,9 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         settings: OnceCell::new(),
     };
     let result = match cli.command {
+        Command::Run(a) => run::run(&ctx, a),
+        Command::Sessions(a) => sessions::run(&ctx, a),
+        Command::Traces(a) => traces::run(&ctx, a),
         Command::Scrub(a) => scrub::run(&ctx, a),
         Command::Guard(a) => guard::run(&ctx, a),
         Command::Sanitize(a) => sanitize::run(&ctx, a),

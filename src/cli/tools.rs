@@ -473,10 +473,10 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
 
 /// Asks at the terminal: allow once, allow always, or deny. Used only when both stdin and
 /// stderr are terminals.
-struct TerminalPrompter;
+pub(crate) struct TerminalPrompter;
 
 impl TerminalPrompter {
-    fn available() -> bool {
+    pub(crate) fn available() -> bool {
         std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
     }
 }

@@ -63,6 +63,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "mcp",
         sql: include_str!("migrations/004_mcp.sql"),
     },
+    Migration {
+        version: 5,
+        name: "agent",
+        sql: include_str!("migrations/005_agent.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -1,0 +1,436 @@
+//! What a run keeps in the store: the session's messages (committed atomically at the end,
+//! checkpointed as uncommitted rows on the way), the run row with its status machine, owner pid
+//! and heartbeat, and the spans of its trace. Runs whose owner died are marked `abandoned` by
+//! whoever looks next, and their uncommitted messages removed, so a session never holds half a
+//! run.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::{Value, json};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::providers::Message;
+
+/// A run's final status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Running,
+    Completed,
+    Failed,
+    Cancelled,
+    TimedOut,
+    Denied,
+    Abandoned,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Completed => "completed",
+            RunStatus::Failed => "failed",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::TimedOut => "timed_out",
+            RunStatus::Denied => "denied",
+            RunStatus::Abandoned => "abandoned",
+        }
+    }
+}
+
+/// A heartbeat older than this, with the owner pid alive, means the pid was reused.
+const STALE_HEARTBEAT_MS: i64 = 10 * 60 * 1000;
+
+pub fn now_ms() -> i64 {
+    crate::team::now_ms()
+}
+
+fn sql(e: rusqlite::Error) -> Error {
+    Error::internal(format!("store: {e}"))
+}
+
+/// Marks runs whose owner is gone as abandoned and removes their uncommitted messages.
+/// Returns the ids marked.
+pub fn reap_abandoned(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn
+        .prepare("SELECT id, pid, heartbeat_at FROM runs WHERE status = 'running'")
+        .map_err(sql)?;
+    let running: Vec<(String, Option<i64>, Option<i64>)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .and_then(|rows| rows.collect())
+        .map_err(sql)?;
+    let now = now_ms();
+    let mut reaped = Vec::new();
+    for (id, pid, heartbeat) in running {
+        let alive = pid.is_some_and(|p| {
+            p > 0
+                && nix::sys::signal::kill(nix::unistd::Pid::from_raw(p as i32), None)
+                    .map_or_else(|e| e == nix::errno::Errno::EPERM, |_| true)
+        });
+        let stale = heartbeat.is_none_or(|h| now - h > STALE_HEARTBEAT_MS);
+        if alive && !stale {
+            continue;
+        }
+        conn.execute(
+            "UPDATE runs SET status = 'abandoned', ended_at = ?2,
+                 error = 'the process running it ended without finishing it'
+             WHERE id = ?1 AND status = 'running'",
+            params![id, now],
+        )
+        .map_err(sql)?;
+        conn.execute(
+            "DELETE FROM session_messages WHERE run_id = ?1 AND committed = 0",
+            params![id],
+        )
+        .map_err(sql)?;
+        reaped.push(id);
+    }
+    Ok(reaped)
+}
+
+/// A new run row, `running`, owned by this process.
+#[allow(clippy::too_many_arguments)]
+pub fn start_run(
+    conn: &Connection,
+    id: &str,
+    session: Option<&str>,
+    agent: &str,
+    user: Option<&str>,
+    provider: &str,
+    model: &str,
+    message: &str,
+) -> Result<()> {
+    let now = now_ms();
+    conn.execute(
+        "INSERT INTO runs (id, session, agent, user_id, status, pid, heartbeat_at, started_at, provider, model, message)
+         VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?6, ?7, ?8, ?9)",
+        params![id, session, agent, user, std::process::id(), now, provider, model, message],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+pub fn heartbeat(conn: &Connection, id: &str, iterations: u32) -> Result<()> {
+    conn.execute(
+        "UPDATE runs SET heartbeat_at = ?2, iterations = ?3 WHERE id = ?1",
+        params![id, now_ms(), iterations],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// The end of a run, with what it produced.
+pub struct RunEnd<'a> {
+    pub status: RunStatus,
+    pub content: &'a str,
+    pub silent: bool,
+    pub iterations: u32,
+    pub tool_calls: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cost: f64,
+    pub error: Option<&'a str>,
+}
+
+/// Ends a run and writes its messages to the session, in one transaction: the session exists
+/// afterwards with every message of the run, or (on any failure) nothing of it changed.
+pub fn finish_run(
+    conn: &mut Connection,
+    id: &str,
+    session: Option<(&str, &str, Option<&str>)>, // (key, agent, user)
+    messages: &[Message],
+    end: &RunEnd,
+    provider_model: (&str, &str),
+) -> Result<()> {
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql)?;
+    let now = now_ms();
+    let changed = tx
+        .execute(
+            "UPDATE runs SET status = ?2, ended_at = ?3, content = ?4, silent = ?5, iterations = ?6,
+                 tool_calls = ?7, input_tokens = ?8, output_tokens = ?9, cost = ?10, error = ?11
+             WHERE id = ?1 AND status = 'running'",
+            params![
+                id,
+                end.status.as_str(),
+                now,
+                end.content,
+                end.silent,
+                end.iterations,
+                end.tool_calls,
+                end.input_tokens as i64,
+                end.output_tokens as i64,
+                end.cost,
+                end.error
+            ],
+        )
+        .map_err(sql)?;
+    if changed == 0 {
+        return Err(Error::new(
+            ErrorKind::Conflict,
+            format!("run {id} is no longer running (another process marked it abandoned)"),
+        ));
+    }
+    if let Some((key, agent, user)) = session {
+        tx.execute(
+            "DELETE FROM session_messages WHERE run_id = ?1 AND committed = 0",
+            params![id],
+        )
+        .map_err(sql)?;
+        append(&tx, key, agent, user, id, messages, true)?;
+        tx.execute(
+            "UPDATE sessions SET updated_at = ?2, provider = ?3, model = ?4,
+                 input_tokens = input_tokens + ?5, output_tokens = output_tokens + ?6
+             WHERE key = ?1",
+            params![
+                key,
+                now,
+                provider_model.0,
+                provider_model.1,
+                end.input_tokens as i64,
+                end.output_tokens as i64
+            ],
+        )
+        .map_err(sql)?;
+    }
+    tx.commit().map_err(sql)
+}
+
+/// Replaces the run's checkpoint with `messages`, uncommitted.
+pub fn checkpoint(
+    conn: &mut Connection,
+    id: &str,
+    session: (&str, &str, Option<&str>),
+    messages: &[Message],
+) -> Result<()> {
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql)?;
+    tx.execute(
+        "DELETE FROM session_messages WHERE run_id = ?1 AND committed = 0",
+        params![id],
+    )
+    .map_err(sql)?;
+    append(&tx, session.0, session.1, session.2, id, messages, false)?;
+    tx.commit().map_err(sql)
+}
+
+fn append(
+    tx: &Connection,
+    key: &str,
+    agent: &str,
+    user: Option<&str>,
+    run_id: &str,
+    messages: &[Message],
+    committed: bool,
+) -> Result<()> {
+    let now = now_ms();
+    tx.execute(
+        "INSERT INTO sessions (key, agent, user_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
+         ON CONFLICT (key) DO NOTHING",
+        params![key, agent, user, now],
+    )
+    .map_err(sql)?;
+    let next: i64 = tx
+        .query_row(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM session_messages WHERE session = ?1",
+            params![key],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    let mut stmt = tx
+        .prepare_cached(
+            "INSERT INTO session_messages (session, seq, message, run_id, committed) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .map_err(sql)?;
+    for (i, m) in messages.iter().enumerate() {
+        let text = serde_json::to_string(m).map_err(|e| Error::internal(e.to_string()))?;
+        stmt.execute(params![key, next + i as i64, text, run_id, committed])
+            .map_err(sql)?;
+    }
+    Ok(())
+}
+
+/// A session's row, if it exists.
+pub fn session(conn: &Connection, key: &str) -> Result<Option<Value>> {
+    conn.query_row(
+        "SELECT key, agent, user_id, summary, model, provider, input_tokens, output_tokens, compaction_count,
+                created_at, updated_at,
+                (SELECT COUNT(*) FROM session_messages WHERE session = key AND committed = 1)
+         FROM sessions WHERE key = ?1",
+        params![key],
+        session_row,
+    )
+    .optional()
+    .map_err(sql)
+}
+
+fn session_row(r: &rusqlite::Row) -> rusqlite::Result<Value> {
+    Ok(json!({
+        "key": r.get::<_, String>(0)?, "agent": r.get::<_, String>(1)?,
+        "user": r.get::<_, Option<String>>(2)?, "summary": r.get::<_, Option<String>>(3)?,
+        "model": r.get::<_, Option<String>>(4)?, "provider": r.get::<_, Option<String>>(5)?,
+        "input_tokens": r.get::<_, i64>(6)?, "output_tokens": r.get::<_, i64>(7)?,
+        "compaction_count": r.get::<_, i64>(8)?, "created_at": r.get::<_, i64>(9)?,
+        "updated_at": r.get::<_, i64>(10)?, "messages": r.get::<_, i64>(11)?,
+    }))
+}
+
+/// Every session, most recently used first.
+pub fn sessions(conn: &Connection, agent: Option<&str>) -> Result<Vec<Value>> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT key, agent, user_id, summary, model, provider, input_tokens, output_tokens, compaction_count,
+                    created_at, updated_at,
+                    (SELECT COUNT(*) FROM session_messages m WHERE m.session = s.key AND committed = 1)
+             FROM sessions s WHERE (?1 IS NULL OR agent = ?1) ORDER BY updated_at DESC",
+        )
+        .map_err(sql)?;
+    stmt.query_map(params![agent], session_row)
+        .and_then(|rows| rows.collect())
+        .map_err(sql)
+}
+
+/// A session's committed messages, oldest first.
+pub fn history(conn: &Connection, key: &str) -> Result<Vec<Message>> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT message FROM session_messages WHERE session = ?1 AND committed = 1 ORDER BY seq",
+        )
+        .map_err(sql)?;
+    let rows: Vec<String> = stmt
+        .query_map(params![key], |r| r.get(0))
+        .and_then(|rows| rows.collect())
+        .map_err(sql)?;
+    rows.iter()
+        .map(|t| {
+            serde_json::from_str(t).map_err(|e| {
+                Error::internal(format!(
+                    "session {key}: a stored message does not parse: {e}"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Deletes a session (its messages go with it). False when there was none.
+pub fn remove_session(conn: &Connection, key: &str) -> Result<bool> {
+    Ok(conn
+        .execute("DELETE FROM sessions WHERE key = ?1", params![key])
+        .map_err(sql)?
+        > 0)
+}
+
+/// One span of a run's trace.
+#[derive(Debug, Default)]
+pub struct Span<'a> {
+    pub kind: &'a str,
+    pub name: &'a str,
+    pub parent: Option<i64>,
+    pub started_at: i64,
+    pub duration_ms: i64,
+    pub status: &'a str,
+    pub error: Option<&'a str>,
+    pub provider: Option<&'a str>,
+    pub model: Option<&'a str>,
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub cost: Option<f64>,
+    pub finish_reason: Option<&'a str>,
+    pub tool_call_id: Option<&'a str>,
+    pub input_preview: Option<&'a str>,
+    pub output_preview: Option<&'a str>,
+}
+
+pub fn add_span(conn: &Connection, run_id: &str, s: &Span) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO spans (run_id, parent_id, kind, name, started_at, duration_ms, status, error, provider, model,
+                            input_tokens, output_tokens, cost, finish_reason, tool_call_id, input_preview, output_preview)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+        params![
+            run_id, s.parent, s.kind, s.name, s.started_at, s.duration_ms, s.status, s.error, s.provider,
+            s.model, s.input_tokens.map(|n| n as i64), s.output_tokens.map(|n| n as i64), s.cost, s.finish_reason, s.tool_call_id,
+            s.input_preview, s.output_preview
+        ],
+    )
+    .map_err(sql)?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Points the run's spans at its root span.
+pub fn adopt_spans(conn: &Connection, run_id: &str, root: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE spans SET parent_id = ?2 WHERE run_id = ?1 AND id != ?2 AND parent_id IS NULL",
+        params![run_id, root],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+const RUN_COLUMNS: &str =
+    "id, session, agent, user_id, status, pid, started_at, ended_at, provider, model,
+     content, silent, iterations, tool_calls, input_tokens, output_tokens, cost, error";
+
+fn run_row(r: &rusqlite::Row) -> rusqlite::Result<Value> {
+    Ok(json!({
+        "run_id": r.get::<_, String>(0)?, "session": r.get::<_, Option<String>>(1)?,
+        "agent": r.get::<_, String>(2)?, "user": r.get::<_, Option<String>>(3)?,
+        "status": r.get::<_, String>(4)?, "pid": r.get::<_, Option<i64>>(5)?,
+        "started_at": r.get::<_, i64>(6)?, "ended_at": r.get::<_, Option<i64>>(7)?,
+        "provider": r.get::<_, Option<String>>(8)?, "model": r.get::<_, Option<String>>(9)?,
+        "content": r.get::<_, Option<String>>(10)?, "silent": r.get::<_, bool>(11)?,
+        "iterations": r.get::<_, i64>(12)?, "tool_calls": r.get::<_, i64>(13)?,
+        "usage": {"input_tokens": r.get::<_, i64>(14)?, "output_tokens": r.get::<_, i64>(15)?, "cost": r.get::<_, f64>(16)?},
+        "error": r.get::<_, Option<String>>(17)?,
+    }))
+}
+
+/// Runs, newest first.
+pub fn runs(conn: &Connection, session: Option<&str>, limit: u32) -> Result<Vec<Value>> {
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT {RUN_COLUMNS} FROM runs WHERE (?1 IS NULL OR session = ?1) ORDER BY started_at DESC, id DESC LIMIT ?2"
+        ))
+        .map_err(sql)?;
+    stmt.query_map(params![session, limit], run_row)
+        .and_then(|rows| rows.collect())
+        .map_err(sql)
+}
+
+/// One run with its spans.
+pub fn trace(conn: &Connection, run_id: &str) -> Result<Option<Value>> {
+    let run = conn
+        .query_row(
+            &format!("SELECT {RUN_COLUMNS} FROM runs WHERE id = ?1"),
+            params![run_id],
+            run_row,
+        )
+        .optional()
+        .map_err(sql)?;
+    let Some(mut run) = run else { return Ok(None) };
+    let mut stmt = conn
+        .prepare(
+            "SELECT id, parent_id, kind, name, started_at, duration_ms, status, error, provider, model,
+                    input_tokens, output_tokens, cost, finish_reason, tool_call_id, input_preview, output_preview
+             FROM spans WHERE run_id = ?1 ORDER BY id",
+        )
+        .map_err(sql)?;
+    let spans: Vec<Value> = stmt
+        .query_map(params![run_id], |r| {
+            Ok(json!({
+                "id": r.get::<_, i64>(0)?, "parent_id": r.get::<_, Option<i64>>(1)?,
+                "kind": r.get::<_, String>(2)?, "name": r.get::<_, String>(3)?,
+                "started_at": r.get::<_, i64>(4)?, "duration_ms": r.get::<_, Option<i64>>(5)?,
+                "status": r.get::<_, String>(6)?, "error": r.get::<_, Option<String>>(7)?,
+                "provider": r.get::<_, Option<String>>(8)?, "model": r.get::<_, Option<String>>(9)?,
+                "input_tokens": r.get::<_, Option<i64>>(10)?, "output_tokens": r.get::<_, Option<i64>>(11)?,
+                "cost": r.get::<_, Option<f64>>(12)?, "finish_reason": r.get::<_, Option<String>>(13)?,
+                "tool_call_id": r.get::<_, Option<String>>(14)?,
+                "input_preview": r.get::<_, Option<String>>(15)?, "output_preview": r.get::<_, Option<String>>(16)?,
+            }))
+        })
+        .and_then(|rows| rows.collect())
+        .map_err(sql)?;
+    run["spans"] = Value::Array(spans);
+    Ok(Some(run))
+}

@@ -1,0 +1,109 @@
+//! `goclaw traces`: every run's trace: the root agent span, one LLM span per call (provider,
+//! model, tokens, duration, cost) and one tool span per call. A tree on a terminal, JSON
+//! otherwise.
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+use serde_json::Value;
+
+use super::{Context, Status};
+use crate::agent::record;
+use crate::error::{Error, Result};
+
+/// Traces of runs: LLM and tool spans, tokens, cost
+#[derive(Debug, Args)]
+pub struct TracesArgs {
+    #[command(subcommand)]
+    pub command: TracesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TracesCommand {
+    /// Recent runs, newest first
+    List {
+        #[arg(long)]
+        session: Option<String>,
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+    },
+    /// One run's trace
+    Show { run: String },
+}
+
+pub fn run(ctx: &Context, args: TracesArgs) -> Result<Status> {
+    let store = ctx.store()?;
+    let conn = store.conn();
+    record::reap_abandoned(conn)?;
+    match args.command {
+        TracesCommand::List { session, limit } => {
+            let runs = record::runs(conn, session.as_deref(), limit)?;
+            ctx.out.data(&runs, |w| {
+                for r in &runs {
+                    writeln!(
+                        w,
+                        "{}  {:<10} {:<12} {:>2} it  {:>7} tok  ${:.4}",
+                        r["run_id"].as_str().unwrap_or(""),
+                        r["status"].as_str().unwrap_or(""),
+                        r["agent"].as_str().unwrap_or(""),
+                        r["iterations"],
+                        r["usage"]["input_tokens"].as_i64().unwrap_or(0)
+                            + r["usage"]["output_tokens"].as_i64().unwrap_or(0),
+                        r["usage"]["cost"].as_f64().unwrap_or(0.0)
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        TracesCommand::Show { run } => {
+            let trace = record::trace(conn, &run)?.ok_or_else(|| {
+                Error::not_found(format!("no run `{run}`"))
+                    .with_hint("`goclaw traces list` shows recent runs")
+            })?;
+            ctx.out.data(&trace, |w| tree(w, &trace))?;
+        }
+    }
+    Ok(Status::Ok)
+}
+
+fn tree(w: &mut dyn Write, trace: &Value) -> std::io::Result<()> {
+    let spans = trace["spans"].as_array().cloned().unwrap_or_default();
+    let line = |s: &Value| {
+        let mut text = format!(
+            "{} {} [{}] {} ms",
+            s["kind"].as_str().unwrap_or(""),
+            s["name"].as_str().unwrap_or(""),
+            s["status"].as_str().unwrap_or(""),
+            s["duration_ms"]
+        );
+        if let Some(i) = s["input_tokens"].as_i64() {
+            text.push_str(&format!(
+                ", {i} in / {} out tokens",
+                s["output_tokens"].as_i64().unwrap_or(0)
+            ));
+        }
+        if let Some(c) = s["cost"].as_f64().filter(|c| *c > 0.0) {
+            text.push_str(&format!(", ${c:.6}"));
+        }
+        if let Some(e) = s["error"].as_str() {
+            text.push_str(&format!(" — {e}"));
+        }
+        text
+    };
+    for root in spans.iter().filter(|s| s["parent_id"].is_null()) {
+        writeln!(w, "{}", line(root))?;
+        let children: Vec<&Value> = spans
+            .iter()
+            .filter(|s| s["parent_id"] == root["id"])
+            .collect();
+        for (i, s) in children.iter().enumerate() {
+            let branch = if i + 1 == children.len() {
+                "└─"
+            } else {
+                "├─"
+            };
+            writeln!(w, "{branch} {}", line(s))?;
+        }
+    }
+    Ok(())
+}

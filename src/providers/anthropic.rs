@@ -1,0 +1,298 @@
+//! The Anthropic Messages wire format (`POST {base}/v1/messages`): the system prompt apart,
+//! assistant `tool_use` blocks, tool results as `tool_result` blocks of a user message (several
+//! results in a row go in one message). Streaming: typed events (`message_start`,
+//! `content_block_start/delta/stop`, `message_delta`, `message_stop`); tool arguments arrive as
+//! `input_json_delta` pieces. The answer is complete at `message_stop`.
+
+use serde_json::{Value, json};
+
+use super::{
+    ChatRequest, ChatResponse, Client, Failure, Observer, Role, ToolCall, Usage, parse_arguments,
+};
+use crate::error::{Error, ErrorKind};
+
+const VERSION: &str = "2023-06-01";
+
+/// The request body for `req`.
+pub fn body(req: &ChatRequest, stream: bool) -> Value {
+    let system: Vec<&str> = req
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::System)
+        .map(|m| m.content.as_str())
+        .collect();
+    let mut messages: Vec<Value> = Vec::new();
+    for m in req.messages.iter().filter(|m| m.role != Role::System) {
+        let (role, blocks) = match m.role {
+            Role::Tool => (
+                "user",
+                vec![json!({
+                    "type": "tool_result",
+                    "tool_use_id": m.tool_call_id.clone().unwrap_or_default(),
+                    "content": m.content,
+                })],
+            ),
+            Role::Assistant => {
+                let mut blocks = Vec::new();
+                if !m.content.is_empty() {
+                    blocks.push(json!({"type": "text", "text": m.content}));
+                }
+                for c in &m.tool_calls {
+                    let input = match &c.arguments {
+                        Value::Object(_) => c.arguments.clone(),
+                        _ => json!({}),
+                    };
+                    blocks.push(
+                        json!({"type": "tool_use", "id": c.id, "name": c.name, "input": input}),
+                    );
+                }
+                if blocks.is_empty() {
+                    blocks.push(json!({"type": "text", "text": "..."}));
+                }
+                ("assistant", blocks)
+            }
+            _ => ("user", vec![json!({"type": "text", "text": m.content})]),
+        };
+        // Consecutive messages of one role merge (the API wants roles to alternate).
+        match messages.last_mut() {
+            Some(last) if last["role"] == role => {
+                if let Some(content) = last["content"].as_array_mut() {
+                    content.extend(blocks);
+                }
+            }
+            _ => messages.push(json!({"role": role, "content": blocks})),
+        }
+    }
+    let mut body = json!({
+        "model": req.model,
+        "max_tokens": req.max_tokens,
+        "temperature": req.temperature,
+        "messages": messages,
+        "stream": stream,
+    });
+    if !system.is_empty() {
+        body["system"] = Value::String(system.join("\n\n"));
+    }
+    if !req.tools.is_empty() {
+        body["tools"] = req
+            .tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
+            .collect();
+    }
+    body
+}
+
+/// Anthropic's stop reasons in goclaw's (OpenAI's) terms.
+fn finish_reason(stop: &str) -> String {
+    match stop {
+        "tool_use" => "tool_calls",
+        "max_tokens" => "length",
+        "end_turn" | "stop_sequence" | "" => "stop",
+        other => other,
+    }
+    .to_string()
+}
+
+fn upstream(msg: String) -> Failure {
+    Failure::fatal(Error::new(ErrorKind::Upstream, msg))
+}
+
+pub(crate) async fn chat(
+    client: &Client,
+    req: &ChatRequest,
+    observer: &mut dyn Observer,
+) -> Result<ChatResponse, Failure> {
+    let stream = client.resolved.config.stream;
+    let mut headers = vec![("anthropic-version", VERSION.to_string())];
+    if let Some(key) = &client.resolved.api_key {
+        headers.push(("x-api-key", key.clone()));
+    }
+    let response = client
+        .post("/v1/messages", &headers, &body(req, stream))
+        .await?;
+    if !stream {
+        let v = client.json_body(response).await?;
+        return parse_whole(&client.resolved.name, &v);
+    }
+    let name = &client.resolved.name;
+    let mut events = Box::pin(client.events(response));
+    let mut out = ChatResponse::default();
+    // Blocks by index: (kind, tool id, tool name, text or JSON pieces).
+    let mut blocks: Vec<(String, String, String, String)> = Vec::new();
+    let mut complete = false;
+    while let Some(event) = client.next_event(&mut events).await? {
+        if event.data.trim().is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(&event.data).map_err(|e| {
+            upstream(format!(
+                "provider `{name}` streamed an event that is not JSON ({e})"
+            ))
+        })?;
+        let index = v.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+        match v
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or(&event.event)
+        {
+            "message_start" => {
+                let u = &v["message"]["usage"];
+                out.usage.input_tokens = u["input_tokens"].as_u64().unwrap_or(0);
+                out.usage.output_tokens = u["output_tokens"].as_u64().unwrap_or(0);
+            }
+            "content_block_start" => {
+                let b = &v["content_block"];
+                while blocks.len() <= index {
+                    blocks.push(Default::default());
+                }
+                blocks[index] = (
+                    b["type"].as_str().unwrap_or("text").to_string(),
+                    b["id"].as_str().unwrap_or("").to_string(),
+                    b["name"].as_str().unwrap_or("").to_string(),
+                    String::new(),
+                );
+            }
+            "content_block_delta" => {
+                while blocks.len() <= index {
+                    blocks.push(("text".into(), String::new(), String::new(), String::new()));
+                }
+                let d = &v["delta"];
+                match d["type"].as_str().unwrap_or("") {
+                    "text_delta" => {
+                        let t = d["text"].as_str().unwrap_or("");
+                        out.content.push_str(t);
+                        observer.text(t);
+                    }
+                    "thinking_delta" => {
+                        let t = d["thinking"].as_str().unwrap_or("");
+                        out.thinking.push_str(t);
+                        observer.thinking(t);
+                    }
+                    "input_json_delta" => {
+                        blocks[index]
+                            .3
+                            .push_str(d["partial_json"].as_str().unwrap_or(""));
+                    }
+                    _ => {}
+                }
+            }
+            "message_delta" => {
+                if let Some(stop) = v["delta"]["stop_reason"].as_str() {
+                    out.finish_reason = finish_reason(stop);
+                }
+                if let Some(n) = v["usage"]["output_tokens"].as_u64() {
+                    out.usage.output_tokens = n;
+                }
+            }
+            "message_stop" => {
+                complete = true;
+                break;
+            }
+            "error" => {
+                return Err(upstream(format!(
+                    "provider `{name}` reported an error mid-stream: {}",
+                    v["error"]
+                )));
+            }
+            _ => {}
+        }
+    }
+    if !complete {
+        return Err(Failure {
+            error: Error::new(
+                ErrorKind::Upstream,
+                format!("provider `{name}`: the stream ended before the answer was complete"),
+            ),
+            retry_after: Some(std::time::Duration::ZERO),
+        });
+    }
+    out.tool_calls = blocks
+        .into_iter()
+        .filter(|b| b.0 == "tool_use")
+        .map(|(_, id, name, json)| ToolCall {
+            id,
+            name,
+            arguments: parse_arguments(&json),
+        })
+        .collect();
+    if out.finish_reason.is_empty() {
+        out.finish_reason = "stop".into();
+    }
+    Ok(out)
+}
+
+/// A whole (non-streamed) message.
+pub(crate) fn parse_whole(provider: &str, v: &Value) -> Result<ChatResponse, Failure> {
+    if v.get("type").and_then(Value::as_str) == Some("error") {
+        return Err(upstream(format!(
+            "provider `{provider}` reported: {}",
+            v["error"]
+        )));
+    }
+    let mut out = ChatResponse {
+        finish_reason: finish_reason(v["stop_reason"].as_str().unwrap_or("")),
+        usage: Usage {
+            input_tokens: v["usage"]["input_tokens"].as_u64().unwrap_or(0),
+            output_tokens: v["usage"]["output_tokens"].as_u64().unwrap_or(0),
+        },
+        ..Default::default()
+    };
+    for block in v["content"].as_array().into_iter().flatten() {
+        match block["type"].as_str().unwrap_or("") {
+            "text" => out.content.push_str(block["text"].as_str().unwrap_or("")),
+            "thinking" => out
+                .thinking
+                .push_str(block["thinking"].as_str().unwrap_or("")),
+            "tool_use" => out.tool_calls.push(ToolCall {
+                id: block["id"].as_str().unwrap_or("").into(),
+                name: block["name"].as_str().unwrap_or("").into(),
+                arguments: block["input"].clone(),
+            }),
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::Message;
+
+    #[test]
+    fn tool_results_merge_into_one_user_message() {
+        let a = ToolCall {
+            id: "a".into(),
+            name: "t".into(),
+            arguments: json!({"x": 1}),
+        };
+        let b = ToolCall {
+            id: "b".into(),
+            name: "t".into(),
+            arguments: json!({}),
+        };
+        let mut assistant = Message::new(Role::Assistant, "looking");
+        assistant.tool_calls = vec![a.clone(), b.clone()];
+        let req = ChatRequest {
+            model: "m".into(),
+            messages: vec![
+                Message::new(Role::System, "sys"),
+                Message::new(Role::User, "hi"),
+                assistant,
+                Message::tool_result(&a, "ra"),
+                Message::tool_result(&b, "rb"),
+            ],
+            tools: vec![],
+            max_tokens: 5,
+            temperature: 0.0,
+        };
+        let body = body(&req, false);
+        assert_eq!(body["system"], "sys");
+        let msgs = body["messages"].as_array().unwrap();
+        assert_eq!(msgs.len(), 3);
+        assert_eq!(msgs[1]["content"][1]["type"], "tool_use");
+        assert_eq!(msgs[2]["content"].as_array().unwrap().len(), 2);
+        assert_eq!(msgs[2]["content"][1]["tool_use_id"], "b");
+    }
+}

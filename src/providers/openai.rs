@@ -1,0 +1,304 @@
+//! The OpenAI chat-completions wire format (`POST {base}/chat/completions`), spoken by OpenAI and
+//! by Ollama, vLLM, llama.cpp's server, OpenRouter and the like. Streaming: `data:` chunks whose
+//! `delta.tool_calls` carry each call's id and name once and its arguments in pieces, keyed by
+//! `index`; the answer is complete at a `finish_reason` or `[DONE]`.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::{
+    ChatRequest, ChatResponse, Client, Failure, Observer, Role, ToolCall, Usage, parse_arguments,
+};
+use crate::error::{Error, ErrorKind};
+
+/// The request body for `req`.
+pub fn body(req: &ChatRequest, stream: bool) -> Value {
+    let messages: Vec<Value> = req
+        .messages
+        .iter()
+        .map(|m| match m.role {
+            Role::Tool => json!({
+                "role": "tool",
+                "tool_call_id": m.tool_call_id.clone().unwrap_or_default(),
+                "content": m.content,
+            }),
+            Role::Assistant if !m.tool_calls.is_empty() => json!({
+                "role": "assistant",
+                "content": if m.content.is_empty() { Value::Null } else { Value::String(m.content.clone()) },
+                "tool_calls": m.tool_calls.iter().map(|c| json!({
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": arguments_text(&c.arguments)},
+                })).collect::<Vec<_>>(),
+            }),
+            role => json!({"role": role, "content": m.content}),
+        })
+        .collect();
+    let mut body = json!({
+        "model": req.model,
+        "messages": messages,
+        "max_tokens": req.max_tokens,
+        "temperature": req.temperature,
+        "stream": stream,
+    });
+    if stream {
+        body["stream_options"] = json!({"include_usage": true});
+    }
+    if !req.tools.is_empty() {
+        body["tools"] = req
+            .tools
+            .iter()
+            .map(|t| {
+                json!({"type": "function", "function": {
+                    "name": t.name, "description": t.description, "parameters": t.parameters,
+                }})
+            })
+            .collect();
+    }
+    body
+}
+
+fn arguments_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn upstream(msg: String) -> Failure {
+    Failure::fatal(Error::new(ErrorKind::Upstream, msg))
+}
+
+pub(crate) async fn chat(
+    client: &Client,
+    req: &ChatRequest,
+    observer: &mut dyn Observer,
+) -> Result<ChatResponse, Failure> {
+    let stream = client.resolved.config.stream;
+    let mut headers = Vec::new();
+    if let Some(key) = &client.resolved.api_key {
+        headers.push(("authorization", format!("Bearer {key}")));
+    }
+    let response = client
+        .post("/chat/completions", &headers, &body(req, stream))
+        .await?;
+    if !stream {
+        let v = client.json_body(response).await?;
+        return parse_whole(&client.resolved.name, &v);
+    }
+    let mut events = Box::pin(client.events(response));
+    let mut out = ChatResponse::default();
+    let mut calls: BTreeMap<u64, (String, String, String)> = BTreeMap::new();
+    let mut done = false;
+    while let Some(event) = client.next_event(&mut events).await? {
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            done = true;
+            break;
+        }
+        if data.is_empty() {
+            continue;
+        }
+        let chunk: Value = serde_json::from_str(data).map_err(|e| {
+            upstream(format!(
+                "provider `{}` streamed a chunk that is not JSON ({e})",
+                client.resolved.name
+            ))
+        })?;
+        if let Some(err) = chunk.get("error") {
+            return Err(upstream(format!(
+                "provider `{}` reported an error mid-stream: {err}",
+                client.resolved.name
+            )));
+        }
+        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+            out.usage = usage_of(usage);
+        }
+        let Some(choice) = chunk.get("choices").and_then(|c| c.get(0)) else {
+            continue;
+        };
+        let delta = choice.get("delta").unwrap_or(&Value::Null);
+        for key in ["reasoning_content", "reasoning"] {
+            if let Some(t) = delta
+                .get(key)
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
+                out.thinking.push_str(t);
+                observer.thinking(t);
+            }
+        }
+        if let Some(t) = delta
+            .get("content")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+        {
+            out.content.push_str(t);
+            observer.text(t);
+        }
+        for (i, tc) in delta
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let index = tc.get("index").and_then(Value::as_u64).unwrap_or(i as u64);
+            let entry = calls.entry(index).or_default();
+            if let Some(id) = tc.get("id").and_then(Value::as_str) {
+                entry.0 = id.to_string();
+            }
+            let function = tc.get("function").unwrap_or(&Value::Null);
+            if let Some(name) = function.get("name").and_then(Value::as_str) {
+                entry.1.push_str(name);
+            }
+            if let Some(args) = function.get("arguments").and_then(Value::as_str) {
+                entry.2.push_str(args);
+            }
+        }
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            out.finish_reason = reason.to_string();
+        }
+    }
+    if !done && out.finish_reason.is_empty() {
+        return Err(Failure {
+            error: Error::new(
+                ErrorKind::Upstream,
+                format!(
+                    "provider `{}`: the stream ended before the answer was complete",
+                    client.resolved.name
+                ),
+            ),
+            // Worth another try only if nothing reached the user yet (the caller knows).
+            retry_after: Some(std::time::Duration::ZERO),
+        });
+    }
+    out.tool_calls = calls
+        .into_values()
+        .map(|(id, name, args)| ToolCall {
+            id,
+            name,
+            arguments: parse_arguments(&args),
+        })
+        .collect();
+    if out.finish_reason.is_empty() {
+        out.finish_reason = if out.tool_calls.is_empty() {
+            "stop".into()
+        } else {
+            "tool_calls".into()
+        };
+    }
+    Ok(out)
+}
+
+fn usage_of(u: &Value) -> Usage {
+    Usage {
+        input_tokens: u.get("prompt_tokens").and_then(Value::as_u64).unwrap_or(0),
+        output_tokens: u
+            .get("completion_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+    }
+}
+
+/// A whole (non-streamed) completion.
+pub(crate) fn parse_whole(provider: &str, v: &Value) -> Result<ChatResponse, Failure> {
+    if let Some(err) = v.get("error") {
+        return Err(upstream(format!("provider `{provider}` reported: {err}")));
+    }
+    let choice = v
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .ok_or_else(|| upstream(format!("provider `{provider}` sent no choices")))?;
+    let message = choice.get("message").unwrap_or(&Value::Null);
+    let tool_calls = message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|tc| {
+            let f = tc.get("function").unwrap_or(&Value::Null);
+            ToolCall {
+                id: tc.get("id").and_then(Value::as_str).unwrap_or("").into(),
+                name: f.get("name").and_then(Value::as_str).unwrap_or("").into(),
+                arguments: match f.get("arguments") {
+                    Some(Value::String(s)) => parse_arguments(s),
+                    Some(other) => other.clone(),
+                    None => json!({}),
+                },
+            }
+        })
+        .collect();
+    Ok(ChatResponse {
+        content: message
+            .get("content")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .into(),
+        thinking: message
+            .get("reasoning_content")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .into(),
+        tool_calls,
+        finish_reason: choice
+            .get("finish_reason")
+            .and_then(Value::as_str)
+            .unwrap_or("stop")
+            .into(),
+        usage: v.get("usage").map(usage_of).unwrap_or_default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::{Message, ToolDef};
+
+    #[test]
+    fn body_maps_tool_calls_and_results() {
+        let call = ToolCall {
+            id: "c1".into(),
+            name: "read_file".into(),
+            arguments: json!({"path": "a"}),
+        };
+        let mut assistant = Message::new(Role::Assistant, "");
+        assistant.tool_calls = vec![call.clone()];
+        let req = ChatRequest {
+            model: "m".into(),
+            messages: vec![
+                Message::new(Role::System, "sys"),
+                Message::new(Role::User, "hi"),
+                assistant,
+                Message::tool_result(&call, "file text"),
+            ],
+            tools: vec![ToolDef {
+                name: "read_file".into(),
+                description: "d".into(),
+                parameters: json!({"type": "object"}),
+            }],
+            max_tokens: 10,
+            temperature: 0.7,
+        };
+        let b = body(&req, true);
+        assert_eq!(b["messages"][2]["content"], Value::Null);
+        assert_eq!(
+            b["messages"][2]["tool_calls"][0]["function"]["arguments"],
+            r#"{"path":"a"}"#
+        );
+        assert_eq!(b["messages"][3]["role"], "tool");
+        assert_eq!(b["messages"][3]["tool_call_id"], "c1");
+        assert_eq!(b["tools"][0]["function"]["name"], "read_file");
+        assert_eq!(b["stream_options"]["include_usage"], true);
+    }
+
+    #[test]
+    fn whole_response() {
+        let v = json!({"choices":[{"message":{"content":null,"tool_calls":[{"id":"x","type":"function","function":{"name":"t","arguments":"{\"a\":1}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":5,"completion_tokens":2}});
+        let r = parse_whole("p", &v).ok().unwrap();
+        assert_eq!(r.tool_calls[0].arguments, json!({"a":1}));
+        assert_eq!(r.usage.input_tokens, 5);
+        assert_eq!(r.finish_reason, "tool_calls");
+    }
+}
