@@ -8,6 +8,7 @@ mod docs;
 mod guard;
 mod mcp;
 mod mcp_serve;
+mod run;
 mod sanitize;
 mod scrub;
 mod scrub_go;

@@ -59,6 +59,12 @@ impl TestEnv {
             "XDG_CONFIG_HOME",
             "XDG_DATA_HOME",
             "NO_COLOR",
+            "OPENAI_API_KEY",
+            "OPENAI_BASE_URL",
+            "ANTHROPIC_API_KEY",
+            "ANTHROPIC_BASE_URL",
+            "GOCLAW_AGENT",
+            "GOCLAW_SESSION",
         ] {
             c.env_remove(var);
         }
