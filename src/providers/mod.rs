@@ -212,6 +212,7 @@ pub fn resolve(
             config: ProviderConfig {
                 kind: Kind::Replay,
                 file: Some(PathBuf::from(file)),
+                model: Some("recorded".into()),
                 ..Default::default()
             },
             base_url: String::new(),
@@ -241,9 +242,10 @@ pub fn resolve(
                     "provider `{name}` is a replay without a file: set [providers.{name}] file"
                 )));
             }
+            let model = config.model.clone().or(Some("recorded".into()));
             return Ok(Resolved {
                 name: name.into(),
-                config,
+                config: ProviderConfig { model, ..config },
                 base_url: String::new(),
                 api_key: None,
             });

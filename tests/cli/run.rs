@@ -678,3 +678,41 @@ fn a_timeout_ends_the_run_with_exit_7() {
     let doc = assert_error(&o, 7, "timeout");
     assert_eq!(doc["details"]["status"], "timed_out", "{doc}");
 }
+
+#[test]
+fn the_readme_main_job_runs_offline() {
+    // The first set-up command of the README, in a copy of the files it looks at.
+    let env = TestEnv::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(root.join("README.md"), env.work().join("README.md")).unwrap();
+    let recording = root.join("fixtures/runs/quickstart.jsonl");
+    let o = env.run(&[
+        "run",
+        "--provider",
+        &format!("replay:{}", recording.display()),
+        "--events",
+        "What is this project? Look around.",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let evs = events(&o);
+    check_event_stream(&evs);
+    let results: Vec<&Value> = evs.iter().filter(|e| e["type"] == "tool.result").collect();
+    assert_eq!(results.len(), 2);
+    assert!(
+        results[0]["result"].as_str().unwrap().contains("README.md"),
+        "{}",
+        results[0]
+    );
+    assert!(
+        results[1]["result"].as_str().unwrap().contains("# goclaw"),
+        "{}",
+        results[1]
+    );
+    assert_eq!(evs.iter().filter(|e| e["type"] == "block.reply").count(), 1);
+    assert!(
+        evs.last().unwrap()["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("This is **goclaw**")
+    );
+}
