@@ -35,6 +35,7 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -s h -l help -d 'Print help 
 complete -c goclaw -n "__fish_goclaw_needs_command" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "run" -d 'Run an agent: Think → Act → Observe until it answers'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "sessions" -d 'Sessions: their messages, kept in the store'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "agents" -d 'Agents and their context files'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "traces" -d 'Traces of runs: LLM and tool spans, tokens, cost'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "scrub" -d 'Redact credentials from text: files or stdin to stdout'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "guard" -d 'Detect prompt injection in a message'
@@ -121,6 +122,48 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -f -a "list" -d 'Every agent: key, type, provider, model'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -f -a "show" -d 'One agent\'s settings, with the defaults filled in, and its context files'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -f -a "files" -d 'Context files kept in the store'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -f -a "ls" -d 'List an agent\'s context files (agent-level and per user)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -f -a "get" -d 'Print a context file (the user\'s, else the agent-level one)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -f -a "set" -d 'Set a context file from stdin (or @FILE); an empty BOOTSTRAP.md deletes it'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

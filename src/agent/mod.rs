@@ -9,6 +9,7 @@
 //! the part of the run that is whole (every tool call with its result), never half an answer.
 //! Nothing here prints: events go to a [`Sink`], and the caller decides what to show.
 
+pub mod files;
 pub mod history;
 pub mod loopdetect;
 pub mod prompt;
@@ -271,13 +272,21 @@ impl Runner<'_> {
                 parameters: t.parameters(),
             })
             .collect();
+        let owner = files::Owner {
+            agent: self.agent_key,
+            predefined: cfg.agent_type.as_deref() == Some("predefined"),
+            user: req.user.as_deref().unwrap_or(""),
+        };
+        let context_files = files::context_for_run(self.store.conn(), &owner)?;
+        let has_memory = tools.iter().any(|t| t.name == "memory_search")
+            && files::has_memory(self.store.conn(), self.agent_key)?;
         let system = prompt::build(&prompt::PromptInput {
             agent: self.agent_key,
             minimal: false,
             tools: &tools,
             workspace: &self.gate.workspace,
-            context_files: &[],
-            has_memory: false,
+            context_files: &context_files,
+            has_memory,
             today: &prompt::today(),
         });
         let mut base = vec![Message::new(Role::System, system)];

@@ -15,6 +15,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::output::Output;
 use crate::store::Store;
 
+pub mod agents;
 pub mod approvals;
 pub mod completions;
 pub mod config;
@@ -95,6 +96,8 @@ pub enum Command {
     Run(run::RunArgs),
     /// Sessions: their messages, kept in the store
     Sessions(sessions::SessionsArgs),
+    /// Agents and their context files
+    Agents(agents::AgentsArgs),
     /// Traces of runs: LLM and tool spans, tokens, cost
     Traces(traces::TracesArgs),
     /// Redact credentials from text: files or stdin to stdout
@@ -267,6 +270,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
     let result = match cli.command {
         Command::Run(a) => run::run(&ctx, a),
         Command::Sessions(a) => sessions::run(&ctx, a),
+        Command::Agents(a) => agents::run(&ctx, a),
         Command::Traces(a) => traces::run(&ctx, a),
         Command::Scrub(a) => scrub::run(&ctx, a),
         Command::Guard(a) => guard::run(&ctx, a),

@@ -68,6 +68,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "agent",
         sql: include_str!("migrations/005_agent.sql"),
     },
+    Migration {
+        version: 6,
+        name: "context",
+        sql: include_str!("migrations/006_context.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

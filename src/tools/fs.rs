@@ -121,9 +121,82 @@ impl Tool for ReadFile {
     }
 }
 
+/// The store-backed files' owner in this call: the agent (`default` without one) and user.
+fn owner(ctx: &CallContext) -> crate::agent::files::Owner<'_> {
+    crate::agent::files::Owner {
+        agent: ctx.agent.as_deref().unwrap_or("default"),
+        predefined: ctx.agent_predefined,
+        user: ctx.user.as_deref().unwrap_or(""),
+    }
+}
+
+/// `read_file` of a context file or memory document: from the store (the interceptor).
+fn read_routed(
+    ctx: &CallContext,
+    routed: crate::agent::files::Routed,
+    path: &str,
+    args: &Map<String, Value>,
+) -> Step {
+    use crate::agent::files::{self, Routed};
+    let store = crate::store::Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)?;
+    let owner = owner(ctx);
+    let content = match &routed {
+        Routed::Context(name) => files::read_context(store.conn(), &owner, name)?,
+        Routed::Memory(p) => files::read_memory(store.conn(), &owner, p)?,
+    };
+    let Some(content) = content else {
+        return Err(ToolResult::error(format!(
+            "failed to read file: {path} does not exist"
+        )));
+    };
+    let offset = num_arg(args, "offset").unwrap_or(0).max(0) as usize;
+    let limit = num_arg(args, "limit")
+        .filter(|&n| n > 0)
+        .map(|n| n as usize);
+    Ok(read_lines(
+        std::io::Cursor::new(content.into_bytes()),
+        path,
+        offset,
+        limit,
+    ))
+}
+
+/// `write_file` of a context file or memory document: to the store.
+fn write_routed(
+    ctx: &CallContext,
+    routed: crate::agent::files::Routed,
+    path: &str,
+    content: &str,
+    append: bool,
+) -> Step {
+    use crate::agent::files::{self, Routed};
+    let mut store = crate::store::Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)?;
+    let owner = owner(ctx);
+    let old = match &routed {
+        Routed::Context(name) => files::read_context(store.conn(), &owner, name)?,
+        Routed::Memory(p) => files::read_memory(store.conn(), &owner, p)?,
+    };
+    let new = match (append, old) {
+        (true, Some(old)) if !old.is_empty() => format!("{old}{content}"),
+        _ => content.to_string(),
+    };
+    match &routed {
+        Routed::Context(name) => files::write_context(store.conn(), &owner, name, &new)?,
+        Routed::Memory(p) => files::write_memory(store.conn_mut(), &owner, p, &new)?,
+    }
+    let verb = if append { "appended" } else { "written" };
+    Ok(ToolResult::silent(format!(
+        "File {verb}: {path} ({} bytes)",
+        content.len()
+    )))
+}
+
 /// The body of `read_file`.
 fn read_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let path = required_path(args)?;
+    if let Some(routed) = crate::agent::files::route(path) {
+        return read_routed(ctx, routed, path, args);
+    }
     let ext = Path::new(path)
         .extension()
         .and_then(|e| e.to_str())
@@ -157,7 +230,7 @@ fn read_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     Ok(read_lines(file, path, offset, limit))
 }
 
-fn read_lines(file: std::fs::File, path: &str, offset: usize, limit: Option<usize>) -> ToolResult {
+fn read_lines(file: impl Read, path: &str, offset: usize, limit: Option<usize>) -> ToolResult {
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     let mut head = Vec::new();
     if reader.by_ref().take(8000).read_to_end(&mut head).is_err() {
@@ -262,6 +335,9 @@ impl Tool for WriteFile {
 fn write_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let path = required_path(args)?;
     let content = str_arg(args, "content").unwrap_or_default();
+    if let Some(routed) = crate::agent::files::route(path) {
+        return write_routed(ctx, routed, path, content, bool_arg(args, "append"));
+    }
     let ws = workspace(ctx)?;
     let target = ws.target(path, true)?;
     Ok(if bool_arg(args, "append") {

@@ -150,6 +150,7 @@ impl Gate<'_> {
             exec: ExecSettings::resolve(&self.tools.exec, agent.map(|a| &a.tools.exec), protected),
             store_path: self.store_path.clone(),
             known_agents: self.agents.keys().cloned().collect(),
+            agent_predefined: agent.is_some_and(|a| a.agent_type.as_deref() == Some("predefined")),
         }
     }
 

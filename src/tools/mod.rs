@@ -5,6 +5,7 @@
 pub mod exec;
 pub mod fs;
 pub mod gate;
+pub mod memory;
 pub mod schema;
 pub mod team;
 pub mod workspace;
@@ -81,6 +82,13 @@ impl ToolResult {
     }
 }
 
+/// An error ends a tool's body with its error result (for `?` in tools that return results).
+impl From<crate::error::Error> for ToolResult {
+    fn from(e: crate::error::Error) -> ToolResult {
+        ToolResult::from_error(&e)
+    }
+}
+
 /// Who is calling, from where, and in which workspace (§1.3 step 2).
 #[derive(Debug, Clone, Default)]
 pub struct CallContext {
@@ -100,6 +108,8 @@ pub struct CallContext {
     pub store_path: PathBuf,
     /// The agents defined in config.
     pub known_agents: Vec<String>,
+    /// The agent is `type = "predefined"` (context files shared, USER.md per user).
+    pub agent_predefined: bool,
 }
 
 /// What a tool's own pre-execution review says (only `exec` has one).
@@ -146,6 +156,8 @@ impl Registry {
         r.register(Box::new(exec::ExecTool));
         r.register(Box::new(team::TeamTasks));
         r.register(Box::new(team::TeamMessage));
+        r.register(Box::new(memory::MemorySearch));
+        r.register(Box::new(memory::MemoryGet));
         for (alias, target) in crate::policy::ALIASES {
             r.alias(alias, target);
         }

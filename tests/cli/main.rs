@@ -2,6 +2,7 @@
 //! The one integration-test binary: it drives the real `goclaw` binary with `assert_cmd`, each
 //! test in its own temporary home. One module per area.
 
+mod agents;
 mod config;
 mod contract;
 mod docs;

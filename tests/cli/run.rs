@@ -716,3 +716,34 @@ fn the_readme_main_job_runs_offline() {
             .starts_with("This is **goclaw**")
     );
 }
+
+#[test]
+fn context_files_shape_the_prompt_and_verbose_traces_keep_it() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    env.run_stdin(
+        &["agents", "files", "set", "default", "SOUL.md"],
+        "Speak like a pirate.\n",
+    );
+    let mut c = env.cmd(&["run", "--model", "gpt-4o", "say nothing, pirate"]);
+    c.env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .env("GOCLAW_TRACE_VERBOSE", "1");
+    let o = c.output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let run_id = json(&o)["run_id"].as_str().unwrap().to_string();
+    let trace = json(&env.run(&["traces", "show", &run_id]));
+    let llm_span = trace["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == "llm")
+        .unwrap()
+        .clone();
+    let input = llm_span["input_preview"].as_str().unwrap();
+    let messages: Vec<Value> = serde_json::from_str(input).unwrap();
+    let system = messages[0]["content"].as_str().unwrap();
+    assert!(system.contains("# Persona & Identity"), "{system}");
+    assert!(system.contains("Speak like a pirate."), "{system}");
+    assert!(system.find("## Tooling").unwrap() > system.find("# Persona").unwrap());
+    assert_eq!(messages.last().unwrap()["content"], "say nothing, pirate");
+}

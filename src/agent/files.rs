@@ -1,0 +1,329 @@
+//! An agent's files that live in the store, not on disk (seed 000 §3): the context files and
+//! the memory documents. `read_file` / `write_file` on those names are routed here (the
+//! interceptor), whatever the workspace holds.
+//!
+//! Context files: an `open` agent's are per user, falling back to the agent-level file; a
+//! `predefined` agent's are agent-level except `USER.md`, which is per user. Writing an empty
+//! `BOOTSTRAP.md` deletes it. Memory: `MEMORY.md`, `memory.md` and `memory/…` are per user,
+//! falling back to the global (agent-level) document; every write re-indexes the document's
+//! chunks for `memory_search` (SQLite FTS5, BM25).
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// The context files, in the order the system prompt uses them.
+pub const CONTEXT_FILES: [&str; 7] = [
+    "SOUL.md",
+    "IDENTITY.md",
+    "AGENTS.md",
+    "TOOLS.md",
+    "USER.md",
+    "BOOTSTRAP.md",
+    "HEARTBEAT.md",
+];
+
+/// Lines per memory chunk.
+const CHUNK_LINES: usize = 20;
+
+fn sql(e: rusqlite::Error) -> Error {
+    Error::internal(format!("store: {e}"))
+}
+
+fn now() -> i64 {
+    crate::team::now_ms()
+}
+
+/// What a workspace path means to the interceptor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Routed {
+    Context(&'static str),
+    Memory(String),
+}
+
+/// Routes `path` (relative, as a tool got it) when it names a context file or memory document.
+pub fn route(path: &str) -> Option<Routed> {
+    let clean = path.trim().trim_start_matches("./");
+    if let Some(name) = CONTEXT_FILES.iter().find(|n| **n == clean) {
+        return Some(Routed::Context(name));
+    }
+    if clean == "MEMORY.md" || clean == "memory.md" {
+        return Some(Routed::Memory("MEMORY.md".into()));
+    }
+    if let Some(rest) = clean.strip_prefix("memory/") {
+        let ok = !rest.is_empty()
+            && rest
+                .split('/')
+                .all(|part| !part.is_empty() && part != "." && part != "..");
+        if ok {
+            return Some(Routed::Memory(format!("memory/{rest}")));
+        }
+    }
+    None
+}
+
+/// Who a file belongs to: the agent, its type, and the user ('' when none).
+#[derive(Debug, Clone)]
+pub struct Owner<'a> {
+    pub agent: &'a str,
+    pub predefined: bool,
+    pub user: &'a str,
+}
+
+impl Owner<'_> {
+    /// The user row a context file is written to.
+    fn context_user(&self, name: &str) -> &str {
+        if self.predefined && name != "USER.md" {
+            ""
+        } else {
+            self.user
+        }
+    }
+}
+
+/// A context file's content: the user's, else the agent-level one (open agents; and USER.md).
+pub fn read_context(conn: &Connection, owner: &Owner, name: &str) -> Result<Option<String>> {
+    let user = owner.context_user(name);
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT content FROM context_files WHERE agent = ?1 AND name = ?2 AND user_id IN (?3, '')
+             ORDER BY user_id = '' LIMIT 1",
+        )
+        .map_err(sql)?;
+    stmt.query_row(params![owner.agent, name, user], |r| r.get(0))
+        .optional()
+        .map_err(sql)
+}
+
+/// Writes (or, for an empty BOOTSTRAP.md, deletes) a context file.
+pub fn write_context(conn: &Connection, owner: &Owner, name: &str, content: &str) -> Result<()> {
+    let user = owner.context_user(name);
+    if name == "BOOTSTRAP.md" && content.trim().is_empty() {
+        conn.execute(
+            "DELETE FROM context_files WHERE agent = ?1 AND user_id = ?2 AND name = ?3",
+            params![owner.agent, user, name],
+        )
+        .map_err(sql)?;
+        return Ok(());
+    }
+    conn.execute(
+        "INSERT INTO context_files (agent, user_id, name, content, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (agent, user_id, name) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at",
+        params![owner.agent, user, name, content, now()],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// The context files a run sees, in prompt order (the user's version where there is one).
+pub fn context_for_run(conn: &Connection, owner: &Owner) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for name in CONTEXT_FILES {
+        if let Some(content) = read_context(conn, owner, name)?.filter(|c| !c.trim().is_empty()) {
+            out.push((name.to_string(), content));
+        }
+    }
+    Ok(out)
+}
+
+/// One stored context file, for listings.
+#[derive(Debug, Serialize)]
+pub struct ContextEntry {
+    pub name: String,
+    /// `""` for the agent-level file.
+    pub user: String,
+    pub bytes: usize,
+    pub updated_at: i64,
+}
+
+/// Every context file of `agent` (agent-level and every user's, or only `user`'s and the
+/// agent-level ones).
+pub fn list_context(
+    conn: &Connection,
+    agent: &str,
+    user: Option<&str>,
+) -> Result<Vec<ContextEntry>> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT name, user_id, length(CAST(content AS BLOB)), updated_at FROM context_files
+             WHERE agent = ?1 AND (?2 IS NULL OR user_id IN (?2, '')) ORDER BY user_id, name",
+        )
+        .map_err(sql)?;
+    stmt.query_map(params![agent, user], |r| {
+        Ok(ContextEntry {
+            name: r.get(0)?,
+            user: r.get(1)?,
+            bytes: r.get::<_, i64>(2)? as usize,
+            updated_at: r.get(3)?,
+        })
+    })
+    .and_then(|rows| rows.collect())
+    .map_err(sql)
+}
+
+/// A memory document: the user's, else the global one.
+pub fn read_memory(conn: &Connection, owner: &Owner, path: &str) -> Result<Option<String>> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT content FROM memory_docs WHERE agent = ?1 AND path = ?2 AND user_id IN (?3, '')
+             ORDER BY user_id = '' LIMIT 1",
+        )
+        .map_err(sql)?;
+    stmt.query_row(params![owner.agent, path, owner.user], |r| r.get(0))
+        .optional()
+        .map_err(sql)
+}
+
+/// Writes a memory document (the user's own, or global without a user) and re-indexes it.
+pub fn write_memory(conn: &mut Connection, owner: &Owner, path: &str, content: &str) -> Result<()> {
+    let tx = conn.transaction().map_err(sql)?;
+    let id: i64 = tx
+        .query_row(
+            "INSERT INTO memory_docs (agent, user_id, path, content, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (agent, user_id, path) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at
+             RETURNING id",
+            params![owner.agent, owner.user, path, content, now()],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    tx.execute("DELETE FROM memory_chunks WHERE doc_id = ?1", params![id])
+        .map_err(sql)?;
+    let lines: Vec<&str> = content.lines().collect();
+    for (i, chunk) in lines.chunks(CHUNK_LINES).enumerate() {
+        let text = chunk.join("\n");
+        if text.trim().is_empty() {
+            continue;
+        }
+        let start = i * CHUNK_LINES + 1;
+        tx.execute(
+            "INSERT INTO memory_chunks (doc_id, start_line, end_line, text) VALUES (?1, ?2, ?3, ?4)",
+            params![id, start as i64, (start + chunk.len() - 1) as i64, text],
+        )
+        .map_err(sql)?;
+    }
+    tx.commit().map_err(sql)
+}
+
+/// Whether the agent has any memory at all (for the prompt's reminder).
+pub fn has_memory(conn: &Connection, agent: &str) -> Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM memory_docs WHERE agent = ?1)",
+        params![agent],
+        |r| r.get(0),
+    )
+    .map_err(sql)
+}
+
+/// One `memory_search` hit.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    pub path: String,
+    pub start_line: i64,
+    pub end_line: i64,
+    pub score: f64,
+    pub snippet: String,
+    pub source: &'static str,
+    pub scope: &'static str,
+}
+
+/// Full-text search over the global documents and the user's, BM25-ranked (FTS5). The user's
+/// own hits weigh ×1.2; a (path, line) found in both keeps the personal snippet and the summed
+/// score. Scores are normalised to 0..1 (the best hit of the query is 1).
+pub fn search(
+    conn: &Connection,
+    owner: &Owner,
+    query: &str,
+    max: usize,
+    min_score: f64,
+) -> Result<Vec<Hit>> {
+    // Words as quoted FTS terms, OR-ed: user text never reaches the FTS query syntax.
+    let terms: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(|w| format!("\"{w}\""))
+        .collect();
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let fts = terms.join(" OR ");
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id, bm25(memory_fts) AS rank
+             FROM memory_fts JOIN memory_chunks c ON c.id = memory_fts.rowid JOIN memory_docs d ON d.id = c.doc_id
+             WHERE memory_fts MATCH ?1 AND d.agent = ?2 AND d.user_id IN (?3, '')
+             ORDER BY rank LIMIT ?4",
+        )
+        .map_err(sql)?;
+    let rows: Vec<(String, i64, i64, String, String, f64)> = stmt
+        .query_map(
+            params![fts, owner.agent, owner.user, (max * 2) as i64],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            },
+        )
+        .and_then(|rows| rows.collect())
+        .map_err(sql)?;
+    let mut hits: Vec<Hit> = Vec::new();
+    for (path, start, end, text, user, rank) in rows {
+        let personal = !user.is_empty();
+        let score = -rank * if personal { 1.2 } else { 1.0 };
+        let snippet: String = text.chars().take(700).collect();
+        match hits
+            .iter_mut()
+            .find(|h| h.path == path && h.start_line == start)
+        {
+            Some(h) => {
+                h.score += score;
+                if personal {
+                    h.snippet = snippet;
+                    h.scope = "personal";
+                }
+            }
+            None => hits.push(Hit {
+                path,
+                start_line: start,
+                end_line: end,
+                score,
+                snippet,
+                source: "memory",
+                scope: if personal { "personal" } else { "global" },
+            }),
+        }
+    }
+    let best = hits.iter().map(|h| h.score).fold(0.0, f64::max);
+    for h in &mut hits {
+        h.score = if best > 0.0 { h.score / best } else { 0.0 };
+    }
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+    hits.retain(|h| h.score >= min_score);
+    hits.truncate(max);
+    Ok(hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_only_context_and_memory_names() {
+        assert_eq!(route("SOUL.md"), Some(Routed::Context("SOUL.md")));
+        assert_eq!(route("./USER.md"), Some(Routed::Context("USER.md")));
+        assert_eq!(route("memory.md"), Some(Routed::Memory("MEMORY.md".into())));
+        assert_eq!(
+            route("memory/2026-11-22.md"),
+            Some(Routed::Memory("memory/2026-11-22.md".into()))
+        );
+        assert_eq!(route("memory/../SOUL.md"), None);
+        assert_eq!(route("memory/"), None);
+        assert_eq!(route("docs/SOUL.md"), None);
+        assert_eq!(route("soul.md"), None);
+    }
+}

@@ -1,0 +1,202 @@
+//! `goclaw agents`: the agents of config (`[agents.KEY]`, plus `default`) and their context
+//! files in the store (SOUL.md, IDENTITY.md, AGENTS.md, TOOLS.md, USER.md, BOOTSTRAP.md,
+//! HEARTBEAT.md), agent-level or per user.
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::input::Input;
+use super::{Context, Status};
+use crate::agent::{self, files};
+use crate::error::{Error, Result};
+
+/// Agents and their context files
+#[derive(Debug, Args)]
+pub struct AgentsArgs {
+    #[command(subcommand)]
+    pub command: AgentsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AgentsCommand {
+    /// Every agent: key, type, provider, model
+    List,
+    /// One agent's settings, with the defaults filled in, and its context files
+    Show { agent: String },
+    /// Context files kept in the store
+    #[command(subcommand)]
+    Files(FilesCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FilesCommand {
+    /// List an agent's context files (agent-level and per user)
+    Ls {
+        agent: String,
+        #[arg(long)]
+        user: Option<String>,
+    },
+    /// Print a context file (the user's, else the agent-level one)
+    Get {
+        agent: String,
+        name: String,
+        #[arg(long)]
+        user: Option<String>,
+    },
+    /// Set a context file from stdin (or @FILE); an empty BOOTSTRAP.md deletes it
+    Set {
+        agent: String,
+        name: String,
+        /// The content: @FILE or - for stdin (default: stdin)
+        content: Option<String>,
+        #[arg(long)]
+        user: Option<String>,
+    },
+}
+
+fn check_agent(ctx: &Context, key: &str) -> Result<bool> {
+    let agents = &ctx.settings()?.config.agents;
+    match agents.get(key) {
+        Some(a) => Ok(a.agent_type.as_deref() == Some("predefined")),
+        None if key == "default" => Ok(false),
+        None => Err(Error::not_found(format!("unknown agent `{key}`"))
+            .with_hint("agents are the [agents.KEY] tables of config.toml (and `default`)")),
+    }
+}
+
+fn check_name(name: &str) -> Result<&'static str> {
+    files::CONTEXT_FILES
+        .iter()
+        .find(|n| **n == name)
+        .copied()
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "`{name}` is not a context file: use one of {}",
+                files::CONTEXT_FILES.join(", ")
+            ))
+        })
+}
+
+pub fn run(ctx: &Context, args: AgentsArgs) -> Result<Status> {
+    let settings = ctx.settings()?;
+    match args.command {
+        AgentsCommand::List => {
+            let mut rows: Vec<serde_json::Value> = settings
+                .config
+                .agents
+                .iter()
+                .map(|(k, a)| json!({"agent": k, "type": a.agent_type.clone().unwrap_or("open".into()), "provider": a.provider, "model": a.model, "description": a.description}))
+                .collect();
+            if !settings.config.agents.contains_key("default") {
+                rows.insert(0, json!({"agent": "default", "type": "open", "provider": null, "model": null, "description": "the agent of runs without --agent"}));
+            }
+            ctx.out.data(&rows, |w| {
+                for r in &rows {
+                    writeln!(
+                        w,
+                        "{:<16} {:<10} {:<12} {}",
+                        r["agent"].as_str().unwrap_or(""),
+                        r["type"].as_str().unwrap_or(""),
+                        r["provider"].as_str().unwrap_or("-"),
+                        r["model"].as_str().unwrap_or("-")
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        AgentsCommand::Show { agent: key } => {
+            check_agent(ctx, &key)?;
+            let a = settings
+                .config
+                .agents
+                .get(&key)
+                .cloned()
+                .unwrap_or_default();
+            let store = ctx.store()?;
+            let doc = json!({
+                "agent": key,
+                "type": a.agent_type.clone().unwrap_or("open".into()),
+                "description": a.description,
+                "provider": a.provider,
+                "model": a.model,
+                "workspace": a.workspace.clone().map(|w| settings.workspace.join(w)).unwrap_or(settings.workspace.clone()),
+                "max_iterations": a.max_iterations.unwrap_or(agent::DEFAULT_MAX_ITERATIONS),
+                "max_tool_calls": a.max_tool_calls.unwrap_or(agent::DEFAULT_MAX_TOOL_CALLS),
+                "context_window": a.context_window.unwrap_or(agent::DEFAULT_CONTEXT_WINDOW),
+                "max_tokens": a.max_tokens.unwrap_or(agent::DEFAULT_MAX_TOKENS),
+                "temperature": a.temperature.unwrap_or(agent::DEFAULT_TEMPERATURE),
+                "guard": a.guard.unwrap_or(settings.config.guard.mode),
+                "history_limit": a.history_limit.unwrap_or(0),
+                "tools": a.tools,
+                "context_files": files::list_context(store.conn(), &key, None)?,
+            });
+            ctx.out.data(&doc, |w| {
+                writeln!(
+                    w,
+                    "{}",
+                    serde_json::to_string_pretty(&doc).unwrap_or_default()
+                )
+            })?;
+        }
+        AgentsCommand::Files(FilesCommand::Ls { agent, user }) => {
+            check_agent(ctx, &agent)?;
+            let store = ctx.store()?;
+            let all = files::list_context(store.conn(), &agent, user.as_deref())?;
+            ctx.out.data(&all, |w| {
+                for f in &all {
+                    let who = if f.user.is_empty() {
+                        "(agent)"
+                    } else {
+                        f.user.as_str()
+                    };
+                    writeln!(w, "{:<14} {:<16} {:>7} bytes", f.name, who, f.bytes)?;
+                }
+                Ok(())
+            })?;
+        }
+        AgentsCommand::Files(FilesCommand::Get { agent, name, user }) => {
+            let predefined = check_agent(ctx, &agent)?;
+            let name = check_name(&name)?;
+            let store = ctx.store()?;
+            let owner = files::Owner {
+                agent: &agent,
+                predefined,
+                user: user.as_deref().unwrap_or(""),
+            };
+            let content = files::read_context(store.conn(), &owner, name)?
+                .ok_or_else(|| Error::not_found(format!("agent `{agent}` has no {name}")))?;
+            let mut out = std::io::stdout().lock();
+            out.write_all(content.as_bytes()).map_err(Error::stdout)?;
+            out.flush().map_err(Error::stdout)?;
+        }
+        AgentsCommand::Files(FilesCommand::Set {
+            agent,
+            name,
+            content,
+            user,
+        }) => {
+            let predefined = check_agent(ctx, &agent)?;
+            let name = check_name(&name)?;
+            let input = Input::parse(content.as_deref());
+            if matches!(input, Input::Literal(_)) {
+                return Err(Error::usage("give the content on stdin (-) or as @FILE"));
+            }
+            let text = String::from_utf8(input.read()?)
+                .map_err(|_| Error::usage(format!("{name} must be UTF-8 text")))?;
+            let store = ctx.store()?;
+            let owner = files::Owner {
+                agent: &agent,
+                predefined,
+                user: user.as_deref().unwrap_or(""),
+            };
+            files::write_context(store.conn(), &owner, name, &text)?;
+            ctx.out.data(
+                &json!({"agent": agent, "name": name, "user": user, "bytes": text.len()}),
+                |w| writeln!(w, "set {name} of {agent} ({} bytes)", text.len()),
+            )?;
+        }
+    }
+    Ok(Status::Ok)
+}
