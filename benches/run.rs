@@ -36,6 +36,7 @@ fn serve(listener: TcpListener, clock: Arc<ServerClock>) {
 }
 
 fn handle(stream: TcpStream, clock: &ServerClock) {
+    stream.set_nodelay(true).unwrap();
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut out = stream;
     loop {
@@ -70,12 +71,12 @@ fn handle(stream: TcpStream, clock: &ServerClock) {
         let reply = format!(
             r#"{{"choices":[{{"index":0,"message":{message},"finish_reason":"stop"}}],"usage":{{"prompt_tokens":10,"completion_tokens":5}}}}"#
         );
-        write!(
-            out,
+        // One write, no Nagle: a response split in pieces would meet the client's delayed ACK.
+        let response = format!(
             "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{reply}",
             reply.len()
-        )
-        .unwrap();
+        );
+        out.write_all(response.as_bytes()).unwrap();
         out.flush().unwrap();
         clock
             .micros

@@ -9,6 +9,7 @@
 //! the part of the run that is whole (every tool call with its result), never half an answer.
 //! Nothing here prints: events go to a [`Sink`], and the caller decides what to show.
 
+pub mod compaction;
 pub mod files;
 pub mod history;
 pub mod loopdetect;
@@ -167,6 +168,14 @@ impl providers::Observer for Streaming<'_, '_> {
     }
 }
 
+/// What post-run compaction needs.
+struct Compaction<'a> {
+    model: &'a str,
+    owner: files::Owner<'a>,
+    tools: &'a [ToolDef],
+    window: u64,
+}
+
 /// How the loop ended, before the flush.
 enum End {
     Completed(String),
@@ -248,8 +257,8 @@ impl Runner<'_> {
                 Some(Error::denied(msg)),
                 &[],
                 (&provider, &model),
-                started,
-                started_ms,
+                (started, started_ms),
+                None,
             );
         }
         if !verdict.matches.is_empty() && self.guard_mode != GuardMode::Log {
@@ -307,7 +316,10 @@ impl Runner<'_> {
             let limited = history::limit_history_turns(&stored, cfg.history_limit.unwrap_or(0));
             base.extend(history::sanitize_history(&limited).0);
         }
-        let mut pending = vec![Message::new(Role::User, message)];
+        // One growing conversation: the history, then this run's messages from `base_len` on.
+        let mut base_len = base.len();
+        let mut all = base;
+        all.push(Message::new(Role::User, message));
 
         // Phase 4: iterations.
         let max_iterations = req
@@ -325,6 +337,13 @@ impl Runner<'_> {
         let mut detector = LoopDetector::default();
         let mut any_text = false;
         let mut end = End::Completed(String::new());
+        let window = cfg
+            .context_window
+            .or(self.client.resolved.config.context_window)
+            .unwrap_or(DEFAULT_CONTEXT_WINDOW);
+        // This run's messages that a mid-loop compaction took out of the window.
+        let mut carried: Vec<Message> = Vec::new();
+        let mut mid_compacted = false;
         let mut iteration = 0;
         while iteration < max_iterations {
             iteration += 1;
@@ -339,14 +358,14 @@ impl Runner<'_> {
             );
             let last = iteration == max_iterations;
             if !last && max_iterations > 1 && iteration == max_iterations * 3 / 4 && !any_text {
-                pending.push(Message::new(Role::User, "[System] You have used 75% of your iteration budget without providing a text response. Start summarizing your findings and respond to the user within the next few iterations."));
+                all.push(Message::new(Role::User, "[System] You have used 75% of your iteration budget without providing a text response. Start summarizing your findings and respond to the user within the next few iterations."));
             }
             if last && max_iterations > 1 {
-                pending.push(Message::new(Role::User, "[System] Final iteration reached. Summarize all findings and respond to the user now. No more tool calls allowed."));
+                all.push(Message::new(Role::User, "[System] Final iteration reached. Summarize all findings and respond to the user now. No more tool calls allowed."));
             }
             let request = ChatRequest {
                 model: model.clone(),
-                messages: base.iter().chain(&pending).cloned().collect(),
+                messages: std::mem::take(&mut all),
                 tools: if last { Vec::new() } else { tools.clone() },
                 max_tokens: cfg.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
                 temperature: cfg.temperature.unwrap_or(DEFAULT_TEMPERATURE),
@@ -358,6 +377,7 @@ impl Runner<'_> {
                 let text = serde_json::to_string(&request.messages).unwrap_or_default();
                 truncate_chars(&text, 50_000).to_string()
             });
+            all = request.messages;
             let (response, span_error) = match answer {
                 Ok(r) => (Some(r), None),
                 Err(e) => (None, Some(e)),
@@ -400,22 +420,41 @@ impl Runner<'_> {
                 any_text = true;
             }
             if response.tool_calls.is_empty() || last {
-                pending.push(Message::new(Role::Assistant, response.content.clone()));
+                all.push(Message::new(Role::Assistant, response.content.clone()));
                 end = End::Completed(response.content);
                 break;
+            }
+            // Mid-loop compaction, once, when the prompt reached the share of the window.
+            let prompt_tokens = match response.usage.input_tokens {
+                0 => history::estimate_tokens(&all),
+                n => n,
+            };
+            if !mid_compacted
+                && prompt_tokens as f64 >= window as f64 * compaction::HISTORY_SHARE
+                && let Some((split, summary)) = self.compact_in_loop(&mut em, &model, &all)
+            {
+                mid_compacted = true;
+                if split > base_len {
+                    carried.extend(all[base_len..split].iter().cloned());
+                }
+                let kept_history = base_len.saturating_sub(split);
+                let mut next = vec![all[0].clone(), summary];
+                next.extend(all.drain(split..));
+                base_len = 2 + kept_history;
+                all = next;
             }
             history::uniquify_tool_call_ids(&mut response.tool_calls, &run_id, iteration);
             let mut assistant = Message::new(Role::Assistant, response.content.clone());
             assistant.tool_calls = response.tool_calls.clone();
-            pending.push(assistant);
+            all.push(assistant);
             if response.finish_reason == "length" {
                 for call in &response.tool_calls {
-                    pending.push(Message::tool_result(
+                    all.push(Message::tool_result(
                         call,
                         "[not executed: the arguments were cut off]",
                     ));
                 }
-                pending.push(Message::new(Role::User, "[System] Your output was truncated because it exceeded max_tokens. Your tool call arguments were incomplete. Please retry with shorter content — split large writes into multiple smaller calls, or reduce the amount of text."));
+                all.push(Message::new(Role::User, "[System] Your output was truncated because it exceeded max_tokens. Your tool call arguments were incomplete. Please retry with shorter content — split large writes into multiple smaller calls, or reduce the amount of text."));
                 continue;
             }
             if !response.content.trim().is_empty() {
@@ -427,12 +466,12 @@ impl Runner<'_> {
             total_calls += response.tool_calls.len() as u32;
             if tool_limit > 0 && total_calls > tool_limit {
                 for call in &response.tool_calls {
-                    pending.push(Message::tool_result(
+                    all.push(Message::tool_result(
                         call,
                         "[not executed: the tool call budget is spent]",
                     ));
                 }
-                pending.push(Message::new(Role::User, format!("[System] Tool call budget reached ({total_calls}/{tool_limit}). Do NOT call any more tools. Summarize results so far and respond to the user.")));
+                all.push(Message::new(Role::User, format!("[System] Tool call budget reached ({total_calls}/{tool_limit}). Do NOT call any more tools. Summarize results so far and respond to the user.")));
                 continue;
             }
             em.emit(
@@ -443,7 +482,7 @@ impl Runner<'_> {
             let mut stop = None;
             let mut warnings = Vec::new();
             for (call, (text, _)) in response.tool_calls.iter().zip(&results) {
-                pending.push(Message::tool_result(call, text.clone()));
+                all.push(Message::tool_result(call, text.clone()));
                 match detector.record(&call.name, &call.arguments, text) {
                     Verdict::Fine => {}
                     Verdict::Warn(w) => warnings.push(w),
@@ -451,10 +490,10 @@ impl Runner<'_> {
                 }
             }
             for w in warnings {
-                pending.push(Message::new(Role::User, w));
+                all.push(Message::new(Role::User, w));
             }
             if let Some(text) = stop {
-                pending.push(Message::new(Role::Assistant, text.clone()));
+                all.push(Message::new(Role::Assistant, text.clone()));
                 end = End::Completed(text);
                 break;
             }
@@ -465,7 +504,7 @@ impl Runner<'_> {
                     self.store.conn_mut(),
                     &run_id,
                     (key, self.agent_key, req.user.as_deref()),
-                    &pending,
+                    &all[base_len..],
                 )?;
             }
             record::heartbeat(self.store.conn(), &run_id, iteration)?;
@@ -506,10 +545,18 @@ impl Runner<'_> {
             ),
         };
         // Keep only whole steps: an assistant's tool calls with all their results.
+        let mut pending = carried;
+        pending.extend(all.split_off(base_len));
         let whole = if status == RunStatus::Completed {
             pending
         } else {
             whole_steps(pending)
+        };
+        let compaction = Compaction {
+            model: &model,
+            owner: owner.clone(),
+            tools: &tools,
+            window,
         };
         self.finish(
             &mut em,
@@ -518,8 +565,8 @@ impl Runner<'_> {
             error,
             &whole,
             (&provider, &model),
-            started,
-            started_ms,
+            (started, started_ms),
+            Some(compaction),
         )
     }
 
@@ -683,14 +730,17 @@ impl Runner<'_> {
         error: Option<Error>,
         messages: &[Message],
         provider_model: (&str, &str),
-        started: Instant,
-        started_ms: i64,
+        (started, started_ms): (Instant, i64),
+        compaction: Option<Compaction>,
     ) -> Result<RunOutcome> {
         outcome.status = status;
         outcome.kind = error.as_ref().map(|e| e.kind);
         outcome.error = error.as_ref().map(|e| e.message.clone());
         let session = outcome.session.clone();
-        let user = None::<&str>;
+        let user = compaction
+            .as_ref()
+            .map(|c| c.owner.user)
+            .filter(|u| !u.is_empty());
         record::finish_run(
             self.store.conn_mut(),
             &outcome.run_id,
@@ -712,6 +762,11 @@ impl Runner<'_> {
             },
             provider_model,
         )?;
+        if let (RunStatus::Completed, Some(c), Some(key)) = (status, compaction, session.as_deref())
+        {
+            let warnings = self.maybe_compact(em, key, c.model, &c.owner, c.tools, c.window)?;
+            outcome.warnings.extend(warnings);
+        }
         let root = record::add_span(
             self.store.conn(),
             &outcome.run_id,

@@ -434,3 +434,42 @@ pub fn trace(conn: &Connection, run_id: &str) -> Result<Option<Value>> {
     run["spans"] = Value::Array(spans);
     Ok(Some(run))
 }
+
+/// A session's compaction state: (compaction count, the count at the last memory flush, summary).
+pub fn compaction_state(conn: &Connection, key: &str) -> Result<(i64, i64, Option<String>)> {
+    conn.query_row(
+        "SELECT compaction_count, flush_compaction, summary FROM sessions WHERE key = ?1",
+        params![key],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
+    .map_err(sql)
+}
+
+/// Records that memory was flushed in the current compaction cycle.
+pub fn mark_flushed(conn: &Connection, key: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE sessions SET flush_compaction = compaction_count WHERE key = ?1",
+        params![key],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// Stores `summary` and keeps only the last `keep` committed messages, in one transaction.
+pub fn compact(conn: &mut Connection, key: &str, summary: &str, keep: usize) -> Result<()> {
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql)?;
+    tx.execute(
+        "DELETE FROM session_messages WHERE session = ?1 AND committed = 1 AND seq NOT IN
+             (SELECT seq FROM session_messages WHERE session = ?1 AND committed = 1 ORDER BY seq DESC LIMIT ?2)",
+        params![key, keep as i64],
+    )
+    .map_err(sql)?;
+    tx.execute(
+        "UPDATE sessions SET summary = ?2, compaction_count = compaction_count + 1, updated_at = ?3 WHERE key = ?1",
+        params![key, summary, now_ms()],
+    )
+    .map_err(sql)?;
+    tx.commit().map_err(sql)
+}

@@ -478,14 +478,17 @@ impl Client {
         &self,
         path: &str,
         headers: &[(&str, String)],
-        body: &Value,
+        body: &impl Serialize,
     ) -> std::result::Result<reqwest::Response, Failure> {
         let url = format!("{}{path}", self.resolved.base_url);
+        let body = serde_json::to_vec(body).map_err(|e| {
+            Failure::fatal(Error::internal(format!("cannot encode the request: {e}")))
+        })?;
         let mut request = self
             .http
             .post(&url)
             .header("content-type", "application/json")
-            .body(body.to_string());
+            .body(body);
         for (k, v) in headers {
             request = request.header(*k, v);
         }

@@ -7,56 +7,98 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use serde::Serialize;
+
 use super::{
-    ChatRequest, ChatResponse, Client, Failure, Observer, Role, ToolCall, Usage, parse_arguments,
+    ChatRequest, ChatResponse, Client, Failure, Message, Observer, Role, ToolCall, ToolDef, Usage,
+    parse_arguments,
 };
 use crate::error::{Error, ErrorKind};
 
-/// The request body for `req`.
-pub fn body(req: &ChatRequest, stream: bool) -> Value {
-    let messages: Vec<Value> = req
-        .messages
-        .iter()
-        .map(|m| match m.role {
-            Role::Tool => json!({
-                "role": "tool",
-                "tool_call_id": m.tool_call_id.clone().unwrap_or_default(),
-                "content": m.content,
-            }),
-            Role::Assistant if !m.tool_calls.is_empty() => json!({
-                "role": "assistant",
-                "content": if m.content.is_empty() { Value::Null } else { Value::String(m.content.clone()) },
-                "tool_calls": m.tool_calls.iter().map(|c| json!({
-                    "id": c.id,
-                    "type": "function",
-                    "function": {"name": c.name, "arguments": arguments_text(&c.arguments)},
-                })).collect::<Vec<_>>(),
-            }),
-            role => json!({"role": role, "content": m.content}),
-        })
-        .collect();
-    let mut body = json!({
-        "model": req.model,
-        "messages": messages,
-        "max_tokens": req.max_tokens,
-        "temperature": req.temperature,
-        "stream": stream,
-    });
-    if stream {
-        body["stream_options"] = json!({"include_usage": true});
+/// The request body for `req`, serialized straight from the messages (no JSON tree is built:
+/// a long session is sent every iteration).
+pub fn body(req: &ChatRequest, stream: bool) -> Body<'_> {
+    Body {
+        model: &req.model,
+        messages: req.messages.iter().map(WireMessage).collect(),
+        max_tokens: req.max_tokens,
+        temperature: req.temperature,
+        stream,
+        stream_options: stream.then_some(StreamOptions {
+            include_usage: true,
+        }),
+        tools: req.tools.iter().map(WireTool).collect(),
     }
-    if !req.tools.is_empty() {
-        body["tools"] = req
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.parameters,
-                }})
-            })
-            .collect();
+}
+
+#[derive(Serialize)]
+pub struct Body<'a> {
+    model: &'a str,
+    messages: Vec<WireMessage<'a>>,
+    max_tokens: u32,
+    temperature: f64,
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_options: Option<StreamOptions>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<WireTool<'a>>,
+}
+
+#[derive(Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
+/// A message as chat completions wants it.
+struct WireMessage<'a>(&'a Message);
+
+impl Serialize for WireMessage<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let m = self.0;
+        let mut map = s.serialize_map(None)?;
+        match m.role {
+            Role::Tool => {
+                map.serialize_entry("role", "tool")?;
+                map.serialize_entry("tool_call_id", m.tool_call_id.as_deref().unwrap_or(""))?;
+                map.serialize_entry("content", &m.content)?;
+            }
+            Role::Assistant if !m.tool_calls.is_empty() => {
+                map.serialize_entry("role", "assistant")?;
+                let content = (!m.content.is_empty()).then_some(m.content.as_str());
+                map.serialize_entry("content", &content)?;
+                let calls: Vec<WireCall> = m.tool_calls.iter().map(WireCall).collect();
+                map.serialize_entry("tool_calls", &calls)?;
+            }
+            role => {
+                map.serialize_entry("role", &role)?;
+                map.serialize_entry("content", &m.content)?;
+            }
+        }
+        map.end()
     }
-    body
+}
+
+struct WireCall<'a>(&'a ToolCall);
+
+impl Serialize for WireCall<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = self.0;
+        json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments_text(&c.arguments)}})
+            .serialize(s)
+    }
+}
+
+struct WireTool<'a>(&'a ToolDef);
+
+impl Serialize for WireTool<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let t = self.0;
+        json!({"type": "function", "function": {
+            "name": t.name, "description": t.description, "parameters": t.parameters,
+        }})
+        .serialize(s)
+    }
 }
 
 fn arguments_text(v: &Value) -> String {
@@ -254,7 +296,6 @@ pub(crate) fn parse_whole(provider: &str, v: &Value) -> Result<ChatResponse, Fai
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::{Message, ToolDef};
 
     #[test]
     fn body_maps_tool_calls_and_results() {
@@ -281,7 +322,7 @@ mod tests {
             max_tokens: 10,
             temperature: 0.7,
         };
-        let b = body(&req, true);
+        let b = serde_json::to_value(body(&req, true)).unwrap();
         assert_eq!(b["messages"][2]["content"], Value::Null);
         assert_eq!(
             b["messages"][2]["tool_calls"][0]["function"]["arguments"],

@@ -747,3 +747,182 @@ fn context_files_shape_the_prompt_and_verbose_traces_keep_it() {
     assert!(system.find("## Tooling").unwrap() > system.find("# Persona").unwrap());
     assert_eq!(messages.last().unwrap()["content"], "say nothing, pirate");
 }
+
+#[test]
+fn a_long_session_is_compacted_after_a_memory_flush() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    // A tiny window, so one run is past 75 % of it.
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.small]\ncontext_window = 30\n",
+    )
+    .unwrap();
+    env.write("notes.txt", "teh\n");
+    let o = run(
+        &env,
+        &llm,
+        &[
+            "--agent",
+            "small",
+            "--session",
+            "cmp",
+            "--events",
+            "fix notes, then compact",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = events(&o);
+    check_event_stream(&evs);
+    assert!(
+        evs.iter()
+            .any(|e| e["type"] == "activity" && e["phase"] == "compacting")
+    );
+    let session = json(&env.run(&["sessions", "show", "cmp"]));
+    assert_eq!(
+        session["summary"], "Summary: the user had a typo fixed in notes.txt.",
+        "{session}"
+    );
+    assert_eq!(session["compaction_count"], 1);
+    assert_eq!(session["messages"], 4, "{session}");
+    // The flush turn wrote memory through the store; its NO_REPLY added the extractive fallback.
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "read_file",
+        r#"{"path":"memory/flush.md"}"#,
+        "--agent",
+        "small",
+    ]);
+    assert!(stdout(&o).contains("had a typo"), "{}", stdout(&o));
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "memory_search",
+        r#"{"query":"compact"}"#,
+        "--agent",
+        "small",
+    ]);
+    assert!(stdout(&o).contains("auto-extract.md"), "{}", stdout(&o));
+    // The next run starts from the summary.
+    let mut c = env.cmd(&[
+        "run",
+        "--model",
+        "gpt-4o",
+        "--agent",
+        "small",
+        "--session",
+        "cmp",
+        "say nothing now",
+    ]);
+    c.env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .env("GOCLAW_TRACE_VERBOSE", "1");
+    let o = c.output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let trace = json(&env.run(&["traces", "show", json(&o)["run_id"].as_str().unwrap()]));
+    let input = trace["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == "llm")
+        .unwrap()["input_preview"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        input.contains("[Previous conversation summary]\\nSummary: the user had a typo"),
+        "{input}"
+    );
+}
+
+#[test]
+fn a_run_past_the_window_is_compacted_mid_loop() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.small]\ncontext_window = 30\n",
+    )
+    .unwrap();
+    for (f, text) in [("a.txt", "alpha"), ("b.txt", "beta"), ("c.txt", "gamma")] {
+        env.write(f, text);
+    }
+    // Three reads, the summary the compaction asks for, then the answer.
+    let read = |n: u32, f: &str| json!({"response": {"content": "", "tool_calls": [{"id": format!("r{n}"), "name": "read_file", "arguments": {"path": f}}], "finish_reason": "tool_calls"}});
+    let lines = [
+        read(1, "a.txt"),
+        read(2, "b.txt"),
+        read(3, "c.txt"),
+        json!({"response": {"content": "SUMMARY: the user asked to read three files.", "finish_reason": "stop"}}),
+        json!({"response": {"content": "alpha, beta, gamma", "finish_reason": "stop"}}),
+    ];
+    let recording = env.root().join("mid.jsonl");
+    std::fs::write(
+        &recording,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let replay = format!("replay:{}", recording.display());
+    let mut c = env.cmd(&[
+        "run",
+        "--agent",
+        "small",
+        "--provider",
+        &replay,
+        "--session",
+        "m",
+        "--events",
+        "read the three files",
+    ]);
+    c.env("GOCLAW_TRACE_VERBOSE", "1");
+    let o = c.output().unwrap();
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = events(&o);
+    check_event_stream(&evs);
+    assert_eq!(evs.last().unwrap()["content"], "alpha, beta, gamma");
+    // Compacted mid-loop, before the last tool call (the session is compacted after the run too).
+    let compacting = evs.iter().position(|e| e["phase"] == "compacting").unwrap();
+    let last_call = evs.iter().rposition(|e| e["type"] == "tool.call").unwrap();
+    assert!(compacting < last_call);
+    // The last call saw the summary instead of the head, the system prompt still first.
+    let trace = json(&env.run(&["traces", "show", evs[0]["run_id"].as_str().unwrap()]));
+    let last_llm = trace["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|s| s["kind"] == "llm")
+        .unwrap()
+        .clone();
+    let seen: Vec<Value> =
+        serde_json::from_str(last_llm["input_preview"].as_str().unwrap()).unwrap();
+    assert_eq!(seen[0]["role"], "system");
+    assert_eq!(
+        seen[1]["content"],
+        "[Summary of earlier conversation]\nSUMMARY: the user asked to read three files."
+    );
+    assert!(!seen.iter().any(|m| m["content"] == "read the three files"));
+    // The session still keeps every message of the run.
+    let history = stdout(&env.run(&["sessions", "history", "m"]));
+    let roles: Vec<String> = history
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["role"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            "user",
+            "assistant",
+            "tool",
+            "assistant",
+            "tool",
+            "assistant",
+            "tool",
+            "assistant"
+        ]
+    );
+}

@@ -12,6 +12,7 @@ CREATE TABLE sessions (
     input_tokens     INTEGER NOT NULL DEFAULT 0,
     output_tokens    INTEGER NOT NULL DEFAULT 0,
     compaction_count INTEGER NOT NULL DEFAULT 0,
+    flush_compaction INTEGER NOT NULL DEFAULT -1,     -- compaction_count when memory was last flushed
     created_at       INTEGER NOT NULL,
     updated_at       INTEGER NOT NULL
 ) STRICT;

@@ -1,0 +1,299 @@
+//! Compaction and memory flush (§16.7). After a completed run, a session whose history is longer
+//! than 200 messages or estimated above 75 % of the context window is compacted: first a memory
+//! flush (a short side turn, minimal prompt, the last 10 messages, at most 5 iterations and 90 s,
+//! in which the agent may write memory files; a `NO_REPLY` or a failure writes an extractive
+//! fallback to `memory/<date>-auto-extract.md`), then a summary of all but the last 4 messages
+//! (max 1024 tokens, temperature 0.3, 120 s), stored on the session, which keeps only those 4.
+//! The next run starts from the summary. During a run, once, when a response's prompt reached 75 %
+//! of the window, the older part of the in-memory conversation is summarised in place.
+//!
+//! The original summarises in the background; a command-line run does it before its terminal
+//! event, so the process never exits with the work half done.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::files::{self, Owner};
+use super::history;
+use super::{Emitter, End, Runner, record};
+use crate::error::Result;
+use crate::providers::{ChatRequest, Message, Role, ToolDef};
+
+pub const HISTORY_SHARE: f64 = 0.75;
+pub const MIN_MESSAGES: usize = 200;
+pub const KEEP_LAST: usize = 4;
+
+const FLUSH_PROMPT: &str = "Pre-compaction memory flush. Store durable memories now (use memory/YYYY-MM-DD.md; create memory/ if needed). IMPORTANT: If the file already exists, APPEND new content only and do not overwrite existing entries. If nothing to store, reply with NO_REPLY.";
+const FLUSH_SYSTEM: &str = "Pre-compaction memory flush turn. The session is near auto-compaction; capture durable memories to disk. You may reply, but usually NO_REPLY is correct.";
+const SUMMARY_PROMPT: &str =
+    "Provide a concise summary of this conversation, preserving key context:\n";
+
+/// `user: …` / `assistant: …` lines of a transcript (tool traffic left out).
+fn transcript(msgs: &[Message]) -> String {
+    msgs.iter()
+        .filter_map(|m| match m.role {
+            Role::User => Some(format!("user: {}", m.content)),
+            Role::Assistant if !m.content.trim().is_empty() => {
+                Some(format!("assistant: {}", super::sanitized(&m.content)))
+            }
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Where a mid-loop compaction cuts `all` (index 0 is the system prompt, which stays): keep the
+/// last max(4, 30 %) messages, moved back so the tail never starts with a tool result; none
+/// under 6 messages or when nothing but the prompt would be summarised.
+pub fn mid_loop_split(all: &[Message]) -> Option<usize> {
+    let n = all.len();
+    if n < 6 {
+        return None;
+    }
+    let keep = KEEP_LAST.max((n as f64 * 0.3).ceil() as usize);
+    let mut split = n.saturating_sub(keep);
+    while split > 0 && all[split].role == Role::Tool {
+        split -= 1;
+    }
+    (split > 1).then_some(split)
+}
+
+impl Runner<'_> {
+    /// Summarises the head of the in-memory conversation (the system prompt kept: the original
+    /// summarises it too, and the model then runs without it). Returns the cut and the message
+    /// that replaces the head.
+    pub(super) fn compact_in_loop(
+        &self,
+        em: &mut Emitter,
+        model: &str,
+        all: &[Message],
+    ) -> Option<(usize, Message)> {
+        let split = mid_loop_split(all)?;
+        em.emit("activity", json!({"phase": "compacting"}));
+        let prompt = format!("{SUMMARY_PROMPT}{}", transcript(&all[1..split]));
+        let summary = self
+            .side_call(
+                em,
+                model,
+                vec![Message::new(Role::User, prompt)],
+                Duration::from_secs(30),
+            )
+            .ok()?;
+        let summary = super::sanitized(&summary);
+        (!summary.is_empty()).then(|| {
+            (
+                split,
+                Message::new(
+                    Role::User,
+                    format!("[Summary of earlier conversation]\n{summary}"),
+                ),
+            )
+        })
+    }
+
+    /// Compacts the session after a run when it has grown past the thresholds. Problems are
+    /// returned as warnings: the run itself has succeeded.
+    pub(super) fn maybe_compact(
+        &mut self,
+        em: &mut Emitter,
+        key: &str,
+        model: &str,
+        owner: &Owner,
+        tools: &[ToolDef],
+        window: u64,
+    ) -> Result<Vec<String>> {
+        let stored = record::history(self.store.conn(), key)?;
+        let threshold = window as f64 * HISTORY_SHARE;
+        if stored.len() <= MIN_MESSAGES && (history::estimate_tokens(&stored) as f64) <= threshold {
+            return Ok(Vec::new());
+        }
+        em.emit("activity", json!({"phase": "compacting"}));
+        let mut warnings = Vec::new();
+        let (count, flushed, old_summary) = record::compaction_state(self.store.conn(), key)?;
+        let can_write_memory = tools.iter().any(|t| t.name == "write_file")
+            && tools.iter().any(|t| t.name == "memory_search");
+        if can_write_memory && flushed != count {
+            if let Err(e) = self.memory_flush(em, model, owner, tools, &stored) {
+                warnings.push(format!("memory flush: {}", e.message));
+            }
+            record::mark_flushed(self.store.conn(), key)?;
+        }
+        if stored.len() <= KEEP_LAST {
+            return Ok(warnings);
+        }
+        let head = &stored[..stored.len() - KEEP_LAST];
+        let mut prompt = format!("{SUMMARY_PROMPT}{}", transcript(head));
+        if let Some(old) = old_summary.filter(|s| !s.is_empty()) {
+            prompt.push_str(&format!("\n\nExisting context: {old}"));
+        }
+        match self.side_call(
+            em,
+            model,
+            vec![Message::new(Role::User, prompt)],
+            Duration::from_secs(120),
+        ) {
+            Ok(summary) => {
+                let summary = super::sanitized(&summary);
+                if summary.is_empty() {
+                    warnings.push("compaction: the model returned an empty summary".into());
+                } else {
+                    record::compact(self.store.conn_mut(), key, &summary, KEEP_LAST)?;
+                }
+            }
+            Err(e) => warnings.push(format!("compaction: {e}")),
+        }
+        Ok(warnings)
+    }
+
+    /// One LLM call without tools (summaries), under its own time limit.
+    fn side_call(
+        &self,
+        em: &mut Emitter,
+        model: &str,
+        messages: Vec<Message>,
+        limit: Duration,
+    ) -> std::result::Result<String, String> {
+        let request = ChatRequest {
+            model: model.to_string(),
+            messages,
+            tools: Vec::new(),
+            max_tokens: 1024,
+            temperature: 0.3,
+        };
+        match self.ask_llm(&request, em, Some(Instant::now() + limit)) {
+            Ok(r) => Ok(r.content),
+            Err(End::Failed(e)) => Err(e.message),
+            Err(End::TimedOut) => Err(format!("no answer within {}s", limit.as_secs())),
+            Err(_) => Err("cancelled".into()),
+        }
+    }
+
+    /// The memory-flush side turn; a NO_REPLY or a failure writes the extractive fallback.
+    fn memory_flush(
+        &mut self,
+        em: &mut Emitter,
+        model: &str,
+        owner: &Owner,
+        tools: &[ToolDef],
+        stored: &[Message],
+    ) -> Result<()> {
+        let system = super::prompt::build(&super::prompt::PromptInput {
+            agent: self.agent_key,
+            minimal: true,
+            tools,
+            workspace: &self.gate.workspace,
+            context_files: &[],
+            has_memory: true,
+            today: &super::prompt::today(),
+        });
+        let tail = &stored[stored.len().saturating_sub(10)..];
+        let mut messages = vec![Message::new(
+            Role::System,
+            format!("{system}\n\n{FLUSH_SYSTEM}"),
+        )];
+        messages.extend(history::sanitize_history(tail).0);
+        messages.push(Message::new(Role::User, FLUSH_PROMPT));
+        let deadline = Instant::now() + Duration::from_secs(90);
+        let request = super::RunRequest {
+            on_ask: crate::tools::gate::OnAsk::Deny,
+            user: (!owner.user.is_empty()).then(|| owner.user.to_string()),
+            ..Default::default()
+        };
+        let mut answer: Option<String> = None;
+        for _ in 0..5 {
+            let req = ChatRequest {
+                model: model.to_string(),
+                messages: messages.clone(),
+                tools: tools.to_vec(),
+                max_tokens: 4096,
+                temperature: 0.3,
+            };
+            let Ok(response) = self.ask_llm(&req, em, Some(deadline)) else {
+                break;
+            };
+            if response.tool_calls.is_empty() {
+                answer = Some(response.content);
+                break;
+            }
+            let mut assistant = Message::new(Role::Assistant, response.content.clone());
+            assistant.tool_calls = response.tool_calls.clone();
+            messages.push(assistant);
+            let run_id = em.run_id.clone();
+            let results = self.call_tools(&response.tool_calls, &request, &None, em, &run_id)?;
+            for (call, (text, _)) in response.tool_calls.iter().zip(results) {
+                messages.push(Message::tool_result(call, text));
+            }
+        }
+        let silent = answer
+            .as_deref()
+            .is_none_or(|a| super::is_silent(&super::sanitized(a)));
+        if silent {
+            let head = &stored[..stored.len().saturating_sub(KEEP_LAST)];
+            let extract = transcript(head);
+            if !extract.is_empty() {
+                let date = super::prompt::today();
+                let path = format!("memory/{}-auto-extract.md", &date[..10.min(date.len())]);
+                let old = files::read_memory(self.store.conn(), owner, &path)?;
+                let content = match old.filter(|o| !o.is_empty()) {
+                    Some(old) => format!("{old}\n\n---\n\n{extract}"),
+                    None => extract,
+                };
+                files::write_memory(self.store.conn_mut(), owner, &path, &content)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::ToolCall;
+
+    #[test]
+    fn the_split_never_starts_the_tail_with_a_result() {
+        let call = ToolCall {
+            id: "a".into(),
+            name: "t".into(),
+            arguments: json!({}),
+        };
+        let mut asking = Message::new(Role::Assistant, "");
+        asking.tool_calls = vec![call.clone()];
+        let result = Message::tool_result(&call, "r");
+        let sys = Message::new(Role::System, "s");
+        let user = Message::new(Role::User, "u");
+        // sys user ask res ask res : keep 4 → split 2 (an assistant)
+        let all = vec![
+            sys.clone(),
+            user.clone(),
+            asking.clone(),
+            result.clone(),
+            asking.clone(),
+            result.clone(),
+        ];
+        assert_eq!(mid_loop_split(&all), Some(2));
+        // sys user ask res res ask res : keep 4 → split 3 is a result → back to 2
+        let all = vec![
+            sys.clone(),
+            user.clone(),
+            asking.clone(),
+            result.clone(),
+            result.clone(),
+            asking.clone(),
+            result.clone(),
+        ];
+        assert_eq!(mid_loop_split(&all), Some(2));
+        assert_eq!(mid_loop_split(&all[..5]), None);
+        // nothing but the prompt before the cut
+        let all = vec![
+            sys,
+            asking.clone(),
+            result.clone(),
+            asking,
+            result.clone(),
+            result,
+        ];
+        assert_eq!(mid_loop_split(&all), None);
+    }
+}
