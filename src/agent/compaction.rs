@@ -186,6 +186,7 @@ impl Runner<'_> {
             context_files: &[],
             has_memory: true,
             today: &super::prompt::today(),
+            bootstrap: false,
         });
         let tail = &stored[stored.len().saturating_sub(10)..];
         let mut messages = vec![Message::new(

@@ -272,7 +272,7 @@ impl Runner<'_> {
 
         // Phase 3: prompt and history.
         let allowed = self.gate.evaluate(self.agent, Some(&provider)).tools;
-        let tools: Vec<ToolDef> = allowed
+        let mut tools: Vec<ToolDef> = allowed
             .iter()
             .filter_map(|n| self.gate.registry.get(n))
             .map(|t| ToolDef {
@@ -287,6 +287,11 @@ impl Runner<'_> {
             user: req.user.as_deref().unwrap_or(""),
         };
         let context_files = files::context_for_run(self.store.conn(), &owner)?;
+        // First run of an open agent (§16.8): BOOTSTRAP.md is followed with write_file alone.
+        let bootstrap = !owner.predefined && context_files.iter().any(|(n, _)| n == "BOOTSTRAP.md");
+        if bootstrap {
+            tools.retain(|t| t.name == "write_file");
+        }
         let has_memory = tools.iter().any(|t| t.name == "memory_search")
             && files::has_memory(self.store.conn(), self.agent_key)?;
         let system = prompt::build(&prompt::PromptInput {
@@ -297,6 +302,7 @@ impl Runner<'_> {
             context_files: &context_files,
             has_memory,
             today: &prompt::today(),
+            bootstrap,
         });
         let mut base = vec![Message::new(Role::System, system)];
         if let Some(key) = &session {
@@ -312,7 +318,16 @@ impl Runner<'_> {
                     "I understand the context from our previous conversation. How can I help you?",
                 ));
             }
-            let stored = record::history(self.store.conn(), key)?;
+            let mut stored = record::history(self.store.conn(), key)?;
+            // A history with broken tool pairing is repaired in the store too (§16.6).
+            let (clean, changed) = history::sanitize_history(&stored);
+            if changed > 0 {
+                record::replace_history(self.store.conn_mut(), key, &run_id, &clean)?;
+                outcome.warnings.push(format!(
+                    "session {key}: repaired {changed} message(s) with broken tool pairing"
+                ));
+                stored = clean;
+            }
             let limited = history::limit_history_turns(&stored, cfg.history_limit.unwrap_or(0));
             base.extend(history::sanitize_history(&limited).0);
         }

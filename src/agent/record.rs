@@ -473,3 +473,29 @@ pub fn compact(conn: &mut Connection, key: &str, summary: &str, keep: usize) -> 
     .map_err(sql)?;
     tx.commit().map_err(sql)
 }
+
+/// Replaces a session's committed history with `messages` (a repair), in one transaction.
+pub fn replace_history(
+    conn: &mut Connection,
+    key: &str,
+    run_id: &str,
+    messages: &[Message],
+) -> Result<()> {
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql)?;
+    let (agent, user): (String, Option<String>) = tx
+        .query_row(
+            "SELECT agent, user_id FROM sessions WHERE key = ?1",
+            params![key],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(sql)?;
+    tx.execute(
+        "DELETE FROM session_messages WHERE session = ?1 AND committed = 1",
+        params![key],
+    )
+    .map_err(sql)?;
+    append(&tx, key, &agent, user.as_deref(), run_id, messages, true)?;
+    tx.commit().map_err(sql)
+}

@@ -926,3 +926,75 @@ fn a_run_past_the_window_is_compacted_mid_loop() {
         ]
     );
 }
+
+fn last_llm_input(env: &TestEnv, run_id: &str) -> Vec<Value> {
+    let trace = json(&env.run(&["traces", "show", run_id]));
+    let span = trace["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|s| s["kind"] == "llm")
+        .unwrap()
+        .clone();
+    serde_json::from_str(span["input_preview"].as_str().unwrap()).unwrap()
+}
+
+#[test]
+fn a_first_run_follows_bootstrap_with_write_file_only() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    env.run_stdin(
+        &["agents", "files", "set", "default", "BOOTSTRAP.md"],
+        "Ask the user's name.\n",
+    );
+    let mut c = env.cmd(&["run", "--model", "gpt-4o", "say nothing, bootstrap"]);
+    c.env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .env("GOCLAW_TRACE_VERBOSE", "1");
+    let o = c.output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let seen = last_llm_input(&env, json(&o)["run_id"].as_str().unwrap());
+    let system = seen[0]["content"].as_str().unwrap();
+    assert!(system.starts_with("## FIRST RUN — MANDATORY"), "{system}");
+    assert!(system.contains("- write_file:"), "{system}");
+    assert!(!system.contains("- read_file:"), "{system}");
+    assert!(system.contains("Ask the user's name."), "{system}");
+}
+
+#[test]
+fn a_session_with_broken_tool_pairing_is_repaired() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    {
+        let conn = rusqlite::Connection::open(env.db()).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO sessions (key, agent, created_at, updated_at) VALUES ('r', 'default', 0, 0);
+               INSERT INTO session_messages (session, seq, message, run_id) VALUES
+                 ('r', 1, '{"role":"tool","content":"orphan","tool_call_id":"x"}', 'old'),
+                 ('r', 2, '{"role":"user","content":"hi"}', 'old'),
+                 ('r', 3, '{"role":"assistant","content":"","tool_calls":[{"id":"c1","name":"read_file","arguments":{}}]}', 'old');"#,
+        )
+        .unwrap();
+    }
+    let o = run(&env, &llm, &["--session", "r", "say nothing, repaired"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("repaired 2 message(s)"),
+        "{}",
+        stderr(&o)
+    );
+    let history = stdout(&env.run(&["sessions", "history", "r"]));
+    let msgs: Vec<Value> = history
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(msgs[0]["content"], "hi");
+    assert_eq!(msgs[2]["role"], "tool");
+    assert_eq!(msgs[2]["tool_call_id"], "c1");
+    assert_eq!(
+        msgs[2]["content"],
+        "[Tool result missing — session was compacted]"
+    );
+    assert_eq!(msgs.len(), 5, "{history}");
+}
