@@ -164,7 +164,7 @@ fn setup(goclaw: &str, port: u16, size: usize) -> PathBuf {
     std::fs::write(
         home.join("config.toml"),
         format!(
-            "[providers.bench]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\nmodel = \"m\"\nstream = false\n\n[agents.default]\nmax_tool_calls = 0\n"
+            "[providers.bench]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\nmodel = \"m\"\nstream = false\n\n[agents.default]\nmax_tool_calls = 0\n\n[agents.default.compaction]\nenabled = false\n"
         ),
     )
     .unwrap();

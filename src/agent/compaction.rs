@@ -24,6 +24,34 @@ pub const HISTORY_SHARE: f64 = 0.75;
 pub const MIN_MESSAGES: usize = 200;
 pub const KEEP_LAST: usize = 4;
 
+/// `[agents.KEY.compaction]`: the thresholds of §16.7.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CompactionConfig {
+    /// Compact at all (post-run and mid-loop).
+    pub enabled: bool,
+    /// Compact after a run when the history is longer than this.
+    pub min_messages: usize,
+    /// …or estimated above this share of the context window.
+    pub history_share: f64,
+    /// Messages kept after a compaction.
+    pub keep_last: usize,
+    /// Run the memory flush first.
+    pub memory_flush: bool,
+}
+
+impl Default for CompactionConfig {
+    fn default() -> Self {
+        CompactionConfig {
+            enabled: true,
+            min_messages: MIN_MESSAGES,
+            history_share: HISTORY_SHARE,
+            keep_last: KEEP_LAST,
+            memory_flush: true,
+        }
+    }
+}
+
 const FLUSH_PROMPT: &str = "Pre-compaction memory flush. Store durable memories now (use memory/YYYY-MM-DD.md; create memory/ if needed). IMPORTANT: If the file already exists, APPEND new content only and do not overwrite existing entries. If nothing to store, reply with NO_REPLY.";
 const FLUSH_SYSTEM: &str = "Pre-compaction memory flush turn. The session is near auto-compaction; capture durable memories to disk. You may reply, but usually NO_REPLY is correct.";
 const SUMMARY_PROMPT: &str =
@@ -46,12 +74,12 @@ fn transcript(msgs: &[Message]) -> String {
 /// Where a mid-loop compaction cuts `all` (index 0 is the system prompt, which stays): keep the
 /// last max(4, 30 %) messages, moved back so the tail never starts with a tool result; none
 /// under 6 messages or when nothing but the prompt would be summarised.
-pub fn mid_loop_split(all: &[Message]) -> Option<usize> {
+pub fn mid_loop_split(all: &[Message], keep_last: usize) -> Option<usize> {
     let n = all.len();
     if n < 6 {
         return None;
     }
-    let keep = KEEP_LAST.max((n as f64 * 0.3).ceil() as usize);
+    let keep = keep_last.max((n as f64 * 0.3).ceil() as usize);
     let mut split = n.saturating_sub(keep);
     while split > 0 && all[split].role == Role::Tool {
         split -= 1;
@@ -68,8 +96,9 @@ impl Runner<'_> {
         em: &mut Emitter,
         model: &str,
         all: &[Message],
+        keep_last: usize,
     ) -> Option<(usize, Message)> {
-        let split = mid_loop_split(all)?;
+        let split = mid_loop_split(all, keep_last)?;
         em.emit("activity", json!({"phase": "compacting"}));
         let prompt = format!("{SUMMARY_PROMPT}{}", transcript(&all[1..split]));
         let summary = self
@@ -98,14 +127,18 @@ impl Runner<'_> {
         &mut self,
         em: &mut Emitter,
         key: &str,
-        model: &str,
-        owner: &Owner,
-        tools: &[ToolDef],
-        window: u64,
+        c: &super::Compaction,
     ) -> Result<Vec<String>> {
+        let (model, owner, tools, window, cfg) = (c.model, &c.owner, c.tools, c.window, c.config);
+        if !cfg.enabled {
+            return Ok(Vec::new());
+        }
+        let keep = cfg.keep_last.max(1);
         let stored = record::history(self.store.conn(), key)?;
-        let threshold = window as f64 * HISTORY_SHARE;
-        if stored.len() <= MIN_MESSAGES && (history::estimate_tokens(&stored) as f64) <= threshold {
+        let threshold = window as f64 * cfg.history_share;
+        if stored.len() <= cfg.min_messages
+            && (history::estimate_tokens(&stored) as f64) <= threshold
+        {
             return Ok(Vec::new());
         }
         em.emit("activity", json!({"phase": "compacting"}));
@@ -113,16 +146,16 @@ impl Runner<'_> {
         let (count, flushed, old_summary) = record::compaction_state(self.store.conn(), key)?;
         let can_write_memory = tools.iter().any(|t| t.name == "write_file")
             && tools.iter().any(|t| t.name == "memory_search");
-        if can_write_memory && flushed != count {
-            if let Err(e) = self.memory_flush(em, model, owner, tools, &stored) {
+        if cfg.memory_flush && can_write_memory && flushed != count {
+            if let Err(e) = self.memory_flush(em, model, owner, tools, &stored, keep) {
                 warnings.push(format!("memory flush: {}", e.message));
             }
             record::mark_flushed(self.store.conn(), key)?;
         }
-        if stored.len() <= KEEP_LAST {
+        if stored.len() <= keep {
             return Ok(warnings);
         }
-        let head = &stored[..stored.len() - KEEP_LAST];
+        let head = &stored[..stored.len() - keep];
         let mut prompt = format!("{SUMMARY_PROMPT}{}", transcript(head));
         if let Some(old) = old_summary.filter(|s| !s.is_empty()) {
             prompt.push_str(&format!("\n\nExisting context: {old}"));
@@ -138,7 +171,7 @@ impl Runner<'_> {
                 if summary.is_empty() {
                     warnings.push("compaction: the model returned an empty summary".into());
                 } else {
-                    record::compact(self.store.conn_mut(), key, &summary, KEEP_LAST)?;
+                    record::compact(self.store.conn_mut(), key, &summary, keep)?;
                 }
             }
             Err(e) => warnings.push(format!("compaction: {e}")),
@@ -177,6 +210,7 @@ impl Runner<'_> {
         owner: &Owner,
         tools: &[ToolDef],
         stored: &[Message],
+        keep: usize,
     ) -> Result<()> {
         let system = super::prompt::build(&super::prompt::PromptInput {
             agent: self.agent_key,
@@ -230,7 +264,7 @@ impl Runner<'_> {
             .as_deref()
             .is_none_or(|a| super::is_silent(&super::sanitized(a)));
         if silent {
-            let head = &stored[..stored.len().saturating_sub(KEEP_LAST)];
+            let head = &stored[..stored.len().saturating_sub(keep)];
             let extract = transcript(head);
             if !extract.is_empty() {
                 let date = super::prompt::today();
@@ -273,7 +307,7 @@ mod tests {
             asking.clone(),
             result.clone(),
         ];
-        assert_eq!(mid_loop_split(&all), Some(2));
+        assert_eq!(mid_loop_split(&all, KEEP_LAST), Some(2));
         // sys user ask res res ask res : keep 4 → split 3 is a result → back to 2
         let all = vec![
             sys.clone(),
@@ -284,8 +318,8 @@ mod tests {
             asking.clone(),
             result.clone(),
         ];
-        assert_eq!(mid_loop_split(&all), Some(2));
-        assert_eq!(mid_loop_split(&all[..5]), None);
+        assert_eq!(mid_loop_split(&all, KEEP_LAST), Some(2));
+        assert_eq!(mid_loop_split(&all[..5], KEEP_LAST), None);
         // nothing but the prompt before the cut
         let all = vec![
             sys,
@@ -295,6 +329,6 @@ mod tests {
             result.clone(),
             result,
         ];
-        assert_eq!(mid_loop_split(&all), None);
+        assert_eq!(mid_loop_split(&all, KEEP_LAST), None);
     }
 }

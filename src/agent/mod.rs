@@ -174,6 +174,7 @@ struct Compaction<'a> {
     owner: files::Owner<'a>,
     tools: &'a [ToolDef],
     window: u64,
+    config: &'a compaction::CompactionConfig,
 }
 
 /// How the loop ended, before the flush.
@@ -445,8 +446,10 @@ impl Runner<'_> {
                 n => n,
             };
             if !mid_compacted
-                && prompt_tokens as f64 >= window as f64 * compaction::HISTORY_SHARE
-                && let Some((split, summary)) = self.compact_in_loop(&mut em, &model, &all)
+                && cfg.compaction.enabled
+                && prompt_tokens as f64 >= window as f64 * cfg.compaction.history_share
+                && let Some((split, summary)) =
+                    self.compact_in_loop(&mut em, &model, &all, cfg.compaction.keep_last.max(1))
             {
                 mid_compacted = true;
                 if split > base_len {
@@ -572,6 +575,7 @@ impl Runner<'_> {
             owner: owner.clone(),
             tools: &tools,
             window,
+            config: &cfg.compaction,
         };
         self.finish(
             &mut em,
@@ -779,7 +783,7 @@ impl Runner<'_> {
         )?;
         if let (RunStatus::Completed, Some(c), Some(key)) = (status, compaction, session.as_deref())
         {
-            let warnings = self.maybe_compact(em, key, c.model, &c.owner, c.tools, c.window)?;
+            let warnings = self.maybe_compact(em, key, &c)?;
             outcome.warnings.extend(warnings);
         }
         let root = record::add_span(

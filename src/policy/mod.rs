@@ -217,6 +217,8 @@ pub struct AgentConfig {
     pub guard: Option<crate::text::guard::GuardMode>,
     /// User turns of history sent to the model; 0 = all (default 0).
     pub history_limit: Option<usize>,
+    /// `[agents.KEY.compaction]`.
+    pub compaction: crate::agent::compaction::CompactionConfig,
 }
 
 /// `[agents.KEY.tools]`.
