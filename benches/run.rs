@@ -97,9 +97,11 @@ fn main() {
     let c = clock.clone();
     std::thread::spawn(move || serve(listener, c));
 
-    println!("{runs} runs of {ITERATIONS} iterations per size (ms per iteration: mean / best)");
     println!(
-        "{:>9}  {:>18}  {:>18}",
+        "{runs} runs of {ITERATIONS} iterations per size (ms per iteration: median / best / mean)"
+    );
+    println!(
+        "{:>9}  {:>24}  {:>24}",
         "messages", "goclaw's own", "whole process"
     );
     for size in [100usize, 1_000, 10_000] {
@@ -143,14 +145,20 @@ fn main() {
             wall.push(per((elapsed - server).as_secs_f64() * 1000.0));
             reset(&home, size);
         }
-        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
         let best = |v: &[f64]| v.iter().cloned().fold(f64::MAX, f64::min);
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         println!(
-            "{size:>9}  {:>8.2} / {:>7.2}  {:>8.2} / {:>7.2}",
-            mean(&own),
+            "{size:>9}  {:>7.2} / {:>6.2} / {:>6.2}  {:>7.2} / {:>6.2} / {:>6.2}",
+            median(&mut own),
             best(&own),
-            mean(&wall),
-            best(&wall)
+            mean(&own),
+            median(&mut wall),
+            best(&wall),
+            mean(&wall)
         );
     }
 }

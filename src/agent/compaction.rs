@@ -227,7 +227,7 @@ impl Runner<'_> {
             Role::System,
             format!("{system}\n\n{FLUSH_SYSTEM}"),
         )];
-        messages.extend(history::sanitize_history(tail).0);
+        messages.extend(history::sanitize_history(tail.to_vec()).0);
         messages.push(Message::new(Role::User, FLUSH_PROMPT));
         let deadline = Instant::now() + Duration::from_secs(90);
         let request = super::RunRequest {

@@ -12,46 +12,43 @@ pub const MISSING_RESULT: &str = "[Tool result missing — session was compacted
 
 /// Keeps the last `limit` user turns (from the limit-th last user message on); `limit` 0 keeps
 /// everything.
-pub fn limit_history_turns(msgs: &[Message], limit: usize) -> Vec<Message> {
+pub fn limit_history_turns(mut msgs: Vec<Message>, limit: usize) -> Vec<Message> {
     if limit == 0 || msgs.is_empty() {
-        return msgs.to_vec();
+        return msgs;
     }
     let mut users = 0;
-    for (i, m) in msgs.iter().enumerate().rev() {
-        if m.role == Role::User {
+    for i in (0..msgs.len()).rev() {
+        if msgs[i].role == Role::User {
             users += 1;
             if users == limit {
-                return msgs[i..].to_vec();
+                return msgs.split_off(i);
             }
         }
     }
-    msgs.to_vec()
+    msgs
 }
 
 /// Repairs tool-call pairing; returns the messages and how many changes were made (drops and
 /// synthesized results; renames are not counted, as in the original).
-pub fn sanitize_history(msgs: &[Message]) -> (Vec<Message>, usize) {
+pub fn sanitize_history(msgs: Vec<Message>) -> (Vec<Message>, usize) {
     let mut changed = 0;
-    let mut start = 0;
-    while start < msgs.len() && msgs[start].role == Role::Tool {
-        start += 1;
-        changed += 1;
-    }
     let mut out = Vec::with_capacity(msgs.len());
     let mut seen: HashSet<String> = HashSet::new();
-    let mut i = start;
-    while i < msgs.len() {
-        let m = &msgs[i];
-        i += 1;
+    let mut msgs = msgs.into_iter().peekable();
+    while msgs.peek().is_some_and(|m| m.role == Role::Tool) {
+        msgs.next();
+        changed += 1;
+    }
+    while let Some(m) = msgs.next() {
         if m.role == Role::Tool {
             changed += 1; // a result with no call before it
             continue;
         }
         if m.role != Role::Assistant || m.tool_calls.is_empty() {
-            out.push(m.clone());
+            out.push(m);
             continue;
         }
-        let mut assistant = m.clone();
+        let mut assistant = m;
         let mut queues: HashMap<String, VecDeque<String>> = HashMap::new();
         let mut pending: Vec<(String, String)> = Vec::new(); // (new id, tool name)
         for (j, call) in assistant.tool_calls.iter_mut().enumerate() {
@@ -67,16 +64,13 @@ pub fn sanitize_history(msgs: &[Message]) -> (Vec<Message>, usize) {
             pending.push((call.id.clone(), call.name.clone()));
         }
         out.push(assistant);
-        while i < msgs.len() && msgs[i].role == Role::Tool {
-            let result = &msgs[i];
-            i += 1;
+        while let Some(mut result) = msgs.next_if(|m| m.role == Role::Tool) {
             let key = result.tool_call_id.clone().unwrap_or_default();
             match queues.get_mut(&key).and_then(VecDeque::pop_front) {
                 Some(new_id) => {
                     pending.retain(|(id, _)| *id != new_id);
-                    let mut r = result.clone();
-                    r.tool_call_id = Some(new_id);
-                    out.push(r);
+                    result.tool_call_id = Some(new_id);
+                    out.push(result);
                 }
                 None => changed += 1,
             }
@@ -142,10 +136,10 @@ mod tests {
             user("2"),
             Message::new(Role::Assistant, "a2"),
         ];
-        assert_eq!(limit_history_turns(&msgs, 1)[0].content, "2");
-        assert_eq!(limit_history_turns(&msgs, 2)[0].content, "1");
-        assert_eq!(limit_history_turns(&msgs, 5).len(), 5);
-        assert_eq!(limit_history_turns(&msgs, 0).len(), 5);
+        assert_eq!(limit_history_turns(msgs.clone(), 1)[0].content, "2");
+        assert_eq!(limit_history_turns(msgs.clone(), 2)[0].content, "1");
+        assert_eq!(limit_history_turns(msgs.clone(), 5).len(), 5);
+        assert_eq!(limit_history_turns(msgs.clone(), 0).len(), 5);
     }
 
     #[test]
@@ -161,7 +155,7 @@ mod tests {
             Message::tool_result(&call("a"), "ra2"),
             Message::tool_result(&call("q"), "stray"),
         ];
-        let (out, changed) = sanitize_history(&msgs);
+        let (out, changed) = sanitize_history(msgs);
         // dropped: leading orphan, "zzz", "q"; synthesized: b
         assert_eq!(changed, 4);
         assert_eq!(out[0].content, "hi");
@@ -170,7 +164,7 @@ mod tests {
         assert_eq!(out[5].tool_calls[0].id, "a_dedup_0");
         assert_eq!(out[6].tool_call_id.as_deref(), Some("a_dedup_0"));
         assert_eq!(out.len(), 7);
-        let (again, n) = sanitize_history(&out);
+        let (again, n) = sanitize_history(out.clone());
         assert_eq!(n, 0);
         assert_eq!(again, out);
     }

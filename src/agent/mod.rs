@@ -319,18 +319,22 @@ impl Runner<'_> {
                     "I understand the context from our previous conversation. How can I help you?",
                 ));
             }
-            let mut stored = record::history(self.store.conn(), key)?;
+            let stored = record::history(self.store.conn(), key)?;
             // A history with broken tool pairing is repaired in the store too (§16.6).
-            let (clean, changed) = history::sanitize_history(&stored);
+            let (clean, changed) = history::sanitize_history(stored);
             if changed > 0 {
                 record::replace_history(self.store.conn_mut(), key, &run_id, &clean)?;
                 outcome.warnings.push(format!(
                     "session {key}: repaired {changed} message(s) with broken tool pairing"
                 ));
-                stored = clean;
             }
-            let limited = history::limit_history_turns(&stored, cfg.history_limit.unwrap_or(0));
-            base.extend(history::sanitize_history(&limited).0);
+            match cfg.history_limit.unwrap_or(0) {
+                0 => base.extend(clean),
+                limit => {
+                    let limited = history::limit_history_turns(clean, limit);
+                    base.extend(history::sanitize_history(limited).0);
+                }
+            }
         }
         // One growing conversation: the history, then this run's messages from `base_len` on.
         let mut base_len = base.len();

@@ -998,3 +998,25 @@ fn a_session_with_broken_tool_pairing_is_repaired() {
     );
     assert_eq!(msgs.len(), 5, "{history}");
 }
+
+#[test]
+fn a_stalled_stream_is_retried_when_nothing_was_shown_yet() {
+    let Some(llm) = llmock() else { return };
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[providers.mock]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nidle_timeout_secs = 1\n",
+            llm.base
+        ),
+    )
+    .unwrap();
+    // The first chunk only opens the message (no text), then the stream goes silent.
+    llm.scenario(json!([{"type": "stream_fault", "kind": "stall", "after_chunks": 1, "stall_seconds": 10}]));
+    let o = env.run(&["run", "--provider", "mock", "--events", "hello, stalled"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = events(&o);
+    let retry = evs.iter().find(|e| e["type"] == "run.retrying").unwrap();
+    assert!(retry["error"].as_str().unwrap().contains("stalled"), "{retry}");
+    assert_eq!(evs.last().unwrap()["type"], "run.completed");
+}
