@@ -39,6 +39,8 @@ pub struct Config {
     pub mcp: crate::mcp::McpConfig,
     /// `[providers.NAME]`: LLM endpoints (OpenAI-compatible, Anthropic, replay).
     pub providers: BTreeMap<String, crate::providers::ProviderConfig>,
+    /// `[memory]`: embeddings for memory search.
+    pub memory: crate::agent::embed::MemoryConfig,
 }
 
 /// Where a setting came from.

@@ -274,7 +274,18 @@ impl Runner<'_> {
                     Some(old) => format!("{old}\n\n---\n\n{extract}"),
                     None => extract,
                 };
-                files::write_memory(self.store.conn_mut(), owner, &path, &content)?;
+                if let Some(w) = files::write_memory(
+                    self.store.conn_mut(),
+                    owner,
+                    &path,
+                    &content,
+                    self.gate.embedder.as_ref(),
+                )? {
+                    return Err(crate::error::Error::new(
+                        crate::error::ErrorKind::Upstream,
+                        w,
+                    ));
+                }
             }
         }
         Ok(())

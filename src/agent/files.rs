@@ -11,6 +11,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
+use super::embed::{self, Embedder};
 use crate::error::{Error, Result};
 
 /// The context files, in the order the system prompt uses them.
@@ -175,8 +176,44 @@ pub fn read_memory(conn: &Connection, owner: &Owner, path: &str) -> Result<Optio
         .map_err(sql)
 }
 
-/// Writes a memory document (the user's own, or global without a user) and re-indexes it.
-pub fn write_memory(conn: &mut Connection, owner: &Owner, path: &str, content: &str) -> Result<()> {
+/// Writes a memory document (the user's own, or global without a user) and re-indexes it:
+/// text chunks for FTS5 and, with an embedder, their vectors. An embeddings failure does not
+/// lose the write: the document is indexed for full-text search and the failure is returned as
+/// a warning.
+pub fn write_memory(
+    conn: &mut Connection,
+    owner: &Owner,
+    path: &str,
+    content: &str,
+    embedder: Option<&Embedder>,
+) -> Result<Option<String>> {
+    let lines: Vec<&str> = content.lines().collect();
+    let chunks: Vec<(usize, usize, String)> = lines
+        .chunks(CHUNK_LINES)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let start = i * CHUNK_LINES + 1;
+            (start, start + chunk.len() - 1, chunk.join("\n"))
+        })
+        .filter(|(_, _, text)| !text.trim().is_empty())
+        .collect();
+    // The network call happens before the transaction, never inside it.
+    let (vectors, warning) = match embedder {
+        None => (None, None),
+        Some(e) => {
+            let texts: Vec<String> = chunks.iter().map(|c| c.2.clone()).collect();
+            match e.embed(&texts) {
+                Ok(v) => (Some(v), None),
+                Err(err) => (
+                    None,
+                    Some(format!(
+                        "embeddings unavailable, indexed for full-text search only: {}",
+                        err.message
+                    )),
+                ),
+            }
+        }
+    };
     let tx = conn.transaction().map_err(sql)?;
     let id: i64 = tx
         .query_row(
@@ -189,20 +226,19 @@ pub fn write_memory(conn: &mut Connection, owner: &Owner, path: &str, content: &
         .map_err(sql)?;
     tx.execute("DELETE FROM memory_chunks WHERE doc_id = ?1", params![id])
         .map_err(sql)?;
-    let lines: Vec<&str> = content.lines().collect();
-    for (i, chunk) in lines.chunks(CHUNK_LINES).enumerate() {
-        let text = chunk.join("\n");
-        if text.trim().is_empty() {
-            continue;
-        }
-        let start = i * CHUNK_LINES + 1;
+    for (n, (start, end, text)) in chunks.iter().enumerate() {
+        let blob = vectors
+            .as_ref()
+            .and_then(|v| v.get(n))
+            .map(|v| embed::to_blob(v));
         tx.execute(
-            "INSERT INTO memory_chunks (doc_id, start_line, end_line, text) VALUES (?1, ?2, ?3, ?4)",
-            params![id, start as i64, (start + chunk.len() - 1) as i64, text],
+            "INSERT INTO memory_chunks (doc_id, start_line, end_line, text, embedding) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, *start as i64, *end as i64, text, blob],
         )
         .map_err(sql)?;
     }
-    tx.commit().map_err(sql)
+    tx.commit().map_err(sql)?;
+    Ok(warning)
 }
 
 /// Whether the agent has any memory at all (for the prompt's reminder).
@@ -227,16 +263,123 @@ pub struct Hit {
     pub scope: &'static str,
 }
 
-/// Full-text search over the global documents and the user's, BM25-ranked (FTS5). The user's
-/// own hits weigh ×1.2; a (path, line) found in both keeps the personal snippet and the summed
-/// score. Scores are normalised to 0..1 (the best hit of the query is 1).
+/// Search over the global documents and the user's: full text (FTS5, BM25) and, with an
+/// embedder, cosine similarity of the query's vector, combined 0.3 / 0.7 (1 / 0 or 0 / 1 when a
+/// side finds nothing). Each side is normalised to 0..1 (its best hit is 1); the user's own hits
+/// weigh ×1.2; a (path, line) found in both scopes keeps the personal snippet and the summed
+/// score.
 pub fn search(
     conn: &Connection,
     owner: &Owner,
     query: &str,
     max: usize,
     min_score: f64,
+    embedder: Option<&Embedder>,
 ) -> Result<Vec<Hit>> {
+    let text = text_hits(conn, owner, query, max)?;
+    let vector = match embedder {
+        Some(e) => vector_hits(conn, owner, e, query, max)?,
+        None => Vec::new(),
+    };
+    let (wt, wv) = match (text.is_empty(), vector.is_empty()) {
+        (_, true) => (1.0, 0.0),
+        (true, false) => (0.0, 1.0),
+        _ => (0.3, 0.7),
+    };
+    let mut hits: Vec<Hit> = Vec::new();
+    for (weight, side) in [(wt, text), (wv, vector)] {
+        for mut h in side {
+            h.score *= weight;
+            match hits
+                .iter_mut()
+                .find(|x| x.path == h.path && x.start_line == h.start_line)
+            {
+                Some(x) => {
+                    x.score += h.score;
+                    if h.scope == "personal" {
+                        x.snippet = h.snippet;
+                        x.scope = "personal";
+                    }
+                }
+                None => hits.push(h),
+            }
+        }
+    }
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+    hits.retain(|h| h.score >= min_score);
+    hits.truncate(max);
+    Ok(hits)
+}
+
+/// Scales a side's scores so its best is 1.
+fn normalise(hits: &mut [Hit]) {
+    let best = hits.iter().map(|h| h.score).fold(0.0, f64::max);
+    for h in hits.iter_mut() {
+        h.score = if best > 0.0 { h.score / best } else { 0.0 };
+    }
+}
+
+fn hit(path: String, start: i64, end: i64, text: &str, user: &str, score: f64) -> Hit {
+    let personal = !user.is_empty();
+    Hit {
+        path,
+        start_line: start,
+        end_line: end,
+        score: score * if personal { 1.2 } else { 1.0 },
+        snippet: text.chars().take(700).collect(),
+        source: "memory",
+        scope: if personal { "personal" } else { "global" },
+    }
+}
+
+/// The nearest chunks to the query's vector (a scan of the agent's chunks that have one).
+fn vector_hits(
+    conn: &Connection,
+    owner: &Owner,
+    embedder: &Embedder,
+    query: &str,
+    max: usize,
+) -> Result<Vec<Hit>> {
+    let query_vec = match embedder.embed(&[query.to_string()]) {
+        Ok(mut v) if !v.is_empty() => v.remove(0),
+        // The text side still answers when the embeddings endpoint is down.
+        _ => return Ok(Vec::new()),
+    };
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id, c.embedding
+             FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id
+             WHERE d.agent = ?1 AND d.user_id IN (?2, '') AND c.embedding IS NOT NULL",
+        )
+        .map_err(sql)?;
+    let mut hits: Vec<Hit> = stmt
+        .query_map(params![owner.agent, owner.user], |r| {
+            let blob: Vec<u8> = r.get(5)?;
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                blob,
+            ))
+        })
+        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+        .map_err(sql)?
+        .into_iter()
+        .map(|(path, start, end, text, user, blob)| {
+            let score = embed::cosine(&query_vec, &embed::from_blob(&blob)).max(0.0);
+            hit(path, start, end, &text, &user, score)
+        })
+        .collect();
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+    hits.truncate(max * 2);
+    normalise(&mut hits);
+    Ok(hits)
+}
+
+/// Full-text hits (BM25).
+fn text_hits(conn: &Connection, owner: &Owner, query: &str, max: usize) -> Result<Vec<Hit>> {
     // Words as quoted FTS terms, OR-ed: user text never reaches the FTS query syntax.
     let terms: Vec<String> = query
         .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -271,40 +414,11 @@ pub fn search(
         )
         .and_then(|rows| rows.collect())
         .map_err(sql)?;
-    let mut hits: Vec<Hit> = Vec::new();
-    for (path, start, end, text, user, rank) in rows {
-        let personal = !user.is_empty();
-        let score = -rank * if personal { 1.2 } else { 1.0 };
-        let snippet: String = text.chars().take(700).collect();
-        match hits
-            .iter_mut()
-            .find(|h| h.path == path && h.start_line == start)
-        {
-            Some(h) => {
-                h.score += score;
-                if personal {
-                    h.snippet = snippet;
-                    h.scope = "personal";
-                }
-            }
-            None => hits.push(Hit {
-                path,
-                start_line: start,
-                end_line: end,
-                score,
-                snippet,
-                source: "memory",
-                scope: if personal { "personal" } else { "global" },
-            }),
-        }
-    }
-    let best = hits.iter().map(|h| h.score).fold(0.0, f64::max);
-    for h in &mut hits {
-        h.score = if best > 0.0 { h.score / best } else { 0.0 };
-    }
-    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
-    hits.retain(|h| h.score >= min_score);
-    hits.truncate(max);
+    let mut hits: Vec<Hit> = rows
+        .into_iter()
+        .map(|(path, start, end, text, user, rank)| hit(path, start, end, &text, &user, -rank))
+        .collect();
+    normalise(&mut hits);
     Ok(hits)
 }
 

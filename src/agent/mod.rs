@@ -10,6 +10,7 @@
 //! Nothing here prints: events go to a [`Sink`], and the caller decides what to show.
 
 pub mod compaction;
+pub mod embed;
 pub mod files;
 pub mod history;
 pub mod loopdetect;

@@ -128,7 +128,29 @@ pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
             s.config_path.display().to_string(),
         ],
         store_path: s.db_path.clone(),
+        embedder: embedder(s)?,
     })
+}
+
+/// The embeddings endpoint of `[memory] embeddings`, resolved like a run's provider.
+fn embedder(s: &crate::config::Settings) -> Result<Option<crate::agent::embed::Embedder>> {
+    let memory = &s.config.memory;
+    let Some(name) = &memory.embeddings else {
+        return Ok(None);
+    };
+    let env = |k: &str| std::env::var(k).ok();
+    let resolved = crate::providers::resolve(&s.config.providers, name, &env)
+        .map_err(|e| Error::usage(format!("[memory] embeddings: {}", e.message)))?;
+    if resolved.config.kind != crate::providers::Kind::Openai {
+        return Err(Error::usage(format!(
+            "[memory] embeddings: provider `{name}` is not OpenAI-compatible (kind = \"openai\")"
+        )));
+    }
+    Ok(Some(crate::agent::embed::Embedder {
+        base_url: resolved.base_url,
+        api_key: resolved.api_key,
+        model: memory.embedding_model.clone(),
+    }))
 }
 
 #[derive(Serialize)]

@@ -180,15 +180,21 @@ fn write_routed(
         (true, Some(old)) if !old.is_empty() => format!("{old}{content}"),
         _ => content.to_string(),
     };
-    match &routed {
-        Routed::Context(name) => files::write_context(store.conn(), &owner, name, &new)?,
-        Routed::Memory(p) => files::write_memory(store.conn_mut(), &owner, p, &new)?,
-    }
+    let warning = match &routed {
+        Routed::Context(name) => {
+            files::write_context(store.conn(), &owner, name, &new)?;
+            None
+        }
+        Routed::Memory(p) => {
+            files::write_memory(store.conn_mut(), &owner, p, &new, ctx.embedder.as_ref())?
+        }
+    };
     let verb = if append { "appended" } else { "written" };
-    Ok(ToolResult::silent(format!(
-        "File {verb}: {path} ({} bytes)",
-        content.len()
-    )))
+    let mut text = format!("File {verb}: {path} ({} bytes)", content.len());
+    if let Some(w) = warning {
+        text.push_str(&format!(" ({w})"));
+    }
+    Ok(ToolResult::silent(text))
 }
 
 /// The body of `read_file`.

@@ -71,6 +71,8 @@ pub struct Gate<'a> {
     pub protected_paths: Vec<String>,
     /// The store, for tools that keep state.
     pub store_path: PathBuf,
+    /// Embeddings for memory documents (`[memory] embeddings`).
+    pub embedder: Option<crate::agent::embed::Embedder>,
 }
 
 /// One call.
@@ -151,6 +153,7 @@ impl Gate<'_> {
             store_path: self.store_path.clone(),
             known_agents: self.agents.keys().cloned().collect(),
             agent_predefined: agent.is_some_and(|a| a.agent_type.as_deref() == Some("predefined")),
+            embedder: self.embedder.clone(),
         }
     }
 

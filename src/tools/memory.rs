@@ -52,8 +52,16 @@ impl Tool for MemorySearch {
             .unwrap_or(6)
             .clamp(1, 50) as usize;
         let min = args.get("minScore").and_then(Value::as_f64).unwrap_or(0.0);
-        let found = Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)
-            .and_then(|store| files::search(store.conn(), &owner(ctx), query, max, min));
+        let found = Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT).and_then(|store| {
+            files::search(
+                store.conn(),
+                &owner(ctx),
+                query,
+                max,
+                min,
+                ctx.embedder.as_ref(),
+            )
+        });
         match found {
             Err(e) => ToolResult::from_error(&e),
             Ok(hits) if hits.is_empty() => {

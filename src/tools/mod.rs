@@ -110,6 +110,8 @@ pub struct CallContext {
     pub known_agents: Vec<String>,
     /// The agent is `type = "predefined"` (context files shared, USER.md per user).
     pub agent_predefined: bool,
+    /// Embeddings for memory documents, when configured.
+    pub embedder: Option<crate::agent::embed::Embedder>,
 }
 
 /// What a tool's own pre-execution review says (only `exec` has one).

@@ -236,3 +236,53 @@ fn memory_is_written_indexed_searched_and_read() {
         Value::String("No memory results found for query: ferret".into())
     );
 }
+
+#[test]
+fn memory_search_is_hybrid_with_an_embeddings_endpoint() {
+    let Some(llm) = crate::run::llmock() else {
+        return;
+    };
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[providers.emb]\nkind = \"openai\"\nbase_url = \"{}/v1\"\n\n[memory]\nembeddings = \"emb\"\n",
+            llm.base
+        ),
+    )
+    .unwrap();
+    let o = exec(
+        &env,
+        "write_file",
+        r#"{"path":"MEMORY.md","content":"The release train leaves on Fridays.\n"}"#,
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(!stdout(&o).contains("unavailable"), "{}", stdout(&o));
+    let rows = stdout(&env.run(&[
+        "db",
+        "query",
+        "select count(*) as n from memory_chunks where length(embedding) > 0",
+    ]));
+    assert!(rows.contains("\"n\":1"), "{rows}");
+    // No word of this query is in memory: full text finds nothing, the vectors still rank.
+    let o = exec(&env, "memory_search", r#"{"query":"zzqx wvvk"}"#, &[]);
+    let text = json(&o)["result"]["for_llm"].as_str().unwrap().to_string();
+    assert!(text.contains("MEMORY.md"), "{text}");
+    // With the endpoint gone, writes still succeed (full text only) and say so.
+    drop(llm);
+    let o = exec(
+        &env,
+        "write_file",
+        r#"{"path":"memory/x.md","content":"Fridays again.\n"}"#,
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("embeddings unavailable"),
+        "{}",
+        stdout(&o)
+    );
+    let o = exec(&env, "memory_search", r#"{"query":"fridays"}"#, &[]);
+    assert!(stdout(&o).contains("memory/x.md"), "{}", stdout(&o));
+}

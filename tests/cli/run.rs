@@ -12,9 +12,9 @@ use crate::mcp::{Child, free_port, peer_python, wait_for_port};
 use crate::util::*;
 
 /// A running LLM peer and its base URL (`http://127.0.0.1:PORT`).
-struct Llm {
+pub(crate) struct Llm {
     _child: Child,
-    base: String,
+    pub(crate) base: String,
 }
 
 fn peer_bin(name: &str) -> Option<String> {
@@ -57,7 +57,7 @@ fn fakellm() -> Option<Llm> {
     })
 }
 
-fn llmock() -> Option<Llm> {
+pub(crate) fn llmock() -> Option<Llm> {
     let bin = peer_bin("llmock")?;
     let port = free_port();
     let child = Command::new(bin)
@@ -1012,11 +1012,16 @@ fn a_stalled_stream_is_retried_when_nothing_was_shown_yet() {
     )
     .unwrap();
     // The first chunk only opens the message (no text), then the stream goes silent.
-    llm.scenario(json!([{"type": "stream_fault", "kind": "stall", "after_chunks": 1, "stall_seconds": 10}]));
+    llm.scenario(
+        json!([{"type": "stream_fault", "kind": "stall", "after_chunks": 1, "stall_seconds": 10}]),
+    );
     let o = env.run(&["run", "--provider", "mock", "--events", "hello, stalled"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let evs = events(&o);
     let retry = evs.iter().find(|e| e["type"] == "run.retrying").unwrap();
-    assert!(retry["error"].as_str().unwrap().contains("stalled"), "{retry}");
+    assert!(
+        retry["error"].as_str().unwrap().contains("stalled"),
+        "{retry}"
+    );
     assert_eq!(evs.last().unwrap()["type"], "run.completed");
 }

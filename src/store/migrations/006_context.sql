@@ -26,7 +26,8 @@ CREATE TABLE memory_chunks (
     doc_id     INTEGER NOT NULL REFERENCES memory_docs (id) ON DELETE CASCADE,
     start_line INTEGER NOT NULL,
     end_line   INTEGER NOT NULL,
-    text       TEXT NOT NULL
+    text       TEXT NOT NULL,
+    embedding  BLOB                                  -- little-endian f32s, with [memory] embeddings
 ) STRICT;
 CREATE INDEX memory_chunks_by_doc ON memory_chunks (doc_id);
 
