@@ -1025,3 +1025,238 @@ fn a_stalled_stream_is_retried_when_nothing_was_shown_yet() {
     );
     assert_eq!(evs.last().unwrap()["type"], "run.completed");
 }
+
+/// Writes a recording of `responses` and returns the `--provider` value that plays it.
+fn recording(env: &TestEnv, name: &str, responses: &[Value]) -> String {
+    let path = env.root().join(name);
+    let text: String = responses
+        .iter()
+        .map(|r| format!("{}\n", json!({"response": r})))
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    format!("replay:{}", path.display())
+}
+
+fn calls(n: &str, names: &[(&str, Value)], finish: &str) -> Value {
+    let calls: Vec<Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, (name, args))| json!({"id": format!("{n}{i}"), "name": name, "arguments": args}))
+        .collect();
+    json!({"content": "", "tool_calls": calls, "finish_reason": finish})
+}
+
+fn answer(text: &str) -> Value {
+    json!({"content": text, "finish_reason": "stop"})
+}
+
+fn verbose_run(env: &TestEnv, args: &[&str]) -> (std::process::Output, Vec<Vec<Value>>) {
+    let mut c = env.cmd(&["run", "--events"]);
+    c.args(args).env("GOCLAW_TRACE_VERBOSE", "1");
+    let o = c.output().unwrap();
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let run_id = events(&o)[0]["run_id"].as_str().unwrap().to_string();
+    let trace = json(&env.run(&["traces", "show", &run_id]));
+    let inputs = trace["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "llm")
+        .map(|s| serde_json::from_str(s["input_preview"].as_str().unwrap()).unwrap())
+        .collect();
+    (o, inputs)
+}
+
+fn contents(msgs: &[Value]) -> Vec<String> {
+    msgs.iter()
+        .map(|m| m["content"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn the_tool_budget_stops_execution_and_says_so() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.thrifty]\nmax_tool_calls = 1\n",
+    )
+    .unwrap();
+    env.write("a.txt", "alpha");
+    let provider = recording(
+        &env,
+        "budget.jsonl",
+        &[
+            calls(
+                "b",
+                &[
+                    ("read_file", json!({"path": "a.txt"})),
+                    ("read_file", json!({"path": "a.txt"})),
+                ],
+                "tool_calls",
+            ),
+            answer("stopping"),
+        ],
+    );
+    let (o, inputs) = verbose_run(
+        &env,
+        &["--agent", "thrifty", "--provider", &provider, "read twice"],
+    );
+    let evs = events(&o);
+    assert!(!evs.iter().any(|e| e["type"] == "tool.call"), "nothing ran");
+    let second = contents(&inputs[1]);
+    assert!(
+        second
+            .iter()
+            .any(|c| c == "[not executed: the tool call budget is spent]")
+    );
+    assert!(
+        second
+            .iter()
+            .any(|c| c.starts_with("[System] Tool call budget reached (2/1)")),
+        "{second:?}"
+    );
+}
+
+#[test]
+fn cut_off_tool_arguments_are_retried_not_run() {
+    let env = TestEnv::new();
+    let provider = recording(
+        &env,
+        "length.jsonl",
+        &[
+            calls(
+                "l",
+                &[("write_file", json!({"path": "big.txt", "content": "half"}))],
+                "length",
+            ),
+            answer("I will write less."),
+        ],
+    );
+    let (o, inputs) = verbose_run(&env, &["--provider", &provider, "write a big file"]);
+    assert!(!env.work().join("big.txt").exists());
+    assert!(!events(&o).iter().any(|e| e["type"] == "tool.call"));
+    let second = contents(&inputs[1]);
+    assert!(
+        second
+            .iter()
+            .any(|c| c.starts_with("[System] Your output was truncated")),
+        "{second:?}"
+    );
+}
+
+#[test]
+fn the_iteration_budget_nudges_then_ends_without_tools() {
+    let env = TestEnv::new();
+    env.write("a.txt", "alpha");
+    let read = |n: &str| {
+        calls(
+            n,
+            &[("read_file", json!({"path": "a.txt", "offset": 0}))],
+            "tool_calls",
+        )
+    };
+    let provider = recording(
+        &env,
+        "nudge.jsonl",
+        &[read("n1"), read("n2"), read("n3"), answer("done")],
+    );
+    let (_, inputs) = verbose_run(
+        &env,
+        &[
+            "--provider",
+            &provider,
+            "--max-iterations",
+            "4",
+            "keep reading",
+        ],
+    );
+    assert_eq!(inputs.len(), 4);
+    let nudge = "[System] You have used 75% of your iteration budget";
+    assert!(!contents(&inputs[1]).iter().any(|c| c.starts_with(nudge)));
+    assert!(
+        contents(&inputs[2]).iter().any(|c| c.starts_with(nudge)),
+        "third call is nudged"
+    );
+    assert!(
+        contents(&inputs[3])
+            .iter()
+            .any(|c| c.starts_with("[System] Final iteration reached"))
+    );
+}
+
+#[test]
+fn a_terminal_sees_the_answer_stream() {
+    if which::which("script").is_err() {
+        return;
+    }
+    let env = TestEnv::new();
+    let provider = recording(&env, "tty.jsonl", &[answer("Streaming to your terminal.")]);
+    let inner = format!(
+        "{} run --provider {provider} 'hello terminal'",
+        assert_cmd::cargo::cargo_bin("goclaw").display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .env("GOCLAW_HOME", env.home())
+        .env("HOME", env.root())
+        .current_dir(env.work())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(screen.contains("Streaming to your terminal."), "{screen}");
+    assert!(
+        !screen.contains("\"run_id\""),
+        "no JSON on a terminal: {screen}"
+    );
+}
+
+#[test]
+fn a_run_uses_the_tools_of_mcp_servers_the_agent_may_use() {
+    let Some(py) = peer_python() else { return };
+    let env = TestEnv::new();
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-peers/py_server.py");
+    let o = env.run(&[
+        "mcp",
+        "add",
+        "py",
+        "--command",
+        &py,
+        "--arg",
+        script.to_str().unwrap(),
+        "--arg",
+        "stdio",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let provider = recording(
+        &env,
+        "mcp.jsonl",
+        &[
+            calls(
+                "m",
+                &[("mcp_py__echo", json!({"message": "from the loop"}))],
+                "tool_calls",
+            ),
+            answer("echoed"),
+        ],
+    );
+    let o = env.run(&["run", "--provider", &provider, "--events", "echo via mcp"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let evs = events(&o);
+    let result = evs.iter().find(|e| e["type"] == "tool.result").unwrap();
+    assert_eq!(result["is_error"], false, "{result}");
+    assert!(
+        result["result"]
+            .as_str()
+            .unwrap()
+            .contains("py-echo: from the loop"),
+        "{result}"
+    );
+    assert!(
+        result["result"]
+            .as_str()
+            .unwrap()
+            .contains("EXTERNAL_UNTRUSTED_CONTENT")
+    );
+}
