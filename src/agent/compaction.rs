@@ -251,9 +251,10 @@ impl Runner<'_> {
                 answer = Some(response.content);
                 break;
             }
-            let mut assistant = Message::new(Role::Assistant, response.content.clone());
-            assistant.tool_calls = response.tool_calls.clone();
-            messages.push(assistant);
+            messages.push(Message::asking(
+                response.content.clone(),
+                response.tool_calls.clone(),
+            ));
             let run_id = em.run_id.clone();
             let results = self.call_tools(&response.tool_calls, &request, &None, em, &run_id)?;
             for (call, (text, _)) in response.tool_calls.iter().zip(results) {
@@ -304,8 +305,7 @@ mod tests {
             name: "t".into(),
             arguments: json!({}),
         };
-        let mut asking = Message::new(Role::Assistant, "");
-        asking.tool_calls = vec![call.clone()];
+        let asking = Message::asking("", vec![call.clone()]);
         let result = Message::tool_result(&call, "r");
         let sys = Message::new(Role::System, "s");
         let user = Message::new(Role::User, "u");

@@ -122,9 +122,7 @@ mod tests {
         }
     }
     fn asking(ids: &[&str]) -> Message {
-        let mut m = Message::new(Role::Assistant, "");
-        m.tool_calls = ids.iter().map(|i| call(i)).collect();
-        m
+        Message::asking("", ids.iter().map(|i| call(i)).collect())
     }
 
     #[test]

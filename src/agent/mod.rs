@@ -467,9 +467,10 @@ impl Runner<'_> {
                 all = next;
             }
             history::uniquify_tool_call_ids(&mut response.tool_calls, &run_id, iteration);
-            let mut assistant = Message::new(Role::Assistant, response.content.clone());
-            assistant.tool_calls = response.tool_calls.clone();
-            all.push(assistant);
+            all.push(Message::asking(
+                response.content.clone(),
+                response.tool_calls.clone(),
+            ));
             if response.finish_reason == "length" {
                 for call in &response.tool_calls {
                     all.push(Message::tool_result(
@@ -868,8 +869,7 @@ mod tests {
             name: "t".into(),
             arguments: json!({}),
         };
-        let mut asking = Message::new(Role::Assistant, "");
-        asking.tool_calls = vec![call.clone()];
+        let asking = Message::asking("", vec![call.clone()]);
         let msgs = vec![Message::new(Role::User, "hi"), asking.clone()];
         assert_eq!(whole_steps(msgs).len(), 1);
         let msgs = vec![

@@ -450,14 +450,7 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
 const SERVE_WORKERS: usize = 4;
 
 fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
-    let mut p = super::tools::parts(ctx)?;
-    super::tools::bridge_all_mcp(
-        ctx,
-        &mut p,
-        a.caller.agent.as_deref(),
-        a.caller.user.as_deref(),
-    )?;
-    p.mcp.watch(mcp::pool::HEALTH_INTERVAL)?;
+    let p = super::tools::watched_parts(ctx, &a.caller)?;
     let g = super::tools::gate(ctx, &p)?;
     let allowed = g.evaluate(g.agent(a.caller.agent.as_deref())?, None).tools;
     let offers: Vec<mcp::serve::Offer> = allowed

@@ -148,14 +148,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     let resolved = providers::resolve(&config.providers, &provider_name, &env)?;
     let client = providers::Client::new(resolved, a.record.as_deref())?;
 
-    let mut p = super::tools::parts(ctx)?;
-    super::tools::bridge_all_mcp(
-        ctx,
-        &mut p,
-        a.caller.agent.as_deref(),
-        a.caller.user.as_deref(),
-    )?;
-    p.mcp.watch(crate::mcp::pool::HEALTH_INTERVAL)?;
+    let p = super::tools::watched_parts(ctx, &a.caller)?;
     let mut gate = super::tools::gate(ctx, &p)?;
     if let Some(ws) = agent_cfg.and_then(|c| c.workspace.clone()) {
         gate.workspace = settings.workspace.join(ws);

@@ -114,6 +114,15 @@ pub(crate) fn parts(ctx: &Context) -> Result<Parts> {
     })
 }
 
+/// The parts of a long-lived command (`run`, `mcp serve`): every MCP server the caller may
+/// use bridged, and watched (health checks and reconnects).
+pub(crate) fn watched_parts(ctx: &Context, caller: &CallerArgs) -> Result<Parts> {
+    let mut p = parts(ctx)?;
+    bridge_all_mcp(ctx, &mut p, caller.agent.as_deref(), caller.user.as_deref())?;
+    p.mcp.watch(crate::mcp::pool::HEALTH_INTERVAL)?;
+    Ok(p)
+}
+
 pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
     let s = ctx.settings()?;
     Ok(Gate {

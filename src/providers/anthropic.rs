@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 use super::{
     ChatRequest, ChatResponse, Client, Failure, Observer, Role, ToolCall, Usage, parse_arguments,
 };
-use crate::error::{Error, ErrorKind};
 
 const VERSION: &str = "2023-06-01";
 
@@ -94,10 +93,6 @@ fn finish_reason(stop: &str) -> String {
     .to_string()
 }
 
-fn upstream(msg: String) -> Failure {
-    Failure::fatal(Error::new(ErrorKind::Upstream, msg))
-}
-
 pub(crate) async fn chat(
     client: &Client,
     req: &ChatRequest,
@@ -126,7 +121,7 @@ pub(crate) async fn chat(
             continue;
         }
         let v: Value = serde_json::from_str(&event.data).map_err(|e| {
-            upstream(format!(
+            Failure::upstream(format!(
                 "provider `{name}` streamed an event that is not JSON ({e})"
             ))
         })?;
@@ -190,7 +185,7 @@ pub(crate) async fn chat(
                 break;
             }
             "error" => {
-                return Err(upstream(format!(
+                return Err(Failure::upstream(format!(
                     "provider `{name}` reported an error mid-stream: {}",
                     v["error"]
                 )));
@@ -199,13 +194,7 @@ pub(crate) async fn chat(
         }
     }
     if !complete {
-        return Err(Failure {
-            error: Error::new(
-                ErrorKind::Upstream,
-                format!("provider `{name}`: the stream ended before the answer was complete"),
-            ),
-            retry_after: Some(std::time::Duration::ZERO),
-        });
+        return Err(Failure::cut_short(name));
     }
     out.tool_calls = blocks
         .into_iter()
@@ -225,7 +214,7 @@ pub(crate) async fn chat(
 /// A whole (non-streamed) message.
 pub(crate) fn parse_whole(provider: &str, v: &Value) -> Result<ChatResponse, Failure> {
     if v.get("type").and_then(Value::as_str) == Some("error") {
-        return Err(upstream(format!(
+        return Err(Failure::upstream(format!(
             "provider `{provider}` reported: {}",
             v["error"]
         )));
@@ -272,8 +261,7 @@ mod tests {
             name: "t".into(),
             arguments: json!({}),
         };
-        let mut assistant = Message::new(Role::Assistant, "looking");
-        assistant.tool_calls = vec![a.clone(), b.clone()];
+        let assistant = Message::asking("looking", vec![a.clone(), b.clone()]);
         let req = ChatRequest {
             model: "m".into(),
             messages: vec![

@@ -60,6 +60,14 @@ impl Message {
         }
     }
 
+    /// An assistant message asking for tool calls.
+    pub fn asking(content: impl Into<String>, calls: Vec<ToolCall>) -> Message {
+        Message {
+            tool_calls: calls,
+            ..Message::new(Role::Assistant, content)
+        }
+    }
+
     pub fn tool_result(call: &ToolCall, content: impl Into<String>) -> Message {
         Message {
             role: Role::Tool,
@@ -314,6 +322,23 @@ impl Failure {
         Failure {
             error,
             retry_after: None,
+        }
+    }
+
+    /// An upstream failure not worth retrying (the server said something wrong).
+    pub fn upstream(msg: String) -> Failure {
+        Failure::fatal(Error::new(ErrorKind::Upstream, msg))
+    }
+
+    /// The stream ended before the provider said the answer was complete; worth another try
+    /// only while nothing reached the user (the retry loop knows).
+    pub fn cut_short(provider: &str) -> Failure {
+        Failure {
+            error: Error::new(
+                ErrorKind::Upstream,
+                format!("provider `{provider}`: the stream ended before the answer was complete"),
+            ),
+            retry_after: Some(Duration::ZERO),
         }
     }
 }

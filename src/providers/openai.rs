@@ -13,7 +13,6 @@ use super::{
     ChatRequest, ChatResponse, Client, Failure, Message, Observer, Role, ToolCall, ToolDef, Usage,
     parse_arguments,
 };
-use crate::error::{Error, ErrorKind};
 
 /// The request body for `req`, serialized straight from the messages (no JSON tree is built:
 /// a long session is sent every iteration).
@@ -108,10 +107,6 @@ fn arguments_text(v: &Value) -> String {
     }
 }
 
-fn upstream(msg: String) -> Failure {
-    Failure::fatal(Error::new(ErrorKind::Upstream, msg))
-}
-
 pub(crate) async fn chat(
     client: &Client,
     req: &ChatRequest,
@@ -143,13 +138,13 @@ pub(crate) async fn chat(
             continue;
         }
         let chunk: Value = serde_json::from_str(data).map_err(|e| {
-            upstream(format!(
+            Failure::upstream(format!(
                 "provider `{}` streamed a chunk that is not JSON ({e})",
                 client.resolved.name
             ))
         })?;
         if let Some(err) = chunk.get("error") {
-            return Err(upstream(format!(
+            return Err(Failure::upstream(format!(
                 "provider `{}` reported an error mid-stream: {err}",
                 client.resolved.name
             )));
@@ -204,17 +199,7 @@ pub(crate) async fn chat(
         }
     }
     if !done && out.finish_reason.is_empty() {
-        return Err(Failure {
-            error: Error::new(
-                ErrorKind::Upstream,
-                format!(
-                    "provider `{}`: the stream ended before the answer was complete",
-                    client.resolved.name
-                ),
-            ),
-            // Worth another try only if nothing reached the user yet (the caller knows).
-            retry_after: Some(std::time::Duration::ZERO),
-        });
+        return Err(Failure::cut_short(&client.resolved.name));
     }
     out.tool_calls = calls
         .into_values()
@@ -247,12 +232,14 @@ fn usage_of(u: &Value) -> Usage {
 /// A whole (non-streamed) completion.
 pub(crate) fn parse_whole(provider: &str, v: &Value) -> Result<ChatResponse, Failure> {
     if let Some(err) = v.get("error") {
-        return Err(upstream(format!("provider `{provider}` reported: {err}")));
+        return Err(Failure::upstream(format!(
+            "provider `{provider}` reported: {err}"
+        )));
     }
     let choice = v
         .get("choices")
         .and_then(|c| c.get(0))
-        .ok_or_else(|| upstream(format!("provider `{provider}` sent no choices")))?;
+        .ok_or_else(|| Failure::upstream(format!("provider `{provider}` sent no choices")))?;
     let message = choice.get("message").unwrap_or(&Value::Null);
     let tool_calls = message
         .get("tool_calls")
@@ -304,8 +291,7 @@ mod tests {
             name: "read_file".into(),
             arguments: json!({"path": "a"}),
         };
-        let mut assistant = Message::new(Role::Assistant, "");
-        assistant.tool_calls = vec![call.clone()];
+        let assistant = Message::asking("", vec![call.clone()]);
         let req = ChatRequest {
             model: "m".into(),
             messages: vec![
