@@ -58,6 +58,10 @@ fn fakellm() -> Option<Llm> {
 }
 
 pub(crate) fn llmock() -> Option<Llm> {
+    llmock_with(&[])
+}
+
+fn llmock_with(extra: &[&str]) -> Option<Llm> {
     let bin = peer_bin("llmock")?;
     let port = free_port();
     let child = Command::new(bin)
@@ -70,6 +74,7 @@ pub(crate) fn llmock() -> Option<Llm> {
             "--tool-mode",
             "off",
         ])
+        .args(extra)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -1259,4 +1264,36 @@ fn a_run_uses_the_tools_of_mcp_servers_the_agent_may_use() {
             .unwrap()
             .contains("EXTERNAL_UNTRUSTED_CONTENT")
     );
+}
+
+#[test]
+fn checkpoints_of_a_killed_run_are_removed_when_it_is_found_abandoned() {
+    // Slow streams: the sixth answer is still streaming when the test looks.
+    let Some(llm) = llmock_with(&["--stream-chunk-delay-ms", "250"]) else {
+        return;
+    };
+    let env = TestEnv::new();
+    // Five iterations of tool calls (different each time, so no loop is detected), then the
+    // text answer: by then the run has checkpointed its messages.
+    let behaviors: Vec<Value> = (0..5)
+        .map(|i| json!({"type": "reply", "tool_calls": [{"name": "glob", "arguments": {"pattern": format!("*.n{i}")}}]}))
+        .collect();
+    llm.scenario(Value::Array(behaviors));
+    let (mut child, rx) = spawn_run(&env, &llm, &["--session", "ck", "hello, checkpoint"]);
+    wait_for_chunk(&rx);
+    let pending = |env: &TestEnv| -> i64 {
+        let rows = json(&env.run(&[
+            "db",
+            "query",
+            "select count(*) as n from session_messages where committed = 0",
+        ]));
+        rows["n"].as_i64().unwrap()
+    };
+    // user + 5 × (assistant, tool) = 11 uncommitted rows, invisible to readers.
+    assert_eq!(pending(&env), 11);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let runs = json(&env.run(&["traces", "list"]));
+    assert_eq!(runs[0]["status"], "abandoned");
+    assert_eq!(pending(&env), 0);
 }
