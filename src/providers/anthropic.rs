@@ -4,7 +4,8 @@
 //! `content_block_start/delta/stop`, `message_delta`, `message_stop`); tool arguments arrive as
 //! `input_json_delta` pieces. The answer is complete at `message_stop`.
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::{
     ChatRequest, ChatResponse, Client, Failure, Observer, Role, ToolCall, Usage, parse_arguments,
@@ -12,74 +13,125 @@ use super::{
 
 const VERSION: &str = "2023-06-01";
 
-/// The request body for `req`.
-pub fn body(req: &ChatRequest, stream: bool) -> Value {
+/// The request body for `req`, serialized straight from the messages (no JSON tree).
+pub fn body(req: &ChatRequest, stream: bool) -> Body<'_> {
     let system: Vec<&str> = req
         .messages
         .iter()
         .filter(|m| m.role == Role::System)
         .map(|m| m.content.as_str())
         .collect();
-    let mut messages: Vec<Value> = Vec::new();
+    let mut messages: Vec<Turn> = Vec::new();
     for m in req.messages.iter().filter(|m| m.role != Role::System) {
         let (role, blocks) = match m.role {
             Role::Tool => (
                 "user",
-                vec![json!({
-                    "type": "tool_result",
-                    "tool_use_id": m.tool_call_id.clone().unwrap_or_default(),
-                    "content": m.content,
-                })],
+                vec![Block::ToolResult {
+                    tool_use_id: m.tool_call_id.as_deref().unwrap_or(""),
+                    content: &m.content,
+                }],
             ),
             Role::Assistant => {
                 let mut blocks = Vec::new();
                 if !m.content.is_empty() {
-                    blocks.push(json!({"type": "text", "text": m.content}));
+                    blocks.push(Block::Text { text: &m.content });
                 }
                 for c in &m.tool_calls {
-                    let input = match &c.arguments {
-                        Value::Object(_) => c.arguments.clone(),
-                        _ => json!({}),
-                    };
-                    blocks.push(
-                        json!({"type": "tool_use", "id": c.id, "name": c.name, "input": input}),
-                    );
+                    blocks.push(Block::ToolUse {
+                        id: &c.id,
+                        name: &c.name,
+                        input: Input(c.arguments.is_object().then_some(&c.arguments)),
+                    });
                 }
                 if blocks.is_empty() {
-                    blocks.push(json!({"type": "text", "text": "..."}));
+                    blocks.push(Block::Text { text: "..." });
                 }
                 ("assistant", blocks)
             }
-            _ => ("user", vec![json!({"type": "text", "text": m.content})]),
+            _ => ("user", vec![Block::Text { text: &m.content }]),
         };
         // Consecutive messages of one role merge (the API wants roles to alternate).
         match messages.last_mut() {
-            Some(last) if last["role"] == role => {
-                if let Some(content) = last["content"].as_array_mut() {
-                    content.extend(blocks);
-                }
-            }
-            _ => messages.push(json!({"role": role, "content": blocks})),
+            Some(last) if last.role == role => last.content.extend(blocks),
+            _ => messages.push(Turn {
+                role,
+                content: blocks,
+            }),
         }
     }
-    let mut body = json!({
-        "model": req.model,
-        "max_tokens": req.max_tokens,
-        "temperature": req.temperature,
-        "messages": messages,
-        "stream": stream,
-    });
-    if !system.is_empty() {
-        body["system"] = Value::String(system.join("\n\n"));
-    }
-    if !req.tools.is_empty() {
-        body["tools"] = req
+    Body {
+        model: &req.model,
+        max_tokens: req.max_tokens,
+        temperature: req.temperature,
+        messages,
+        stream,
+        system: (!system.is_empty()).then(|| system.join("\n\n")),
+        tools: req
             .tools
             .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
-            .collect();
+            .map(|t| WireTool {
+                name: &t.name,
+                description: &t.description,
+                input_schema: &t.parameters,
+            })
+            .collect(),
     }
-    body
+}
+
+/// A tool call's input: its arguments when they are an object, else `{}`.
+struct Input<'a>(Option<&'a Value>);
+
+impl Serialize for Input<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self.0 {
+            Some(v) => v.serialize(s),
+            None => s.serialize_map(Some(0))?.end(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct Body<'a> {
+    model: &'a str,
+    max_tokens: u32,
+    temperature: f64,
+    messages: Vec<Turn<'a>>,
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<WireTool<'a>>,
+}
+
+#[derive(Serialize)]
+struct Turn<'a> {
+    role: &'static str,
+    content: Vec<Block<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Block<'a> {
+    Text {
+        text: &'a str,
+    },
+    ToolUse {
+        id: &'a str,
+        name: &'a str,
+        input: Input<'a>,
+    },
+    ToolResult {
+        tool_use_id: &'a str,
+        content: &'a str,
+    },
+}
+
+#[derive(Serialize)]
+struct WireTool<'a> {
+    name: &'a str,
+    description: &'a str,
+    input_schema: &'a Value,
 }
 
 /// Anthropic's stop reasons in goclaw's (OpenAI's) terms.
@@ -248,6 +300,7 @@ pub(crate) fn parse_whole(provider: &str, v: &Value) -> Result<ChatResponse, Fai
 mod tests {
     use super::*;
     use crate::providers::Message;
+    use serde_json::json;
 
     #[test]
     fn tool_results_merge_into_one_user_message() {
@@ -275,7 +328,7 @@ mod tests {
             max_tokens: 5,
             temperature: 0.0,
         };
-        let body = body(&req, false);
+        let body = serde_json::to_value(body(&req, false)).unwrap();
         assert_eq!(body["system"], "sys");
         let msgs = body["messages"].as_array().unwrap();
         assert_eq!(msgs.len(), 3);
