@@ -337,6 +337,10 @@ impl Runner<'_> {
                 }
             }
         }
+        // A team lead is reminded of its board (seen by the model, not kept in the session).
+        for reminder in crate::team::lead_reminders(self.store.conn(), self.agent_key)? {
+            base.push(Message::new(Role::User, reminder));
+        }
         // One growing conversation: the history, then this run's messages from `base_len` on.
         let mut base_len = base.len();
         let mut all = base;

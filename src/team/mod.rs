@@ -344,3 +344,34 @@ pub fn effective_settings(team: &Team) -> Value {
     }
     s
 }
+
+/// The reminders a team lead's run starts with (§16.8): its teams' pending and in-progress
+/// tasks, one line each (none when the board is quiet or the agent leads no team).
+pub fn lead_reminders(conn: &Connection, agent: &str) -> Result<Vec<String>> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT t.name,
+                    (SELECT COUNT(*) FROM tasks k WHERE k.team_id = t.id AND k.status = 'pending'),
+                    (SELECT COUNT(*) FROM tasks k WHERE k.team_id = t.id AND k.status = 'in_progress')
+             FROM teams t WHERE t.lead = ?1 AND t.status = 'active' ORDER BY t.name",
+        )
+        .map_err(sql)?;
+    let rows: Vec<(String, i64, i64)> = stmt
+        .query_map([agent], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .and_then(|rows| rows.collect())
+        .map_err(sql)?;
+    let mut out = Vec::new();
+    for (team, pending, in_progress) in rows {
+        if pending > 0 {
+            out.push(format!(
+                "[System] You have {pending} pending team task(s) on the board of team {team}. Review them with team_tasks (action \"list\") and assign or start them before taking on new work."
+            ));
+        }
+        if in_progress > 0 {
+            out.push(format!(
+                "[System] {in_progress} task(s) of team {team} are in progress. Check on them with team_tasks before starting anything that depends on them."
+            ));
+        }
+    }
+    Ok(out)
+}

@@ -1297,3 +1297,52 @@ fn checkpoints_of_a_killed_run_are_removed_when_it_is_found_abandoned() {
     assert_eq!(runs[0]["status"], "abandoned");
     assert_eq!(pending(&env), 0);
 }
+
+#[test]
+fn a_team_lead_is_reminded_of_its_board() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\n[agents.w1]\n",
+    )
+    .unwrap();
+    assert_eq!(
+        code(&env.run(&["team", "create", "dev", "--lead", "lead", "--member", "w1"])),
+        0
+    );
+    for subject in ["write docs", "fix bug"] {
+        let o = env.run(&["tasks", "--as", "lead", "create", "--subject", subject]);
+        assert_eq!(code(&o), 0, "{}", stdout(&o));
+    }
+    let mut c = env.cmd(&[
+        "run",
+        "--model",
+        "gpt-4o",
+        "--agent",
+        "lead",
+        "--session",
+        "l",
+        "say nothing, lead",
+    ]);
+    c.env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .env("GOCLAW_TRACE_VERBOSE", "1");
+    let o = c.output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let seen = last_llm_input(&env, json(&o)["run_id"].as_str().unwrap());
+    let texts = contents(&seen);
+    let at = texts
+        .iter()
+        .position(|t| {
+            t.starts_with("[System] You have 2 pending team task(s) on the board of team dev")
+        })
+        .expect("reminded");
+    assert_eq!(
+        texts[at + 1],
+        "say nothing, lead",
+        "just before the user's message"
+    );
+    // The reminder is for the model only: it is not kept in the session.
+    let history = stdout(&env.run(&["sessions", "history", "l"]));
+    assert!(!history.contains("pending team task"), "{history}");
+}
