@@ -730,22 +730,7 @@ fn context_files_shape_the_prompt_and_verbose_traces_keep_it() {
         &["agents", "files", "set", "default", "SOUL.md"],
         "Speak like a pirate.\n",
     );
-    let mut c = env.cmd(&["run", "--model", "gpt-4o", "say nothing, pirate"]);
-    c.env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
-        .env("GOCLAW_TRACE_VERBOSE", "1");
-    let o = c.output().unwrap();
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let run_id = json(&o)["run_id"].as_str().unwrap().to_string();
-    let trace = json(&env.run(&["traces", "show", &run_id]));
-    let llm_span = trace["spans"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["kind"] == "llm")
-        .unwrap()
-        .clone();
-    let input = llm_span["input_preview"].as_str().unwrap();
-    let messages: Vec<Value> = serde_json::from_str(input).unwrap();
+    let (_, messages) = seen_by_model(&env, &llm, &["say nothing, pirate"]);
     let system = messages[0]["content"].as_str().unwrap();
     assert!(system.contains("# Persona & Identity"), "{system}");
     assert!(system.contains("Speak like a pirate."), "{system}");
@@ -932,6 +917,19 @@ fn a_run_past_the_window_is_compacted_mid_loop() {
     );
 }
 
+/// `goclaw run ARGS…` against fakellm with verbose traces: the output, and the messages the
+/// last LLM call saw.
+fn seen_by_model(env: &TestEnv, llm: &Llm, args: &[&str]) -> (std::process::Output, Vec<Value>) {
+    let mut c = env.cmd(&["run", "--model", "gpt-4o"]);
+    c.args(args)
+        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .env("GOCLAW_TRACE_VERBOSE", "1");
+    let o = c.output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let seen = last_llm_input(env, json(&o)["run_id"].as_str().unwrap());
+    (o, seen)
+}
+
 fn last_llm_input(env: &TestEnv, run_id: &str) -> Vec<Value> {
     let trace = json(&env.run(&["traces", "show", run_id]));
     let span = trace["spans"]
@@ -953,12 +951,7 @@ fn a_first_run_follows_bootstrap_with_write_file_only() {
         &["agents", "files", "set", "default", "BOOTSTRAP.md"],
         "Ask the user's name.\n",
     );
-    let mut c = env.cmd(&["run", "--model", "gpt-4o", "say nothing, bootstrap"]);
-    c.env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
-        .env("GOCLAW_TRACE_VERBOSE", "1");
-    let o = c.output().unwrap();
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let seen = last_llm_input(&env, json(&o)["run_id"].as_str().unwrap());
+    let (_, seen) = seen_by_model(&env, &llm, &["say nothing, bootstrap"]);
     let system = seen[0]["content"].as_str().unwrap();
     assert!(system.starts_with("## FIRST RUN — MANDATORY"), "{system}");
     assert!(system.contains("- write_file:"), "{system}");
@@ -1315,21 +1308,11 @@ fn a_team_lead_is_reminded_of_its_board() {
         let o = env.run(&["tasks", "--as", "lead", "create", "--subject", subject]);
         assert_eq!(code(&o), 0, "{}", stdout(&o));
     }
-    let mut c = env.cmd(&[
-        "run",
-        "--model",
-        "gpt-4o",
-        "--agent",
-        "lead",
-        "--session",
-        "l",
-        "say nothing, lead",
-    ]);
-    c.env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
-        .env("GOCLAW_TRACE_VERBOSE", "1");
-    let o = c.output().unwrap();
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let seen = last_llm_input(&env, json(&o)["run_id"].as_str().unwrap());
+    let (_, seen) = seen_by_model(
+        &env,
+        &llm,
+        &["--agent", "lead", "--session", "l", "say nothing, lead"],
+    );
     let texts = contents(&seen);
     let at = texts
         .iter()
