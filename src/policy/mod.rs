@@ -44,7 +44,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     ("ui", &["browser"]),
-    ("automation", &["cron"]),
+    ("automation", &["cron", "datetime"]),
     (
         "messaging",
         &["message", "create_forum_topic", "list_group_members"],

@@ -2,6 +2,7 @@
 //! (or folder) per tool family. Nothing reaches a tool except through [`gate`], which applies
 //! policy, rate limits, approvals, scrubbing and the audit record in that order.
 
+pub mod datetime;
 pub mod exec;
 pub mod fs;
 pub mod gate;
@@ -160,6 +161,7 @@ impl Registry {
         r.register(Box::new(team::TeamMessage));
         r.register(Box::new(memory::MemorySearch));
         r.register(Box::new(memory::MemoryGet));
+        r.register(Box::new(datetime::Datetime));
         for (alias, target) in crate::policy::ALIASES {
             r.alias(alias, target);
         }
