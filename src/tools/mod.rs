@@ -8,6 +8,7 @@ pub mod fs;
 pub mod gate;
 pub mod memory;
 pub mod schema;
+pub mod ssrf;
 pub mod team;
 pub mod workspace;
 
