@@ -56,8 +56,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
         }
         'goclaw;run' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: rate limits count per session')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user: per-user context files and memory, user grants of MCP servers')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: the conversation a run continues; rate limits count per session')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model (default: the agent''s, then the provider''s)')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'A key of [providers], openai, anthropic, or replay:FILE (default: the agent''s)')
             [CompletionResult]::new('--max-iterations', '--max-iterations', [CompletionResultType]::ParameterName, 'At most this many LLM iterations (the agent''s limit still applies)')
@@ -452,8 +452,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
         }
         'goclaw;tools;exec' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: rate limits count per session')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user: per-user context files and memory, user grants of MCP servers')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: the conversation a run continues; rate limits count per session')
             [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'channel')
             [CompletionResult]::new('--chat-id', '--chat-id', [CompletionResultType]::ParameterName, 'chat-id')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'provider')
@@ -1636,8 +1636,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
         }
         'goclaw;mcp;call' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: rate limits count per session')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user: per-user context files and memory, user grants of MCP servers')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: the conversation a run continues; rate limits count per session')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
@@ -1655,8 +1655,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
         }
         'goclaw;mcp;serve' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: rate limits count per session')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user: per-user context files and memory, user grants of MCP servers')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: the conversation a run continues; rate limits count per session')
             [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')

@@ -52,8 +52,8 @@ set edit:completion:arg-completer[goclaw] = {|@words|
         }
         &'goclaw;run'= {
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
-            cand --user 'user'
-            cand --session 'Session key: rate limits count per session'
+            cand --user 'The user: per-user context files and memory, user grants of MCP servers'
+            cand --session 'Session key: the conversation a run continues; rate limits count per session'
             cand --model 'The model (default: the agent''s, then the provider''s)'
             cand --provider 'A key of [providers], openai, anthropic, or replay:FILE (default: the agent''s)'
             cand --max-iterations 'At most this many LLM iterations (the agent''s limit still applies)'
@@ -426,8 +426,8 @@ set edit:completion:arg-completer[goclaw] = {|@words|
         }
         &'goclaw;tools;exec'= {
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
-            cand --user 'user'
-            cand --session 'Session key: rate limits count per session'
+            cand --user 'The user: per-user context files and memory, user grants of MCP servers'
+            cand --session 'Session key: the conversation a run continues; rate limits count per session'
             cand --channel 'channel'
             cand --chat-id 'chat-id'
             cand --provider 'provider'
@@ -1548,8 +1548,8 @@ set edit:completion:arg-completer[goclaw] = {|@words|
         }
         &'goclaw;mcp;call'= {
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
-            cand --user 'user'
-            cand --session 'Session key: rate limits count per session'
+            cand --user 'The user: per-user context files and memory, user grants of MCP servers'
+            cand --session 'Session key: the conversation a run continues; rate limits count per session'
             cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
@@ -1566,8 +1566,8 @@ set edit:completion:arg-completer[goclaw] = {|@words|
         }
         &'goclaw;mcp;serve'= {
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
-            cand --user 'user'
-            cand --session 'Session key: rate limits count per session'
+            cand --user 'The user: per-user context files and memory, user grants of MCP servers'
+            cand --session 'Session key: the conversation a run continues; rate limits count per session'
             cand --on-ask 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow'
             cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'

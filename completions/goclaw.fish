@@ -52,8 +52,8 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "completions" -d 'Prin
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "help" -d 'Show help for a command, or a topic: exit-codes'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "__sandbox-exec" -d 'Internal: apply the exec sandbox, then run a command (used by exec itself)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l user -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l session -d 'Session key: rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l model -d 'The model (default: the agent\'s, then the provider\'s)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l provider -d 'A key of [providers], openai, anthropic, or replay:FILE (default: the agent\'s)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-iterations -d 'At most this many LLM iterations (the agent\'s limit still applies)' -r
@@ -269,8 +269,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l user -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l session -d 'Session key: rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l channel -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l chat-id -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l provider -r
@@ -943,8 +943,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l user -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l session -d 'Session key: rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
@@ -955,8 +955,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l user -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l session -d 'Session key: rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l on-ask -d 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow' -r -f -a "deny\t'Refuse the call (exit 3)'
 fail\t'Return a tool error saying approval was required (exit 1)'
 allow\t'Run it'"

@@ -89,9 +89,10 @@ pub struct CallerArgs {
     /// The agent whose policy applies (a key of [agents] in config)
     #[arg(long, env = "GOCLAW_AGENT")]
     pub agent: Option<String>,
+    /// The user: per-user context files and memory, user grants of MCP servers
     #[arg(long)]
     pub user: Option<String>,
-    /// Session key: rate limits count per session
+    /// Session key: the conversation a run continues; rate limits count per session
     #[arg(long, env = "GOCLAW_SESSION")]
     pub session: Option<String>,
 }
