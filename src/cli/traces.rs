@@ -107,3 +107,32 @@ fn tree(w: &mut dyn Write, trace: &Value) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_trace_reads_as_a_tree() {
+        let trace = json!({"spans": [
+            {"id": 1, "parent_id": 4, "kind": "llm", "name": "openai/gpt-4o", "status": "ok", "duration_ms": 40,
+             "input_tokens": 120, "output_tokens": 8, "cost": 0.0012, "error": null},
+            {"id": 2, "parent_id": 4, "kind": "tool", "name": "read_file", "status": "error", "duration_ms": 1,
+             "input_tokens": null, "output_tokens": null, "cost": null, "error": "no such file"},
+            {"id": 3, "parent_id": 4, "kind": "llm", "name": "openai/gpt-4o", "status": "ok", "duration_ms": 35,
+             "input_tokens": 150, "output_tokens": 20, "cost": 0.0, "error": null},
+            {"id": 4, "parent_id": null, "kind": "agent", "name": "default", "status": "completed", "duration_ms": 80,
+             "input_tokens": 270, "output_tokens": 28, "cost": 0.0012, "error": null},
+        ]});
+        let mut out = Vec::new();
+        tree(&mut out, &trace).unwrap_or_default();
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "agent default [completed] 80 ms, 270 in / 28 out tokens, $0.001200\n\
+             ├─ llm openai/gpt-4o [ok] 40 ms, 120 in / 8 out tokens, $0.001200\n\
+             ├─ tool read_file [error] 1 ms — no such file\n\
+             └─ llm openai/gpt-4o [ok] 35 ms, 150 in / 20 out tokens\n"
+        );
+    }
+}
