@@ -1329,3 +1329,37 @@ fn a_team_lead_is_reminded_of_its_board() {
     let history = stdout(&env.run(&["sessions", "history", "l"]));
     assert!(!history.contains("pending team task"), "{history}");
 }
+
+#[test]
+fn a_provider_that_does_not_answer_in_time_is_retried() {
+    let Some(llm) = llmock() else { return };
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[providers.mock]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nrequest_timeout_secs = 1\n",
+            llm.base
+        ),
+    )
+    .unwrap();
+    // The first request is held for 5 s: past the 1 s limit, so it is retried.
+    llm.scenario(json!([{"type": "delay", "seconds": 5, "times": 1}]));
+    let o = env.run(&[
+        "run",
+        "--provider",
+        "mock",
+        "--events",
+        "hello, slow server",
+    ]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = events(&o);
+    let retry = evs.iter().find(|e| e["type"] == "run.retrying").unwrap();
+    assert!(
+        retry["error"]
+            .as_str()
+            .unwrap()
+            .contains("did not answer within 1s"),
+        "{retry}"
+    );
+    assert_eq!(evs.last().unwrap()["type"], "run.completed");
+}
