@@ -160,6 +160,10 @@ impl Error {
     pub fn internal(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Internal, message)
     }
+    /// An LLM provider, MCP server or network peer failed (exit 8).
+    pub fn upstream(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Upstream, message)
+    }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Error {
         self.hint = Some(hint.into());

@@ -143,7 +143,8 @@ impl Runner<'_> {
         }
         em.emit("activity", json!({"phase": "compacting"}));
         let mut warnings = Vec::new();
-        let (count, flushed, old_summary) = record::compaction_state(self.store.conn(), key)?;
+        let (count, flushed, old_summary) =
+            record::compaction_state(self.store.conn(), key)?.unwrap_or((0, -1, None));
         let can_write_memory = tools.iter().any(|t| t.name == "write_file")
             && tools.iter().any(|t| t.name == "memory_search");
         if cfg.memory_flush && can_write_memory && flushed != count {
@@ -268,8 +269,10 @@ impl Runner<'_> {
             let head = &stored[..stored.len().saturating_sub(keep)];
             let extract = transcript(head);
             if !extract.is_empty() {
-                let date = super::prompt::today();
-                let path = format!("memory/{}-auto-extract.md", &date[..10.min(date.len())]);
+                let path = format!(
+                    "memory/{}-auto-extract.md",
+                    chrono::Utc::now().format("%Y-%m-%d")
+                );
                 let old = files::read_memory(self.store.conn(), owner, &path)?;
                 let content = match old.filter(|o| !o.is_empty()) {
                     Some(old) => format!("{old}\n\n---\n\n{extract}"),
@@ -282,10 +285,7 @@ impl Runner<'_> {
                     &content,
                     self.gate.embedder.as_ref(),
                 )? {
-                    return Err(crate::error::Error::new(
-                        crate::error::ErrorKind::Upstream,
-                        w,
-                    ));
+                    return Err(crate::error::Error::upstream(w));
                 }
             }
         }

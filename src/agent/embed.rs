@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// `[memory]` in config.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,10 +35,6 @@ pub struct Embedder {
     pub base_url: String,
     pub api_key: Option<String>,
     pub model: String,
-}
-
-fn upstream(msg: String) -> Error {
-    Error::new(ErrorKind::Upstream, msg)
 }
 
 impl Embedder {
@@ -69,15 +65,15 @@ impl Embedder {
             let response = request
                 .send()
                 .await
-                .map_err(|e| upstream(format!("embeddings at {url}: {e}")))?;
+                .map_err(|e| Error::upstream(format!("embeddings at {url}: {e}")))?;
             let status = response.status();
             let text = response
                 .text()
                 .await
-                .map_err(|e| upstream(format!("embeddings at {url}: {e}")))?;
+                .map_err(|e| Error::upstream(format!("embeddings at {url}: {e}")))?;
             if !status.is_success() {
                 let snippet: String = text.chars().take(200).collect();
-                return Err(upstream(format!(
+                return Err(Error::upstream(format!(
                     "embeddings at {url} answered HTTP {}: {snippet}",
                     status.as_u16()
                 )));
@@ -85,7 +81,7 @@ impl Embedder {
             Ok(text)
         })?;
         let v: Value = serde_json::from_str(&text)
-            .map_err(|e| upstream(format!("embeddings at {url}: not JSON ({e})")))?;
+            .map_err(|e| Error::upstream(format!("embeddings at {url}: not JSON ({e})")))?;
         let mut data: Vec<(u64, Vec<f32>)> = v["data"]
             .as_array()
             .into_iter()
@@ -103,7 +99,7 @@ impl Embedder {
             .collect();
         data.sort_by_key(|(i, _)| *i);
         if data.len() != texts.len() {
-            return Err(upstream(format!(
+            return Err(Error::upstream(format!(
                 "embeddings at {url}: {} vectors for {} texts",
                 data.len(),
                 texts.len()

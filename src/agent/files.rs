@@ -12,7 +12,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use super::embed::{self, Embedder};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The context files, in the order the system prompt uses them.
 pub const CONTEXT_FILES: [&str; 7] = [
@@ -28,13 +28,7 @@ pub const CONTEXT_FILES: [&str; 7] = [
 /// Lines per memory chunk.
 const CHUNK_LINES: usize = 20;
 
-fn sql(e: rusqlite::Error) -> Error {
-    Error::internal(format!("store: {e}"))
-}
-
-fn now() -> i64 {
-    crate::team::now_ms()
-}
+use crate::store::{now_ms as now, sql};
 
 /// What a workspace path means to the interceptor.
 #[derive(Debug, Clone, PartialEq, Eq)]

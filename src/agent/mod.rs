@@ -28,6 +28,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::policy::AgentConfig;
 use crate::providers::{self, ChatRequest, ChatResponse, Message, Role, ToolCall, ToolDef, Usage};
 use crate::store::Store;
+use crate::store::now_ms;
 use crate::text::guard::{self, GuardMode};
 use crate::tools::gate::{CallRequest, Gate, OnAsk, Prompter};
 use loopdetect::{LoopDetector, Verdict};
@@ -132,6 +133,9 @@ pub struct RunOutcome {
     pub kind: Option<ErrorKind>,
     #[serde(skip)]
     pub tool_calls: u32,
+    /// The user the run was for.
+    #[serde(skip)]
+    pub user: Option<String>,
 }
 
 struct Emitter<'s> {
@@ -141,7 +145,8 @@ struct Emitter<'s> {
 
 impl Emitter<'_> {
     fn emit(&mut self, kind: &str, payload: Value) {
-        let mut event = json!({"v": EVENT_VERSION, "type": kind, "run_id": self.run_id, "ts": record::now_ms()});
+        let mut event =
+            json!({"v": EVENT_VERSION, "type": kind, "run_id": self.run_id, "ts": now_ms()});
         if let (Some(e), Value::Object(p)) = (event.as_object_mut(), payload) {
             e.extend(p);
         }
@@ -229,6 +234,7 @@ impl Runner<'_> {
             warnings: Vec::new(),
             kind: None,
             tool_calls: 0,
+            user: req.user.clone(),
         };
         record::start_run(
             self.store.conn(),
@@ -241,7 +247,7 @@ impl Runner<'_> {
             &req.message,
         )?;
         let started = Instant::now();
-        let started_ms = record::now_ms();
+        let started_ms = now_ms();
         em.emit(
             "run.started",
             json!({"message": req.message, "agent": self.agent_key, "session": session}),
@@ -308,8 +314,8 @@ impl Runner<'_> {
         });
         let mut base = vec![Message::new(Role::System, system)];
         if let Some(key) = &session {
-            let summary = record::session(self.store.conn(), key)?
-                .and_then(|s| s["summary"].as_str().map(str::to_string));
+            let summary = record::compaction_state(self.store.conn(), key)?
+                .and_then(|(_, _, summary)| summary);
             if let Some(summary) = summary {
                 base.push(Message::new(
                     Role::User,
@@ -396,7 +402,7 @@ impl Runner<'_> {
                 temperature: cfg.temperature.unwrap_or(DEFAULT_TEMPERATURE),
             };
             let llm_start = Instant::now();
-            let llm_started_ms = record::now_ms();
+            let llm_started_ms = now_ms();
             let answer = self.ask_llm(&request, &mut em, deadline);
             let input_preview = verbose.then(|| {
                 let text = serde_json::to_string(&request.messages).unwrap_or_default();
@@ -663,7 +669,7 @@ impl Runner<'_> {
             ..Default::default()
         };
         let gate = self.gate;
-        let started_ms = record::now_ms();
+        let started_ms = now_ms();
         let timed: Vec<(Result<crate::tools::gate::Outcome>, Duration)> =
             if calls.len() == 1 || self.prompter.is_some() {
                 let mut out = Vec::new();
@@ -707,24 +713,7 @@ impl Runner<'_> {
             };
         let mut results = Vec::new();
         for (call, (outcome, took)) in calls.iter().zip(timed) {
-            let (text, is_error) = match outcome {
-                Ok(o) => match o.error_kind() {
-                    None => (
-                        o.result
-                            .map(|r| r.for_llm)
-                            .or(o.message)
-                            .unwrap_or_default(),
-                        false,
-                    ),
-                    Some(_) => (
-                        o.message
-                            .or(o.result.map(|r| r.for_llm))
-                            .unwrap_or_else(|| "the tool call failed".into()),
-                        true,
-                    ),
-                },
-                Err(e) => (e.message, true),
-            };
+            let (text, is_error) = crate::tools::gate::answer(outcome);
             em.emit(
                 "tool.result",
                 json!({"name": call.name, "id": call.id, "is_error": is_error, "result": text}),
@@ -766,10 +755,7 @@ impl Runner<'_> {
         outcome.kind = error.as_ref().map(|e| e.kind);
         outcome.error = error.as_ref().map(|e| e.message.clone());
         let session = outcome.session.clone();
-        let user = compaction
-            .as_ref()
-            .map(|c| c.owner.user)
-            .filter(|u| !u.is_empty());
+        let user = outcome.user.as_deref();
         record::finish_run(
             self.store.conn_mut(),
             &outcome.run_id,

@@ -40,13 +40,7 @@ impl RunStatus {
 /// A heartbeat older than this, with the owner pid alive, means the pid was reused.
 const STALE_HEARTBEAT_MS: i64 = 10 * 60 * 1000;
 
-pub fn now_ms() -> i64 {
-    crate::team::now_ms()
-}
-
-fn sql(e: rusqlite::Error) -> Error {
-    Error::internal(format!("store: {e}"))
-}
+use crate::store::{now_ms, sql};
 
 /// Marks runs whose owner is gone as abandoned and removes their uncommitted messages.
 /// Returns the ids marked.
@@ -435,13 +429,18 @@ pub fn trace(conn: &Connection, run_id: &str) -> Result<Option<Value>> {
     Ok(Some(run))
 }
 
-/// A session's compaction state: (compaction count, the count at the last memory flush, summary).
-pub fn compaction_state(conn: &Connection, key: &str) -> Result<(i64, i64, Option<String>)> {
+/// A session's compaction state: (compaction count, the count at the last memory flush,
+/// summary); `None` for a session not stored yet.
+pub fn compaction_state(
+    conn: &Connection,
+    key: &str,
+) -> Result<Option<(i64, i64, Option<String>)>> {
     conn.query_row(
         "SELECT compaction_count, flush_compaction, summary FROM sessions WHERE key = ?1",
         params![key],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
     )
+    .optional()
     .map_err(sql)
 }
 

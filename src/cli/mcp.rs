@@ -513,28 +513,8 @@ fn serve_worker(
             dry_run: false,
             on_ask: a.on_ask,
         };
-        let answer = match g.call(store, &req, None) {
-            Ok(outcome) => {
-                let result = outcome.result.as_ref().map(|r| r.for_llm.clone());
-                match outcome.error_kind() {
-                    None => mcp::serve::Answer {
-                        text: result.or(outcome.message).unwrap_or_default(),
-                        is_error: false,
-                    },
-                    Some(_) => mcp::serve::Answer {
-                        text: outcome
-                            .message
-                            .or(result)
-                            .unwrap_or_else(|| "the tool call failed".into()),
-                        is_error: true,
-                    },
-                }
-            }
-            Err(e) => mcp::serve::Answer {
-                text: e.message,
-                is_error: true,
-            },
-        };
+        let (text, is_error) = crate::tools::gate::answer(g.call(store, &req, None));
+        let answer = mcp::serve::Answer { text, is_error };
         // The client may have gone; nothing to tell it then.
         let _ = job.reply.send(answer);
     }

@@ -130,10 +130,12 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     let config = &settings.config;
     let agent_key = a.caller.agent.clone().unwrap_or_else(|| "default".into());
     let agent_cfg = match &a.caller.agent {
-        Some(k) => Some(config.agents.get(k).ok_or_else(|| {
-            Error::not_found(format!("unknown agent `{k}`"))
-                .with_hint("agents are the [agents.KEY] tables of config.toml")
-        })?),
+        Some(k) => Some(
+            config
+                .agents
+                .get(k)
+                .ok_or_else(|| crate::policy::unknown_agent(k))?,
+        ),
         None => config.agents.get("default"),
     };
     let env = |k: &str| std::env::var(k).ok();

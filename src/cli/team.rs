@@ -117,8 +117,7 @@ pub(crate) fn check_agents<'a>(
     let defined = &ctx.settings()?.config.agents;
     for a in agents {
         if !defined.contains_key(a) {
-            return Err(Error::not_found(format!("unknown agent `{a}`"))
-                .with_hint("agents are the [agents.KEY] tables of config.toml"));
+            return Err(crate::policy::unknown_agent(a));
         }
     }
     Ok(())

@@ -40,10 +40,6 @@ pub fn connect_timeout(server: &Server) -> Duration {
 /// A server's env values and headers.
 pub type Secrets = (BTreeMap<String, String>, BTreeMap<String, String>);
 
-fn upstream(msg: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Upstream, msg)
-}
-
 /// A live connection to one server.
 pub struct Connection {
     service: RunningService<RoleClient, ClientConfig>,
@@ -90,7 +86,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
                 .stderr(std::process::Stdio::null())
                 .spawn()
                 .map_err(|e| {
-                    upstream(format!(
+                    Error::upstream(format!(
                         "MCP server `{}`: cannot start `{command}`: {e}",
                         server.name
                     ))
@@ -112,7 +108,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
             let served = tokio::time::timeout(timeout, async {
                 let pair = super::sse::connect(&url, custom)
                     .await
-                    .map_err(|e| upstream(format!("MCP server `{}`: {e}", server.name)))?;
+                    .map_err(|e| Error::upstream(format!("MCP server `{}`: {e}", server.name)))?;
                 Ok::<_, Error>(config.serve(pair).await)
             })
             .await;
@@ -127,14 +123,14 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
         Ok(Ok(s)) => s,
         Ok(Err(e)) => {
             kill_group(pgid);
-            return Err(upstream(format!(
+            return Err(Error::upstream(format!(
                 "MCP server `{}`: handshake failed: {e}",
                 server.name
             )));
         }
         Err(_) => {
             kill_group(pgid);
-            return Err(upstream(format!(
+            return Err(Error::upstream(format!(
                 "MCP server `{}`: no answer to initialize within {}s",
                 server.name,
                 timeout.as_secs()
@@ -192,13 +188,13 @@ impl Connection {
         let tools = tokio::time::timeout(timeout, self.service.peer().list_all_tools())
             .await
             .map_err(|_| {
-                upstream(format!(
+                Error::upstream(format!(
                     "MCP server `{}`: tools/list timed out",
                     self.server
                 ))
             })?
             .map_err(|e| {
-                upstream(format!(
+                Error::upstream(format!(
                     "MCP server `{}`: tools/list failed: {e}",
                     self.server
                 ))
@@ -235,7 +231,7 @@ impl Connection {
                 Ok(Err(e)) => {
                     return Err(CallFailure {
                         connection_lost: transport_failed(&e) || self.is_closed(),
-                        error: upstream(format!("MCP tool \"{registered}\" error: {e}")),
+                        error: Error::upstream(format!("MCP tool \"{registered}\" error: {e}")),
                     });
                 }
                 Ok(Ok(r)) => r,
@@ -251,17 +247,17 @@ impl Connection {
     /// all the same.
     pub async fn ping(&self, timeout: Duration) -> Result<()> {
         if self.is_closed() {
-            return Err(upstream("the transport is closed"));
+            return Err(Error::upstream("the transport is closed"));
         }
         let ping = ClientRequest::PingRequest(PingRequest::default());
         match tokio::time::timeout(timeout, self.service.peer().send_request(ping)).await {
-            Err(_) => Err(upstream(format!(
+            Err(_) => Err(Error::upstream(format!(
                 "no answer to ping within {}s",
                 timeout.as_secs()
             ))),
             Ok(Ok(_)) => Ok(()),
             Ok(Err(e)) if ping_error_is_healthy(&e.to_string()) => Ok(()),
-            Ok(Err(e)) => Err(upstream(format!("ping failed: {e}"))),
+            Ok(Err(e)) => Err(Error::upstream(format!("ping failed: {e}"))),
         }
     }
 }

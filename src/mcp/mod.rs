@@ -164,13 +164,7 @@ pub fn tool_allowed(tool: &str, allow: Option<&[String]>, deny: Option<&[String]
     }
 }
 
-fn sql(e: rusqlite::Error) -> Error {
-    Error::failed(format!("store: {e}"))
-}
-
-fn now() -> i64 {
-    crate::team::now_ms()
-}
+use crate::store::{now_ms as now, sql};
 
 fn valid_name(name: &str) -> Result<()> {
     let ok = !name.is_empty()

@@ -21,7 +21,7 @@ use tokio::sync::Notify;
 
 use super::Server;
 use super::client::{self, CallOutcome, Connection, Secrets};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// How often long-lived uses ping their servers (§17).
 pub const HEALTH_INTERVAL: Duration = Duration::from_secs(30);
@@ -123,10 +123,6 @@ pub struct Link {
     watched: AtomicBool,
 }
 
-fn upstream(msg: String) -> Error {
-    Error::new(ErrorKind::Upstream, msg)
-}
-
 impl Link {
     /// The connection, made now when there is none yet.
     pub fn connection(&self) -> Result<Arc<Connection>> {
@@ -213,11 +209,11 @@ impl Link {
             State::Reconnecting {
                 attempt,
                 last_error,
-            } => Err(upstream(format!(
+            } => Err(Error::upstream(format!(
                 "MCP server \"{}\" is disconnected (reconnect attempt {attempt} of {MAX_RECONNECT_ATTEMPTS}; last error: {last_error})",
                 self.server.name
             ))),
-            State::GaveUp { last_error } => Err(upstream(format!(
+            State::GaveUp { last_error } => Err(Error::upstream(format!(
                 "MCP server \"{}\" is disconnected: max reconnect attempts ({MAX_RECONNECT_ATTEMPTS}) reached (last error: {last_error})",
                 self.server.name
             ))),

@@ -191,6 +191,12 @@ pub struct ProviderSpec {
     pub allow: Vec<String>,
 }
 
+/// The error for an agent key config does not define (exit 5).
+pub fn unknown_agent(key: &str) -> crate::error::Error {
+    crate::error::Error::not_found(format!("unknown agent `{key}`"))
+        .with_hint("agents are the [agents.KEY] tables of config.toml")
+}
+
 /// `[agents.KEY]`: an agent defined in config. Unset run settings take the defaults of §16.8.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]

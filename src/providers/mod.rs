@@ -21,7 +21,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// Who said a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -327,24 +327,19 @@ impl Failure {
 
     /// An upstream failure not worth retrying (the server said something wrong).
     pub fn upstream(msg: String) -> Failure {
-        Failure::fatal(Error::new(ErrorKind::Upstream, msg))
+        Failure::fatal(Error::upstream(msg))
     }
 
     /// The stream ended before the provider said the answer was complete; worth another try
     /// only while nothing reached the user (the retry loop knows).
     pub fn cut_short(provider: &str) -> Failure {
         Failure {
-            error: Error::new(
-                ErrorKind::Upstream,
-                format!("provider `{provider}`: the stream ended before the answer was complete"),
-            ),
+            error: Error::upstream(format!(
+                "provider `{provider}`: the stream ended before the answer was complete"
+            )),
             retry_after: Some(Duration::ZERO),
         }
     }
-}
-
-fn upstream(msg: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Upstream, msg)
 }
 
 /// The failure an HTTP status gives: 429 and 5xx may be retried (after `Retry-After` when the
@@ -356,7 +351,7 @@ pub(crate) fn status_failure(
     body: &str,
 ) -> Failure {
     let snippet: String = body.chars().take(300).collect();
-    let error = upstream(format!(
+    let error = Error::upstream(format!(
         "provider `{provider}` answered HTTP {}: {}",
         status.as_u16(),
         snippet.trim()
@@ -521,19 +516,19 @@ impl Client {
         let response = match tokio::time::timeout(self.request_timeout(), request.send()).await {
             Err(_) => {
                 return Err(Failure {
-                    error: Error::new(
-                        ErrorKind::Upstream,
-                        format!(
-                            "provider `{name}` did not answer within {}s",
-                            self.request_timeout().as_secs()
-                        ),
-                    ),
+                    error: Error::upstream(format!(
+                        "provider `{name}` did not answer within {}s",
+                        self.request_timeout().as_secs()
+                    )),
                     retry_after: Some(Duration::ZERO),
                 });
             }
             Ok(Err(e)) => {
                 return Err(Failure {
-                    error: upstream(format!("provider `{name}` at {url}: {}", error_chain(&e))),
+                    error: Error::upstream(format!(
+                        "provider `{name}` at {url}: {}",
+                        error_chain(&e)
+                    )),
                     retry_after: (e.is_connect() || e.is_request()).then_some(Duration::ZERO),
                 });
             }
@@ -588,7 +583,7 @@ impl Client {
         let name = &self.resolved.name;
         match tokio::time::timeout(self.idle_timeout(), stream.next()).await {
             Err(_) => Err(Failure {
-                error: upstream(format!(
+                error: Error::upstream(format!(
                     "provider `{name}`: the stream stalled (nothing for {}s)",
                     self.idle_timeout().as_secs()
                 )),
@@ -597,7 +592,7 @@ impl Client {
             Ok(None) => Ok(None),
             Ok(Some(Ok(event))) => Ok(Some(event)),
             Ok(Some(Err(e))) => Err(Failure {
-                error: upstream(format!("provider `{name}`: the stream broke: {e}")),
+                error: Error::upstream(format!("provider `{name}`: the stream broke: {e}")),
                 retry_after: Some(Duration::ZERO),
             }),
         }
@@ -612,13 +607,13 @@ impl Client {
         let text = match tokio::time::timeout(self.request_timeout(), response.text()).await {
             Err(_) => {
                 return Err(Failure {
-                    error: upstream(format!("provider `{name}`: the response stalled")),
+                    error: Error::upstream(format!("provider `{name}`: the response stalled")),
                     retry_after: Some(Duration::ZERO),
                 });
             }
             Ok(Err(e)) => {
                 return Err(Failure {
-                    error: upstream(format!(
+                    error: Error::upstream(format!(
                         "provider `{name}`: the response broke: {}",
                         error_chain(&e)
                     )),
@@ -628,7 +623,7 @@ impl Client {
             Ok(Ok(t)) => t,
         };
         serde_json::from_str(&text).map_err(|e| {
-            Failure::fatal(upstream(format!(
+            Failure::fatal(Error::upstream(format!(
                 "provider `{name}` sent a response that is not JSON ({e})"
             )))
         })
@@ -676,6 +671,7 @@ pub(crate) fn parse_arguments(raw: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
         let map: BTreeMap<String, String> = pairs

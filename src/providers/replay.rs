@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Deserialize;
 
 use super::{ChatRequest, ChatResponse};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 #[derive(Deserialize)]
 struct Exchange {
@@ -52,15 +52,12 @@ impl Replay {
     pub fn next(&self, _req: &ChatRequest) -> Result<ChatResponse> {
         let i = self.next.fetch_add(1, Ordering::SeqCst);
         self.responses.get(i).cloned().ok_or_else(|| {
-            Error::new(
-                ErrorKind::Upstream,
-                format!(
-                    "the recording {} has {} exchanges and the run asked for exchange {}",
-                    self.path.display(),
-                    self.responses.len(),
-                    i + 1
-                ),
-            )
+            Error::upstream(format!(
+                "the recording {} has {} exchanges and the run asked for exchange {}",
+                self.path.display(),
+                self.responses.len(),
+                i + 1
+            ))
         })
     }
 }

@@ -41,6 +41,28 @@ pub struct Migration {
     pub sql: &'static str,
 }
 
+/// A store error met by domain code: a store that stayed busy or locked is a timeout (exit 7),
+/// anything else a failure naming the store. (Commands that know the file use [`sql_error`].)
+pub fn sql(e: rusqlite::Error) -> Error {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            Error::new(
+                crate::error::ErrorKind::Timeout,
+                format!("the store stayed locked: {e}"),
+            )
+        }
+        _ => Error::failed(format!("store: {e}")),
+    }
+}
+
+/// The store's clock: milliseconds since the Unix epoch (UTC).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
 /// Every migration, in order. Append only: a released migration never changes.
 pub const MIGRATIONS: &[Migration] = &[
     Migration {

@@ -109,24 +109,7 @@ pub fn validate_settings(settings: &Value) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
-fn sql(e: rusqlite::Error) -> Error {
-    match e.sqlite_error_code() {
-        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-            Error::new(
-                crate::error::ErrorKind::Timeout,
-                format!("the store stayed locked: {e}"),
-            )
-        }
-        _ => Error::failed(format!("store: {e}")),
-    }
-}
+pub(crate) use crate::store::{now_ms, sql};
 
 /// Loads a team by name.
 pub fn get(conn: &Connection, name: &str) -> Result<Team> {

@@ -121,15 +121,6 @@ impl Tool for ReadFile {
     }
 }
 
-/// The store-backed files' owner in this call: the agent (`default` without one) and user.
-fn owner(ctx: &CallContext) -> crate::agent::files::Owner<'_> {
-    crate::agent::files::Owner {
-        agent: ctx.agent.as_deref().unwrap_or("default"),
-        predefined: ctx.agent_predefined,
-        user: ctx.user.as_deref().unwrap_or(""),
-    }
-}
-
 /// `read_file` of a context file or memory document: from the store (the interceptor).
 fn read_routed(
     ctx: &CallContext,
@@ -139,7 +130,7 @@ fn read_routed(
 ) -> Step {
     use crate::agent::files::{self, Routed};
     let store = crate::store::Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)?;
-    let owner = owner(ctx);
+    let owner = ctx.files_owner();
     let content = match &routed {
         Routed::Context(name) => files::read_context(store.conn(), &owner, name)?,
         Routed::Memory(p) => files::read_memory(store.conn(), &owner, p)?,
@@ -171,7 +162,7 @@ fn write_routed(
 ) -> Step {
     use crate::agent::files::{self, Routed};
     let mut store = crate::store::Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)?;
-    let owner = owner(ctx);
+    let owner = ctx.files_owner();
     let old = match &routed {
         Routed::Context(name) => files::read_context(store.conn(), &owner, name)?,
         Routed::Memory(p) => files::read_memory(store.conn(), &owner, p)?,

@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use super::exec::approvals::{self, Decision, Subject};
 use super::exec::{ExecSettings, sandbox};
 use super::{CallContext, Registry, Review, Tool, ToolResult};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, Result};
 use crate::policy::{self, AgentConfig, Groups, ToolsConfig};
 use crate::store::{Store, sql_error};
 use crate::text::scrub::Scrubber;
@@ -120,6 +120,26 @@ pub struct Outcome {
     pub kind: Option<ErrorKind>,
 }
 
+/// What the caller of a call (a model, an MCP client) is told: the result's text, or why the call
+/// did not run (a gate refusal, a failure of the gate itself); and whether that is an error.
+pub fn answer(outcome: Result<Outcome>) -> (String, bool) {
+    match outcome {
+        Err(e) => (e.message, true),
+        Ok(o) => {
+            let failed = o.error_kind().is_some();
+            let result = o.result.map(|r| r.for_llm);
+            let text = if failed {
+                o.message
+                    .or(result)
+                    .unwrap_or_else(|| "the tool call failed".into())
+            } else {
+                result.or(o.message).unwrap_or_default()
+            };
+            (text, failed)
+        }
+    }
+}
+
 impl Outcome {
     /// The error kind a command line maps this outcome to (`None`: success).
     pub fn error_kind(&self) -> Option<ErrorKind> {
@@ -161,10 +181,11 @@ impl Gate<'_> {
     pub fn agent(&self, key: Option<&str>) -> Result<Option<&AgentConfig>> {
         match key {
             None => Ok(None),
-            Some(key) => self.agents.get(key).map(Some).ok_or_else(|| {
-                Error::not_found(format!("unknown agent `{key}`"))
-                    .with_hint("agents are the [agents.KEY] tables of config.toml")
-            }),
+            Some(key) => self
+                .agents
+                .get(key)
+                .map(Some)
+                .ok_or_else(|| crate::policy::unknown_agent(key)),
         }
     }
 

@@ -6,16 +6,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{CallContext, Risk, Tool, ToolResult};
-use crate::agent::files::{self, Owner};
+use crate::agent::files;
 use crate::store::Store;
-
-fn owner(ctx: &CallContext) -> Owner<'_> {
-    Owner {
-        agent: ctx.agent.as_deref().unwrap_or("default"),
-        predefined: ctx.agent_predefined,
-        user: ctx.user.as_deref().unwrap_or(""),
-    }
-}
 
 /// `memory_search`.
 pub struct MemorySearch;
@@ -55,7 +47,7 @@ impl Tool for MemorySearch {
         let found = Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT).and_then(|store| {
             files::search(
                 store.conn(),
-                &owner(ctx),
+                &ctx.files_owner(),
                 query,
                 max,
                 min,
@@ -103,7 +95,7 @@ impl Tool for MemoryGet {
             ));
         };
         let content = Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)
-            .and_then(|store| files::read_memory(store.conn(), &owner(ctx), &doc));
+            .and_then(|store| files::read_memory(store.conn(), &ctx.files_owner(), &doc));
         let content = match content {
             Err(e) => return ToolResult::from_error(&e),
             Ok(c) => c.unwrap_or_default(),

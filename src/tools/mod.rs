@@ -116,6 +116,18 @@ pub struct CallContext {
     pub embedder: Option<crate::agent::embed::Embedder>,
 }
 
+impl CallContext {
+    /// Who owns the store-backed files of this call: the agent (`default` without one), its
+    /// type, and the user.
+    pub fn files_owner(&self) -> crate::agent::files::Owner<'_> {
+        crate::agent::files::Owner {
+            agent: self.agent.as_deref().unwrap_or("default"),
+            predefined: self.agent_predefined,
+            user: self.user.as_deref().unwrap_or(""),
+        }
+    }
+}
+
 /// What a tool's own pre-execution review says (only `exec` has one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Review {
