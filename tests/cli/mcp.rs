@@ -545,6 +545,23 @@ pub(crate) fn wait_for_port(port: u16) {
     panic!("nothing listens on 127.0.0.1:{port}");
 }
 
+/// A Python `http.server` on a free loopback port whose handler has `methods` (indented class
+/// body lines); running until dropped.
+fn tiny_http_server(methods: &str) -> (Child, u16) {
+    let port = free_port();
+    let script = format!(
+        "import http.server, time\nclass H(http.server.BaseHTTPRequestHandler):\n{methods}    def log_message(self, *a): pass\nhttp.server.HTTPServer(('127.0.0.1', {port}), H).serve_forever()\n"
+    );
+    let child = Child(
+        std::process::Command::new("python3")
+            .args(["-c", &script])
+            .spawn()
+            .unwrap(),
+    );
+    wait_for_port(port);
+    (child, port)
+}
+
 pub(crate) struct Child(pub std::process::Child);
 impl Drop for Child {
     fn drop(&mut self) {
@@ -619,17 +636,9 @@ fn python_peer_over(transport: &str, path: &str) {
 #[test]
 fn an_http_server_that_fails_is_exit_8() {
     let env = home();
-    let port = free_port();
-    let server = format!(
-        "import http.server\nclass H(http.server.BaseHTTPRequestHandler):\n    def do_POST(self):\n        self.send_response(500); self.end_headers(); self.wfile.write(b'boom')\n    do_GET = do_POST\n    def log_message(self, *a): pass\nhttp.server.HTTPServer(('127.0.0.1', {port}), H).serve_forever()\n"
+    let (_server, port) = tiny_http_server(
+        "    def do_POST(self):\n        self.send_response(500); self.end_headers(); self.wfile.write(b'boom')\n    do_GET = do_POST\n",
     );
-    let _server = Child(
-        std::process::Command::new("python3")
-            .args(["-c", &server])
-            .spawn()
-            .unwrap(),
-    );
-    wait_for_port(port);
     env.run(&[
         "mcp",
         "add",
@@ -660,17 +669,9 @@ fn an_http_server_that_fails_is_exit_8() {
 #[test]
 fn an_sse_server_that_never_names_its_endpoint_times_out() {
     let env = home();
-    let port = free_port();
-    let server = format!(
-        "import http.server, time\nclass H(http.server.BaseHTTPRequestHandler):\n    def do_GET(self):\n        self.send_response(200); self.send_header('Content-Type', 'text/event-stream'); self.end_headers(); self.wfile.write(b': hello\\n\\n'); self.wfile.flush(); time.sleep(30)\n    def log_message(self, *a): pass\nhttp.server.HTTPServer(('127.0.0.1', {port}), H).serve_forever()\n"
+    let (_server, port) = tiny_http_server(
+        "    def do_GET(self):\n        self.send_response(200); self.send_header('Content-Type', 'text/event-stream'); self.end_headers(); self.wfile.write(b': hello\\n\\n'); self.wfile.flush(); time.sleep(30)\n",
     );
-    let _server = Child(
-        std::process::Command::new("python3")
-            .args(["-c", &server])
-            .spawn()
-            .unwrap(),
-    );
-    wait_for_port(port);
     env.run(&[
         "mcp",
         "add",

@@ -87,6 +87,18 @@ fn llmock_with(extra: &[&str]) -> Option<Llm> {
     })
 }
 
+/// Config with `[providers.mock]`, the OpenAI API of `llm`, plus `extra` lines.
+fn mock_provider(env: &TestEnv, llm: &Llm, extra: &str) {
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[providers.mock]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\n{extra}\n",
+            llm.base
+        ),
+    )
+    .unwrap();
+}
+
 impl Llm {
     /// Queues llmock behaviours for the next requests.
     fn scenario(&self, behaviors: Value) {
@@ -1001,14 +1013,7 @@ fn a_session_with_broken_tool_pairing_is_repaired() {
 fn a_stalled_stream_is_retried_when_nothing_was_shown_yet() {
     let Some(llm) = llmock() else { return };
     let env = TestEnv::new();
-    std::fs::write(
-        env.home().join("config.toml"),
-        format!(
-            "[providers.mock]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nidle_timeout_secs = 1\n",
-            llm.base
-        ),
-    )
-    .unwrap();
+    mock_provider(&env, &llm, "idle_timeout_secs = 1");
     // The first chunk only opens the message (no text), then the stream goes silent.
     llm.scenario(
         json!([{"type": "stream_fault", "kind": "stall", "after_chunks": 1, "stall_seconds": 10}]),
@@ -1334,14 +1339,7 @@ fn a_team_lead_is_reminded_of_its_board() {
 fn a_provider_that_does_not_answer_in_time_is_retried() {
     let Some(llm) = llmock() else { return };
     let env = TestEnv::new();
-    std::fs::write(
-        env.home().join("config.toml"),
-        format!(
-            "[providers.mock]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nrequest_timeout_secs = 1\n",
-            llm.base
-        ),
-    )
-    .unwrap();
+    mock_provider(&env, &llm, "request_timeout_secs = 1");
     // The first request is held for 5 s: past the 1 s limit, so it is retried.
     llm.scenario(json!([{"type": "delay", "seconds": 5, "times": 1}]));
     let o = env.run(&[
