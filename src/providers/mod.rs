@@ -375,17 +375,14 @@ pub fn backoff(attempt: u32) -> Duration {
 /// A client for one resolved provider.
 pub struct Client {
     pub resolved: Resolved,
-    http: reqwest::Client,
+    /// Built on first request (loading the TLS roots costs start-up time a replay never needs).
+    http: std::sync::OnceLock<reqwest::Client>,
     replay: Option<replay::Replay>,
     recorder: Option<Mutex<std::fs::File>>,
 }
 
 impl Client {
     pub fn new(resolved: Resolved, record: Option<&std::path::Path>) -> Result<Client> {
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .build()
-            .map_err(|e| Error::internal(format!("cannot build the HTTP client: {e}")))?;
         let replay = match (&resolved.config.kind, &resolved.config.file) {
             (Kind::Replay, Some(file)) => Some(replay::Replay::load(file)?),
             _ => None,
@@ -402,7 +399,7 @@ impl Client {
         };
         Ok(Client {
             resolved,
-            http,
+            http: std::sync::OnceLock::new(),
             replay,
             recorder,
         })
@@ -504,8 +501,21 @@ impl Client {
         let body = serde_json::to_vec(body).map_err(|e| {
             Failure::fatal(Error::internal(format!("cannot encode the request: {e}")))
         })?;
-        let mut request = self
-            .http
+        let http = match self.http.get() {
+            Some(c) => c,
+            None => {
+                let c = reqwest::Client::builder()
+                    .connect_timeout(Duration::from_secs(10))
+                    .build()
+                    .map_err(|e| {
+                        Failure::fatal(Error::internal(format!(
+                            "cannot build the HTTP client: {e}"
+                        )))
+                    })?;
+                self.http.get_or_init(|| c)
+            }
+        };
+        let mut request = http
             .post(&url)
             .header("content-type", "application/json")
             .body(body);
