@@ -325,6 +325,10 @@ impl Failure {
         }
     }
 
+    fn into_error(self) -> Error {
+        self.error
+    }
+
     /// An upstream failure not worth retrying (the server said something wrong).
     pub fn upstream(msg: String) -> Failure {
         Failure::fatal(Error::upstream(msg))
@@ -375,7 +379,8 @@ pub fn backoff(attempt: u32) -> Duration {
 /// A client for one resolved provider.
 pub struct Client {
     pub resolved: Resolved,
-    /// Built on first request (loading the TLS roots costs start-up time a replay never needs).
+    /// Built with the client, except for a replay, which never needs it (loading the TLS roots
+    /// costs milliseconds); built then on first request if ever.
     http: std::sync::OnceLock<reqwest::Client>,
     replay: Option<replay::Replay>,
     recorder: Option<Mutex<std::fs::File>>,
@@ -397,9 +402,13 @@ impl Client {
                     .map_err(|e| Error::io("open the recording", path, &e))?,
             )),
         };
+        let http = std::sync::OnceLock::new();
+        if replay.is_none() {
+            let _ = http.set(build_http().map_err(Failure::into_error)?);
+        }
         Ok(Client {
             resolved,
-            http: std::sync::OnceLock::new(),
+            http,
             replay,
             recorder,
         })
@@ -504,14 +513,7 @@ impl Client {
         let http = match self.http.get() {
             Some(c) => c,
             None => {
-                let c = reqwest::Client::builder()
-                    .connect_timeout(Duration::from_secs(10))
-                    .build()
-                    .map_err(|e| {
-                        Failure::fatal(Error::internal(format!(
-                            "cannot build the HTTP client: {e}"
-                        )))
-                    })?;
+                let c = build_http()?;
                 self.http.get_or_init(|| c)
             }
         };
@@ -638,6 +640,17 @@ impl Client {
             )))
         })
     }
+}
+
+fn build_http() -> std::result::Result<reqwest::Client, Failure> {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|e| {
+            Failure::fatal(Error::internal(format!(
+                "cannot build the HTTP client: {e}"
+            )))
+        })
 }
 
 /// Marks that something streamed, so the retry loop knows a retry would repeat it.
