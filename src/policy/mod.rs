@@ -164,6 +164,8 @@ pub struct ToolsConfig {
     pub denied_paths: Vec<String>,
     /// `[tools.exec]`.
     pub exec: crate::tools::exec::ExecConfig,
+    /// `[tools.web]`: web_fetch's guard and limits, web_search's provider.
+    pub web: crate::tools::web::WebConfig,
 }
 
 impl Default for ToolsConfig {
@@ -179,6 +181,7 @@ impl Default for ToolsConfig {
             by_provider: BTreeMap::new(),
             denied_paths: vec![".goclaw".into()],
             exec: Default::default(),
+            web: Default::default(),
         }
     }
 }

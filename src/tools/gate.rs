@@ -174,6 +174,7 @@ impl Gate<'_> {
             known_agents: self.agents.keys().cloned().collect(),
             agent_predefined: agent.is_some_and(|a| a.agent_type.as_deref() == Some("predefined")),
             embedder: self.embedder.clone(),
+            web: self.tools.web.clone(),
         }
     }
 

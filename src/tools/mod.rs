@@ -8,8 +8,8 @@ pub mod fs;
 pub mod gate;
 pub mod memory;
 pub mod schema;
-pub mod ssrf;
 pub mod team;
+pub mod web;
 pub mod workspace;
 
 use std::path::PathBuf;
@@ -114,6 +114,8 @@ pub struct CallContext {
     pub agent_predefined: bool,
     /// Embeddings for memory documents, when configured.
     pub embedder: Option<crate::agent::embed::Embedder>,
+    /// `[tools.web]`.
+    pub web: web::WebConfig,
 }
 
 impl CallContext {
@@ -175,6 +177,8 @@ impl Registry {
         r.register(Box::new(memory::MemorySearch));
         r.register(Box::new(memory::MemoryGet));
         r.register(Box::new(datetime::Datetime));
+        r.register(Box::new(web::fetch::WebFetch));
+        r.register(Box::new(web::search::WebSearch));
         for (alias, target) in crate::policy::ALIASES {
             r.alias(alias, target);
         }

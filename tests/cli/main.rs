@@ -18,3 +18,4 @@ mod store;
 mod teams;
 mod tools;
 mod util;
+mod web;
