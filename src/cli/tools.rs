@@ -139,6 +139,8 @@ pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
         ],
         store_path: s.db_path.clone(),
         embedder: embedder(s)?,
+        asker: TerminalPrompter::available()
+            .then(|| std::sync::Arc::new(TerminalPrompter) as crate::tools::ask::SharedAsker),
     })
 }
 
@@ -505,7 +507,39 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
 
 /// Asks at the terminal: allow once, allow always, or deny. Used only when both stdin and
 /// stderr are terminals.
+#[derive(Debug)]
 pub(crate) struct TerminalPrompter;
+
+impl crate::tools::ask::Asker for TerminalPrompter {
+    /// The question and numbered choices on stderr; one line from stdin, waited for with
+    /// poll(2) so the wait ends on time without leaving a reader behind.
+    fn ask(&self, q: &crate::tools::ask::Question, timeout: std::time::Duration) -> Option<String> {
+        use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+        use std::os::fd::AsFd;
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "? {}", q.question);
+        for (i, c) in q.choices.iter().enumerate() {
+            let _ = writeln!(err, "  {}. {c}", i + 1);
+        }
+        let _ = write!(err, "> ");
+        let _ = err.flush();
+        let stdin = std::io::stdin();
+        let ms = PollTimeout::try_from(timeout.as_millis().min(i32::MAX as u128) as i32)
+            .unwrap_or(PollTimeout::MAX);
+        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, ms) {
+            Ok(n) if n > 0 => {
+                let mut line = String::new();
+                stdin.lock().read_line(&mut line).ok()?;
+                Some(line.trim().to_string())
+            }
+            _ => {
+                let _ = writeln!(err, "(no answer)");
+                None
+            }
+        }
+    }
+}
 
 impl TerminalPrompter {
     pub(crate) fn available() -> bool {

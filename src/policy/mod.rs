@@ -166,6 +166,8 @@ pub struct ToolsConfig {
     pub exec: crate::tools::exec::ExecConfig,
     /// `[tools.web]`: web_fetch's guard and limits, web_search's provider.
     pub web: crate::tools::web::WebConfig,
+    /// `[tools.ask_user]`: the fallback answer and the wait.
+    pub ask_user: crate::tools::ask::AskConfig,
 }
 
 impl Default for ToolsConfig {
@@ -182,6 +184,7 @@ impl Default for ToolsConfig {
             denied_paths: vec![".goclaw".into()],
             exec: Default::default(),
             web: Default::default(),
+            ask_user: Default::default(),
         }
     }
 }

@@ -95,6 +95,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "context",
         sql: include_str!("migrations/006_context.sql"),
     },
+    Migration {
+        version: 7,
+        name: "everyday",
+        sql: include_str!("migrations/007_everyday.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -73,6 +73,8 @@ pub struct Gate<'a> {
     pub store_path: PathBuf,
     /// Embeddings for memory documents (`[memory] embeddings`).
     pub embedder: Option<crate::agent::embed::Embedder>,
+    /// Who `ask_user` asks when the call's caller can prompt.
+    pub asker: Option<super::ask::SharedAsker>,
 }
 
 /// One call.
@@ -175,6 +177,8 @@ impl Gate<'_> {
             agent_predefined: agent.is_some_and(|a| a.agent_type.as_deref() == Some("predefined")),
             embedder: self.embedder.clone(),
             web: self.tools.web.clone(),
+            ask: self.tools.ask_user.clone(),
+            asker: None,
         }
     }
 
@@ -272,7 +276,10 @@ impl Gate<'_> {
         }
         decision.insert("policy".into(), json!({"allowed": true}));
         // Rate limit.
-        let ctx = self.context(req, agent);
+        let mut ctx = self.context(req, agent);
+        if prompter.is_some() {
+            ctx.asker = self.asker.clone();
+        }
         let per_hour = self.tools.rate_limit_per_hour;
         if let Some(key) = &ctx.session_key
             && per_hour > 0

@@ -2,6 +2,7 @@
 //! (or folder) per tool family. Nothing reaches a tool except through [`gate`], which applies
 //! policy, rate limits, approvals, scrubbing and the audit record in that order.
 
+pub mod ask;
 pub mod datetime;
 pub mod exec;
 pub mod fs;
@@ -9,8 +10,10 @@ pub mod gate;
 pub mod memory;
 pub mod schema;
 pub mod team;
+pub mod todo;
 pub mod web;
 pub mod workspace;
+pub mod workspace_dir;
 
 use std::path::PathBuf;
 
@@ -116,9 +119,18 @@ pub struct CallContext {
     pub embedder: Option<crate::agent::embed::Embedder>,
     /// `[tools.web]`.
     pub web: web::WebConfig,
+    /// `[tools.ask_user]`.
+    pub ask: ask::AskConfig,
+    /// Who `ask_user` can ask: set only when the call's caller can prompt (a terminal).
+    pub asker: Option<ask::SharedAsker>,
 }
 
 impl CallContext {
+    /// The store, opened for this call.
+    pub fn store(&self) -> crate::error::Result<crate::store::Store> {
+        crate::store::Store::open(&self.store_path, crate::store::BUSY_TIMEOUT)
+    }
+
     /// Who owns the store-backed files of this call: the agent (`default` without one), its
     /// type, and the user.
     pub fn files_owner(&self) -> crate::agent::files::Owner<'_> {
@@ -179,6 +191,9 @@ impl Registry {
         r.register(Box::new(datetime::Datetime));
         r.register(Box::new(web::fetch::WebFetch));
         r.register(Box::new(web::search::WebSearch));
+        r.register(Box::new(todo::TodoTool));
+        r.register(Box::new(ask::AskUser));
+        r.register(Box::new(workspace_dir::WorkspaceDir));
         for (alias, target) in crate::policy::ALIASES {
             r.alias(alias, target);
         }

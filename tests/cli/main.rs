@@ -3,6 +3,7 @@
 //! test in its own temporary home. One module per area.
 
 mod agents;
+mod assist;
 mod automation;
 mod config;
 mod contract;

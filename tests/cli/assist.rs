@@ -1,0 +1,166 @@
+//! The session helpers: `todo` (a list per session in the store), `ask_user` (a terminal, or
+//! the fallback) and `workspace_dir`.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::util::*;
+
+fn result(o: &std::process::Output) -> Value {
+    assert_eq!(code(o), 0, "{}", stdout(o));
+    serde_json::from_str(json(o)["result"]["for_llm"].as_str().unwrap()).unwrap()
+}
+
+#[test]
+fn todo_keeps_one_list_per_session() {
+    let env = TestEnv::new();
+    let list = r#"{"todos":[{"content":"Read the code","status":"completed"},
+        {"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},
+        {"content":"Run the tests","status":"pending"}]}"#;
+    let doc = result(&env.run(&["tools", "exec", "todo", list, "--session", "s1"]));
+    assert_eq!(doc["count"], 3);
+    assert_eq!(doc["completed"], 1);
+    assert_eq!(doc["todos"][1]["activeForm"], "Fixing the bug");
+    // Read back from another process; another session has its own (empty) list.
+    let doc = result(&env.run(&["tools", "exec", "todo", "{}", "--session", "s1"]));
+    assert_eq!(doc["todos"][2]["content"], "Run the tests");
+    let doc = result(&env.run(&["tools", "exec", "todo", "{}", "--session", "s2"]));
+    assert_eq!(doc["count"], 0);
+    // Two items in progress is refused and the stored list is untouched.
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "todo",
+        r#"{"todos":[{"content":"a","status":"in_progress"},{"content":"b","status":"in_progress"}]}"#,
+        "--session",
+        "s1",
+    ]);
+    assert_eq!(code(&o), 2, "{}", stdout(&o));
+    assert!(stdout(&o).contains("only one todo may be in_progress"));
+    let doc = result(&env.run(&["tools", "exec", "todo", "{}", "--session", "s1"]));
+    assert_eq!(doc["count"], 3);
+    // A bad status is named by the schema.
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "todo",
+        r#"{"todos":[{"content":"a","status":"done"}]}"#,
+        "--session",
+        "s1",
+    ]);
+    assert_eq!(code(&o), 2);
+    // No session: said plainly.
+    let o = env.run(&["tools", "exec", "todo", "{}"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("call it with a session"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn ask_user_without_a_terminal_answers_with_the_fallback_and_says_so() {
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "ask_user",
+        r#"{"question":"Deploy now?","choices":["yes","no"]}"#,
+    ]);
+    assert_eq!(code(&o), 0);
+    let text = json(&o)["result"]["for_llm"].as_str().unwrap().to_string();
+    assert_eq!(
+        text,
+        "No answer: nobody can be asked here (no terminal). Fallback: Proceed with your best judgement, and state the assumption you made."
+    );
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[tools.ask_user]\nfallback = \"Do not deploy.\"\n",
+    )
+    .unwrap();
+    let o = env.run(&["tools", "exec", "ask_user", r#"{"question":"Deploy now?"}"#]);
+    assert!(
+        stdout(&o).contains("Fallback: Do not deploy."),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `ask_user` run under `script` (a terminal); `answer` typed after a pause, or nothing.
+fn ask_on_terminal(env: &TestEnv, args: &str, answer: Option<&str>) -> String {
+    let inner = format!(
+        "{} tools exec ask_user '{args}' --json",
+        assert_cmd::cargo::cargo_bin("goclaw").display()
+    );
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .env("GOCLAW_HOME", env.home())
+        .current_dir(env.work())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    if let Some(a) = answer {
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), format!("{a}\n").as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn ask_user_on_a_terminal_asks_and_times_out() {
+    if which::which("script").is_err() {
+        return;
+    }
+    let env = TestEnv::new();
+    let screen = ask_on_terminal(
+        &env,
+        r#"{"question":"Which region?","choices":["eu-west","us-east"]}"#,
+        Some("2"),
+    );
+    assert!(screen.contains("? Which region?"), "{screen}");
+    assert!(screen.contains("  1. eu-west"), "{screen}");
+    assert!(screen.contains("The user answered: us-east"), "{screen}");
+    let screen = ask_on_terminal(&env, r#"{"question":"Anyone?","timeout_secs":1}"#, None);
+    assert!(
+        screen.contains("No answer: the user did not answer within 1 s. Fallback: "),
+        "{screen}"
+    );
+}
+
+#[test]
+fn workspace_dir_names_the_workspace_and_teams() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\n[agents.dev]\n",
+    )
+    .unwrap();
+    let o = env.run(&[
+        "team", "create", "core", "--lead", "lead", "--member", "dev",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let doc = result(&env.run(&[
+        "tools",
+        "exec",
+        "workspace_dir",
+        "{}",
+        "--agent",
+        "dev",
+        "--user",
+        "ann",
+    ]));
+    assert_eq!(
+        doc["workspace"].as_str().unwrap(),
+        std::fs::canonicalize(env.work()).unwrap().to_str().unwrap()
+    );
+    assert_eq!(doc["agent"], "dev");
+    assert_eq!(doc["user"], "ann");
+    assert_eq!(doc["teams"][0]["team"], "core");
+    assert_eq!(doc["teams"][0]["role"], "member");
+    assert_eq!(doc["teams"][0]["workspace_scope"], "isolated");
+}
