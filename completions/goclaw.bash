@@ -55,6 +55,9 @@ _goclaw() {
             goclaw,scrub)
                 cmd="goclaw__subcmd__scrub"
                 ;;
+            goclaw,secure-cli)
+                cmd="goclaw__subcmd__secure__subcmd__cli"
+                ;;
             goclaw,sessions)
                 cmd="goclaw__subcmd__sessions"
                 ;;
@@ -177,6 +180,24 @@ _goclaw() {
                 ;;
             goclaw__subcmd__policy,explain)
                 cmd="goclaw__subcmd__policy__subcmd__explain"
+                ;;
+            goclaw__subcmd__secure__subcmd__cli,add)
+                cmd="goclaw__subcmd__secure__subcmd__cli__subcmd__add"
+                ;;
+            goclaw__subcmd__secure__subcmd__cli,disable)
+                cmd="goclaw__subcmd__secure__subcmd__cli__subcmd__disable"
+                ;;
+            goclaw__subcmd__secure__subcmd__cli,enable)
+                cmd="goclaw__subcmd__secure__subcmd__cli__subcmd__enable"
+                ;;
+            goclaw__subcmd__secure__subcmd__cli,list)
+                cmd="goclaw__subcmd__secure__subcmd__cli__subcmd__list"
+                ;;
+            goclaw__subcmd__secure__subcmd__cli,presets)
+                cmd="goclaw__subcmd__secure__subcmd__cli__subcmd__presets"
+                ;;
+            goclaw__subcmd__secure__subcmd__cli,rm)
+                cmd="goclaw__subcmd__secure__subcmd__cli__subcmd__rm"
                 ;;
             goclaw__subcmd__sessions,history)
                 cmd="goclaw__subcmd__sessions__subcmd__history"
@@ -326,7 +347,7 @@ _goclaw() {
 
     case "${cmd}" in
         goclaw)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version run sessions agents traces scrub guard sanitize tools policy approvals team tasks mcp db config completions help __sandbox-exec"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version run sessions agents traces scrub guard sanitize tools policy approvals secure-cli team tasks mcp db config completions help __sandbox-exec"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1823,6 +1844,236 @@ _goclaw() {
                     return 0
                     ;;
                 --server-ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__secure__subcmd__cli)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version add list rm enable disable presets"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__secure__subcmd__cli__subcmd__add)
+            opts="-q -v -h -V --preset --path --env --deny-args --deny-verbose --timeout --description --tips --agent --disabled --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deny-args)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deny-verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tips)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__secure__subcmd__cli__subcmd__disable)
+            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__secure__subcmd__cli__subcmd__enable)
+            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__secure__subcmd__cli__subcmd__list)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__secure__subcmd__cli__subcmd__presets)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__secure__subcmd__cli__subcmd__rm)
+            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -43,6 +43,7 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "sanitize" -d 'Clean L
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "tools" -d 'List, describe and run tools through the gate; read the audit trail'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "policy" -d 'Explain the tool policy for an agent, or for one call'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "approvals" -d 'Manage the exec allowlist'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "secure-cli" -d 'Credentialed CLIs for credentialed_exec: register, list, remove'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "team" -d 'Teams of agents, their settings, and the mailbox'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "tasks" -d 'The team task board'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "mcp" -d 'MCP servers, grants and access requests'
@@ -379,6 +380,88 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "add" -d 'Register a CLI (or replace its registration)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "list" -d 'List the registered CLIs (variable names, never values)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "rm" -d 'Remove a registration'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "enable" -d 'Let credentialed_exec use a registered CLI again'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "disable" -d 'Keep a registration but refuse to run it'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "presets" -d 'The presets: gh, gcloud, aws, kubectl, terraform'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l preset -d 'Fill in variables, deny patterns, time limit and tips from a preset' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l path -d 'The binary\'s absolute path [default: where `which NAME` finds it now]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l env -d 'KEY=VALUE, or KEY to take the value from goclaw\'s environment (repeatable; sealed)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l deny-args -d 'A regex over the arguments joined by spaces that refuses the call (repeatable)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l deny-verbose -d 'A regex matched against each argument from its start that refuses the call (repeatable)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l timeout -d 'Seconds a call may take [default: the preset\'s, else 30]' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l description -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l tips -d 'A hint shown to the agent (e.g. "use --json")' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l agent -d 'Only for this agent [default: every agent]' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l disabled -d 'Register it turned off'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l agent -d 'The agent\'s own registration instead of the global one' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l agent -d 'The agent\'s own registration instead of the global one' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l agent -d 'The agent\'s own registration instead of the global one' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

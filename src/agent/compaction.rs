@@ -222,6 +222,7 @@ impl Runner<'_> {
             has_memory: true,
             today: &super::prompt::today(),
             bootstrap: false,
+            tool_notes: "",
         });
         let tail = &stored[stored.len().saturating_sub(10)..];
         let mut messages = vec![Message::new(

@@ -302,6 +302,12 @@ impl Runner<'_> {
         }
         let has_memory = tools.iter().any(|t| t.name == "memory_search")
             && files::has_memory(self.store.conn(), self.agent_key)?;
+        let tool_notes = if tools.iter().any(|t| t.name == "credentialed_exec") {
+            let clis = crate::tools::credentialed::usable(self.store.conn(), Some(self.agent_key))?;
+            crate::tools::credentialed::prompt_context(&clis)
+        } else {
+            String::new()
+        };
         let system = prompt::build(&prompt::PromptInput {
             agent: self.agent_key,
             minimal: false,
@@ -311,6 +317,7 @@ impl Runner<'_> {
             has_memory,
             today: &prompt::today(),
             bootstrap,
+            tool_notes: &tool_notes,
         });
         let mut base = vec![Message::new(Role::System, system)];
         if let Some(key) = &session {

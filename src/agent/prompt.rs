@@ -17,6 +17,8 @@ pub struct PromptInput<'a> {
     pub today: &'a str,
     /// An open agent's first run: BOOTSTRAP.md is present.
     pub bootstrap: bool,
+    /// Notes on tools that follow the tool list (§6.7: the credentialed CLIs), or "".
+    pub tool_notes: &'a str,
 }
 
 const SAFETY: &str = "## Safety\n\
@@ -52,6 +54,10 @@ pub fn build(p: &PromptInput) -> String {
         out.push(format!("- {}: {summary}", t.name));
     }
     out.push("This list is authoritative: do not call tools that are not listed.".into());
+    if !p.tool_notes.is_empty() {
+        out.push(String::new());
+        out.push(p.tool_notes.trim_end().to_string());
+    }
     out.push(String::new());
     out.push(SAFETY.into());
     let mcp: Vec<&ToolDef> = p
@@ -129,6 +135,7 @@ mod tests {
             has_memory: false,
             today: "2026-11-22 Sunday",
             bootstrap: false,
+            tool_notes: "",
         });
         let at = |needle: &str| s.find(needle).unwrap_or(usize::MAX);
         assert!(at("# Persona") < at("## Tooling"));

@@ -29,6 +29,7 @@ pub mod policy;
 pub mod run;
 pub mod sanitize;
 pub mod scrub;
+pub mod secure_cli;
 pub mod sessions;
 pub mod tasks;
 pub mod team;
@@ -112,6 +113,8 @@ pub enum Command {
     Policy(policy::PolicyArgs),
     /// Manage the exec allowlist
     Approvals(approvals::ApprovalsArgs),
+    /// Credentialed CLIs for credentialed_exec: register, list, remove
+    SecureCli(secure_cli::SecureCliArgs),
     /// Teams of agents, their settings, and the mailbox
     Team(team::TeamArgs),
     /// The team task board
@@ -278,6 +281,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Tools(a) => tools::run(&ctx, a),
         Command::Policy(a) => policy::run(&ctx, a),
         Command::Approvals(a) => approvals::run(&ctx, a),
+        Command::SecureCli(a) => secure_cli::run(&ctx, a),
         Command::Team(a) => team::run(&ctx, a),
         Command::Tasks(a) => tasks::run(&ctx, a),
         Command::Mcp(a) => mcp::run(&ctx, a),

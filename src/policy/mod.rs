@@ -32,7 +32,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "move_file",
         ],
     ),
-    ("runtime", &["exec"]),
+    ("runtime", &["exec", "credentialed_exec"]),
     (
         "sessions",
         &[

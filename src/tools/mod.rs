@@ -3,6 +3,7 @@
 //! policy, rate limits, approvals, scrubbing and the audit record in that order.
 
 pub mod ask;
+pub mod credentialed;
 pub mod datetime;
 pub mod exec;
 pub mod fs;
@@ -191,6 +192,7 @@ impl Registry {
         r.register(Box::new(datetime::Datetime));
         r.register(Box::new(web::fetch::WebFetch));
         r.register(Box::new(web::search::WebSearch));
+        r.register(Box::new(credentialed::CredentialedExec));
         r.register(Box::new(todo::TodoTool));
         r.register(Box::new(ask::AskUser));
         r.register(Box::new(workspace_dir::WorkspaceDir));

@@ -7,6 +7,7 @@ mod assist;
 mod automation;
 mod config;
 mod contract;
+mod credentialed;
 mod docs;
 mod guard;
 mod mcp;

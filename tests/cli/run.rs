@@ -1030,7 +1030,7 @@ fn a_stalled_stream_is_retried_when_nothing_was_shown_yet() {
 }
 
 /// Writes a recording of `responses` and returns the `--provider` value that plays it.
-fn recording(env: &TestEnv, name: &str, responses: &[Value]) -> String {
+pub(crate) fn recording(env: &TestEnv, name: &str, responses: &[Value]) -> String {
     let path = env.root().join(name);
     let text: String = responses
         .iter()
@@ -1049,11 +1049,11 @@ fn calls(n: &str, names: &[(&str, Value)], finish: &str) -> Value {
     json!({"content": "", "tool_calls": calls, "finish_reason": finish})
 }
 
-fn answer(text: &str) -> Value {
+pub(crate) fn answer(text: &str) -> Value {
     json!({"content": text, "finish_reason": "stop"})
 }
 
-fn verbose_run(env: &TestEnv, args: &[&str]) -> (std::process::Output, Vec<Vec<Value>>) {
+pub(crate) fn verbose_run(env: &TestEnv, args: &[&str]) -> (std::process::Output, Vec<Vec<Value>>) {
     let mut c = env.cmd(&["run", "--events"]);
     c.args(args).env("GOCLAW_TRACE_VERBOSE", "1");
     let o = c.output().unwrap();

@@ -10,3 +10,23 @@ CREATE TABLE todos (
     updated_at INTEGER NOT NULL,
     PRIMARY KEY (session_key, position)
 ) STRICT;
+
+-- credentialed_exec: CLIs registered with `goclaw secure-cli`; env is the sealed JSON object
+-- of the variables injected into the child (AES-256-GCM, the key of secrets.rs).
+CREATE TABLE secure_cli (
+    id INTEGER PRIMARY KEY,
+    binary_name TEXT NOT NULL,
+    binary_path TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    env BLOB NOT NULL,
+    env_keys TEXT NOT NULL DEFAULT '[]',
+    deny_args TEXT NOT NULL DEFAULT '[]',
+    deny_verbose TEXT NOT NULL DEFAULT '[]',
+    timeout_secs INTEGER NOT NULL DEFAULT 30,
+    tips TEXT NOT NULL DEFAULT '',
+    agent TEXT NOT NULL DEFAULT '',
+    enabled INTEGER NOT NULL DEFAULT 1,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (binary_name, agent)
+) STRICT;

@@ -48,7 +48,7 @@ impl Captured {
     }
 
     /// The stream as text (§4.4): binary output is described, not shown; a cut is marked.
-    fn text(&self) -> String {
+    pub fn text(&self) -> String {
         if self.bytes.contains(&0) {
             return format!("[binary output: {} bytes, not shown]", self.total);
         }
@@ -109,14 +109,21 @@ pub fn run(
     limit: usize,
     plan: &Plan,
 ) -> std::io::Result<Outcome> {
-    let start = Instant::now();
     let mut cmd: Command = plan.command(command, cwd);
     cmd.current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .env("CI", "true")
         .env("DEBIAN_FRONTEND", "noninteractive");
+    run_command(cmd, timeout, limit)
+}
+
+/// Runs a prepared command (program, arguments, directory and environment set by the caller)
+/// with stdin closed, in its own process group, for at most `timeout`, keeping `limit` bytes
+/// per stream.
+pub fn run_command(mut cmd: Command, timeout: Duration, limit: usize) -> std::io::Result<Outcome> {
+    let start = Instant::now();
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = cmd.spawn()?;
     let pgid = Pid::from_raw(child.id() as i32);
