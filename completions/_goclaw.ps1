@@ -413,6 +413,9 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The tools an agent may use: name, groups, risk, allowed')
             [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'A tool''s description and JSON schema')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a tool through the gate: policy → rate limit → approval → execution → scrubbing → audit')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Register a custom tool from its JSON definition (a file, or - for stdin)')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove a custom tool')
+            [CompletionResult]::new('custom', 'custom', [CompletionResultType]::ParameterValue, 'Custom tools: list')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'The audit trail: recent calls, newest first, as JSON Lines')
             break
         }
@@ -471,6 +474,73 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;tools;add' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only for this agent (overrides "agent" in the definition)')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;tools;rm' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent''s own tool instead of the global one')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;tools;custom' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The registered custom tools (variable names, never values)')
+            break
+        }
+        'goclaw;tools;custom;list' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break

@@ -322,6 +322,12 @@ _goclaw() {
             goclaw__subcmd__team__subcmd__settings,set)
                 cmd="goclaw__subcmd__team__subcmd__settings__subcmd__set"
                 ;;
+            goclaw__subcmd__tools,add)
+                cmd="goclaw__subcmd__tools__subcmd__add"
+                ;;
+            goclaw__subcmd__tools,custom)
+                cmd="goclaw__subcmd__tools__subcmd__custom"
+                ;;
             goclaw__subcmd__tools,describe)
                 cmd="goclaw__subcmd__tools__subcmd__describe"
                 ;;
@@ -333,6 +339,12 @@ _goclaw() {
                 ;;
             goclaw__subcmd__tools,list)
                 cmd="goclaw__subcmd__tools__subcmd__list"
+                ;;
+            goclaw__subcmd__tools,rm)
+                cmd="goclaw__subcmd__tools__subcmd__rm"
+                ;;
+            goclaw__subcmd__tools__subcmd__custom,list)
+                cmd="goclaw__subcmd__tools__subcmd__custom__subcmd__list"
                 ;;
             goclaw__subcmd__traces,list)
                 cmd="goclaw__subcmd__traces__subcmd__list"
@@ -3581,8 +3593,90 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tools)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version list describe exec history"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version list describe exec add rm custom history"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__tools__subcmd__add)
+            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__tools__subcmd__custom)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__tools__subcmd__custom__subcmd__list)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3730,6 +3824,36 @@ _goclaw() {
             ;;
         goclaw__subcmd__tools__subcmd__list)
             opts="-q -v -h -V --agent --all --mcp --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__tools__subcmd__rm)
+            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

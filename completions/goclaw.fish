@@ -235,19 +235,22 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s q -l quiet -d
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l json -d 'Print JSON even on a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -l human -d 'Print human text even when stdout is not a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -s h -l help -d 'Print help'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -f -a "list" -d 'The tools an agent may use: name, groups, risk, allowed'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -f -a "describe" -d 'A tool\'s description and JSON schema'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -f -a "exec" -d 'Run a tool through the gate: policy → rate limit → approval → execution → scrubbing → audit'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec history" -f -a "history" -d 'The audit trail: recent calls, newest first, as JSON Lines'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "list" -d 'The tools an agent may use: name, groups, risk, allowed'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "describe" -d 'A tool\'s description and JSON schema'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "exec" -d 'Run a tool through the gate: policy → rate limit → approval → execution → scrubbing → audit'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "add" -d 'Register a custom tool from its JSON definition (a file, or - for stdin)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "rm" -d 'Remove a custom tool'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "custom" -d 'Custom tools: list'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "history" -d 'The audit trail: recent calls, newest first, as JSON Lines'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
@@ -288,6 +291,36 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l agent -d 'Only for this agent (overrides "agent" in the definition)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l agent -d 'The agent\'s own tool instead of the global one' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -f -a "list" -d 'The registered custom tools (variable names, never values)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l limit -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l tool -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l session -r

@@ -61,7 +61,7 @@ pub struct ExplainArgs {
 
 pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     let PolicyCommand::Explain(a) = args.command;
-    let mut p = super::tools::parts(ctx)?;
+    let mut p = super::tools::parts(ctx, a.agent.as_deref())?;
     if a.mcp {
         super::tools::bridge_all_mcp(ctx, &mut p, a.agent.as_deref(), None)?;
     } else if let Some(t) = a.tool.as_deref() {

@@ -48,6 +48,34 @@ pub enum ToolsCommand {
         Exit codes: 0 ok, 1 the tool returned an error, 2 arguments break the schema, 3 denied,\n\
         4 rate limited, 5 unknown tool or agent, 7 the command timed out.")]
     Exec(ExecArgs),
+    /// Register a custom tool from its JSON definition (a file, or - for stdin)
+    #[command(
+        after_help = "The definition (seed 000 §11), plus optional \"env\" and \"agent\":\n  \
+        {\"name\": \"dns_lookup\", \"description\": \"Look up DNS records\",\n   \
+        \"parameters\": {\"type\": \"object\", \"properties\": {\"domain\": {\"type\": \"string\"}}, \"required\": [\"domain\"]},\n   \
+        \"command\": \"dig +short {{.domain}}\", \"timeout_seconds\": 10}\n\n\
+        Every {{.key}} becomes the argument's value in single quotes; the rendered command meets the exec\n\
+        deny groups and runs with sh -c in the exec sandbox. env values are sealed in the store."
+    )]
+    Add {
+        /// The definition: a JSON file, or - for stdin
+        input: String,
+        /// Only for this agent (overrides "agent" in the definition)
+        #[arg(long)]
+        agent: Option<String>,
+    },
+    /// Remove a custom tool
+    Rm {
+        name: String,
+        /// The agent's own tool instead of the global one
+        #[arg(long)]
+        agent: Option<String>,
+    },
+    /// Custom tools: list
+    Custom {
+        #[command(subcommand)]
+        command: CustomCommand,
+    },
     /// The audit trail: recent calls, newest first, as JSON Lines
     History {
         #[arg(long, default_value_t = 50)]
@@ -83,6 +111,12 @@ pub struct ExecArgs {
     pub on_ask: OnAsk,
 }
 
+#[derive(Debug, Subcommand)]
+pub enum CustomCommand {
+    /// The registered custom tools (variable names, never values)
+    List,
+}
+
 /// Who a tool call is made for: the agent whose policy applies, the user, the session.
 #[derive(Debug, Clone, Args)]
 pub struct CallerArgs {
@@ -106,9 +140,18 @@ pub(crate) struct Parts {
     pub mcp: crate::mcp::pool::Pool,
 }
 
-pub(crate) fn parts(ctx: &Context) -> Result<Parts> {
+/// The gate's parts for calls made for `agent`: the built-in tools plus the custom tools that
+/// agent sees.
+pub(crate) fn parts(ctx: &Context, agent: Option<&str>) -> Result<Parts> {
+    let mut registry = Registry::builtin();
+    let store = ctx.store()?;
+    for tool in crate::tools::custom::for_agent(store.conn(), agent)? {
+        if registry.get(&tool.definition.name).is_none() {
+            registry.register(Box::new(tool));
+        }
+    }
     Ok(Parts {
-        registry: Registry::builtin(),
+        registry,
         groups: Groups::default(),
         scrubber: super::scrub::build_scrubber(ctx, &Default::default())?,
         mcp: crate::mcp::pool::Pool::new(),
@@ -118,7 +161,7 @@ pub(crate) fn parts(ctx: &Context) -> Result<Parts> {
 /// The parts of a long-lived command (`run`, `mcp serve`): every MCP server the caller may
 /// use bridged, and watched (health checks and reconnects).
 pub(crate) fn watched_parts(ctx: &Context, caller: &CallerArgs) -> Result<Parts> {
-    let mut p = parts(ctx)?;
+    let mut p = parts(ctx, caller.agent.as_deref())?;
     bridge_all_mcp(ctx, &mut p, caller.agent.as_deref(), caller.user.as_deref())?;
     p.mcp.watch(crate::mcp::pool::HEALTH_INTERVAL)?;
     Ok(p)
@@ -176,7 +219,7 @@ struct ListRow<'a> {
 pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
     match args.command {
         ToolsCommand::List { agent, all, mcp } => {
-            let mut p = parts(ctx)?;
+            let mut p = parts(ctx, agent.as_deref())?;
             if mcp {
                 bridge_all_mcp(ctx, &mut p, agent.as_deref(), None)?;
             }
@@ -211,8 +254,8 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
             })?;
         }
         ToolsCommand::Describe { name } => {
-            let registry = Registry::builtin();
-            let tool = registry.get(&name).ok_or_else(|| unknown_tool(&name))?;
+            let p = parts(ctx, None)?;
+            let tool = p.registry.get(&name).ok_or_else(|| unknown_tool(&name))?;
             let doc = serde_json::json!({
                 "name": tool.name(), "description": tool.description(), "risk": tool.risk(),
                 "groups": groups_of(tool.name()), "parameters": tool.parameters(),
@@ -234,6 +277,47 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
             })?;
         }
         ToolsCommand::Exec(a) => return exec(ctx, a),
+        ToolsCommand::Add { input, agent } => add_custom(ctx, &input, agent)?,
+        ToolsCommand::Rm { name, agent } => {
+            let store = ctx.store()?;
+            if !crate::tools::custom::remove(store.conn(), &name, agent.as_deref())? {
+                return Err(Error::not_found(format!(
+                    "no custom tool named {name}{}",
+                    agent
+                        .as_ref()
+                        .map(|a| format!(" for agent {a}"))
+                        .unwrap_or_default()
+                ))
+                .with_hint("`goclaw tools custom list` shows them"));
+            }
+            ctx.out
+                .data(&serde_json::json!({"removed": name, "agent": agent}), |w| {
+                    writeln!(w, "removed {name}")
+                })?;
+        }
+        ToolsCommand::Custom {
+            command: CustomCommand::List,
+        } => {
+            let store = ctx.store()?;
+            let all = crate::tools::custom::list(store.conn())?;
+            ctx.out.data(&all, |w| {
+                for t in &all {
+                    writeln!(
+                        w,
+                        "{:<20} {:<10} {}{}",
+                        t.definition.name,
+                        t.definition.agent.as_deref().unwrap_or("*"),
+                        t.definition.command,
+                        if t.definition.enabled {
+                            ""
+                        } else {
+                            "  (disabled)"
+                        }
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
         ToolsCommand::History {
             limit,
             tool,
@@ -434,12 +518,46 @@ fn scrub_given(p: &mut Parts, secrets: &crate::mcp::bridge::Secrets) -> Result<(
     Ok(())
 }
 
+/// `tools add`: reads, checks and stores a custom tool's definition.
+fn add_custom(ctx: &Context, input: &str, agent: Option<String>) -> Result<()> {
+    // A path, `-` for stdin, or (for scripts) the JSON itself or @PATH.
+    let source = if input == "-" || input.starts_with('{') || input.starts_with('@') {
+        Input::parse(Some(input))
+    } else {
+        Input::File(input.into())
+    };
+    let doc = source.read_json()?;
+    let mut def: crate::tools::custom::Definition = serde_json::from_value(doc)
+        .map_err(|e| Error::usage(format!("invalid custom tool definition: {e}")))?;
+    if agent.is_some() {
+        def.agent = agent;
+    }
+    if let Some(a) = &def.agent {
+        super::team::check_agents(ctx, [a])?;
+    }
+    crate::tools::custom::validate(&def, &Registry::builtin().names())?;
+    let store = ctx.store()?;
+    let key = crate::secrets::SecretKey::load(&ctx.settings()?.store_dir())?;
+    crate::tools::custom::add(store.conn(), &key, &def)?;
+    ctx.out.data(&def, |w| {
+        writeln!(
+            w,
+            "added {}{}",
+            def.name,
+            def.agent
+                .as_ref()
+                .map(|a| format!(" for agent {a}"))
+                .unwrap_or_default()
+        )
+    })
+}
+
 pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
     let args: Value = match &a.args {
         None => Value::Object(Default::default()),
         Some(s) => Input::parse(Some(s)).read_json()?,
     };
-    let mut p = parts(ctx)?;
+    let mut p = parts(ctx, a.caller.agent.as_deref())?;
     let mut store = ctx.store()?;
     bridge_mcp(
         ctx,

@@ -4,6 +4,7 @@
 
 pub mod ask;
 pub mod credentialed;
+pub mod custom;
 pub mod datetime;
 pub mod exec;
 pub mod fs;

@@ -8,6 +8,7 @@ mod automation;
 mod config;
 mod contract;
 mod credentialed;
+mod custom_tools;
 mod docs;
 mod guard;
 mod mcp;

@@ -1040,7 +1040,7 @@ pub(crate) fn recording(env: &TestEnv, name: &str, responses: &[Value]) -> Strin
     format!("replay:{}", path.display())
 }
 
-fn calls(n: &str, names: &[(&str, Value)], finish: &str) -> Value {
+pub(crate) fn calls(n: &str, names: &[(&str, Value)], finish: &str) -> Value {
     let calls: Vec<Value> = names
         .iter()
         .enumerate()

@@ -30,3 +30,22 @@ CREATE TABLE secure_cli (
     updated_at INTEGER NOT NULL,
     UNIQUE (binary_name, agent)
 ) STRICT;
+
+-- Custom tools (seed 000 §11): shell templates registered with `goclaw tools add`; env is the
+-- sealed JSON object of extra variables, NULL when none.
+CREATE TABLE custom_tools (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    parameters TEXT NOT NULL DEFAULT '{}',
+    command TEXT NOT NULL,
+    working_dir TEXT NOT NULL DEFAULT '',
+    timeout_secs INTEGER NOT NULL DEFAULT 60,
+    env BLOB,
+    env_keys TEXT NOT NULL DEFAULT '[]',
+    agent TEXT NOT NULL DEFAULT '',
+    enabled INTEGER NOT NULL DEFAULT 1,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (name, agent)
+) STRICT;

@@ -189,15 +189,8 @@ impl Tool for ExecTool {
         let mut groups = ctx.exec.deny_groups.clone();
         let package_on = deny::group_enabled(deny::PACKAGE_INSTALL, &groups);
         groups.insert(deny::PACKAGE_INSTALL.into(), false);
-        if let Some(m) = deny::check(&texts, &groups, &ctx.exec.denied_paths) {
-            return Review::Deny(Denial {
-                message: format!(
-                    "command denied by safety policy: matches pattern {}",
-                    m.pattern
-                ),
-                group: m.group.to_string(),
-                pattern: m.pattern,
-            });
+        if let Some(d) = denial(&texts, &groups, &ctx.exec.denied_paths) {
+            return Review::Deny(d);
         }
         let package_install = if package_on {
             let only: BTreeMap<String, bool> = deny::DENY_GROUPS
@@ -242,8 +235,35 @@ impl Tool for ExecTool {
     }
 }
 
+/// The deny patterns' verdict on a command's texts (the raw command, then each parsed simple
+/// command normalised), as the denial the gate reports.
+pub fn denial(
+    texts: &[String],
+    groups: &BTreeMap<String, bool>,
+    denied_paths: &[String],
+) -> Option<Denial> {
+    deny::check(texts, groups, denied_paths).map(|m| Denial {
+        message: format!(
+            "command denied by safety policy: matches pattern {}",
+            m.pattern
+        ),
+        group: m.group.to_string(),
+        pattern: m.pattern,
+    })
+}
+
+/// The raw command and its parsed simple commands, normalised: what deny patterns look at.
+pub fn deny_texts(command: &str) -> Vec<String> {
+    let mut texts = vec![command.to_string()];
+    texts.extend(shell::normalized(&shell::parse(command)));
+    texts
+}
+
 /// The directory a command runs in: the workspace, or `working_dir` inside it.
-fn working_dir(ctx: &CallContext, args: &Map<String, Value>) -> Result<std::path::PathBuf, String> {
+pub(crate) fn working_dir(
+    ctx: &CallContext,
+    args: &Map<String, Value>,
+) -> Result<std::path::PathBuf, String> {
     let root = ctx
         .workspace
         .canonicalize()

@@ -1,0 +1,395 @@
+//! Custom tools (seed 000 §11, reference §7): shell command templates registered with
+//! `goclaw tools add`, global or for one agent, that appear in the registry, the policy,
+//! `tools list` and agent runs like built-ins.
+//!
+//! A call renders the template: every `{{.key}}` whose key is an argument becomes the value,
+//! shell-escaped in single quotes (`it's` → `'it'\''s'`), so quotes, `$()`, backticks and
+//! newlines arrive literally. Where goclaw differs from the original: the template is rendered
+//! in one pass (a value that contains `{{.other}}` is never substituted again), numbers keep
+//! their JSON spelling, arrays and objects are passed as JSON and null as an empty string (the
+//! original used Go's `[a b]`, `map[k:v]` and `<nil>`). The rendered command then meets all 15
+//! exec deny groups (no overrides) and the protected paths, and runs like `exec` does: `sh -c`
+//! in the agent's sandbox, in its own process group, with the tool's time limit (default 60 s),
+//! in `working_dir` (relative to the workspace and contained in it; absolute as registered), with
+//! the tool's sealed variables added to the environment.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use regex::Regex;
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::exec::{self, OUTPUT_LIMIT, run, sandbox};
+use super::{CallContext, Review, Risk, Tool, ToolResult};
+use crate::error::{Error, Result};
+use crate::secrets::SecretKey;
+use crate::store::{now_ms, sql};
+
+/// A definition, as `goclaw tools add` reads it (seed 000 §11's JSON, plus `env`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Definition {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default = "empty_schema")]
+    pub parameters: Value,
+    pub command: String,
+    #[serde(default)]
+    pub working_dir: String,
+    #[serde(default = "default_timeout")]
+    pub timeout_seconds: u64,
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    /// Variables added to the command's environment; sealed at rest, never listed.
+    #[serde(default, skip_serializing)]
+    pub env: BTreeMap<String, String>,
+    /// Only for this agent (default: every agent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+}
+
+fn empty_schema() -> Value {
+    json!({"type":"object","properties":{}})
+}
+fn default_timeout() -> u64 {
+    60
+}
+fn yes() -> bool {
+    true
+}
+
+/// A registered tool as listed: the definition without its values, and the names of its
+/// variables.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Listed {
+    #[serde(flatten)]
+    pub definition: Definition,
+    pub env_keys: Vec<String>,
+}
+
+static NAME: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_-]{1,64}$").ok());
+
+/// Checks a definition before it is stored.
+pub fn validate(d: &Definition, builtin: &[String]) -> Result<()> {
+    if !NAME.as_ref().is_some_and(|r| r.is_match(&d.name)) {
+        return Err(Error::usage(format!(
+            "tool name {:?}: use 1 to 64 letters, digits, _ or - (what LLM APIs accept)",
+            d.name
+        )));
+    }
+    if builtin.iter().any(|b| b == &d.name) {
+        return Err(Error::conflict(format!(
+            "{} is a built-in tool; a custom tool cannot replace it",
+            d.name
+        )));
+    }
+    if d.command.trim().is_empty() {
+        return Err(Error::usage("command is empty"));
+    }
+    if d.parameters.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(Error::usage(
+            "parameters must be a JSON schema of type \"object\"",
+        ));
+    }
+    Ok(())
+}
+
+/// Stores (or replaces) a definition, its variables sealed with `key`.
+pub fn add(conn: &Connection, key: &SecretKey, d: &Definition) -> Result<()> {
+    let sealed = if d.env.is_empty() {
+        None
+    } else {
+        let plain = serde_json::to_vec(&d.env).map_err(|e| Error::internal(e.to_string()))?;
+        Some(key.seal(&plain)?)
+    };
+    let keys: Vec<&String> = d.env.keys().collect();
+    conn.execute(
+        "INSERT INTO custom_tools (name, description, parameters, command, working_dir,
+             timeout_secs, env, env_keys, agent, enabled, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)
+         ON CONFLICT (name, agent) DO UPDATE SET description = excluded.description,
+             parameters = excluded.parameters, command = excluded.command,
+             working_dir = excluded.working_dir, timeout_secs = excluded.timeout_secs,
+             env = excluded.env, env_keys = excluded.env_keys, enabled = excluded.enabled,
+             updated_at = excluded.updated_at",
+        params![
+            d.name,
+            d.description,
+            d.parameters.to_string(),
+            d.command,
+            d.working_dir,
+            d.timeout_seconds as i64,
+            sealed,
+            json!(keys).to_string(),
+            d.agent.clone().unwrap_or_default(),
+            d.enabled,
+            now_ms()
+        ],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// Removes a tool; false when there was none.
+pub fn remove(conn: &Connection, name: &str, agent: Option<&str>) -> Result<bool> {
+    conn.execute(
+        "DELETE FROM custom_tools WHERE name = ?1 AND agent = ?2",
+        params![name, agent.unwrap_or("")],
+    )
+    .map(|n| n > 0)
+    .map_err(sql)
+}
+
+/// One stored tool and its sealed variables.
+struct Row {
+    definition: Definition,
+    env_keys: Vec<String>,
+    sealed: Option<Vec<u8>>,
+}
+
+fn rows(conn: &Connection, filter: &str, agent: &str) -> Result<Vec<Row>> {
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT name, description, parameters, command, working_dir, timeout_secs, enabled,
+                    agent, env_keys, env
+             FROM custom_tools {filter} ORDER BY name, agent"
+        ))
+        .map_err(sql)?;
+    let map = |r: &rusqlite::Row| -> rusqlite::Result<Row> {
+        let agent: String = r.get(7)?;
+        Ok(Row {
+            definition: Definition {
+                name: r.get(0)?,
+                description: r.get(1)?,
+                parameters: serde_json::from_str(&r.get::<_, String>(2)?)
+                    .ok()
+                    .filter(|v: &Value| v.is_object())
+                    .unwrap_or_else(empty_schema),
+                command: r.get(3)?,
+                working_dir: r.get(4)?,
+                timeout_seconds: r.get::<_, i64>(5)?.max(0) as u64,
+                enabled: r.get(6)?,
+                env: BTreeMap::new(),
+                agent: (!agent.is_empty()).then_some(agent),
+            },
+            env_keys: serde_json::from_str(&r.get::<_, String>(8)?).unwrap_or_default(),
+            sealed: r.get(9)?,
+        })
+    };
+    let found = if filter.contains("?1") {
+        stmt.query_map([agent], map)
+    } else {
+        stmt.query_map([], map)
+    }
+    .map_err(sql)?;
+    found.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
+}
+
+/// Every registered tool.
+pub fn list(conn: &Connection) -> Result<Vec<Listed>> {
+    Ok(rows(conn, "", "")?
+        .into_iter()
+        .map(|r| Listed {
+            definition: r.definition,
+            env_keys: r.env_keys,
+        })
+        .collect())
+}
+
+/// The enabled tools `agent` sees: the global ones, with the agent's own replacing a global
+/// one of the same name.
+pub fn for_agent(conn: &Connection, agent: Option<&str>) -> Result<Vec<CustomTool>> {
+    let mut by_name: BTreeMap<String, Row> = BTreeMap::new();
+    for r in rows(
+        conn,
+        "WHERE enabled = 1 AND (agent = '' OR agent = ?1)",
+        agent.unwrap_or(""),
+    )? {
+        if r.definition.agent.is_none() && by_name.contains_key(&r.definition.name) {
+            continue;
+        }
+        by_name.insert(r.definition.name.clone(), r);
+    }
+    Ok(by_name
+        .into_values()
+        .map(|r| CustomTool {
+            definition: r.definition,
+            sealed: r.sealed,
+        })
+        .collect())
+}
+
+/// Single-quotes `s` for `sh` (§7 shellEscape).
+pub fn shell_escape(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// An argument as the text put into the command.
+fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+static PLACEHOLDER: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\{\{\.([A-Za-z0-9_-]+)\}\}").ok());
+
+/// The command with every `{{.key}}` of a given argument replaced, in one pass.
+pub fn render(template: &str, args: &Map<String, Value>) -> String {
+    let Some(re) = PLACEHOLDER.as_ref() else {
+        return template.to_string();
+    };
+    re.replace_all(template, |c: &regex::Captures| match args.get(&c[1]) {
+        Some(v) => shell_escape(&text_of(v)),
+        None => c[0].to_string(),
+    })
+    .into_owned()
+}
+
+/// A registered tool, ready to run.
+pub struct CustomTool {
+    pub definition: Definition,
+    sealed: Option<Vec<u8>>,
+}
+
+impl CustomTool {
+    fn env(&self, store_path: &Path) -> Result<BTreeMap<String, String>> {
+        let Some(sealed) = &self.sealed else {
+            return Ok(BTreeMap::new());
+        };
+        let key = SecretKey::load(store_path.parent().unwrap_or(Path::new(".")))?;
+        serde_json::from_slice(&key.open(sealed)?).map_err(|e| {
+            Error::failed(format!(
+                "custom tool {}: invalid env JSON: {e}",
+                self.definition.name
+            ))
+        })
+    }
+}
+
+impl Tool for CustomTool {
+    fn name(&self) -> &str {
+        &self.definition.name
+    }
+    fn description(&self) -> &str {
+        &self.definition.description
+    }
+    fn parameters(&self) -> Value {
+        self.definition.parameters.clone()
+    }
+    fn risk(&self) -> Risk {
+        Risk::Dangerous
+    }
+    fn review(&self, ctx: &CallContext, args: &Map<String, Value>) -> Review {
+        let command = render(&self.definition.command, args);
+        match exec::denial(
+            &exec::deny_texts(&command),
+            &BTreeMap::new(),
+            &ctx.exec.denied_paths,
+        ) {
+            Some(d) => Review::Deny(d),
+            None => Review::Allow,
+        }
+    }
+    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+        let command = render(&self.definition.command, args);
+        let dir = &self.definition.working_dir;
+        let cwd = if Path::new(dir).is_absolute() {
+            Ok(Path::new(dir).to_path_buf())
+        } else {
+            let mut m = Map::new();
+            m.insert("working_dir".into(), Value::String(dir.clone()));
+            exec::working_dir(ctx, &m)
+        };
+        let cwd = match cwd {
+            Ok(c) => c,
+            Err(e) => return ToolResult::error(e),
+        };
+        let env = match self.env(&ctx.store_path) {
+            Ok(e) => e,
+            Err(e) => return ToolResult::from_error(&e),
+        };
+        let plan = match sandbox::plan(&ctx.exec, &ctx.workspace) {
+            Ok(p) => p,
+            Err(e) => {
+                return ToolResult::error(format!(
+                    "sandbox unavailable: {e} (will not fall back to unsandboxed host execution)"
+                ));
+            }
+        };
+        let secs = match self.definition.timeout_seconds {
+            0 => 60,
+            s => s,
+        };
+        let timeout = Duration::from_secs(secs);
+        let mut cmd = plan.command(&command, &cwd);
+        cmd.current_dir(&cwd).envs(&env);
+        let outcome = match run::run_command(cmd, timeout, OUTPUT_LIMIT) {
+            Ok(o) => o,
+            Err(e) => return ToolResult::error(format!("cannot start the command: {e}")),
+        };
+        let mut result = outcome.into_result(timeout);
+        if !env.is_empty() {
+            let values: Vec<Vec<u8>> = env
+                .values()
+                .filter(|v| v.len() >= 6)
+                .map(|v| v.as_bytes().to_vec())
+                .collect();
+            if let Ok(s) = crate::text::scrub::Scrubber::new(&values, &[]) {
+                result.for_llm = s.scrub_str(&result.for_llm, None);
+            }
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_escaped_and_rendered_once() {
+        let args: Map<String, Value> = serde_json::from_value(json!({
+            "a": "it's $(id) `id`\nnext", "n": 5, "f": 1.5, "b": true, "z": null,
+            "arr": [1, "x"], "sneaky": "{{.a}}"}))
+        .unwrap();
+        assert_eq!(shell_escape("it's"), r"'it'\''s'");
+        assert_eq!(shell_escape(""), "''");
+        assert_eq!(
+            render(
+                "echo {{.a}} {{.n}} {{.f}} {{.b}} {{.z}} {{.missing}}",
+                &args
+            ),
+            "echo 'it'\\''s $(id) `id`\nnext' '5' '1.5' 'true' '' {{.missing}}"
+        );
+        assert_eq!(render("x {{.arr}}", &args), r#"x '[1,"x"]'"#);
+        assert_eq!(render("x {{.sneaky}}", &args), "x '{{.a}}'", "one pass");
+    }
+
+    #[test]
+    fn definitions_are_checked() {
+        let d = |name: &str, params: Value| Definition {
+            name: name.into(),
+            description: String::new(),
+            parameters: params,
+            command: "true".into(),
+            working_dir: String::new(),
+            timeout_seconds: 60,
+            enabled: true,
+            env: BTreeMap::new(),
+            agent: None,
+        };
+        let builtin = vec!["exec".to_string()];
+        assert!(validate(&d("dns_lookup", empty_schema()), &builtin).is_ok());
+        assert!(validate(&d("exec", empty_schema()), &builtin).is_err());
+        assert!(validate(&d("bad name", empty_schema()), &builtin).is_err());
+        assert!(validate(&d("x", json!({"type":"array"})), &builtin).is_err());
+    }
+}
