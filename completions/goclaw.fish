@@ -44,6 +44,7 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "tools" -d 'List, desc
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "policy" -d 'Explain the tool policy for an agent, or for one call'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "approvals" -d 'Manage the exec allowlist'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "secure-cli" -d 'Credentialed CLIs for credentialed_exec: register, list, remove'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "skills" -d 'Skills: list, search and show'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "team" -d 'Teams of agents, their settings, and the mailbox'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "tasks" -d 'The team task board'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "mcp" -d 'MCP servers, grants and access requests'
@@ -495,6 +496,50 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l agent -d 'The agent whose published skills count too' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -f -a "list" -d 'Every skill in the roots and the store'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -f -a "search" -d 'Rank skills for a query (BM25 over name and description)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -f -a "show" -d 'A skill\'s metadata and SKILL.md'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose published skills count too' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l max -d 'At most this many' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l agent -d 'The agent whose published skills count too' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l agent -d 'The agent whose published skills count too' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

@@ -41,6 +41,8 @@ pub struct Config {
     pub providers: BTreeMap<String, crate::providers::ProviderConfig>,
     /// `[memory]`: embeddings for memory search.
     pub memory: crate::agent::embed::MemoryConfig,
+    /// `[skills]`: where skills are found.
+    pub skills: crate::skills::SkillsConfig,
 }
 
 /// Where a setting came from.

@@ -17,6 +17,7 @@ pub mod output;
 pub mod policy;
 pub mod providers;
 pub mod secrets;
+pub mod skills;
 pub mod store;
 pub mod team;
 pub mod text;

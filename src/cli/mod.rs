@@ -31,6 +31,7 @@ pub mod sanitize;
 pub mod scrub;
 pub mod secure_cli;
 pub mod sessions;
+pub mod skills;
 pub mod tasks;
 pub mod team;
 pub mod tools;
@@ -115,6 +116,8 @@ pub enum Command {
     Approvals(approvals::ApprovalsArgs),
     /// Credentialed CLIs for credentialed_exec: register, list, remove
     SecureCli(secure_cli::SecureCliArgs),
+    /// Skills: list, search and show
+    Skills(skills::SkillsArgs),
     /// Teams of agents, their settings, and the mailbox
     Team(team::TeamArgs),
     /// The team task board
@@ -282,6 +285,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Policy(a) => policy::run(&ctx, a),
         Command::Approvals(a) => approvals::run(&ctx, a),
         Command::SecureCli(a) => secure_cli::run(&ctx, a),
+        Command::Skills(a) => skills::run(&ctx, a),
         Command::Team(a) => team::run(&ctx, a),
         Command::Tasks(a) => tasks::run(&ctx, a),
         Command::Mcp(a) => mcp::run(&ctx, a),

@@ -184,6 +184,11 @@ pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
         embedder: embedder(s)?,
         asker: TerminalPrompter::available()
             .then(|| std::sync::Arc::new(TerminalPrompter) as crate::tools::ask::SharedAsker),
+        skill_roots: crate::skills::roots(
+            &s.config.skills,
+            &s.workspace,
+            s.config_path.parent().unwrap_or(std::path::Path::new(".")),
+        ),
     })
 }
 

@@ -10,6 +10,9 @@
 //! - Group `fs` also holds the file tools seed 004 adds (`search`, `glob`, `delete_file`,
 //!   `move_file`), and so does the umbrella group `goclaw`.
 //! - An unknown profile name is a config error rather than a warning and "all tools".
+//! - `use_skill` goes wherever `skill_search` is (the `goclaw` group, the coding and messaging
+//!   profiles): a skill found but not usable helps nobody. `credentialed_exec` is in `runtime`
+//!   (issue 7; in the original it was a mode of `exec`).
 
 use std::collections::BTreeMap;
 
@@ -83,6 +86,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "create_image",
             "create_video",
             "skill_search",
+            "use_skill",
             "mcp_tool_search",
             "tts",
             "team_tasks",
@@ -105,6 +109,7 @@ pub const PROFILES: &[(&str, Option<&[&str]>)] = &[
             "read_image",
             "create_image",
             "skill_search",
+            "use_skill",
         ]),
     ),
     (
@@ -118,6 +123,7 @@ pub const PROFILES: &[(&str, Option<&[&str]>)] = &[
             "session_status",
             "read_image",
             "skill_search",
+            "use_skill",
         ]),
     ),
     ("full", None),

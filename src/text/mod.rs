@@ -9,6 +9,7 @@
 //! (`(?i)k` also matches the Kelvin sign U+212A, `(?i)s` the long s U+017F), so patterns stay in
 //! Unicode mode and only the whitespace classes are rewritten.
 
+pub mod bm25;
 pub mod guard;
 pub mod sanitize;
 pub mod scrub;

@@ -75,6 +75,8 @@ pub struct Gate<'a> {
     pub embedder: Option<crate::agent::embed::Embedder>,
     /// Who `ask_user` asks when the call's caller can prompt.
     pub asker: Option<super::ask::SharedAsker>,
+    /// Where skills are looked for.
+    pub skill_roots: Vec<PathBuf>,
 }
 
 /// One call.
@@ -179,6 +181,7 @@ impl Gate<'_> {
             web: self.tools.web.clone(),
             ask: self.tools.ask_user.clone(),
             asker: None,
+            skill_roots: self.skill_roots.clone(),
         }
     }
 

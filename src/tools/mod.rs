@@ -11,6 +11,7 @@ pub mod fs;
 pub mod gate;
 pub mod memory;
 pub mod schema;
+pub mod skills;
 pub mod team;
 pub mod todo;
 pub mod web;
@@ -125,6 +126,8 @@ pub struct CallContext {
     pub ask: ask::AskConfig,
     /// Who `ask_user` can ask: set only when the call's caller can prompt (a terminal).
     pub asker: Option<ask::SharedAsker>,
+    /// Where skills are looked for (`[skills] roots`, resolved).
+    pub skill_roots: Vec<PathBuf>,
 }
 
 impl CallContext {
@@ -195,6 +198,9 @@ impl Registry {
         r.register(Box::new(web::search::WebSearch));
         r.register(Box::new(credentialed::CredentialedExec));
         r.register(Box::new(todo::TodoTool));
+        r.register(Box::new(skills::SkillSearch));
+        r.register(Box::new(skills::UseSkill));
+        r.register(Box::new(skills::PublishSkill));
         r.register(Box::new(ask::AskUser));
         r.register(Box::new(workspace_dir::WorkspaceDir));
         for (alias, target) in crate::policy::ALIASES {

@@ -17,6 +17,7 @@ mod run;
 mod sanitize;
 mod scrub;
 mod scrub_go;
+mod skills;
 mod store;
 mod teams;
 mod tools;

@@ -49,3 +49,12 @@ CREATE TABLE custom_tools (
     updated_at INTEGER NOT NULL,
     UNIQUE (name, agent)
 ) STRICT;
+
+-- Skills published with publish_skill: a directory holding a SKILL.md, found with the
+-- configured skill roots.
+CREATE TABLE published_skills (
+    dir TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    agent TEXT NOT NULL DEFAULT '',
+    published_at INTEGER NOT NULL
+) STRICT;

@@ -1,0 +1,84 @@
+//! `goclaw skills`: the skills agents can find — list them, search them with the same BM25 as
+//! `skill_search`, show one's SKILL.md.
+
+use clap::{Args, Subcommand};
+
+use super::{Context, Status};
+use crate::error::{Error, Result};
+use crate::skills::{self, Skill};
+
+/// Skills: list, search, show
+#[derive(Debug, Args)]
+pub struct SkillsArgs {
+    #[command(subcommand)]
+    pub command: SkillsCommand,
+    /// The agent whose published skills count too
+    #[arg(long, global = true, env = "GOCLAW_AGENT")]
+    pub agent: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SkillsCommand {
+    /// Every skill in the roots and the store
+    List,
+    /// Rank skills for a query (BM25 over name and description)
+    Search {
+        query: String,
+        /// At most this many
+        #[arg(long, default_value_t = 5)]
+        max: i64,
+    },
+    /// A skill's metadata and SKILL.md
+    Show { name: String },
+}
+
+fn all(ctx: &Context, agent: Option<&str>) -> Result<Vec<Skill>> {
+    let s = ctx.settings()?;
+    let roots = skills::roots(
+        &s.config.skills,
+        &s.workspace,
+        s.config_path.parent().unwrap_or(std::path::Path::new(".")),
+    );
+    let store = ctx.store()?;
+    skills::discover(&roots, store.conn(), agent)
+}
+
+pub fn run(ctx: &Context, args: SkillsArgs) -> Result<Status> {
+    let agent = args.agent.as_deref();
+    match args.command {
+        SkillsCommand::List => {
+            let found = all(ctx, agent)?;
+            ctx.out.data(&found, |w| {
+                for s in &found {
+                    writeln!(w, "{:<24} {}", s.name, s.description)?;
+                }
+                Ok(())
+            })?;
+        }
+        SkillsCommand::Search { query, max } => {
+            let hits = skills::search(&all(ctx, agent)?, &query, max);
+            ctx.out.data(&hits, |w| {
+                for h in &hits {
+                    writeln!(
+                        w,
+                        "{:>7.3}  {:<24} {}",
+                        h.score, h.skill.name, h.skill.description
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        SkillsCommand::Show { name } => {
+            let found = all(ctx, agent)?;
+            let skill = found.into_iter().find(|s| s.name == name).ok_or_else(|| {
+                Error::not_found(format!("no skill named {name}"))
+                    .with_hint("`goclaw skills list` shows them")
+            })?;
+            let text = std::fs::read_to_string(&skill.location)
+                .map_err(|e| Error::io("read", &skill.location, &e))?;
+            let doc = serde_json::json!({"skill": skill, "content": text});
+            ctx.out.data(&doc, |w| write!(w, "{text}"))?;
+        }
+    }
+    Ok(Status::Ok)
+}

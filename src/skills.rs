@@ -1,0 +1,256 @@
+//! Skills: directories holding a `SKILL.md` whose front matter gives `name` and `description`.
+//! They are found in the configured roots (`[skills] roots`, default `skills/` in the workspace
+//! and `skills/` beside the config file), each root's immediate subdirectories, and in the
+//! directories published with `publish_skill` (kept in the store). A name found twice is the
+//! first one's: workspace roots, then the other roots in order, then published skills.
+//! Search is the BM25 of §15.1 over `name + " " + description`.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::store::{now_ms, sql};
+
+/// `[skills]`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SkillsConfig {
+    /// Directories whose subdirectories are skills (relative ones are under the workspace;
+    /// `~/` is the home directory). Empty: `skills` in the workspace, and `skills` beside the
+    /// config file.
+    pub roots: Vec<PathBuf>,
+}
+
+/// One skill.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Skill {
+    pub name: String,
+    /// The directory's name.
+    pub slug: String,
+    pub description: String,
+    /// The SKILL.md file.
+    pub location: PathBuf,
+    #[serde(rename = "baseDir")]
+    pub base_dir: PathBuf,
+    /// `root` (found under a root) or `published`.
+    pub source: String,
+}
+
+/// Reads `name` and `description` from SKILL.md's front matter (`---` … `---`, `key: value`
+/// lines; quoted values and `>`/`|` block values are understood).
+pub fn front_matter(text: &str) -> Option<(String, String)> {
+    let mut lines = text.lines();
+    if lines.next()?.trim() != "---" {
+        return None;
+    }
+    let mut name = None;
+    let mut description = None;
+    let mut block: Option<(&str, Vec<String>)> = None;
+    for line in lines {
+        if line.trim() == "---" {
+            break;
+        }
+        if let Some((_, acc)) = block.as_mut()
+            && (line.starts_with(' ') || line.starts_with('\t') || line.trim().is_empty())
+        {
+            acc.push(line.trim().to_string());
+            continue;
+        }
+        if let Some((key, acc)) = block.take() {
+            let v = acc.join(" ").trim().to_string();
+            match key {
+                "name" => name = Some(v),
+                "description" => description = Some(v),
+                _ => {}
+            }
+        }
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let key = key.trim();
+        let value = value.trim();
+        let target = match key {
+            "name" => "name",
+            "description" => "description",
+            _ => continue,
+        };
+        if matches!(value, ">" | "|" | ">-" | "|-") {
+            block = Some((target, Vec::new()));
+            continue;
+        }
+        let value = unquote(value);
+        if target == "name" {
+            name = Some(value);
+        } else {
+            description = Some(value);
+        }
+    }
+    if let Some((key, acc)) = block {
+        let v = acc.join(" ").trim().to_string();
+        if key == "name" {
+            name = Some(v);
+        } else {
+            description = Some(v);
+        }
+    }
+    let name = name.filter(|n| !n.is_empty())?;
+    Some((name, description.unwrap_or_default()))
+}
+
+fn unquote(v: &str) -> String {
+    for q in ['"', '\''] {
+        if v.len() >= 2 && v.starts_with(q) && v.ends_with(q) {
+            return v[1..v.len() - 1].to_string();
+        }
+    }
+    v.to_string()
+}
+
+/// The skill in `dir`, if it holds a SKILL.md with a name.
+pub fn read_dir_skill(dir: &Path, source: &str) -> Option<Skill> {
+    let location = dir.join("SKILL.md");
+    let text = std::fs::read_to_string(&location).ok()?;
+    let (name, description) = front_matter(&text)?;
+    Some(Skill {
+        name,
+        slug: dir.file_name()?.to_string_lossy().into_owned(),
+        description,
+        location,
+        base_dir: dir.to_path_buf(),
+        source: source.to_string(),
+    })
+}
+
+/// Every skill the roots and the store hold for `agent` (published ones of other agents are
+/// not seen), first one of a name wins.
+pub fn discover(roots: &[PathBuf], conn: &Connection, agent: Option<&str>) -> Result<Vec<Skill>> {
+    let mut found: Vec<Skill> = Vec::new();
+    let push = |s: Skill, found: &mut Vec<Skill>| {
+        if !found.iter().any(|f| f.name == s.name) {
+            found.push(s);
+        }
+    };
+    for root in roots {
+        let Ok(entries) = std::fs::read_dir(root) else {
+            continue;
+        };
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        for d in dirs {
+            if let Some(s) = read_dir_skill(&d, "root") {
+                push(s, &mut found);
+            }
+        }
+    }
+    for dir in published(conn, agent)? {
+        if let Some(s) = read_dir_skill(&dir, "published") {
+            push(s, &mut found);
+        }
+    }
+    Ok(found)
+}
+
+fn published(conn: &Connection, agent: Option<&str>) -> Result<Vec<PathBuf>> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT dir FROM published_skills WHERE agent = '' OR agent = ?1 ORDER BY published_at, dir",
+        )
+        .map_err(sql)?;
+    let rows = stmt
+        .query_map([agent.unwrap_or("")], |r| r.get::<_, String>(0))
+        .map_err(sql)?;
+    Ok(rows
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .map_err(sql)?
+        .into_iter()
+        .map(PathBuf::from)
+        .collect())
+}
+
+/// Registers `dir` (canonical) as a published skill for `agent` ("" for every agent).
+pub fn publish(conn: &Connection, dir: &Path, agent: &str) -> Result<Skill> {
+    let dir = std::fs::canonicalize(dir)
+        .map_err(|e| Error::not_found(format!("{}: {e}", dir.display())))?;
+    let skill = read_dir_skill(&dir, "published").ok_or_else(|| {
+        Error::usage(format!(
+            "{} has no SKILL.md with a `name` in its front matter",
+            dir.display()
+        ))
+    })?;
+    conn.execute(
+        "INSERT INTO published_skills (dir, name, agent, published_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (dir) DO UPDATE SET name = excluded.name, agent = excluded.agent",
+        params![dir.display().to_string(), skill.name, agent, now_ms()],
+    )
+    .map_err(sql)?;
+    Ok(skill)
+}
+
+/// A search hit.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Hit {
+    #[serde(flatten)]
+    pub skill: Skill,
+    pub score: f64,
+}
+
+/// BM25 over `name + " " + description`.
+pub fn search(skills: &[Skill], query: &str, max: i64) -> Vec<Hit> {
+    let docs: Vec<String> = skills
+        .iter()
+        .map(|s| format!("{} {}", s.name, s.description))
+        .collect();
+    crate::text::bm25::rank(&docs, query, max)
+        .into_iter()
+        .map(|(i, score)| Hit {
+            skill: skills[i].clone(),
+            score,
+        })
+        .collect()
+}
+
+/// The roots in effect: configured ones resolved, or the defaults.
+pub fn roots(cfg: &SkillsConfig, workspace: &Path, config_dir: &Path) -> Vec<PathBuf> {
+    if cfg.roots.is_empty() {
+        return vec![workspace.join("skills"), config_dir.join("skills")];
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    cfg.roots
+        .iter()
+        .map(|r| match (r.strip_prefix("~"), &home) {
+            (Ok(rest), Some(h)) => h.join(rest),
+            _ => workspace.join(r),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn front_matter_forms() {
+        assert_eq!(
+            front_matter("---\nname: pdf-tools\ndescription: \"Merge: and split PDFs\"\n---\nbody"),
+            Some(("pdf-tools".into(), "Merge: and split PDFs".into()))
+        );
+        assert_eq!(
+            front_matter(
+                "---\nname: x\ndescription: >\n  line one\n  line two\nlicense: MIT\n---\n"
+            ),
+            Some(("x".into(), "line one line two".into()))
+        );
+        assert_eq!(front_matter("no front matter"), None);
+        assert_eq!(
+            front_matter("---\ndescription: d\n---\n"),
+            None,
+            "a name is needed"
+        );
+    }
+}

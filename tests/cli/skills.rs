@@ -1,0 +1,206 @@
+//! Skills: discovery under the roots, `skill_search` against hand-computed BM25 scores,
+//! `use_skill`, `publish_skill` and `goclaw skills`.
+
+use serde_json::Value;
+
+use crate::util::*;
+
+fn skill(env: &TestEnv, dir: &str, name: &str, description: &str) {
+    env.write(
+        &format!("{dir}/SKILL.md"),
+        format!(
+            "---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nSteps for {name}.\n"
+        ),
+    );
+}
+
+fn three(env: &TestEnv) {
+    skill(env, "skills/a-pdf", "pdf", "export tool");
+    skill(env, "skills/b-image", "image", "resize");
+    skill(env, "skills/c-merge", "pdf-merge", "pdf split");
+}
+
+fn tool(env: &TestEnv, name: &str, args: &str, extra: &[&str]) -> (i32, String) {
+    let mut a = vec!["tools", "exec", name, args];
+    a.extend(extra);
+    let o = env.run(&a);
+    let doc = json(&o);
+    let text = doc["result"]["for_llm"]
+        .as_str()
+        .or(doc["error"]["message"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    (code(&o), text)
+}
+
+#[test]
+fn skill_search_scores_are_the_hand_computed_bm25() {
+    let env = TestEnv::new();
+    three(&env);
+    // N = 3 documents: "pdf export tool" (3 tokens), "image resize" (2), "pdf merge pdf split"
+    // (4); avgDL = 3. For "pdf": df = 2, idf = ln((3 - 2 + 0.5)/(2 + 0.5) + 1) = ln 1.6.
+    // pdf-merge: tf 2, dl 4 → 2·2.2/(2 + 1.2·(0.25 + 0.75·4/3)) = 4.4/3.5.
+    // pdf: tf 1, dl 3 → 2.2/2.2 = 1.
+    let idf = 1.6f64.ln();
+    let (c, text) = tool(&env, "skill_search", r#"{"query":"pdf"}"#, &[]);
+    assert_eq!(c, 0, "{text}");
+    let (doc, action) = text.split_once("\n\nACTION REQUIRED: ").unwrap();
+    let doc: Value = serde_json::from_str(doc).unwrap();
+    assert_eq!(doc["count"], 2);
+    let hits = doc["results"].as_array().unwrap();
+    assert_eq!(hits[0]["name"], "pdf-merge");
+    assert!((hits[0]["score"].as_f64().unwrap() - idf * 4.4 / 3.5).abs() < 1e-9);
+    assert_eq!(hits[1]["name"], "pdf");
+    assert!((hits[1]["score"].as_f64().unwrap() - idf).abs() < 1e-9);
+    assert_eq!(hits[1]["slug"], "a-pdf");
+    assert!(
+        hits[1]["location"]
+            .as_str()
+            .unwrap()
+            .ends_with("skills/a-pdf/SKILL.md")
+    );
+    assert_eq!(
+        action,
+        "Call use_skill with name \"pdf-merge\" to load the skill instructions, then follow them."
+    );
+    // "resize resize": the repeated token counts twice; idf = ln(8/3), dl 2 → 2.2/1.9 each.
+    let (_, text) = tool(
+        &env,
+        "skill_search",
+        r#"{"query":"resize resize","max_results":1}"#,
+        &[],
+    );
+    let doc: Value = serde_json::from_str(text.split("\n\nACTION").next().unwrap()).unwrap();
+    let expect = 2.0 * (8.0f64 / 3.0).ln() * 2.2 / 1.9;
+    assert!(
+        (doc["results"][0]["score"].as_f64().unwrap() - expect).abs() < 1e-9,
+        "{doc}"
+    );
+    let (c, text) = tool(&env, "skill_search", r#"{"query":"kubernetes"}"#, &[]);
+    assert_eq!(
+        (c, text.as_str()),
+        (0, "No skills found matching: kubernetes")
+    );
+    let (c, text) = tool(&env, "skill_search", r#"{"query":" "}"#, &[]);
+    assert_eq!((c, text.as_str()), (1, "query parameter is required"));
+    // The command line ranks the same way.
+    let hits = json(&env.run(&["skills", "search", "pdf"]));
+    assert_eq!(hits[0]["name"], "pdf-merge");
+    assert!((hits[0]["score"].as_f64().unwrap() - idf * 4.4 / 3.5).abs() < 1e-9);
+}
+
+#[test]
+fn use_skill_returns_the_instructions() {
+    let env = TestEnv::new();
+    three(&env);
+    let (c, text) = tool(&env, "use_skill", r#"{"name":"image"}"#, &[]);
+    assert_eq!(c, 0, "{text}");
+    assert!(
+        text.starts_with("Using skill image (base directory: "),
+        "{text}"
+    );
+    assert!(text.contains("Steps for image."));
+    let (c, text) = tool(&env, "use_skill", r#"{"name":"nope"}"#, &[]);
+    assert_eq!(c, 1);
+    assert!(text.contains("skill not found: nope"));
+    let shown = json(&env.run(&["skills", "show", "image"]));
+    assert!(
+        shown["content"]
+            .as_str()
+            .unwrap()
+            .contains("Steps for image.")
+    );
+    assert_error(&env.run(&["skills", "show", "nope"]), 5, "not_found");
+}
+
+#[test]
+fn roots_in_order_and_published_skills_per_agent() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.writer]\n[agents.other]\n",
+    )
+    .unwrap();
+    three(&env);
+    // The config directory's skills come after the workspace's: same name, first one wins.
+    let home_skill = env.home().join("skills/pdf-again/SKILL.md");
+    std::fs::create_dir_all(home_skill.parent().unwrap()).unwrap();
+    std::fs::write(&home_skill, "---\nname: pdf\ndescription: shadowed\n---\n").unwrap();
+    std::fs::write(
+        env.home().join("skills/global-only/SKILL.md").tap_dir(),
+        "---\nname: global-only\ndescription: from the config dir\n---\n",
+    )
+    .unwrap();
+    let list = json(&env.run(&["skills", "list"]));
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["pdf", "image", "pdf-merge", "global-only"]);
+    assert_eq!(list[0]["description"], "export tool");
+
+    // publish_skill: a directory of the workspace, seen by the publishing agent only.
+    skill(
+        &env,
+        "drafts/release",
+        "release-notes",
+        "write release notes from git log",
+    );
+    let (c, text) = tool(
+        &env,
+        "publish_skill",
+        r#"{"path":"drafts/release"}"#,
+        &["--agent", "writer"],
+    );
+    assert_eq!(c, 0, "{text}");
+    let (_, text) = tool(
+        &env,
+        "skill_search",
+        r#"{"query":"release notes"}"#,
+        &["--agent", "writer"],
+    );
+    assert!(text.contains("\"source\": \"published\""), "{text}");
+    let (_, text) = tool(
+        &env,
+        "skill_search",
+        r#"{"query":"release notes"}"#,
+        &["--agent", "other"],
+    );
+    assert_eq!(text, "No skills found matching: release notes");
+    // Outside the workspace, or without a SKILL.md: refused.
+    let (c, _) = tool(
+        &env,
+        "publish_skill",
+        r#"{"path":"../home/skills/global-only"}"#,
+        &["--agent", "writer"],
+    );
+    assert_eq!(c, 1);
+    let (c, _) = tool(
+        &env,
+        "publish_skill",
+        r#"{"path":"/etc"}"#,
+        &["--agent", "writer"],
+    );
+    assert_eq!(c, 1);
+    std::fs::create_dir_all(env.work().join("empty")).unwrap();
+    let (c, text) = tool(
+        &env,
+        "publish_skill",
+        r#"{"path":"empty"}"#,
+        &["--agent", "writer"],
+    );
+    assert_eq!(c, 2, "{text}");
+}
+
+trait TapDir {
+    fn tap_dir(self) -> Self;
+}
+impl TapDir for std::path::PathBuf {
+    /// Creates the parent directory and returns the path.
+    fn tap_dir(self) -> Self {
+        std::fs::create_dir_all(self.parent().unwrap()).unwrap();
+        self
+    }
+}
