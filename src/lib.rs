@@ -10,6 +10,7 @@
 pub mod agent;
 pub mod cli;
 pub mod config;
+pub mod cron;
 pub mod error;
 pub mod host;
 pub mod mcp;

@@ -19,6 +19,7 @@ pub mod agents;
 pub mod approvals;
 pub mod completions;
 pub mod config;
+pub mod cron;
 pub mod db;
 pub mod docs;
 pub mod guard;
@@ -114,6 +115,8 @@ pub enum Command {
     Policy(policy::PolicyArgs),
     /// Manage the exec allowlist
     Approvals(approvals::ApprovalsArgs),
+    /// Scheduled agent runs and tool calls: add, list, tick (from crontab), daemon
+    Cron(cron::CronArgs),
     /// Credentialed CLIs for credentialed_exec: register, list, remove
     SecureCli(secure_cli::SecureCliArgs),
     /// Skills: list, search and show
@@ -284,6 +287,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Tools(a) => tools::run(&ctx, a),
         Command::Policy(a) => policy::run(&ctx, a),
         Command::Approvals(a) => approvals::run(&ctx, a),
+        Command::Cron(a) => cron::run(&ctx, a),
         Command::SecureCli(a) => secure_cli::run(&ctx, a),
         Command::Skills(a) => skills::run(&ctx, a),
         Command::Team(a) => team::run(&ctx, a),

@@ -52,6 +52,9 @@ pub struct RunArgs {
     /// Save every LLM exchange to FILE (JSON Lines) for `--provider replay:FILE`
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Only these tools (comma-separated), within what the policy allows; empty: none
+    #[arg(long, value_name = "TOOLS", value_delimiter = ',')]
+    pub allow_tools: Option<Vec<String>>,
 }
 
 /// How events are shown.
@@ -154,6 +157,14 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     let mut gate = super::tools::gate(ctx, &p)?;
     if let Some(ws) = agent_cfg.and_then(|c| c.workspace.clone()) {
         gate.workspace = settings.workspace.join(ws);
+    }
+    if let Some(list) = &a.allow_tools {
+        let list: Vec<String> = list
+            .iter()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect();
+        gate.ceiling = Some((list, "--allow-tools".into()));
     }
     let mut store = ctx.store()?;
 

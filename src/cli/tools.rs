@@ -189,6 +189,7 @@ pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
             &s.workspace,
             s.config_path.parent().unwrap_or(std::path::Path::new(".")),
         ),
+        ceiling: None,
     })
 }
 

@@ -403,6 +403,21 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// Step 14, ceiling: keeps only tools in `ceiling` (a cron job's creator's list, a run's
+    /// `--allow-tools`), so no configuration change can widen what the caller had.
+    pub fn cap(&mut self, ceiling: &[String], rule: &str) {
+        let mut step = Step::new(14, "ceiling");
+        step.rule = Some(rule.to_string());
+        step.removed = self
+            .tools
+            .iter()
+            .filter(|t| !ceiling.contains(t))
+            .cloned()
+            .collect();
+        self.tools.retain(|t| ceiling.contains(t));
+        self.steps.push(step);
+    }
+
     /// The last step that removed `tool`, if it is not in the final list.
     pub fn removed_by(&self, tool: &str) -> Option<&Step> {
         if self.tools.iter().any(|t| t == tool) {

@@ -77,6 +77,9 @@ pub struct Gate<'a> {
     pub asker: Option<super::ask::SharedAsker>,
     /// Where skills are looked for.
     pub skill_roots: Vec<PathBuf>,
+    /// A ceiling over the policy: only these tools, whatever the configuration says (a cron
+    /// job's captured list, `run --allow-tools`).
+    pub ceiling: Option<(Vec<String>, String)>,
 }
 
 /// One call.
@@ -182,6 +185,7 @@ impl Gate<'_> {
             ask: self.tools.ask_user.clone(),
             asker: None,
             skill_roots: self.skill_roots.clone(),
+            allowed_tools: Vec::new(),
         }
     }
 
@@ -208,7 +212,12 @@ impl Gate<'_> {
             provider,
             ..policy::Request::default()
         };
-        policy::evaluate(&self.registry.names(), self.tools, self.groups, &req)
+        let mut evaluation =
+            policy::evaluate(&self.registry.names(), self.tools, self.groups, &req);
+        if let Some((ceiling, why)) = &self.ceiling {
+            evaluation.cap(ceiling, why);
+        }
+        evaluation
     }
 
     /// Runs one call through the gate and records it.
@@ -280,6 +289,7 @@ impl Gate<'_> {
         decision.insert("policy".into(), json!({"allowed": true}));
         // Rate limit.
         let mut ctx = self.context(req, agent);
+        ctx.allowed_tools = evaluation.tools.clone();
         if prompter.is_some() {
             ctx.asker = self.asker.clone();
         }

@@ -4,6 +4,7 @@
 
 pub mod ask;
 pub mod credentialed;
+pub mod cron;
 pub mod custom;
 pub mod datetime;
 pub mod exec;
@@ -128,6 +129,8 @@ pub struct CallContext {
     pub asker: Option<ask::SharedAsker>,
     /// Where skills are looked for (`[skills] roots`, resolved).
     pub skill_roots: Vec<PathBuf>,
+    /// The caller's final tool list (policy and ceiling), e.g. what a cron job it creates may do.
+    pub allowed_tools: Vec<String>,
 }
 
 impl CallContext {
@@ -194,6 +197,7 @@ impl Registry {
         r.register(Box::new(memory::MemorySearch));
         r.register(Box::new(memory::MemoryGet));
         r.register(Box::new(datetime::Datetime));
+        r.register(Box::new(cron::CronTool));
         r.register(Box::new(web::fetch::WebFetch));
         r.register(Box::new(web::search::WebSearch));
         r.register(Box::new(credentialed::CredentialedExec));

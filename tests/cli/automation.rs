@@ -39,3 +39,327 @@ fn datetime_reports_utc_and_a_named_zone() {
     let o = env.run(&["policy", "explain", "--tool", "datetime"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
 }
+
+/// `goclaw cron tick`, for the exit code and the report.
+fn tick(env: &TestEnv) -> (i32, Value) {
+    let o = env.run(&["cron", "tick"]);
+    (code(&o), json(&o))
+}
+
+/// Waits until the job `name` is due.
+fn wait_due(env: &TestEnv, name: &str) {
+    for _ in 0..100 {
+        let jobs = json(&env.run(&["cron", "list"]));
+        let job = jobs
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["name"] == name)
+            .unwrap()
+            .clone();
+        if job["next_run_ms"].as_i64().unwrap() <= chrono_ms() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("{name} never became due");
+}
+
+fn chrono_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+#[test]
+fn overlapping_ticks_run_a_due_job_once() {
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "cron",
+        "add",
+        "slow",
+        "--every",
+        "1h",
+        "--tool",
+        "exec",
+        "--args",
+        r#"{"command":"sleep 1; echo ran >> ticks.log"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // Make it due now: `tools exec cron` run (force) queues it for the next tick.
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "cron",
+        r#"{"action":"run","jobId":"slow"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let ticks: Vec<_> = (0..4).map(|_| env.spawn(&["cron", "tick"])).collect();
+    let outs: Vec<_> = ticks
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    for o in &outs {
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let log = std::fs::read_to_string(env.work().join("ticks.log")).unwrap();
+    assert_eq!(log, "ran\n", "the job ran once");
+    let ran: usize = outs
+        .iter()
+        .map(|o| {
+            serde_json::from_slice::<Value>(&o.stdout).unwrap()["ran"]
+                .as_array()
+                .unwrap()
+                .len()
+        })
+        .sum();
+    assert_eq!(ran, 1);
+    let runs = json(&env.run(&["cron", "runs", "slow"]));
+    assert_eq!(runs.as_array().unwrap().len(), 1);
+    assert_eq!(runs[0]["status"], "ok");
+    // Not due again for an hour.
+    let (c, report) = tick(&env);
+    assert_eq!((c, report["ran"].as_array().unwrap().len()), (0, 0));
+}
+
+#[test]
+fn a_failing_job_is_recorded_as_failed_with_its_reason() {
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "cron",
+        "add",
+        "broken",
+        "--every",
+        "1s",
+        "--tool",
+        "exec",
+        "--args",
+        r#"{"command":"echo oops >&2; exit 3"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    wait_due(&env, "broken");
+    let (c, report) = tick(&env);
+    assert_eq!(c, 1, "a failed job makes the tick exit 1: {report}");
+    assert_eq!(report["ran"][0]["status"], "failed");
+    let runs = json(&env.run(&["cron", "runs", "broken"]));
+    assert_eq!(runs[0]["status"], "failed");
+    assert!(
+        runs[0]["error"].as_str().unwrap().contains("oops"),
+        "{runs}"
+    );
+    let jobs = json(&env.run(&["cron", "list"]));
+    assert_eq!(jobs[0]["last_status"], "failed");
+    // An agent-run job whose provider is missing fails too, with the reason.
+    let o = env.run(&[
+        "cron",
+        "add",
+        "no-llm",
+        "--every",
+        "1s",
+        "--message",
+        "hello",
+    ]);
+    assert_eq!(code(&o), 0);
+    wait_due(&env, "no-llm");
+    let (c, _) = tick(&env);
+    assert_eq!(c, 1);
+    let runs = json(&env.run(&["cron", "runs", "no-llm"]));
+    assert_eq!(runs[0]["status"], "failed");
+    assert!(
+        runs[0]["error"].as_str().unwrap().contains("exit 2"),
+        "{runs}"
+    );
+}
+
+#[test]
+fn a_job_never_does_more_than_its_creator_could() {
+    let env = TestEnv::new();
+    let rec = env.root().join("r.jsonl");
+    let exec_call = serde_json::json!({"response": {"content": "", "finish_reason": "tool_calls",
+        "tool_calls": [{"id": "c0", "name": "exec", "arguments": {"command": "touch escaped"}}]}});
+    let done = serde_json::json!({"response": {"content": "done", "finish_reason": "stop"}});
+    std::fs::write(&rec, format!("{exec_call}\n{done}\n")).unwrap();
+    let limited = |deny: &str| {
+        std::fs::write(
+            env.home().join("config.toml"),
+            format!(
+                "[agents.limited]\nprovider = \"replay:{}\"\n[agents.limited.tools]\ndeny = [{deny}]\n",
+                rec.display()
+            ),
+        )
+        .unwrap();
+    };
+    limited("\"exec\"");
+    // The command line refuses a tool job the agent may not run.
+    let o = env.run(&[
+        "cron",
+        "add",
+        "sneaky",
+        "--every",
+        "1s",
+        "--agent",
+        "limited",
+        "--tool",
+        "exec",
+        "--args",
+        r#"{"command":"touch escaped"}"#,
+    ]);
+    assert_error(&o, 3, "denied");
+    // So does the cron tool, called by the agent.
+    let o = env.run(&[
+        "tools", "exec", "cron", "--agent", "limited",
+        r#"{"action":"add","job":{"name":"sneaky","schedule":{"kind":"every","everyMs":1000},"tool":"exec","args":{"command":"touch escaped"}}}"#,
+    ]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("not a tool you may use"),
+        "{}",
+        stdout(&o)
+    );
+    // An agent-run job made now keeps the list without exec, even after exec is allowed.
+    let o = env.run(&[
+        "tools", "exec", "cron", "--agent", "limited",
+        r#"{"action":"add","job":{"name":"chat","schedule":{"kind":"every","everyMs":1000},"message":"tidy up"}}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    limited("");
+    wait_due(&env, "chat");
+    let (c, report) = tick(&env);
+    assert_eq!(c, 0, "{report}");
+    assert!(!env.work().join("escaped").exists(), "exec ran");
+    let history = stdout(&env.run(&["tools", "history", "--tool", "exec"]));
+    assert!(history.contains("\"outcome\":\"denied\""), "{history}");
+    assert!(history.contains("removed at step 14 (ceiling"), "{history}");
+}
+
+#[test]
+fn the_cron_tool_manages_only_the_callers_jobs() {
+    let env = TestEnv::new();
+    std::fs::write(env.home().join("config.toml"), "[agents.a]\n[agents.b]\n").unwrap();
+    let call = |agent: &str, args: &str| {
+        let o = env.run(&["tools", "exec", "cron", args, "--agent", agent]);
+        let text = json(&o)["result"]["for_llm"]
+            .as_str()
+            .or(json(&o)["error"]["message"].as_str())
+            .unwrap_or_default()
+            .to_string();
+        (code(&o), text)
+    };
+    let (c, text) = call(
+        "a",
+        r#"{"action":"add","job":{"name":"report","schedule":{"kind":"cron","expr":"0 9 * * 1-5","tz":"Europe/Paris"},"message":"weekly report"}}"#,
+    );
+    assert_eq!(c, 0, "{text}");
+    let job: Value = serde_json::from_str(&text).unwrap();
+    let id = job["job"]["id"].as_i64().unwrap();
+    assert!(job["job"]["next_run_ms"].as_i64().unwrap() > chrono_ms());
+    let (_, text) = call("a", r#"{"action":"list"}"#);
+    assert!(text.contains("\"count\": 1"), "{text}");
+    let (_, text) = call("b", r#"{"action":"list"}"#);
+    assert!(text.contains("\"count\": 0"), "{text}");
+    let (c, text) = call("b", &format!(r#"{{"action":"remove","jobId":{id}}}"#));
+    assert_eq!(
+        (c, text.as_str()),
+        (5, format!("job {id} not found").as_str())
+    );
+    let (c, text) = call(
+        "a",
+        &format!(
+            r#"{{"action":"update","jobId":"{id}","patch":{{"schedule":{{"kind":"every","everyMs":60000}}}}}}"#
+        ),
+    );
+    assert_eq!(c, 0, "{text}");
+    assert!(text.contains("\"everyMs\": 60000"), "{text}");
+    let (_, text) = call("a", r#"{"action":"status"}"#);
+    assert!(text.contains("\"jobs\": 1"), "{text}");
+    let (_, text) = call("a", &format!(r#"{{"action":"runs","jobId":{id}}}"#));
+    assert!(text.contains("\"count\": 0"), "{text}");
+    let (c, text) = call(
+        "a",
+        r#"{"action":"add","job":{"name":"x","schedule":{"kind":"at","atMs":1000},"message":"m"}}"#,
+    );
+    assert_eq!(c, 1);
+    assert!(
+        text.starts_with("job.schedule.atMs is in the past (1000)."),
+        "{text}"
+    );
+    let (_, text) = call(
+        "a",
+        r#"{"action":"add","job":{"name":"x","schedule":{"kind":"hourly"},"message":"m"}}"#,
+    );
+    assert_eq!(
+        text,
+        "invalid schedule kind: hourly (must be at, every, or cron)"
+    );
+    let (c, text) = call("a", r#"{"action":"explode"}"#);
+    assert_eq!(c, 2, "the schema names the actions: {text}");
+    let (c, _) = call("a", &format!(r#"{{"action":"remove","jobId":{id}}}"#));
+    assert_eq!(c, 0);
+}
+
+#[test]
+fn cron_add_checks_its_input_and_the_daemon_stops_on_sigterm() {
+    let env = TestEnv::new();
+    let o = env.run(&["cron", "add", "x", "--cron", "61 * * * *", "--message", "m"]);
+    assert_error(&o, 2, "usage");
+    let o = env.run(&[
+        "cron",
+        "add",
+        "x",
+        "--at",
+        "2001-01-01T00:00:00Z",
+        "--message",
+        "m",
+    ]);
+    assert_error(&o, 2, "usage");
+    let o = env.run(&["cron", "add", "x", "--every", "5m"]);
+    assert_error(&o, 2, "usage");
+    let o = env.run(&[
+        "cron",
+        "add",
+        "x",
+        "--cron",
+        "*/5 * * * *",
+        "--tz",
+        "Asia/Ho_Chi_Minh",
+        "--tool",
+        "datetime",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let next = json(&o)["next_run_ms"].as_i64().unwrap();
+    assert_eq!(next % 300_000, 0, "on a five-minute boundary");
+    let o = env.run(&["cron", "add", "x", "--every", "5m", "--tool", "datetime"]);
+    assert_error(&o, 6, "conflict");
+
+    let o = env.run(&["cron", "add", "beat", "--every", "1s", "--tool", "datetime"]);
+    assert_eq!(code(&o), 0);
+    let mut daemon = env.spawn(&["cron", "daemon", "--interval", "1s"]);
+    let mut ran = false;
+    for _ in 0..50 {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let runs = json(&env.run(&["cron", "runs", "beat"]));
+        if runs.as_array().is_some_and(|r| !r.is_empty()) {
+            ran = true;
+            break;
+        }
+    }
+    nix_kill(daemon.id(), "TERM");
+    let status = daemon.wait().unwrap();
+    assert!(ran, "the daemon ran the job");
+    assert_eq!(status.code(), Some(0));
+    let runs = json(&env.run(&["cron", "runs", "beat"]));
+    assert_eq!(runs[0]["status"], "ok");
+}
+
+fn nix_kill(pid: u32, sig: &str) {
+    std::process::Command::new("kill")
+        .args([&format!("-{sig}"), &pid.to_string()])
+        .status()
+        .unwrap();
+}

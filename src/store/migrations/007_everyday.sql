@@ -58,3 +58,42 @@ CREATE TABLE published_skills (
     agent TEXT NOT NULL DEFAULT '',
     published_at INTEGER NOT NULL
 ) STRICT;
+
+-- Cron: jobs (an agent run or a tool call on a schedule) and their runs. `allowed_tools` is the
+-- creator's tool list when the job was made: a job never does more. A tick claims a due job by
+-- advancing `next_run_ms` and taking the lease in one UPDATE, so overlapping ticks run it once.
+CREATE TABLE cron_jobs (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    agent TEXT NOT NULL DEFAULT '',
+    user TEXT NOT NULL DEFAULT '',
+    session TEXT NOT NULL DEFAULT '',
+    schedule TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    allowed_tools TEXT NOT NULL,
+    created_by TEXT NOT NULL DEFAULT '',
+    enabled INTEGER NOT NULL DEFAULT 1,
+    delete_after_run INTEGER NOT NULL DEFAULT 0,
+    next_run_ms INTEGER,
+    last_run_ms INTEGER,
+    last_status TEXT,
+    last_error TEXT,
+    lease_owner TEXT,
+    lease_until_ms INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (agent, name)
+) STRICT;
+
+CREATE TABLE cron_runs (
+    id INTEGER PRIMARY KEY,
+    job_id INTEGER NOT NULL REFERENCES cron_jobs (id) ON DELETE CASCADE,
+    started_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
+    error TEXT,
+    output TEXT,
+    run_id TEXT,
+    runner TEXT NOT NULL
+) STRICT;
+CREATE INDEX cron_runs_job ON cron_runs (job_id, started_at);

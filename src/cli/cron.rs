@@ -1,0 +1,546 @@
+//! `goclaw cron`: jobs in the store and the ticks that run them.
+//!
+//! `cron tick` runs every due job once and exits: put `* * * * * goclaw cron tick` in the
+//! system crontab. `cron daemon` ticks in a loop for machines without cron. Overlapping ticks
+//! are safe: a job is claimed by one guarded UPDATE that moves its schedule on and takes a
+//! lease. A job made here captures the tool list its `--agent` has now as its ceiling. An agent
+//! run job runs `goclaw run` as a child process (same config, store and workspace) with
+//! `--allow-tools` set to that ceiling; a tool job goes through the gate in this process with
+//! the same ceiling. `tick` exits 0 when every job it ran succeeded, 1 when one failed (so
+//! crontab's mail tells you); the failure is in `cron runs`.
+
+use std::io::Write as _;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use super::tools::CallerArgs;
+use super::{Context, Status};
+use crate::cron::{self, Ending, Job, NewJob, Payload, Schedule};
+use crate::error::{Error, Result};
+use crate::store::now_ms;
+use crate::tools::gate::{CallRequest, OnAsk};
+
+/// Scheduled agent runs and tool calls
+#[derive(Debug, Args)]
+pub struct CronArgs {
+    #[command(subcommand)]
+    pub command: CronCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CronCommand {
+    /// Add a job: an agent run (--message) or a tool call (--tool) on a schedule
+    #[command(after_help = "Examples:\n  \
+        goclaw cron add digest --cron '0 8 * * 1-5' --tz Europe/Paris --agent writer --message 'Summarise yesterday'\n  \
+        goclaw cron add ping --every 5m --tool web_fetch --args '{\"url\":\"https://example.com\"}'\n  \
+        goclaw cron add once --at 2026-12-01T09:00:00Z --message 'Renew the certificate' --agent ops")]
+    Add(Box<AddArgs>),
+    /// List jobs
+    List {
+        #[arg(long)]
+        agent: Option<String>,
+    },
+    /// Remove a job (by id or name)
+    Rm(JobRef),
+    /// Turn a job on (due again at its next time)
+    Enable(JobRef),
+    /// Turn a job off
+    Disable(JobRef),
+    /// Runs, newest first (of one job, or all)
+    Runs {
+        job: Option<String>,
+        #[arg(long)]
+        agent: Option<String>,
+        #[arg(long, default_value_t = 20)]
+        limit: u32,
+    },
+    /// Run every due job once, then exit (call it from crontab every minute)
+    Tick {
+        /// Also run this job now, due or not
+        #[arg(long)]
+        force: Option<String>,
+    },
+    /// Tick in a loop until interrupted
+    Daemon {
+        /// Time between ticks
+        #[arg(long, default_value = "60s")]
+        interval: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct JobRef {
+    /// The job's id or name
+    pub job: String,
+    /// Whose job, when names repeat across agents
+    #[arg(long)]
+    pub agent: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// A name, unique per agent
+    pub name: String,
+    /// Once, at this time (RFC 3339, or Unix milliseconds)
+    #[arg(long, group = "when")]
+    pub at: Option<String>,
+    /// Repeatedly, this often (30s, 5m, 1h)
+    #[arg(long, group = "when")]
+    pub every: Option<String>,
+    /// A 5-field cron expression
+    #[arg(long, group = "when")]
+    pub cron: Option<String>,
+    /// The cron expression's IANA time zone [default: UTC]
+    #[arg(long, requires = "cron")]
+    pub tz: Option<String>,
+    /// Run the agent with this message
+    #[arg(long, group = "what")]
+    pub message: Option<String>,
+    /// Call this tool instead
+    #[arg(long, group = "what")]
+    pub tool: Option<String>,
+    /// The tool's arguments (JSON)
+    #[arg(long, requires = "tool")]
+    pub args: Option<String>,
+    #[command(flatten)]
+    pub caller: CallerArgs,
+    /// Delete an `--at` job after it ran successfully
+    #[arg(long)]
+    pub delete_after_run: bool,
+}
+
+pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
+    match args.command {
+        CronCommand::Add(a) => add(ctx, *a),
+        CronCommand::List { agent } => {
+            let store = ctx.store()?;
+            let jobs = cron::list(store.conn(), agent.as_deref())?;
+            ctx.out.data(&jobs, |w| {
+                for j in &jobs {
+                    writeln!(
+                        w,
+                        "{:>4}  {:<16} {:<10} {:<8} next {}  last {}",
+                        j.id,
+                        j.name,
+                        j.agent.as_deref().unwrap_or("-"),
+                        if j.enabled { "on" } else { "off" },
+                        j.next_run_ms.map(ms_text).unwrap_or_else(|| "-".into()),
+                        j.last_status.as_deref().unwrap_or("-")
+                    )?;
+                }
+                Ok(())
+            })?;
+            Ok(Status::Ok)
+        }
+        CronCommand::Rm(r) => {
+            let store = ctx.store()?;
+            let job = cron::find(store.conn(), &r.job, r.agent.as_deref())?;
+            cron::remove(store.conn(), job.id)?;
+            ctx.out
+                .data(&json!({"removed": job.id, "name": job.name}), |w| {
+                    writeln!(w, "removed job {} ({})", job.id, job.name)
+                })?;
+            Ok(Status::Ok)
+        }
+        CronCommand::Enable(r) | CronCommand::Disable(r) if r.job.is_empty() => {
+            Err(Error::usage("a job id or name is required"))
+        }
+        CronCommand::Enable(r) => toggle(ctx, r, true),
+        CronCommand::Disable(r) => toggle(ctx, r, false),
+        CronCommand::Runs { job, agent, limit } => {
+            let store = ctx.store()?;
+            cron::reap(store.conn())?;
+            let id = match job {
+                Some(j) => Some(cron::find(store.conn(), &j, agent.as_deref())?.id),
+                None => None,
+            };
+            let runs = cron::runs(store.conn(), id, limit)?;
+            ctx.out.data(&runs, |w| {
+                for r in &runs {
+                    writeln!(
+                        w,
+                        "{:>5}  job {:<4} {}  {:<7} {}",
+                        r.id,
+                        r.job_id,
+                        ms_text(r.started_at),
+                        r.status,
+                        r.error.as_deref().unwrap_or("")
+                    )?;
+                }
+                Ok(())
+            })?;
+            Ok(Status::Ok)
+        }
+        CronCommand::Tick { force } => {
+            let report = tick(ctx, force.as_deref())?;
+            let failed = report.iter().any(|r| r["status"] == "failed");
+            ctx.out.data(&json!({"ran": report}), |w| {
+                for r in &report {
+                    writeln!(
+                        w,
+                        "job {} {}: {}{}",
+                        r["job"],
+                        r["name"].as_str().unwrap_or(""),
+                        r["status"].as_str().unwrap_or(""),
+                        r["error"]
+                            .as_str()
+                            .map(|e| format!(" ({e})"))
+                            .unwrap_or_default()
+                    )?;
+                }
+                Ok(())
+            })?;
+            Ok(if failed {
+                Status::Exit(crate::error::ErrorKind::Failed)
+            } else {
+                Status::Ok
+            })
+        }
+        CronCommand::Daemon { interval } => daemon(ctx, &interval),
+    }
+}
+
+fn ms_text(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_else(|| ms.to_string())
+}
+
+fn toggle(ctx: &Context, r: JobRef, on: bool) -> Result<Status> {
+    let store = ctx.store()?;
+    let job = cron::find(store.conn(), &r.job, r.agent.as_deref())?;
+    cron::set_enabled(store.conn(), &job, on)?;
+    let job = cron::get(store.conn(), job.id)?;
+    ctx.out.data(&job, |w| {
+        writeln!(
+            w,
+            "job {} {}",
+            job.id,
+            if on { "enabled" } else { "disabled" }
+        )
+    })?;
+    Ok(Status::Ok)
+}
+
+fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
+    let now = now_ms();
+    let schedule = if let Some(at) = &a.at {
+        let ms = match at.parse::<i64>() {
+            Ok(ms) => ms,
+            Err(_) => chrono::DateTime::parse_from_rfc3339(at)
+                .map_err(|e| Error::usage(format!("--at {at}: {e} (use RFC 3339 or Unix ms)")))?
+                .timestamp_millis(),
+        };
+        Schedule::parse(&json!({"kind":"at","atMs": ms}), now)
+    } else if let Some(every) = &a.every {
+        let d = super::team::parse_duration(every)?;
+        Schedule::parse(
+            &json!({"kind":"every","everyMs": d.as_millis() as i64}),
+            now,
+        )
+    } else if let Some(expr) = &a.cron {
+        Schedule::parse(&json!({"kind":"cron","expr": expr, "tz": a.tz}), now)
+    } else {
+        return Err(Error::usage("say when: --at, --every or --cron"));
+    }
+    .map_err(Error::usage)?;
+    let payload = match (&a.message, &a.tool) {
+        (Some(m), None) if !m.trim().is_empty() => Payload::Run { message: m.clone() },
+        (None, Some(t)) => {
+            let args: Value = match &a.args {
+                None => json!({}),
+                Some(s) => super::input::Input::parse(Some(s)).read_json()?,
+            };
+            if !args.is_object() {
+                return Err(Error::usage("--args must be a JSON object"));
+            }
+            Payload::Tool {
+                tool: t.clone(),
+                args,
+            }
+        }
+        _ => return Err(Error::usage("say what: --message TEXT or --tool NAME")),
+    };
+    // The ceiling: what the job's agent may use now.
+    let p = super::tools::parts(ctx, a.caller.agent.as_deref())?;
+    let g = super::tools::gate(ctx, &p)?;
+    let agent_cfg = g.agent(a.caller.agent.as_deref())?;
+    let allowed = g.evaluate(agent_cfg, None).tools;
+    if let Payload::Tool { tool, .. } = &payload
+        && !allowed.iter().any(|t| t == tool)
+    {
+        return Err(Error::denied(format!(
+            "tool {tool} is not allowed for {}, so a job cannot use it",
+            a.caller.agent.as_deref().unwrap_or("the default policy")
+        )));
+    }
+    let store = ctx.store()?;
+    let job = cron::add(
+        store.conn(),
+        &NewJob {
+            name: a.name,
+            agent: a.caller.agent,
+            user: a.caller.user,
+            session: a.caller.session,
+            schedule,
+            payload,
+            allowed_tools: allowed,
+            created_by: format!(
+                "cli:{}",
+                std::env::var("USER").unwrap_or_else(|_| "unknown".into())
+            ),
+            delete_after_run: a.delete_after_run,
+        },
+    )?;
+    ctx.out.data(&job, |w| {
+        writeln!(
+            w,
+            "added job {} ({}), next run {}",
+            job.id,
+            job.name,
+            job.next_run_ms.map(ms_text).unwrap_or_else(|| "-".into())
+        )
+    })?;
+    Ok(Status::Ok)
+}
+
+/// How long a claimed job may take before another tick may take it over.
+const RUN_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// Runs every due job once (and `force`, due or not); one report per job run.
+fn tick(ctx: &Context, force: Option<&str>) -> Result<Vec<Value>> {
+    let mut store = ctx.store()?;
+    cron::reap(store.conn())?;
+    let runner = format!(
+        "tick:{}:{}",
+        std::process::id(),
+        uuid::Uuid::now_v7().simple()
+    );
+    let lease = RUN_TIMEOUT.as_millis() as i64 + 60_000;
+    let mut claims = Vec::new();
+    if let Some(key) = force {
+        let job = cron::find(store.conn(), key, None)?;
+        match cron::claim(store.conn_mut(), job.id, &runner, lease, true)? {
+            Some(c) => claims.push(c),
+            None => {
+                return Err(Error::conflict(format!(
+                    "job {} is running in another tick",
+                    job.id
+                )));
+            }
+        }
+    }
+    for id in cron::due(store.conn(), now_ms())? {
+        if claims.iter().any(|c| c.job.id == id) {
+            continue;
+        }
+        if let Some(c) = cron::claim(store.conn_mut(), id, &runner, lease, false)? {
+            claims.push(c);
+        }
+    }
+    drop(store);
+    let mut report = Vec::new();
+    for claim in claims {
+        let end = execute(ctx, &claim.job);
+        let store = ctx.store()?;
+        cron::finish(store.conn(), &claim, &end)?;
+        report.push(json!({
+            "job": claim.job.id, "name": claim.job.name,
+            "status": if end.ok { "ok" } else { "failed" },
+            "error": end.error, "run_id": end.run_id,
+        }));
+    }
+    Ok(report)
+}
+
+fn failure(error: String) -> Ending {
+    Ending {
+        ok: false,
+        error: Some(error),
+        output: None,
+        run_id: None,
+    }
+}
+
+/// Runs one job; whatever happens ends as an [`Ending`] (a job never kills the tick).
+fn execute(ctx: &Context, job: &Job) -> Ending {
+    match &job.payload {
+        Payload::Tool { tool, args } => match call_tool(ctx, job, tool, args) {
+            Ok(end) => end,
+            Err(e) => failure(e.message),
+        },
+        Payload::Run { message } => match agent_run(ctx, job, message) {
+            Ok(end) => end,
+            Err(e) => failure(e.message),
+        },
+    }
+}
+
+/// A tool job: through the gate, under the job's ceiling, never asking anyone.
+fn call_tool(ctx: &Context, job: &Job, tool: &str, args: &Value) -> Result<Ending> {
+    let mut p = super::tools::parts(ctx, job.agent.as_deref())?;
+    let mut store = ctx.store()?;
+    super::tools::bridge_mcp(
+        ctx,
+        &store,
+        &mut p,
+        tool,
+        job.agent.as_deref(),
+        job.user.as_deref(),
+    )?;
+    let mut g = super::tools::gate(ctx, &p)?;
+    g.ceiling = Some((
+        job.allowed_tools.clone(),
+        format!("cron job {} (its creator's tools)", job.id),
+    ));
+    g.asker = None;
+    let req = CallRequest {
+        tool: tool.to_string(),
+        args: args.clone(),
+        agent: job.agent.clone(),
+        user: job.user.clone(),
+        session_key: job.session.clone(),
+        channel: Some("cron".into()),
+        on_ask: OnAsk::Deny,
+        ..CallRequest::default()
+    };
+    let outcome = g.call(&mut store, &req, None)?;
+    let text = outcome.result.as_ref().map(|r| r.for_llm.clone());
+    Ok(match outcome.error_kind() {
+        None => Ending {
+            ok: true,
+            error: None,
+            output: text,
+            run_id: None,
+        },
+        Some(kind) => Ending {
+            ok: false,
+            error: Some(format!(
+                "{}: {}",
+                kind.name(),
+                outcome
+                    .message
+                    .clone()
+                    .or(text.clone())
+                    .unwrap_or_else(|| "the tool call failed".into())
+            )),
+            output: text,
+            run_id: None,
+        },
+    })
+}
+
+/// An agent run job: `goclaw run` as a child, with the job's ceiling as `--allow-tools`.
+fn agent_run(ctx: &Context, job: &Job, message: &str) -> Result<Ending> {
+    let s = ctx.settings()?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg("--db")
+        .arg(&s.db_path)
+        .arg("--workspace")
+        .arg(&s.workspace)
+        .arg("--json");
+    if s.config_exists {
+        cmd.arg("--config").arg(&s.config_path);
+    }
+    cmd.args(["run", "--on-ask", "deny", "--timeout"])
+        .arg(format!("{}s", RUN_TIMEOUT.as_secs()))
+        .arg(format!("--allow-tools={}", job.allowed_tools.join(",")));
+    for (flag, v) in [
+        ("--agent", &job.agent),
+        ("--user", &job.user),
+        ("--session", &job.session),
+    ] {
+        if let Some(v) = v {
+            cmd.arg(flag).arg(v);
+        }
+    }
+    cmd.arg("--").arg(message);
+    cmd.env_remove("GOCLAW_AGENT").env_remove("GOCLAW_SESSION");
+    cmd.stdin(std::process::Stdio::null());
+    let out = cmd
+        .output()
+        .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let run_id = doc["run_id"].as_str().map(str::to_string);
+    if out.status.success() {
+        return Ok(Ending {
+            ok: true,
+            error: None,
+            output: doc["content"]
+                .as_str()
+                .map(str::to_string)
+                .or_else(|| Some(doc.to_string())),
+            run_id,
+        });
+    }
+    let why = doc["error"]["message"]
+        .as_str()
+        .or(doc["error"].as_str())
+        .map(|e| match doc["status"].as_str() {
+            Some(s) => format!("run ended {s}: {e}"),
+            None => e.to_string(),
+        })
+        .or_else(|| doc["status"].as_str().map(|s| format!("run ended {s}")))
+        .unwrap_or_else(|| {
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("goclaw run failed")
+                .to_string()
+        });
+    Ok(Ending {
+        ok: false,
+        error: Some(format!("exit {}: {why}", out.status.code().unwrap_or(-1))),
+        output: None,
+        run_id,
+    })
+}
+
+/// Ticks every `interval` until SIGINT or SIGTERM (waits between ticks, never mid-job).
+fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
+    let every = super::team::parse_duration(interval)?;
+    if every < Duration::from_secs(1) {
+        return Err(Error::usage("--interval must be at least 1s"));
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    let (mut int, mut term) = rt
+        .block_on(async {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok::<_, std::io::Error>((
+                signal(SignalKind::interrupt())?,
+                signal(SignalKind::terminate())?,
+            ))
+        })
+        .map_err(|e| Error::internal(format!("cannot watch signals: {e}")))?;
+    loop {
+        match tick(ctx, None) {
+            Ok(report) => {
+                for r in report {
+                    // One JSON line per job run, as it happens.
+                    let mut out = std::io::stdout().lock();
+                    if writeln!(out, "{r}").and_then(|_| out.flush()).is_err() {
+                        return Ok(Status::Ok);
+                    }
+                }
+            }
+            Err(e) => ctx.out.warn(&format!("tick failed: {}", e.message)),
+        }
+        let stop = rt.block_on(async {
+            tokio::select! {
+                _ = int.recv() => true,
+                _ = term.recv() => true,
+                _ = tokio::time::sleep(every) => false,
+            }
+        });
+        if stop {
+            return Ok(Status::Ok);
+        }
+    }
+}

@@ -1,0 +1,581 @@
+//! Cron (§14): jobs kept in the store — an agent run (message, agent, session) or one tool
+//! call — on an `at`, `every` or `cron` schedule (5-field expressions with an IANA time zone,
+//! through croner), and the bookkeeping of their runs.
+//!
+//! Safety rules: a job carries `allowed_tools`, its creator's final tool list when it was
+//! created, and runs with that list as a ceiling over whatever policy applies then, so it can
+//! never do more than its creator could. Claiming a due job advances `next_run_ms` and takes a
+//! lease in one guarded UPDATE, so two overlapping `goclaw cron tick` processes never run it
+//! twice, and a job still running is not started again. A run that fails is recorded as failed
+//! with its error; a tick that dies mid-run leaves the lease to expire and the run row as
+//! `running` until the next tick marks it failed ("abandoned").
+
+use std::str::FromStr;
+
+use chrono::TimeZone;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::store::{now_ms, sql};
+
+/// When a job runs (§14's shapes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Schedule {
+    At {
+        #[serde(rename = "atMs")]
+        at_ms: i64,
+    },
+    Every {
+        #[serde(rename = "everyMs")]
+        every_ms: i64,
+    },
+    Cron {
+        expr: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tz: Option<String>,
+    },
+}
+
+/// Shortest `every` interval.
+pub const MIN_EVERY_MS: i64 = 1_000;
+
+impl Schedule {
+    /// Reads a schedule object, with §14's messages.
+    pub fn parse(v: &Value, now: i64) -> std::result::Result<Schedule, String> {
+        let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default();
+        let s = match kind {
+            "at" => {
+                let at = v
+                    .get("atMs")
+                    .and_then(Value::as_f64)
+                    .ok_or("job.schedule.atMs is required")? as i64;
+                if at <= now {
+                    return Err(format!(
+                        "job.schedule.atMs is in the past ({at}). Use a future Unix timestamp in milliseconds. Current time is {now} ms"
+                    ));
+                }
+                Schedule::At { at_ms: at }
+            }
+            "every" => {
+                let every = v
+                    .get("everyMs")
+                    .and_then(Value::as_f64)
+                    .ok_or("job.schedule.everyMs is required")? as i64;
+                if every < MIN_EVERY_MS {
+                    return Err(format!(
+                        "job.schedule.everyMs must be at least {MIN_EVERY_MS}"
+                    ));
+                }
+                Schedule::Every { every_ms: every }
+            }
+            "cron" => {
+                let expr = v
+                    .get("expr")
+                    .and_then(Value::as_str)
+                    .filter(|e| !e.trim().is_empty())
+                    .ok_or("job.schedule.expr is required")?
+                    .trim()
+                    .to_string();
+                let tz = v
+                    .get("tz")
+                    .and_then(Value::as_str)
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_string);
+                let s = Schedule::Cron { expr, tz };
+                s.next_after(now)?;
+                s
+            }
+            other => {
+                return Err(format!(
+                    "invalid schedule kind: {other} (must be at, every, or cron)"
+                ));
+            }
+        };
+        Ok(s)
+    }
+
+    /// The first run time strictly after `after` (ms); `Ok(None)` when there is none (a past
+    /// `at`).
+    pub fn next_after(&self, after: i64) -> std::result::Result<Option<i64>, String> {
+        match self {
+            Schedule::At { at_ms } => Ok((*at_ms > after).then_some(*at_ms)),
+            Schedule::Every { every_ms } => Ok(Some(after + every_ms)),
+            Schedule::Cron { expr, tz } => {
+                let cron = croner::Cron::from_str(expr)
+                    .map_err(|e| format!("invalid cron expression {expr:?}: {e}"))?;
+                let zone = match tz {
+                    None => chrono_tz::Tz::UTC,
+                    Some(t) => chrono_tz::Tz::from_str(t).map_err(|_| {
+                        format!(
+                            "invalid timezone '{t}': use IANA names like 'Asia/Ho_Chi_Minh', 'America/New_York'"
+                        )
+                    })?,
+                };
+                let start = zone
+                    .timestamp_millis_opt(after)
+                    .single()
+                    .ok_or("time out of range")?;
+                cron.find_next_occurrence(&start, false)
+                    .map(|t| Some(t.timestamp_millis()))
+                    .map_err(|e| format!("cron expression {expr:?}: {e}"))
+            }
+        }
+    }
+
+    /// For the next run after a run that was due at `due`, at `now`: an `every` job keeps its
+    /// rhythm (the next multiple after now); the others take their next time after now.
+    pub fn following(&self, due: i64, now: i64) -> std::result::Result<Option<i64>, String> {
+        match self {
+            Schedule::Every { every_ms } => {
+                let missed = (now - due).max(0) / every_ms + 1;
+                Ok(Some(due + missed * every_ms))
+            }
+            other => other.next_after(now),
+        }
+    }
+}
+
+/// What a job does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Payload {
+    /// A tool call through the gate.
+    Tool { tool: String, args: Value },
+    /// An agent run with this message.
+    Run { message: String },
+}
+
+/// A job as stored.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Job {
+    pub id: i64,
+    pub name: String,
+    pub agent: Option<String>,
+    pub user: Option<String>,
+    pub session: Option<String>,
+    pub schedule: Schedule,
+    pub payload: Payload,
+    pub allowed_tools: Vec<String>,
+    pub created_by: String,
+    pub enabled: bool,
+    pub delete_after_run: bool,
+    pub next_run_ms: Option<i64>,
+    pub last_run_ms: Option<i64>,
+    pub last_status: Option<String>,
+    pub last_error: Option<String>,
+}
+
+/// A new job.
+#[derive(Debug, Clone)]
+pub struct NewJob {
+    pub name: String,
+    pub agent: Option<String>,
+    pub user: Option<String>,
+    pub session: Option<String>,
+    pub schedule: Schedule,
+    pub payload: Payload,
+    pub allowed_tools: Vec<String>,
+    pub created_by: String,
+    pub delete_after_run: bool,
+}
+
+const COLUMNS: &str = "id, name, agent, user, session, schedule, payload, allowed_tools, created_by, enabled, delete_after_run, next_run_ms, last_run_ms, last_status, last_error";
+
+fn opt(s: String) -> Option<String> {
+    (!s.is_empty()).then_some(s)
+}
+
+fn job_row(r: &rusqlite::Row) -> rusqlite::Result<Job> {
+    let parse = |i: usize| -> rusqlite::Result<Value> {
+        let text: String = r.get(i)?;
+        serde_json::from_str(&text).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+        })
+    };
+    let bad = |i: usize, e: serde_json::Error| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    };
+    Ok(Job {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        agent: opt(r.get(2)?),
+        user: opt(r.get(3)?),
+        session: opt(r.get(4)?),
+        schedule: serde_json::from_value(parse(5)?).map_err(|e| bad(5, e))?,
+        payload: serde_json::from_value(parse(6)?).map_err(|e| bad(6, e))?,
+        allowed_tools: serde_json::from_value(parse(7)?).map_err(|e| bad(7, e))?,
+        created_by: r.get(8)?,
+        enabled: r.get(9)?,
+        delete_after_run: r.get(10)?,
+        next_run_ms: r.get(11)?,
+        last_run_ms: r.get(12)?,
+        last_status: r.get(13)?,
+        last_error: r.get(14)?,
+    })
+}
+
+/// Stores a new job (due first at its schedule's next time); a name is unique per agent.
+pub fn add(conn: &Connection, j: &NewJob) -> Result<Job> {
+    let now = now_ms();
+    let next = j.schedule.next_after(now).map_err(Error::usage)?;
+    let inserted = conn.execute(
+        "INSERT INTO cron_jobs (name, agent, user, session, schedule, payload, allowed_tools,
+             created_by, delete_after_run, next_run_ms, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+        params![
+            j.name,
+            j.agent.clone().unwrap_or_default(),
+            j.user.clone().unwrap_or_default(),
+            j.session.clone().unwrap_or_default(),
+            json!(j.schedule).to_string(),
+            json!(j.payload).to_string(),
+            json!(j.allowed_tools).to_string(),
+            j.created_by,
+            j.delete_after_run,
+            next,
+            now
+        ],
+    );
+    match inserted {
+        Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
+            return Err(Error::conflict(format!(
+                "a cron job named {} already exists{}",
+                j.name,
+                j.agent
+                    .as_ref()
+                    .map(|a| format!(" for agent {a}"))
+                    .unwrap_or_default()
+            )));
+        }
+        Err(e) => return Err(sql(e)),
+        Ok(_) => {}
+    }
+    get(conn, conn.last_insert_rowid())
+}
+
+/// One job by id.
+pub fn get(conn: &Connection, id: i64) -> Result<Job> {
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM cron_jobs WHERE id = ?1"),
+        [id],
+        job_row,
+    )
+    .optional()
+    .map_err(sql)?
+    .ok_or_else(|| Error::not_found(format!("job {id} not found")))
+}
+
+/// A job by id or by name (`agent`'s own first).
+pub fn find(conn: &Connection, key: &str, agent: Option<&str>) -> Result<Job> {
+    if let Ok(id) = key.parse::<i64>() {
+        return get(conn, id);
+    }
+    conn.query_row(
+        &format!(
+            "SELECT {COLUMNS} FROM cron_jobs WHERE name = ?1 AND (agent = ?2 OR ?2 = '')
+             ORDER BY agent = ?2 DESC LIMIT 1"
+        ),
+        params![key, agent.unwrap_or("")],
+        job_row,
+    )
+    .optional()
+    .map_err(sql)?
+    .ok_or_else(|| Error::not_found(format!("job {key} not found")))
+}
+
+/// Jobs, optionally only `agent`'s, by next run time.
+pub fn list(conn: &Connection, agent: Option<&str>) -> Result<Vec<Job>> {
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT {COLUMNS} FROM cron_jobs WHERE ?1 IS NULL OR agent = ?1
+             ORDER BY next_run_ms IS NULL, next_run_ms, id"
+        ))
+        .map_err(sql)?;
+    let rows = stmt.query_map([agent], job_row).map_err(sql)?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
+}
+
+/// Removes a job and its runs; false when there was none.
+pub fn remove(conn: &Connection, id: i64) -> Result<bool> {
+    conn.execute("DELETE FROM cron_jobs WHERE id = ?1", [id])
+        .map(|n| n > 0)
+        .map_err(sql)
+}
+
+/// Turns a job on (due again at its next time) or off.
+pub fn set_enabled(conn: &Connection, job: &Job, on: bool) -> Result<()> {
+    let now = now_ms();
+    let next = if on {
+        job.schedule.next_after(now).map_err(Error::usage)?
+    } else {
+        job.next_run_ms
+    };
+    conn.execute(
+        "UPDATE cron_jobs SET enabled = ?2, next_run_ms = ?3, updated_at = ?4 WHERE id = ?1",
+        params![job.id, on, next, now],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// Changes a job's schedule, payload or session.
+pub fn update(
+    conn: &Connection,
+    id: i64,
+    schedule: Option<&Schedule>,
+    payload: Option<&Payload>,
+    session: Option<&str>,
+) -> Result<Job> {
+    let now = now_ms();
+    if let Some(s) = schedule {
+        let next = s.next_after(now).map_err(Error::usage)?;
+        conn.execute(
+            "UPDATE cron_jobs SET schedule = ?2, next_run_ms = ?3, updated_at = ?4 WHERE id = ?1",
+            params![id, json!(s).to_string(), next, now],
+        )
+        .map_err(sql)?;
+    }
+    if let Some(p) = payload {
+        conn.execute(
+            "UPDATE cron_jobs SET payload = ?2, updated_at = ?3 WHERE id = ?1",
+            params![id, json!(p).to_string(), now],
+        )
+        .map_err(sql)?;
+    }
+    if let Some(s) = session {
+        conn.execute(
+            "UPDATE cron_jobs SET session = ?2, updated_at = ?3 WHERE id = ?1",
+            params![id, s, now],
+        )
+        .map_err(sql)?;
+    }
+    get(conn, id)
+}
+
+/// A claimed job: run it, then [`finish`].
+#[derive(Debug, Clone)]
+pub struct Claim {
+    pub job: Job,
+    pub run_row: i64,
+}
+
+/// Ids of the jobs due at `now` whose lease is free.
+pub fn due(conn: &Connection, now: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT id FROM cron_jobs WHERE enabled = 1 AND next_run_ms IS NOT NULL
+               AND next_run_ms <= ?1 AND (lease_until_ms IS NULL OR lease_until_ms < ?1)
+             ORDER BY next_run_ms, id",
+        )
+        .map_err(sql)?;
+    let rows = stmt.query_map([now], |r| r.get(0)).map_err(sql)?;
+    rows.collect::<rusqlite::Result<Vec<i64>>>().map_err(sql)
+}
+
+/// Claims job `id` for `runner` when it is still due and free (one guarded UPDATE: the
+/// schedule moves on and the lease is taken together), and opens its run row. `None`: another
+/// tick has it, or it is no longer due. `force` runs it now whatever its schedule (the lease
+/// still holds).
+pub fn claim(
+    conn: &mut Connection,
+    id: i64,
+    runner: &str,
+    lease_ms: i64,
+    force: bool,
+) -> Result<Option<Claim>> {
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql)?;
+    let now = now_ms();
+    let job = match tx
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM cron_jobs WHERE id = ?1"),
+            [id],
+            job_row,
+        )
+        .optional()
+        .map_err(sql)?
+    {
+        Some(j) => j,
+        None => return Ok(None),
+    };
+    let due_at = job.next_run_ms.unwrap_or(now);
+    let next = if force {
+        job.next_run_ms
+    } else {
+        job.schedule.following(due_at, now).unwrap_or(None)
+    };
+    let changed = tx
+        .execute(
+            "UPDATE cron_jobs SET next_run_ms = ?2, lease_owner = ?3, lease_until_ms = ?4
+             WHERE id = ?1 AND (lease_until_ms IS NULL OR lease_until_ms < ?5)
+               AND (?6 OR (enabled = 1 AND next_run_ms IS NOT NULL AND next_run_ms <= ?5))",
+            params![id, next, runner, now + lease_ms, now, force],
+        )
+        .map_err(sql)?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    tx.execute(
+        "INSERT INTO cron_runs (job_id, started_at, status, runner) VALUES (?1, ?2, 'running', ?3)",
+        params![id, now, runner],
+    )
+    .map_err(sql)?;
+    let run_row = tx.last_insert_rowid();
+    tx.commit().map_err(sql)?;
+    Ok(Some(Claim { job, run_row }))
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ending {
+    pub ok: bool,
+    pub error: Option<String>,
+    pub output: Option<String>,
+    pub run_id: Option<String>,
+}
+
+/// Records the end of a claimed run and frees the lease; a one-shot `at` job is turned off
+/// (or deleted with `delete_after_run`) after it ran.
+pub fn finish(conn: &Connection, claim: &Claim, end: &Ending) -> Result<()> {
+    let now = now_ms();
+    let status = if end.ok { "ok" } else { "failed" };
+    let cut = |s: &Option<String>| s.as_ref().map(|t| t.chars().take(4000).collect::<String>());
+    conn.execute(
+        "UPDATE cron_runs SET finished_at = ?2, status = ?3, error = ?4, output = ?5, run_id = ?6
+         WHERE id = ?1",
+        params![
+            claim.run_row,
+            now,
+            status,
+            cut(&end.error),
+            cut(&end.output),
+            end.run_id
+        ],
+    )
+    .map_err(sql)?;
+    let one_shot = matches!(claim.job.schedule, Schedule::At { .. });
+    if one_shot && claim.job.delete_after_run && end.ok {
+        conn.execute("DELETE FROM cron_jobs WHERE id = ?1", [claim.job.id])
+            .map_err(sql)?;
+        return Ok(());
+    }
+    conn.execute(
+        "UPDATE cron_jobs SET last_run_ms = ?2, last_status = ?3, last_error = ?4,
+             lease_owner = NULL, lease_until_ms = NULL, updated_at = ?2,
+             enabled = CASE WHEN ?5 THEN 0 ELSE enabled END,
+             next_run_ms = CASE WHEN ?5 THEN NULL ELSE next_run_ms END
+         WHERE id = ?1",
+        params![claim.job.id, now, status, cut(&end.error), one_shot],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// Run rows left `running` by a tick that died (its lease has expired) become failed.
+pub fn reap(conn: &Connection) -> Result<usize> {
+    let now = now_ms();
+    conn.execute(
+        "UPDATE cron_runs SET status = 'failed', finished_at = ?1,
+             error = 'abandoned: the tick running it ended before the job did'
+         WHERE status = 'running' AND job_id IN (
+             SELECT id FROM cron_jobs WHERE lease_until_ms IS NULL OR lease_until_ms < ?1)",
+        [now],
+    )
+    .map_err(sql)
+}
+
+/// A run as listed.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Run {
+    pub id: i64,
+    pub job_id: i64,
+    pub started_at: i64,
+    pub finished_at: Option<i64>,
+    pub status: String,
+    pub error: Option<String>,
+    pub output: Option<String>,
+    pub run_id: Option<String>,
+    pub runner: String,
+}
+
+/// The newest runs (of one job, or all), newest first.
+pub fn runs(conn: &Connection, job: Option<i64>, limit: u32) -> Result<Vec<Run>> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT id, job_id, started_at, finished_at, status, error, output, run_id, runner
+             FROM cron_runs WHERE ?1 IS NULL OR job_id = ?1 ORDER BY id DESC LIMIT ?2",
+        )
+        .map_err(sql)?;
+    let rows = stmt
+        .query_map(params![job, limit], |r| {
+            Ok(Run {
+                id: r.get(0)?,
+                job_id: r.get(1)?,
+                started_at: r.get(2)?,
+                finished_at: r.get(3)?,
+                status: r.get(4)?,
+                error: r.get(5)?,
+                output: r.get(6)?,
+                run_id: r.get(7)?,
+                runner: r.get(8)?,
+            })
+        })
+        .map_err(sql)?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules_parse_with_the_reference_messages() {
+        let now = 1_700_000_000_000;
+        assert_eq!(
+            Schedule::parse(&json!({"kind":"at","atMs": now - 1}), now).unwrap_err(),
+            format!(
+                "job.schedule.atMs is in the past ({}). Use a future Unix timestamp in milliseconds. Current time is {now} ms",
+                now - 1
+            )
+        );
+        assert_eq!(
+            Schedule::parse(&json!({"kind":"weekly"}), now).unwrap_err(),
+            "invalid schedule kind: weekly (must be at, every, or cron)"
+        );
+        assert!(Schedule::parse(&json!({"kind":"cron","expr":"61 * * * *"}), now).is_err());
+        assert!(
+            Schedule::parse(
+                &json!({"kind":"cron","expr":"0 9 * * *","tz":"Mars/Base"}),
+                now
+            )
+            .unwrap_err()
+            .starts_with("invalid timezone 'Mars/Base'")
+        );
+    }
+
+    #[test]
+    fn next_times() {
+        // 2023-11-14T22:13:20Z.
+        let now = 1_700_000_000_000;
+        let daily = Schedule::Cron {
+            expr: "0 9 * * *".into(),
+            tz: Some("Asia/Ho_Chi_Minh".into()),
+        };
+        // 09:00 in UTC+7 is 02:00Z; the next one after 22:13Z is the 15th at 02:00Z.
+        assert_eq!(daily.next_after(now).unwrap(), Some(1_700_013_600_000));
+        let every = Schedule::Every { every_ms: 60_000 };
+        assert_eq!(every.next_after(now).unwrap(), Some(now + 60_000));
+        // Three and a half intervals late: the next is the fourth, keeping the rhythm.
+        assert_eq!(
+            every.following(now, now + 210_000).unwrap(),
+            Some(now + 240_000)
+        );
+        let at = Schedule::At { at_ms: now + 5 };
+        assert_eq!(at.next_after(now).unwrap(), Some(now + 5));
+        assert_eq!(at.next_after(now + 5).unwrap(), None);
+    }
+}
