@@ -178,17 +178,7 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
             let failed = report.iter().any(|r| r["status"] == "failed");
             ctx.out.data(&json!({"ran": report}), |w| {
                 for r in &report {
-                    writeln!(
-                        w,
-                        "job {} {}: {}{}",
-                        r["job"],
-                        r["name"].as_str().unwrap_or(""),
-                        r["status"].as_str().unwrap_or(""),
-                        r["error"]
-                            .as_str()
-                            .map(|e| format!(" ({e})"))
-                            .unwrap_or_default()
-                    )?;
+                    writeln!(w, "{}", report_line(r))?;
                 }
                 Ok(())
             })?;
@@ -200,6 +190,20 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         }
         CronCommand::Daemon { interval } => daemon(ctx, &interval),
     }
+}
+
+/// A job run's report as a line of text.
+fn report_line(r: &Value) -> String {
+    format!(
+        "job {} {}: {}{}",
+        r["job"],
+        r["name"].as_str().unwrap_or(""),
+        r["status"].as_str().unwrap_or(""),
+        r["error"]
+            .as_str()
+            .map(|e| format!(" ({e})"))
+            .unwrap_or_default()
+    )
 }
 
 fn ms_text(ms: i64) -> String {
@@ -522,10 +526,15 @@ fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
     loop {
         match tick(ctx, None) {
             Ok(report) => {
-                for r in report {
-                    // One JSON line per job run, as it happens.
+                for r in &report {
+                    // One JSON line per job run as it happens (a line of text on a terminal).
                     let mut out = std::io::stdout().lock();
-                    if writeln!(out, "{r}").and_then(|_| out.flush()).is_err() {
+                    let line = if ctx.out.is_json() {
+                        r.to_string()
+                    } else {
+                        report_line(r)
+                    };
+                    if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
                         return Ok(Status::Ok);
                     }
                 }

@@ -84,12 +84,7 @@ impl Tool for AskUser {
         Risk::Safe
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let question = args
-            .get("question")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .trim()
-            .to_string();
+        let question = super::trimmed_arg(args, "question").to_string();
         if question.is_empty() {
             return ToolResult::error("question is required");
         }

@@ -387,11 +387,7 @@ impl Tool for CredentialedExec {
         Risk::Dangerous
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let raw = args
-            .get("command")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .trim();
+        let raw = super::trimmed_arg(args, "command");
         if raw.is_empty() {
             return ToolResult::error("command is required");
         }

@@ -30,11 +30,7 @@ impl Tool for MemorySearch {
         Risk::Safe
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let query = args
-            .get("query")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .trim();
+        let query = super::trimmed_arg(args, "query");
         if query.is_empty() {
             return ToolResult::error("query is required");
         }

@@ -254,6 +254,14 @@ impl Registry {
     }
 }
 
+/// A string argument, trimmed ("" when absent or not a string).
+pub fn trimmed_arg<'a>(args: &'a Map<String, Value>, key: &str) -> &'a str {
+    args.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .trim()
+}
+
 /// Groups a tool belongs to (built-in groups only).
 pub fn groups_of(name: &str) -> Vec<&'static str> {
     crate::policy::GROUPS

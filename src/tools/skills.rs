@@ -36,11 +36,7 @@ impl Tool for SkillSearch {
         Risk::Safe
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let query = args
-            .get("query")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .trim();
+        let query = super::trimmed_arg(args, "query");
         if query.is_empty() {
             return ToolResult::error("query parameter is required");
         }
@@ -81,11 +77,7 @@ impl Tool for UseSkill {
         Risk::Safe
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let name = args
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .trim();
+        let name = super::trimmed_arg(args, "name");
         let all = match discover(ctx) {
             Ok(a) => a,
             Err(e) => return ToolResult::from_error(&e),

@@ -1,8 +1,6 @@
 //! The session helpers: `todo` (a list per session in the store), `ask_user` (a terminal, or
 //! the fallback) and `workspace_dir`.
 
-use std::time::Duration;
-
 use serde_json::Value;
 
 use crate::util::*;
@@ -88,27 +86,9 @@ fn ask_user_without_a_terminal_answers_with_the_fallback_and_says_so() {
     );
 }
 
-/// `ask_user` run under `script` (a terminal); `answer` typed after a pause, or nothing.
+/// `ask_user` under a terminal; `answer` typed after a pause, or nothing.
 fn ask_on_terminal(env: &TestEnv, args: &str, answer: Option<&str>) -> String {
-    let inner = format!(
-        "{} tools exec ask_user '{args}' --json",
-        assert_cmd::cargo::cargo_bin("goclaw").display()
-    );
-    let mut child = std::process::Command::new("script")
-        .args(["-qec", &inner, "/dev/null"])
-        .env("GOCLAW_HOME", env.home())
-        .current_dir(env.work())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    if let Some(a) = answer {
-        std::io::Write::write_all(child.stdin.as_mut().unwrap(), format!("{a}\n").as_bytes())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    on_terminal(env, &format!("tools exec ask_user '{args}' --json"), answer)
 }
 
 #[test]

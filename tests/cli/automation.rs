@@ -243,13 +243,7 @@ fn the_cron_tool_manages_only_the_callers_jobs() {
     let env = TestEnv::new();
     std::fs::write(env.home().join("config.toml"), "[agents.a]\n[agents.b]\n").unwrap();
     let call = |agent: &str, args: &str| {
-        let o = env.run(&["tools", "exec", "cron", args, "--agent", agent]);
-        let text = json(&o)["result"]["for_llm"]
-            .as_str()
-            .or(json(&o)["error"]["message"].as_str())
-            .unwrap_or_default()
-            .to_string();
-        (code(&o), text)
+        tool_text(&env.run(&["tools", "exec", "cron", args, "--agent", agent]))
     };
     let (c, text) = call(
         "a",

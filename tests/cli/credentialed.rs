@@ -54,13 +54,7 @@ fn call(env: &TestEnv, path: &str, command: &str) -> (i32, String) {
         .env("PARENT_SECRET", "must-not-leak")
         .output()
         .unwrap();
-    let doc = json(&o);
-    let text = doc["result"]["for_llm"]
-        .as_str()
-        .or(doc["error"]["message"].as_str())
-        .unwrap_or_default()
-        .to_string();
-    (code(&o), text)
+    tool_text(&o)
 }
 
 fn ran(env: &TestEnv) -> bool {

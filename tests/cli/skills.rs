@@ -23,14 +23,7 @@ fn three(env: &TestEnv) {
 fn tool(env: &TestEnv, name: &str, args: &str, extra: &[&str]) -> (i32, String) {
     let mut a = vec!["tools", "exec", name, args];
     a.extend(extra);
-    let o = env.run(&a);
-    let doc = json(&o);
-    let text = doc["result"]["for_llm"]
-        .as_str()
-        .or(doc["error"]["message"].as_str())
-        .unwrap_or_default()
-        .to_string();
-    (code(&o), text)
+    tool_text(&env.run(&a))
 }
 
 #[test]

@@ -882,29 +882,13 @@ fn a_terminal_prompt_offers_once_always_deny() {
         "c.toml",
         "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\n",
     );
-    let goclaw = assert_cmd::cargo::cargo_bin("goclaw");
     // `script` gives goclaw a terminal; the answer comes in on it.
     let prompt = |answer: &str, file: &str| {
-        let inner = format!(
-            "{} --config c.toml tools exec exec '{{\"command\":\"touch {file}\"}}'",
-            goclaw.display()
-        );
-        let mut child = std::process::Command::new("script")
-            .args(["-qec", &inner, "/dev/null"])
-            .env("GOCLAW_HOME", env.home())
-            .current_dir(env.work())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(700));
-        std::io::Write::write_all(
-            child.stdin.as_mut().unwrap(),
-            format!("{answer}\n").as_bytes(),
+        on_terminal(
+            &env,
+            &format!("--config c.toml tools exec exec '{{\"command\":\"touch {file}\"}}'"),
+            Some(answer),
         )
-        .unwrap();
-        let out = child.wait_with_output().unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let screen = prompt("d", "denied");
     assert!(screen.contains("[o]nce / [a]lways / [d]eny"), "{screen}");

@@ -122,6 +122,42 @@ pub fn json(o: &Output) -> serde_json::Value {
     })
 }
 
+/// A `tools exec` call's exit code and what the model would read: the result's text, or the
+/// error document's message.
+pub fn tool_text(o: &Output) -> (i32, String) {
+    let doc = json(o);
+    let text = doc["result"]["for_llm"]
+        .as_str()
+        .or(doc["error"]["message"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    (code(o), text)
+}
+
+/// `goclaw ARGS` under `script`, so it has a terminal; `typed` (a line) is sent after a pause,
+/// or nothing. Returns the screen.
+pub fn on_terminal(env: &TestEnv, args: &str, typed: Option<&str>) -> String {
+    let inner = format!(
+        "{} {args}",
+        assert_cmd::cargo::cargo_bin("goclaw").display()
+    );
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .env("GOCLAW_HOME", env.home())
+        .current_dir(env.work())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    if let Some(t) = typed {
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), format!("{t}\n").as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Asserts the failure contract: the exit code, one JSON error document with that code on
 /// stdout, and one human line on stderr. Returns the error object.
 pub fn assert_error(o: &Output, exit: i32, name: &str) -> serde_json::Value {

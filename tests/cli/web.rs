@@ -31,14 +31,7 @@ fn env_with(toml: &str) -> TestEnv {
 
 /// Runs `tool` with `args`; the exit code and what the model would read.
 fn call(env: &TestEnv, tool: &str, args: &str) -> (i32, String) {
-    let o = env.run(&["tools", "exec", tool, args]);
-    let doc = json(&o);
-    let text = doc["result"]["for_llm"]
-        .as_str()
-        .or(doc["error"]["message"].as_str())
-        .unwrap_or_default()
-        .to_string();
-    (code(&o), text)
+    tool_text(&env.run(&["tools", "exec", tool, args]))
 }
 
 fn fetch(env: &TestEnv, url: &str) -> (i32, String) {

@@ -298,11 +298,7 @@ impl Tool for WebSearch {
         Risk::Safe
     }
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        let query = args
-            .get("query")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .trim();
+        let query = crate::tools::trimmed_arg(args, "query");
         if query.is_empty() {
             return ToolResult::error("query parameter is required");
         }
