@@ -111,10 +111,18 @@ pub fn fetch(web: &WebConfig, req: &Request, workspace: &Path) -> Result<String,
 
 /// GET with redirects followed by hand, each hop checked; the body read up to `limit` bytes.
 async fn get(web: &WebConfig, start: Url, limit: usize) -> Result<Page, String> {
-    let client = super::client(web, Duration::from_secs(web.timeout_secs.max(1)))?;
+    let timeout = Duration::from_secs(web.timeout_secs.max(1));
+    // One client per kind of hop, built when first needed.
+    let (mut plain, mut tls) = (None, None);
     let mut url = start;
     let mut hops = 0;
     loop {
+        let https = url.scheme() == "https";
+        let slot = if https { &mut tls } else { &mut plain };
+        let client = match slot {
+            Some(c) => c,
+            None => slot.insert(super::client(web, timeout, https)?),
+        };
         let response = client
             .get(url.clone())
             .header(reqwest::header::ACCEPT, ACCEPT)

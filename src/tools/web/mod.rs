@@ -161,8 +161,16 @@ impl reqwest::dns::Resolve for GuardedResolver {
 
 /// The HTTP client of the web tools: guarded resolver, no proxies (a proxy would resolve names
 /// itself), no automatic redirects (the caller follows and checks them), the given time limit.
-pub fn client(web: &WebConfig, timeout: Duration) -> Result<reqwest::Client, String> {
-    reqwest::Client::builder()
+/// `https`: with the platform's trusted roots; without, no roots are loaded at all (reading
+/// the system's certificate bundle costs ~10 ms, wasted on a plain-http fetch).
+pub fn client(web: &WebConfig, timeout: Duration, https: bool) -> Result<reqwest::Client, String> {
+    let builder = reqwest::Client::builder();
+    let builder = if https {
+        builder
+    } else {
+        builder.tls_certs_only(std::iter::empty())
+    };
+    builder
         .dns_resolver(Arc::new(GuardedResolver {
             allow_private: web.allow_private_hosts.clone(),
             pins: web

@@ -123,8 +123,16 @@ pub fn search(cfg: &SearchConfig, query: &str, count: usize) -> Result<Vec<Hit>,
     }
     let provider = cfg.provider;
     let timeout = Duration::from_secs(cfg.timeout_secs.max(1));
+    let https = url.scheme() == "https";
     let body = super::block_on(async move {
-        let client = reqwest::Client::builder()
+        let builder = reqwest::Client::builder();
+        // No trusted roots to load for a plain-http instance (see `super::client`).
+        let builder = if https {
+            builder
+        } else {
+            builder.tls_certs_only(std::iter::empty())
+        };
+        let client = builder
             .timeout(timeout)
             .user_agent(super::USER_AGENT)
             .build()
