@@ -215,6 +215,44 @@ pub fn search(skills: &[Skill], query: &str, max: i64) -> Vec<Hit> {
         .collect()
 }
 
+/// Most skills listed inline in a system prompt; more, or more than ~5000 tokens, and the
+/// prompt tells the agent to search instead (§16.9 item 8).
+const INLINE_MAX: usize = 40;
+const INLINE_MAX_TOKENS: usize = 5000;
+
+/// The system prompt's `## Skills (mandatory)` section ("" when there are none).
+pub fn prompt_section(skills: &[Skill]) -> String {
+    if skills.is_empty() {
+        return String::new();
+    }
+    let mut list = String::from("<available_skills>\n");
+    for s in skills {
+        list.push_str(&format!(
+            "  <skill><name>{}</name><description>{}</description></skill>\n",
+            xml_escape(&s.name),
+            xml_escape(&s.description)
+        ));
+    }
+    list.push_str("</available_skills>");
+    let inline = skills.len() <= INLINE_MAX && list.len() / 4 <= INLINE_MAX_TOKENS;
+    if inline {
+        format!(
+            "## Skills (mandatory)\nBefore replying, scan the skills below. If one clearly applies, call use_skill with its name and follow the instructions it returns. Use at most one skill per task; if none applies, do not load any.\n{list}"
+        )
+    } else {
+        format!(
+            "## Skills (mandatory)\n{} skills are installed. Before replying, call skill_search with what the task needs; if a result clearly applies, call use_skill with its name and follow the instructions it returns.",
+            skills.len()
+        )
+    }
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// The roots in effect: configured ones resolved, or the defaults.
 pub fn roots(cfg: &SkillsConfig, workspace: &Path, config_dir: &Path) -> Vec<PathBuf> {
     if cfg.roots.is_empty() {
@@ -233,6 +271,28 @@ pub fn roots(cfg: &SkillsConfig, workspace: &Path, config_dir: &Path) -> Vec<Pat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_prompt_lists_few_skills_and_points_to_search_for_many() {
+        let skill = |n: usize| Skill {
+            name: format!("s{n}"),
+            slug: format!("s{n}"),
+            description: "does <things> & more".into(),
+            location: PathBuf::from("/x/SKILL.md"),
+            base_dir: PathBuf::from("/x"),
+            source: "root".into(),
+        };
+        let few = prompt_section(&[skill(1)]);
+        assert!(few.starts_with("## Skills (mandatory)\n"), "{few}");
+        assert!(few.contains("<skill><name>s1</name><description>does &lt;things&gt; &amp; more</description></skill>"), "{few}");
+        let many: Vec<Skill> = (0..41).map(skill).collect();
+        let text = prompt_section(&many);
+        assert!(
+            text.contains("41 skills are installed. Before replying, call skill_search"),
+            "{text}"
+        );
+        assert_eq!(prompt_section(&[]), "");
+    }
 
     #[test]
     fn front_matter_forms() {

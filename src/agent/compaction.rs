@@ -223,6 +223,7 @@ impl Runner<'_> {
             today: &super::prompt::today(),
             bootstrap: false,
             tool_notes: "",
+            skills: "",
         });
         let tail = &stored[stored.len().saturating_sub(10)..];
         let mut messages = vec![Message::new(

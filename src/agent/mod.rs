@@ -308,6 +308,16 @@ impl Runner<'_> {
         } else {
             String::new()
         };
+        let skills = if !bootstrap && tools.iter().any(|t| t.name == "use_skill") {
+            let found = crate::skills::discover(
+                &self.gate.skill_roots,
+                self.store.conn(),
+                Some(self.agent_key),
+            )?;
+            crate::skills::prompt_section(&found)
+        } else {
+            String::new()
+        };
         let system = prompt::build(&prompt::PromptInput {
             agent: self.agent_key,
             minimal: false,
@@ -318,6 +328,7 @@ impl Runner<'_> {
             today: &prompt::today(),
             bootstrap,
             tool_notes: &tool_notes,
+            skills: &skills,
         });
         let mut base = vec![Message::new(Role::System, system)];
         if let Some(key) = &session {

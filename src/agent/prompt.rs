@@ -19,6 +19,8 @@ pub struct PromptInput<'a> {
     pub bootstrap: bool,
     /// Notes on tools that follow the tool list (§6.7: the credentialed CLIs), or "".
     pub tool_notes: &'a str,
+    /// The `## Skills (mandatory)` section, or "".
+    pub skills: &'a str,
 }
 
 const SAFETY: &str = "## Safety\n\
@@ -60,6 +62,10 @@ pub fn build(p: &PromptInput) -> String {
     }
     out.push(String::new());
     out.push(SAFETY.into());
+    if !p.skills.is_empty() && !p.minimal {
+        out.push(String::new());
+        out.push(p.skills.to_string());
+    }
     let mcp: Vec<&ToolDef> = p
         .tools
         .iter()
@@ -136,6 +142,7 @@ mod tests {
             today: "2026-11-22 Sunday",
             bootstrap: false,
             tool_notes: "",
+            skills: "",
         });
         let at = |needle: &str| s.find(needle).unwrap_or(usize::MAX);
         assert!(at("# Persona") < at("## Tooling"));

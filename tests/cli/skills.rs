@@ -197,3 +197,19 @@ impl TapDir for std::path::PathBuf {
         self
     }
 }
+
+#[test]
+fn an_agent_run_is_shown_the_skills() {
+    let env = TestEnv::new();
+    three(&env);
+    let provider = crate::run::recording(&env, "r.jsonl", &[crate::run::answer("ok")]);
+    let (_, inputs) = crate::run::verbose_run(&env, &["--provider", &provider, "hi"]);
+    let system = inputs[0][0]["content"].as_str().unwrap();
+    assert!(system.contains("## Skills (mandatory)\n"), "{system}");
+    assert!(
+        system
+            .contains("<skill><name>pdf-merge</name><description>pdf split</description></skill>"),
+        "{system}"
+    );
+    assert!(system.find("## Safety").unwrap() < system.find("## Skills").unwrap());
+}
