@@ -190,6 +190,7 @@ pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
             s.config_path.parent().unwrap_or(std::path::Path::new(".")),
         ),
         ceiling: None,
+        config_path: s.config_exists.then(|| s.config_path.clone()),
     })
 }
 

@@ -1,8 +1,9 @@
 //! The `cron` tool (§14, group `automation`): status, list, add, update, remove, run, runs over
 //! the calling agent's jobs in the store. A job made here captures the caller's final tool list
 //! (`CallContext::allowed_tools`) as its ceiling. Jobs run from `goclaw cron tick` (the system
-//! crontab) or `goclaw cron daemon`; `run` therefore queues the job for the next tick rather
-//! than running an agent inside a tool call. Differences from the original: `job.agentId` is not
+//! crontab) or `goclaw cron daemon`; `run` starts `goclaw cron tick --force ID` in the
+//! background (same store, config and workspace; the lease keeps it single) rather than running
+//! an agent inside a tool call. Differences from the original: `job.agentId` is not
 //! honoured (a job runs as its creator), and there is no channel delivery (`deliver`) here.
 
 use serde_json::{Map, Value, json};
@@ -180,9 +181,15 @@ impl CronTool {
                                 rusqlite::params![job.id, now_ms()],
                             )
                             .map_err(sql)?;
-                        Ok(pretty(
-                            json!({"queued": true, "jobId": job.id, "note": "runs at the next `goclaw cron tick`"}),
-                        ))
+                        drop(store);
+                        Ok(match start_tick(ctx, job.id) {
+                            Ok(pid) => pretty(json!({"started": true, "jobId": job.id, "pid": pid,
+                                "note": "running in the background; the runs action shows how it ended"})),
+                            Err(e) => {
+                                pretty(json!({"started": false, "queued": true, "jobId": job.id,
+                                "note": format!("could not start it now ({e}); it runs at the next `goclaw cron tick`")}))
+                            }
+                        })
                     }
                     _ => {
                         let patch = args.get("patch").or_else(|| args.get("job"));
@@ -227,6 +234,31 @@ impl CronTool {
             other => Ok(ToolResult::error(format!("unknown action: {other}"))),
         }
     }
+}
+
+/// Starts `goclaw cron tick --force ID` in the background, on the same store, config and
+/// workspace, in its own process group (it outlives this call; the lease keeps it single).
+fn start_tick(ctx: &CallContext, id: i64) -> std::io::Result<u32> {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(std::env::current_exe()?);
+    cmd.arg("--db")
+        .arg(&ctx.store_path)
+        .arg("--workspace")
+        .arg(&ctx.workspace);
+    if let Some(c) = &ctx.config_path {
+        cmd.arg("--config").arg(c);
+    }
+    cmd.args(["--quiet", "cron", "tick", "--force", &id.to_string()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0);
+    let mut child = cmd.spawn()?;
+    let pid = child.id();
+    // Reaped when it ends, so a long-lived caller (a run, `mcp serve`) keeps no zombies; if
+    // this process ends first, init adopts it.
+    std::thread::spawn(move || child.wait());
+    Ok(pid)
 }
 
 impl Tool for CronTool {

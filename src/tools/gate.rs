@@ -80,6 +80,8 @@ pub struct Gate<'a> {
     /// A ceiling over the policy: only these tools, whatever the configuration says (a cron
     /// job's captured list, `run --allow-tools`).
     pub ceiling: Option<(Vec<String>, String)>,
+    /// The config file in use, if it exists.
+    pub config_path: Option<PathBuf>,
 }
 
 /// One call.
@@ -186,6 +188,7 @@ impl Gate<'_> {
             asker: None,
             skill_roots: self.skill_roots.clone(),
             allowed_tools: Vec::new(),
+            config_path: self.config_path.clone(),
         }
     }
 

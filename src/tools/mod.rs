@@ -131,6 +131,8 @@ pub struct CallContext {
     pub skill_roots: Vec<PathBuf>,
     /// The caller's final tool list (policy and ceiling), e.g. what a cron job it creates may do.
     pub allowed_tools: Vec<String>,
+    /// The config file in use, when there is one (for child `goclaw` processes).
+    pub config_path: Option<PathBuf>,
 }
 
 impl CallContext {

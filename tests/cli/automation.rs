@@ -75,26 +75,20 @@ fn chrono_ms() -> i64 {
 #[test]
 fn overlapping_ticks_run_a_due_job_once() {
     let env = TestEnv::new();
+    let at = (chrono_ms() + 1500).to_string();
     let o = env.run(&[
         "cron",
         "add",
         "slow",
-        "--every",
-        "1h",
+        "--at",
+        &at,
         "--tool",
         "exec",
         "--args",
         r#"{"command":"sleep 1; echo ran >> ticks.log"}"#,
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    // Make it due now: `tools exec cron` run (force) queues it for the next tick.
-    let o = env.run(&[
-        "tools",
-        "exec",
-        "cron",
-        r#"{"action":"run","jobId":"slow"}"#,
-    ]);
-    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    wait_due(&env, "slow");
     let ticks: Vec<_> = (0..4).map(|_| env.spawn(&["cron", "tick"])).collect();
     let outs: Vec<_> = ticks
         .into_iter()
@@ -123,9 +117,47 @@ fn overlapping_ticks_run_a_due_job_once() {
     let runs = json(&env.run(&["cron", "runs", "slow"]));
     assert_eq!(runs.as_array().unwrap().len(), 1);
     assert_eq!(runs[0]["status"], "ok");
-    // Not due again for an hour.
+    // A one-shot job is off once it ran.
     let (c, report) = tick(&env);
     assert_eq!((c, report["ran"].as_array().unwrap().len()), (0, 0));
+    assert_eq!(json(&env.run(&["cron", "list"]))[0]["enabled"], false);
+}
+
+#[test]
+fn the_run_action_starts_the_job_in_the_background() {
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "cron",
+        "add",
+        "later",
+        "--every",
+        "1h",
+        "--tool",
+        "exec",
+        "--args",
+        r#"{"command":"echo now >> run.log"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (c, text) = tool_text(&env.run(&[
+        "tools",
+        "exec",
+        "cron",
+        r#"{"action":"run","jobId":"later"}"#,
+    ]));
+    assert_eq!(c, 0, "{text}");
+    assert!(text.contains("\"started\": true"), "{text}");
+    for _ in 0..50 {
+        let runs = json(&env.run(&["cron", "runs", "later"]));
+        if runs[0]["status"] == "ok" {
+            assert_eq!(
+                std::fs::read_to_string(env.work().join("run.log")).unwrap(),
+                "now\n"
+            );
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("the job did not run");
 }
 
 #[test]
