@@ -241,6 +241,18 @@ fn registration(ctx: &Context, a: AddArgs) -> Result<(Cli, BTreeMap<String, Stri
             )),
         );
     }
+    if let Some(p) = preset {
+        for k in p.file_env {
+            if let Some(v) = env.get(*k)
+                && !std::path::Path::new(v).is_file()
+            {
+                return Err(Error::usage(format!(
+                    "{k} must name a file for the {} preset, and {v} is not one",
+                    p.name
+                )));
+            }
+        }
+    }
     let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let mut deny_args = preset.map(|p| owned(p.deny_args)).unwrap_or_default();
     deny_args.extend(a.deny_args);

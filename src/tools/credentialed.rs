@@ -39,6 +39,8 @@ pub struct Preset {
     pub env: &'static [&'static str],
     /// Variables taken when present.
     pub optional_env: &'static [&'static str],
+    /// Variables whose value is a file's path (checked when registering).
+    pub file_env: &'static [&'static str],
     pub deny_args: &'static [&'static str],
     pub deny_verbose: &'static [&'static str],
     pub timeout_secs: u64,
@@ -52,6 +54,7 @@ pub const PRESETS: &[Preset] = &[
         description: "AWS CLI",
         env: &["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
         optional_env: &["AWS_DEFAULT_REGION"],
+        file_env: &[],
         deny_args: &[
             r"iam\s+",
             r"organizations\s+",
@@ -67,6 +70,7 @@ pub const PRESETS: &[Preset] = &[
         description: "Google Cloud CLI",
         env: &["GOOGLE_APPLICATION_CREDENTIALS"],
         optional_env: &[],
+        file_env: &["GOOGLE_APPLICATION_CREDENTIALS"],
         deny_args: &[
             r"iam\s+",
             r"auth\s+",
@@ -83,6 +87,7 @@ pub const PRESETS: &[Preset] = &[
         description: "GitHub CLI",
         env: &["GH_TOKEN"],
         optional_env: &[],
+        file_env: &[],
         deny_args: &[
             r"auth\s+",
             "ssh-key",
@@ -99,6 +104,7 @@ pub const PRESETS: &[Preset] = &[
         description: "Kubernetes CLI",
         env: &["KUBECONFIG"],
         optional_env: &[],
+        file_env: &["KUBECONFIG"],
         deny_args: &[
             r"delete\s+namespace",
             r"delete\s+node",
@@ -114,6 +120,7 @@ pub const PRESETS: &[Preset] = &[
         description: "Terraform CLI",
         env: &[],
         optional_env: &["TF_TOKEN_app_terraform_io"],
+        file_env: &[],
         deny_args: &["destroy", "force-unlock"],
         deny_verbose: &[],
         timeout_secs: 300,

@@ -223,6 +223,20 @@ fn registration_mistakes_are_usage_errors() {
         err["message"].as_str().unwrap().contains("needs GH_TOKEN"),
         "{err}"
     );
+    // A preset variable that names a file must name one.
+    let o = env
+        .cmd(&["secure-cli", "add", "env", "--preset", "kubectl"])
+        .env("KUBECONFIG", "/nonexistent/kubeconfig")
+        .output()
+        .unwrap();
+    let err = assert_error(&o, 2, "usage");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("KUBECONFIG must name a file"),
+        "{err}"
+    );
     let o = env.run(&["secure-cli", "add", "./gh"]);
     assert_error(&o, 2, "usage");
     let o = env.run(&["secure-cli", "add", "env", "--env", "MISSING_VAR_X"]);
