@@ -403,7 +403,8 @@ pub fn claim(
         None => return Ok(None),
     };
     let due_at = job.next_run_ms.unwrap_or(now);
-    let next = if force {
+    // A forced run of a job not yet due leaves its schedule alone; a due one moves on.
+    let next = if force && job.next_run_ms.is_some_and(|n| n > now) {
         job.next_run_ms
     } else {
         job.schedule.following(due_at, now).unwrap_or(None)

@@ -323,40 +323,41 @@ fn tick(ctx: &Context, force: Option<&str>) -> Result<Vec<Value>> {
         uuid::Uuid::now_v7().simple()
     );
     let lease = RUN_TIMEOUT.as_millis() as i64 + 60_000;
-    let mut claims = Vec::new();
+    let mut report = Vec::new();
+    let mut done = Vec::new();
     if let Some(key) = force {
         let job = cron::find(store.conn(), key, None)?;
-        match cron::claim(store.conn_mut(), job.id, &runner, lease, true)? {
-            Some(c) => claims.push(c),
-            None => {
-                return Err(Error::conflict(format!(
-                    "job {} is running in another tick",
-                    job.id
-                )));
-            }
-        }
+        let Some(claim) = cron::claim(store.conn_mut(), job.id, &runner, lease, true)? else {
+            return Err(Error::conflict(format!(
+                "job {} is running in another tick",
+                job.id
+            )));
+        };
+        report.push(run_claimed(ctx, &store, &claim));
+        done.push(job.id);
     }
+    // Each job is claimed just before it runs, so a lease never goes stale while the jobs
+    // before it run.
     for id in cron::due(store.conn(), now_ms())? {
-        if claims.iter().any(|c| c.job.id == id) {
+        if done.contains(&id) {
             continue;
         }
-        if let Some(c) = cron::claim(store.conn_mut(), id, &runner, lease, false)? {
-            claims.push(c);
+        if let Some(claim) = cron::claim(store.conn_mut(), id, &runner, lease, false)? {
+            report.push(run_claimed(ctx, &store, &claim));
         }
     }
-    drop(store);
-    let mut report = Vec::new();
-    for claim in claims {
-        let end = execute(ctx, &claim.job);
-        let store = ctx.store()?;
-        cron::finish(store.conn(), &claim, &end)?;
-        report.push(json!({
-            "job": claim.job.id, "name": claim.job.name,
-            "status": if end.ok { "ok" } else { "failed" },
-            "error": end.error, "run_id": end.run_id,
-        }));
-    }
-    Ok(report)
+    report.into_iter().collect()
+}
+
+/// Runs a claimed job and records how it ended; the report line.
+fn run_claimed(ctx: &Context, store: &crate::store::Store, claim: &cron::Claim) -> Result<Value> {
+    let end = execute(ctx, &claim.job);
+    cron::finish(store.conn(), claim, &end)?;
+    Ok(json!({
+        "job": claim.job.id, "name": claim.job.name,
+        "status": if end.ok { "ok" } else { "failed" },
+        "error": end.error, "run_id": end.run_id,
+    }))
 }
 
 fn failure(error: String) -> Ending {

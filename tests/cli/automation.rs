@@ -153,6 +153,11 @@ fn the_run_action_starts_the_job_in_the_background() {
                 std::fs::read_to_string(env.work().join("run.log")).unwrap(),
                 "now\n"
             );
+            // Its schedule moved on: not due again for an hour.
+            let next = json(&env.run(&["cron", "list"]))[0]["next_run_ms"]
+                .as_i64()
+                .unwrap();
+            assert!(next > chrono_ms() + 30 * 60_000, "{next}");
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
