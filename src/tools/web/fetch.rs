@@ -87,7 +87,12 @@ pub fn check_url(url: &Url, web: &WebConfig, redirect: bool) -> Result<(), Strin
 }
 
 /// Fetches and renders one page (the text inside the wrapper). `Err`: the message for the model.
-pub fn fetch(web: &WebConfig, req: &Request, workspace: &Path) -> Result<String, String> {
+pub fn fetch(
+    web: &WebConfig,
+    req: &Request,
+    workspace: &Path,
+    denied: &[String],
+) -> Result<String, String> {
     let url = req.url.trim();
     if url.is_empty() {
         return Err("url is required".into());
@@ -105,7 +110,7 @@ pub fn fetch(web: &WebConfig, req: &Request, workspace: &Path) -> Result<String,
         "Status: {}\nExtractor: {extractor}\n",
         page.status
     ));
-    out.push_str(&content_block(&text, req.max_chars, workspace));
+    out.push_str(&content_block(&text, req.max_chars, workspace, denied));
     Ok(out)
 }
 
@@ -230,13 +235,13 @@ fn extract(page: &Page, text_mode: bool) -> (&'static str, String) {
 
 /// `Length: n` and the text, or, over `max` characters, the first `max` with the whole text
 /// saved to `<workspace>/web-fetch/` (§10.4).
-fn content_block(text: &str, max: usize, workspace: &Path) -> String {
+fn content_block(text: &str, max: usize, workspace: &Path, denied: &[String]) -> String {
     let len = text.chars().count();
     if len <= max {
         return format!("Length: {len}\n\n{text}");
     }
     let prefix: String = text.chars().take(max).collect();
-    match save_full(text, workspace) {
+    match save_full(text, workspace, denied) {
         Ok(path) => format!(
             "Content-Length: {len} chars (exceeds {max} char limit)\nFull-Content-File: {path}\nLength: {max}\n\n{prefix}\n\n[Content truncated at {max} chars. Full content ({len} chars) saved to: {path} — use shell/read_file to access the rest.]",
         ),
@@ -244,22 +249,17 @@ fn content_block(text: &str, max: usize, workspace: &Path) -> String {
     }
 }
 
-/// Writes the full text to `web-fetch/web-fetch-<16 hex>.txt` in the workspace (0600).
-fn save_full(text: &str, workspace: &Path) -> std::io::Result<String> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let dir = workspace.join("web-fetch");
-    std::fs::create_dir_all(&dir)?;
+/// Writes the full text to `web-fetch/web-fetch-<16 hex>.txt` in the workspace, through the
+/// file tools' containment (a `web-fetch` symlink cannot send it elsewhere). Returns the path
+/// relative to the workspace, for read_file.
+fn save_full(text: &str, workspace: &Path, denied: &[String]) -> Result<String, String> {
+    let ws = crate::tools::workspace::Workspace::open(workspace, denied).map_err(|e| e.message)?;
     let id = uuid::Uuid::now_v7().simple().to_string();
-    let name = format!("web-fetch-{}.txt", &id[16..]);
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(dir.join(&name))?;
-    f.write_all(super::sanitize_markers(text).as_bytes())?;
-    // The path the model can hand to read_file: relative to the workspace.
-    Ok(format!("web-fetch/{name}"))
+    let rel = format!("web-fetch/web-fetch-{}.txt", &id[16..]);
+    let target = ws.target(&rel, true).map_err(|e| e.message)?;
+    ws.write_atomic(&target, super::sanitize_markers(text).as_bytes())
+        .map_err(|e| e.message)?;
+    Ok(rel)
 }
 
 /// Results of the last 15 minutes, at most 100, oldest dropped first (§10.1), for repeated
@@ -332,7 +332,7 @@ impl Tool for WebFetch {
         if let Some(hit) = cached(&key) {
             return ToolResult::text(hit);
         }
-        match fetch(&ctx.web, &req, &ctx.workspace) {
+        match fetch(&ctx.web, &req, &ctx.workspace, &ctx.denied_paths) {
             Ok(content) => {
                 let wrapped = super::wrap_external("Web Fetch", &content);
                 remember(key, wrapped.clone());
@@ -425,7 +425,7 @@ mod tests {
     fn long_text_is_cut_on_a_character_and_saved_whole() {
         let dir = tempfile::tempdir().unwrap();
         let text = "é".repeat(150);
-        let block = content_block(&text, 100, dir.path());
+        let block = content_block(&text, 100, dir.path(), &[]);
         assert!(
             block.starts_with("Content-Length: 150 chars (exceeds 100 char limit)\nFull-Content-File: web-fetch/web-fetch-"),
             "{block}"
@@ -444,8 +444,18 @@ mod tests {
             text
         );
         assert_eq!(
-            content_block("short", 100, dir.path()),
+            content_block("short", 100, dir.path(), &[]),
             "Length: 5\n\nshort"
         );
+        // A `web-fetch` symlink out of the workspace is not followed: the text is cut, not saved.
+        let outside = tempfile::tempdir().unwrap();
+        let ws = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), ws.path().join("web-fetch")).unwrap();
+        let block = content_block(&text, 100, ws.path(), &[]);
+        assert!(
+            block.starts_with("Truncated: true (limit: 100 chars)\nLength: 100\n\n"),
+            "{block}"
+        );
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
     }
 }
