@@ -108,9 +108,17 @@ fn unquote(v: &str) -> String {
     v.to_string()
 }
 
-/// The skill in `dir`, if it holds a SKILL.md with a name.
+/// The skill in `dir`, if it holds a SKILL.md with a name. A SKILL.md that is a symlink out of
+/// its directory is not a skill (use_skill would otherwise read any file it points at).
 pub fn read_dir_skill(dir: &Path, source: &str) -> Option<Skill> {
     let location = dir.join("SKILL.md");
+    let real_dir = std::fs::canonicalize(dir).ok()?;
+    if !std::fs::canonicalize(&location)
+        .ok()?
+        .starts_with(&real_dir)
+    {
+        return None;
+    }
     let text = std::fs::read_to_string(&location).ok()?;
     let (name, description) = front_matter(&text)?;
     Some(Skill {

@@ -177,6 +177,21 @@ fn roots_in_order_and_published_skills_per_agent() {
         &["--agent", "writer"],
     );
     assert_eq!(c, 1);
+    // A SKILL.md that points out of its directory is no skill.
+    let sneaky = env.work().join("sneaky");
+    std::fs::create_dir_all(&sneaky).unwrap();
+    env.write(
+        "secret.md",
+        "---\nname: secret\ndescription: x\n---\nthe secret\n",
+    );
+    std::os::unix::fs::symlink(env.work().join("secret.md"), sneaky.join("SKILL.md")).unwrap();
+    let (c, _) = tool(
+        &env,
+        "publish_skill",
+        r#"{"path":"sneaky"}"#,
+        &["--agent", "writer"],
+    );
+    assert_eq!(c, 2);
     std::fs::create_dir_all(env.work().join("empty")).unwrap();
     let (c, text) = tool(
         &env,
