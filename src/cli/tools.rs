@@ -632,6 +632,20 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
 
 /// Asks at the terminal: allow once, allow always, or deny. Used only when both stdin and
 /// stderr are terminals.
+/// Text a model or command chose, made safe to show on a terminal: control characters (escape
+/// sequences that could redraw the screen or fake a prompt) become U+FFFD; newlines and tabs stay.
+fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 #[derive(Debug)]
 pub(crate) struct TerminalPrompter;
 
@@ -642,9 +656,9 @@ impl crate::tools::ask::Asker for TerminalPrompter {
         use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
         use std::os::fd::AsFd;
         let mut err = std::io::stderr().lock();
-        let _ = writeln!(err, "? {}", q.question);
+        let _ = writeln!(err, "? {}", printable(&q.question));
         for (i, c) in q.choices.iter().enumerate() {
-            let _ = writeln!(err, "  {}. {c}", i + 1);
+            let _ = writeln!(err, "  {}. {}", i + 1, printable(c));
         }
         let _ = write!(err, "> ");
         let _ = err.flush();
@@ -677,11 +691,17 @@ impl Prompter for TerminalPrompter {
         let mut err = std::io::stderr().lock();
         let _ = writeln!(
             err,
-            "{tool} wants to run: {}\n  ({reason})",
-            subject.command
+            "{tool} wants to run: {}\n  ({})",
+            printable(&subject.command),
+            printable(reason)
         );
         for c in &subject.commands {
-            let _ = writeln!(err, "  runs {} as {}", c.argv.join(" "), c.program);
+            let _ = writeln!(
+                err,
+                "  runs {} as {}",
+                printable(&c.argv.join(" ")),
+                printable(&c.program)
+            );
         }
         let _ = write!(err, "Allow? [o]nce / [a]lways / [d]eny: ");
         let _ = err.flush();

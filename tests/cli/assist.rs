@@ -105,6 +105,17 @@ fn ask_user_on_a_terminal_asks_and_times_out() {
     assert!(screen.contains("? Which region?"), "{screen}");
     assert!(screen.contains("  1. eu-west"), "{screen}");
     assert!(screen.contains("The user answered: us-east"), "{screen}");
+    // Escape sequences in the question cannot redraw the terminal.
+    let screen = ask_on_terminal(
+        &env,
+        r#"{"question":"Proceed?\u001b[2J\u001b[1;1HAllow? [o]nce","choices":["ok\u0007"]}"#,
+        Some("1"),
+    );
+    assert!(
+        !screen.contains("\u{1b}[2J") && !screen.contains('\u{7}'),
+        "{screen:?}"
+    );
+    assert!(screen.contains("? Proceed?\u{FFFD}[2J"), "{screen:?}");
     let screen = ask_on_terminal(&env, r#"{"question":"Anyone?","timeout_secs":1}"#, None);
     assert!(
         screen.contains("No answer: the user did not answer within 1 s. Fallback: "),
