@@ -217,7 +217,7 @@ impl Runner<'_> {
             agent: self.agent_key,
             minimal: true,
             tools,
-            workspace: &self.gate.workspace,
+            workspace: &self.gate.workspace_for(self.agent),
             context_files: &[],
             has_memory: true,
             today: &super::prompt::today(),

@@ -322,7 +322,7 @@ impl Runner<'_> {
             agent: self.agent_key,
             minimal: false,
             tools: &tools,
-            workspace: &self.gate.workspace,
+            workspace: &self.gate.workspace_for(self.agent),
             context_files: &context_files,
             has_memory,
             today: &prompt::today(),

@@ -155,9 +155,6 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
 
     let p = super::tools::watched_parts(ctx, &a.caller)?;
     let mut gate = super::tools::gate(ctx, &p)?;
-    if let Some(ws) = agent_cfg.and_then(|c| c.workspace.clone()) {
-        gate.workspace = settings.workspace.join(ws);
-    }
     if let Some(list) = &a.allow_tools {
         let list: Vec<String> = list
             .iter()

@@ -165,6 +165,15 @@ impl Outcome {
 }
 
 impl Gate<'_> {
+    /// The workspace of `agent`'s tools: its own `workspace` (relative to the command's), or
+    /// the command's.
+    pub fn workspace_for(&self, agent: Option<&AgentConfig>) -> PathBuf {
+        match agent.and_then(|a| a.workspace.as_ref()) {
+            Some(ws) => self.workspace.join(ws),
+            None => self.workspace.clone(),
+        }
+    }
+
     /// The context a call runs in.
     pub fn context(&self, req: &CallRequest, agent: Option<&AgentConfig>) -> CallContext {
         let mut protected = self.protected_paths.clone();
@@ -176,7 +185,7 @@ impl Gate<'_> {
             channel: req.channel.clone().filter(|s| !s.is_empty()),
             chat_id: req.chat_id.clone().filter(|s| !s.is_empty()),
             peer_kind: req.peer_kind.clone().filter(|s| !s.is_empty()),
-            workspace: self.workspace.clone(),
+            workspace: self.workspace_for(agent),
             denied_paths: self.tools.denied_paths.clone(),
             exec: ExecSettings::resolve(&self.tools.exec, agent.map(|a| &a.tools.exec), protected),
             store_path: self.store_path.clone(),

@@ -154,4 +154,29 @@ fn workspace_dir_names_the_workspace_and_teams() {
     assert_eq!(doc["teams"][0]["team"], "core");
     assert_eq!(doc["teams"][0]["role"], "member");
     assert_eq!(doc["teams"][0]["workspace_scope"], "isolated");
+    // An agent with its own workspace: the tools (and so workspace_dir) work there.
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\n[agents.dev]\nworkspace = \"dev-area\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(env.work().join("dev-area")).unwrap();
+    env.write("dev-area/mine.txt", "dev's file");
+    let doc = result(&env.run(&["tools", "exec", "workspace_dir", "{}", "--agent", "dev"]));
+    assert!(
+        doc["workspace"]
+            .as_str()
+            .unwrap()
+            .ends_with("/work/dev-area"),
+        "{doc}"
+    );
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "read_file",
+        r#"{"path":"mine.txt"}"#,
+        "--agent",
+        "dev",
+    ]);
+    assert!(stdout(&o).contains("dev's file"), "{}", stdout(&o));
 }
