@@ -247,15 +247,16 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
                 .filter(|r| all || r.allowed)
                 .collect();
             ctx.out.data(&rows, |w| {
+                let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
                 for r in &rows {
                     let mark = if r.allowed { "" } else { "  (not allowed)" };
-                    writeln!(
-                        w,
-                        "{:<12} {:<12} {:<12}{mark}",
+                    let line = format!(
+                        "{:<width$}  {:<11}  {}{mark}",
                         r.name,
                         format!("{:?}", r.risk).to_lowercase(),
                         r.groups.join(",")
-                    )?;
+                    );
+                    writeln!(w, "{}", line.trim_end())?;
                 }
                 Ok(())
             })?;
