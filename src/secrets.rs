@@ -2,6 +2,7 @@
 //! 0600 file `secret.key` beside the store, created on first use. A sealed value is the 12-byte
 //! nonce followed by the ciphertext. Used for MCP servers' env values and headers.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -86,6 +87,30 @@ impl SecretKey {
             .decrypt(&nonce, ct)
             .map_err(|_| Error::failed("cannot decrypt a stored secret: wrong key (GOCLAW_SECRET_KEY or secret.key) or damaged data"))
     }
+}
+
+/// Variables (or headers) sealed together: a JSON object of names to values, `None` when
+/// there are none. The form MCP servers, credentialed CLIs and custom tools keep.
+pub fn seal_map(key: &SecretKey, map: &BTreeMap<String, String>) -> Result<Option<Vec<u8>>> {
+    if map.is_empty() {
+        return Ok(None);
+    }
+    let plain = serde_json::to_vec(map).map_err(|e| Error::internal(e.to_string()))?;
+    key.seal(&plain).map(Some)
+}
+
+/// What [`seal_map`] made (`None`: no variables).
+pub fn open_map(key: &SecretKey, sealed: Option<&[u8]>) -> Result<BTreeMap<String, String>> {
+    match sealed {
+        None => Ok(BTreeMap::new()),
+        Some(b) => serde_json::from_slice(&key.open(b)?)
+            .map_err(|e| Error::failed(format!("a stored secret is damaged: {e}"))),
+    }
+}
+
+/// The names of a map's entries as a JSON array (what listings show instead of values).
+pub fn names_json(map: &BTreeMap<String, String>) -> String {
+    serde_json::to_string(&map.keys().collect::<Vec<_>>()).unwrap_or_else(|_| "[]".into())
 }
 
 /// Where the key file lives.

@@ -210,17 +210,8 @@ pub fn add(
         }
         Transport::Stdio => {}
     }
-    let seal = |m: &BTreeMap<String, String>| -> Result<Option<Vec<u8>>> {
-        if m.is_empty() {
-            Ok(None)
-        } else {
-            key.seal(serde_json::to_string(m).unwrap_or_default().as_bytes())
-                .map(Some)
-        }
-    };
-    let keys = |m: &BTreeMap<String, String>| {
-        serde_json::to_string(&m.keys().collect::<Vec<_>>()).unwrap_or_else(|_| "[]".into())
-    };
+    let seal = |m| crate::secrets::seal_map(key, m);
+    let keys = crate::secrets::names_json;
     let n = conn
         .execute(
             "INSERT INTO mcp_servers (name, transport, command, args, url, env_sealed, headers_sealed, env_keys, header_keys,
@@ -373,13 +364,7 @@ pub fn secrets(
         .optional()
         .map_err(sql)?
         .ok_or_else(|| Error::not_found(format!("no MCP server `{name}` in the store")))?;
-    let open = |b: Option<Vec<u8>>| -> Result<BTreeMap<String, String>> {
-        match b {
-            None => Ok(BTreeMap::new()),
-            Some(b) => serde_json::from_slice(&key.open(&b)?)
-                .map_err(|e| Error::failed(format!("a stored secret is damaged: {e}"))),
-        }
-    };
+    let open = |b: Option<Vec<u8>>| crate::secrets::open_map(key, b.as_deref());
     Ok((open(env)?, open(headers)?))
 }
 

@@ -163,9 +163,7 @@ pub fn add(
             Error::usage(format!("bad deny pattern {p:?}: {why}"))
         })?;
     }
-    let plain = serde_json::to_vec(env).map_err(|e| Error::internal(e.to_string()))?;
-    let sealed = key.seal(&plain)?;
-    let keys: Vec<&String> = env.keys().collect();
+    let sealed = crate::secrets::seal_map(key, env)?;
     let now = now_ms();
     conn.execute(
         "INSERT INTO secure_cli (binary_name, binary_path, description, env, env_keys, deny_args,
@@ -181,7 +179,7 @@ pub fn add(
             cli.binary_path,
             cli.description,
             sealed,
-            json!(keys).to_string(),
+            crate::secrets::names_json(env),
             json!(cli.deny_args).to_string(),
             json!(cli.deny_verbose).to_string(),
             cli.timeout_secs as i64,
@@ -252,7 +250,7 @@ pub fn lookup(
     conn: &Connection,
     name: &str,
     agent: Option<&str>,
-) -> Result<Option<(Cli, Vec<u8>)>> {
+) -> Result<Option<(Cli, Option<Vec<u8>>)>> {
     conn.query_row(
         &format!(
             "SELECT {COLUMNS}, env FROM secure_cli
@@ -260,7 +258,7 @@ pub fn lookup(
              ORDER BY agent = '' LIMIT 1"
         ),
         params![name, agent.unwrap_or("")],
-        |r| Ok((row(r)?, r.get::<_, Vec<u8>>(10)?)),
+        |r| Ok((row(r)?, r.get(10)?)),
     )
     .optional()
     .map_err(sql)
@@ -456,20 +454,7 @@ fn execute(ctx: &CallContext, binary: &str, argv: &[String]) -> Result<ToolResul
             format!("Operation '{binary} {args_text}' is blocked by security policy."),
         ));
     }
-    let key_dir = ctx.store_path.parent().unwrap_or(Path::new("."));
-    let plain = SecretKey::load(key_dir)?.open(&sealed)?;
-    let env: BTreeMap<String, String> = serde_json::from_slice(&plain).map_err(|e| {
-        Error::failed(format!(
-            "credentialed exec: invalid env JSON for \"{binary}\": {e}"
-        ))
-    })?;
-    let secrets: Vec<Vec<u8>> = env
-        .values()
-        .filter(|v| v.len() >= 6)
-        .map(|v| v.as_bytes().to_vec())
-        .collect();
-    let scrubber = crate::text::scrub::Scrubber::new(&secrets, &[])
-        .map_err(|e| Error::internal(format!("cannot build the scrubber: {e}")))?;
+    let env = crate::secrets::open_map(&ctx.secret_key()?, sealed.as_deref())?;
     let timeout = Duration::from_secs(if cli.timeout_secs == 0 {
         30
     } else {
@@ -496,16 +481,8 @@ fn execute(ctx: &CallContext, binary: &str, argv: &[String]) -> Result<ToolResul
         r.error_kind = Some(crate::error::ErrorKind::Timeout);
         return Ok(r);
     }
-    let mut text = outcome.stdout.text();
-    if outcome.stderr.total > 0 {
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str("STDERR:\n");
-        text.push_str(&outcome.stderr.text());
-    }
-    let text = scrubber.scrub_str(&text, None);
-    Ok(match outcome.code {
+    let text = outcome.combined_text();
+    let mut result = match outcome.code {
         Some(0) if text.is_empty() => ToolResult::silent("(command completed with no output)"),
         Some(0) => ToolResult::silent(text),
         code => {
@@ -518,7 +495,9 @@ fn execute(ctx: &CallContext, binary: &str, argv: &[String]) -> Result<ToolResul
                 format!("Command failed with exit code {code}."),
             )
         }
-    })
+    };
+    result.secrets = env.into_values().map(String::into_bytes).collect();
+    Ok(result)
 }
 
 #[cfg(test)]

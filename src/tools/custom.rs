@@ -101,13 +101,7 @@ pub fn validate(d: &Definition, builtin: &[String]) -> Result<()> {
 
 /// Stores (or replaces) a definition, its variables sealed with `key`.
 pub fn add(conn: &Connection, key: &SecretKey, d: &Definition) -> Result<()> {
-    let sealed = if d.env.is_empty() {
-        None
-    } else {
-        let plain = serde_json::to_vec(&d.env).map_err(|e| Error::internal(e.to_string()))?;
-        Some(key.seal(&plain)?)
-    };
-    let keys: Vec<&String> = d.env.keys().collect();
+    let sealed = crate::secrets::seal_map(key, &d.env)?;
     conn.execute(
         "INSERT INTO custom_tools (name, description, parameters, command, working_dir,
              timeout_secs, env, env_keys, agent, enabled, created_at, updated_at)
@@ -125,7 +119,7 @@ pub fn add(conn: &Connection, key: &SecretKey, d: &Definition) -> Result<()> {
             d.working_dir,
             d.timeout_seconds as i64,
             sealed,
-            json!(keys).to_string(),
+            crate::secrets::names_json(&d.env),
             d.agent.clone().unwrap_or_default(),
             d.enabled,
             now_ms()
@@ -259,21 +253,6 @@ pub struct CustomTool {
     sealed: Option<Vec<u8>>,
 }
 
-impl CustomTool {
-    fn env(&self, store_path: &Path) -> Result<BTreeMap<String, String>> {
-        let Some(sealed) = &self.sealed else {
-            return Ok(BTreeMap::new());
-        };
-        let key = SecretKey::load(store_path.parent().unwrap_or(Path::new(".")))?;
-        serde_json::from_slice(&key.open(sealed)?).map_err(|e| {
-            Error::failed(format!(
-                "custom tool {}: invalid env JSON: {e}",
-                self.definition.name
-            ))
-        })
-    }
-}
-
 impl Tool for CustomTool {
     fn name(&self) -> &str {
         &self.definition.name
@@ -312,7 +291,10 @@ impl Tool for CustomTool {
             Ok(c) => c,
             Err(e) => return ToolResult::error(e),
         };
-        let env = match self.env(&ctx.store_path) {
+        let env = match ctx
+            .secret_key()
+            .and_then(|key| crate::secrets::open_map(&key, self.sealed.as_deref()))
+        {
             Ok(e) => e,
             Err(e) => return ToolResult::from_error(&e),
         };
@@ -336,16 +318,7 @@ impl Tool for CustomTool {
             Err(e) => return ToolResult::error(format!("cannot start the command: {e}")),
         };
         let mut result = outcome.into_result(timeout);
-        if !env.is_empty() {
-            let values: Vec<Vec<u8>> = env
-                .values()
-                .filter(|v| v.len() >= 6)
-                .map(|v| v.as_bytes().to_vec())
-                .collect();
-            if let Ok(s) = crate::text::scrub::Scrubber::new(&values, &[]) {
-                result.for_llm = s.scrub_str(&result.for_llm, None);
-            }
-        }
+        result.secrets = env.into_values().map(String::into_bytes).collect();
         result
     }
 }

@@ -474,14 +474,31 @@ impl Gate<'_> {
         }
     }
 
+    /// Scrubs a result (`[tools] scrub_credentials`); credentials the tool itself injected
+    /// (`ToolResult::secrets`) are scrubbed whatever that setting says.
     fn scrub_result(&self, mut r: ToolResult) -> ToolResult {
-        if self.tools.scrub_credentials {
-            if !r.for_llm.is_empty() {
-                r.for_llm = self.scrubber.scrub_str(&r.for_llm, None);
+        let injected = std::mem::take(&mut r.secrets);
+        let with_injected;
+        let scrubber = if injected.is_empty() {
+            if !self.tools.scrub_credentials {
+                return r;
             }
-            if let Some(u) = r.for_user.take() {
-                r.for_user = Some(self.scrubber.scrub_str(&u, None));
+            self.scrubber
+        } else {
+            match self.scrubber.with_more_values(&injected) {
+                Ok(s) => {
+                    with_injected = s;
+                    &with_injected
+                }
+                // Fail closed: nothing the tool printed leaves unscrubbed.
+                Err(e) => return ToolResult::error(format!("cannot scrub the result: {e}")),
             }
+        };
+        if !r.for_llm.is_empty() {
+            r.for_llm = scrubber.scrub_str(&r.for_llm, None);
+        }
+        if let Some(u) = r.for_user.take() {
+            r.for_user = Some(scrubber.scrub_str(&u, None));
         }
         r
     }

@@ -49,6 +49,10 @@ pub struct ToolResult {
     /// lost claim exit 6 on the command line).
     #[serde(skip)]
     pub error_kind: Option<crate::error::ErrorKind>,
+    /// Credential values the tool put into what it ran (a credentialed CLI's, a custom tool's
+    /// variables): the gate scrubs them from the result, whatever the scrub setting.
+    #[serde(skip)]
+    pub secrets: Vec<Vec<u8>>,
 }
 
 impl ToolResult {
@@ -136,6 +140,15 @@ pub struct CallContext {
 }
 
 impl CallContext {
+    /// The key that opens sealed secrets (beside the store).
+    pub fn secret_key(&self) -> crate::error::Result<crate::secrets::SecretKey> {
+        crate::secrets::SecretKey::load(
+            self.store_path
+                .parent()
+                .unwrap_or(std::path::Path::new(".")),
+        )
+    }
+
     /// The store, opened for this call.
     pub fn store(&self) -> crate::error::Result<crate::store::Store> {
         crate::store::Store::open(&self.store_path, crate::store::BUSY_TIMEOUT)

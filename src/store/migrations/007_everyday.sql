@@ -12,13 +12,13 @@ CREATE TABLE todos (
 ) STRICT;
 
 -- credentialed_exec: CLIs registered with `goclaw secure-cli`; env is the sealed JSON object
--- of the variables injected into the child (AES-256-GCM, the key of secrets.rs).
+-- of the variables injected into the child (AES-256-GCM, the key of secrets.rs), NULL when none.
 CREATE TABLE secure_cli (
     id INTEGER PRIMARY KEY,
     binary_name TEXT NOT NULL,
     binary_path TEXT NOT NULL,
     description TEXT NOT NULL DEFAULT '',
-    env BLOB NOT NULL,
+    env BLOB,
     env_keys TEXT NOT NULL DEFAULT '[]',
     deny_args TEXT NOT NULL DEFAULT '[]',
     deny_verbose TEXT NOT NULL DEFAULT '[]',

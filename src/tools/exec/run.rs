@@ -48,7 +48,7 @@ impl Captured {
     }
 
     /// The stream as text (§4.4): binary output is described, not shown; a cut is marked.
-    pub fn text(&self) -> String {
+    fn text(&self) -> String {
         if self.bytes.contains(&0) {
             return format!("[binary output: {} bytes, not shown]", self.total);
         }
@@ -64,6 +64,19 @@ impl Captured {
 }
 
 impl Outcome {
+    /// stdout, then stderr under a `STDERR:` line when there was any (§4.4).
+    pub fn combined_text(&self) -> String {
+        let mut text = self.stdout.text();
+        if self.stderr.total > 0 {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str("STDERR:\n");
+            text.push_str(&self.stderr.text());
+        }
+        text
+    }
+
     /// The tool result, formatted as GoClaw's exec does.
     pub fn into_result(self, timeout: Duration) -> ToolResult {
         if self.timed_out {
@@ -72,15 +85,7 @@ impl Outcome {
             r.error_kind = Some(crate::error::ErrorKind::Timeout);
             return r;
         }
-        let (out, err) = (self.stdout.text(), self.stderr.text());
-        let mut text = out.clone();
-        if self.stderr.total > 0 {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str("STDERR:\n");
-            text.push_str(&err);
-        }
+        let text = self.combined_text();
         match (self.code, self.signal) {
             (Some(0), _) if text.is_empty() => {
                 ToolResult::silent("(command completed with no output)")
