@@ -266,20 +266,15 @@ pub fn lookup(
 
 /// Every enabled CLI an agent can use (its own rows over global ones of the same name).
 pub fn usable(conn: &Connection, agent: Option<&str>) -> Result<Vec<Cli>> {
-    let mut by_name: BTreeMap<String, Cli> = BTreeMap::new();
-    for c in list(conn)?.into_iter().filter(|c| c.enabled) {
-        if !(c.agent.is_empty() || Some(c.agent.as_str()) == agent) {
-            continue;
-        }
-        let mine = !c.agent.is_empty();
-        match by_name.get(&c.binary_name) {
-            Some(existing) if !existing.agent.is_empty() && !mine => {}
-            _ => {
-                by_name.insert(c.binary_name.clone(), c);
-            }
-        }
-    }
-    Ok(by_name.into_values().collect())
+    let visible = list(conn)?
+        .into_iter()
+        .filter(|c| c.enabled && (c.agent.is_empty() || Some(c.agent.as_str()) == agent))
+        .collect();
+    Ok(super::own_over_global(
+        visible,
+        |c| &c.binary_name,
+        |c| !c.agent.is_empty(),
+    ))
 }
 
 static OPERATORS: LazyLock<Option<Regex>> =

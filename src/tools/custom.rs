@@ -146,13 +146,17 @@ struct Row {
     sealed: Option<Vec<u8>>,
 }
 
-fn rows(conn: &Connection, filter: &str, agent: &str) -> Result<Vec<Row>> {
+/// Every row (`visible_to` None), or the enabled rows `visible_to` an agent ("" for none):
+/// global ones and its own.
+fn rows(conn: &Connection, visible_to: Option<&str>) -> Result<Vec<Row>> {
     let mut stmt = conn
-        .prepare(&format!(
+        .prepare(
             "SELECT name, description, parameters, command, working_dir, timeout_secs, enabled,
                     agent, env_keys, env
-             FROM custom_tools {filter} ORDER BY name, agent"
-        ))
+             FROM custom_tools
+             WHERE ?1 IS NULL OR (enabled = 1 AND (agent = '' OR agent = ?1))
+             ORDER BY name, agent",
+        )
         .map_err(sql)?;
     let map = |r: &rusqlite::Row| -> rusqlite::Result<Row> {
         let agent: String = r.get(7)?;
@@ -175,18 +179,13 @@ fn rows(conn: &Connection, filter: &str, agent: &str) -> Result<Vec<Row>> {
             sealed: r.get(9)?,
         })
     };
-    let found = if filter.contains("?1") {
-        stmt.query_map([agent], map)
-    } else {
-        stmt.query_map([], map)
-    }
-    .map_err(sql)?;
+    let found = stmt.query_map([visible_to], map).map_err(sql)?;
     found.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
 }
 
 /// Every registered tool.
 pub fn list(conn: &Connection) -> Result<Vec<Listed>> {
-    Ok(rows(conn, "", "")?
+    Ok(rows(conn, None)?
         .into_iter()
         .map(|r| Listed {
             definition: r.definition,
@@ -198,24 +197,18 @@ pub fn list(conn: &Connection) -> Result<Vec<Listed>> {
 /// The enabled tools `agent` sees: the global ones, with the agent's own replacing a global
 /// one of the same name.
 pub fn for_agent(conn: &Connection, agent: Option<&str>) -> Result<Vec<CustomTool>> {
-    let mut by_name: BTreeMap<String, Row> = BTreeMap::new();
-    for r in rows(
-        conn,
-        "WHERE enabled = 1 AND (agent = '' OR agent = ?1)",
-        agent.unwrap_or(""),
-    )? {
-        if r.definition.agent.is_none() && by_name.contains_key(&r.definition.name) {
-            continue;
-        }
-        by_name.insert(r.definition.name.clone(), r);
-    }
-    Ok(by_name
-        .into_values()
-        .map(|r| CustomTool {
-            definition: r.definition,
-            sealed: r.sealed,
-        })
-        .collect())
+    let visible = rows(conn, Some(agent.unwrap_or("")))?;
+    Ok(super::own_over_global(
+        visible,
+        |r| &r.definition.name,
+        |r| r.definition.agent.is_some(),
+    )
+    .into_iter()
+    .map(|r| CustomTool {
+        definition: r.definition,
+        sealed: r.sealed,
+    })
+    .collect())
 }
 
 /// Single-quotes `s` for `sh` (§7 shellEscape).
@@ -283,9 +276,7 @@ impl Tool for CustomTool {
         let cwd = if Path::new(dir).is_absolute() {
             Ok(Path::new(dir).to_path_buf())
         } else {
-            let mut m = Map::new();
-            m.insert("working_dir".into(), Value::String(dir.clone()));
-            exec::working_dir(ctx, &m)
+            exec::contained_dir(ctx, dir)
         };
         let cwd = match cwd {
             Ok(c) => c,

@@ -269,6 +269,22 @@ impl Registry {
     }
 }
 
+/// What an agent sees of per-agent registrations (credentialed CLIs, custom tools): one per
+/// name, its own row over the global one. `rows` holds only global rows and the agent's own.
+pub fn own_over_global<T>(
+    rows: Vec<T>,
+    name: impl Fn(&T) -> &str,
+    own: impl Fn(&T) -> bool,
+) -> Vec<T> {
+    let mut by_name: std::collections::BTreeMap<String, T> = Default::default();
+    for row in rows {
+        if own(&row) || !by_name.contains_key(name(&row)) {
+            by_name.insert(name(&row).to_string(), row);
+        }
+    }
+    by_name.into_values().collect()
+}
+
 /// A string argument, trimmed ("" when absent or not a string).
 pub fn trimmed_arg<'a>(args: &'a Map<String, Value>, key: &str) -> &'a str {
     args.get(key)
@@ -284,4 +300,19 @@ pub fn groups_of(name: &str) -> Vec<&'static str> {
         .filter(|(_, m)| m.contains(&name))
         .map(|(g, _)| *g)
         .collect()
+}
+
+#[cfg(test)]
+mod own_over_global_tests {
+    #[test]
+    fn the_agents_own_row_wins_whatever_the_order() {
+        let rows = vec![("gh", "ops"), ("gh", ""), ("aws", ""), ("kubectl", "ops")];
+        let seen = super::own_over_global(rows, |r| r.0, |r| !r.1.is_empty());
+        assert_eq!(seen, vec![("aws", ""), ("gh", "ops"), ("kubectl", "ops")]);
+        let rows = vec![("gh", ""), ("gh", "ops")];
+        assert_eq!(
+            super::own_over_global(rows, |r| r.0, |r| !r.1.is_empty()),
+            vec![("gh", "ops")]
+        );
+    }
 }

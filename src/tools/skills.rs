@@ -119,9 +119,7 @@ impl Tool for PublishSkill {
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
         let path = args.get("path").and_then(Value::as_str).unwrap_or_default();
         // The directory must be inside the workspace, by the file tools' containment.
-        let mut m = Map::new();
-        m.insert("working_dir".into(), Value::String(path.to_string()));
-        let dir = match super::exec::working_dir(ctx, &m) {
+        let dir = match super::exec::contained_dir(ctx, path) {
             Ok(d) => d,
             Err(e) => return ToolResult::error(e),
         };

@@ -260,26 +260,28 @@ pub fn deny_texts(command: &str) -> Vec<String> {
 }
 
 /// The directory a command runs in: the workspace, or `working_dir` inside it.
-pub(crate) fn working_dir(
-    ctx: &CallContext,
-    args: &Map<String, Value>,
-) -> Result<std::path::PathBuf, String> {
+fn working_dir(ctx: &CallContext, args: &Map<String, Value>) -> Result<std::path::PathBuf, String> {
+    contained_dir(
+        ctx,
+        args.get("working_dir")
+            .and_then(Value::as_str)
+            .unwrap_or_default(),
+    )
+}
+
+/// `dir` (relative to the workspace; "" is the workspace) as an absolute path, held to the file
+/// tools' containment: it must exist and stay inside the workspace.
+pub(crate) fn contained_dir(ctx: &CallContext, dir: &str) -> Result<std::path::PathBuf, String> {
     let root = ctx
         .workspace
         .canonicalize()
         .map_err(|e| format!("workspace {}: {e}", ctx.workspace.display()))?;
-    match args
-        .get("working_dir")
-        .and_then(Value::as_str)
-        .filter(|d| !d.is_empty())
-    {
-        None => Ok(root),
-        Some(dir) => {
-            let ws = Workspace::open(&root, &ctx.denied_paths).map_err(|e| e.message)?;
-            let (_, rel) = ws.open_dir(dir).map_err(|e| e.message)?;
-            Ok(root.join(rel))
-        }
+    if dir.is_empty() {
+        return Ok(root);
     }
+    let ws = Workspace::open(&root, &ctx.denied_paths).map_err(|e| e.message)?;
+    let (_, rel) = ws.open_dir(dir).map_err(|e| e.message)?;
+    Ok(root.join(rel))
 }
 
 /// Go's `time.Duration` text for whole seconds (`1m0s`, `2m30s`, `45s`, `1h0m0s`).

@@ -125,16 +125,7 @@ pub fn search(cfg: &SearchConfig, query: &str, count: usize) -> Result<Vec<Hit>,
     let timeout = Duration::from_secs(cfg.timeout_secs.max(1));
     let https = url.scheme() == "https";
     let body = super::block_on(async move {
-        let builder = reqwest::Client::builder();
-        // No trusted roots to load for a plain-http instance (see `super::client`).
-        let builder = if https {
-            builder
-        } else {
-            builder.tls_certs_only(std::iter::empty())
-        };
-        let client = builder
-            .timeout(timeout)
-            .user_agent(super::USER_AGENT)
+        let client = super::builder(timeout, https)
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
         let mut request = client.get(url.clone());
