@@ -46,12 +46,15 @@ impl Schedule {
     /// Reads a schedule object, with §14's messages.
     pub fn parse(v: &Value, now: i64) -> std::result::Result<Schedule, String> {
         let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default();
+        let millis = |field: &str| {
+            v.get(field)
+                .and_then(Value::as_f64)
+                .map(|n| n as i64)
+                .ok_or(format!("job.schedule.{field} is required"))
+        };
         let s = match kind {
             "at" => {
-                let at = v
-                    .get("atMs")
-                    .and_then(Value::as_f64)
-                    .ok_or("job.schedule.atMs is required")? as i64;
+                let at = millis("atMs")?;
                 if at <= now {
                     return Err(format!(
                         "job.schedule.atMs is in the past ({at}). Use a future Unix timestamp in milliseconds. Current time is {now} ms"
@@ -60,10 +63,7 @@ impl Schedule {
                 Schedule::At { at_ms: at }
             }
             "every" => {
-                let every = v
-                    .get("everyMs")
-                    .and_then(Value::as_f64)
-                    .ok_or("job.schedule.everyMs is required")? as i64;
+                let every = millis("everyMs")?;
                 if every < MIN_EVERY_MS {
                     return Err(format!(
                         "job.schedule.everyMs must be at least {MIN_EVERY_MS}"
@@ -166,6 +166,30 @@ pub struct Job {
     pub last_run_ms: Option<i64>,
     pub last_status: Option<String>,
     pub last_error: Option<String>,
+}
+
+/// `goclaw` itself as a child process on the same store, workspace and config file (a cron
+/// job's agent run, a background tick): the child never resolves them differently.
+pub fn goclaw_child(
+    db: &std::path::Path,
+    workspace: &std::path::Path,
+    config: Option<&std::path::Path>,
+) -> std::io::Result<std::process::Command> {
+    let mut cmd = std::process::Command::new(std::env::current_exe()?);
+    cmd.arg("--db").arg(db).arg("--workspace").arg(workspace);
+    if let Some(c) = config {
+        cmd.arg("--config").arg(c);
+    }
+    cmd.stdin(std::process::Stdio::null());
+    Ok(cmd)
+}
+
+impl Job {
+    /// Whether the caller (agent, user) owns this job: the agent must match, and the user too
+    /// when the job has one.
+    pub fn owned_by(&self, agent: Option<&str>, user: Option<&str>) -> bool {
+        self.agent.as_deref() == agent && (self.user.is_none() || self.user.as_deref() == user)
+    }
 }
 
 /// A new job.

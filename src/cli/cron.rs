@@ -440,18 +440,10 @@ fn call_tool(ctx: &Context, job: &Job, tool: &str, args: &Value) -> Result<Endin
 /// An agent run job: `goclaw run` as a child, with the job's ceiling as `--allow-tools`.
 fn agent_run(ctx: &Context, job: &Job, message: &str) -> Result<Ending> {
     let s = ctx.settings()?;
-    let exe = std::env::current_exe()
+    let config = s.config_exists.then_some(s.config_path.as_path());
+    let mut cmd = cron::goclaw_child(&s.db_path, &s.workspace, config)
         .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    let mut cmd = std::process::Command::new(exe);
-    cmd.arg("--db")
-        .arg(&s.db_path)
-        .arg("--workspace")
-        .arg(&s.workspace)
-        .arg("--json");
-    if s.config_exists {
-        cmd.arg("--config").arg(&s.config_path);
-    }
-    cmd.args(["run", "--on-ask", "deny", "--timeout"])
+    cmd.args(["--json", "run", "--on-ask", "deny", "--timeout"])
         .arg(format!("{}s", RUN_TIMEOUT.as_secs()))
         .arg(format!("--allow-tools={}", job.allowed_tools.join(",")));
     for (flag, v) in [
@@ -465,7 +457,6 @@ fn agent_run(ctx: &Context, job: &Job, message: &str) -> Result<Ending> {
     }
     cmd.arg("--").arg(message);
     cmd.env_remove("GOCLAW_AGENT").env_remove("GOCLAW_SESSION");
-    cmd.stdin(std::process::Stdio::null());
     let out = cmd
         .output()
         .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;

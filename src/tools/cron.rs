@@ -25,8 +25,7 @@ fn pretty(v: Value) -> ToolResult {
 fn owned(conn: &rusqlite::Connection, ctx: &CallContext, key: &str) -> Result<Job> {
     let not_found = || Error::not_found(format!("job {key} not found"));
     let job = cron::find(conn, key, ctx.agent.as_deref()).map_err(|_| not_found())?;
-    let user_ok = job.user.is_none() || job.user == ctx.user;
-    if job.agent != ctx.agent || !user_ok {
+    if !job.owned_by(ctx.agent.as_deref(), ctx.user.as_deref()) {
         return Err(not_found());
     }
     Ok(job)
@@ -74,7 +73,7 @@ impl CronTool {
         let mut store = ctx.store()?;
         let mine = |jobs: Vec<Job>| -> Vec<Job> {
             jobs.into_iter()
-                .filter(|j| j.agent == ctx.agent && (j.user.is_none() || j.user == ctx.user))
+                .filter(|j| j.owned_by(ctx.agent.as_deref(), ctx.user.as_deref()))
                 .collect()
         };
         match action {
@@ -240,16 +239,8 @@ impl CronTool {
 /// workspace, in its own process group (it outlives this call; the lease keeps it single).
 fn start_tick(ctx: &CallContext, id: i64) -> std::io::Result<u32> {
     use std::os::unix::process::CommandExt;
-    let mut cmd = std::process::Command::new(std::env::current_exe()?);
-    cmd.arg("--db")
-        .arg(&ctx.store_path)
-        .arg("--workspace")
-        .arg(&ctx.workspace);
-    if let Some(c) = &ctx.config_path {
-        cmd.arg("--config").arg(c);
-    }
+    let mut cmd = cron::goclaw_child(&ctx.store_path, &ctx.workspace, ctx.config_path.as_deref())?;
     cmd.args(["--quiet", "cron", "tick", "--force", &id.to_string()])
-        .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .process_group(0);

@@ -5,7 +5,6 @@
 use serde_json::{Map, Value, json};
 
 use super::{CallContext, Risk, Tool, ToolResult};
-use crate::store::sql;
 
 /// `workspace_dir`.
 pub struct WorkspaceDir;
@@ -27,32 +26,18 @@ impl Tool for WorkspaceDir {
         let workspace = std::fs::canonicalize(&ctx.workspace).unwrap_or(ctx.workspace.clone());
         let mut teams = Vec::new();
         if let Some(agent) = ctx.agent.as_deref() {
-            let found =
-                ctx.store().and_then(|store| {
-                    let mut stmt = store
-                        .conn()
-                        .prepare(
-                            "SELECT t.name, m.role, t.settings FROM teams t
-                         JOIN team_members m ON m.team_id = t.id
-                         WHERE m.agent = ?1 AND t.status = 'active' ORDER BY t.name",
-                        )
-                        .map_err(sql)?;
-                    let rows = stmt
-                    .query_map([agent], |r| {
-                        let settings: String = r.get(2)?;
-                        let scope = serde_json::from_str::<Value>(&settings)
-                            .ok()
-                            .and_then(|s| s["workspace_scope"].as_str().map(str::to_string))
-                            .unwrap_or_else(|| "isolated".into());
-                        Ok(json!({"team": r.get::<_, String>(0)?, "role": r.get::<_, String>(1)?,
-                                  "workspace_scope": scope}))
-                    })
-                    .map_err(sql)?;
-                    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
-                });
-            match found {
-                Ok(t) => teams = t,
+            let all = match ctx
+                .store()
+                .and_then(|store| crate::team::list(store.conn()))
+            {
+                Ok(all) => all,
                 Err(e) => return ToolResult::from_error(&e),
+            };
+            for t in all.iter().filter(|t| t.status == "active") {
+                if let Some(m) = t.members.iter().find(|m| m.agent == agent) {
+                    teams.push(json!({"team": t.name, "role": m.role,
+                        "workspace_scope": t.setting("workspace_scope")}));
+                }
             }
         }
         ToolResult::text(
