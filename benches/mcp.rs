@@ -10,6 +10,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "common.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,13 +20,7 @@ use std::time::{Duration, Instant};
 fn main() {
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let args: Vec<String> = std::env::args().collect();
-    let runs: usize = args
-        .iter()
-        .position(|a| a == "--runs")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10);
+    let runs = common::runs(10);
     let python = std::env::var_os("HOME")
         .map(|h| PathBuf::from(h).join(".cache/goclaw/peers-venv/bin/python"))
         .filter(|p| p.exists())
@@ -55,7 +52,7 @@ fn main() {
         &everything,
     ]));
 
-    let port = free_port();
+    let port = common::free_port();
     let mut server = Command::new(&python)
         .arg(root.join("fixtures/mcp-peers/py_server.py"))
         .args(["streamable-http", &port.to_string()])
@@ -63,7 +60,7 @@ fn main() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    wait_for_port(port);
+    common::wait_for_port(port);
     let url = format!("http://127.0.0.1:{port}/mcp");
     run_ok(goclaw_cmd(&["mcp", "add", "py", "--url", &url]));
 
@@ -102,8 +99,8 @@ fn compare(label: &str, runs: usize, ours: impl Fn() -> Command, theirs: impl Fn
         a.push(time(ours()));
         b.push(time(theirs()));
     }
-    let (am, ab) = stats(&a);
-    let (bm, bb) = stats(&b);
+    let (am, _, ab) = common::stats(&a);
+    let (bm, _, bb) = common::stats(&b);
     println!(
         "{label}: goclaw {am:.0} / {ab:.0}; python client {bm:.0} / {bb:.0}; ratio of means {:.2}",
         am / bm
@@ -127,28 +124,4 @@ fn run_ok(mut cmd: Command) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{cmd:?} failed: {stdout}");
     stdout
-}
-
-fn stats(d: &[Duration]) -> (f64, f64) {
-    let ms: Vec<f64> = d.iter().map(|d| d.as_secs_f64() * 1e3).collect();
-    let mean = ms.iter().sum::<f64>() / ms.len() as f64;
-    (mean, ms.iter().copied().fold(f64::INFINITY, f64::min))
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn wait_for_port(port: u16) {
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("nothing listens on 127.0.0.1:{port}");
 }

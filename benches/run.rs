@@ -10,6 +10,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "common.rs"]
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -86,11 +89,7 @@ fn handle(stream: TcpStream, clock: &ServerClock) {
 
 fn main() {
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
-    let runs: usize = std::env::args()
-        .skip_while(|a| a != "--runs")
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10);
+    let runs = common::runs(10);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let clock = Arc::new(ServerClock::default());

@@ -9,6 +9,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "common.rs"]
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -16,13 +19,7 @@ use std::time::{Duration, Instant};
 fn main() {
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let args: Vec<String> = std::env::args().collect();
-    let runs: usize = args
-        .iter()
-        .position(|a| a == "--runs")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(20);
+    let runs = common::runs(20);
     let page_path = root.join("fixtures/web/rust-book-data-types.html");
     let page = std::fs::read_to_string(&page_path).unwrap();
 
@@ -46,7 +43,7 @@ fn main() {
     );
 
     // Whole process against curl, over loopback.
-    let port = free_port();
+    let port = common::free_port();
     let mut server = Command::new("python3")
         .arg(root.join("fixtures/web/serve.py"))
         .arg(port.to_string())
@@ -54,7 +51,7 @@ fn main() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    wait_for_port(port);
+    common::wait_for_port(port);
     let home = std::env::temp_dir().join(format!("goclaw-bench-web-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(&home).unwrap();
@@ -86,8 +83,8 @@ fn main() {
 }
 
 fn report(label: &str, baseline: &str, ours: &[Duration], theirs: &[Duration]) {
-    let (om, ob) = stats(ours);
-    let (tm, tb) = stats(theirs);
+    let (_, om, ob) = common::stats(ours);
+    let (_, tm, tb) = common::stats(theirs);
     println!(
         "{label}: goclaw {om:.2} / {ob:.2} ms; {baseline} {tm:.2} / {tb:.2} ms (median / best); ratio of medians {:.2}",
         om / tm
@@ -104,28 +101,4 @@ fn time(mut cmd: Command, expect: &str) -> Duration {
         "{cmd:?}: {text}"
     );
     elapsed
-}
-
-fn stats(d: &[Duration]) -> (f64, f64) {
-    let mut ms: Vec<f64> = d.iter().map(|d| d.as_secs_f64() * 1e3).collect();
-    ms.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (ms[ms.len() / 2], ms[0])
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn wait_for_port(port: u16) {
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("nothing listens on 127.0.0.1:{port}");
 }
