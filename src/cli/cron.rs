@@ -268,7 +268,8 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
         _ => return Err(Error::usage("say what: --message TEXT or --tool NAME")),
     };
     // The ceiling: what the job's agent may use now.
-    let p = super::tools::parts(ctx, a.caller.agent.as_deref())?;
+    let store = ctx.store()?;
+    let p = super::tools::parts(ctx, &store, a.caller.agent.as_deref())?;
     let g = super::tools::gate(ctx, &p)?;
     let agent_cfg = g.agent(a.caller.agent.as_deref())?;
     let allowed = g.evaluate(agent_cfg, None).tools;
@@ -280,7 +281,6 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
             a.caller.agent.as_deref().unwrap_or("the default policy")
         )));
     }
-    let store = ctx.store()?;
     let job = cron::add(
         store.conn(),
         &NewJob {
@@ -385,8 +385,8 @@ fn execute(ctx: &Context, job: &Job) -> Ending {
 
 /// A tool job: through the gate, under the job's ceiling, never asking anyone.
 fn call_tool(ctx: &Context, job: &Job, tool: &str, args: &Value) -> Result<Ending> {
-    let mut p = super::tools::parts(ctx, job.agent.as_deref())?;
     let mut store = ctx.store()?;
+    let mut p = super::tools::parts(ctx, &store, job.agent.as_deref())?;
     super::tools::bridge_mcp(
         ctx,
         &store,

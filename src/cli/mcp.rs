@@ -450,7 +450,7 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
 const SERVE_WORKERS: usize = 4;
 
 fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
-    let p = super::tools::watched_parts(ctx, &a.caller)?;
+    let p = super::tools::watched_parts(ctx, &ctx.store()?, &a.caller)?;
     let g = super::tools::gate(ctx, &p)?;
     let allowed = g.evaluate(g.agent(a.caller.agent.as_deref())?, None).tools;
     let offers: Vec<mcp::serve::Offer> = allowed

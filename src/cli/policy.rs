@@ -61,11 +61,11 @@ pub struct ExplainArgs {
 
 pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     let PolicyCommand::Explain(a) = args.command;
-    let mut p = super::tools::parts(ctx, a.agent.as_deref())?;
+    let store = ctx.store()?;
+    let mut p = super::tools::parts(ctx, &store, a.agent.as_deref())?;
     if a.mcp {
-        super::tools::bridge_all_mcp(ctx, &mut p, a.agent.as_deref(), None)?;
+        super::tools::bridge_all_mcp(ctx, &store, &mut p, a.agent.as_deref(), None)?;
     } else if let Some(t) = a.tool.as_deref() {
-        let store = ctx.store()?;
         super::tools::bridge_mcp(ctx, &store, &mut p, t, a.agent.as_deref(), None)?;
     }
     let g = super::tools::gate(ctx, &p)?;

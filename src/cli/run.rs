@@ -153,7 +153,8 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     let resolved = providers::resolve(&config.providers, &provider_name, &env)?;
     let client = providers::Client::new(resolved, a.record.as_deref())?;
 
-    let p = super::tools::watched_parts(ctx, &a.caller)?;
+    let mut store = ctx.store()?;
+    let p = super::tools::watched_parts(ctx, &store, &a.caller)?;
     let mut gate = super::tools::gate(ctx, &p)?;
     if let Some(list) = &a.allow_tools {
         let list: Vec<String> = list
@@ -163,7 +164,6 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
             .collect();
         gate.ceiling = Some((list, "--allow-tools".into()));
     }
-    let mut store = ctx.store()?;
 
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)

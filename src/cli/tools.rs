@@ -142,9 +142,12 @@ pub(crate) struct Parts {
 
 /// The gate's parts for calls made for `agent`: the built-in tools plus the custom tools that
 /// agent sees.
-pub(crate) fn parts(ctx: &Context, agent: Option<&str>) -> Result<Parts> {
+pub(crate) fn parts(
+    ctx: &Context,
+    store: &crate::store::Store,
+    agent: Option<&str>,
+) -> Result<Parts> {
     let mut registry = Registry::builtin();
-    let store = ctx.store()?;
     for tool in crate::tools::custom::for_agent(store.conn(), agent)? {
         if registry.get(&tool.definition.name).is_none() {
             registry.register(Box::new(tool));
@@ -160,9 +163,19 @@ pub(crate) fn parts(ctx: &Context, agent: Option<&str>) -> Result<Parts> {
 
 /// The parts of a long-lived command (`run`, `mcp serve`): every MCP server the caller may
 /// use bridged, and watched (health checks and reconnects).
-pub(crate) fn watched_parts(ctx: &Context, caller: &CallerArgs) -> Result<Parts> {
-    let mut p = parts(ctx, caller.agent.as_deref())?;
-    bridge_all_mcp(ctx, &mut p, caller.agent.as_deref(), caller.user.as_deref())?;
+pub(crate) fn watched_parts(
+    ctx: &Context,
+    store: &crate::store::Store,
+    caller: &CallerArgs,
+) -> Result<Parts> {
+    let mut p = parts(ctx, store, caller.agent.as_deref())?;
+    bridge_all_mcp(
+        ctx,
+        store,
+        &mut p,
+        caller.agent.as_deref(),
+        caller.user.as_deref(),
+    )?;
     p.mcp.watch(crate::mcp::pool::HEALTH_INTERVAL)?;
     Ok(p)
 }
@@ -226,9 +239,10 @@ struct ListRow<'a> {
 pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
     match args.command {
         ToolsCommand::List { agent, all, mcp } => {
-            let mut p = parts(ctx, agent.as_deref())?;
+            let store = ctx.store()?;
+            let mut p = parts(ctx, &store, agent.as_deref())?;
             if mcp {
-                bridge_all_mcp(ctx, &mut p, agent.as_deref(), None)?;
+                bridge_all_mcp(ctx, &store, &mut p, agent.as_deref(), None)?;
             }
             let g = gate(ctx, &p)?;
             let agent_cfg = g.agent(agent.as_deref())?;
@@ -262,7 +276,7 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
             })?;
         }
         ToolsCommand::Describe { name } => {
-            let p = parts(ctx, None)?;
+            let p = parts(ctx, &ctx.store()?, None)?;
             let tool = p.registry.get(&name).ok_or_else(|| unknown_tool(&name))?;
             let doc = serde_json::json!({
                 "name": tool.name(), "description": tool.description(), "risk": tool.risk(),
@@ -461,13 +475,13 @@ fn register_mcp(
 /// explanations). A server that fails is reported and skipped; the others still count.
 pub(crate) fn bridge_all_mcp(
     ctx: &Context,
+    store: &crate::store::Store,
     p: &mut Parts,
     agent: Option<&str>,
     user: Option<&str>,
 ) -> Result<()> {
     use crate::mcp::{self, bridge};
     let settings = ctx.settings()?;
-    let store = ctx.store()?;
     let key_dir = settings.store_dir();
     let mut links = Vec::new();
     for server in mcp::list(store.conn(), &settings.config.mcp)? {
@@ -565,8 +579,8 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
         None => Value::Object(Default::default()),
         Some(s) => Input::parse(Some(s)).read_json()?,
     };
-    let mut p = parts(ctx, a.caller.agent.as_deref())?;
     let mut store = ctx.store()?;
+    let mut p = parts(ctx, &store, a.caller.agent.as_deref())?;
     bridge_mcp(
         ctx,
         &store,
