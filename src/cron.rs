@@ -329,6 +329,16 @@ pub fn remove(conn: &Connection, id: i64) -> Result<bool> {
         .map_err(sql)
 }
 
+/// Makes a job due now (and on), for a tick to take.
+pub fn make_due(conn: &Connection, id: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE cron_jobs SET next_run_ms = ?2, enabled = 1 WHERE id = ?1",
+        params![id, now_ms()],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
 /// Turns a job on (due again at its next time) or off.
 pub fn set_enabled(conn: &Connection, job: &Job, on: bool) -> Result<()> {
     let now = now_ms();

@@ -206,12 +206,7 @@ fn registration(ctx: &Context, a: AddArgs) -> Result<(Cli, BTreeMap<String, Stri
     let mut env = BTreeMap::new();
     let from_env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     if let Some(p) = preset {
-        for k in p.env {
-            if let Some(v) = from_env(k) {
-                env.insert(k.to_string(), v);
-            }
-        }
-        for k in p.optional_env {
+        for k in p.env.iter().chain(p.optional_env) {
             if let Some(v) = from_env(k) {
                 env.insert(k.to_string(), v);
             }

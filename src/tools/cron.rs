@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::{CallContext, Risk, Tool, ToolResult};
 use crate::cron::{self, Job, NewJob, Payload, Schedule};
 use crate::error::{Error, Result};
-use crate::store::{now_ms, sql};
+use crate::store::now_ms;
 
 /// `cron`.
 pub struct CronTool;
@@ -70,7 +70,7 @@ impl CronTool {
         if action.is_empty() {
             return Ok(ToolResult::error("action parameter is required"));
         }
-        let mut store = ctx.store()?;
+        let store = ctx.store()?;
         let mine = |jobs: Vec<Job>| -> Vec<Job> {
             jobs.into_iter()
                 .filter(|j| j.owned_by(ctx.agent.as_deref(), ctx.user.as_deref()))
@@ -173,13 +173,7 @@ impl CronTool {
                         if !force && !due {
                             return Ok(pretty(json!({"queued": false, "reason": "not due"})));
                         }
-                        store
-                            .conn_mut()
-                            .execute(
-                                "UPDATE cron_jobs SET next_run_ms = ?2, enabled = 1 WHERE id = ?1",
-                                rusqlite::params![job.id, now_ms()],
-                            )
-                            .map_err(sql)?;
+                        cron::make_due(store.conn(), job.id)?;
                         drop(store);
                         Ok(match start_tick(ctx, job.id) {
                             Ok(pid) => pretty(json!({"started": true, "jobId": job.id, "pid": pid,
