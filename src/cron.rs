@@ -168,6 +168,14 @@ pub struct Job {
     pub last_error: Option<String>,
 }
 
+impl Job {
+    /// Whether the caller (agent, user) owns this job: the agent must match, and the user too
+    /// when the job has one.
+    pub fn owned_by(&self, agent: Option<&str>, user: Option<&str>) -> bool {
+        self.agent.as_deref() == agent && (self.user.is_none() || self.user.as_deref() == user)
+    }
+}
+
 /// `goclaw` itself as a child process on the same store, workspace and config file (a cron
 /// job's agent run, a background tick): the child never resolves them differently.
 pub fn goclaw_child(
@@ -182,14 +190,6 @@ pub fn goclaw_child(
     }
     cmd.stdin(std::process::Stdio::null());
     Ok(cmd)
-}
-
-impl Job {
-    /// Whether the caller (agent, user) owns this job: the agent must match, and the user too
-    /// when the job has one.
-    pub fn owned_by(&self, agent: Option<&str>, user: Option<&str>) -> bool {
-        self.agent.as_deref() == agent && (self.user.is_none() || self.user.as_deref() == user)
-    }
 }
 
 /// A new job.
