@@ -2360,11 +2360,14 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             break
         }
         'goclaw;__sandbox-exec' {
-            [CompletionResult]::new('--rw', '--rw', [CompletionResultType]::ParameterName, 'A path the command may write')
+            [CompletionResult]::new('--rw', '--rw', [CompletionResultType]::ParameterName, 'A path the command may write (the first: the workspace)')
+            [CompletionResult]::new('--mask', '--mask', [CompletionResultType]::ParameterName, 'A path the command sees empty (goclaw''s own state)')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'The pid of the goclaw that spawned it directly')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
             [CompletionResult]::new('--net', '--net', [CompletionResultType]::ParameterName, 'Allow the network')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
             [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')

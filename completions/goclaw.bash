@@ -424,13 +424,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd____sandbox__subcmd__exec)
-            opts="-q -v -h -V --rw --net --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --rw --mask --net --no-sandbox --parent --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --rw)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mask)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -2232,11 +2232,14 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;__sandbox-exec'= {
-            cand --rw 'A path the command may write'
+            cand --rw 'A path the command may write (the first: the workspace)'
+            cand --mask 'A path the command sees empty (goclaw''s own state)'
+            cand --parent 'The pid of the goclaw that spawned it directly'
             cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --net 'Allow the network'
+            cand --no-sandbox 'Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)'
             cand --json 'Print JSON even on a terminal'
             cand --human 'Print human text even when stdout is not a terminal'
             cand -q 'Print no warnings or notes on stderr (errors still are)'

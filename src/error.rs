@@ -32,11 +32,13 @@ pub enum ErrorKind {
     Internal,
     /// Interrupted by SIGINT.
     Interrupted,
+    /// Stopped by SIGTERM.
+    Terminated,
 }
 
 impl ErrorKind {
     /// Every kind, in exit-code order.
-    pub const ALL: [ErrorKind; 10] = [
+    pub const ALL: [ErrorKind; 11] = [
         ErrorKind::Failed,
         ErrorKind::Usage,
         ErrorKind::Denied,
@@ -47,6 +49,7 @@ impl ErrorKind {
         ErrorKind::Upstream,
         ErrorKind::Internal,
         ErrorKind::Interrupted,
+        ErrorKind::Terminated,
     ];
 
     pub fn exit_code(self) -> u8 {
@@ -61,6 +64,7 @@ impl ErrorKind {
             ErrorKind::Upstream => 8,
             ErrorKind::Internal => 10,
             ErrorKind::Interrupted => 130,
+            ErrorKind::Terminated => 143,
         }
     }
 
@@ -77,6 +81,7 @@ impl ErrorKind {
             ErrorKind::Upstream => "upstream",
             ErrorKind::Internal => "internal",
             ErrorKind::Interrupted => "interrupted",
+            ErrorKind::Terminated => "terminated",
         }
     }
 
@@ -100,6 +105,7 @@ impl ErrorKind {
             ErrorKind::Upstream => "an LLM provider, MCP server or network peer failed",
             ErrorKind::Internal => "a bug",
             ErrorKind::Interrupted => "SIGINT",
+            ErrorKind::Terminated => "SIGTERM",
         }
     }
 }
@@ -262,7 +268,7 @@ mod tests {
     #[test]
     fn codes_are_stable_and_distinct() {
         let codes: Vec<u8> = ErrorKind::ALL.iter().map(|k| k.exit_code()).collect();
-        assert_eq!(codes, [1, 2, 3, 4, 5, 6, 7, 8, 10, 130]);
+        assert_eq!(codes, [1, 2, 3, 4, 5, 6, 7, 8, 10, 130, 143]);
     }
 
     #[test]

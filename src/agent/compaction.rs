@@ -259,7 +259,8 @@ impl Runner<'_> {
                 response.tool_calls.clone(),
             ));
             let run_id = em.run_id.clone();
-            let results = self.call_tools(&response.tool_calls, &request, &None, em, &run_id)?;
+            let results =
+                self.call_tools(&response.tool_calls, &request, &None, em, &run_id, None)?;
             for (call, (text, _)) in response.tool_calls.iter().zip(results) {
                 messages.push(Message::tool_result(call, text));
             }

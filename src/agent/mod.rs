@@ -53,7 +53,7 @@ pub trait Sink: Send {
 /// Cancellation shared with signal handlers: 0 none, 1 interrupted (SIGINT), 2 terminated.
 #[derive(Default)]
 pub struct Cancel {
-    state: AtomicU8,
+    state: Arc<AtomicU8>,
     notify: tokio::sync::Notify,
 }
 
@@ -65,6 +65,14 @@ impl Cancel {
     }
     pub fn is_cancelled(&self) -> bool {
         self.state.load(Ordering::SeqCst) != 0
+    }
+    /// SIGTERM (not SIGINT) cancelled the run.
+    pub fn terminated(&self) -> bool {
+        self.state.load(Ordering::SeqCst) == 2
+    }
+    /// The flag itself, for tools that wait (they stop their process when it is set).
+    pub fn flag(&self) -> Arc<AtomicU8> {
+        self.state.clone()
     }
     async fn cancelled(&self) {
         loop {
@@ -530,7 +538,14 @@ impl Runner<'_> {
                 "activity",
                 json!({"phase": "tool_exec", "iteration": iteration}),
             );
-            let results = self.call_tools(&response.tool_calls, req, &session, &mut em, &run_id)?;
+            let results = self.call_tools(
+                &response.tool_calls,
+                req,
+                &session,
+                &mut em,
+                &run_id,
+                deadline,
+            )?;
             let mut stop = None;
             let mut warnings = Vec::new();
             for (call, (text, _)) in response.tool_calls.iter().zip(&results) {
@@ -581,6 +596,13 @@ impl Runner<'_> {
                 (RunStatus::Completed, None)
             }
             End::Failed(e) => (RunStatus::Failed, Some(e)),
+            End::Cancelled if self.cancel.terminated() => (
+                RunStatus::Cancelled,
+                Some(Error::new(
+                    ErrorKind::Terminated,
+                    "the run was cancelled (SIGTERM)",
+                )),
+            ),
             End::Cancelled => (
                 RunStatus::Cancelled,
                 Some(Error::new(ErrorKind::Interrupted, "the run was cancelled")),
@@ -669,6 +691,7 @@ impl Runner<'_> {
         session: &Option<String>,
         em: &mut Emitter,
         run_id: &str,
+        deadline: Option<Instant>,
     ) -> Result<Vec<(String, bool)>> {
         for call in calls {
             em.emit(
@@ -684,6 +707,10 @@ impl Runner<'_> {
             session_key: session.clone(),
             channel: Some("run".into()),
             on_ask: req.on_ask,
+            stop: crate::tools::StopWhen {
+                deadline,
+                signal: Some(self.cancel.flag()),
+            },
             ..Default::default()
         };
         let gate = self.gate;

@@ -512,6 +512,7 @@ fn serve_worker(
             provider: None,
             dry_run: false,
             on_ask: a.on_ask,
+            stop: Default::default(),
         };
         let (text, is_error) = crate::tools::gate::answer(g.call(store, &req, None));
         let answer = mcp::serve::Answer { text, is_error };

@@ -32,6 +32,7 @@ pub mod sanitize;
 pub mod scrub;
 pub mod secure_cli;
 pub mod sessions;
+pub mod signals;
 pub mod skills;
 pub mod tasks;
 pub mod team;
@@ -143,12 +144,21 @@ pub enum Command {
 /// Arguments of the hidden sandbox re-exec.
 #[derive(Debug, Args)]
 pub struct SandboxExecArgs {
-    /// A path the command may write
+    /// A path the command may write (the first: the workspace)
     #[arg(long = "rw")]
     pub writable: Vec<PathBuf>,
+    /// A path the command sees empty (goclaw's own state)
+    #[arg(long = "mask")]
+    pub masked: Vec<PathBuf>,
     /// Allow the network
     #[arg(long)]
     pub net: bool,
+    /// Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// The pid of the goclaw that spawned it directly
+    #[arg(long)]
+    pub parent: Option<i32>,
     /// The command and its arguments
     #[arg(last = true, required = true)]
     pub argv: Vec<String>,
@@ -296,7 +306,14 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         // Returns only when it could not exec.
         Command::SandboxExec(a) => Err(Error::failed(format!(
             "sandbox: {}",
-            crate::tools::exec::sandbox::restrict_and_exec(&a.writable, a.net, &a.argv)
+            crate::tools::exec::supervise::supervise(&crate::tools::exec::supervise::Options {
+                writable: a.writable,
+                masked: a.masked,
+                network: a.net,
+                no_sandbox: a.no_sandbox,
+                parent: a.parent,
+                argv: a.argv,
+            })
         ))),
         Command::Db(a) => db::run(&ctx, a),
         Command::Config(a) => config::run(&ctx, a),

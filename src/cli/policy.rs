@@ -170,7 +170,7 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
             if let Some(o) = &subject.opaque {
                 doc.insert("opaque".into(), json!(o));
             }
-            let plan = crate::tools::exec::sandbox::plan(&cctx.exec, &cctx.workspace);
+            let plan = crate::tools::exec::sandbox::plan_for(&cctx);
             doc.insert(
                 "sandbox".into(),
                 match plan {
@@ -181,7 +181,9 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
         }
     }
     doc.insert("decision".into(), json!(decision));
-    let doc = Value::Object(doc);
+    let mut doc = Value::Object(doc);
+    // The command and the reasons may carry secrets (`--args` with a token in it).
+    crate::tools::gate::scrub_json(&p.scrubber, &mut doc);
     ctx.out.data(&doc, |w| {
         writeln!(w, "{}: {decision}", tool.name())?;
         for (k, v) in doc

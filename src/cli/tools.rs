@@ -189,10 +189,7 @@ pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
         groups: &p.groups,
         scrubber: &p.scrubber,
         workspace: s.workspace.clone(),
-        protected_paths: vec![
-            s.db_path.display().to_string(),
-            s.config_path.display().to_string(),
-        ],
+        config_file: Some(s.config_path.clone()),
         store_path: s.db_path.clone(),
         embedder: embedder(s)?,
         asker: TerminalPrompter::available()
@@ -575,6 +572,7 @@ fn add_custom(ctx: &Context, input: &str, agent: Option<String>) -> Result<()> {
 }
 
 pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
+    let signal = super::signals::watch();
     let args: Value = match &a.args {
         None => Value::Object(Default::default()),
         Some(s) => Input::parse(Some(s)).read_json()?,
@@ -602,6 +600,10 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
         provider: a.provider,
         dry_run: a.dry_run,
         on_ask: a.on_ask,
+        stop: crate::tools::StopWhen {
+            deadline: None,
+            signal,
+        },
     };
     let terminal = TerminalPrompter;
     let prompter: Option<&dyn Prompter> = if TerminalPrompter::available() {

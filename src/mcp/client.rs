@@ -59,6 +59,33 @@ pub struct CallOutcome {
     pub is_error: bool,
 }
 
+/// Set in the environment of every stdio MCP server goclaw starts: a goclaw that finds it
+/// set is itself an MCP server child.
+pub const MCP_CHILD_ENV: &str = "GOCLAW_MCP_CHILD";
+
+/// Is `command args…` this goclaw's own `mcp serve` that must not be started? Always when this
+/// goclaw is itself an MCP server child (so a chain stops at one level), and otherwise when it
+/// would serve the same store (no `--db` of its own: it resolves the store as this process
+/// does). Returns why.
+pub fn goclaw_itself(command: &str, args: &[String]) -> Option<&'static str> {
+    let serve = args.iter().any(|a| a == "mcp") && args.iter().any(|a| a == "serve");
+    if !serve {
+        return None;
+    }
+    let resolved = which::which(command).ok()?.canonicalize().ok()?;
+    let me = std::env::current_exe().ok()?.canonicalize().ok()?;
+    if resolved != me {
+        return None;
+    }
+    if std::env::var_os(MCP_CHILD_ENV).is_some() {
+        return Some("started from a goclaw that is itself an MCP server");
+    }
+    if !args.iter().any(|a| a == "--db" || a.starts_with("--db=")) {
+        return Some("on the same store");
+    }
+    None
+}
+
 /// Why a call failed, and whether the connection went with it (a transport error, as opposed
 /// to an error the server answered with or a time limit).
 pub struct CallFailure {
@@ -77,8 +104,16 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
     let handshake = match server.transport {
         Transport::Stdio => {
             let command = server.command.clone().unwrap_or_default();
+            if let Some(why) = goclaw_itself(&command, &server.args) {
+                return Err(Error::usage(format!(
+                    "MCP server `{}` is goclaw's own `mcp serve` {why}: refused, it would bridge itself",
+                    server.name
+                ))
+                .with_hint("give it `--db` with another store, or remove it with `goclaw mcp rm`"));
+            }
             let mut cmd = tokio::process::Command::new(&command);
             cmd.args(&server.args)
+                .env(MCP_CHILD_ENV, "1")
                 .envs(env)
                 .kill_on_drop(true)
                 .process_group(0);

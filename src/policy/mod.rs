@@ -324,6 +324,8 @@ impl Groups {
 
     /// Members of a group; an unknown group has none.
     pub fn members(&self, group: &str) -> Vec<String> {
+        // Seed 000 spells the team group `teams`.
+        let group = if group == "teams" { "team" } else { group };
         if let Some(m) = self.dynamic.get(group) {
             return m.clone();
         }

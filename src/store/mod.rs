@@ -100,6 +100,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "everyday",
         sql: include_str!("migrations/007_everyday.sql"),
     },
+    Migration {
+        version: 8,
+        name: "trust",
+        sql: include_str!("migrations/008_trust.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -465,8 +465,12 @@ fn execute(ctx: &CallContext, binary: &str, argv: &[String]) -> Result<ToolResul
         .env("LANG", var("LANG", "en_US.UTF-8"))
         .env("USER", var("USER", "goclaw"))
         .envs(&env);
-    let outcome = run::run_command(cmd, timeout, OUTPUT_LIMIT)
+    let timeout = ctx.stop.cap(timeout);
+    let outcome = run::run_command(cmd, timeout, OUTPUT_LIMIT, &ctx.stop)
         .map_err(|e| Error::failed(format!("cannot start {}: {e}", cli.binary_path)))?;
+    if outcome.stopped.is_some() {
+        return Ok(outcome.into_result(timeout));
+    }
     if outcome.timed_out {
         let mut r = ToolResult::error(format!(
             "[CREDENTIALED EXEC] Command timed out after {}.\nBinary: {}",

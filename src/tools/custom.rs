@@ -289,7 +289,7 @@ impl Tool for CustomTool {
             Ok(e) => e,
             Err(e) => return ToolResult::from_error(&e),
         };
-        let plan = match sandbox::plan(&ctx.exec, &ctx.workspace) {
+        let plan = match sandbox::plan_for(ctx) {
             Ok(p) => p,
             Err(e) => {
                 return ToolResult::error(format!(
@@ -301,10 +301,10 @@ impl Tool for CustomTool {
             0 => 60,
             s => s,
         };
-        let timeout = Duration::from_secs(secs);
+        let timeout = ctx.stop.cap(Duration::from_secs(secs));
         let mut cmd = plan.command(&command, &cwd);
-        cmd.current_dir(&cwd).envs(&env);
-        let outcome = match run::run_command(cmd, timeout, OUTPUT_LIMIT) {
+        cmd.envs(&env);
+        let outcome = match run::run_command(cmd, timeout, OUTPUT_LIMIT, &ctx.stop) {
             Ok(o) => o,
             Err(e) => return ToolResult::error(format!("cannot start the command: {e}")),
         };

@@ -67,8 +67,8 @@ pub struct Gate<'a> {
     pub groups: &'a Groups,
     pub scrubber: &'a Scrubber,
     pub workspace: PathBuf,
-    /// Paths no command may mention (the store, the config file).
-    pub protected_paths: Vec<String>,
+    /// The config file, even when it does not exist yet (no tool may create or change it).
+    pub config_file: Option<PathBuf>,
     /// The store, for tools that keep state.
     pub store_path: PathBuf,
     /// Embeddings for memory documents (`[memory] embeddings`).
@@ -98,6 +98,8 @@ pub struct CallRequest {
     pub provider: Option<String>,
     pub dry_run: bool,
     pub on_ask: OnAsk,
+    /// When the call must stop early (the caller's deadline, a signal).
+    pub stop: super::StopWhen,
 }
 
 /// How a call ended.
@@ -176,8 +178,19 @@ impl Gate<'_> {
 
     /// The context a call runs in.
     pub fn context(&self, req: &CallRequest, agent: Option<&AgentConfig>) -> CallContext {
-        let mut protected = self.protected_paths.clone();
-        protected.push(".goclaw/".into());
+        let workspace = self.workspace_for(agent);
+        let protected = super::protected::paths(
+            &self.store_path,
+            self.config_file.as_deref(),
+            &workspace,
+            &self.tools.denied_paths,
+        );
+        let mut denied_paths = self.tools.denied_paths.clone();
+        denied_paths.extend(super::protected::relative_to(&protected, &workspace));
+        // The original's literal path denies on the command line (the sandbox is what protects).
+        let mut mentioned: Vec<String> = vec![self.store_path.display().to_string()];
+        mentioned.extend(self.config_file.iter().map(|c| c.display().to_string()));
+        mentioned.push(".goclaw/".into());
         CallContext {
             agent: req.agent.clone(),
             user: req.user.clone(),
@@ -185,9 +198,10 @@ impl Gate<'_> {
             channel: req.channel.clone().filter(|s| !s.is_empty()),
             chat_id: req.chat_id.clone().filter(|s| !s.is_empty()),
             peer_kind: req.peer_kind.clone().filter(|s| !s.is_empty()),
-            workspace: self.workspace_for(agent),
-            denied_paths: self.tools.denied_paths.clone(),
-            exec: ExecSettings::resolve(&self.tools.exec, agent.map(|a| &a.tools.exec), protected),
+            workspace,
+            denied_paths,
+            protected,
+            exec: ExecSettings::resolve(&self.tools.exec, agent.map(|a| &a.tools.exec), mentioned),
             store_path: self.store_path.clone(),
             known_agents: self.agents.keys().cloned().collect(),
             agent_predefined: agent.is_some_and(|a| a.agent_type.as_deref() == Some("predefined")),
@@ -198,6 +212,7 @@ impl Gate<'_> {
             skill_roots: self.skill_roots.clone(),
             allowed_tools: Vec::new(),
             config_path: self.config_path.clone(),
+            stop: req.stop.clone(),
         }
     }
 
@@ -242,23 +257,71 @@ impl Gate<'_> {
         let start = Instant::now();
         let mut decision = Map::new();
         let args = normalise(&req.tool, &req.args);
+        let mut started = None;
         let (status, result, message, kind) = match args {
             Err(msg) => (Status::Invalid, None, Some(msg), None),
-            Ok(args) => self.run(store, req, &args, prompter, &mut decision)?,
+            Ok(args) => self
+                .run(store, req, &args, prompter, &mut decision, &mut started)
+                .map_err(|mut e| {
+                    e.message = self.scrubber.scrub_str(&e.message, None);
+                    e
+                })?,
         };
         let result = result.map(|r| self.scrub_result(r));
+        // Everything that leaves the gate is scrubbed: messages, reasons, decisions, names.
         let message = message.map(|m| self.scrubber.scrub_str(&m, None));
+        let mut decision = Value::Object(decision);
+        scrub_json(self.scrubber, &mut decision);
         let outcome = Outcome {
-            tool: req.tool.clone(),
+            tool: self.scrubber.scrub_str(&req.tool, None),
             status,
             result,
             message,
-            decision: Value::Object(decision),
+            decision,
             call_id: 0,
             kind,
         };
-        let call_id = self.record(store, req, &outcome, start.elapsed())?;
+        let call_id = self.record(store, req, &outcome, start.elapsed(), started)?;
         Ok(Outcome { call_id, ..outcome })
+    }
+
+    /// The audit row of a call about to run (outcome `started`), written before the tool runs:
+    /// a call whose row cannot be written does not run.
+    fn begin(
+        &self,
+        store: &Store,
+        req: &CallRequest,
+        decision: &Map<String, Value>,
+    ) -> Result<i64> {
+        let mut args = req.args.clone();
+        scrub_json(self.scrubber, &mut args);
+        let mut decision = Value::Object(decision.clone());
+        scrub_json(self.scrubber, &mut decision);
+        let scrub = |s: &Option<String>| s.as_ref().map(|v| self.scrubber.scrub_str(v, None));
+        store
+            .conn()
+            .execute(
+                "INSERT INTO tool_calls (at, agent, user_id, session_key, channel, chat_id, tool, arguments, outcome,
+                                         is_error, duration_ms, decision, result)
+                 VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, 'started', 0, 0, ?8, NULL)",
+                rusqlite::params![
+                    scrub(&req.agent),
+                    scrub(&req.user),
+                    scrub(&req.session_key),
+                    scrub(&req.channel),
+                    scrub(&req.chat_id),
+                    self.scrubber.scrub_str(&req.tool, None),
+                    args.to_string(),
+                    decision.to_string(),
+                ],
+            )
+            .map_err(|e| {
+                crate::error::Error::failed(format!(
+                    "the call did not run: its audit record cannot be written to {}: {e}",
+                    store.path().display()
+                ))
+            })?;
+        Ok(store.conn().last_insert_rowid())
     }
 
     fn run(
@@ -268,6 +331,7 @@ impl Gate<'_> {
         args: &Map<String, Value>,
         prompter: Option<&dyn Prompter>,
         decision: &mut Map<String, Value>,
+        started: &mut Option<i64>,
     ) -> Result<Ending> {
         let Some(tool) = self.registry.get(&req.tool) else {
             return Ok((
@@ -306,11 +370,8 @@ impl Gate<'_> {
             ctx.asker = self.asker.clone();
         }
         let per_hour = self.tools.rate_limit_per_hour;
-        if let Some(key) = &ctx.session_key
-            && per_hour > 0
-            && !req.dry_run
-            && !allow_rate(store, key, per_hour)?
-        {
+        let key = rate_key(ctx.session_key.as_deref(), req.agent.as_deref());
+        if per_hour > 0 && !req.dry_run && !allow_rate(store, &key, per_hour)? {
             let n = per_hour;
             decision.insert(
                 "rate_limit".into(),
@@ -367,7 +428,7 @@ impl Gate<'_> {
             }
         }
         if tool.name() == "exec" {
-            let plan = sandbox::plan(&ctx.exec, &ctx.workspace);
+            let plan = sandbox::plan_for(&ctx);
             decision.insert(
                 "sandbox".into(),
                 match &plan {
@@ -386,6 +447,7 @@ impl Gate<'_> {
                 None,
             ));
         }
+        *started = Some(self.begin(store, req, decision)?);
         let result = tool.execute(&ctx, args);
         let kind = result.error_kind;
         let status = if result.is_error {
@@ -503,9 +565,17 @@ impl Gate<'_> {
         r
     }
 
-    fn record(&self, store: &Store, req: &CallRequest, o: &Outcome, took: Duration) -> Result<i64> {
+    fn record(
+        &self,
+        store: &Store,
+        req: &CallRequest,
+        o: &Outcome,
+        took: Duration,
+        started: Option<i64>,
+    ) -> Result<i64> {
         let mut args = req.args.clone();
         scrub_json(self.scrubber, &mut args);
+        let scrub = |s: &Option<String>| s.as_ref().map(|v| self.scrubber.scrub_str(v, None));
         let preview = o
             .result
             .as_ref()
@@ -520,6 +590,26 @@ impl Gate<'_> {
             Status::NotFound => "not_found",
             Status::DryRun => "dry_run",
         };
+        let is_error =
+            o.result.as_ref().is_some_and(|r| r.is_error) || matches!(o.status, Status::Error);
+        if let Some(id) = started {
+            store
+                .conn()
+                .execute(
+                    "UPDATE tool_calls SET outcome = ?1, is_error = ?2, duration_ms = ?3, decision = ?4, result = ?5
+                     WHERE id = ?6",
+                    rusqlite::params![
+                        outcome,
+                        is_error,
+                        took.as_millis() as i64,
+                        o.decision.to_string(),
+                        preview,
+                        id
+                    ],
+                )
+                .map_err(|e| sql_error(store.path(), e))?;
+            return Ok(id);
+        }
         store
             .conn()
             .execute(
@@ -527,15 +617,15 @@ impl Gate<'_> {
                                          is_error, duration_ms, decision, result)
                  VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 rusqlite::params![
-                    req.agent,
-                    req.user,
-                    req.session_key,
-                    req.channel,
-                    req.chat_id,
-                    req.tool,
+                    scrub(&req.agent),
+                    scrub(&req.user),
+                    scrub(&req.session_key),
+                    scrub(&req.channel),
+                    scrub(&req.chat_id),
+                    o.tool,
                     args.to_string(),
                     outcome,
-                    o.result.as_ref().is_some_and(|r| r.is_error) || matches!(o.status, Status::Error),
+                    is_error,
                     took.as_millis() as i64,
                     o.decision.to_string(),
                     preview,
@@ -543,6 +633,20 @@ impl Gate<'_> {
             )
             .map_err(|e| sql_error(store.path(), e))?;
         Ok(store.conn().last_insert_rowid())
+    }
+}
+
+/// The key calls are counted under: the session key, trimmed, lower-cased and with white space
+/// collapsed (`Nightly ` and `nightly` share a quota); without a session, the agent
+/// (`agent:KEY`, `agent:default` for none), so leaving the session out does not escape the limit.
+pub fn rate_key(session: Option<&str>, agent: Option<&str>) -> String {
+    match session.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(s) => s
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase(),
+        None => format!("agent:{}", agent.unwrap_or("default")),
     }
 }
 

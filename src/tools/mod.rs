@@ -11,6 +11,7 @@ pub mod exec;
 pub mod fs;
 pub mod gate;
 pub mod memory;
+pub mod protected;
 pub mod schema;
 pub mod skills;
 pub mod team;
@@ -102,6 +103,62 @@ impl From<crate::error::Error> for ToolResult {
     }
 }
 
+/// Why a call was stopped before its tool finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// The caller's deadline passed (a run's `--timeout`).
+    Deadline,
+    /// SIGINT.
+    Interrupted,
+    /// SIGTERM.
+    Terminated,
+}
+
+impl Stopped {
+    /// The error kind a command line exits with (7, 130, 143).
+    pub fn error_kind(self) -> crate::error::ErrorKind {
+        match self {
+            Stopped::Deadline => crate::error::ErrorKind::Timeout,
+            Stopped::Interrupted => crate::error::ErrorKind::Interrupted,
+            Stopped::Terminated => crate::error::ErrorKind::Terminated,
+        }
+    }
+}
+
+/// When a call must stop early: the caller's deadline, and a flag that signal handlers set
+/// (0 none, 1 SIGINT, 2 SIGTERM). A tool that waits (exec) checks it while it waits.
+#[derive(Debug, Clone, Default)]
+pub struct StopWhen {
+    pub deadline: Option<std::time::Instant>,
+    pub signal: Option<std::sync::Arc<std::sync::atomic::AtomicU8>>,
+}
+
+impl StopWhen {
+    /// Has the call to stop, and why?
+    pub fn check(&self) -> Option<Stopped> {
+        match self
+            .signal
+            .as_ref()
+            .map(|s| s.load(std::sync::atomic::Ordering::SeqCst))
+        {
+            Some(1) => return Some(Stopped::Interrupted),
+            Some(2) => return Some(Stopped::Terminated),
+            _ => {}
+        }
+        self.deadline
+            .filter(|d| std::time::Instant::now() >= *d)
+            .map(|_| Stopped::Deadline)
+    }
+
+    /// `limit`, shortened to the time left before the deadline.
+    pub fn cap(&self, limit: std::time::Duration) -> std::time::Duration {
+        match self.deadline {
+            Some(d) => limit.min(d.saturating_duration_since(std::time::Instant::now())),
+            None => limit,
+        }
+    }
+}
+
 /// Who is calling, from where, and in which workspace (§1.3 step 2).
 #[derive(Debug, Clone, Default)]
 pub struct CallContext {
@@ -113,8 +170,11 @@ pub struct CallContext {
     pub peer_kind: Option<String>,
     /// The directory file tools are confined to and exec runs in.
     pub workspace: PathBuf,
-    /// Names inside the workspace that file tools refuse and hide (default `.goclaw`).
+    /// Names inside the workspace that file tools refuse and hide: `[tools] denied_paths`
+    /// (default `.goclaw`) and the protected paths that lie inside it.
     pub denied_paths: Vec<String>,
+    /// goclaw's own state (absolute): denied to the file tools, masked in the exec sandbox.
+    pub protected: Vec<PathBuf>,
     /// The effective `[tools.exec]` settings for this agent.
     pub exec: exec::ExecSettings,
     /// The store, for tools that keep state (the team board).
@@ -137,6 +197,8 @@ pub struct CallContext {
     pub allowed_tools: Vec<String>,
     /// The config file in use, when there is one (for child `goclaw` processes).
     pub config_path: Option<PathBuf>,
+    /// When the call must stop early (the caller's deadline, a signal).
+    pub stop: StopWhen,
 }
 
 impl CallContext {

@@ -21,5 +21,6 @@ mod skills;
 mod store;
 mod teams;
 mod tools;
+mod trust;
 mod util;
 mod web;

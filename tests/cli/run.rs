@@ -1361,3 +1361,21 @@ fn a_provider_that_does_not_answer_in_time_is_retried() {
     );
     assert_eq!(evs.last().unwrap()["type"], "run.completed");
 }
+
+#[test]
+fn the_deadline_stops_a_running_tool() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    let t = std::time::Instant::now();
+    let o = run(&env, &llm, &["--timeout", "3s", "sleep long"]);
+    let took = t.elapsed();
+    let doc = assert_error(&o, 7, "timeout");
+    assert_eq!(doc["details"]["status"], "timed_out", "{doc}");
+    assert!(took < Duration::from_secs(8), "the run took {took:?}");
+    let alive = Command::new("pgrep")
+        .args(["-f", "^sleep 40$"])
+        .status()
+        .unwrap()
+        .success();
+    assert!(!alive, "the command outlived the run");
+}

@@ -65,6 +65,8 @@ impl TestEnv {
             "ANTHROPIC_BASE_URL",
             "GOCLAW_AGENT",
             "GOCLAW_SESSION",
+            "GOCLAW_MCP_CHILD",
+            "GOCLAW_SECRET_KEY",
         ] {
             c.env_remove(var);
         }

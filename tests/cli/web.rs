@@ -340,3 +340,30 @@ fn web_search_reads_each_provider() {
     );
     assert!(!text.contains("brave-test-key"));
 }
+
+#[test]
+fn max_chars_and_the_body_read_are_capped() {
+    let (_srv, port) = server();
+    let env =
+        env_with(&pinned().replace("[tools.web]\n", "[tools.web]\nmax_body_bytes = 1048576\n"));
+    let t = std::time::Instant::now();
+    let (c, text) = call(
+        &env,
+        "web_fetch",
+        &serde_json::json!({"url": format!("http://site.test:{port}/huge"), "maxChars": 1e15})
+            .to_string(),
+    );
+    assert_eq!(c, 0, "{text}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(20));
+    assert!(
+        text.contains("[Content truncated at 200000 chars."),
+        "{}",
+        &text[..300.min(text.len())]
+    );
+    let file = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Full-Content-File: "))
+        .unwrap();
+    let saved = std::fs::metadata(env.work().join(file)).unwrap().len();
+    assert!(saved <= 1_100_000, "read {saved} bytes");
+}

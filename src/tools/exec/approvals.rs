@@ -20,6 +20,101 @@ pub struct Command {
     pub argv: Vec<String>,
     /// Absolute path, `builtin:NAME` for a harmless shell builtin, or `unresolved:NAME`.
     pub program: String,
+    /// `NAME=value` set for it (before it, or through `env`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assignments: Vec<String>,
+    /// Files it redirects to or from.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub redirects: Vec<String>,
+}
+
+/// Variables that change which program runs or what it loads: setting one makes a command
+/// need approval whatever the allowlist says (`PATH=./evil:$PATH git status`,
+/// `GIT_CONFIG_COUNT=1 … git status`). A trailing `*` is a prefix.
+pub const DANGEROUS_VARIABLES: &[&str] = &[
+    "PATH",
+    "LD_*",
+    "GIT_*",
+    "HOME",
+    "BASH_ENV",
+    "ENV",
+    "PYTHON*",
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "PERL5OPT",
+    "PERL5LIB",
+    "PERLLIB",
+    "RUBYOPT",
+    "RUBYLIB",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "PS4",
+    "PROMPT_COMMAND",
+    "IFS",
+    "CDPATH",
+    "XDG_CONFIG_HOME",
+    "CARGO_*",
+    "RUSTC*",
+    "RUSTFLAGS",
+    "NPM_CONFIG_*",
+    "npm_config_*",
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "GIT_SSH_COMMAND",
+    "SSH_ASKPASS",
+    "DYLD_*",
+    "MAKEFLAGS",
+    "GOFLAGS",
+    "TMPDIR",
+];
+
+fn dangerous_variable(assignment: &str) -> bool {
+    let name = assignment.split('=').next().unwrap_or_default();
+    DANGEROUS_VARIABLES
+        .iter()
+        .any(|v| match v.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix),
+            None => name == *v,
+        })
+}
+
+/// A path into a git directory's internals (config, hooks): writing there changes what later
+/// approved `git` commands run.
+fn touches_git_dir(word: &str) -> bool {
+    let w = word.trim_end_matches('/');
+    w == ".git" || w.ends_with("/.git") || w.contains(".git/")
+}
+
+/// Why the allowlist cannot approve this command, whatever its entries say.
+fn never_auto_approved(c: &Command) -> Option<String> {
+    if let Some(a) = c.assignments.iter().find(|a| dangerous_variable(a)) {
+        let name = a.split('=').next().unwrap_or_default();
+        return Some(format!(
+            "`{}` sets {name}, which changes what runs",
+            c.argv.join(" ")
+        ));
+    }
+    if let Some(r) = c.redirects.iter().find(|r| r.as_str() != "/dev/null") {
+        return Some(format!(
+            "`{}` redirects to or from the file {r}",
+            c.argv.join(" ")
+        ));
+    }
+    if c.argv
+        .iter()
+        .skip(1)
+        .chain(c.redirects.iter())
+        .any(|w| touches_git_dir(w))
+    {
+        return Some(format!(
+            "`{}` touches a .git directory (config, hooks)",
+            c.argv.join(" ")
+        ));
+    }
+    None
 }
 
 /// What an approval is asked about.
@@ -61,16 +156,48 @@ pub fn subject(
     package_install: Option<String>,
 ) -> Subject {
     let (commands, opaque) = match parsed {
-        Parsed::Commands(list) => (
-            list.iter()
-                .filter(|s| !s.argv.is_empty())
-                .map(|s| Command {
-                    program: resolve_program(&s.argv[0], cwd),
+        Parsed::Commands(list) => {
+            // A `cd` moves where later relative programs are found (`cd sub && ./tool.sh`);
+            // a `cd` the reader cannot follow leaves later relative programs unresolved.
+            let mut dir = Some(cwd.to_path_buf());
+            let mut out = Vec::new();
+            for s in list {
+                let Some(first) = s.argv.first() else {
+                    if !s.assignments.is_empty() || !s.redirects.is_empty() {
+                        out.push(Command {
+                            argv: Vec::new(),
+                            program: "builtin:".into(),
+                            assignments: s.assignments.clone(),
+                            redirects: s.redirects.clone(),
+                        });
+                    }
+                    continue;
+                };
+                let program = match &dir {
+                    Some(d) => resolve_program(first, d),
+                    None if first.contains('/') && !first.starts_with('/') => {
+                        format!("unresolved:{first}")
+                    }
+                    None => resolve_program(first, cwd),
+                };
+                if first == "cd" {
+                    dir = match (s.argv.get(1), &dir) {
+                        (Some(to), Some(d)) if !s.expanded.contains(&1) && to != "-" => {
+                            Some(d.join(to))
+                        }
+                        (None, _) => std::env::var_os("HOME").map(Into::into),
+                        _ => None,
+                    };
+                }
+                out.push(Command {
+                    program,
                     argv: s.argv.clone(),
-                })
-                .collect(),
-            None,
-        ),
+                    assignments: s.assignments.clone(),
+                    redirects: s.redirects.clone(),
+                });
+            }
+            (out, None)
+        }
         Parsed::Opaque(reason) => (Vec::new(), Some(reason.clone())),
     };
     Subject {
@@ -132,11 +259,17 @@ pub fn decide(mode: ApprovalMode, subject: &Subject, entries: &[Entry]) -> Decis
             "the command cannot be approved automatically: {reason}"
         ));
     }
+    if let Some(reason) = subject.commands.iter().find_map(never_auto_approved) {
+        return Decision::Ask(format!(
+            "the command cannot be approved automatically: {reason}"
+        ));
+    }
     let unapproved: Vec<String> = subject
         .commands
         .iter()
         .filter(|c| {
             !c.program.starts_with("builtin:")
+                && !c.argv.is_empty()
                 && !entries
                     .iter()
                     .any(|e| e.decision == "allow" && matches(e, c))

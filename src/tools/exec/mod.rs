@@ -9,6 +9,7 @@ pub mod deny;
 pub mod run;
 pub mod sandbox;
 pub mod shell;
+pub mod supervise;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -65,6 +66,9 @@ pub struct ExecConfig {
     pub network: bool,
     /// Image for `sandbox = "docker"`.
     pub docker_image: String,
+    /// Names of variables passed from goclaw's environment to commands, beyond the allowlist
+    /// (`PATH`, `HOME`, `LANG`, `LC_*`, `TERM`, … see `sandbox::ENV_ALLOWLIST`).
+    pub env: Vec<String>,
 }
 
 impl Default for ExecConfig {
@@ -76,6 +80,7 @@ impl Default for ExecConfig {
             sandbox: SandboxMode::Auto,
             network: false,
             docker_image: "debian:bookworm-slim".into(),
+            env: Vec::new(),
         }
     }
 }
@@ -100,6 +105,8 @@ pub struct ExecSettings {
     pub sandbox: SandboxMode,
     pub network: bool,
     pub docker_image: String,
+    /// Variables passed through beyond the allowlist.
+    pub env: Vec<String>,
     /// Literal paths no command may mention (the store, the config file, `.goclaw/`).
     pub denied_paths: Vec<String>,
 }
@@ -118,6 +125,7 @@ impl ExecSettings {
             sandbox: global.sandbox,
             network: global.network,
             docker_image: global.docker_image.clone(),
+            env: global.env.clone(),
             denied_paths,
         };
         if let Some(a) = agent {
@@ -214,13 +222,15 @@ impl Tool for ExecTool {
             Ok(c) => c,
             Err(e) => return ToolResult::error(e),
         };
-        let timeout = args
+        let asked = args
             .get("timeout")
             .and_then(Value::as_u64)
             .map_or(ctx.exec.timeout, |s| {
                 Duration::from_secs(s.clamp(1, MAX_TIMEOUT_SECS))
             });
-        let plan = match sandbox::plan(&ctx.exec, &ctx.workspace) {
+        // Never longer than the caller has left.
+        let timeout = ctx.stop.cap(asked);
+        let plan = match sandbox::plan_for(ctx) {
             Ok(p) => p,
             Err(e) => {
                 return ToolResult::error(format!(
@@ -228,7 +238,7 @@ impl Tool for ExecTool {
                 ));
             }
         };
-        match run::run(command, &cwd, timeout, OUTPUT_LIMIT, &plan) {
+        match run::run(command, &cwd, timeout, OUTPUT_LIMIT, &plan, &ctx.stop) {
             Ok(outcome) => outcome.into_result(timeout),
             Err(e) => ToolResult::error(format!("cannot start the command: {e}")),
         }

@@ -1,9 +1,10 @@
-//! Running one command: `sh -c` (inside the sandbox plan's wrapper) with stdin closed,
-//! `CI=true` and `DEBIAN_FRONTEND=noninteractive`, in a process group of its own. stdout and
-//! stderr are read concurrently into buffers capped at a limit (the rest is drained, not kept).
-//! On the time limit the whole group gets SIGTERM, then SIGKILL two seconds later; when the
-//! command ends, whatever it left running in its group is killed too, so a forked child that
-//! outlives its parent cannot hold the call open.
+//! Running one command: `sh -c` under goclaw's supervisor (and the sandbox plan's layers, see
+//! [`super::sandbox`]) with stdin closed, an environment built from an allowlist, `CI=true`
+//! and `DEBIAN_FRONTEND=noninteractive`, in a process group of its own. stdout and stderr are
+//! read concurrently into buffers capped at a limit (the rest is drained, not kept). On the
+//! time limit, the caller's deadline or a signal ([`StopWhen`]) the whole group gets SIGTERM,
+//! then SIGKILL two seconds later; the supervisor kills every process the command started,
+//! including those that left the group (`setsid`, double forks), when the command ends.
 
 use std::io::Read;
 use std::path::Path;
@@ -17,7 +18,7 @@ use nix::unistd::Pid;
 
 use super::go_duration;
 use super::sandbox::Plan;
-use crate::tools::ToolResult;
+use crate::tools::{StopWhen, Stopped, ToolResult};
 
 /// Grace between SIGTERM and SIGKILL.
 pub const KILL_GRACE: Duration = Duration::from_secs(2);
@@ -31,6 +32,8 @@ pub struct Outcome {
     pub code: Option<i32>,
     pub signal: Option<i32>,
     pub timed_out: bool,
+    /// Stopped by the caller (its deadline, a signal) before the command ended.
+    pub stopped: Option<Stopped>,
     pub duration: Duration,
 }
 
@@ -79,6 +82,15 @@ impl Outcome {
 
     /// The tool result, formatted as GoClaw's exec does.
     pub fn into_result(self, timeout: Duration) -> ToolResult {
+        if let Some(why) = self.stopped {
+            let mut r = ToolResult::error(match why {
+                Stopped::Deadline => "command cancelled: the run's deadline passed",
+                Stopped::Interrupted => "command cancelled: interrupted (SIGINT)",
+                Stopped::Terminated => "command cancelled: terminated (SIGTERM)",
+            });
+            r.error_kind = Some(why.error_kind());
+            return r;
+        }
         if self.timed_out {
             let mut r =
                 ToolResult::error(format!("command timed out after {}", go_duration(timeout)));
@@ -113,18 +125,21 @@ pub fn run(
     timeout: Duration,
     limit: usize,
     plan: &Plan,
+    stop: &StopWhen,
 ) -> std::io::Result<Outcome> {
-    let mut cmd: Command = plan.command(command, cwd);
-    cmd.current_dir(cwd)
-        .env("CI", "true")
-        .env("DEBIAN_FRONTEND", "noninteractive");
-    run_command(cmd, timeout, limit)
+    let cmd: Command = plan.command(command, cwd);
+    run_command(cmd, timeout, limit, stop)
 }
 
 /// Runs a prepared command (program, arguments, directory and environment set by the caller)
-/// with stdin closed, in its own process group, for at most `timeout`, keeping `limit` bytes
-/// per stream.
-pub fn run_command(mut cmd: Command, timeout: Duration, limit: usize) -> std::io::Result<Outcome> {
+/// with stdin closed, in its own process group, for at most `timeout` (and no longer than
+/// `stop` allows), keeping `limit` bytes per stream.
+pub fn run_command(
+    mut cmd: Command,
+    timeout: Duration,
+    limit: usize,
+    stop: &StopWhen,
+) -> std::io::Result<Outcome> {
     let start = Instant::now();
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -136,7 +151,7 @@ pub fn run_command(mut cmd: Command, timeout: Duration, limit: usize) -> std::io
         child.stdout.take().map(|s| reader(s, limit)),
         child.stderr.take().map(|s| reader(s, limit)),
     ];
-    let (status, timed_out) = wait(&mut child, pgid, timeout)?;
+    let (status, ended) = wait(&mut child, pgid, timeout, stop)?;
     // Whatever the command left in its group goes with it.
     let _ = killpg(pgid, Signal::SIGKILL);
     let [out, err] = readers.map(|r| r.map(collect).unwrap_or_default());
@@ -146,35 +161,53 @@ pub fn run_command(mut cmd: Command, timeout: Duration, limit: usize) -> std::io
         stderr: err,
         code: status.and_then(|s| s.code()),
         signal: status.and_then(|s| s.signal()),
-        timed_out,
+        timed_out: matches!(ended, Ended::TimedOut),
+        stopped: match ended {
+            Ended::Stopped(why) => Some(why),
+            _ => None,
+        },
         duration: start.elapsed(),
     })
 }
 
-/// Waits for the child; on the time limit, SIGTERM to the group, then SIGKILL after the grace.
+/// How the wait ended.
+enum Ended {
+    Exited,
+    TimedOut,
+    Stopped(Stopped),
+}
+
+/// Waits for the child; on the time limit or a stop, SIGTERM to the group, then SIGKILL after
+/// the grace.
 fn wait(
     child: &mut Child,
     pgid: Pid,
     timeout: Duration,
-) -> std::io::Result<(Option<std::process::ExitStatus>, bool)> {
+    stop: &StopWhen,
+) -> std::io::Result<(Option<std::process::ExitStatus>, Ended)> {
     let deadline = Instant::now() + timeout;
     loop {
         if let Some(status) = child.try_wait()? {
-            return Ok((Some(status), false));
+            return Ok((Some(status), Ended::Exited));
         }
-        if Instant::now() >= deadline {
+        let ended = match stop.check() {
+            Some(why) => Some(Ended::Stopped(why)),
+            None if Instant::now() >= deadline => Some(Ended::TimedOut),
+            None => None,
+        };
+        if let Some(ended) = ended {
             let _ = killpg(pgid, Signal::SIGTERM);
             let grace = Instant::now() + KILL_GRACE;
             while Instant::now() < grace {
                 if let Some(status) = child.try_wait()? {
                     let _ = killpg(pgid, Signal::SIGKILL);
-                    return Ok((Some(status), true));
+                    return Ok((Some(status), ended));
                 }
-                thread::sleep(Duration::from_millis(20));
+                thread::sleep(Duration::from_millis(10));
             }
             let _ = killpg(pgid, Signal::SIGKILL);
             let status = child.wait()?;
-            return Ok((Some(status), true));
+            return Ok((Some(status), ended));
         }
         thread::sleep(
             Duration::from_millis(5)

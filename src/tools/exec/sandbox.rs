@@ -1,24 +1,53 @@
-//! The exec sandbox. Landlock: the workspace, `/tmp` and `/dev` read-write, everything else
-//! read-only, and no TCP unless the agent allows the network. It is applied in the child
-//! through a re-exec of goclaw (`goclaw __sandbox-exec …`, which restricts itself and then
-//! execs `sh -c`), never in the multi-threaded parent. When bubblewrap is installed, `auto`
-//! also wraps the child in `bwrap` (read-only root, the same writable paths, and a network
-//! namespace of its own without the network). `docker` runs in a container from config, and is
-//! an error, not a silent fallback, when no Docker engine answers. `none` runs on the host.
+//! The exec sandbox, parent side: which layers wrap a command and the process to spawn for it.
+//! Every mode runs the command under goclaw's supervisor (`goclaw __sandbox-exec …`, see
+//! [`super::supervise`]), which ends every process the command starts when it ends. On top:
+//!
+//! - `landlock`: the workspace, `/tmp` and `/dev` read-write, everything else read-only; no
+//!   TCP (Landlock) and no UDP or raw sockets (seccomp) unless the agent allows the network;
+//!   Unix-socket connects only inside the workspace (Landlock ABI 9), or none at all (seccomp,
+//!   on older kernels); signals only inside the sandbox (Landlock ABI 6); goclaw's own state
+//!   ([`crate::tools::protected`]) masked in a private mount namespace.
+//! - `bwrap` (what `auto` picks when bubblewrap is installed): the same inside bubblewrap: a
+//!   read-only root, the writable paths bound, the protected paths masked by mounts, a PID
+//!   namespace of its own (signals stay inside; everything dies with it), and a network
+//!   namespace without the network.
+//! - `docker`: a container from config with only the workspace mounted (protected paths inside
+//!   it masked); an error, not a silent fallback, when no Docker engine answers.
+//! - `none`: on the host, with nothing between the command and goclaw's state; `--dry-run`
+//!   says so.
+//!
+//! The child's environment is built from an allowlist ([`ENV_ALLOWLIST`] plus
+//! `[tools.exec] env`), never inherited whole: goclaw's keys (`GOCLAW_SECRET_KEY`, providers'
+//! API keys) do not reach a command.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use landlock::{
-    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, RulesetStatus, path_beneath_rules,
-};
+use landlock::{ABI, Access, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr};
 use serde::Serialize;
 
 use super::{ExecSettings, SandboxMode};
 
-/// The hidden subcommand that applies Landlock and execs the command.
+/// The hidden subcommand that applies the sandbox's inner layers and supervises the command.
 pub const REEXEC_SUBCOMMAND: &str = "__sandbox-exec";
+
+/// Variables a command inherits from goclaw's environment (plus `LC_*` and what
+/// `[tools.exec] env` names). Everything else, secrets included, stays out.
+pub const ENV_ALLOWLIST: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LANGUAGE",
+    "TERM",
+    "COLORTERM",
+    "TZ",
+    "TMPDIR",
+    "NO_COLOR",
+];
 
 /// Which sandbox wraps a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -36,14 +65,37 @@ pub struct Plan {
     pub kind: Kind,
     pub network: bool,
     pub writable: Vec<PathBuf>,
+    /// goclaw's state that the command sees empty (masked); empty for `none`.
+    pub masked: Vec<PathBuf>,
+    /// How Unix-socket connects are confined.
+    pub unix_sockets: &'static str,
+    /// How signals are confined.
+    pub signals: &'static str,
     #[serde(skip)]
     workspace: PathBuf,
     #[serde(skip)]
     goclaw: PathBuf,
     #[serde(skip)]
     image: String,
+    #[serde(skip)]
+    env: Vec<(OsString, OsString)>,
     /// A note, e.g. why `auto` chose what it chose.
     pub note: Option<String>,
+}
+
+/// The kernel's Landlock ABI version (0: none).
+pub fn landlock_abi() -> i64 {
+    // SAFETY: landlock_create_ruleset with a null attribute, size 0 and the VERSION flag only
+    // returns the ABI version (or -1 with errno); it reads and writes no memory.
+    let v = unsafe {
+        nix::libc::syscall(
+            nix::libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            1u32,
+        )
+    };
+    v.max(0)
 }
 
 /// Does the running kernel enforce Landlock?
@@ -55,8 +107,17 @@ pub fn landlock_supported() -> bool {
         .is_ok()
 }
 
-/// Decides the sandbox for `settings` in `workspace`.
-pub fn plan(settings: &ExecSettings, workspace: &Path) -> Result<Plan, String> {
+/// The plan for a call's context: its exec settings, workspace and protected paths.
+pub fn plan_for(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
+    plan(&ctx.exec, &ctx.workspace, &ctx.protected)
+}
+
+/// Decides the sandbox for `settings` in `workspace`, masking the `protected` paths that exist.
+pub fn plan(
+    settings: &ExecSettings,
+    workspace: &Path,
+    protected: &[PathBuf],
+) -> Result<Plan, String> {
     let workspace = workspace
         .canonicalize()
         .map_err(|e| format!("workspace {}: {e}", workspace.display()))?;
@@ -103,15 +164,71 @@ pub fn plan(settings: &ExecSettings, workspace: &Path) -> Result<Plan, String> {
             PathBuf::from("/dev"),
         ],
     };
+    let masked: Vec<PathBuf> = match kind {
+        Kind::None => Vec::new(),
+        Kind::Docker => protected
+            .iter()
+            .filter(|p| p.starts_with(&workspace) && p.exists())
+            .cloned()
+            .collect(),
+        _ => protected.iter().filter(|p| p.exists()).cloned().collect(),
+    };
+    // A path inside a masked directory is hidden with it.
+    let masked: Vec<PathBuf> = masked
+        .iter()
+        .filter(|p| !masked.iter().any(|d| d != *p && p.starts_with(d)))
+        .cloned()
+        .collect();
+    let abi = landlock_abi();
+    let (unix_sockets, signals) = match kind {
+        Kind::None => ("not confined", "not confined"),
+        Kind::Docker => ("the container's own", "the container's own"),
+        Kind::BwrapLandlock if abi >= 9 => {
+            ("only inside the workspace", "a PID namespace of its own")
+        }
+        Kind::BwrapLandlock => ("none (seccomp)", "a PID namespace of its own"),
+        Kind::Landlock => (
+            if abi >= 9 {
+                "only inside the workspace"
+            } else {
+                "none (seccomp)"
+            },
+            if abi >= 6 {
+                "only inside the sandbox (Landlock scope)"
+            } else {
+                "not confined (this kernel's Landlock has no signal scope)"
+            },
+        ),
+    };
     Ok(Plan {
         kind,
         network: settings.network || kind == Kind::None,
         writable,
+        masked,
+        unix_sockets,
+        signals,
         workspace,
         goclaw,
         image: settings.docker_image.clone(),
+        env: child_env(&settings.env),
         note,
     })
+}
+
+/// The environment a command gets: the allowlist, `LC_*`, and the names `extra` adds, as
+/// goclaw has them; then `CI=true` and `DEBIAN_FRONTEND=noninteractive`.
+pub fn child_env(extra: &[String]) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
+        .filter(|(k, _)| {
+            let k = k.to_string_lossy();
+            ENV_ALLOWLIST.contains(&k.as_ref())
+                || k.starts_with("LC_")
+                || extra.iter().any(|e| e == k.as_ref())
+        })
+        .collect();
+    env.push(("CI".into(), "true".into()));
+    env.push(("DEBIAN_FRONTEND".into(), "noninteractive".into()));
+    env
 }
 
 impl Plan {
@@ -128,18 +245,41 @@ impl Plan {
         } else {
             "no network"
         };
+        let state = if self.kind == Kind::None {
+            "nothing protects goclaw's store, secret key and config from the command".to_string()
+        } else {
+            format!(
+                "goclaw's state masked ({} paths); unix sockets: {}; signals: {}",
+                self.masked.len(),
+                self.unix_sockets,
+                self.signals
+            )
+        };
         match &self.note {
-            Some(n) => format!("{base}, {net} ({n})"),
-            None => format!("{base}, {net}"),
+            Some(n) => format!("{base}, {net}; {state} ({n})"),
+            None => format!("{base}, {net}; {state}"),
         }
     }
 
-    /// Arguments of the re-exec'd goclaw that applies Landlock and runs `command`.
-    fn reexec_args(&self, command: &str) -> Vec<std::ffi::OsString> {
-        let mut a: Vec<std::ffi::OsString> = vec![REEXEC_SUBCOMMAND.into()];
+    /// Arguments of the re-exec'd goclaw that applies the inner layers and runs `command`.
+    fn reexec_args(&self, command: &str, mask: bool) -> Vec<OsString> {
+        let mut a: Vec<OsString> = vec![REEXEC_SUBCOMMAND.into()];
+        if self.kind == Kind::None {
+            a.push("--no-sandbox".into());
+        }
+        if self.kind != Kind::BwrapLandlock {
+            a.push("--parent".into());
+            a.push(std::process::id().to_string().into());
+        }
         for w in &self.writable {
             a.push("--rw".into());
             a.push(w.into());
+        }
+        if mask {
+            for m in &self.masked {
+                a.push("--mask".into());
+                a.push(m.into());
+            }
         }
         if self.network {
             a.push("--net".into());
@@ -148,22 +288,17 @@ impl Plan {
         a
     }
 
-    /// The process to spawn for `command` in `cwd`.
+    /// The process to spawn for `command` in `cwd`, with its environment and directory set.
     pub fn command(&self, command: &str, cwd: &Path) -> Command {
-        match self.kind {
-            Kind::None => {
-                let mut c = Command::new("sh");
-                c.arg("-c").arg(command);
-                c
-            }
-            Kind::Landlock => {
+        let mut c = match self.kind {
+            Kind::None | Kind::Landlock => {
                 let mut c = Command::new(&self.goclaw);
-                c.args(self.reexec_args(command));
+                c.args(self.reexec_args(command, true));
                 c
             }
             Kind::BwrapLandlock => {
                 let mut c = Command::new("bwrap");
-                c.args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
+                c.args(["--ro-bind", "/", "/", "--dev", "/dev"]);
                 for w in self
                     .writable
                     .iter()
@@ -171,6 +306,15 @@ impl Plan {
                 {
                     c.arg("--bind").arg(w).arg(w);
                 }
+                // Masks after the binds, so they cover what the binds expose.
+                for m in &self.masked {
+                    if m.is_dir() {
+                        c.arg("--tmpfs").arg(m).arg("--remount-ro").arg(m);
+                    } else {
+                        c.arg("--ro-bind").arg("/dev/null").arg(m);
+                    }
+                }
+                c.args(["--unshare-pid", "--proc", "/proc"]);
                 if !self.network {
                     c.arg("--unshare-net");
                 }
@@ -178,7 +322,7 @@ impl Plan {
                     .arg(cwd)
                     .arg("--")
                     .arg(&self.goclaw);
-                c.args(self.reexec_args(command));
+                c.args(self.reexec_args(command, false));
                 c
             }
             Kind::Docker => {
@@ -188,42 +332,26 @@ impl Plan {
                     .arg(format!("{}:/workspace", self.workspace.display()))
                     .arg("-w")
                     .arg(Path::new("/workspace").join(rel));
+                for m in &self.masked {
+                    let inside = Path::new("/workspace")
+                        .join(m.strip_prefix(&self.workspace).unwrap_or(Path::new("")));
+                    if m.is_dir() {
+                        c.arg("--tmpfs").arg(inside);
+                    } else {
+                        c.arg("-v")
+                            .arg(format!("/dev/null:{}:ro", inside.display()));
+                    }
+                }
                 if !self.network {
                     c.args(["--network", "none"]);
                 }
                 c.arg(&self.image).args(["sh", "-c", command]);
                 c
             }
-        }
+        };
+        c.env_clear()
+            .envs(self.env.iter().cloned())
+            .current_dir(cwd);
+        c
     }
-}
-
-/// In the re-exec'd child: restricts this process with Landlock, then execs `argv`. Returns only
-/// on failure, with the reason.
-pub fn restrict_and_exec(writable: &[PathBuf], network: bool, argv: &[String]) -> String {
-    let abi = ABI::V5;
-    let result = (|| -> Result<RulesetStatus, landlock::RulesetError> {
-        let mut ruleset = Ruleset::default().handle_access(AccessFs::from_all(abi))?;
-        if !network {
-            ruleset = ruleset.handle_access(AccessNet::from_all(abi))?;
-        }
-        let status = ruleset
-            .create()?
-            .add_rules(path_beneath_rules(["/"], AccessFs::from_read(abi)))?
-            .add_rules(path_beneath_rules(writable, AccessFs::from_all(abi)))?
-            .restrict_self()?;
-        Ok(status.ruleset)
-    })();
-    match result {
-        Ok(RulesetStatus::NotEnforced) => {
-            return "Landlock is not enforced by this kernel; refusing to run unsandboxed".into();
-        }
-        Ok(_) => {}
-        Err(e) => return format!("cannot apply the Landlock sandbox: {e}"),
-    }
-    let Some((program, args)) = argv.split_first() else {
-        return "no command to run".into();
-    };
-    let err = std::os::unix::process::CommandExt::exec(Command::new(program).args(args));
-    format!("cannot run {program}: {err}")
 }

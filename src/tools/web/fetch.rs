@@ -99,7 +99,12 @@ pub fn fetch(
     }
     let start = Url::parse(url).map_err(|e| format!("invalid URL: {e}"))?;
     check_url(&start, web, false)?;
-    let limit = (req.max_chars.saturating_mul(10)).max(MIN_BODY);
+    // A body is read up to ten times the characters asked for, never past the configured cap.
+    let limit = req
+        .max_chars
+        .saturating_mul(10)
+        .max(MIN_BODY)
+        .min(web.max_body_bytes.max(MIN_BODY));
     let page = super::block_on(get(web, start.clone(), limit))?;
     let (extractor, text) = extract(&page, req.text_mode);
     let mut out = format!("URL: {}\n", page.url);
@@ -297,7 +302,7 @@ impl Tool for WebFetch {
         json!({"type":"object","properties":{
             "url":{"type":"string","description":"The http or https URL to fetch"},
             "extractMode":{"type":"string","enum":["markdown","text"],"description":"markdown (default) or text"},
-            "maxChars":{"type":"number","description":"Most characters to return (at least 100; default 60000)"}},
+            "maxChars":{"type":"number","description":"Most characters to return (at least 100; default 60000; at most [tools.web] max_chars_cap, 200000)"}},
             "required":["url"]})
     }
     fn risk(&self) -> Risk {
@@ -310,7 +315,8 @@ impl Tool for WebFetch {
             .and_then(Value::as_f64)
             .filter(|n| *n >= 100.0)
             .map(|n| n as usize)
-            .unwrap_or(ctx.web.max_chars);
+            .unwrap_or(ctx.web.max_chars)
+            .min(ctx.web.max_chars_cap.max(100));
         let req = Request {
             url: args
                 .get("url")

@@ -32,6 +32,10 @@ pub struct WebConfig {
     pub max_redirects: usize,
     /// Characters of page text returned when the call does not say (`maxChars`).
     pub max_chars: usize,
+    /// The most characters a call may ask for (`maxChars` above it is lowered to it).
+    pub max_chars_cap: usize,
+    /// The most bytes of a response body read, whatever `maxChars` says.
+    pub max_body_bytes: usize,
     /// `[tools.web.search]`.
     pub search: search::SearchConfig,
 }
@@ -46,6 +50,8 @@ impl Default for WebConfig {
             timeout_secs: 30,
             max_redirects: 5,
             max_chars: 60_000,
+            max_chars_cap: 200_000,
+            max_body_bytes: 10 << 20,
             search: search::SearchConfig::default(),
         }
     }

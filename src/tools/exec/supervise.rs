@@ -1,0 +1,349 @@
+//! The exec sandbox, child side: `goclaw __sandbox-exec`, which goclaw spawns (inside bubblewrap
+//! for `bwrap`) for every command. In this fresh, single-threaded process it:
+//!
+//! 1. dies with the goclaw that started it (`PR_SET_PDEATHSIG`) and adopts every process the
+//!    command leaves behind (`PR_SET_CHILD_SUBREAPER`), so `setsid` and double forks cannot
+//!    escape;
+//! 2. masks goclaw's state (`--mask`) in a private mount namespace: an empty read-only tmpfs
+//!    over a directory, `/dev/null` over a file;
+//! 3. restricts itself with Landlock: read-only everywhere, the `--rw` paths writable, no TCP
+//!    without `--net`, Unix-socket connects only under the first `--rw` path (the workspace) on
+//!    kernels with Landlock ABI 9, signals and abstract sockets scoped to the sandbox (ABI 6);
+//! 4. forks the command, which first installs a seccomp filter: no `socket()` for the internet
+//!    families without `--net` (Landlock does not cover UDP), no Unix sockets where Landlock
+//!    cannot confine them, no io_uring (it would bypass both);
+//! 5. waits for it, then kills and reaps every descendant still alive, and exits as it did.
+//!
+//! A SIGTERM, SIGINT or SIGHUP (goclaw's time limit, goclaw's death) ends the command and every
+//! descendant at once. `--no-sandbox` (`sandbox = "none"`) keeps steps 1 and 5 only.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, BitFlags, Ruleset, RulesetAttr, RulesetCreatedAttr,
+    RulesetStatus, Scope, path_beneath_rules,
+};
+use nix::errno::Errno;
+use nix::sys::signal::{self, SigHandler, Signal};
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::unistd::{ForkResult, Pid};
+
+/// What the supervisor is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub writable: Vec<PathBuf>,
+    pub masked: Vec<PathBuf>,
+    pub network: bool,
+    /// Supervise only (`sandbox = "none"`).
+    pub no_sandbox: bool,
+    /// The goclaw that spawned this supervisor directly (not through bubblewrap, which has
+    /// `--die-with-parent`): if it is gone already, run nothing.
+    pub parent: Option<i32>,
+    pub argv: Vec<String>,
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_stop(_: nix::libc::c_int) {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// Runs the command under the supervisor; returns only on failure, with the reason. On success
+/// the process exits with the command's status (or dies by its signal).
+pub fn supervise(o: &Options) -> String {
+    let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGTERM);
+    if o.parent
+        .is_some_and(|p| nix::unistd::getppid() != Pid::from_raw(p))
+    {
+        return "goclaw ended before the command started".into();
+    }
+    if let Err(e) = nix::sys::prctl::set_child_subreaper(true) {
+        return format!("cannot supervise the command: {e}");
+    }
+    let Some((program, args)) = o.argv.split_first() else {
+        return "no command to run".into();
+    };
+    let abi = super::sandbox::landlock_abi();
+    if !o.no_sandbox {
+        if let Err(e) = mask(&o.masked) {
+            return format!("cannot hide goclaw's state from the command: {e}");
+        }
+        if let Err(e) = restrict(&o.writable, o.network, abi) {
+            return e;
+        }
+    }
+    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+        // SAFETY: the handler only stores to an atomic.
+        let _ = unsafe { signal::signal(s, SigHandler::Handler(on_stop)) };
+    }
+    // SAFETY: this process is single-threaded (a fresh exec of goclaw that started nothing), so
+    // the child may run any code.
+    let child = match unsafe { nix::unistd::fork() } {
+        Err(e) => return format!("cannot start the command: {e}"),
+        Ok(ForkResult::Child) => {
+            for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+                // SAFETY: restoring the default disposition.
+                let _ = unsafe { signal::signal(s, SigHandler::SigDfl) };
+            }
+            if !o.no_sandbox
+                && let Err(e) = seccomp(!o.network, abi < 9)
+            {
+                eprintln!("goclaw sandbox: cannot install the seccomp filter: {e}");
+                std::process::exit(126);
+            }
+            let err = std::os::unix::process::CommandExt::exec(
+                std::process::Command::new(program).args(args),
+            );
+            eprintln!("goclaw sandbox: cannot run {program}: {err}");
+            std::process::exit(127);
+        }
+        Ok(ForkResult::Parent { child }) => child,
+    };
+    let mut status = None;
+    while status.is_none() && !STOP.load(Ordering::SeqCst) {
+        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::Exited(pid, code)) if pid == child => status = Some(Ok(code)),
+            Ok(WaitStatus::Signaled(pid, sig, _)) if pid == child => status = Some(Err(sig)),
+            Ok(WaitStatus::StillAlive) => std::thread::sleep(Duration::from_millis(5)),
+            Ok(_) | Err(Errno::EINTR) => {}
+            Err(_) => break,
+        }
+    }
+    let reaped = kill_descendants(child);
+    match status.or(reaped) {
+        Some(Ok(code)) => std::process::exit(code),
+        Some(Err(sig)) => die_by(sig),
+        None => die_by(Signal::SIGTERM),
+    }
+}
+
+/// Ends by `sig` as the command did (so the parent sees the same status).
+fn die_by(sig: Signal) -> ! {
+    // SAFETY: restoring the default disposition before raising.
+    let _ = unsafe { signal::signal(sig, SigHandler::SigDfl) };
+    let _ = signal::raise(sig);
+    std::process::exit(128 + sig as i32)
+}
+
+/// Kills every process this supervisor has as a child (orphans are re-parented to it) until
+/// none is left; returns the command's status if it is reaped on the way.
+fn kill_descendants(command: Pid) -> Option<Result<i32, Signal>> {
+    let me = std::process::id() as i32;
+    let mut status = None;
+    for _ in 0..1000 {
+        let kids = children_of(me);
+        for k in &kids {
+            let _ = signal::kill(Pid::from_raw(*k), Signal::SIGKILL);
+        }
+        loop {
+            match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::Exited(pid, code)) if pid == command => status = Some(Ok(code)),
+                Ok(WaitStatus::Signaled(pid, sig, _)) if pid == command => status = Some(Err(sig)),
+                Ok(WaitStatus::StillAlive) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        if kids.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    status
+}
+
+/// The processes whose parent is `pid` (from `/proc/*/stat`).
+fn children_of(pid: i32) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<i32>().ok()))
+        .filter(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/stat"))
+                .ok()
+                .and_then(|s| {
+                    let rest = s.get(s.rfind(')')? + 2..)?;
+                    rest.split(' ').nth(1)?.parse::<i32>().ok()
+                })
+                == Some(pid)
+        })
+        .collect()
+}
+
+/// Masks `paths` in a private mount namespace (a user namespace too when not root).
+fn mask(paths: &[PathBuf]) -> Result<(), String> {
+    use nix::mount::{MsFlags, mount};
+    use nix::sched::{CloneFlags, unshare};
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let uid = nix::unistd::geteuid();
+    let gid = nix::unistd::getegid();
+    if uid.is_root() {
+        unshare(CloneFlags::CLONE_NEWNS).map_err(|e| format!("mount namespace: {e}"))?;
+    } else {
+        unshare(CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNS).map_err(|e| {
+            format!("user namespaces are not available ({e}); install bubblewrap or move the store and config out of reach")
+        })?;
+        let w = |f: &str, s: String| std::fs::write(f, s).map_err(|e| format!("{f}: {e}"));
+        w("/proc/self/setgroups", "deny".into())?;
+        w("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
+        w("/proc/self/gid_map", format!("{gid} {gid} 1"))?;
+    }
+    mount(
+        None::<&str>,
+        "/",
+        None::<&str>,
+        MsFlags::MS_REC | MsFlags::MS_PRIVATE,
+        None::<&str>,
+    )
+    .map_err(|e| format!("private mounts: {e}"))?;
+    for p in paths {
+        if p.is_dir() {
+            mount(
+                Some("tmpfs"),
+                p,
+                Some("tmpfs"),
+                MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+                Some("size=4k,mode=0555"),
+            )
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+        } else {
+            mount(
+                Some("/dev/null"),
+                p,
+                None::<&str>,
+                MsFlags::MS_BIND,
+                None::<&str>,
+            )
+            .and_then(|_| {
+                mount(
+                    None::<&str>,
+                    p,
+                    None::<&str>,
+                    MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY,
+                    None::<&str>,
+                )
+            })
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Landlock: read everywhere, write under `writable`, Unix sockets under the first of them only
+/// (ABI 9), TCP only with `network`, signals and abstract sockets scoped (ABI 6).
+fn restrict(writable: &[PathBuf], network: bool, abi: i64) -> Result<(), String> {
+    let fs_abi = if abi >= 9 { ABI::V9 } else { ABI::V5 };
+    let all = AccessFs::from_all(fs_abi);
+    let no_unix = all & !BitFlags::from(AccessFs::ResolveUnix);
+    let result = (|| -> Result<RulesetStatus, landlock::RulesetError> {
+        let mut ruleset = Ruleset::default().handle_access(all)?;
+        if !network {
+            ruleset = ruleset.handle_access(AccessNet::from_all(ABI::V5))?;
+        }
+        if abi >= 6 {
+            ruleset = ruleset.scope(Scope::from_all(ABI::V6))?;
+        }
+        let mut created = ruleset
+            .create()?
+            .add_rules(path_beneath_rules(["/"], AccessFs::from_read(fs_abi)))?;
+        if let Some((workspace, rest)) = writable.split_first() {
+            created = created
+                .add_rules(path_beneath_rules([workspace], all))?
+                .add_rules(path_beneath_rules(rest, no_unix))?;
+        }
+        Ok(created.restrict_self()?.ruleset)
+    })();
+    match result {
+        Ok(RulesetStatus::NotEnforced) => {
+            Err("Landlock is not enforced by this kernel; refusing to run unsandboxed".into())
+        }
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("cannot apply the Landlock sandbox: {e}")),
+    }
+}
+
+/// The seccomp filter of the command: `socket()` refused for the internet and packet families
+/// when `no_network`, for Unix sockets when `no_unix`; io_uring refused always; a foreign
+/// architecture's system calls refused (they would bypass the checks by number).
+fn seccomp(no_network: bool, no_unix: bool) -> Result<(), String> {
+    use nix::libc::{
+        AF_INET, AF_INET6, AF_PACKET, AF_UNIX, BPF_ABS, BPF_JEQ, BPF_JMP, BPF_K, BPF_LD, BPF_RET,
+        BPF_W, EACCES, ENOSYS, EPERM, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, sock_filter,
+        sock_fprog,
+    };
+    #[cfg(target_arch = "x86_64")]
+    const ARCH: u32 = 0xC000_003E;
+    #[cfg(target_arch = "aarch64")]
+    const ARCH: u32 = 0xC000_00B7;
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    return Err("no seccomp filter for this architecture".into());
+    let stmt = |code: u32, k: u32| sock_filter {
+        code: code as u16,
+        jt: 0,
+        jf: 0,
+        k,
+    };
+    let jeq_next = |k: u32| sock_filter {
+        code: (BPF_JMP | BPF_JEQ | BPF_K) as u16,
+        jt: 0,
+        jf: 1,
+        k,
+    };
+    let ret = |k: u32| stmt(BPF_RET | BPF_K, k);
+    let errno = |e: i32| ret(SECCOMP_RET_ERRNO | (e as u32 & 0xffff));
+    let mut prog = vec![
+        stmt(BPF_LD | BPF_W | BPF_ABS, 4),
+        sock_filter {
+            code: (BPF_JMP | BPF_JEQ | BPF_K) as u16,
+            jt: 1,
+            jf: 0,
+            k: ARCH,
+        },
+        errno(EPERM),
+        stmt(BPF_LD | BPF_W | BPF_ABS, 0),
+        jeq_next(nix::libc::SYS_io_uring_setup as u32),
+        errno(ENOSYS),
+        sock_filter {
+            code: (BPF_JMP | BPF_JEQ | BPF_K) as u16,
+            jt: 1,
+            jf: 0,
+            k: nix::libc::SYS_socket as u32,
+        },
+        ret(SECCOMP_RET_ALLOW),
+        // args[0] (the domain), low 32 bits (little-endian).
+        stmt(BPF_LD | BPF_W | BPF_ABS, 16),
+    ];
+    let mut blocked = Vec::new();
+    if no_unix {
+        blocked.push(AF_UNIX);
+    }
+    if no_network {
+        blocked.extend([AF_INET, AF_INET6, AF_PACKET]);
+    }
+    for d in blocked {
+        prog.push(jeq_next(d as u32));
+        prog.push(errno(EACCES));
+    }
+    prog.push(ret(SECCOMP_RET_ALLOW));
+    let fprog = sock_fprog {
+        len: prog.len() as u16,
+        filter: prog.as_mut_ptr(),
+    };
+    nix::sys::prctl::set_no_new_privs().map_err(|e| format!("no_new_privs: {e}"))?;
+    // SAFETY: `fprog` points at `prog`, which outlives the call; the kernel copies the filter.
+    let rc = unsafe {
+        nix::libc::prctl(
+            nix::libc::PR_SET_SECCOMP,
+            nix::libc::SECCOMP_MODE_FILTER,
+            &fprog as *const sock_fprog,
+        )
+    };
+    if rc != 0 {
+        return Err(std::io::Error::last_os_error().to_string());
+    }
+    Ok(())
+}
