@@ -96,6 +96,44 @@ pub fn validate(d: &Definition, builtin: &[String]) -> Result<()> {
             "parameters must be a JSON schema of type \"object\"",
         ));
     }
+    quoting_is_safe(&d.command).map_err(Error::usage)
+}
+
+/// A placeholder becomes its value in single quotes, which is safe only where the shell reads
+/// a plain word: not inside double quotes (`"hello {{.who}}"` would run `$(…)` from the value),
+/// single quotes (the value's quotes would close them), backticks or `$(…)`. Such a template is
+/// refused; write the placeholder outside the quotes (`echo hello {{.who}}`).
+pub fn quoting_is_safe(template: &str) -> std::result::Result<(), String> {
+    let Some(re) = PLACEHOLDER.as_ref() else {
+        return Err("the placeholder pattern did not compile".into());
+    };
+    let bytes = template.as_bytes();
+    for m in re.find_iter(template) {
+        let (mut single, mut double, mut back, mut subst) = (false, false, false, 0usize);
+        let mut i = 0;
+        while i < m.start() {
+            match bytes[i] {
+                b'\\' if !single => i += 1,
+                b'\'' if !double => single = !single,
+                b'"' if !single => double = !double,
+                b'`' if !single => back = !back,
+                b'$' if !single && bytes.get(i + 1) == Some(&b'(') => {
+                    subst += 1;
+                    i += 1;
+                }
+                b')' if !single && !double && subst > 0 => subst -= 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        if single || double || back || subst > 0 {
+            return Err(format!(
+                "command template: the placeholder {} stands inside quotes, backticks or $(…), where its value cannot be quoted safely; put it outside them (e.g. echo hello {})",
+                m.as_str(),
+                m.as_str()
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -260,6 +298,14 @@ impl Tool for CustomTool {
         Risk::Dangerous
     }
     fn review(&self, ctx: &CallContext, args: &Map<String, Value>) -> Review {
+        // A definition stored before templates were checked is refused the same way.
+        if let Err(message) = quoting_is_safe(&self.definition.command) {
+            return Review::Deny(exec::Denial {
+                group: "custom_tool_template".into(),
+                pattern: self.definition.command.clone(),
+                message,
+            });
+        }
         let command = render(&self.definition.command, args);
         match exec::denial(
             &exec::deny_texts(&command),

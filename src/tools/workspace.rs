@@ -298,7 +298,10 @@ impl Workspace {
             }
             self.backup(target)?;
         }
-        let mode = existing.map_or(0o644, |m| m.mode & 0o7777);
+        // A symlink's own mode (0777) is not the file's: a replaced link gets the default.
+        let mode = existing
+            .filter(|m| !m.is_symlink)
+            .map_or(0o644, |m| m.mode & 0o7777);
         let tmp = format!(
             ".{}.goclaw-tmp-{}-{}",
             target.name.display(),

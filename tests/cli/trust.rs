@@ -562,3 +562,61 @@ fn a_hostile_mcp_servers_tool_names_are_not_bridged() {
         );
     }
 }
+
+#[test]
+fn custom_tool_templates_that_cannot_be_quoted_safely_are_refused() {
+    let env = TestEnv::new();
+    for template in [
+        r#"echo "hello {{.who}}""#,
+        "echo 'hello {{.who}}'",
+        "echo `echo {{.who}}`",
+        "echo $(echo {{.who}})",
+    ] {
+        let def = json!({"name": "greet", "description": "d",
+            "parameters": {"type": "object", "properties": {"who": {"type": "string"}}},
+            "command": template});
+        let o = env.run_stdin(&["tools", "add", "-"], def.to_string());
+        let err = assert_error(&o, 2, "usage");
+        assert!(
+            err["message"].as_str().unwrap().contains("quoted safely"),
+            "{err}"
+        );
+    }
+    let def = json!({"name": "greet", "description": "d",
+        "parameters": {"type": "object", "properties": {"who": {"type": "string"}}},
+        "command": "echo hello {{.who}}"});
+    assert_eq!(
+        code(&env.run_stdin(&["tools", "add", "-"], def.to_string())),
+        0
+    );
+    let (c, text) = tool_text(&env.run(&[
+        "tools",
+        "exec",
+        "greet",
+        r#"{"who":"$(touch pwned) \"x\" `id`"}"#,
+    ]));
+    assert_eq!(c, 0, "{text}");
+    assert_eq!(text, "hello $(touch pwned) \"x\" `id`\n");
+    assert!(!env.work().join("pwned").exists());
+}
+
+#[test]
+fn write_file_over_a_symlink_gets_the_default_mode() {
+    let env = TestEnv::new();
+    env.write("target.txt", "x");
+    std::os::unix::fs::symlink("/etc/hostname", env.work().join("link")).unwrap();
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "write_file",
+        r#"{"path":"link","content":"new"}"#,
+    ]);
+    if code(&o) == 0 {
+        let mode = std::os::unix::fs::PermissionsExt::mode(
+            &std::fs::symlink_metadata(env.work().join("link"))
+                .unwrap()
+                .permissions(),
+        );
+        assert_eq!(mode & 0o777, 0o644);
+    }
+}
