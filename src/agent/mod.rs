@@ -18,7 +18,6 @@ pub mod prompt;
 pub mod record;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -50,29 +49,28 @@ pub trait Sink: Send {
     fn event(&mut self, event: &Value);
 }
 
-/// Cancellation shared with signal handlers: 0 none, 1 interrupted (SIGINT), 2 terminated.
+/// Cancellation shared with signal handlers (SIGINT, SIGTERM); tool calls stop on the same flag.
 #[derive(Default)]
 pub struct Cancel {
-    state: Arc<AtomicU8>,
+    signal: crate::tools::SignalFlag,
     notify: tokio::sync::Notify,
 }
 
 impl Cancel {
     pub fn cancel(&self, terminated: bool) {
-        self.state
-            .store(if terminated { 2 } else { 1 }, Ordering::SeqCst);
+        self.signal.raise(terminated);
         self.notify.notify_waiters();
     }
     pub fn is_cancelled(&self) -> bool {
-        self.state.load(Ordering::SeqCst) != 0
+        self.signal.get().is_some()
     }
     /// SIGTERM (not SIGINT) cancelled the run.
     pub fn terminated(&self) -> bool {
-        self.state.load(Ordering::SeqCst) == 2
+        self.signal.get() == Some(crate::tools::Stopped::Terminated)
     }
     /// The flag itself, for tools that wait (they stop their process when it is set).
-    pub fn flag(&self) -> Arc<AtomicU8> {
-        self.state.clone()
+    pub fn flag(&self) -> crate::tools::SignalFlag {
+        self.signal.clone()
     }
     async fn cancelled(&self) {
         loop {

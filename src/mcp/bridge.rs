@@ -91,7 +91,7 @@ pub fn tools_of(link: &Arc<Link>, filter: &ToolFilter) -> Result<Vec<McpTool>> {
         let registered = super::tool_name(&server.name, &server.prefix, name);
         // A name no provider accepts would break every run that offers it: a hostile or careless
         // server's `../../etc/x` is not bridged.
-        if !filter.allows(name) || !valid_tool_name(&registered) {
+        if !filter.allows(name) || !crate::tools::valid_tool_name(&registered) {
             continue;
         }
         out.push(McpTool {
@@ -107,14 +107,6 @@ pub fn tools_of(link: &Arc<Link>, filter: &ToolFilter) -> Result<Vec<McpTool>> {
         });
     }
     Ok(out)
-}
-
-/// What every provider accepts as a tool name: `^[a-zA-Z0-9_-]{1,64}$`.
-pub fn valid_tool_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// The server whose bridged names start like `registered`, if any.

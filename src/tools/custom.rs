@@ -72,11 +72,9 @@ pub struct Listed {
     pub env_keys: Vec<String>,
 }
 
-static NAME: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_-]{1,64}$").ok());
-
 /// Checks a definition before it is stored.
 pub fn validate(d: &Definition, builtin: &[String]) -> Result<()> {
-    if !NAME.as_ref().is_some_and(|r| r.is_match(&d.name)) {
+    if !super::valid_tool_name(&d.name) {
         return Err(Error::usage(format!(
             "tool name {:?}: use 1 to 64 letters, digits, _ or - (what LLM APIs accept)",
             d.name

@@ -293,34 +293,48 @@ impl Gate<'_> {
         req: &CallRequest,
         decision: &Map<String, Value>,
     ) -> Result<i64> {
-        let mut args = req.args.clone();
-        scrub_json(self.scrubber, &mut args);
         let mut decision = Value::Object(decision.clone());
         scrub_json(self.scrubber, &mut decision);
+        let row = Row {
+            tool: &self.scrubber.scrub_str(&req.tool, None),
+            outcome: "started",
+            is_error: false,
+            took: Duration::ZERO,
+            decision: &decision,
+            preview: None,
+        };
+        self.insert(store, req, &row).map_err(|e| {
+            crate::error::Error::failed(format!(
+                "the call did not run: its audit record cannot be written to {}: {e}",
+                store.path().display()
+            ))
+        })
+    }
+
+    /// Inserts an audit row: the caller's fields and arguments scrubbed, the rest as given.
+    fn insert(&self, store: &Store, req: &CallRequest, row: &Row) -> rusqlite::Result<i64> {
+        let mut args = req.args.clone();
+        scrub_json(self.scrubber, &mut args);
         let scrub = |s: &Option<String>| s.as_ref().map(|v| self.scrubber.scrub_str(v, None));
-        store
-            .conn()
-            .execute(
-                "INSERT INTO tool_calls (at, agent, user_id, session_key, channel, chat_id, tool, arguments, outcome,
-                                         is_error, duration_ms, decision, result)
-                 VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, 'started', 0, 0, ?8, NULL)",
-                rusqlite::params![
-                    scrub(&req.agent),
-                    scrub(&req.user),
-                    scrub(&req.session_key),
-                    scrub(&req.channel),
-                    scrub(&req.chat_id),
-                    self.scrubber.scrub_str(&req.tool, None),
-                    args.to_string(),
-                    decision.to_string(),
-                ],
-            )
-            .map_err(|e| {
-                crate::error::Error::failed(format!(
-                    "the call did not run: its audit record cannot be written to {}: {e}",
-                    store.path().display()
-                ))
-            })?;
+        store.conn().execute(
+            "INSERT INTO tool_calls (at, agent, user_id, session_key, channel, chat_id, tool, arguments, outcome,
+                                     is_error, duration_ms, decision, result)
+             VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            rusqlite::params![
+                scrub(&req.agent),
+                scrub(&req.user),
+                scrub(&req.session_key),
+                scrub(&req.channel),
+                scrub(&req.chat_id),
+                row.tool,
+                args.to_string(),
+                row.outcome,
+                row.is_error,
+                row.took.as_millis() as i64,
+                row.decision.to_string(),
+                row.preview,
+            ],
+        )?;
         Ok(store.conn().last_insert_rowid())
     }
 
@@ -573,67 +587,58 @@ impl Gate<'_> {
         took: Duration,
         started: Option<i64>,
     ) -> Result<i64> {
-        let mut args = req.args.clone();
-        scrub_json(self.scrubber, &mut args);
-        let scrub = |s: &Option<String>| s.as_ref().map(|v| self.scrubber.scrub_str(v, None));
         let preview = o
             .result
             .as_ref()
             .map(|r| r.for_llm.chars().take(RESULT_PREVIEW).collect::<String>())
             .or_else(|| o.message.clone());
-        let outcome = match o.status {
-            Status::Ok => "ok",
-            Status::Error => "error",
-            Status::Denied => "denied",
-            Status::Limited => "limited",
-            Status::Invalid => "invalid",
-            Status::NotFound => "not_found",
-            Status::DryRun => "dry_run",
+        let row = Row {
+            tool: &o.tool,
+            outcome: match o.status {
+                Status::Ok => "ok",
+                Status::Error => "error",
+                Status::Denied => "denied",
+                Status::Limited => "limited",
+                Status::Invalid => "invalid",
+                Status::NotFound => "not_found",
+                Status::DryRun => "dry_run",
+            },
+            is_error: o.result.as_ref().is_some_and(|r| r.is_error)
+                || matches!(o.status, Status::Error),
+            took,
+            decision: &o.decision,
+            preview: preview.as_deref(),
         };
-        let is_error =
-            o.result.as_ref().is_some_and(|r| r.is_error) || matches!(o.status, Status::Error);
-        if let Some(id) = started {
-            store
+        let written = match started {
+            Some(id) => store
                 .conn()
                 .execute(
                     "UPDATE tool_calls SET outcome = ?1, is_error = ?2, duration_ms = ?3, decision = ?4, result = ?5
                      WHERE id = ?6",
                     rusqlite::params![
-                        outcome,
-                        is_error,
-                        took.as_millis() as i64,
-                        o.decision.to_string(),
-                        preview,
+                        row.outcome,
+                        row.is_error,
+                        row.took.as_millis() as i64,
+                        row.decision.to_string(),
+                        row.preview,
                         id
                     ],
                 )
-                .map_err(|e| sql_error(store.path(), e))?;
-            return Ok(id);
-        }
-        store
-            .conn()
-            .execute(
-                "INSERT INTO tool_calls (at, agent, user_id, session_key, channel, chat_id, tool, arguments, outcome,
-                                         is_error, duration_ms, decision, result)
-                 VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                rusqlite::params![
-                    scrub(&req.agent),
-                    scrub(&req.user),
-                    scrub(&req.session_key),
-                    scrub(&req.channel),
-                    scrub(&req.chat_id),
-                    o.tool,
-                    args.to_string(),
-                    outcome,
-                    is_error,
-                    took.as_millis() as i64,
-                    o.decision.to_string(),
-                    preview,
-                ],
-            )
-            .map_err(|e| sql_error(store.path(), e))?;
-        Ok(store.conn().last_insert_rowid())
+                .map(|_| id),
+            None => self.insert(store, req, &row),
+        };
+        written.map_err(|e| sql_error(store.path(), e))
     }
+}
+
+/// What an audit row says of a call's end (or its start).
+struct Row<'a> {
+    tool: &'a str,
+    outcome: &'a str,
+    is_error: bool,
+    took: Duration,
+    decision: &'a Value,
+    preview: Option<&'a str>,
 }
 
 /// The key calls are counted under: the session key, trimmed, lower-cased and with white space

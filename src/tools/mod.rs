@@ -125,29 +125,58 @@ impl Stopped {
     }
 }
 
-/// When a call must stop early: the caller's deadline, and a flag that signal handlers set
-/// (0 none, 1 SIGINT, 2 SIGTERM). A tool that waits (exec) checks it while it waits.
+/// The signal that stopped a command, shared between whoever watches the signals and the
+/// calls that must stop: unset, SIGINT or SIGTERM (the first one wins).
+#[derive(Debug, Clone, Default)]
+pub struct SignalFlag(std::sync::Arc<std::sync::atomic::AtomicU8>);
+
+impl SignalFlag {
+    const INTERRUPTED: u8 = 1;
+    const TERMINATED: u8 = 2;
+
+    /// Records `why` (SIGINT or SIGTERM); returns whether a signal was already recorded.
+    pub fn raise(&self, terminated: bool) -> bool {
+        let v = if terminated {
+            Self::TERMINATED
+        } else {
+            Self::INTERRUPTED
+        };
+        self.0
+            .compare_exchange(
+                0,
+                v,
+                std::sync::atomic::Ordering::SeqCst,
+                std::sync::atomic::Ordering::SeqCst,
+            )
+            .is_err()
+    }
+
+    /// The signal recorded, if any.
+    pub fn get(&self) -> Option<Stopped> {
+        match self.0.load(std::sync::atomic::Ordering::SeqCst) {
+            Self::INTERRUPTED => Some(Stopped::Interrupted),
+            Self::TERMINATED => Some(Stopped::Terminated),
+            _ => None,
+        }
+    }
+}
+
+/// When a call must stop early: the caller's deadline, and the signal flag. A tool that waits
+/// (exec) checks it while it waits.
 #[derive(Debug, Clone, Default)]
 pub struct StopWhen {
     pub deadline: Option<std::time::Instant>,
-    pub signal: Option<std::sync::Arc<std::sync::atomic::AtomicU8>>,
+    pub signal: Option<SignalFlag>,
 }
 
 impl StopWhen {
     /// Has the call to stop, and why?
     pub fn check(&self) -> Option<Stopped> {
-        match self
-            .signal
-            .as_ref()
-            .map(|s| s.load(std::sync::atomic::Ordering::SeqCst))
-        {
-            Some(1) => return Some(Stopped::Interrupted),
-            Some(2) => return Some(Stopped::Terminated),
-            _ => {}
-        }
-        self.deadline
-            .filter(|d| std::time::Instant::now() >= *d)
-            .map(|_| Stopped::Deadline)
+        self.signal.as_ref().and_then(SignalFlag::get).or_else(|| {
+            self.deadline
+                .filter(|d| std::time::Instant::now() >= *d)
+                .map(|_| Stopped::Deadline)
+        })
     }
 
     /// `limit`, shortened to the time left before the deadline.
@@ -345,6 +374,15 @@ pub fn own_over_global<T>(
         }
     }
     by_name.into_values().collect()
+}
+
+/// What every LLM API accepts as a tool name, `^[a-zA-Z0-9_-]{1,64}$`: custom tools must have
+/// one, and bridged MCP tools without one are left out.
+pub fn valid_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// A string argument, trimmed ("" when absent or not a string).

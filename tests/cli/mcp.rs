@@ -509,6 +509,33 @@ fn failing_servers_are_exit_8_and_leave_nothing_running() {
     }
 }
 
+/// The Python test peer's script.
+pub(crate) fn py_server() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-peers/py_server.py")
+}
+
+/// Registers the Python peer, run by `py`, as the stdio server `name` (`extra`: its arguments
+/// after `stdio`).
+pub(crate) fn add_python_stdio(env: &TestEnv, py: &str, name: &str, extra: &[&str]) {
+    let script = py_server();
+    let mut a = vec![
+        "mcp",
+        "add",
+        name,
+        "--command",
+        py,
+        "--arg",
+        script.to_str().unwrap(),
+        "--arg",
+        "stdio",
+    ];
+    for e in extra {
+        a.extend(["--arg", e]);
+    }
+    let o = env.run(&a);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
 /// The Python with the `mcp` package (set by .ci/run), if any.
 pub(crate) fn peer_python() -> Option<String> {
     let from_env = std::env::var("GOCLAW_PEER_PYTHON").ok();
@@ -585,8 +612,7 @@ fn python_peer_over(transport: &str, path: &str) {
     let Some(py) = peer_python() else { return };
     let env = home();
     let port = free_port();
-    let script =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-peers/py_server.py");
+    let script = py_server();
     let _server = Child(
         std::process::Command::new(&py)
             .arg(&script)

@@ -221,8 +221,7 @@ fn a_lost_server_is_reconnected_with_backoff() {
     let Some(py) = peer_python() else { return };
     let env = TestEnv::new();
     let port = free_port();
-    let script =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-peers/py_server.py");
+    let script = crate::mcp::py_server();
     let start_peer = || {
         let child = std::process::Command::new(&py)
             .arg(&script)

@@ -1218,20 +1218,7 @@ fn a_terminal_sees_the_answer_stream() {
 fn a_run_uses_the_tools_of_mcp_servers_the_agent_may_use() {
     let Some(py) = peer_python() else { return };
     let env = TestEnv::new();
-    let script =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-peers/py_server.py");
-    let o = env.run(&[
-        "mcp",
-        "add",
-        "py",
-        "--command",
-        &py,
-        "--arg",
-        script.to_str().unwrap(),
-        "--arg",
-        "stdio",
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    crate::mcp::add_python_stdio(&env, &py, "py", &[]);
     let provider = recording(
         &env,
         "mcp.jsonl",

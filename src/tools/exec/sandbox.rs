@@ -24,7 +24,6 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use landlock::{ABI, Access, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr};
 use serde::Serialize;
 
 use super::{ExecSettings, SandboxMode};
@@ -100,11 +99,7 @@ pub fn landlock_abi() -> i64 {
 
 /// Does the running kernel enforce Landlock?
 pub fn landlock_supported() -> bool {
-    Ruleset::default()
-        .set_compatibility(CompatLevel::HardRequirement)
-        .handle_access(AccessFs::from_all(ABI::V1))
-        .and_then(|r| r.create())
-        .is_ok()
+    landlock_abi() >= 1
 }
 
 /// The plan for a call's context: its exec settings, workspace and protected paths.
@@ -124,13 +119,15 @@ pub fn plan(
     let goclaw =
         std::env::current_exe().map_err(|e| format!("cannot find the goclaw binary: {e}"))?;
     let bwrap = which::which("bwrap").is_ok();
+    let abi = landlock_abi();
+    let landlock = abi >= 1;
     let (kind, note) = match settings.sandbox {
         SandboxMode::None => (
             Kind::None,
             Some("sandbox = \"none\": runs on the host".to_string()),
         ),
-        SandboxMode::Auto if landlock_supported() && bwrap => (Kind::BwrapLandlock, None),
-        SandboxMode::Auto if landlock_supported() => (
+        SandboxMode::Auto if landlock && bwrap => (Kind::BwrapLandlock, None),
+        SandboxMode::Auto if landlock => (
             Kind::Landlock,
             Some("bubblewrap not installed; Landlock only".into()),
         ),
@@ -138,7 +135,7 @@ pub fn plan(
             Kind::None,
             Some("this kernel does not enforce Landlock; runs on the host".into()),
         ),
-        SandboxMode::Landlock if landlock_supported() => (Kind::Landlock, None),
+        SandboxMode::Landlock if landlock => (Kind::Landlock, None),
         SandboxMode::Landlock => return Err("this kernel does not enforce Landlock".into()),
         SandboxMode::Bwrap if bwrap => (Kind::BwrapLandlock, None),
         SandboxMode::Bwrap => return Err("bubblewrap (bwrap) is not installed".into()),
@@ -179,7 +176,6 @@ pub fn plan(
         .filter(|p| !masked.iter().any(|d| d != *p && p.starts_with(d)))
         .cloned()
         .collect();
-    let abi = landlock_abi();
     let (unix_sockets, signals) = match kind {
         Kind::None => ("not confined", "not confined"),
         Kind::Docker => ("the container's own", "the container's own"),

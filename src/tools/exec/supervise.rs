@@ -15,18 +15,17 @@
 //! 5. waits for it, then kills and reaps every descendant still alive, and exits as it did.
 //!
 //! A SIGTERM, SIGINT or SIGHUP (goclaw's time limit, goclaw's death) ends the command and every
-//! descendant at once. `--no-sandbox` (`sandbox = "none"`) keeps steps 1 and 5 only.
+//! descendant at once. The supervisor waits with `sigwait` (SIGCHLD and those three), so it
+//! neither polls nor misses a signal that arrives early. `--no-sandbox` (`sandbox = "none"`) keeps steps 1 and 5 only.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, Ruleset, RulesetAttr, RulesetCreatedAttr,
     RulesetStatus, Scope, path_beneath_rules,
 };
-use nix::errno::Errno;
-use nix::sys::signal::{self, SigHandler, Signal};
+use nix::sys::signal::{self, SigHandler, SigSet, Signal};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid};
 
@@ -42,12 +41,6 @@ pub struct Options {
     /// `--die-with-parent`): if it is gone already, run nothing.
     pub parent: Option<i32>,
     pub argv: Vec<String>,
-}
-
-static STOP: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_stop(_: nix::libc::c_int) {
-    STOP.store(true, Ordering::SeqCst);
 }
 
 /// Runs the command under the supervisor; returns only on failure, with the reason. On success
@@ -74,19 +67,25 @@ pub fn supervise(o: &Options) -> String {
             return e;
         }
     }
-    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
-        // SAFETY: the handler only stores to an atomic.
-        let _ = unsafe { signal::signal(s, SigHandler::Handler(on_stop)) };
+    // The supervisor waits for these with sigwait: blocked before the fork, so none is lost.
+    let mut waited = SigSet::empty();
+    for s in [
+        Signal::SIGCHLD,
+        Signal::SIGTERM,
+        Signal::SIGINT,
+        Signal::SIGHUP,
+    ] {
+        waited.add(s);
+    }
+    if let Err(e) = waited.thread_block() {
+        return format!("cannot supervise the command: {e}");
     }
     // SAFETY: this process is single-threaded (a fresh exec of goclaw that started nothing), so
     // the child may run any code.
     let child = match unsafe { nix::unistd::fork() } {
         Err(e) => return format!("cannot start the command: {e}"),
         Ok(ForkResult::Child) => {
-            for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
-                // SAFETY: restoring the default disposition.
-                let _ = unsafe { signal::signal(s, SigHandler::SigDfl) };
-            }
+            let _ = waited.thread_unblock();
             if !o.no_sandbox
                 && let Err(e) = seccomp(!o.network, abi < 9)
             {
@@ -101,14 +100,12 @@ pub fn supervise(o: &Options) -> String {
         }
         Ok(ForkResult::Parent { child }) => child,
     };
-    let mut status = None;
-    while status.is_none() && !STOP.load(Ordering::SeqCst) {
-        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
-            Ok(WaitStatus::Exited(pid, code)) if pid == child => status = Some(Ok(code)),
-            Ok(WaitStatus::Signaled(pid, sig, _)) if pid == child => status = Some(Err(sig)),
-            Ok(WaitStatus::StillAlive) => std::thread::sleep(Duration::from_millis(5)),
-            Ok(_) | Err(Errno::EINTR) => {}
-            Err(_) => break,
+    // Until the command ends (SIGCHLD, then reaped) or a stop signal arrives.
+    let mut status = reap(child);
+    while status.is_none() {
+        match waited.wait() {
+            Ok(Signal::SIGCHLD) => status = reap(child),
+            _ => break,
         }
     }
     let reaped = kill_descendants(child);
@@ -119,10 +116,26 @@ pub fn supervise(o: &Options) -> String {
     }
 }
 
+/// Reaps every child that has ended; returns the command's status if it is among them.
+fn reap(command: Pid) -> Option<Result<i32, Signal>> {
+    let mut status = None;
+    loop {
+        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::Exited(pid, code)) if pid == command => status = Some(Ok(code)),
+            Ok(WaitStatus::Signaled(pid, sig, _)) if pid == command => status = Some(Err(sig)),
+            Ok(WaitStatus::StillAlive) | Err(_) => return status,
+            Ok(_) => {}
+        }
+    }
+}
+
 /// Ends by `sig` as the command did (so the parent sees the same status).
 fn die_by(sig: Signal) -> ! {
     // SAFETY: restoring the default disposition before raising.
     let _ = unsafe { signal::signal(sig, SigHandler::SigDfl) };
+    let mut set = SigSet::empty();
+    set.add(sig);
+    let _ = set.thread_unblock();
     let _ = signal::raise(sig);
     std::process::exit(128 + sig as i32)
 }
@@ -137,14 +150,7 @@ fn kill_descendants(command: Pid) -> Option<Result<i32, Signal>> {
         for k in &kids {
             let _ = signal::kill(Pid::from_raw(*k), Signal::SIGKILL);
         }
-        loop {
-            match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
-                Ok(WaitStatus::Exited(pid, code)) if pid == command => status = Some(Ok(code)),
-                Ok(WaitStatus::Signaled(pid, sig, _)) if pid == command => status = Some(Err(sig)),
-                Ok(WaitStatus::StillAlive) | Err(_) => break,
-                Ok(_) => {}
-            }
-        }
+        status = reap(command).or(status);
         if kids.is_empty() {
             break;
         }
@@ -153,8 +159,15 @@ fn kill_descendants(command: Pid) -> Option<Result<i32, Signal>> {
     status
 }
 
-/// The processes whose parent is `pid` (from `/proc/*/stat`).
+/// The children of `pid`, a single-threaded process: `/proc/PID/task/PID/children` where the
+/// kernel has it, else a scan of `/proc/*/stat`.
 fn children_of(pid: i32) -> Vec<i32> {
+    if let Ok(list) = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")) {
+        return list
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect();
+    }
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
