@@ -118,6 +118,8 @@ const HEX_PATTERN: usize = 13;
 pub const MAX_REPORTED_LINES: usize = 10_000;
 /// Bytes a stream gathers before it looks for a cut.
 pub const DEFAULT_CHUNK: usize = 256 * 1024;
+/// The most input a stream holds back waiting for a safe cut (see `ScrubStream`).
+pub const MAX_PENDING: usize = 16 << 20;
 
 /// For each of patterns 1–13, substrings in lower case, one of which every match contains once
 /// its ASCII letters are lowered. Unicode simple case folding maps exactly two non-ASCII
@@ -376,6 +378,7 @@ impl Scrubber {
             report: with_report.then(Report::default),
             chunk: DEFAULT_CHUNK,
             lower: Vec::new(),
+            searched: 0,
         }
     }
 
@@ -500,18 +503,25 @@ impl Scrubber {
         }
         spans.extend(certain.into_iter().map(|(s, e)| (s, e, true)));
         spans.sort_unstable();
+        // `done`: what is written; `floor`: the last safe cut known (the end of the last
+        // region, scrubbed or not), so no scan goes back over text already judged.
         let mut done = 0;
+        let mut floor = 0;
         let mut i = 0;
         while i < spans.len() {
-            let start = self.cut_before(chunk, spans[i].0, done);
+            let start = self.cut_before(chunk, spans[i].0, floor);
             let mut end = self.cut_after(chunk, spans[i].1);
             let mut sure = spans[i].2;
             i += 1;
             while i < spans.len() && spans[i].0 < end {
-                end = end.max(self.cut_after(chunk, spans[i].1));
+                // A span that ends inside the region ends before its cut: no new scan.
+                if spans[i].1 > end {
+                    end = self.cut_after(chunk, spans[i].1);
+                }
                 sure |= spans[i].2;
                 i += 1;
             }
+            floor = end;
             let may_match = || {
                 UNION
                     .as_ref()
@@ -614,7 +624,11 @@ impl Scrubber {
 }
 
 /// Streams input through a [`Scrubber`]: feed bytes with [`ScrubStream::push`], end with
-/// [`ScrubStream::finish`]; the output equals [`Scrubber::scrub`] of the whole input.
+/// [`ScrubStream::finish`]; the output equals [`Scrubber::scrub`] of the whole input, except
+/// that a stretch of more than [`MAX_PENDING`] bytes with no safe cut (a 16 MiB token) is cut
+/// anyway, so memory stays bounded; a pattern that would have matched across that forced cut
+/// is then matched on each side of it (a 40 MB hex run becomes several `[REDACTED]`). Time is
+/// linear in the input: no scan goes back over text already judged.
 #[derive(Debug)]
 pub struct ScrubStream<'s> {
     scrubber: &'s Scrubber,
@@ -623,6 +637,8 @@ pub struct ScrubStream<'s> {
     report: Option<Report>,
     chunk: usize,
     lower: Vec<u8>,
+    /// `pending[..searched]` holds no safe cut (searched before; appending cannot add one).
+    searched: usize,
 }
 
 impl ScrubStream<'_> {
@@ -638,13 +654,36 @@ impl ScrubStream<'_> {
         if self.pending.len() < self.chunk {
             return;
         }
+        // No white space since the last search: no new cut, and no new scan of old text.
+        let fresh = &self.pending[self.searched..];
+        if !fresh.iter().any(|&b| is_go_space(b)) {
+            self.searched = self.pending.len();
+            return self.force_if_too_long(out);
+        }
         let cut = self
             .scrubber
             .cut_before(&self.pending, self.pending.len(), 0);
         if cut == 0 {
-            return;
+            self.searched = self.pending.len();
+            return self.force_if_too_long(out);
         }
         self.flush(cut, out);
+    }
+
+    /// Memory stays bounded: past [`MAX_PENDING`] bytes without a safe cut (a huge token, a
+    /// minified document), the stream is cut anyway, after the last byte that no credential
+    /// pattern continues over (`,;{}[]()<>"'|` or a control byte) near the end, or at the end.
+    fn force_if_too_long(&mut self, out: &mut Vec<u8>) {
+        let n = self.pending.len();
+        if n < MAX_PENDING {
+            return;
+        }
+        let look = &self.pending[n.saturating_sub(64 * 1024)..];
+        let back = look
+            .iter()
+            .rposition(|&b| b",;{}[]()<>\"'|".contains(&b) || b < 0x20)
+            .map_or(0, |p| look.len() - p - 1);
+        self.flush(n - back, out);
     }
 
     /// Ends the input; appends the rest of the output.
@@ -676,6 +715,7 @@ impl ScrubStream<'_> {
             self.line_base += memchr::memchr_iter(b'\n', chunk).count() as u64;
         }
         self.pending.drain(..cut);
+        self.searched = 0;
     }
 }
 

@@ -292,3 +292,30 @@ fn memory_stays_bounded_on_a_large_stream() {
         TOTAL >> 20
     );
 }
+
+#[test]
+fn time_is_linear_on_input_without_white_space() {
+    // Minified JSON full of probe hits (`key`, `token`, `_url`) and no white space: 4× the
+    // input must cost about 4× the time (the quadratic scrubber took 16×).
+    let doc = |n: usize| {
+        let mut s = String::from("[");
+        for i in 0..n {
+            s.push_str(&format!(
+                "{{\"id\":{i},\"key\":\"k{i}\",\"token_type\":\"bearer\",\"next_url\":\"http://x/{i}\"}},"
+            ));
+        }
+        s.push(']');
+        s
+    };
+    let env = TestEnv::new();
+    let (small, large) = (doc(5_000), doc(20_000));
+    let time = |input: &str| {
+        let t = std::time::Instant::now();
+        let o = env.run_stdin(&["scrub"], input.as_bytes().to_vec());
+        assert_eq!(o.stdout, input.as_bytes());
+        t.elapsed().as_secs_f64()
+    };
+    let _ = time(&small);
+    let (a, b) = (time(&small), time(&large));
+    assert!(b / a < 8.0, "{a:.3} s for 1x, {b:.3} s for 4x");
+}
