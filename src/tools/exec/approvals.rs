@@ -126,6 +126,10 @@ pub struct Subject {
     pub opaque: Option<String>,
     /// The package-install pattern the command matched, if any: it always needs approval.
     pub package_install: Option<String>,
+    /// Why a program the command runs cannot be known (a name from an expansion, a shell
+    /// reading a pipe): it always needs approval, since no deny pattern can judge it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<String>,
 }
 
 /// A stored allowlist entry.
@@ -205,6 +209,7 @@ pub fn subject(
         commands,
         opaque,
         package_install,
+        hidden: None,
     }
 }
 
@@ -249,6 +254,11 @@ pub fn decide(mode: ApprovalMode, subject: &Subject, entries: &[Entry]) -> Decis
     if let Some(p) = &subject.package_install {
         return Decision::Ask(format!(
             "package installation needs approval (matches pattern {p})"
+        ));
+    }
+    if let Some(h) = &subject.hidden {
+        return Decision::Ask(format!(
+            "the command cannot be checked by the deny groups: {h}"
         ));
     }
     if mode == ApprovalMode::Allow {

@@ -28,6 +28,8 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"\brm\s+-[rf]{1,2}\b",
             r"\brm\s+.*--recursive",
             r"\brm\s+.*--force",
+            // goclaw: rm's flags in any order and spelling (`-Rf`, `-fR`, `-rfv`, `-v -r`).
+            r"\brm\s+([^\s;&|]+\s+)*-[a-zA-Z]*[rRf][a-zA-Z]*\b",
             r"\bdel\s+/[fq]\b",
             r"\brmdir\s+/s\b",
             r"\b(mkfs|diskpart)\b|\bformat\s",
@@ -44,6 +46,8 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
         title: "Data Exfiltration",
         patterns: &[
             r"\bcurl\b.*\|\s*(ba)?sh\b",
+            // goclaw: any shell, by any path (the views give programs by base name).
+            r"\b(curl|wget)\b.*\|\s*(sudo\s+)?(ba|da|z|k|a)?sh\b",
             r"\bcurl\b.*(-d\b|-F\b|--data|--upload|--form|-T\b|(-X|--request)\s*P(UT|OST|ATCH))",
             r"\bwget\b.*-O\s*-\s*\|\s*(ba)?sh\b",
             r"\bwget\b.*(--post-(data|file)|--method=P(UT|OST|ATCH)|--body-data)",
@@ -77,6 +81,7 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
         patterns: &[
             r"\beval\s*\$",
             r"\bbase64\s+(-d\w*|--decode)\b.*\|\s*(ba)?sh\b",
+            r"\bbase64\s+(-d\w*|--decode)\b.*\|\s*(sudo\s+)?(ba|da|z|k|a)?sh\b",
         ],
     },
     DenyGroup {
@@ -99,6 +104,9 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
         title: "Dangerous Paths",
         patterns: &[
             r"\bchmod\s+[0-7]{3,4}\s+/",
+            // goclaw: with flags before the mode (`chmod -R 777 /`), or any mode on `/` itself.
+            r"\bchmod\s+(-\S+\s+)+[0-7]{3,4}\s+/",
+            r"\bchmod\s+(-\S+\s+)*\S+\s+/\s*($|[;&|])",
             r"\bchown\b.*\s+/",
             r"\bchmod\b.*\+x.*/tmp/",
             r"\bchmod\b.*\+x.*/var/tmp/",
@@ -180,13 +188,21 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
         patterns: &[
             r"\bcrontab\b",
             r">\s*~/?\.(bashrc|bash_profile|profile|zshrc)",
+            // goclaw: a shell start-up file however its directory is spelled (`$HOME/.bashrc`).
+            r">\s*\S*\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin)\b",
             r"\btee\b.*\.(bashrc|bash_profile|profile|zshrc)",
         ],
     },
     DenyGroup {
         name: "process_control",
         title: "Process Control",
-        patterns: &[r"\bkill\s+-9\s", r"\b(killall|pkill)\b"],
+        patterns: &[
+            r"\bkill\s+-9\s",
+            r"\b(killall|pkill)\b",
+            // goclaw: SIGKILL by name or `-s`, and every process (`-1`).
+            r"\bkill\s+(-s\s*(9|(SIG)?KILL)|-(9|(SIG)?KILL))\b",
+            r"\bkill\s+([^\s;&|]+\s+)*-1(\s|$)",
+        ],
     },
     DenyGroup {
         name: "env_dump",
@@ -195,6 +211,8 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"^\s*env\s*$",
             r"^\s*env\s*\|",
             r"^\s*env\s*>\s",
+            // goclaw: `env` with options or assignments but no command (`env -0`, `env -i`).
+            r"^\s*env(\s+(-0|--null|-i|--ignore-environment|-u\s*\S+|--unset=\S+|-|[A-Za-z_][A-Za-z0-9_]*=\S*))*\s*($|[|>;&])",
             r"\bprintenv\b",
             r"^\s*(set|export\s+-p|declare\s+-x)\s*($|\|)",
             r"\bcompgen\s+-e\b",

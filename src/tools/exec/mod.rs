@@ -192,8 +192,8 @@ impl Tool for ExecTool {
             return Review::Allow; // execute reports it
         }
         let parsed = shell::parse(command);
-        let mut texts = vec![command.to_string()];
-        texts.extend(shell::normalized(&parsed));
+        let views = shell::deny_views(command);
+        let texts = views.texts;
         let mut groups = ctx.exec.deny_groups.clone();
         let package_on = deny::group_enabled(deny::PACKAGE_INSTALL, &groups);
         groups.insert(deny::PACKAGE_INSTALL.into(), false);
@@ -210,7 +210,9 @@ impl Tool for ExecTool {
             None
         };
         let cwd = working_dir(ctx, args).unwrap_or_else(|_| ctx.workspace.clone());
-        Review::Approval(approvals::subject(command, &parsed, &cwd, package_install))
+        let mut subject = approvals::subject(command, &parsed, &cwd, package_install);
+        subject.hidden = views.hidden.first().cloned();
+        Review::Approval(subject)
     }
 
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
@@ -262,11 +264,10 @@ pub fn denial(
     })
 }
 
-/// The raw command and its parsed simple commands, normalised: what deny patterns look at.
+/// What deny patterns look at: the raw command and the texts of what it runs
+/// ([`shell::deny_views`]).
 pub fn deny_texts(command: &str) -> Vec<String> {
-    let mut texts = vec![command.to_string()];
-    texts.extend(shell::normalized(&shell::parse(command)));
-    texts
+    shell::deny_views(command).texts
 }
 
 /// The directory a command runs in: the workspace, or `working_dir` inside it.

@@ -64,11 +64,12 @@ impl Word {
 
 /// Parses a command string.
 pub fn parse(command: &str) -> Parsed {
-    match split(command) {
+    let mut lax = Lax::default();
+    match split(command, &mut lax) {
         Ok(list) => {
             let mut out = Vec::new();
             for s in list {
-                match unwrap(s, 0) {
+                match unwrap(s, 0, &mut lax) {
                     Ok(mut v) => out.append(&mut v),
                     Err(reason) => return Parsed::Opaque(reason),
                 }
@@ -79,8 +80,98 @@ pub fn parse(command: &str) -> Parsed {
     }
 }
 
+/// What the tolerant reading (for the deny groups) gathers instead of giving up: scripts
+/// nested in the command (substitutions, `eval`, `sh -c`, `trap`), the separator after each
+/// simple command, and why a command's program cannot be known.
+#[derive(Debug, Default)]
+struct Lax {
+    /// Tolerant: record and go on where the strict reading gives up.
+    on: bool,
+    inner: Vec<String>,
+    hidden: Vec<String>,
+    seps: Vec<(usize, &'static str)>,
+}
+
+impl Lax {
+    /// Strictly: the reason as an error. Tolerantly: `Ok`, and the caller recovers.
+    fn give_up(&mut self, reason: impl Into<String>) -> Result<(), String> {
+        if self.on { Ok(()) } else { Err(reason.into()) }
+    }
+}
+
+/// The index of the `close` that ends a group opened just before `from` (nested pairs and
+/// quotes skipped), or the end.
+fn matching(chars: &[char], from: usize, open: char, close: char) -> usize {
+    let mut depth = 1;
+    let mut i = from;
+    let mut quote: Option<char> = None;
+    while i < chars.len() {
+        let c = chars[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\\' => i += 1,
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if c == open => depth += 1,
+            None if c == close => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    chars.len()
+}
+
+/// bash's `$'…'` (ANSI-C quoting) starting at the quote `chars[i]`: the decoded text and the
+/// index of the closing quote.
+fn ansi_c(chars: &[char], i: usize) -> (String, usize) {
+    let mut out = String::new();
+    let mut j = i + 1;
+    while j < chars.len() && chars[j] != '\'' {
+        if chars[j] == '\\' && j + 1 < chars.len() {
+            let e = chars[j + 1];
+            j += 2;
+            let digits = |j: &mut usize, radix: u32, max: usize| {
+                let start = *j;
+                while *j < chars.len() && *j - start < max && chars[*j].is_digit(radix) {
+                    *j += 1;
+                }
+                let text: String = chars[start..*j].iter().collect();
+                u32::from_str_radix(&text, radix)
+                    .ok()
+                    .and_then(char::from_u32)
+            };
+            let c = match e {
+                'n' => Some('\n'),
+                't' => Some('\t'),
+                'r' => Some('\r'),
+                'e' | 'E' => Some('\u{1b}'),
+                'a' => Some('\u{7}'),
+                'b' => Some('\u{8}'),
+                'x' => digits(&mut j, 16, 2),
+                'u' => digits(&mut j, 16, 4),
+                'U' => digits(&mut j, 16, 8),
+                '0'..='7' => {
+                    j -= 1;
+                    digits(&mut j, 8, 3)
+                }
+                other => Some(other),
+            };
+            out.extend(c);
+            continue;
+        }
+        out.push(chars[j]);
+        j += 1;
+    }
+    (out, j)
+}
+
 /// Simple commands as the shell groups them (no unwrapping).
-fn split(command: &str) -> Result<Vec<Simple>, String> {
+fn split(command: &str, lax: &mut Lax) -> Result<Vec<Simple>, String> {
     let chars: Vec<char> = command.chars().collect();
     let mut commands = Vec::new();
     let mut words: Vec<Word> = Vec::new();
@@ -104,13 +195,18 @@ fn split(command: &str) -> Result<Vec<Simple>, String> {
     };
     let end_command = |words: &mut Vec<Word>,
                        redirects: &mut Vec<String>,
-                       commands: &mut Vec<Simple>|
+                       commands: &mut Vec<Simple>,
+                       lax: &mut Lax,
+                       sep: &'static str|
      -> Result<(), String> {
         if words.is_empty() && redirects.is_empty() {
             return Ok(());
         }
         let ws = std::mem::take(words);
-        commands.push(to_simple(ws, std::mem::take(redirects))?);
+        if let Some(s) = to_simple(ws, std::mem::take(redirects), lax)? {
+            commands.push(s);
+            lax.seps.push((commands.len() - 1, sep));
+        }
         Ok(())
     };
     while i < chars.len() {
@@ -120,9 +216,10 @@ fn split(command: &str) -> Result<Vec<Simple>, String> {
             '\n' | ';' => {
                 finish_word(&mut w, &mut words, &mut redirect_next, &mut redirects);
                 if redirect_next {
-                    return Err("a redirection without a target".into());
+                    lax.give_up("a redirection without a target")?;
+                    redirect_next = false;
                 }
-                end_command(&mut words, &mut redirects, &mut commands)?;
+                end_command(&mut words, &mut redirects, &mut commands, lax, ";")?;
             }
             '&' | '|' => {
                 // `&>` and `>&` are redirections; `|&`, `||`, `&&`, `|` and `&` separate commands.
@@ -137,10 +234,18 @@ fn split(command: &str) -> Result<Vec<Simple>, String> {
                 }
                 finish_word(&mut w, &mut words, &mut redirect_next, &mut redirects);
                 if redirect_next {
-                    return Err("a redirection without a target".into());
+                    lax.give_up("a redirection without a target")?;
+                    redirect_next = false;
                 }
-                end_command(&mut words, &mut redirects, &mut commands)?;
-                if chars.get(i + 1) == Some(&c) || (c == '|' && chars.get(i + 1) == Some(&'&')) {
+                let doubled = chars.get(i + 1) == Some(&c);
+                let sep = match (c, doubled) {
+                    ('|', false) => "|",
+                    ('|', true) => "||",
+                    ('&', true) => "&&",
+                    _ => "&",
+                };
+                end_command(&mut words, &mut redirects, &mut commands, lax, sep)?;
+                if doubled || (c == '|' && chars.get(i + 1) == Some(&'&')) {
                     i += 1;
                 }
             }
@@ -157,10 +262,23 @@ fn split(command: &str) -> Result<Vec<Simple>, String> {
                 }
                 let next = chars.get(i + 1).copied();
                 if c == '<' && next == Some('<') {
-                    return Err("here-documents are not followed".into());
+                    lax.give_up("here-documents are not followed")?;
+                    // The body is read as commands: more to check, never less.
+                    i += 2;
+                    while matches!(chars.get(i), Some('<' | '-')) {
+                        i += 1;
+                    }
+                    redirect_next = true;
+                    continue;
                 }
                 if next == Some('(') {
-                    return Err("process substitution is not followed".into());
+                    lax.give_up("process substitution is not followed")?;
+                    let close = matching(&chars, i + 2, '(', ')');
+                    lax.inner.push(chars[i + 2..close].iter().collect());
+                    w.text.push_str("/dev/fd/63");
+                    w.started = true;
+                    i = close + 1;
+                    continue;
                 }
                 if next == Some('&') {
                     // `>&2`, `<&0`: duplicate a descriptor; the target is a number or `-`.
@@ -182,8 +300,15 @@ fn split(command: &str) -> Result<Vec<Simple>, String> {
                 }
                 redirect_next = true;
             }
-            '(' | ')' => return Err("subshells and grouping are not followed".into()),
-            '`' => return Err("command substitution is not followed".into()),
+            '(' | ')' => {
+                lax.give_up("subshells and grouping are not followed")?;
+                finish_word(&mut w, &mut words, &mut redirect_next, &mut redirects);
+                end_command(&mut words, &mut redirects, &mut commands, lax, ";")?;
+            }
+            '`' => {
+                lax.give_up("command substitution is not followed")?;
+                i = substitution(&chars, i + 1, '`', &mut w, lax);
+            }
             '#' if !w.started => {
                 while i < chars.len() && chars[i] != '\n' {
                     i += 1;
@@ -197,19 +322,22 @@ fn split(command: &str) -> Result<Vec<Simple>, String> {
                         w.text.push(n);
                         w.started = true;
                     }
-                    None => return Err("a trailing backslash".into()),
+                    None => lax.give_up("a trailing backslash")?,
                 }
                 i += 2;
                 continue;
             }
             '\'' => {
-                let close = chars[i + 1..]
-                    .iter()
-                    .position(|&x| x == '\'')
-                    .ok_or("an unterminated single quote")?;
-                w.text.extend(&chars[i + 1..i + 1 + close]);
+                let close = match chars[i + 1..].iter().position(|&x| x == '\'') {
+                    Some(c) => i + 1 + c,
+                    None => {
+                        lax.give_up("an unterminated single quote")?;
+                        chars.len()
+                    }
+                };
+                w.text.extend(&chars[i + 1..close]);
                 w.started = true;
-                i += close + 2;
+                i = close + 1;
                 continue;
             }
             '"' => {
@@ -217,7 +345,8 @@ fn split(command: &str) -> Result<Vec<Simple>, String> {
                 i += 1;
                 loop {
                     let Some(&d) = chars.get(i) else {
-                        return Err("an unterminated double quote".into());
+                        lax.give_up("an unterminated double quote")?;
+                        break;
                     };
                     match d {
                         '"' => break,
@@ -228,16 +357,29 @@ fn split(command: &str) -> Result<Vec<Simple>, String> {
                             i += 2;
                             continue;
                         }
-                        '`' => return Err("command substitution is not followed".into()),
+                        '`' => {
+                            lax.give_up("command substitution is not followed")?;
+                            i = substitution(&chars, i + 1, '`', &mut w, lax) + 1;
+                            continue;
+                        }
                         '$' => {
-                            dollar(&chars, i, &mut w)?;
+                            i = dollar(&chars, i, &mut w, lax)?;
                         }
                         _ => w.text.push(d),
                     }
                     i += 1;
                 }
             }
-            '$' => dollar(&chars, i, &mut w)?,
+            '$' if chars.get(i + 1) == Some(&'\'') => {
+                // `$'…'`: bash decodes it, dash does not; the word is not what it looks like.
+                let (text, close) = ansi_c(&chars, i + 1);
+                w.text.push_str(&text);
+                w.started = true;
+                w.expanded = true;
+                i = close + 1;
+                continue;
+            }
+            '$' => i = dollar(&chars, i, &mut w, lax)?,
             '*' | '?' | '[' => {
                 w.glob = true;
                 w.text.push(c);
@@ -252,34 +394,76 @@ fn split(command: &str) -> Result<Vec<Simple>, String> {
     }
     finish_word(&mut w, &mut words, &mut redirect_next, &mut redirects);
     if redirect_next {
-        return Err("a redirection without a target".into());
+        lax.give_up("a redirection without a target")?;
     }
-    end_command(&mut words, &mut redirects, &mut commands)?;
+    end_command(&mut words, &mut redirects, &mut commands, lax, ";")?;
     Ok(commands)
 }
 
-/// A `$` at `chars[i]`: command substitution and arithmetic are refused; parameter expansions
-/// are kept as text and mark the word.
-fn dollar(chars: &[char], i: usize, w: &mut Word) -> Result<(), String> {
+/// A substitution whose text starts at `from` and ends at `close` (or the matching `)` for
+/// `$(`): its script is kept to be read on its own, and the word it stands in is marked as
+/// coming from an expansion. Returns the index of its end.
+fn substitution(chars: &[char], from: usize, close: char, w: &mut Word, lax: &mut Lax) -> usize {
+    let end = if close == ')' {
+        matching(chars, from, '(', ')')
+    } else {
+        chars[from..]
+            .iter()
+            .position(|&c| c == close)
+            .map_or(chars.len(), |p| from + p)
+    };
+    lax.inner
+        .push(chars[from..end.min(chars.len())].iter().collect());
+    w.text.push_str("__substitution__");
+    w.started = true;
+    w.expanded = true;
+    end
+}
+
+/// A `$` at `chars[i]`: command substitution and arithmetic are refused (read on their own
+/// when tolerant); parameter expansions are kept as text and mark the word. Returns the index
+/// of the last character used.
+fn dollar(chars: &[char], i: usize, w: &mut Word, lax: &mut Lax) -> Result<usize, String> {
     w.started = true;
     match chars.get(i + 1) {
-        Some('(') => Err("command substitution is not followed".into()),
+        Some('(') => {
+            lax.give_up("command substitution is not followed")?;
+            if chars.get(i + 2) == Some(&'(') {
+                // Arithmetic: no command in it, but its value is not known.
+                let end = matching(chars, i + 3, '(', ')');
+                w.text.push_str("__arithmetic__");
+                w.expanded = true;
+                return Ok((end + 1).min(chars.len()));
+            }
+            Ok(substitution(chars, i + 2, ')', w, lax))
+        }
         Some(c)
             if c.is_ascii_alphanumeric()
                 || matches!(c, '_' | '{' | '?' | '@' | '*' | '#' | '!' | '$' | '-') =>
         {
             w.expanded = true;
             w.text.push('$');
-            Ok(())
+            Ok(i)
         }
         _ => {
             w.text.push('$');
-            Ok(())
+            Ok(i)
         }
     }
 }
 
-fn to_simple(words: Vec<Word>, redirects: Vec<String>) -> Result<Simple, String> {
+/// Keywords that only group or repeat commands: tolerantly, the words after them are read as
+/// the command.
+const CONTROL_WORDS: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
+    "select", "{", "}", "!", "[[", "]]", "coproc", "function", "time",
+];
+
+fn to_simple(
+    words: Vec<Word>,
+    redirects: Vec<String>,
+    lax: &mut Lax,
+) -> Result<Option<Simple>, String> {
     let mut assignments = Vec::new();
     let mut argv = Vec::new();
     let mut expanded = Vec::new();
@@ -290,19 +474,26 @@ fn to_simple(words: Vec<Word>, redirects: Vec<String>) -> Result<Simple, String>
         }
         if argv.is_empty() {
             if word.expanded {
-                return Err(format!(
+                lax.give_up(format!(
+                    "the command name `{}` comes from an expansion",
+                    word.text
+                ))?;
+                lax.hidden.push(format!(
                     "the command name `{}` comes from an expansion",
                     word.text
                 ));
-            }
-            if word.glob {
-                return Err(format!("the command name `{}` is a glob", word.text));
-            }
-            if OPAQUE_WORDS.contains(&word.text.as_str()) {
-                return Err(format!(
+            } else if word.glob {
+                lax.give_up(format!("the command name `{}` is a glob", word.text))?;
+                lax.hidden
+                    .push(format!("the command name `{}` is a glob", word.text));
+            } else if OPAQUE_WORDS.contains(&word.text.as_str()) {
+                lax.give_up(format!(
                     "`{}` is shell syntax or a builtin that can run other code",
                     word.text
-                ));
+                ))?;
+                if CONTROL_WORDS.contains(&word.text.as_str()) {
+                    continue;
+                }
             }
         }
         if word.expanded {
@@ -310,12 +501,30 @@ fn to_simple(words: Vec<Word>, redirects: Vec<String>) -> Result<Simple, String>
         }
         argv.push(word.text);
     }
-    Ok(Simple {
+    // Code given to a builtin is read on its own; code that is not literal hides itself.
+    if lax.on
+        && let Some(builtin @ ("eval" | "source" | "." | "trap" | "alias")) =
+            argv.first().map(String::as_str)
+    {
+        if expanded.iter().any(|&i| i > 0) {
+            lax.hidden
+                .push(format!("`{builtin}` runs code from an expansion"));
+        }
+        let code = argv[1..].join(" ");
+        lax.inner.push(match code.split_once('=') {
+            Some((_, v)) if builtin == "alias" => v.to_string(),
+            _ => code,
+        });
+    }
+    if argv.is_empty() && assignments.is_empty() && redirects.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Simple {
         argv,
         assignments,
         redirects,
         expanded,
-    })
+    }))
 }
 
 fn is_assignment(word: &str) -> bool {
@@ -340,9 +549,10 @@ fn program_name(argv0: &str) -> &str {
 }
 
 /// Unwraps wrapper commands, returning what actually runs.
-fn unwrap(mut s: Simple, depth: usize) -> Result<Vec<Simple>, String> {
+fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<Simple>, String> {
     if depth > 8 {
-        return Err("wrappers nested too deep".into());
+        lax.give_up("wrappers nested too deep")?;
+        return Ok(vec![s]);
     }
     let Some(first) = s.argv.first().cloned() else {
         return Ok(if s.assignments.is_empty() && s.redirects.is_empty() {
@@ -385,7 +595,20 @@ fn unwrap(mut s: Simple, depth: usize) -> Result<Vec<Simple>, String> {
                 {
                     i += 1;
                 } else if a.starts_with("-S") || a.starts_with("--split-string") {
-                    return Err("`env -S` splits a string into a command; not followed".into());
+                    lax.give_up("`env -S` splits a string into a command; not followed")?;
+                    let a = a.clone();
+                    let text = a
+                        .trim_start_matches("--split-string")
+                        .trim_start_matches("-S");
+                    let text = text.trim_start_matches('=');
+                    let mut code = if text.is_empty() {
+                        vec![]
+                    } else {
+                        vec![text.to_string()]
+                    };
+                    code.extend(s.argv[i + 1..].iter().cloned());
+                    lax.inner.push(code.join(" "));
+                    return Ok(vec![s]);
                 } else if is_assignment(a) {
                     s.assignments.push(a.clone());
                     i += 1;
@@ -503,49 +726,144 @@ fn unwrap(mut s: Simple, depth: usize) -> Result<Vec<Simple>, String> {
                 }
                 if !a.starts_with("--") && a.contains('c') {
                     script = s.argv.get(i + 1).cloned();
+                    if lax.on && s.expanded.contains(&(i + 1)) {
+                        lax.hidden
+                            .push(format!("the script of `{name} -c` comes from an expansion"));
+                    }
                     break;
                 }
                 i += 1;
             }
             return match script {
+                Some(text) if lax.on => {
+                    lax.inner.push(text);
+                    Ok(vec![])
+                }
                 Some(text) => match parse(&text) {
                     Parsed::Commands(v) => Ok(v),
                     Parsed::Opaque(r) => Err(format!("inside `{name} -c`: {r}")),
                 },
                 None if s.argv.len() > i => Ok(vec![s]), // runs a script file: the shell is the program
-                None => Err(format!(
-                    "`{name}` reading commands from standard input is not followed"
-                )),
+                None => {
+                    let why =
+                        format!("`{name}` reading commands from standard input is not followed");
+                    lax.give_up(why.clone())?;
+                    lax.hidden
+                        .push(format!("{why} (what it runs cannot be seen)"));
+                    Ok(vec![s])
+                }
             };
         }
         _ => return Ok(vec![s]),
     };
     let inner = rest(skip, &s);
     if inner.argv.is_empty() {
-        return Err(format!("`{name}` without a command"));
+        lax.give_up(format!("`{name}` without a command"))?;
+        return Ok(vec![s]);
     }
     if inner.expanded.contains(&0) {
-        return Err(format!(
-            "the command run by `{name}` comes from an expansion"
-        ));
+        let why = format!("the command run by `{name}` comes from an expansion");
+        lax.give_up(why.clone())?;
+        lax.hidden.push(why);
     }
-    unwrap(inner, depth + 1)
+    unwrap(inner, depth + 1, lax)
 }
 
-/// Each simple command as one line of text (quotes removed), for the deny patterns.
-pub fn normalized(parsed: &Parsed) -> Vec<String> {
-    match parsed {
-        Parsed::Commands(v) => v
-            .iter()
-            .map(|s| {
-                let mut parts: Vec<String> = s.assignments.clone();
-                parts.extend(s.argv.iter().cloned());
-                parts.extend(s.redirects.iter().map(|r| format!("> {r}")));
-                parts.join(" ")
-            })
-            .collect(),
-        Parsed::Opaque(_) => Vec::new(),
+/// What the deny groups look at, and what they cannot see.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Views {
+    /// The raw command, then texts of what it runs: each simple command normalised (quotes
+    /// removed, wrappers unwrapped, the program by its base name), the same with short-flag
+    /// clusters split (`-rfv` → `-r -f -v`), the whole chain so normalised with its separators
+    /// (`curl x | sh`), and the same for every script nested in it (substitutions, `eval`,
+    /// `sh -c`, `$IFS` read as a space).
+    pub texts: Vec<String>,
+    /// Why some program it runs cannot be known (a name from an expansion, a shell reading a
+    /// pipe, `eval` of an expansion): such a command is never run without approval.
+    pub hidden: Vec<String>,
+}
+
+/// The deny views of a command string: a tolerant reading that never gives up, so an opaque
+/// part never drops the checks of the parts around it.
+pub fn deny_views(command: &str) -> Views {
+    let mut views = Views::default();
+    let mut work: Vec<(String, usize)> = vec![(command.to_string(), 0)];
+    let ifs = command.replace("${IFS}", " ").replace("$IFS", " ");
+    if ifs != command {
+        work.push((ifs, 0));
     }
+    let mut scripts = 0;
+    while let Some((script, depth)) = work.pop() {
+        scripts += 1;
+        if scripts > 64 || depth > 8 {
+            views
+                .hidden
+                .push("scripts nested too deep to follow".into());
+            break;
+        }
+        if !views.texts.contains(&script) {
+            views.texts.push(script.clone());
+        }
+        let mut lax = Lax {
+            on: true,
+            ..Lax::default()
+        };
+        let simples = split(&script, &mut lax).unwrap_or_default();
+        let seps = std::mem::take(&mut lax.seps);
+        let mut chain = String::new();
+        for (idx, simple) in simples.into_iter().enumerate() {
+            let sep = seps
+                .iter()
+                .find(|(i, _)| *i == idx)
+                .map_or(";", |(_, s)| *s);
+            for s in unwrap(simple, 0, &mut lax).unwrap_or_default() {
+                let line = normal_line(&s);
+                chain.push_str(&line);
+                chain.push(' ');
+                chain.push_str(sep);
+                chain.push(' ');
+                let split_flags = flags_split(&line);
+                views.texts.push(line);
+                views.texts.extend(split_flags);
+            }
+        }
+        views.texts.push(chain.trim_end().to_string());
+        views.hidden.append(&mut lax.hidden);
+        work.extend(lax.inner.into_iter().map(|s| (s, depth + 1)));
+    }
+    views.texts.dedup();
+    views
+}
+
+/// One simple command as a line: assignments, the program by its base name, the arguments,
+/// the redirections as `> target`.
+fn normal_line(s: &Simple) -> String {
+    let mut parts: Vec<String> = s.assignments.clone();
+    if let Some((first, rest)) = s.argv.split_first() {
+        parts.push(program_name(first).to_string());
+        parts.extend(rest.iter().cloned());
+    }
+    parts.extend(s.redirects.iter().map(|r| format!("> {r}")));
+    parts.join(" ")
+}
+
+/// `line` with every short-flag cluster split (`rm -Rfv /` → `rm -R -f -v /`), if any.
+fn flags_split(line: &str) -> Option<String> {
+    let mut changed = false;
+    let words: Vec<String> = line
+        .split(' ')
+        .map(|w| match w.strip_prefix('-') {
+            Some(f) if f.len() > 1 && f.bytes().all(|b| b.is_ascii_alphabetic()) => {
+                changed = true;
+                f.chars()
+                    .map(|c| format!("-{c}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+            _ => w.to_string(),
+        })
+        .collect();
+    changed.then(|| words.join(" "))
 }
 
 #[cfg(test)]
@@ -657,10 +975,32 @@ mod tests {
     }
 
     #[test]
-    fn normalized_text() {
-        assert_eq!(
-            normalized(&parse(r#"env X=1 r""m -rf "/" > f"#)),
-            v(&["X=1 rm -rf / > f"])
-        );
+    fn deny_views_see_through_what_the_strict_reading_gives_up_on() {
+        let v = deny_views(r#"env X=1 r""m -rf "/" > f"#);
+        assert!(v.texts.contains(&"X=1 rm -rf / > f".to_string()), "{v:?}");
+        // An opaque part keeps the parts around it.
+        let v = deny_views("rm -Rfv /; eval :");
+        assert!(v.texts.contains(&"rm -R -f -v /".to_string()), "{v:?}");
+        // Substitutions are read on their own, and a program name from one is hidden.
+        let v = deny_views("`echo rm` -rf / && echo $(id -u)");
+        assert!(v.texts.contains(&"echo rm".to_string()), "{v:?}");
+        assert!(v.texts.contains(&"id -u".to_string()), "{v:?}");
+        assert_eq!(v.hidden.len(), 1, "{v:?}");
+        // Programs by base name, chains with their separators, $IFS as a space.
+        let v = deny_views("curl -s x | /bin/sh");
+        assert!(v.texts.contains(&"curl -s x | sh ;".to_string()), "{v:?}");
+        let v = deny_views("rm${IFS}-rf${IFS}/");
+        assert!(v.texts.contains(&"rm -rf /".to_string()), "{v:?}");
+        let v = deny_views(r"$'\x72m' -rf /");
+        assert!(v.texts.contains(&"rm -rf /".to_string()), "{v:?}");
+        assert!(!v.hidden.is_empty());
+        // Everyday commands hide nothing.
+        for c in [
+            "ls -la",
+            "echo $(date) > log",
+            "for f in *.rs; do wc -l \"$f\"; done",
+        ] {
+            assert!(deny_views(c).hidden.is_empty(), "{c}");
+        }
     }
 }
