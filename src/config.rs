@@ -43,7 +43,29 @@ pub struct Config {
     pub memory: crate::agent::embed::MemoryConfig,
     /// `[skills]`: where skills are found.
     pub skills: crate::skills::SkillsConfig,
+    /// `[input]`: limits on documents read from stdin or `@FILE`.
+    pub input: InputConfig,
 }
+
+/// `[input]`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct InputConfig {
+    /// The most bytes of one document read from stdin or `@FILE` (a message, JSON arguments,
+    /// a guard or sanitize text); past it the command fails (exit 2) instead of filling memory.
+    pub max_bytes: u64,
+}
+
+impl Default for InputConfig {
+    fn default() -> Self {
+        InputConfig {
+            max_bytes: DEFAULT_MAX_INPUT_BYTES,
+        }
+    }
+}
+
+/// 64 MiB.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 64 << 20;
 
 /// Where a setting came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -323,6 +345,10 @@ pub const STARTER: &str = r#"# goclaw configuration.
 # Messages longer than this many bytes are truncated by the agent loop.
 # max_message_chars = 32000
 
+[input]
+# The most bytes of one document read from stdin or @FILE (exit 2 past it).
+# max_bytes = 67108864
+
 [tools]
 # Starting tool set: full (the default: every tool) | coding | messaging | minimal.
 # profile = "coding"
@@ -332,7 +358,7 @@ pub const STARTER: &str = r#"# goclaw configuration.
 # deny = []
 # Add these back, even if denied.
 # also_allow = []
-# Tool calls per hour per session key; 0 turns the limit off.
+# Tool calls per hour per session key (per agent without a session); 0 turns the limit off.
 # rate_limit_per_hour = 0
 # Scrub credentials from every tool result.
 # scrub_credentials = true
@@ -354,6 +380,8 @@ pub const STARTER: &str = r#"# goclaw configuration.
 # sandbox = "auto"
 # network = false
 # docker_image = "debian:bookworm-slim"
+# Variables passed to commands beyond PATH, HOME, LANG, LC_*, TERM, … (never goclaw's keys).
+# env = []
 
 # An agent: its own tool policy and exec settings.
 # [agents.reviewer]

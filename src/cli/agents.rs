@@ -183,7 +183,7 @@ pub fn run(ctx: &Context, args: AgentsArgs) -> Result<Status> {
             if matches!(input, Input::Literal(_)) {
                 return Err(Error::usage("give the content on stdin (-) or as @FILE"));
             }
-            let text = String::from_utf8(input.read()?)
+            let text = String::from_utf8(input.read(ctx)?)
                 .map_err(|_| Error::usage(format!("{name} must be UTF-8 text")))?;
             let store = ctx.store()?;
             let owner = files::Owner {

@@ -255,7 +255,7 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
         (None, Some(t)) => {
             let args: Value = match &a.args {
                 None => json!({}),
-                Some(s) => super::input::Input::parse(Some(s)).read_json()?,
+                Some(s) => super::input::Input::parse(Some(s)).read_json(ctx)?,
             };
             if !args.is_object() {
                 return Err(Error::usage("--args must be a JSON object"));

@@ -178,7 +178,7 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
         }
         DbCommand::Query { sql, params } => {
             ctx.store()?; // create and migrate on first use
-            let sql = String::from_utf8(Input::parse(Some(&sql)).read()?)
+            let sql = String::from_utf8(Input::parse(Some(&sql)).read(ctx)?)
                 .map_err(|_| Error::usage("the SQL is not valid UTF-8"))?;
             let conn = Store::open_read_only(path)?;
             let json = ctx.out.is_json();

@@ -49,7 +49,7 @@ pub fn run(ctx: &Context, args: GuardArgs) -> Result<Status> {
     if max_chars == 0 {
         return Err(Error::usage("--max-chars must be at least 1"));
     }
-    let text = Input::parse(args.text.as_deref()).read()?;
+    let text = Input::parse(args.text.as_deref()).read(ctx)?;
     let verdict = guard::check(&text, mode).map_err(Error::internal)?;
     let message = guard::truncate(&String::from_utf8_lossy(&text), max_chars);
     let doc = GuardOutput {

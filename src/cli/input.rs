@@ -27,26 +27,53 @@ impl Input {
         }
     }
 
-    /// Reads the whole input.
-    pub fn read(&self) -> Result<Vec<u8>> {
-        match self {
-            Input::Literal(s) => Ok(s.clone().into_bytes()),
-            Input::File(p) => std::fs::read(p).map_err(|e| Error::io("read", p, &e)),
+    /// Reads the whole input, at most `[input] max_bytes` of it (a larger document is a usage
+    /// error, so `goclaw guard - </dev/zero` ends at once instead of filling memory).
+    pub fn read(&self, ctx: &super::Context) -> Result<Vec<u8>> {
+        let max = ctx
+            .settings()
+            .map_or(crate::config::DEFAULT_MAX_INPUT_BYTES, |s| {
+                s.config.input.max_bytes
+            });
+        self.read_at_most(max)
+    }
+
+    fn read_at_most(&self, max: u64) -> Result<Vec<u8>> {
+        let too_large = || {
+            Error::usage(format!(
+                "{} is larger than the {max}-byte limit for one document",
+                self.describe()
+            ))
+            .with_hint("[input] max_bytes in config.toml raises it")
+        };
+        let mut buf = Vec::new();
+        let read = match self {
+            Input::Literal(s) => {
+                buf.extend_from_slice(s.as_bytes());
+                Ok(0)
+            }
+            Input::File(p) => std::fs::File::open(p)
+                .and_then(|f| f.take(max + 1).read_to_end(&mut buf))
+                .map_err(|e| Error::io("read", p, &e)),
             Input::Stdin => {
                 hint_if_terminal();
-                let mut buf = Vec::new();
                 std::io::stdin()
                     .lock()
+                    .take(max + 1)
                     .read_to_end(&mut buf)
-                    .map_err(|e| Error::io("read", Path::new("standard input"), &e))?;
-                Ok(buf)
+                    .map_err(|e| Error::io("read", Path::new("standard input"), &e))
             }
+        };
+        read?;
+        if buf.len() as u64 > max {
+            return Err(too_large());
         }
+        Ok(buf)
     }
 
     /// Reads and parses one JSON document; errors name the source, line and column.
-    pub fn read_json(&self) -> Result<serde_json::Value> {
-        let bytes = self.read()?;
+    pub fn read_json(&self, ctx: &super::Context) -> Result<serde_json::Value> {
+        let bytes = self.read(ctx)?;
         serde_json::from_slice(&bytes)
             .map_err(|e| Error::usage(format!("invalid JSON in {}: {e}", self.describe())))
     }
@@ -77,5 +104,19 @@ mod tests {
         assert_eq!(Input::parse(Some("-")), Input::Stdin);
         assert_eq!(Input::parse(Some("@a.json")), Input::File("a.json".into()));
         assert_eq!(Input::parse(Some("{}")), Input::Literal("{}".into()));
+    }
+
+    #[test]
+    fn a_document_over_the_limit_is_refused_without_reading_it_all() {
+        let e = Input::File("/dev/zero".into())
+            .read_at_most(1 << 20)
+            .unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::Usage);
+        assert!(e.message.contains("limit"), "{}", e.message);
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a");
+        std::fs::write(&f, b"12345").unwrap();
+        assert_eq!(Input::File(f.clone()).read_at_most(5).unwrap(), b"12345");
+        assert!(Input::File(f).read_at_most(4).is_err());
     }
 }

@@ -104,7 +104,7 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
         .get(tool_name)
         .ok_or_else(|| Error::not_found(format!("unknown tool: {tool_name}")))?;
     let call_args = match &a.args {
-        Some(s) => Input::parse(Some(s)).read_json()?,
+        Some(s) => Input::parse(Some(s)).read_json(ctx)?,
         None => Value::Object(Default::default()),
     };
     let call_args = normalise(tool.name(), &call_args).map_err(Error::usage)?;

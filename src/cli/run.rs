@@ -119,7 +119,7 @@ impl Sink for CliSink {
 }
 
 pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
-    let message = String::from_utf8(Input::parse(a.message.as_deref()).read()?)
+    let message = String::from_utf8(Input::parse(a.message.as_deref()).read(ctx)?)
         .map_err(|_| Error::usage("the message is not UTF-8 text"))?;
     if message.trim().is_empty() {
         return Err(Error::usage("the message is empty"));

@@ -29,7 +29,7 @@ struct SanitizeOutput {
 }
 
 pub fn run(ctx: &Context, args: SanitizeArgs) -> Result<Status> {
-    let text = Input::parse(args.text.as_deref()).read()?;
+    let text = Input::parse(args.text.as_deref()).read(ctx)?;
     let cleaned = sanitize::sanitize(&text).map_err(Error::internal)?;
     if ctx.json_flag {
         let doc = SanitizeOutput {

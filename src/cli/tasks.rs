@@ -387,7 +387,7 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
 /// `tasks do`: the team_tasks tool's own code, so the CLI and the tool never drift apart.
 fn run_json(ctx: &Context, agent: &str, team: Option<&str>, input: &str) -> Result<Status> {
     use crate::tools::Tool;
-    let doc = super::input::Input::parse(Some(input)).read_json()?;
+    let doc = super::input::Input::parse(Some(input)).read_json(ctx)?;
     let mut args = doc
         .as_object()
         .cloned()

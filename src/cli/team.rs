@@ -159,7 +159,7 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
                 std::iter::once(&lead).chain(&members).chain(&reviewers),
             )?;
             let settings = settings
-                .map(|s| Input::parse(Some(&s)).read_json())
+                .map(|s| Input::parse(Some(&s)).read_json(ctx))
                 .transpose()?;
             let t = team::create(
                 store.conn_mut(),

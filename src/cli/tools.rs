@@ -545,7 +545,7 @@ fn add_custom(ctx: &Context, input: &str, agent: Option<String>) -> Result<()> {
     } else {
         Input::File(input.into())
     };
-    let doc = source.read_json()?;
+    let doc = source.read_json(ctx)?;
     let mut def: crate::tools::custom::Definition = serde_json::from_value(doc)
         .map_err(|e| Error::usage(format!("invalid custom tool definition: {e}")))?;
     if agent.is_some() {
@@ -575,7 +575,7 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
     let signal = super::signals::watch();
     let args: Value = match &a.args {
         None => Value::Object(Default::default()),
-        Some(s) => Input::parse(Some(s)).read_json()?,
+        Some(s) => Input::parse(Some(s)).read_json(ctx)?,
     };
     let mut store = ctx.store()?;
     let mut p = parts(ctx, &store, a.caller.agent.as_deref())?;

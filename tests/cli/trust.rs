@@ -702,3 +702,32 @@ fn deny_groups_see_through_spellings_wrappers_and_opaque_parts() {
         assert_eq!(verdict(&env, cmd), "run", "{cmd}");
     }
 }
+
+#[test]
+fn documents_from_stdin_or_files_have_a_size_limit() {
+    let env = TestEnv::new();
+    for args in [
+        vec!["guard", "-"],
+        vec!["sanitize", "-"],
+        vec!["tools", "exec", "read_file", "@/dev/zero"],
+        vec!["run", "--provider", "replay:/dev/null", "@/dev/zero"],
+    ] {
+        let t = Instant::now();
+        let o = env
+            .std_cmd(&args)
+            .stdin(std::fs::File::open("/dev/zero").unwrap())
+            .output()
+            .unwrap();
+        let err = assert_error(&o, 2, "usage");
+        assert!(
+            err["message"].as_str().unwrap().contains("limit"),
+            "{args:?}: {err}"
+        );
+        assert!(t.elapsed() < Duration::from_secs(20), "{args:?}");
+    }
+    env.write("c.toml", "[input]\nmax_bytes = 10\n");
+    let o = env.run_stdin(&["--config", "c.toml", "guard", "-"], "hello world, hello");
+    assert_error(&o, 2, "usage");
+    let o = env.run_stdin(&["--config", "c.toml", "guard", "-"], "hello");
+    assert_eq!(code(&o), 0);
+}

@@ -49,25 +49,41 @@ impl TestEnv {
         p
     }
 
+    /// Variables a test never inherits.
+    const UNSET: [&'static str; 14] = [
+        "GOCLAW_DB",
+        "GOCLAW_CONFIG",
+        "GOCLAW_WORKSPACE",
+        "XDG_CONFIG_HOME",
+        "XDG_DATA_HOME",
+        "NO_COLOR",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "GOCLAW_AGENT",
+        "GOCLAW_SESSION",
+        "GOCLAW_MCP_CHILD",
+        "GOCLAW_SECRET_KEY",
+    ];
+
     /// `goclaw ARGS…` with a clean environment pointing at this home.
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut c = Command::cargo_bin("goclaw").unwrap();
-        for var in [
-            "GOCLAW_DB",
-            "GOCLAW_CONFIG",
-            "GOCLAW_WORKSPACE",
-            "XDG_CONFIG_HOME",
-            "XDG_DATA_HOME",
-            "NO_COLOR",
-            "OPENAI_API_KEY",
-            "OPENAI_BASE_URL",
-            "ANTHROPIC_API_KEY",
-            "ANTHROPIC_BASE_URL",
-            "GOCLAW_AGENT",
-            "GOCLAW_SESSION",
-            "GOCLAW_MCP_CHILD",
-            "GOCLAW_SECRET_KEY",
-        ] {
+        for var in Self::UNSET {
+            c.env_remove(var);
+        }
+        c.env("GOCLAW_HOME", self.home())
+            .env("HOME", self.root())
+            .current_dir(self.work())
+            .args(args);
+        c
+    }
+
+    /// The same as a `std::process::Command`, for streams and stdin of any kind.
+    pub fn std_cmd(&self, args: &[&str]) -> std::process::Command {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"));
+        for var in Self::UNSET {
             c.env_remove(var);
         }
         c.env("GOCLAW_HOME", self.home())
@@ -84,11 +100,7 @@ impl TestEnv {
 
     /// `goclaw ARGS…` as a running child with stdin, stdout and stderr piped, for streams.
     pub fn spawn(&self, args: &[&str]) -> std::process::Child {
-        std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"))
-            .args(args)
-            .env("GOCLAW_HOME", self.home())
-            .env("HOME", self.root())
-            .current_dir(self.work())
+        self.std_cmd(args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
