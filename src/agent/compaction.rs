@@ -172,7 +172,13 @@ impl Runner<'_> {
                 if summary.is_empty() {
                     warnings.push("compaction: the model returned an empty summary".into());
                 } else {
-                    record::compact(self.store.conn_mut(), key, &summary, keep)?;
+                    record::compact(
+                        self.store.conn_mut(),
+                        self.gate.scrubber,
+                        key,
+                        &summary,
+                        keep,
+                    )?;
                 }
             }
             Err(e) => warnings.push(format!("compaction: {e}")),

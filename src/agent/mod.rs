@@ -29,6 +29,7 @@ use crate::providers::{self, ChatRequest, ChatResponse, Message, Role, ToolCall,
 use crate::store::Store;
 use crate::store::now_ms;
 use crate::text::guard::{self, GuardMode};
+use crate::text::scrub::{ScrubStream, Scrubber};
 use crate::tools::gate::{CallRequest, Gate, OnAsk, Prompter};
 use loopdetect::{LoopDetector, Verdict};
 use record::{RunEnd, RunStatus, Span};
@@ -147,16 +148,67 @@ pub struct RunOutcome {
 struct Emitter<'s> {
     sink: &'s mut dyn Sink,
     run_id: String,
+    /// Every event is scrubbed like a tool result; streamed text goes through a scrubbing
+    /// stream per kind, so a secret split across fragments is still caught.
+    scrubber: &'s Scrubber,
+    streams: Vec<(&'static str, ScrubStream<'s>)>,
 }
 
-impl Emitter<'_> {
-    fn emit(&mut self, kind: &str, payload: Value) {
+impl<'s> Emitter<'s> {
+    fn new(sink: &'s mut dyn Sink, run_id: String, scrubber: &'s Scrubber) -> Emitter<'s> {
+        Emitter {
+            sink,
+            run_id,
+            scrubber,
+            streams: Vec::new(),
+        }
+    }
+
+    fn emit(&mut self, kind: &str, mut payload: Value) {
+        self.flush_streams();
+        self.scrubber.scrub_json(&mut payload);
+        self.send(kind, payload);
+    }
+
+    fn send(&mut self, kind: &str, payload: Value) {
         let mut event =
             json!({"v": EVENT_VERSION, "type": kind, "run_id": self.run_id, "ts": now_ms()});
         if let (Some(e), Value::Object(p)) = (event.as_object_mut(), payload) {
             e.extend(p);
         }
         self.sink.event(&event);
+    }
+
+    /// Streamed text (`chunk`, `thinking`): sent as soon as no credential pattern can still
+    /// extend across its end.
+    fn text(&mut self, kind: &'static str, fragment: &str) {
+        let scrubber = self.scrubber;
+        let at = match self.streams.iter().position(|(k, _)| *k == kind) {
+            Some(i) => i,
+            None => {
+                self.streams
+                    .push((kind, scrubber.stream(false).with_chunk_size(1)));
+                self.streams.len() - 1
+            }
+        };
+        let mut out = Vec::new();
+        self.streams[at].1.push(fragment.as_bytes(), &mut out);
+        if !out.is_empty() {
+            let content = String::from_utf8_lossy(&out).into_owned();
+            self.send(kind, json!({ "content": content }));
+        }
+    }
+
+    /// Sends what the text streams hold back (the end of an answer).
+    fn flush_streams(&mut self) {
+        for (kind, mut stream) in std::mem::take(&mut self.streams) {
+            let mut out = Vec::new();
+            stream.finish(&mut out);
+            if !out.is_empty() {
+                let content = String::from_utf8_lossy(&out).into_owned();
+                self.send(kind, json!({ "content": content }));
+            }
+        }
     }
 }
 
@@ -167,10 +219,10 @@ struct Streaming<'e, 's> {
 
 impl providers::Observer for Streaming<'_, '_> {
     fn text(&mut self, fragment: &str) {
-        self.emitter.emit("chunk", json!({"content": fragment}));
+        self.emitter.text("chunk", fragment);
     }
     fn thinking(&mut self, fragment: &str) {
-        self.emitter.emit("thinking", json!({"content": fragment}));
+        self.emitter.text("thinking", fragment);
     }
     fn retrying(&mut self, attempt: u32, max: u32, error: &str, wait: Duration) {
         self.emitter.emit(
@@ -210,10 +262,7 @@ impl Runner<'_> {
     pub fn run(&mut self, req: &RunRequest, sink: &mut dyn Sink) -> Result<RunOutcome> {
         record::reap_abandoned(self.store.conn())?;
         let run_id = uuid::Uuid::now_v7().to_string();
-        let mut em = Emitter {
-            sink,
-            run_id: run_id.clone(),
-        };
+        let mut em = Emitter::new(sink, run_id.clone(), self.gate.scrubber);
         let cfg = self.agent.cloned().unwrap_or_default();
         let model = req
             .model
@@ -244,6 +293,7 @@ impl Runner<'_> {
         };
         record::start_run(
             self.store.conn(),
+            self.gate.scrubber,
             &run_id,
             session.as_deref(),
             self.agent_key,
@@ -354,7 +404,13 @@ impl Runner<'_> {
             // A history with broken tool pairing is repaired in the store too (§16.6).
             let (clean, changed) = history::sanitize_history(stored);
             if changed > 0 {
-                record::replace_history(self.store.conn_mut(), key, &run_id, &clean)?;
+                record::replace_history(
+                    self.store.conn_mut(),
+                    self.gate.scrubber,
+                    key,
+                    &run_id,
+                    &clean,
+                )?;
                 outcome.warnings.push(format!(
                     "session {key}: repaired {changed} message(s) with broken tool pairing"
                 ));
@@ -440,6 +496,7 @@ impl Runner<'_> {
             let call_cost = response.as_ref().map_or(0.0, |r| self.client.cost(r.usage));
             record::add_span(
                 self.store.conn(),
+                self.gate.scrubber,
                 &run_id,
                 &Span {
                     kind: "llm",
@@ -567,6 +624,7 @@ impl Runner<'_> {
             {
                 record::checkpoint(
                     self.store.conn_mut(),
+                    self.gate.scrubber,
                     &run_id,
                     (key, self.agent_key, req.user.as_deref()),
                     &all[base_len..],
@@ -763,6 +821,7 @@ impl Runner<'_> {
             );
             record::add_span(
                 self.store.conn(),
+                self.gate.scrubber,
                 run_id,
                 &Span {
                     kind: "tool",
@@ -796,11 +855,15 @@ impl Runner<'_> {
     ) -> Result<RunOutcome> {
         outcome.status = status;
         outcome.kind = error.as_ref().map(|e| e.kind);
-        outcome.error = error.as_ref().map(|e| e.message.clone());
+        // What the command prints is scrubbed like what it stores and streams.
+        let scrub = |t: &str| self.gate.scrubber.scrub_str(t, None);
+        outcome.error = error.as_ref().map(|e| scrub(&e.message));
+        outcome.content = scrub(&outcome.content);
         let session = outcome.session.clone();
         let user = outcome.user.as_deref();
         record::finish_run(
             self.store.conn_mut(),
+            self.gate.scrubber,
             &outcome.run_id,
             session
                 .as_deref()
@@ -827,6 +890,7 @@ impl Runner<'_> {
         }
         let root = record::add_span(
             self.store.conn(),
+            self.gate.scrubber,
             &outcome.run_id,
             &Span {
                 kind: "agent",

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::providers::Message;
+use crate::text::scrub::Scrubber;
 
 /// A run's final status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -85,6 +86,7 @@ pub fn reap_abandoned(conn: &Connection) -> Result<Vec<String>> {
 #[allow(clippy::too_many_arguments)]
 pub fn start_run(
     conn: &Connection,
+    scrubber: &Scrubber,
     id: &str,
     session: Option<&str>,
     agent: &str,
@@ -97,7 +99,17 @@ pub fn start_run(
     conn.execute(
         "INSERT INTO runs (id, session, agent, user_id, status, pid, heartbeat_at, started_at, provider, model, message)
          VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?6, ?7, ?8, ?9)",
-        params![id, session, agent, user, std::process::id(), now, provider, model, message],
+        params![
+            id,
+            session,
+            agent,
+            user,
+            std::process::id(),
+            now,
+            provider,
+            model,
+            scrubber.scrub_str(message, None)
+        ],
     )
     .map_err(sql)?;
     Ok(())
@@ -129,6 +141,7 @@ pub struct RunEnd<'a> {
 /// afterwards with every message of the run, or (on any failure) nothing of it changed.
 pub fn finish_run(
     conn: &mut Connection,
+    scrubber: &Scrubber,
     id: &str,
     session: Option<(&str, &str, Option<&str>)>, // (key, agent, user)
     messages: &[Message],
@@ -148,14 +161,14 @@ pub fn finish_run(
                 id,
                 end.status.as_str(),
                 now,
-                end.content,
+                scrubber.scrub_str(end.content, None),
                 end.silent,
                 end.iterations,
                 end.tool_calls,
                 end.input_tokens as i64,
                 end.output_tokens as i64,
                 end.cost,
-                end.error
+                end.error.map(|e| scrubber.scrub_str(e, None))
             ],
         )
         .map_err(sql)?;
@@ -171,7 +184,7 @@ pub fn finish_run(
             params![id],
         )
         .map_err(sql)?;
-        append(&tx, key, agent, user, id, messages, true)?;
+        append(&tx, scrubber, key, agent, user, id, messages, true)?;
         tx.execute(
             "UPDATE sessions SET updated_at = ?2, provider = ?3, model = ?4,
                  input_tokens = input_tokens + ?5, output_tokens = output_tokens + ?6
@@ -193,6 +206,7 @@ pub fn finish_run(
 /// Replaces the run's checkpoint with `messages`, uncommitted.
 pub fn checkpoint(
     conn: &mut Connection,
+    scrubber: &Scrubber,
     id: &str,
     session: (&str, &str, Option<&str>),
     messages: &[Message],
@@ -205,12 +219,18 @@ pub fn checkpoint(
         params![id],
     )
     .map_err(sql)?;
-    append(&tx, session.0, session.1, session.2, id, messages, false)?;
+    append(
+        &tx, scrubber, session.0, session.1, session.2, id, messages, false,
+    )?;
     tx.commit().map_err(sql)
 }
 
+/// Adds `messages` to a session, every string in them scrubbed: what a user typed or a model
+/// wrote is stored as carefully as a tool result.
+#[allow(clippy::too_many_arguments)]
 fn append(
     tx: &Connection,
+    scrubber: &Scrubber,
     key: &str,
     agent: &str,
     user: Option<&str>,
@@ -238,7 +258,9 @@ fn append(
         )
         .map_err(sql)?;
     for (i, m) in messages.iter().enumerate() {
-        let text = serde_json::to_string(m).map_err(|e| Error::internal(e.to_string()))?;
+        let mut value = serde_json::to_value(m).map_err(|e| Error::internal(e.to_string()))?;
+        scrubber.scrub_json(&mut value);
+        let text = value.to_string();
         stmt.execute(params![key, next + i as i64, text, run_id, committed])
             .map_err(sql)?;
     }
@@ -336,15 +358,17 @@ pub struct Span<'a> {
     pub output_preview: Option<&'a str>,
 }
 
-pub fn add_span(conn: &Connection, run_id: &str, s: &Span) -> Result<i64> {
+/// Adds a span; its error and previews are scrubbed.
+pub fn add_span(conn: &Connection, scrubber: &Scrubber, run_id: &str, s: &Span) -> Result<i64> {
+    let scrub = |t: Option<&str>| t.map(|t| scrubber.scrub_str(t, None));
     conn.execute(
         "INSERT INTO spans (run_id, parent_id, kind, name, started_at, duration_ms, status, error, provider, model,
                             input_tokens, output_tokens, cost, finish_reason, tool_call_id, input_preview, output_preview)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
-            run_id, s.parent, s.kind, s.name, s.started_at, s.duration_ms, s.status, s.error, s.provider,
+            run_id, s.parent, s.kind, s.name, s.started_at, s.duration_ms, s.status, scrub(s.error), s.provider,
             s.model, s.input_tokens.map(|n| n as i64), s.output_tokens.map(|n| n as i64), s.cost, s.finish_reason, s.tool_call_id,
-            s.input_preview, s.output_preview
+            scrub(s.input_preview), scrub(s.output_preview)
         ],
     )
     .map_err(sql)?;
@@ -455,7 +479,13 @@ pub fn mark_flushed(conn: &Connection, key: &str) -> Result<()> {
 }
 
 /// Stores `summary` and keeps only the last `keep` committed messages, in one transaction.
-pub fn compact(conn: &mut Connection, key: &str, summary: &str, keep: usize) -> Result<()> {
+pub fn compact(
+    conn: &mut Connection,
+    scrubber: &Scrubber,
+    key: &str,
+    summary: &str,
+    keep: usize,
+) -> Result<()> {
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(sql)?;
@@ -467,7 +497,7 @@ pub fn compact(conn: &mut Connection, key: &str, summary: &str, keep: usize) -> 
     .map_err(sql)?;
     tx.execute(
         "UPDATE sessions SET summary = ?2, compaction_count = compaction_count + 1, updated_at = ?3 WHERE key = ?1",
-        params![key, summary, now_ms()],
+        params![key, scrubber.scrub_str(summary, None), now_ms()],
     )
     .map_err(sql)?;
     tx.commit().map_err(sql)
@@ -476,6 +506,7 @@ pub fn compact(conn: &mut Connection, key: &str, summary: &str, keep: usize) -> 
 /// Replaces a session's committed history with `messages` (a repair), in one transaction.
 pub fn replace_history(
     conn: &mut Connection,
+    scrubber: &Scrubber,
     key: &str,
     run_id: &str,
     messages: &[Message],
@@ -495,6 +526,15 @@ pub fn replace_history(
         params![key],
     )
     .map_err(sql)?;
-    append(&tx, key, &agent, user.as_deref(), run_id, messages, true)?;
+    append(
+        &tx,
+        scrubber,
+        key,
+        &agent,
+        user.as_deref(),
+        run_id,
+        messages,
+        true,
+    )?;
     tx.commit().map_err(sql)
 }

@@ -183,7 +183,7 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     doc.insert("decision".into(), json!(decision));
     let mut doc = Value::Object(doc);
     // The command and the reasons may carry secrets (`--args` with a token in it).
-    crate::tools::gate::scrub_json(&p.scrubber, &mut doc);
+    p.scrubber.scrub_json(&mut doc);
     ctx.out.data(&doc, |w| {
         writeln!(w, "{}: {decision}", tool.name())?;
         for (k, v) in doc

@@ -369,6 +369,17 @@ impl Scrubber {
         String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
     }
 
+    /// Scrubs every string in a JSON value, keys excepted (audit rows, events, stored messages).
+    pub fn scrub_json(&self, v: &mut serde_json::Value) {
+        use serde_json::Value;
+        match v {
+            Value::String(s) => *s = self.scrub_str(s, None),
+            Value::Array(a) => a.iter_mut().for_each(|x| self.scrub_json(x)),
+            Value::Object(o) => o.iter_mut().for_each(|(_, x)| self.scrub_json(x)),
+            _ => {}
+        }
+    }
+
     /// A streaming scrubber; `with_report` makes it count what it finds.
     pub fn stream(&self, with_report: bool) -> ScrubStream<'_> {
         ScrubStream {

@@ -271,7 +271,7 @@ impl Gate<'_> {
         // Everything that leaves the gate is scrubbed: messages, reasons, decisions, names.
         let message = message.map(|m| self.scrubber.scrub_str(&m, None));
         let mut decision = Value::Object(decision);
-        scrub_json(self.scrubber, &mut decision);
+        self.scrubber.scrub_json(&mut decision);
         let outcome = Outcome {
             tool: self.scrubber.scrub_str(&req.tool, None),
             status,
@@ -294,7 +294,7 @@ impl Gate<'_> {
         decision: &Map<String, Value>,
     ) -> Result<i64> {
         let mut decision = Value::Object(decision.clone());
-        scrub_json(self.scrubber, &mut decision);
+        self.scrubber.scrub_json(&mut decision);
         let row = Row {
             tool: &self.scrubber.scrub_str(&req.tool, None),
             outcome: "started",
@@ -314,7 +314,7 @@ impl Gate<'_> {
     /// Inserts an audit row: the caller's fields and arguments scrubbed, the rest as given.
     fn insert(&self, store: &Store, req: &CallRequest, row: &Row) -> rusqlite::Result<i64> {
         let mut args = req.args.clone();
-        scrub_json(self.scrubber, &mut args);
+        self.scrubber.scrub_json(&mut args);
         let scrub = |s: &Option<String>| s.as_ref().map(|v| self.scrubber.scrub_str(v, None));
         store.conn().execute(
             "INSERT INTO tool_calls (at, agent, user_id, session_key, channel, chat_id, tool, arguments, outcome,
@@ -739,16 +739,6 @@ fn json_type(v: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
-    }
-}
-
-/// Scrubs every string in a JSON value (for the audit record).
-pub fn scrub_json(scrubber: &Scrubber, v: &mut Value) {
-    match v {
-        Value::String(s) => *s = scrubber.scrub_str(s, None),
-        Value::Array(a) => a.iter_mut().for_each(|x| scrub_json(scrubber, x)),
-        Value::Object(o) => o.iter_mut().for_each(|(_, x)| scrub_json(scrubber, x)),
-        _ => {}
     }
 }
 

@@ -1366,3 +1366,30 @@ fn the_deadline_stops_a_running_tool() {
         .success();
     assert!(!alive, "the command outlived the run");
 }
+
+#[test]
+fn secrets_typed_or_echoed_are_scrubbed_wherever_they_are_kept_or_streamed() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let message = format!("keep this token: {token} please");
+    let o = run(&env, &llm, &["--events", "--session", "sec", &message]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let events = stdout(&o);
+    assert!(
+        events.contains("I kept [REDACTED] for you"),
+        "the answer was not streamed: {events}"
+    );
+    assert!(!events.contains(token), "events: {events}");
+    let o = run(&env, &llm, &["--session", "sec2", &message]);
+    assert!(!stdout(&o).contains(token), "final JSON: {}", stdout(&o));
+    for args in [
+        vec!["sessions", "history", "sec"],
+        vec!["db", "query", "select * from session_messages"],
+        vec!["db", "query", "select * from spans"],
+        vec!["db", "query", "select * from runs"],
+    ] {
+        let text = stdout(&env.run(&args));
+        assert!(!text.contains(token), "{args:?}: {text}");
+    }
+}
