@@ -382,6 +382,8 @@ pub const STARTER: &str = r#"# goclaw configuration.
 # docker_image = "debian:bookworm-slim"
 # Variables passed to commands beyond PATH, HOME, LANG, LC_*, TERM, … (never goclaw's keys).
 # env = []
+# Seconds an approval prompt waits for an answer before it denies.
+# approval_timeout_secs = 120
 
 # An agent: its own tool policy and exec settings.
 # [agents.reviewer]

@@ -21,5 +21,6 @@ pub mod secrets;
 pub mod skills;
 pub mod store;
 pub mod team;
+pub mod tempfiles;
 pub mod text;
 pub mod tools;

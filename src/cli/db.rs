@@ -43,6 +43,12 @@ pub enum DbCommand {
         /// A value for the next `?` placeholder (repeatable)
         #[arg(long = "param", value_name = "VALUE")]
         params: Vec<String>,
+        /// Seconds the statement may run (exit 7 past it)
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+        /// Bytes of values the result may hold (exit 4 past it)
+        #[arg(long, default_value_t = 64 << 20)]
+        max_bytes: u64,
     },
 }
 
@@ -176,7 +182,12 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
                 )
             })?;
         }
-        DbCommand::Query { sql, params } => {
+        DbCommand::Query {
+            sql,
+            params,
+            timeout,
+            max_bytes,
+        } => {
             ctx.store()?; // create and migrate on first use
             let sql = String::from_utf8(Input::parse(Some(&sql)).read(ctx)?)
                 .map_err(|_| Error::usage("the SQL is not valid UTF-8"))?;
@@ -184,7 +195,11 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
             let json = ctx.out.is_json();
             let mut w = ctx.out.stream();
             let mut rows: Vec<serde_json::Map<String, serde_json::Value>> = Vec::new();
-            let columns = store::query_json(&conn, path, &sql, &params, |row| {
+            let limits = store::QueryLimits {
+                time: std::time::Duration::from_secs(timeout.max(1)),
+                max_bytes,
+            };
+            let columns = store::query_json(&conn, path, &sql, &params, limits, |row| {
                 if json {
                     serde_json::to_writer(&mut w, &row)
                         .map_err(|e| Error::internal(e.to_string()))?;

@@ -182,6 +182,10 @@ pub(crate) fn watched_parts(
 
 pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
     let s = ctx.settings()?;
+    for entry in crate::policy::unknown_groups(&s.config.tools, &s.config.agents) {
+        ctx.out
+            .warn(&format!("{entry} names no tool group: it selects no tool"));
+    }
     Ok(Gate {
         registry: &p.registry,
         tools: &s.config.tools,
@@ -670,8 +674,6 @@ impl crate::tools::ask::Asker for TerminalPrompter {
     /// The question and numbered choices on stderr; one line from stdin, waited for with
     /// poll(2) so the wait ends on time without leaving a reader behind.
     fn ask(&self, q: &crate::tools::ask::Question, timeout: std::time::Duration) -> Option<String> {
-        use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-        use std::os::fd::AsFd;
         let mut err = std::io::stderr().lock();
         let _ = writeln!(err, "? {}", printable(&q.question));
         for (i, c) in q.choices.iter().enumerate() {
@@ -679,20 +681,29 @@ impl crate::tools::ask::Asker for TerminalPrompter {
         }
         let _ = write!(err, "> ");
         let _ = err.flush();
-        let stdin = std::io::stdin();
-        let ms = PollTimeout::try_from(timeout.as_millis().min(i32::MAX as u128) as i32)
-            .unwrap_or(PollTimeout::MAX);
-        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
-        match poll(&mut fds, ms) {
-            Ok(n) if n > 0 => {
-                let mut line = String::new();
-                stdin.lock().read_line(&mut line).ok()?;
-                Some(line.trim().to_string())
-            }
-            _ => {
-                let _ = writeln!(err, "(no answer)");
-                None
-            }
+        drop(err);
+        read_line_within(timeout)
+    }
+}
+
+/// One line from stdin, waited for with poll(2) so the wait ends on time without leaving a
+/// reader behind; `None` (and a note on stderr) when nothing came.
+fn read_line_within(timeout: std::time::Duration) -> Option<String> {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    let ms = PollTimeout::try_from(timeout.as_millis().min(i32::MAX as u128) as i32)
+        .unwrap_or(PollTimeout::MAX);
+    let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+    match poll(&mut fds, ms) {
+        Ok(n) if n > 0 => {
+            let mut line = String::new();
+            stdin.lock().read_line(&mut line).ok()?;
+            Some(line.trim().to_string())
+        }
+        _ => {
+            eprintln!("(no answer)");
+            None
         }
     }
 }
@@ -704,7 +715,13 @@ impl TerminalPrompter {
 }
 
 impl Prompter for TerminalPrompter {
-    fn ask(&self, tool: &str, subject: &Subject, reason: &str) -> Answer {
+    fn ask(
+        &self,
+        tool: &str,
+        subject: &Subject,
+        reason: &str,
+        timeout: std::time::Duration,
+    ) -> Answer {
         let mut err = std::io::stderr().lock();
         let _ = writeln!(
             err,
@@ -722,11 +739,11 @@ impl Prompter for TerminalPrompter {
         }
         let _ = write!(err, "Allow? [o]nce / [a]lways / [d]eny: ");
         let _ = err.flush();
-        let mut line = String::new();
-        if std::io::stdin().lock().read_line(&mut line).is_err() {
-            return Answer::Deny;
-        }
-        match line.trim().to_ascii_lowercase().as_str() {
+        drop(err);
+        let Some(line) = read_line_within(timeout) else {
+            return Answer::TimedOut;
+        };
+        match line.to_ascii_lowercase().as_str() {
             "o" | "once" | "y" | "yes" => Answer::AllowOnce,
             "a" | "always" => Answer::AllowAlways,
             _ => Answer::Deny,

@@ -195,6 +195,42 @@ impl Default for ToolsConfig {
     }
 }
 
+/// `group:NAME` entries of the configuration that name no group: they select no tool, which a
+/// typo should not do silently. `mcp:` groups exist only once servers are bridged, so they are
+/// not judged. Each as "`group:NAME` in PLACE".
+pub fn unknown_groups(tools: &ToolsConfig, agents: &BTreeMap<String, AgentConfig>) -> Vec<String> {
+    let known = Groups::default().names();
+    let mut out = Vec::new();
+    let mut check = |place: String, list: &[String]| {
+        for entry in list {
+            if let Some(g) = entry.strip_prefix("group:")
+                && !g.starts_with("mcp")
+                && g != "teams"
+                && !known.iter().any(|k| k == g)
+            {
+                out.push(format!("`{entry}` in {place}"));
+            }
+        }
+    };
+    for (name, list) in [
+        ("allow", &tools.allow),
+        ("deny", &tools.deny),
+        ("also_allow", &tools.also_allow),
+    ] {
+        check(format!("[tools] {name}"), list);
+    }
+    for (key, a) in agents {
+        for (name, list) in [
+            ("allow", &a.tools.allow),
+            ("deny", &a.tools.deny),
+            ("also_allow", &a.tools.also_allow),
+        ] {
+            check(format!("[agents.{key}.tools] {name}"), list);
+        }
+    }
+    out
+}
+
 /// `[tools.by_provider.NAME]`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]

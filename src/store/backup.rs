@@ -44,7 +44,12 @@ pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupRepor
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.goclaw-backup-{}", std::process::id()));
+    crate::tempfiles::remove_stale(&dir);
+    let tmp = dir.join(format!(
+        ".{name}{}{}",
+        crate::tempfiles::BACKUP_MARK,
+        std::process::id()
+    ));
     let result = copy_into(store, &tmp);
     let report = match result {
         Ok(pages) => pages,

@@ -399,9 +399,14 @@ pub fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
             .with_hint("retry, or raise [store] busy_timeout_ms");
         }
         Some(C::NotADatabase | C::DatabaseCorrupt) => ErrorKind::Usage,
-        Some(C::ReadOnly | C::PermissionDenied | C::AuthorizationForStatementDenied) => {
-            ErrorKind::Denied
+        // A store the process cannot write (file mode, read-only mount) is a failure of the
+        // command, not a refusal by goclaw's policy.
+        Some(C::ReadOnly | C::PermissionDenied) => {
+            return Error::failed(format!("store {}: {e}", path.display())).with_hint(
+                "the store is read-only for this process: check its file mode and mount",
+            );
         }
+        Some(C::AuthorizationForStatementDenied) => ErrorKind::Denied,
         Some(C::CannotOpen) => ErrorKind::NotFound,
         Some(C::ConstraintViolation) => ErrorKind::Conflict,
         Some(C::DiskFull | C::SystemIoFailure) => ErrorKind::Failed,
@@ -419,15 +424,69 @@ pub mod backup;
 
 /// Runs one read-only statement on `conn`; calls `row` with each row as a JSON object (column
 /// name → value; BLOBs as `{"hex": "…"}`). Returns the column names.
+/// What one `db query` may cost: its time, and the bytes of values it returns (no single value
+/// may be larger either, so `zeroblob(1e9)` is refused by SQLite itself).
+#[derive(Debug, Clone, Copy)]
+pub struct QueryLimits {
+    pub time: std::time::Duration,
+    pub max_bytes: u64,
+}
+
 pub fn query_json(
     conn: &Connection,
     path: &Path,
     sql: &str,
     params: &[String],
+    limits: QueryLimits,
     mut row: impl FnMut(serde_json::Map<String, serde_json::Value>) -> Result<()>,
 ) -> Result<Vec<String>> {
+    let value_limit = i32::try_from(limits.max_bytes).unwrap_or(i32::MAX).max(1);
+    conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH, value_limit)
+        .map_err(|e| sql_error(path, e))?;
+    // A watchdog interrupts the statement at the time limit (a recursive CTE runs forever).
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let handle = conn.get_interrupt_handle();
+    let time = limits.time;
+    let watchdog = std::thread::spawn(move || {
+        if finished.recv_timeout(time) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+            handle.interrupt();
+            return true;
+        }
+        false
+    });
+    let result = query_rows(conn, path, sql, params, limits.max_bytes, &mut row);
+    let _ = done.send(());
+    let interrupted = watchdog.join().unwrap_or(false);
+    match result {
+        Err(_) if interrupted => Err(Error::new(
+            ErrorKind::Timeout,
+            format!("db query: stopped after {}s", time.as_secs_f64()),
+        )
+        .with_hint("--timeout gives it longer")),
+        other => other,
+    }
+}
+
+fn query_rows(
+    conn: &Connection,
+    path: &Path,
+    sql: &str,
+    params: &[String],
+    max_bytes: u64,
+    row: &mut impl FnMut(serde_json::Map<String, serde_json::Value>) -> Result<()>,
+) -> Result<Vec<String>> {
     use rusqlite::types::ValueRef;
-    let mut stmt = conn.prepare(sql).map_err(|e| sql_error(path, e))?;
+    let too_big = || {
+        Error::new(
+            ErrorKind::Limited,
+            format!("db query: the result is larger than {max_bytes} bytes"),
+        )
+        .with_hint("select less, or raise --max-bytes")
+    };
+    let mut stmt = conn.prepare(sql).map_err(|e| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::TooBig) => too_big(),
+        _ => sql_error(path, e),
+    })?;
     if !stmt.readonly() {
         return Err(Error::denied("db query runs read-only statements only")
             .with_hint("the store is changed only through goclaw commands"));
@@ -440,13 +499,26 @@ pub fn query_json(
         )));
     }
     let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
+    let map = |e: rusqlite::Error| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::TooBig) => too_big(),
+        _ => sql_error(path, e),
+    };
     let mut rows = stmt
         .query(rusqlite::params_from_iter(params.iter()))
-        .map_err(|e| sql_error(path, e))?;
-    while let Some(r) = rows.next().map_err(|e| sql_error(path, e))? {
+        .map_err(map)?;
+    let mut bytes = 0u64;
+    while let Some(r) = rows.next().map_err(map)? {
         let mut obj = serde_json::Map::with_capacity(columns.len());
         for (i, name) in columns.iter().enumerate() {
-            let v = match r.get_ref(i).map_err(|e| sql_error(path, e))? {
+            let value = r.get_ref(i).map_err(map)?;
+            bytes += match value {
+                ValueRef::Text(t) | ValueRef::Blob(t) => t.len() as u64,
+                _ => 8,
+            };
+            if bytes > max_bytes {
+                return Err(too_big());
+            }
+            let v = match value {
                 ValueRef::Null => serde_json::Value::Null,
                 ValueRef::Integer(n) => n.into(),
                 ValueRef::Real(f) => {
@@ -464,4 +536,28 @@ pub fn query_json(
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_only_store_is_a_failure_not_a_refusal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.db");
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute_batch("create table t (x)")
+            .unwrap();
+        let ro = rusqlite::Connection::open_with_flags(
+            &path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .unwrap();
+        let e = ro.execute("insert into t values (1)", []).unwrap_err();
+        let mapped = sql_error(&path, e);
+        assert_eq!(mapped.kind, ErrorKind::Failed, "{}", mapped.message);
+        assert!(mapped.hint.unwrap_or_default().contains("read-only"));
+    }
 }

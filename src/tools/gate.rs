@@ -52,11 +52,14 @@ pub enum Answer {
     AllowOnce,
     AllowAlways,
     Deny,
+    /// Nobody answered in time (`[tools.exec] approval_timeout_secs`).
+    TimedOut,
 }
 
 /// Someone who can be asked (a terminal); the gate never prompts by itself.
 pub trait Prompter {
-    fn ask(&self, tool: &str, subject: &Subject, reason: &str) -> Answer;
+    /// Asks, waiting at most `timeout` for an answer.
+    fn ask(&self, tool: &str, subject: &Subject, reason: &str, timeout: Duration) -> Answer;
 }
 
 /// Everything the gate needs that does not change between calls.
@@ -498,7 +501,8 @@ impl Gate<'_> {
             )));
         }
         if let Some(p) = prompter {
-            let answer = p.ask(tool.name(), subject, &reason);
+            let timeout = Duration::from_secs(self.tools.exec.approval_timeout_secs.max(1));
+            let answer = p.ask(tool.name(), subject, &reason, timeout);
             decision.insert("asked".into(), json!(format!("{answer:?}")));
             return match answer {
                 Answer::AllowOnce => Ok(None),
@@ -523,6 +527,17 @@ impl Gate<'_> {
                     Status::Denied,
                     None,
                     Some("command denied by user".into()),
+                    None,
+                ))),
+                Answer::TimedOut => Ok(Some((
+                    Status::Denied,
+                    None,
+                    Some(format!(
+                        "exec approval: approval timed out after {}",
+                        super::exec::go_duration(Duration::from_secs(
+                            self.tools.exec.approval_timeout_secs.max(1)
+                        ))
+                    )),
                     None,
                 ))),
             };

@@ -164,7 +164,49 @@ impl Workspace {
             .flags(flags | extra)
             .mode(mode)
             .resolve(RESOLVE);
-        openat2(self.dir.as_fd(), target, how).map_err(|e| errno_error(shown, e))
+        match openat2(self.dir.as_fd(), target, how) {
+            // An absolute symlink whose target lies inside the workspace (`ln -s "$PWD/a" b`):
+            // the kernel refuses it beneath the root, so its target is rewritten relative to the
+            // root and opened beneath again (the open itself stays the only resolution).
+            Err(Errno::EXDEV) => match self.inside_absolute_links(target) {
+                Some(relative) => openat2(self.dir.as_fd(), relative.as_path(), how)
+                    .map_err(|e| errno_error(shown, e)),
+                None => Err(errno_error(shown, Errno::EXDEV)),
+            },
+            other => other.map_err(|e| errno_error(shown, e)),
+        }
+    }
+
+    /// `rel` with every absolute symlink on its way that points inside the root rewritten
+    /// relative to the root; `None` when there is none, or one points outside.
+    fn inside_absolute_links(&self, rel: &Path) -> Option<PathBuf> {
+        let mut path = rel.to_path_buf();
+        let mut rewrote = false;
+        'rewrite: for _ in 0..40 {
+            let mut walked = PathBuf::new();
+            let parts: Vec<_> = path.components().collect();
+            for (i, c) in parts.iter().enumerate() {
+                walked.push(c);
+                let Ok(target) = nix::fcntl::readlinkat(self.dir.as_fd(), walked.as_path()) else {
+                    continue;
+                };
+                let target = PathBuf::from(target);
+                if !target.is_absolute() {
+                    continue;
+                }
+                let inside = lexical_abs(&target)
+                    .strip_prefix(&self.root)
+                    .ok()?
+                    .to_path_buf();
+                let mut next = inside;
+                next.extend(&parts[i + 1..]);
+                path = lexical(&next)?;
+                rewrote = true;
+                continue 'rewrite;
+            }
+            return rewrote.then_some(path);
+        }
+        None
     }
 
     /// Where an open descriptor really is, relative to the root (after every symlink).
@@ -302,9 +344,11 @@ impl Workspace {
         let mode = existing
             .filter(|m| !m.is_symlink)
             .map_or(0o644, |m| m.mode & 0o7777);
+        clean_stale_once(&target.dir);
         let tmp = format!(
-            ".{}.goclaw-tmp-{}-{}",
+            ".{}{}{}-{}",
             target.name.display(),
+            crate::tempfiles::WRITE_MARK,
             std::process::id(),
             TMP_COUNTER.fetch_add(1, Ordering::Relaxed)
         );
@@ -517,6 +561,21 @@ fn lexical(p: &Path) -> Option<PathBuf> {
         }
     }
     Some(out)
+}
+
+/// Removes the temporary files that writers killed mid-write left in `dir`, the first time this
+/// process writes there (a directory is listed once, not on every write).
+fn clean_stale_once(dir: &OwnedFd) {
+    static CLEANED: std::sync::Mutex<Vec<(u64, u64)>> = std::sync::Mutex::new(Vec::new());
+    let Ok(st) = nix::sys::stat::fstat(dir.as_fd()) else {
+        return;
+    };
+    let key = (st.st_dev, st.st_ino);
+    match CLEANED.lock() {
+        Ok(mut seen) if !seen.contains(&key) => seen.push(key),
+        _ => return,
+    }
+    crate::tempfiles::remove_stale(Path::new(&format!("/proc/self/fd/{}", dir.as_raw_fd())));
 }
 
 /// Cleans an absolute path lexically (`..` at the root stays at the root).

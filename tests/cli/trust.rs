@@ -731,3 +731,168 @@ fn documents_from_stdin_or_files_have_a_size_limit() {
     let o = env.run_stdin(&["--config", "c.toml", "guard", "-"], "hello");
     assert_eq!(code(&o), 0);
 }
+
+#[test]
+fn an_absolute_symlink_that_stays_inside_the_workspace_is_followed() {
+    let env = TestEnv::new();
+    env.write("hello.txt", "hello\n");
+    std::fs::create_dir_all(env.work().join("dir")).unwrap();
+    let abs = env.work().canonicalize().unwrap();
+    std::os::unix::fs::symlink(abs.join("hello.txt"), env.work().join("good_link")).unwrap();
+    std::os::unix::fs::symlink(abs.join("dir"), env.work().join("dir_link")).unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", env.work().join("bad_link")).unwrap();
+    std::os::unix::fs::symlink(abs.join("../home"), env.work().join("sneaky")).unwrap();
+    let (c, text) = tool_text(&env.run(&["tools", "exec", "read_file", r#"{"path":"good_link"}"#]));
+    assert_eq!(c, 0, "{text}");
+    assert!(text.contains("hello"), "{text}");
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "write_file",
+        r#"{"path":"dir_link/new.txt","content":"x"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(env.work().join("dir/new.txt").exists());
+    for link in ["bad_link", "sneaky/goclaw.db"] {
+        let o = env.run(&[
+            "tools",
+            "exec",
+            "read_file",
+            &json!({ "path": link }).to_string(),
+        ]);
+        assert_ne!(code(&o), 0, "{link}: {}", stdout(&o));
+        assert!(stdout(&o).contains("outside"), "{link}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn unknown_group_names_warn_and_an_unanswered_prompt_denies() {
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        "[tools]\nallow = [\"group:teams\", \"group:fiesystem\", \"datetime\"]\n",
+    );
+    let o = env.run(&["--config", "c.toml", "tools", "list"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`group:fiesystem` in [tools] allow"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("group:teams"), "{}", stderr(&o));
+    let names: Vec<String> = json(&o)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(names.contains(&"team_tasks".to_string()), "{names:?}");
+    // A prompt nobody answers denies after [tools.exec] approval_timeout_secs.
+    if which::which("script").is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "script(1) is on every CI machine"
+        );
+        return;
+    }
+    env.write(
+        "ask.toml",
+        "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\napproval_timeout_secs = 1\n",
+    );
+    let t = Instant::now();
+    let inner = format!(
+        r#"{} --config ask.toml tools exec exec '{{"command":"touch asked"}}'"#,
+        assert_cmd::cargo::cargo_bin("goclaw").display()
+    );
+    // A terminal whose user never types: stdin stays open until the command ends.
+    let child = std::process::Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .env("GOCLAW_HOME", env.home())
+        .current_dir(env.work())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = output_keeping_stdin(child);
+    let screen = String::from_utf8_lossy(&out).into_owned();
+    assert!(screen.contains("approval timed out after 1s"), "{screen}");
+    assert!(t.elapsed() < Duration::from_secs(10));
+    assert!(!env.work().join("asked").exists());
+}
+
+/// A child's output, read while its stdin stays open (a person who never types).
+fn output_keeping_stdin(mut child: std::process::Child) -> Vec<u8> {
+    let _stdin = child.stdin.take();
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(child.stdout.as_mut().unwrap(), &mut out).unwrap();
+    child.wait().unwrap();
+    out
+}
+
+#[test]
+fn temporary_files_of_killed_writers_are_cleaned_by_the_next_writer() {
+    let env = TestEnv::new();
+    let dead = 4_194_305; // above any pid_max: no such process
+    let live = std::process::id();
+    env.write(&format!(".a.txt.goclaw-tmp-{dead}-0"), "half");
+    env.write(&format!(".a.txt.goclaw-tmp-{live}-0"), "in progress");
+    env.write(&format!("out/.b.db.goclaw-backup-{dead}"), "half");
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "write_file",
+        r#"{"path":"a.txt","content":"x"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        !env.work()
+            .join(format!(".a.txt.goclaw-tmp-{dead}-0"))
+            .exists()
+    );
+    assert!(
+        env.work()
+            .join(format!(".a.txt.goclaw-tmp-{live}-0"))
+            .exists()
+    );
+    let o = env.run(&["db", "backup", "out/b.db"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        !env.work()
+            .join(format!("out/.b.db.goclaw-backup-{dead}"))
+            .exists()
+    );
+    assert!(env.work().join("out/b.db").exists());
+}
+
+#[test]
+fn db_query_has_a_time_and_a_size_limit() {
+    let env = TestEnv::new();
+    let t = Instant::now();
+    let o = env.run(&[
+        "db",
+        "query",
+        "--timeout",
+        "1",
+        "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c",
+    ]);
+    assert_error(&o, 7, "timeout");
+    assert!(t.elapsed() < Duration::from_secs(10));
+    assert_error(
+        &env.run(&["db", "query", "select zeroblob(1e9)"]),
+        4,
+        "limited",
+    );
+    assert_error(
+        &env.run(&[
+            "db",
+            "query",
+            "--max-bytes",
+            "1000",
+            "select zeroblob(600), zeroblob(600)",
+        ]),
+        4,
+        "limited",
+    );
+    let o = env.run(&["db", "query", "select 1 as one"]);
+    assert_eq!(stdout(&o), "{\"one\":1}\n");
+}

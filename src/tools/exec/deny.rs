@@ -30,6 +30,16 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"\brm\s+.*--force",
             // goclaw: rm's flags in any order and spelling (`-Rf`, `-fR`, `-rfv`, `-v -r`).
             r"\brm\s+([^\s;&|]+\s+)*-[a-zA-Z]*[rRf][a-zA-Z]*\b",
+            // goclaw: GNU's abbreviated long options (`--rec`, `--f`).
+            r"\brm\s+([^\s;&|]+\s+)*--(r(e(c(u(r(s(i(ve?)?)?)?)?)?)?)?|f(o(r(ce?)?)?)?)\b",
+            // goclaw: deletion by other means, from an absolute path.
+            r"\bfind\s+/\S*(\s.*)?\s-(delete|exec\s+(rm|shred)\b)",
+            r"\b(shred|wipefs|blkdiscard|sfdisk|sgdisk|cryptsetup)\b.*\s/dev/",
+            r"\bparted\b.*\s/dev/",
+            r"\bmk(e2fs|swap|ntfs|dosfs|fs\.\w+)\b",
+            r"\bdd\b.*\bof=/dev/(sd|nvme|vd|xvd|hd|mmcblk|disk)",
+            r">\s*/dev/(sd[a-z]|nvme\d|vd[a-z]|xvd[a-z]|hd[a-z]|mmcblk\d)",
+            r"\brsync\b.*--delete\b.*\s/(\s|$)",
             r"\bdel\s+/[fq]\b",
             r"\brmdir\s+/s\b",
             r"\b(mkfs|diskpart)\b|\bformat\s",
@@ -48,6 +58,10 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"\bcurl\b.*\|\s*(ba)?sh\b",
             // goclaw: any shell, by any path (the views give programs by base name).
             r"\b(curl|wget)\b.*\|\s*(sudo\s+)?(ba|da|z|k|a)?sh\b",
+            r"\b(curl|wget)\b.*\|\s*(sudo\s+)?(busybox\s+)?(mk|ya|c|tc)?sh\b",
+            r"\b(curl|wget)\b.*\|\s*(sudo\s+)?(fish|python[0-9.]*|perl|ruby|node|php)\b",
+            r"\b(ba|da|z|k)?sh\s+<\(\s*(curl|wget)\b",
+            r"\bsource\s+<\(|\.\s+<\(",
             r"\bcurl\b.*(-d\b|-F\b|--data|--upload|--form|-T\b|(-X|--request)\s*P(UT|OST|ATCH))",
             r"\bwget\b.*-O\s*-\s*\|\s*(ba)?sh\b",
             r"\bwget\b.*(--post-(data|file)|--method=P(UT|OST|ATCH)|--body-data)",
@@ -63,6 +77,12 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
         title: "Reverse Shell",
         patterns: &[
             r"\b(nc|ncat|netcat)\b.*(\s+-[a-z]|\s+\d+\.\d+\.\d+\.\d+|\s+localhost\b)",
+            r"\b(nc|ncat|netcat)\b.*--(sh-)?exec\b",
+            r#"\bpython[0-9.]*\b.*(\b(import|from)\b[^;\n]*\b(socket|http|urllib|requests|httpx|aiohttp)\b|__import__\(\s*['"](socket|urllib|http))"#,
+            r"\bperl\b.*-([eEM]|MIO).*\b[Ss]ocket\b",
+            r#"\bnode\b.*require\s*\(\s*['"](net|dgram|tls|child_process)['"]\s*\)"#,
+            r"\bphp\b.*\b(fsockopen|socket_create|stream_socket_client)\b",
+            r"/in\W*et/",
             r"\bsocat\b",
             r"\bopenssl\b.*s_client",
             r"\btelnet\b.*\d+",
@@ -97,6 +117,10 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"\bunshare\b",
             r"\b(mount|umount)\b",
             r"\b(capsh|setcap|getcap)\b",
+            // goclaw: more ways to become someone else.
+            r"\b(chroot|setpriv|systemd-run|machinectl|sudoedit)\b",
+            r"\bchmod\s+([^\s;&|]+\s+)*([ugoa]*\+[rwxX]*s|[2-7][0-7]{3})\b",
+            r"\bdocker\s+(run|exec|create)\b.*(--privileged|-v\s*/:|--pid[= ]host)",
         ],
     },
     DenyGroup {
@@ -107,6 +131,8 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             // goclaw: with flags before the mode (`chmod -R 777 /`), or any mode on `/` itself.
             r"\bchmod\s+(-\S+\s+)+[0-7]{3,4}\s+/",
             r"\bchmod\s+(-\S+\s+)*\S+\s+/\s*($|[;&|])",
+            // goclaw: any argument that is the root however spelled (`/.`, `//`, `/*`).
+            r"\b(chmod|chown|chgrp|setfacl)\s+([^\s;&|]+\s+)*/+[.*]?\s*($|[;&|])",
             r"\bchown\b.*\s+/",
             r"\bchmod\b.*\+x.*/tmp/",
             r"\bchmod\b.*\+x.*/var/tmp/",
@@ -124,6 +150,8 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"\bGIT_EXTERNAL_DIFF\s*=",
             r"\bGIT_DIFF_OPTS\s*=",
             r"\bBASH_ENV\s*=",
+            r"\bLD_AUDIT\s*=",
+            r"\b(NODE_OPTIONS|PERL5OPT|PYTHONSTARTUP|RUBYOPT)\s*=",
             r"\bENV\s*=.*\bsh\b",
         ],
     },
@@ -132,6 +160,8 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
         title: "Container Escape",
         patterns: &[
             r"/var/run/docker\.sock|docker\.(sock|socket)",
+            r"(podman|containerd|crio)\.sock",
+            r"\bcurl\b.*--unix-socket\b",
             r"/proc/sys/(kernel|fs|net)/",
             r"/sys/(kernel|fs|class|devices)/",
         ],
@@ -141,6 +171,9 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
         title: "Crypto Mining",
         patterns: &[
             r"\b(xmrig|cpuminer|minerd|cgminer|bfgminer|ethminer|nbminer|t-rex|phoenixminer|lolminer|gminer|claymore)\b",
+            // goclaw: in any letter case, and more names and pool schemes.
+            r"(?i)\b(xmrig|xmr-stak|t-rex|ccminer|srbminer|teamredminer|nanominer|bzminer|onezerominer|cpuminer|ethminer|lolminer|nbminer|gminer)\b",
+            r"(?i)stratum2?\+(tcp|ssl|tls)://",
             r"stratum\+tcp://|stratum\+ssl://",
         ],
     },
@@ -191,6 +224,13 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             // goclaw: a shell start-up file however its directory is spelled (`$HOME/.bashrc`).
             r">\s*\S*\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin)\b",
             r"\btee\b.*\.(bashrc|bash_profile|profile|zshrc)",
+            // goclaw: start-up files written any other way, system-wide ones, cron and at.
+            r"\b(cp|mv|ln|install|tee|rsync|dd)\b.*\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin)\b",
+            r"\b(sed|perl)\s+(-\S+\s+)*-i.*\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin)\b",
+            r"\bof=\S*\.(bashrc|bash_profile|profile|zshrc)\b",
+            r">\s*/etc/(profile|bash\.bashrc|zsh/|environment|cron)",
+            r"\s/etc/(cron\.|crontab)|/var/spool/cron/",
+            r"^\s*(\S+=\S*\s+)*at\s+(now|noon|midnight|teatime|\d)",
         ],
     },
     DenyGroup {
@@ -200,7 +240,8 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"\bkill\s+-9\s",
             r"\b(killall|pkill)\b",
             // goclaw: SIGKILL by name or `-s`, and every process (`-1`).
-            r"\bkill\s+(-s\s*(9|(SIG)?KILL)|-(9|(SIG)?KILL))\b",
+            r"(?i)\bkill\s+(-s\s*0*(9|(SIG)?KILL)|-n\s*0*9|-0*(9|(SIG)?KILL))\b",
+            r"\bkillall5\b",
             r"\bkill\s+([^\s;&|]+\s+)*-1(\s|$)",
         ],
     },
@@ -211,6 +252,10 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"^\s*env\s*$",
             r"^\s*env\s*\|",
             r"^\s*env\s*>\s",
+            r"^\s*env(\s+-\S*)*\s*($|[|>;&])",
+            r"^\s*(export|set|declare\s+-\S*p\S*|typeset\s+-\S*x\S*)\s*($|[|>;&0-9])",
+            r"/proc/+(\./+)*[^/\s]+/+(\./+)*envi",
+            r"\bps\s+\S*e\S*w",
             // goclaw: `env` with options or assignments but no command (`env -0`, `env -i`).
             r"^\s*env(\s+(-0|--null|-i|--ignore-environment|-u\s*\S+|--unset=\S+|-|[A-Za-z_][A-Za-z0-9_]*=\S*))*\s*($|[|>;&])",
             r"\bprintenv\b",

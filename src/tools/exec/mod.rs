@@ -69,6 +69,8 @@ pub struct ExecConfig {
     /// Names of variables passed from goclaw's environment to commands, beyond the allowlist
     /// (`PATH`, `HOME`, `LANG`, `LC_*`, `TERM`, … see `sandbox::ENV_ALLOWLIST`).
     pub env: Vec<String>,
+    /// How long an approval prompt waits for an answer before it denies (the seed's 2 minutes).
+    pub approval_timeout_secs: u64,
 }
 
 impl Default for ExecConfig {
@@ -81,6 +83,7 @@ impl Default for ExecConfig {
             network: false,
             docker_image: "debian:bookworm-slim".into(),
             env: Vec::new(),
+            approval_timeout_secs: 120,
         }
     }
 }

@@ -712,6 +712,12 @@ fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<Simple>, Str
                     ..s
                 }]);
             }
+            if lax.on && DANGEROUS_PROGRAMS.contains(&program_name(&s.argv[i])) {
+                lax.hidden.push(format!(
+                    "`xargs {}` takes its arguments from its input",
+                    s.argv[i]
+                ));
+            }
             i
         }
         "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" => {
@@ -811,12 +817,18 @@ pub fn deny_views(command: &str) -> Views {
         let simples = split(&script, &mut lax).unwrap_or_default();
         let seps = std::mem::take(&mut lax.seps);
         let mut chain = String::new();
+        let mut written: Vec<String> = Vec::new();
+        let mut after_pipe = false;
         for (idx, simple) in simples.into_iter().enumerate() {
             let sep = seps
                 .iter()
                 .find(|(i, _)| *i == idx)
                 .map_or(";", |(_, s)| *s);
             for s in unwrap(simple, 0, &mut lax).unwrap_or_default() {
+                if let Some(why) = unjudgeable(&s, &written, after_pipe) {
+                    views.hidden.push(why);
+                }
+                written.extend(s.redirects.iter().map(|r| plain_path(r)));
                 let line = normal_line(&s);
                 chain.push_str(&line);
                 chain.push(' ');
@@ -826,6 +838,7 @@ pub fn deny_views(command: &str) -> Views {
                 views.texts.push(line);
                 views.texts.extend(split_flags);
             }
+            after_pipe = sep == "|";
         }
         views.texts.push(chain.trim_end().to_string());
         views.hidden.append(&mut lax.hidden);
@@ -833,6 +846,65 @@ pub fn deny_views(command: &str) -> Views {
     }
     views.texts.dedup();
     views
+}
+
+/// Programs whose deny patterns judge their flags and operands: when one of those comes from
+/// an expansion (`rm $x /`, `rm -$(echo r) /`) or from input (`… | xargs rm`), nothing can
+/// judge the command.
+const DANGEROUS_PROGRAMS: &[&str] = &[
+    "rm", "chmod", "chown", "chgrp", "kill", "dd", "shred", "mkfs", "mv", "truncate", "wipefs",
+    "crontab", "setfacl", "mount", "umount", "nsenter", "unshare", "sudo", "su", "doas",
+];
+
+/// Interpreters that run a script read from their input when given none.
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "yash", "csh", "tcsh", "fish", "busybox",
+    "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "tclsh", "awk",
+    "gawk",
+];
+
+/// A path as written, without a leading `./`.
+fn plain_path(p: &str) -> String {
+    p.trim_start_matches("./").to_string()
+}
+
+/// Why `s` cannot be judged by the deny patterns, if it cannot: a dangerous program with an
+/// operand from an expansion, a script the same command wrote (`printf … > s; sh s`), an
+/// interpreter reading its script from a pipe or from standard input.
+fn unjudgeable(s: &Simple, written: &[String], after_pipe: bool) -> Option<String> {
+    let first = s.argv.first()?;
+    let name = program_name(first);
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    // After `--` an expansion is an operand, never a flag (`rm -- "$f"` is judged).
+    let end_of_flags = s.argv.iter().position(|a| a == "--").unwrap_or(usize::MAX);
+    if DANGEROUS_PROGRAMS.contains(&name) && s.expanded.iter().any(|&i| i < end_of_flags) {
+        return Some(format!(
+            "a flag or operand of `{name}` comes from an expansion (after `--` it could only be an operand): `{}`",
+            s.argv.join(" ")
+        ));
+    }
+    let runs_written = |w: &str| written.iter().any(|f| *f == plain_path(w));
+    if runs_written(first) {
+        return Some(format!("`{first}` runs a file the command itself wrote"));
+    }
+    let script = s.argv[1..].iter().find(|a| !a.starts_with('-'));
+    if INTERPRETERS.contains(&base) || matches!(name, "source" | ".") {
+        if let Some(f) = script
+            && runs_written(f)
+        {
+            return Some(format!("`{name} {f}` runs a file the command itself wrote"));
+        }
+        if script.is_some_and(|f| {
+            matches!(
+                f.as_str(),
+                "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-"
+            )
+        }) || (after_pipe && script.is_none() && s.argv.len() == 1)
+        {
+            return Some(format!("`{name}` runs a script read from its input"));
+        }
+    }
+    None
 }
 
 /// One simple command as a line: assignments, the program by its base name, the arguments,
