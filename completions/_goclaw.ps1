@@ -2245,6 +2245,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
         }
         'goclaw;db;query' {
             [CompletionResult]::new('--param', '--param', [CompletionResultType]::ParameterName, 'A value for the next `?` placeholder (repeatable)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds the statement may run (exit 7 past it)')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Bytes of values the result may hold (exit 4 past it)')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')

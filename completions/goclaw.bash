@@ -1360,13 +1360,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__db__subcmd__query)
-            opts="-q -v -h -V --param --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --param --timeout --max-bytes --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --param)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -2124,6 +2124,8 @@ set edit:completion:arg-completer[goclaw] = {|@words|
         }
         &'goclaw;db;query'= {
             cand --param 'A value for the next `?` placeholder (repeatable)'
+            cand --timeout 'Seconds the statement may run (exit 7 past it)'
+            cand --max-bytes 'Bytes of values the result may hold (exit 4 past it)'
             cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'

@@ -1314,6 +1314,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l param -d 'A value for the next `?` placeholder (repeatable)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l timeout -d 'Seconds the statement may run (exit 7 past it)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l max-bytes -d 'Bytes of values the result may hold (exit 4 past it)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

@@ -1393,3 +1393,49 @@ fn secrets_typed_or_echoed_are_scrubbed_wherever_they_are_kept_or_streamed() {
         assert!(!text.contains(token), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool() {
+    let Some(llm) = fakellm() else { return };
+    // Each its own first message: fakellm keys a conversation by it.
+    for (sig, exit, message) in [
+        (
+            nix::sys::signal::Signal::SIGTERM,
+            143,
+            "sleep long, then SIGTERM",
+        ),
+        (
+            nix::sys::signal::Signal::SIGINT,
+            130,
+            "sleep long, then SIGINT",
+        ),
+    ] {
+        let env = TestEnv::new();
+        let (mut child, rx) = spawn_run(&env, &llm, &[message]);
+        loop {
+            let e = rx
+                .recv_timeout(Duration::from_secs(20))
+                .expect("no tool call");
+            if e["type"] == "tool.call" {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        let t = std::time::Instant::now();
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
+        let status = child.wait().unwrap();
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "{sig}: {:?}",
+            t.elapsed()
+        );
+        assert_eq!(status.code(), Some(exit), "{sig}");
+        let rest: Vec<Value> = rx.iter().collect();
+        assert!(
+            rest.iter().any(|e| e["type"] == "tool.result"
+                && e["result"].as_str().unwrap_or("").contains("cancelled")),
+            "{sig}: {rest:?}"
+        );
+        assert_eq!(rest.last().unwrap()["type"], "run.cancelled", "{sig}");
+    }
+}

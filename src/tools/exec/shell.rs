@@ -385,6 +385,15 @@ fn split(command: &str, lax: &mut Lax) -> Result<Vec<Simple>, String> {
                 w.text.push(c);
                 w.started = true;
             }
+            // bash's brace expansion (`{rm,-rf,/}`, `rm -{r,f}`): not what it looks like.
+            '{' if chars
+                .get(i + 1)
+                .is_some_and(|n| !n.is_whitespace() && *n != '}') =>
+            {
+                w.expanded = true;
+                w.text.push(c);
+                w.started = true;
+            }
             _ => {
                 w.text.push(c);
                 w.started = true;
@@ -793,15 +802,18 @@ pub struct Views {
 /// part never drops the checks of the parts around it.
 pub fn deny_views(command: &str) -> Views {
     let mut views = Views::default();
-    let mut work: Vec<(String, usize)> = vec![(command.to_string(), 0)];
+    // (script, depth, judged): a script read out of an argument (`git -c core.pager='…'`,
+    // `awk 'BEGIN{system("…")}'`) may be code or data, so it gives texts to the patterns but
+    // no hidden-program verdicts.
+    let mut work: Vec<(String, usize, bool)> = vec![(command.to_string(), 0, true)];
     let ifs = command.replace("${IFS}", " ").replace("$IFS", " ");
     if ifs != command {
-        work.push((ifs, 0));
+        work.push((ifs, 0, true));
     }
     let mut scripts = 0;
-    while let Some((script, depth)) = work.pop() {
+    while let Some((script, depth, judged)) = work.pop() {
         scripts += 1;
-        if scripts > 64 || depth > 8 {
+        if scripts > 256 || depth > 8 {
             views
                 .hidden
                 .push("scripts nested too deep to follow".into());
@@ -825,10 +837,48 @@ pub fn deny_views(command: &str) -> Views {
                 .find(|(i, _)| *i == idx)
                 .map_or(";", |(_, s)| *s);
             for s in unwrap(simple, 0, &mut lax).unwrap_or_default() {
-                if let Some(why) = unjudgeable(&s, &written, after_pipe) {
+                if let Some(why) = unjudgeable(&s, &written, after_pipe)
+                    && judged
+                {
                     views.hidden.push(why);
                 }
+                if depth < 3 {
+                    work.extend(
+                        s.argv
+                            .iter()
+                            .skip(1)
+                            .flat_map(|a| embedded_code(a))
+                            .map(|c| (c, depth + 1, false)),
+                    );
+                    // A program named among the arguments is run by the command
+                    // (`flock f sh -c …`, `find . -exec rm … \;`, `strace env`).
+                    for k in 1..s.argv.len() {
+                        let name = program_name(&s.argv[k]);
+                        if INTERPRETERS.contains(&name)
+                            || DANGEROUS_PROGRAMS.contains(&name)
+                            || matches!(name, "env" | "printenv")
+                        {
+                            let quoted: Vec<String> = s.argv[k..]
+                                .iter()
+                                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                                .collect();
+                            work.push((quoted.join(" "), depth + 1, false));
+                        }
+                    }
+                }
                 written.extend(s.redirects.iter().map(|r| plain_path(r)));
+                // `curl -o f`, `wget -O f`: a download is a written file too.
+                written.extend(
+                    s.argv
+                        .windows(2)
+                        .filter(|w| {
+                            matches!(
+                                w[0].as_str(),
+                                "-o" | "-O" | "--output" | "--output-document"
+                            )
+                        })
+                        .map(|w| plain_path(&w[1])),
+                );
                 let line = normal_line(&s);
                 chain.push_str(&line);
                 chain.push(' ');
@@ -841,11 +891,48 @@ pub fn deny_views(command: &str) -> Views {
             after_pipe = sep == "|";
         }
         views.texts.push(chain.trim_end().to_string());
-        views.hidden.append(&mut lax.hidden);
-        work.extend(lax.inner.into_iter().map(|s| (s, depth + 1)));
+        if judged {
+            views.hidden.append(&mut lax.hidden);
+        }
+        work.extend(lax.inner.into_iter().map(|s| (s, depth + 1, judged)));
     }
     views.texts.dedup();
     views
+}
+
+/// Code an argument may carry for another program to run: the argument itself when it has
+/// white space, the value after `=` (`core.pager=…`, `--checkpoint-action=exec=…`), what follows
+/// `!` (`:!sh`, git aliases), and quoted strings inside it (`system("…")`, `os.system('…')`).
+fn embedded_code(arg: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if arg.contains(char::is_whitespace) {
+        out.push(arg.to_string());
+    }
+    let mut rest = arg;
+    while let Some((_, v)) = rest.split_once('=') {
+        if !v.is_empty() {
+            out.push(v.to_string());
+        }
+        rest = v;
+    }
+    if let Some((_, v)) = arg.split_once('!')
+        && !v.is_empty()
+    {
+        out.push(v.to_string());
+    }
+    for q in ['"', '\'', '`'] {
+        let mut parts = arg.split(q);
+        parts.next();
+        while let Some(inside) = parts.next() {
+            if !inside.is_empty() {
+                out.push(inside.to_string());
+            }
+            parts.next();
+        }
+    }
+    out.retain(|c| c != arg || arg.contains(char::is_whitespace));
+    out.dedup();
+    out
 }
 
 /// Programs whose deny patterns judge their flags and operands: when one of those comes from
