@@ -523,12 +523,7 @@ fn a_hostile_mcp_servers_tool_names_are_not_bridged() {
     crate::mcp::add_python_stdio(&env, &py, "evil", &["hostile"]);
     let o = env.run(&["tools", "list", "--mcp"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let names: Vec<String> = json(&o)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_string())
-        .collect();
+    let names = names(&o);
     assert!(names.contains(&"mcp_evil__echo".to_string()), "{names:?}");
     for n in &names {
         assert!(
@@ -817,12 +812,7 @@ fn unknown_group_names_warn_and_an_unanswered_prompt_denies() {
         stderr(&o)
     );
     assert!(!stderr(&o).contains("group:teams"), "{}", stderr(&o));
-    let names: Vec<String> = json(&o)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_string())
-        .collect();
+    let names = names(&o);
     assert!(names.contains(&"team_tasks".to_string()), "{names:?}");
     // A prompt nobody answers denies after [tools.exec] approval_timeout_secs.
     if which::which("script").is_err() {
@@ -837,33 +827,13 @@ fn unknown_group_names_warn_and_an_unanswered_prompt_denies() {
         "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\napproval_timeout_secs = 1\n",
     );
     let t = Instant::now();
-    let inner = format!(
-        r#"{} --config ask.toml tools exec exec '{{"command":"touch asked"}}'"#,
-        assert_cmd::cargo::cargo_bin("goclaw").display()
+    let screen = on_unanswered_terminal(
+        &env,
+        r#"--config ask.toml tools exec exec '{"command":"touch asked"}'"#,
     );
-    // A terminal whose user never types: stdin stays open until the command ends.
-    let child = std::process::Command::new("script")
-        .args(["-qec", &inner, "/dev/null"])
-        .env("GOCLAW_HOME", env.home())
-        .current_dir(env.work())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = output_keeping_stdin(child);
-    let screen = String::from_utf8_lossy(&out).into_owned();
     assert!(screen.contains("approval timed out after 1s"), "{screen}");
     assert!(t.elapsed() < Duration::from_secs(10));
     assert!(!env.work().join("asked").exists());
-}
-
-/// A child's output, read while its stdin stays open (a person who never types).
-fn output_keeping_stdin(mut child: std::process::Child) -> Vec<u8> {
-    let _stdin = child.stdin.take();
-    let mut out = Vec::new();
-    std::io::Read::read_to_end(child.stdout.as_mut().unwrap(), &mut out).unwrap();
-    child.wait().unwrap();
-    out
 }
 
 #[test]

@@ -69,15 +69,7 @@ impl TestEnv {
 
     /// `goclaw ARGS…` with a clean environment pointing at this home.
     pub fn cmd(&self, args: &[&str]) -> Command {
-        let mut c = Command::cargo_bin("goclaw").unwrap();
-        for var in Self::UNSET {
-            c.env_remove(var);
-        }
-        c.env("GOCLAW_HOME", self.home())
-            .env("HOME", self.root())
-            .current_dir(self.work())
-            .args(args);
-        c
+        Command::from_std(self.std_cmd(args))
     }
 
     /// The same as a `std::process::Command`, for streams and stdin of any kind.
@@ -151,18 +143,7 @@ pub fn tool_text(o: &Output) -> (i32, String) {
 /// `goclaw ARGS` under `script`, so it has a terminal; `typed` (a line) is sent after a pause,
 /// or nothing. Returns the screen.
 pub fn on_terminal(env: &TestEnv, args: &str, typed: Option<&str>) -> String {
-    let inner = format!(
-        "{} {args}",
-        assert_cmd::cargo::cargo_bin("goclaw").display()
-    );
-    let mut child = std::process::Command::new("script")
-        .args(["-qec", &inner, "/dev/null"])
-        .env("GOCLAW_HOME", env.home())
-        .current_dir(env.work())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = terminal(env, args);
     std::thread::sleep(std::time::Duration::from_millis(700));
     if let Some(t) = typed {
         std::io::Write::write_all(child.stdin.as_mut().unwrap(), format!("{t}\n").as_bytes())
@@ -170,6 +151,41 @@ pub fn on_terminal(env: &TestEnv, args: &str, typed: Option<&str>) -> String {
     }
     let out = child.wait_with_output().unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `goclaw ARGS` under `script` whose user never types: stdin stays open until it ends.
+pub fn on_unanswered_terminal(env: &TestEnv, args: &str) -> String {
+    let mut child = terminal(env, args);
+    let _stdin = child.stdin.take();
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(child.stdout.as_mut().unwrap(), &mut out).unwrap();
+    child.wait().unwrap();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn terminal(env: &TestEnv, args: &str) -> std::process::Child {
+    let inner = format!(
+        "{} {args}",
+        assert_cmd::cargo::cargo_bin("goclaw").display()
+    );
+    std::process::Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .env("GOCLAW_HOME", env.home())
+        .current_dir(env.work())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The `name` of every element of a JSON array on stdout (e.g. `tools list`).
+pub fn names(o: &Output) -> Vec<String> {
+    json(o)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// Asserts the failure contract: the exit code, one JSON error document with that code on
