@@ -581,14 +581,13 @@ fn write_file_over_a_symlink_gets_the_default_mode() {
         "write_file",
         r#"{"path":"link","content":"new"}"#,
     ]);
-    if code(&o) == 0 {
-        let mode = std::os::unix::fs::PermissionsExt::mode(
-            &std::fs::symlink_metadata(env.work().join("link"))
-                .unwrap()
-                .permissions(),
-        );
-        assert_eq!(mode & 0o777, 0o644);
-    }
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let meta = std::fs::symlink_metadata(env.work().join("link")).unwrap();
+    assert!(meta.is_file());
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777,
+        0o644
+    );
 }
 
 /// What the gate would do with `command` (default config: approval allow): "denied", "ask"
@@ -902,4 +901,28 @@ fn db_query_has_a_time_and_a_size_limit() {
     );
     let o = env.run(&["db", "query", "select 1 as one"]);
     assert_eq!(stdout(&o), "{\"one\":1}\n");
+}
+
+#[test]
+fn a_killed_goclaw_takes_its_commands_with_it() {
+    let env = TestEnv::new();
+    let marker = "sleep 1999";
+    let mut child = env.spawn(&[
+        "tools",
+        "exec",
+        "exec",
+        &json!({"command": format!("{marker}; echo never"), "timeout": 1800}).to_string(),
+    ]);
+    std::thread::sleep(Duration::from_millis(800));
+    assert!(process_alive(marker));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let t = Instant::now();
+    while process_alive(marker) && t.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !process_alive(marker),
+        "the command outlived a SIGKILLed goclaw"
+    );
 }
