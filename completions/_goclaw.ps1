@@ -2370,6 +2370,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
             [CompletionResult]::new('--net', '--net', [CompletionResultType]::ParameterName, 'Allow the network')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)')
+            [CompletionResult]::new('--guarded', '--guarded', [CompletionResultType]::ParameterName, 'Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
             [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')

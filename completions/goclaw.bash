@@ -424,7 +424,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd____sandbox__subcmd__exec)
-            opts="-q -v -h -V --rw --mask --net --no-sandbox --parent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --rw --mask --net --no-sandbox --parent --guarded --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

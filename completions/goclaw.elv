@@ -2242,6 +2242,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --net 'Allow the network'
             cand --no-sandbox 'Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)'
+            cand --guarded 'Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)'
             cand --json 'Print JSON even on a terminal'
             cand --human 'Print human text even when stdout is not a terminal'
             cand -q 'Print no warnings or notes on stderr (errors still are)'

@@ -1390,6 +1390,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l config 
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l net -d 'Allow the network'
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l no-sandbox -d 'Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l guarded -d 'Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'

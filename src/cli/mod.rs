@@ -159,6 +159,9 @@ pub struct SandboxExecArgs {
     /// The pid of the goclaw that spawned it directly
     #[arg(long)]
     pub parent: Option<i32>,
+    /// Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)
+    #[arg(long)]
+    pub guarded: bool,
     /// The command and its arguments
     #[arg(last = true, required = true)]
     pub argv: Vec<String>,
@@ -312,6 +315,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
                 network: a.net,
                 no_sandbox: a.no_sandbox,
                 parent: a.parent,
+                guarded: a.guarded,
                 argv: a.argv,
             })
         ))),

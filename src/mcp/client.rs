@@ -111,12 +111,32 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
                 ))
                 .with_hint("give it `--db` with another store, or remove it with `goclaw mcp rm`"));
             }
-            let mut cmd = tokio::process::Command::new(&command);
-            cmd.args(&server.args)
-                .env(MCP_CHILD_ENV, "1")
-                .envs(env)
-                .kill_on_drop(true)
-                .process_group(0);
+            // Under goclaw's supervisor, so whatever the server starts (even with `setsid`) ends
+            // with the connection.
+            let goclaw = std::env::current_exe()
+                .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
+            // A command that cannot start is said as such (the supervisor would only exit 127).
+            if which::which(&command).is_err() {
+                return Err(Error::upstream(format!(
+                    "MCP server `{}`: cannot start `{command}`: not found",
+                    server.name
+                )));
+            }
+            let mut cmd = tokio::process::Command::new(goclaw);
+            cmd.args([
+                crate::tools::exec::sandbox::REEXEC_SUBCOMMAND,
+                "--no-sandbox",
+                "--guarded",
+                "--",
+            ])
+            .arg(&command)
+            .args(&server.args)
+            .env(MCP_CHILD_ENV, "1")
+            .envs(env)
+            // Ended by `kill_group` (SIGTERM first, so the supervisor cleans up), not by a
+            // SIGKILL on drop that would leave the server's own children behind.
+            .kill_on_drop(false)
+            .process_group(0);
             let (transport, _) = TokioChildProcess::builder(cmd)
                 .stderr(std::process::Stdio::null())
                 .spawn()
@@ -366,13 +386,29 @@ pub fn wrap_untrusted(server: &str, tool: &str, text: &str) -> String {
     )
 }
 
+/// Ends a stdio server: SIGTERM to its group lets the supervisor kill every process the
+/// server started, in or out of the group; SIGKILL follows for what is left after a moment.
 fn kill_group(pgid: Option<i32>) {
-    if let Some(p) = pgid.filter(|p| *p > 0) {
-        let _ = nix::sys::signal::killpg(
-            nix::unistd::Pid::from_raw(p),
-            nix::sys::signal::Signal::SIGKILL,
-        );
+    use nix::sys::signal::{Signal, killpg};
+    let Some(p) = pgid.filter(|p| *p > 0).map(nix::unistd::Pid::from_raw) else {
+        return;
+    };
+    let _ = killpg(p, Signal::SIGTERM);
+    // The supervisor leads the group: once it has exited (a zombie until reaped), it has
+    // killed everything the server started.
+    let leader_done = || {
+        std::fs::read_to_string(format!("/proc/{p}/stat"))
+            .ok()
+            .and_then(|s| s.get(s.rfind(')')? + 2..).map(|r| r.starts_with('Z')))
+            .unwrap_or(true)
+    };
+    for _ in 0..100 {
+        if leader_done() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
     }
+    let _ = killpg(p, Signal::SIGKILL);
 }
 
 impl Drop for Connection {

@@ -926,3 +926,30 @@ fn a_killed_goclaw_takes_its_commands_with_it() {
         "the command outlived a SIGKILLed goclaw"
     );
 }
+
+#[test]
+fn a_probe_timeout_ends_every_process_the_server_started() {
+    let env = TestEnv::new();
+    let marker = "sleep 2346";
+    let add = env.run(&[
+        "mcp",
+        "add",
+        "mute",
+        "--timeout",
+        "1",
+        "--command",
+        "sh",
+        "--arg",
+        "-c",
+        "--arg",
+        &format!("setsid {marker} >/dev/null 2>&1 & exec sleep 60"),
+    ]);
+    assert_eq!(code(&add), 0, "{}", stderr(&add));
+    let t = Instant::now();
+    let o = env.run(&["mcp", "probe", "mute"]);
+    assert_eq!(code(&o), 8, "{}", stdout(&o));
+    assert!(t.elapsed() < Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!process_alive(marker), "the server's setsid child survived");
+    assert!(!process_alive("sleep 60"));
+}

@@ -1,9 +1,9 @@
 //! The exec sandbox, child side: `goclaw __sandbox-exec`, which goclaw spawns (inside bubblewrap
 //! for `bwrap`) for every command. In this fresh, single-threaded process it:
 //!
-//! 1. dies with the goclaw that started it (`PR_SET_PDEATHSIG`) and adopts every process the
-//!    command leaves behind (`PR_SET_CHILD_SUBREAPER`), so `setsid` and double forks cannot
-//!    escape;
+//! 1. dies with the goclaw that started it (`PR_SET_PDEATHSIG`, with `--parent`) and adopts
+//!    every process the command leaves behind (`PR_SET_CHILD_SUBREAPER`), so `setsid` and double
+//!    forks cannot escape;
 //! 2. masks goclaw's state (`--mask`) in a private mount namespace: an empty read-only tmpfs
 //!    over a directory, `/dev/null` over a file;
 //! 3. restricts itself with Landlock: read-only everywhere, the `--rw` paths writable, no TCP
@@ -15,7 +15,8 @@
 //! 5. waits for it, then kills and reaps every descendant still alive, and exits as it did.
 //!
 //! A SIGTERM, SIGINT or SIGHUP (goclaw's time limit, goclaw's death) ends the command and every
-//! descendant at once. The supervisor waits with `sigwait` (SIGCHLD and those three), so it
+//! descendant at once. Stdio MCP servers run under it too (`--no-sandbox`, no `--parent`), so a
+//! server's own children go with it when goclaw ends the connection. The supervisor waits with `sigwait` (SIGCHLD and those three), so it
 //! neither polls nor misses a signal that arrives early. `--no-sandbox` (`sandbox = "none"`) keeps steps 1 and 5 only.
 
 use std::path::PathBuf;
@@ -25,6 +26,7 @@ use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, Ruleset, RulesetAttr, RulesetCreatedAttr,
     RulesetStatus, Scope, path_beneath_rules,
 };
+use nix::errno::Errno;
 use nix::sys::signal::{self, SigHandler, SigSet, Signal};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid};
@@ -37,6 +39,10 @@ pub struct Options {
     pub network: bool,
     /// Supervise only (`sandbox = "none"`).
     pub no_sandbox: bool,
+    /// Fork first and supervise from the child, whose parent (this process) is what the spawner
+    /// may SIGKILL (an MCP transport dropping its child): the child then gets SIGTERM from the
+    /// kernel and still cleans up.
+    pub guarded: bool,
     /// The goclaw that spawned this supervisor directly (not through bubblewrap, which has
     /// `--die-with-parent`): if it is gone already, run nothing.
     pub parent: Option<i32>,
@@ -46,11 +52,38 @@ pub struct Options {
 /// Runs the command under the supervisor; returns only on failure, with the reason. On success
 /// the process exits with the command's status (or dies by its signal).
 pub fn supervise(o: &Options) -> String {
-    let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGTERM);
-    if o.parent
-        .is_some_and(|p| nix::unistd::getppid() != Pid::from_raw(p))
-    {
-        return "goclaw ended before the command started".into();
+    if o.guarded {
+        let guard = nix::unistd::getpid();
+        // SAFETY: single-threaded (a fresh exec of goclaw that started nothing).
+        match unsafe { nix::unistd::fork() } {
+            Err(e) => return format!("cannot supervise the command: {e}"),
+            Ok(ForkResult::Parent { child }) => loop {
+                match waitpid(child, None) {
+                    Ok(WaitStatus::Exited(_, code)) => std::process::exit(code),
+                    Ok(WaitStatus::Signaled(_, sig, _)) => die_by(sig),
+                    Err(Errno::EINTR) | Ok(_) => {}
+                    Err(_) => std::process::exit(1),
+                }
+            },
+            Ok(ForkResult::Child) => {
+                // Out of the guard's process group, so a signal to that group ends the guard
+                // and reaches this supervisor only as its parent's death, after which it
+                // cleans up undisturbed.
+                let _ = nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0));
+                let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGTERM);
+                if nix::unistd::getppid() != guard {
+                    std::process::exit(1);
+                }
+            }
+        }
+    }
+    // Dies with the goclaw that spawned it directly (bubblewrap has --die-with-parent; an MCP
+    // server outlives the thread that started it, so it is ended by its connection instead).
+    if let Some(parent) = o.parent {
+        let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGTERM);
+        if nix::unistd::getppid() != Pid::from_raw(parent) {
+            return "goclaw ended before the command started".into();
+        }
     }
     if let Err(e) = nix::sys::prctl::set_child_subreaper(true) {
         return format!("cannot supervise the command: {e}");
