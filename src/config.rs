@@ -15,11 +15,12 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::BTreeMap;
 
+use crate::agent::config::AgentConfig;
 use crate::error::{Error, Result};
-use crate::policy::{AgentConfig, ToolsConfig};
 use crate::store::StoreConfig;
 use crate::text::guard::GuardConfig;
 use crate::text::scrub::ScrubConfig;
+use crate::tools::config::ToolsConfig;
 
 /// The whole configuration file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -40,11 +41,33 @@ pub struct Config {
     /// `[providers.NAME]`: LLM endpoints (OpenAI-compatible, Anthropic, replay).
     pub providers: BTreeMap<String, crate::providers::ProviderConfig>,
     /// `[memory]`: embeddings for memory search.
-    pub memory: crate::agent::embed::MemoryConfig,
+    pub memory: crate::memory::embed::MemoryConfig,
     /// `[skills]`: where skills are found.
     pub skills: crate::skills::SkillsConfig,
     /// `[input]`: limits on documents read from stdin or `@FILE`.
     pub input: InputConfig,
+}
+
+impl Config {
+    /// Every place of the configuration that carries a tool policy, for the checks that judge
+    /// them all (`[tools]`, then each `[agents.KEY.tools]`).
+    pub fn policy_places(&self) -> Vec<crate::policy::Place<'_>> {
+        let mut places = vec![("tools".to_string(), self.tools.policy())];
+        places.extend(
+            self.agents
+                .iter()
+                .map(|(key, a)| (format!("agents.{key}.tools"), a.tools.policy())),
+        );
+        places
+    }
+
+    /// What the gate needs of each agent defined in config.
+    pub fn agent_profiles(&self) -> BTreeMap<String, crate::tools::config::AgentProfile> {
+        self.agents
+            .iter()
+            .map(|(key, a)| (key.clone(), a.profile()))
+            .collect()
+    }
 }
 
 /// `[input]`.
@@ -254,7 +277,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config> {
         Error::usage(format!("invalid config file {}: {msg}", path.display()))
             .with_hint("see `goclaw config init` for every key goclaw reads")
     };
-    crate::policy::check_profiles(&config.tools, &config.agents).map_err(invalid)?;
+    crate::policy::check_profiles(&config.policy_places()).map_err(invalid)?;
     let mut groups = vec![(
         "[tools.exec] deny_groups".to_string(),
         &config.tools.exec.deny_groups,

@@ -14,6 +14,7 @@ pub mod cron;
 pub mod error;
 pub mod host;
 pub mod mcp;
+pub mod memory;
 pub mod output;
 pub mod policy;
 pub mod providers;

@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::files::{self, Owner};
 use super::history;
 use super::{Emitter, End, Runner, record};
 use crate::error::Result;
+use crate::memory::files::{self, Owner};
 use crate::providers::{ChatRequest, Message, Role, ToolDef};
 
 pub const HISTORY_SHARE: f64 = 0.75;
@@ -223,7 +223,9 @@ impl Runner<'_> {
             agent: self.agent_key,
             minimal: true,
             tools,
-            workspace: &self.gate.workspace_for(self.agent),
+            workspace: &self
+                .gate
+                .workspace_for(self.agent.map(|a| a.profile()).as_ref()),
             context_files: &[],
             has_memory: true,
             today: &super::prompt::today(),

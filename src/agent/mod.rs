@@ -10,8 +10,7 @@
 //! Nothing here prints: events go to a [`Sink`], and the caller decides what to show.
 
 pub mod compaction;
-pub mod embed;
-pub mod files;
+pub mod config;
 pub mod history;
 pub mod loopdetect;
 pub mod prompt;
@@ -24,13 +23,14 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::policy::AgentConfig;
+use crate::memory::files;
 use crate::providers::{self, ChatRequest, ChatResponse, Message, Role, ToolCall, ToolDef, Usage};
 use crate::store::Store;
 use crate::store::now_ms;
 use crate::text::guard::{self, GuardMode};
 use crate::text::scrub::{ScrubStream, Scrubber};
 use crate::tools::gate::{CallRequest, Gate, OnAsk, Prompter};
+use config::AgentConfig;
 use loopdetect::{LoopDetector, Verdict};
 use record::{RunEnd, RunStatus, Span};
 
@@ -335,7 +335,10 @@ impl Runner<'_> {
             .unwrap_or_else(|| req.message.clone());
 
         // Phase 3: prompt and history.
-        let allowed = self.gate.evaluate(self.agent, Some(&provider)).tools;
+        let allowed = self
+            .gate
+            .evaluate(self.agent.map(|a| a.profile()).as_ref(), Some(&provider))
+            .tools;
         let mut tools: Vec<ToolDef> = allowed
             .iter()
             .filter_map(|n| self.gate.registry.get(n))
@@ -347,7 +350,7 @@ impl Runner<'_> {
             .collect();
         let owner = files::Owner {
             agent: self.agent_key,
-            predefined: cfg.agent_type.as_deref() == Some("predefined"),
+            predefined: cfg.predefined(),
             user: req.user.as_deref().unwrap_or(""),
         };
         let context_files = files::context_for_run(self.store.conn(), &owner)?;
@@ -378,7 +381,9 @@ impl Runner<'_> {
             agent: self.agent_key,
             minimal: false,
             tools: &tools,
-            workspace: &self.gate.workspace_for(self.agent),
+            workspace: &self
+                .gate
+                .workspace_for(self.agent.map(|a| a.profile()).as_ref()),
             context_files: &context_files,
             has_memory,
             today: &prompt::today(),

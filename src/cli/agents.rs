@@ -9,8 +9,9 @@ use serde_json::json;
 
 use super::input::Input;
 use super::{Context, Status};
-use crate::agent::{self, files};
+use crate::agent;
 use crate::error::{Error, Result};
+use crate::memory::files;
 
 /// Agents and their context files
 #[derive(Debug, Args)]

@@ -71,14 +71,14 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     let g = super::tools::gate(ctx, &p)?;
     let agent = g.agent(a.agent.as_deref())?;
     let req = policy::Request {
-        agent: agent.map(|a| &a.tools),
+        agent: agent.map(|a| a.tools.policy()),
         provider: a.provider.as_deref(),
         group_allow: &a.group_allow,
         request_allow: &a.request_allow,
         subagent: a.subagent || a.leaf,
         leaf: a.leaf,
     };
-    let eval = policy::evaluate(&p.registry.names(), g.tools, g.groups, &req);
+    let eval = policy::evaluate(&p.registry.names(), g.tools.policy(), g.groups, &req);
     let Some(tool_name) = &a.tool else {
         let doc = json!({"agent": a.agent, "provider": a.provider, "tools": eval.tools, "steps": eval.steps});
         ctx.out.data(&doc, |w| {

@@ -137,7 +137,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
             config
                 .agents
                 .get(k)
-                .ok_or_else(|| crate::policy::unknown_agent(k))?,
+                .ok_or_else(|| crate::tools::config::unknown_agent(k))?,
         ),
         None => config.agents.get("default"),
     };

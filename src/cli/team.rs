@@ -117,7 +117,7 @@ pub(crate) fn check_agents<'a>(
     let defined = &ctx.settings()?.config.agents;
     for a in agents {
         if !defined.contains_key(a) {
-            return Err(crate::policy::unknown_agent(a));
+            return Err(crate::tools::config::unknown_agent(a));
         }
     }
     Ok(())

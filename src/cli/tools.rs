@@ -182,14 +182,14 @@ pub(crate) fn watched_parts(
 
 pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
     let s = ctx.settings()?;
-    for entry in crate::policy::unknown_groups(&s.config.tools, &s.config.agents) {
+    for entry in crate::policy::unknown_groups(&s.config.policy_places()) {
         ctx.out
             .warn(&format!("{entry} names no tool group: it selects no tool"));
     }
     Ok(Gate {
         registry: &p.registry,
         tools: &s.config.tools,
-        agents: &s.config.agents,
+        agents: s.config.agent_profiles(),
         groups: &p.groups,
         scrubber: &p.scrubber,
         workspace: s.workspace.clone(),
@@ -209,7 +209,7 @@ pub(crate) fn gate<'a>(ctx: &'a Context, p: &'a Parts) -> Result<Gate<'a>> {
 }
 
 /// The embeddings endpoint of `[memory] embeddings`, resolved like a run's provider.
-fn embedder(s: &crate::config::Settings) -> Result<Option<crate::agent::embed::Embedder>> {
+fn embedder(s: &crate::config::Settings) -> Result<Option<crate::memory::embed::Embedder>> {
     let memory = &s.config.memory;
     let Some(name) = &memory.embeddings else {
         return Ok(None);
@@ -222,7 +222,7 @@ fn embedder(s: &crate::config::Settings) -> Result<Option<crate::agent::embed::E
             "[memory] embeddings: provider `{name}` is not OpenAI-compatible (kind = \"openai\")"
         )));
     }
-    Ok(Some(crate::agent::embed::Embedder {
+    Ok(Some(crate::memory::embed::Embedder {
         base_url: resolved.base_url,
         api_key: resolved.api_key,
         model: memory.embedding_model.clone(),

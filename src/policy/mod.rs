@@ -151,81 +151,50 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("sessions_spawn", "spawn"),
 ];
 
-/// `[tools]`: the global policy and tool settings.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct ToolsConfig {
-    /// `full | coding | messaging | minimal`; empty (the default) means full, as in the original.
-    pub profile: String,
-    pub allow: Vec<String>,
-    pub deny: Vec<String>,
-    pub also_allow: Vec<String>,
-    /// Calls per hour per session key; 0 turns the limiter off.
-    pub rate_limit_per_hour: u32,
-    /// Scrub credentials from every tool result.
-    pub scrub_credentials: bool,
+/// What the pipeline reads of one place of the configuration (`[tools]`, `[agents.KEY.tools]`):
+/// a view, so the sections themselves stay with the modules that own them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PolicySpec<'a> {
+    /// `full | coding | messaging | minimal`; empty means full (or, for an agent, the global one).
+    pub profile: &'a str,
+    pub allow: &'a [String],
+    pub deny: &'a [String],
+    pub also_allow: &'a [String],
     /// Per-provider profile and allow list.
-    pub by_provider: BTreeMap<String, ProviderSpec>,
-    /// Directory names inside the workspace that file tools refuse and hide.
-    pub denied_paths: Vec<String>,
-    /// `[tools.exec]`.
-    pub exec: crate::tools::exec::ExecConfig,
-    /// `[tools.web]`: web_fetch's guard and limits, web_search's provider.
-    pub web: crate::tools::web::WebConfig,
-    /// `[tools.ask_user]`: the fallback answer and the wait.
-    pub ask_user: crate::tools::ask::AskConfig,
+    pub by_provider: Option<&'a BTreeMap<String, ProviderSpec>>,
 }
 
-impl Default for ToolsConfig {
-    fn default() -> Self {
-        ToolsConfig {
-            // The original's default: an empty profile, i.e. every registered tool.
-            profile: String::new(),
-            allow: Vec::new(),
-            deny: Vec::new(),
-            also_allow: Vec::new(),
-            rate_limit_per_hour: 0,
-            scrub_credentials: true,
-            by_provider: BTreeMap::new(),
-            denied_paths: vec![".goclaw".into()],
-            exec: Default::default(),
-            web: Default::default(),
-            ask_user: Default::default(),
-        }
+impl<'a> PolicySpec<'a> {
+    fn for_provider(&self, provider: Option<&str>) -> Option<&'a ProviderSpec> {
+        self.by_provider.and_then(|b| b.get(provider?))
     }
 }
+
+/// A place of the configuration and its policy, as `(table, spec)`: `("tools", …)`,
+/// `("agents.KEY.tools", …)`. Messages name the place as `[table] key`.
+pub type Place<'a> = (String, PolicySpec<'a>);
 
 /// `group:NAME` entries of the configuration that name no group: they select no tool, which a
 /// typo should not do silently. `mcp:` groups exist only once servers are bridged, so they are
 /// not judged. Each as "`group:NAME` in PLACE".
-pub fn unknown_groups(tools: &ToolsConfig, agents: &BTreeMap<String, AgentConfig>) -> Vec<String> {
+pub fn unknown_groups(places: &[Place<'_>]) -> Vec<String> {
     let known = Groups::default().names();
     let mut out = Vec::new();
-    let mut check = |place: String, list: &[String]| {
-        for entry in list {
-            if let Some(g) = entry.strip_prefix("group:")
-                && !g.starts_with("mcp")
-                && g != "teams"
-                && !known.iter().any(|k| k == g)
-            {
-                out.push(format!("`{entry}` in {place}"));
-            }
-        }
-    };
-    for (name, list) in [
-        ("allow", &tools.allow),
-        ("deny", &tools.deny),
-        ("also_allow", &tools.also_allow),
-    ] {
-        check(format!("[tools] {name}"), list);
-    }
-    for (key, a) in agents {
+    for (table, spec) in places {
         for (name, list) in [
-            ("allow", &a.tools.allow),
-            ("deny", &a.tools.deny),
-            ("also_allow", &a.tools.also_allow),
+            ("allow", spec.allow),
+            ("deny", spec.deny),
+            ("also_allow", spec.also_allow),
         ] {
-            check(format!("[agents.{key}.tools] {name}"), list);
+            for entry in list {
+                if let Some(g) = entry.strip_prefix("group:")
+                    && !g.starts_with("mcp")
+                    && g != "teams"
+                    && !known.iter().any(|k| k == g)
+                {
+                    out.push(format!("`{entry}` in [{table}] {name}"));
+                }
+            }
         }
     }
     out
@@ -239,59 +208,10 @@ pub struct ProviderSpec {
     pub allow: Vec<String>,
 }
 
-/// The error for an agent key config does not define (exit 5).
-pub fn unknown_agent(key: &str) -> crate::error::Error {
-    crate::error::Error::not_found(format!("unknown agent `{key}`"))
-        .with_hint("agents are the [agents.KEY] tables of config.toml")
-}
-
-/// `[agents.KEY]`: an agent defined in config. Unset run settings take the defaults of §16.8.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct AgentConfig {
-    pub description: String,
-    pub tools: AgentToolsSpec,
-    /// A key of `[providers]`, `openai`, `anthropic` or `replay:FILE` (default: see README).
-    pub provider: Option<String>,
-    pub model: Option<String>,
-    /// `open` (context files per user) or `predefined` (shared, plus the user's USER.md).
-    #[serde(rename = "type")]
-    pub agent_type: Option<String>,
-    /// The workspace its tools work in (default: the command's workspace).
-    pub workspace: Option<std::path::PathBuf>,
-    /// LLM iterations per run (default 30).
-    pub max_iterations: Option<u32>,
-    /// Tool calls per run; 0 = unlimited (default 25).
-    pub max_tool_calls: Option<u32>,
-    /// Tokens (default 200 000, or the provider's).
-    pub context_window: Option<u64>,
-    pub max_tokens: Option<u32>,
-    pub temperature: Option<f64>,
-    /// The input guard's mode for this agent (default `[guard] mode`).
-    pub guard: Option<crate::text::guard::GuardMode>,
-    /// User turns of history sent to the model; 0 = all (default 0).
-    pub history_limit: Option<usize>,
-    /// `[agents.KEY.compaction]`.
-    pub compaction: crate::agent::compaction::CompactionConfig,
-}
-
-/// `[agents.KEY.tools]`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct AgentToolsSpec {
-    pub profile: String,
-    pub allow: Vec<String>,
-    pub deny: Vec<String>,
-    pub also_allow: Vec<String>,
-    pub by_provider: BTreeMap<String, ProviderSpec>,
-    /// `[agents.KEY.tools.exec]`: overrides of `[tools.exec]` for this agent.
-    pub exec: crate::tools::exec::ExecOverrides,
-}
-
 /// Everything the pipeline looks at for one request.
 #[derive(Debug, Clone, Default)]
 pub struct Request<'a> {
-    pub agent: Option<&'a AgentToolsSpec>,
+    pub agent: Option<PolicySpec<'a>>,
     pub provider: Option<&'a str>,
     /// The chat group's allow list (the original's `groupAllow`, e.g. a forum topic's tools):
     /// step 7.
@@ -303,27 +223,15 @@ pub struct Request<'a> {
 }
 
 /// Checks profile names; returns the first unknown one.
-pub fn check_profiles(
-    tools: &ToolsConfig,
-    agents: &BTreeMap<String, AgentConfig>,
-) -> Result<(), String> {
+pub fn check_profiles(places: &[Place<'_>]) -> Result<(), String> {
     let known = |p: &str| p.is_empty() || PROFILES.iter().any(|(n, _)| *n == p);
-    let mut names: Vec<(String, &str)> = vec![("[tools] profile".into(), tools.profile.as_str())];
-    for (prov, spec) in &tools.by_provider {
-        names.push((
-            format!("[tools.by_provider.{prov}] profile"),
-            spec.profile.as_str(),
-        ));
-    }
-    for (key, agent) in agents {
-        names.push((
-            format!("[agents.{key}.tools] profile"),
-            agent.tools.profile.as_str(),
-        ));
-        for (prov, spec) in &agent.tools.by_provider {
+    let mut names: Vec<(String, &str)> = Vec::new();
+    for (table, spec) in places {
+        names.push((format!("[{table}] profile"), spec.profile));
+        for (prov, p) in spec.by_provider.into_iter().flatten() {
             names.push((
-                format!("[agents.{key}.tools.by_provider.{prov}] profile"),
-                spec.profile.as_str(),
+                format!("[{table}.by_provider.{prov}] profile"),
+                p.profile.as_str(),
             ));
         }
     }
@@ -471,23 +379,18 @@ impl Evaluation {
 /// Runs the pipeline (§3.4, then §3.5's subagent and leaf lists) over the registered `all`.
 pub fn evaluate(
     all: &[String],
-    global: &ToolsConfig,
+    global: PolicySpec<'_>,
     groups: &Groups,
     req: &Request<'_>,
 ) -> Evaluation {
     let mut steps = Vec::new();
     let mut list: Vec<String>;
-    let provider_spec = req.provider.and_then(|p| global.by_provider.get(p));
-    let agent_provider = req
-        .agent
-        .and_then(|a| req.provider.and_then(|p| a.by_provider.get(p)));
+    let provider_spec = global.for_provider(req.provider);
+    let agent_provider = req.agent.and_then(|a| a.for_provider(req.provider));
 
     // 1. Profile: the agent's if it has one, else the global one.
-    let agent_profile = req
-        .agent
-        .map(|a| a.profile.as_str())
-        .filter(|p| !p.is_empty());
-    let profile = agent_profile.unwrap_or(global.profile.as_str());
+    let agent_profile = req.agent.map(|a| a.profile).filter(|p| !p.is_empty());
+    let profile = agent_profile.unwrap_or(global.profile);
     list = groups.profile(profile, all);
     let src = if agent_profile.is_some() {
         "agent profile"
@@ -521,17 +424,17 @@ pub fn evaluate(
     // 3–7. Allow lists, each intersecting.
     let group_allow = req.group_allow.to_vec();
     let request_allow = req.request_allow.to_vec();
-    let allow_steps: [(u8, &'static str, Option<&Vec<String>>, String); 6] = [
+    let allow_steps: [(u8, &'static str, Option<&[String]>, String); 6] = [
         (
             3,
             "global allow",
-            Some(&global.allow),
+            Some(global.allow),
             "[tools] allow".into(),
         ),
         (
             4,
             "provider allow",
-            provider_spec.map(|s| &s.allow),
+            provider_spec.map(|s| s.allow.as_slice()),
             format!(
                 "[tools.by_provider.{}] allow",
                 req.provider.unwrap_or_default()
@@ -540,25 +443,25 @@ pub fn evaluate(
         (
             5,
             "agent allow",
-            req.agent.map(|a| &a.allow),
+            req.agent.map(|a| a.allow),
             "[agents.*.tools] allow".into(),
         ),
         (
             6,
             "agent provider allow",
-            agent_provider.map(|s| &s.allow),
+            agent_provider.map(|s| s.allow.as_slice()),
             "agent by_provider allow".into(),
         ),
         (
             7,
             "group allow",
-            Some(&group_allow),
+            Some(group_allow.as_slice()),
             "the group's allow list".into(),
         ),
         (
             7,
             "request allow",
-            Some(&request_allow),
+            Some(request_allow.as_slice()),
             "per-request allow list".into(),
         ),
     ];
@@ -577,12 +480,12 @@ pub fn evaluate(
         steps.push(step);
     }
     // 8–9. Deny lists.
-    let deny_steps: [(u8, &'static str, Option<&Vec<String>>, &str); 2] = [
-        (8, "global deny", Some(&global.deny), "[tools] deny"),
+    let deny_steps: [(u8, &'static str, Option<&[String]>, &str); 2] = [
+        (8, "global deny", Some(global.deny), "[tools] deny"),
         (
             9,
             "agent deny",
-            req.agent.map(|a| &a.deny),
+            req.agent.map(|a| a.deny),
             "[agents.*.tools] deny",
         ),
     ];
@@ -601,17 +504,17 @@ pub fn evaluate(
         steps.push(step);
     }
     // 10–11. alsoAllow adds back registered tools, even denied ones.
-    let also_steps: [(u8, &'static str, Option<&Vec<String>>, &str); 2] = [
+    let also_steps: [(u8, &'static str, Option<&[String]>, &str); 2] = [
         (
             10,
             "global also_allow",
-            Some(&global.also_allow),
+            Some(global.also_allow),
             "[tools] also_allow",
         ),
         (
             11,
             "agent also_allow",
-            req.agent.map(|a| &a.also_allow),
+            req.agent.map(|a| a.also_allow),
             "[agents.*.tools] also_allow",
         ),
     ];
@@ -651,12 +554,12 @@ pub fn evaluate(
 /// `IsDenied`: does the global or agent deny list name this tool?
 pub fn is_denied(
     name: &str,
-    global: &ToolsConfig,
-    agent: Option<&AgentToolsSpec>,
+    global: PolicySpec<'_>,
+    agent: Option<PolicySpec<'_>>,
     groups: &Groups,
 ) -> bool {
-    groups.expand(&global.deny).iter().any(|t| t == name)
-        || agent.is_some_and(|a| groups.expand(&a.deny).iter().any(|t| t == name))
+    groups.expand(global.deny).iter().any(|t| t == name)
+        || agent.is_some_and(|a| groups.expand(a.deny).iter().any(|t| t == name))
 }
 
 /// The canonical name of a tool or legacy alias.

@@ -1,5 +1,30 @@
 use super::*;
 
+/// An owned place of the configuration, as the tests build them.
+#[derive(Debug, Clone, Default)]
+struct Spec {
+    profile: String,
+    allow: Vec<String>,
+    deny: Vec<String>,
+    also_allow: Vec<String>,
+    by_provider: BTreeMap<String, ProviderSpec>,
+}
+
+impl Spec {
+    fn p(&self) -> PolicySpec<'_> {
+        PolicySpec {
+            profile: &self.profile,
+            allow: &self.allow,
+            deny: &self.deny,
+            also_allow: &self.also_allow,
+            by_provider: Some(&self.by_provider),
+        }
+    }
+}
+
+type ToolsConfig = Spec;
+type AgentToolsSpec = Spec;
+
 fn names(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
@@ -25,7 +50,7 @@ fn registry() -> Vec<String> {
 }
 
 fn eval(global: &ToolsConfig, req: &Request<'_>) -> Vec<String> {
-    evaluate(&registry(), global, &Groups::default(), req).tools
+    evaluate(&registry(), global.p(), &Groups::default(), req).tools
 }
 
 fn full() -> ToolsConfig {
@@ -101,7 +126,7 @@ fn allow_lists_intersect_in_order() {
         ..AgentToolsSpec::default()
     };
     let req = Request {
-        agent: Some(&agent),
+        agent: Some(agent.p()),
         provider: Some("p"),
         ..Request::default()
     };
@@ -124,7 +149,7 @@ fn deny_then_also_allow_can_re_add() {
         ..Default::default()
     };
     let req = Request {
-        agent: Some(&agent),
+        agent: Some(agent.p()),
         ..Request::default()
     };
     let out = eval(&g, &req);
@@ -155,7 +180,7 @@ fn agent_profile_is_applied() {
         eval(
             &g,
             &Request {
-                agent: Some(&agent),
+                agent: Some(agent.p()),
                 ..Request::default()
             }
         ),
@@ -209,7 +234,7 @@ fn explanation_names_the_step_that_removed_a_tool() {
         ..full()
     };
     g.deny = names(&["exec"]);
-    let e = evaluate(&registry(), &g, &Groups::default(), &Request::default());
+    let e = evaluate(&registry(), g.p(), &Groups::default(), &Request::default());
     assert_eq!(e.removed_by("exec").map(|s| s.step), Some(8));
     assert_eq!(e.removed_by("team_tasks").map(|s| s.step), Some(1));
     assert!(e.removed_by("read_file").is_none());
@@ -222,13 +247,13 @@ fn is_denied_and_aliases() {
         deny: names(&["group:fs"]),
         ..full()
     };
-    assert!(is_denied("glob", &g, None, &Groups::default()));
-    assert!(!is_denied("exec", &g, None, &Groups::default()));
+    assert!(is_denied("glob", g.p(), None, &Groups::default()));
+    assert!(!is_denied("exec", g.p(), None, &Groups::default()));
     let a = AgentToolsSpec {
         deny: names(&["exec"]),
         ..Default::default()
     };
-    assert!(is_denied("exec", &g, Some(&a), &Groups::default()));
+    assert!(is_denied("exec", g.p(), Some(a.p()), &Groups::default()));
     assert_eq!(canonical("bash"), "exec");
     assert_eq!(canonical("edit_file"), "edit");
     assert_eq!(canonical("read_file"), "read_file");
@@ -241,11 +266,11 @@ fn unknown_profiles_are_refused() {
         ..full()
     };
     assert!(
-        check_profiles(&g, &BTreeMap::new())
+        check_profiles(&[("tools".into(), g.p())])
             .unwrap_err()
             .contains("codng")
     );
-    assert!(check_profiles(&full(), &BTreeMap::new()).is_ok());
+    assert!(check_profiles(&[("tools".into(), full().p())]).is_ok());
 }
 
 #[test]
@@ -260,16 +285,16 @@ fn agent_provider_allow_and_group_allow() {
         },
     );
     let req = Request {
-        agent: Some(&agent),
+        agent: Some(agent.p()),
         provider: Some("p"),
         ..Request::default()
     };
-    let e = evaluate(&registry(), &g, &Groups::default(), &req);
+    let e = evaluate(&registry(), g.p(), &Groups::default(), &req);
     assert_eq!(e.removed_by("cron").map(|s| s.step), Some(6));
     assert!(e.tools.contains(&"exec".to_string()));
     // Another provider: step 6 does not apply.
     let req = Request {
-        agent: Some(&agent),
+        agent: Some(agent.p()),
         provider: Some("q"),
         ..Request::default()
     };
@@ -281,7 +306,7 @@ fn agent_provider_allow_and_group_allow() {
         request_allow: &ra,
         ..Request::default()
     };
-    let e = evaluate(&registry(), &g, &Groups::default(), &req);
+    let e = evaluate(&registry(), g.p(), &Groups::default(), &req);
     assert_eq!(e.tools, names(&["read_file"]));
     assert_eq!(
         e.removed_by("exec").map(|s| (s.step, s.name)),

@@ -124,11 +124,11 @@ impl Tool for ReadFile {
 /// `read_file` of a context file or memory document: from the store (the interceptor).
 fn read_routed(
     ctx: &CallContext,
-    routed: crate::agent::files::Routed,
+    routed: crate::memory::files::Routed,
     path: &str,
     args: &Map<String, Value>,
 ) -> Step {
-    use crate::agent::files::{self, Routed};
+    use crate::memory::files::{self, Routed};
     let store = crate::store::Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)?;
     let owner = ctx.files_owner();
     let content = match &routed {
@@ -155,12 +155,12 @@ fn read_routed(
 /// `write_file` of a context file or memory document: to the store.
 fn write_routed(
     ctx: &CallContext,
-    routed: crate::agent::files::Routed,
+    routed: crate::memory::files::Routed,
     path: &str,
     content: &str,
     append: bool,
 ) -> Step {
-    use crate::agent::files::{self, Routed};
+    use crate::memory::files::{self, Routed};
     let mut store = crate::store::Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)?;
     let owner = ctx.files_owner();
     let old = match &routed {
@@ -191,7 +191,7 @@ fn write_routed(
 /// The body of `read_file`.
 fn read_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let path = required_path(args)?;
-    if let Some(routed) = crate::agent::files::route(path) {
+    if let Some(routed) = crate::memory::files::route(path) {
         return read_routed(ctx, routed, path, args);
     }
     let ext = Path::new(path)
@@ -332,7 +332,7 @@ impl Tool for WriteFile {
 fn write_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let path = required_path(args)?;
     let content = str_arg(args, "content").unwrap_or_default();
-    if let Some(routed) = crate::agent::files::route(path) {
+    if let Some(routed) = crate::memory::files::route(path) {
         return write_routed(ctx, routed, path, content, bool_arg(args, "append"));
     }
     let ws = workspace(ctx)?;

@@ -13,11 +13,12 @@ use rusqlite::TransactionBehavior;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use super::config::{AgentProfile, ToolsConfig, unknown_agent};
 use super::exec::approvals::{self, Decision, Subject};
 use super::exec::{ExecSettings, sandbox};
 use super::{CallContext, Registry, Review, Tool, ToolResult};
 use crate::error::{ErrorKind, Result};
-use crate::policy::{self, AgentConfig, Groups, ToolsConfig};
+use crate::policy::{self, Groups};
 use crate::store::{Store, sql_error};
 use crate::text::scrub::Scrubber;
 
@@ -66,7 +67,8 @@ pub trait Prompter {
 pub struct Gate<'a> {
     pub registry: &'a Registry,
     pub tools: &'a ToolsConfig,
-    pub agents: &'a BTreeMap<String, AgentConfig>,
+    /// The agents defined in config, as far as their tools are concerned.
+    pub agents: BTreeMap<String, AgentProfile>,
     pub groups: &'a Groups,
     pub scrubber: &'a Scrubber,
     pub workspace: PathBuf,
@@ -75,7 +77,7 @@ pub struct Gate<'a> {
     /// The store, for tools that keep state.
     pub store_path: PathBuf,
     /// Embeddings for memory documents (`[memory] embeddings`).
-    pub embedder: Option<crate::agent::embed::Embedder>,
+    pub embedder: Option<crate::memory::embed::Embedder>,
     /// Who `ask_user` asks when the call's caller can prompt.
     pub asker: Option<super::ask::SharedAsker>,
     /// Where skills are looked for.
@@ -172,7 +174,7 @@ impl Outcome {
 impl Gate<'_> {
     /// The workspace of `agent`'s tools: its own `workspace` (relative to the command's), or
     /// the command's.
-    pub fn workspace_for(&self, agent: Option<&AgentConfig>) -> PathBuf {
+    pub fn workspace_for(&self, agent: Option<&AgentProfile>) -> PathBuf {
         match agent.and_then(|a| a.workspace.as_ref()) {
             Some(ws) => self.workspace.join(ws),
             None => self.workspace.clone(),
@@ -180,7 +182,7 @@ impl Gate<'_> {
     }
 
     /// The context a call runs in.
-    pub fn context(&self, req: &CallRequest, agent: Option<&AgentConfig>) -> CallContext {
+    pub fn context(&self, req: &CallRequest, agent: Option<&AgentProfile>) -> CallContext {
         let workspace = self.workspace_for(agent);
         let protected = super::protected::paths(
             &self.store_path,
@@ -207,7 +209,7 @@ impl Gate<'_> {
             exec: ExecSettings::resolve(&self.tools.exec, agent.map(|a| &a.tools.exec), mentioned),
             store_path: self.store_path.clone(),
             known_agents: self.agents.keys().cloned().collect(),
-            agent_predefined: agent.is_some_and(|a| a.agent_type.as_deref() == Some("predefined")),
+            agent_predefined: agent.is_some_and(|a| a.predefined),
             embedder: self.embedder.clone(),
             web: self.tools.web.clone(),
             ask: self.tools.ask_user.clone(),
@@ -220,30 +222,34 @@ impl Gate<'_> {
     }
 
     /// The agent named `key` in config (`None` for no agent); an unknown key is exit 5.
-    pub fn agent(&self, key: Option<&str>) -> Result<Option<&AgentConfig>> {
+    pub fn agent(&self, key: Option<&str>) -> Result<Option<&AgentProfile>> {
         match key {
             None => Ok(None),
             Some(key) => self
                 .agents
                 .get(key)
                 .map(Some)
-                .ok_or_else(|| crate::policy::unknown_agent(key)),
+                .ok_or_else(|| unknown_agent(key)),
         }
     }
 
     /// The agent's final tool list and how it came about.
     pub fn evaluate(
         &self,
-        agent: Option<&AgentConfig>,
+        agent: Option<&AgentProfile>,
         provider: Option<&str>,
     ) -> policy::Evaluation {
         let req = policy::Request {
-            agent: agent.map(|a| &a.tools),
+            agent: agent.map(|a| a.tools.policy()),
             provider,
             ..policy::Request::default()
         };
-        let mut evaluation =
-            policy::evaluate(&self.registry.names(), self.tools, self.groups, &req);
+        let mut evaluation = policy::evaluate(
+            &self.registry.names(),
+            self.tools.policy(),
+            self.groups,
+            &req,
+        );
         if let Some((ceiling, why)) = &self.ceiling {
             evaluation.cap(ceiling, why);
         }

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{CallContext, Risk, Tool, ToolResult};
-use crate::agent::files;
+use crate::memory::files;
 use crate::store::Store;
 
 /// `memory_search`.

@@ -3,6 +3,7 @@
 //! policy, rate limits, approvals, scrubbing and the audit record in that order.
 
 pub mod ask;
+pub mod config;
 pub mod credentialed;
 pub mod cron;
 pub mod custom;
@@ -213,7 +214,7 @@ pub struct CallContext {
     /// The agent is `type = "predefined"` (context files shared, USER.md per user).
     pub agent_predefined: bool,
     /// Embeddings for memory documents, when configured.
-    pub embedder: Option<crate::agent::embed::Embedder>,
+    pub embedder: Option<crate::memory::embed::Embedder>,
     /// `[tools.web]`.
     pub web: web::WebConfig,
     /// `[tools.ask_user]`.
@@ -247,8 +248,8 @@ impl CallContext {
 
     /// Who owns the store-backed files of this call: the agent (`default` without one), its
     /// type, and the user.
-    pub fn files_owner(&self) -> crate::agent::files::Owner<'_> {
-        crate::agent::files::Owner {
+    pub fn files_owner(&self) -> crate::memory::files::Owner<'_> {
+        crate::memory::files::Owner {
             agent: self.agent.as_deref().unwrap_or("default"),
             predefined: self.agent_predefined,
             user: self.user.as_deref().unwrap_or(""),
