@@ -15,6 +15,7 @@ pub mod error;
 pub mod host;
 pub mod mcp;
 pub mod memory;
+pub mod ops;
 pub mod output;
 pub mod policy;
 pub mod providers;

@@ -66,6 +66,28 @@ impl Output {
         w.flush().map_err(Error::stdout)
     }
 
+    /// One record of a live stream, flushed at once: a JSON line in JSON mode, else `human`'s
+    /// line. A closed pipe is [`Error::closed_pipe`]'s error, which ends the stream normally.
+    pub fn record<T: Serialize>(&self, value: &T, human: impl FnOnce() -> String) -> Result<()> {
+        if self.json {
+            return self.record_json(value);
+        }
+        let mut out = io::stdout().lock();
+        writeln!(out, "{}", human())
+            .and_then(|_| out.flush())
+            .map_err(Error::stdout)
+    }
+
+    /// One JSON line of a live stream, flushed at once, whatever the mode (`--events`).
+    pub fn record_json<T: Serialize>(&self, value: &T) -> Result<()> {
+        let line = serde_json::to_string(value)
+            .map_err(|e| Error::internal(format!("cannot encode output: {e}")))?;
+        let mut out = io::stdout().lock();
+        writeln!(out, "{line}")
+            .and_then(|_| out.flush())
+            .map_err(Error::stdout)
+    }
+
     /// A writer for streams (JSON Lines or raw filter output), buffered.
     pub fn stream(&self) -> io::BufWriter<io::StdoutLock<'static>> {
         io::BufWriter::with_capacity(256 * 1024, io::stdout().lock())
@@ -83,6 +105,34 @@ impl Output {
         if !self.quiet {
             let _ = writeln!(io::stderr().lock(), "{message}");
         }
+    }
+
+    /// What the library has to say (`ops::Note`): warnings unless `--quiet`, details with
+    /// `--verbose`.
+    pub fn notes(&self, notes: Vec<crate::ops::Note>) {
+        for n in notes {
+            match n {
+                crate::ops::Note::Warn(m) => self.warn(&m),
+                crate::ops::Note::Detail(m) => self.verbose(&m),
+            }
+        }
+    }
+
+    /// Text on stderr that shows even with `--quiet`, as given (no newline added): a question
+    /// for the person at the terminal (a prompt nobody sees would wait for nothing), the help
+    /// after a usage error, a report the command was asked for (`scrub --report`).
+    pub fn stderr_text(&self, text: &str) {
+        let mut err = io::stderr().lock();
+        let _ = err.write_all(text.as_bytes());
+        let _ = err.flush();
+    }
+
+    /// Bytes of data on stdout, as they come (a streamed answer, a file's content), flushed.
+    pub fn raw(&self, bytes: &[u8]) -> Result<()> {
+        let mut out = io::stdout().lock();
+        out.write_all(bytes)
+            .and_then(|_| out.flush())
+            .map_err(Error::stdout)
     }
 
     /// Detail shown only with `--verbose`.

@@ -12,10 +12,9 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
-
+use super::events::{Emitter, EventKind, Phase};
 use super::history;
-use super::{Emitter, End, Runner, record};
+use super::{End, Runner, record};
 use crate::error::Result;
 use crate::memory::files::{self, Owner};
 use crate::providers::{ChatRequest, Message, Role, ToolDef};
@@ -99,7 +98,10 @@ impl Runner<'_> {
         keep_last: usize,
     ) -> Option<(usize, Message)> {
         let split = mid_loop_split(all, keep_last)?;
-        em.emit("activity", json!({"phase": "compacting"}));
+        em.emit(EventKind::Activity {
+            phase: Phase::Compacting,
+            iteration: None,
+        });
         let prompt = format!("{SUMMARY_PROMPT}{}", transcript(&all[1..split]));
         let summary = self
             .side_call(
@@ -141,7 +143,10 @@ impl Runner<'_> {
         {
             return Ok(Vec::new());
         }
-        em.emit("activity", json!({"phase": "compacting"}));
+        em.emit(EventKind::Activity {
+            phase: Phase::Compacting,
+            iteration: None,
+        });
         let mut warnings = Vec::new();
         let (count, flushed, old_summary) =
             record::compaction_state(self.store.conn(), key)?.unwrap_or((0, -1, None));
@@ -174,7 +179,7 @@ impl Runner<'_> {
                 } else {
                     record::compact(
                         self.store.conn_mut(),
-                        self.gate.scrubber,
+                        self.gate.scrubber(),
                         key,
                         &summary,
                         keep,
@@ -266,7 +271,7 @@ impl Runner<'_> {
                 response.content.clone(),
                 response.tool_calls.clone(),
             ));
-            let run_id = em.run_id.clone();
+            let run_id = em.run_id().to_string();
             let results =
                 self.call_tools(&response.tool_calls, &request, &None, em, &run_id, None)?;
             for (call, (text, _)) in response.tool_calls.iter().zip(results) {
@@ -294,7 +299,7 @@ impl Runner<'_> {
                     owner,
                     &path,
                     &content,
-                    self.gate.embedder.as_ref(),
+                    self.gate.embedder(),
                 )? {
                     return Err(crate::error::Error::upstream(w));
                 }
@@ -308,6 +313,7 @@ impl Runner<'_> {
 mod tests {
     use super::*;
     use crate::providers::ToolCall;
+    use serde_json::json;
 
     #[test]
     fn the_split_never_starts_the_tail_with_a_result() {

@@ -11,6 +11,7 @@
 
 pub mod compaction;
 pub mod config;
+pub mod events;
 pub mod history;
 pub mod loopdetect;
 pub mod prompt;
@@ -20,7 +21,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use serde_json::{Value, json};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::memory::files;
@@ -28,14 +28,13 @@ use crate::providers::{self, ChatRequest, ChatResponse, Message, Role, ToolCall,
 use crate::store::Store;
 use crate::store::now_ms;
 use crate::text::guard::{self, GuardMode};
-use crate::text::scrub::{ScrubStream, Scrubber};
 use crate::tools::gate::{CallRequest, Gate, OnAsk, Prompter};
 use config::AgentConfig;
+use events::{Emitter, EventKind, Phase, Stream};
+pub use events::{Event, Sink};
 use loopdetect::{LoopDetector, Verdict};
 use record::{RunEnd, RunStatus, Span};
 
-/// The version of the event format (`v` in every event).
-pub const EVENT_VERSION: u32 = 1;
 /// §16.8 defaults.
 pub const DEFAULT_MAX_ITERATIONS: u32 = 30;
 pub const DEFAULT_MAX_TOOL_CALLS: u32 = 25;
@@ -44,11 +43,6 @@ pub const DEFAULT_MAX_TOKENS: u32 = 8192;
 pub const DEFAULT_TEMPERATURE: f64 = 0.7;
 /// Messages are checkpointed every this many iterations.
 const CHECKPOINT_EVERY: u32 = 5;
-
-/// Where events go.
-pub trait Sink: Send {
-    fn event(&mut self, event: &Value);
-}
 
 /// Cancellation shared with signal handlers (SIGINT, SIGTERM); tool calls stop on the same flag.
 #[derive(Default)]
@@ -113,7 +107,7 @@ pub struct Runner<'a> {
 }
 
 /// Token use and cost of a run.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
 pub struct RunUsage {
     pub input_tokens: u64,
     pub output_tokens: u64,
@@ -145,73 +139,6 @@ pub struct RunOutcome {
     pub user: Option<String>,
 }
 
-struct Emitter<'s> {
-    sink: &'s mut dyn Sink,
-    run_id: String,
-    /// Every event is scrubbed like a tool result; streamed text goes through a scrubbing
-    /// stream per kind, so a secret split across fragments is still caught.
-    scrubber: &'s Scrubber,
-    streams: Vec<(&'static str, ScrubStream<'s>)>,
-}
-
-impl<'s> Emitter<'s> {
-    fn new(sink: &'s mut dyn Sink, run_id: String, scrubber: &'s Scrubber) -> Emitter<'s> {
-        Emitter {
-            sink,
-            run_id,
-            scrubber,
-            streams: Vec::new(),
-        }
-    }
-
-    fn emit(&mut self, kind: &str, mut payload: Value) {
-        self.flush_streams();
-        self.scrubber.scrub_json(&mut payload);
-        self.send(kind, payload);
-    }
-
-    fn send(&mut self, kind: &str, payload: Value) {
-        let mut event =
-            json!({"v": EVENT_VERSION, "type": kind, "run_id": self.run_id, "ts": now_ms()});
-        if let (Some(e), Value::Object(p)) = (event.as_object_mut(), payload) {
-            e.extend(p);
-        }
-        self.sink.event(&event);
-    }
-
-    /// Streamed text (`chunk`, `thinking`): sent as soon as no credential pattern can still
-    /// extend across its end.
-    fn text(&mut self, kind: &'static str, fragment: &str) {
-        let scrubber = self.scrubber;
-        let at = match self.streams.iter().position(|(k, _)| *k == kind) {
-            Some(i) => i,
-            None => {
-                self.streams
-                    .push((kind, scrubber.stream(false).with_chunk_size(1)));
-                self.streams.len() - 1
-            }
-        };
-        let mut out = Vec::new();
-        self.streams[at].1.push(fragment.as_bytes(), &mut out);
-        if !out.is_empty() {
-            let content = String::from_utf8_lossy(&out).into_owned();
-            self.send(kind, json!({ "content": content }));
-        }
-    }
-
-    /// Sends what the text streams hold back (the end of an answer).
-    fn flush_streams(&mut self) {
-        for (kind, mut stream) in std::mem::take(&mut self.streams) {
-            let mut out = Vec::new();
-            stream.finish(&mut out);
-            if !out.is_empty() {
-                let content = String::from_utf8_lossy(&out).into_owned();
-                self.send(kind, json!({ "content": content }));
-            }
-        }
-    }
-}
-
 /// Streams the provider's fragments out as `chunk` / `thinking` events and reports retries.
 struct Streaming<'e, 's> {
     emitter: &'e mut Emitter<'s>,
@@ -219,16 +146,18 @@ struct Streaming<'e, 's> {
 
 impl providers::Observer for Streaming<'_, '_> {
     fn text(&mut self, fragment: &str) {
-        self.emitter.text("chunk", fragment);
+        self.emitter.text(Stream::Chunk, fragment);
     }
     fn thinking(&mut self, fragment: &str) {
-        self.emitter.text("thinking", fragment);
+        self.emitter.text(Stream::Thinking, fragment);
     }
     fn retrying(&mut self, attempt: u32, max: u32, error: &str, wait: Duration) {
-        self.emitter.emit(
-            "run.retrying",
-            json!({"attempt": attempt, "maxAttempts": max, "error": error, "wait_ms": wait.as_millis() as u64}),
-        );
+        self.emitter.emit(EventKind::RunRetrying {
+            attempt,
+            max_attempts: max,
+            error: error.to_string(),
+            wait_ms: wait.as_millis() as u64,
+        });
     }
 }
 
@@ -262,7 +191,7 @@ impl Runner<'_> {
     pub fn run(&mut self, req: &RunRequest, sink: &mut dyn Sink) -> Result<RunOutcome> {
         record::reap_abandoned(self.store.conn())?;
         let run_id = uuid::Uuid::now_v7().to_string();
-        let mut em = Emitter::new(sink, run_id.clone(), self.gate.scrubber);
+        let mut em = Emitter::new(sink, run_id.clone(), self.gate.scrubber());
         let cfg = self.agent.cloned().unwrap_or_default();
         let model = req
             .model
@@ -293,7 +222,7 @@ impl Runner<'_> {
         };
         record::start_run(
             self.store.conn(),
-            self.gate.scrubber,
+            self.gate.scrubber(),
             &run_id,
             session.as_deref(),
             self.agent_key,
@@ -304,10 +233,11 @@ impl Runner<'_> {
         )?;
         let started = Instant::now();
         let started_ms = now_ms();
-        em.emit(
-            "run.started",
-            json!({"message": req.message, "agent": self.agent_key, "session": session}),
-        );
+        em.emit(EventKind::RunStarted {
+            message: req.message.clone(),
+            agent: self.agent_key.to_string(),
+            session: session.clone(),
+        });
 
         // Phase 2: the input guard, then truncation.
         let verdict =
@@ -337,11 +267,15 @@ impl Runner<'_> {
         // Phase 3: prompt and history.
         let allowed = self
             .gate
-            .evaluate(self.agent.map(|a| a.profile()).as_ref(), Some(&provider))
+            .evaluate(
+                self.agent.map(|a| a.profile()).as_ref(),
+                Some(&provider),
+                &Default::default(),
+            )
             .tools;
         let mut tools: Vec<ToolDef> = allowed
             .iter()
-            .filter_map(|n| self.gate.registry.get(n))
+            .filter_map(|n| self.gate.registry().get(n))
             .map(|t| ToolDef {
                 name: t.name().to_string(),
                 description: t.description().to_string(),
@@ -369,7 +303,7 @@ impl Runner<'_> {
         };
         let skills = if !bootstrap && tools.iter().any(|t| t.name == "use_skill") {
             let found = crate::skills::discover(
-                &self.gate.skill_roots,
+                self.gate.skill_roots(),
                 self.store.conn(),
                 Some(self.agent_key),
             )?;
@@ -411,7 +345,7 @@ impl Runner<'_> {
             if changed > 0 {
                 record::replace_history(
                     self.store.conn_mut(),
-                    self.gate.scrubber,
+                    self.gate.scrubber(),
                     key,
                     &run_id,
                     &clean,
@@ -468,10 +402,10 @@ impl Runner<'_> {
                 end = e;
                 break;
             }
-            em.emit(
-                "activity",
-                json!({"phase": "thinking", "iteration": iteration}),
-            );
+            em.emit(EventKind::Activity {
+                phase: Phase::Thinking,
+                iteration: Some(iteration),
+            });
             let last = iteration == max_iterations;
             if !last && max_iterations > 1 && iteration == max_iterations * 3 / 4 && !any_text {
                 all.push(Message::new(Role::User, "[System] You have used 75% of your iteration budget without providing a text response. Start summarizing your findings and respond to the user within the next few iterations."));
@@ -501,7 +435,7 @@ impl Runner<'_> {
             let call_cost = response.as_ref().map_or(0.0, |r| self.client.cost(r.usage));
             record::add_span(
                 self.store.conn(),
-                self.gate.scrubber,
+                self.gate.scrubber(),
                 &run_id,
                 &Span {
                     kind: "llm",
@@ -580,7 +514,7 @@ impl Runner<'_> {
             if !response.content.trim().is_empty() {
                 let text = sanitized(&response.content);
                 if !text.is_empty() && !is_silent(&text) {
-                    em.emit("block.reply", json!({"content": text}));
+                    em.emit(EventKind::BlockReply { content: text });
                 }
             }
             total_calls += response.tool_calls.len() as u32;
@@ -594,10 +528,10 @@ impl Runner<'_> {
                 all.push(Message::new(Role::User, format!("[System] Tool call budget reached ({total_calls}/{tool_limit}). Do NOT call any more tools. Summarize results so far and respond to the user.")));
                 continue;
             }
-            em.emit(
-                "activity",
-                json!({"phase": "tool_exec", "iteration": iteration}),
-            );
+            em.emit(EventKind::Activity {
+                phase: Phase::ToolExec,
+                iteration: Some(iteration),
+            });
             let results = self.call_tools(
                 &response.tool_calls,
                 req,
@@ -629,7 +563,7 @@ impl Runner<'_> {
             {
                 record::checkpoint(
                     self.store.conn_mut(),
-                    self.gate.scrubber,
+                    self.gate.scrubber(),
                     &run_id,
                     (key, self.agent_key, req.user.as_deref()),
                     &all[base_len..],
@@ -755,10 +689,11 @@ impl Runner<'_> {
         deadline: Option<Instant>,
     ) -> Result<Vec<(String, bool)>> {
         for call in calls {
-            em.emit(
-                "tool.call",
-                json!({"name": call.name, "id": call.id, "arguments": call.arguments}),
-            );
+            em.emit(EventKind::ToolCall {
+                name: call.name.clone(),
+                id: call.id.clone(),
+                arguments: call.arguments.clone(),
+            });
         }
         let request = |call: &ToolCall| CallRequest {
             tool: call.name.clone(),
@@ -788,7 +723,7 @@ impl Runner<'_> {
                 }
                 out
             } else {
-                let path = gate.store_path.clone();
+                let path = gate.store_path().to_path_buf();
                 let busy = self.busy_timeout;
                 let requests: Vec<CallRequest> = calls.iter().map(request).collect();
                 std::thread::scope(|s| {
@@ -820,13 +755,15 @@ impl Runner<'_> {
         let mut results = Vec::new();
         for (call, (outcome, took)) in calls.iter().zip(timed) {
             let (text, is_error) = crate::tools::gate::answer(outcome);
-            em.emit(
-                "tool.result",
-                json!({"name": call.name, "id": call.id, "is_error": is_error, "result": text}),
-            );
+            em.emit(EventKind::ToolResult {
+                name: call.name.clone(),
+                id: call.id.clone(),
+                is_error,
+                result: text.clone(),
+            });
             record::add_span(
                 self.store.conn(),
-                self.gate.scrubber,
+                self.gate.scrubber(),
                 run_id,
                 &Span {
                     kind: "tool",
@@ -861,14 +798,14 @@ impl Runner<'_> {
         outcome.status = status;
         outcome.kind = error.as_ref().map(|e| e.kind);
         // What the command prints is scrubbed like what it stores and streams.
-        let scrub = |t: &str| self.gate.scrubber.scrub_str(t, None);
+        let scrub = |t: &str| self.gate.scrubber().scrub_str(t, None);
         outcome.error = error.as_ref().map(|e| scrub(&e.message));
         outcome.content = scrub(&outcome.content);
         let session = outcome.session.clone();
         let user = outcome.user.as_deref();
         record::finish_run(
             self.store.conn_mut(),
-            self.gate.scrubber,
+            self.gate.scrubber(),
             &outcome.run_id,
             session
                 .as_deref()
@@ -895,7 +832,7 @@ impl Runner<'_> {
         }
         let root = record::add_span(
             self.store.conn(),
-            self.gate.scrubber,
+            self.gate.scrubber(),
             &outcome.run_id,
             &Span {
                 kind: "agent",
@@ -912,17 +849,24 @@ impl Runner<'_> {
             },
         )?;
         record::adopt_spans(self.store.conn(), &outcome.run_id, root)?;
-        let usage = json!({"input_tokens": outcome.usage.input_tokens, "output_tokens": outcome.usage.output_tokens, "cost": outcome.usage.cost});
+        let usage = outcome.usage;
         match status {
-            RunStatus::Completed => em.emit(
-                "run.completed",
-                json!({"content": outcome.content, "silent": outcome.silent, "iterations": outcome.iterations, "usage": usage}),
-            ),
-            RunStatus::Cancelled => em.emit("run.cancelled", json!({"iterations": outcome.iterations, "usage": usage})),
-            _ => em.emit(
-                "run.failed",
-                json!({"status": status, "error": outcome.error, "iterations": outcome.iterations, "usage": usage}),
-            ),
+            RunStatus::Completed => em.emit(EventKind::RunCompleted {
+                content: outcome.content.clone(),
+                silent: outcome.silent,
+                iterations: outcome.iterations,
+                usage,
+            }),
+            RunStatus::Cancelled => em.emit(EventKind::RunCancelled {
+                iterations: outcome.iterations,
+                usage,
+            }),
+            _ => em.emit(EventKind::RunFailed {
+                status,
+                error: outcome.error.clone(),
+                iterations: outcome.iterations,
+                usage,
+            }),
         }
         Ok(outcome)
     }
@@ -963,6 +907,7 @@ fn whole_steps(mut msgs: Vec<Message>) -> Vec<Message> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn whole_steps_drops_unanswered_calls() {

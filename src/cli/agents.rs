@@ -2,8 +2,6 @@
 //! files in the store (SOUL.md, IDENTITY.md, AGENTS.md, TOOLS.md, USER.md, BOOTSTRAP.md,
 //! HEARTBEAT.md), agent-level or per user.
 
-use std::io::Write;
-
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -168,9 +166,7 @@ pub fn run(ctx: &Context, args: AgentsArgs) -> Result<Status> {
             };
             let content = files::read_context(store.conn(), &owner, name)?
                 .ok_or_else(|| Error::not_found(format!("agent `{agent}` has no {name}")))?;
-            let mut out = std::io::stdout().lock();
-            out.write_all(content.as_bytes()).map_err(Error::stdout)?;
-            out.flush().map_err(Error::stdout)?;
+            ctx.out.raw(content.as_bytes())?;
         }
         AgentsCommand::Files(FilesCommand::Set {
             agent,

@@ -9,7 +9,6 @@
 //! the same ceiling. `tick` exits 0 when every job it ran succeeded, 1 when one failed (so
 //! crontab's mail tells you); the failure is in `cron runs`.
 
-use std::io::Write as _;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -17,10 +16,11 @@ use serde_json::{Value, json};
 
 use super::tools::CallerArgs;
 use super::{Context, Status};
-use crate::cron::{self, Ending, Job, NewJob, Payload, Schedule};
+use crate::cron::{self, NewJob, Payload, Schedule};
 use crate::error::{Error, Result};
+use crate::ops::tick::JobReport;
+use crate::ops::toolbox::{Bridge, GateOptions};
 use crate::store::now_ms;
-use crate::tools::gate::{CallRequest, OnAsk};
 
 /// Scheduled agent runs and tool calls
 #[derive(Debug, Args)]
@@ -175,7 +175,7 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         }
         CronCommand::Tick { force } => {
             let report = tick(ctx, force.as_deref())?;
-            let failed = report.iter().any(|r| r["status"] == "failed");
+            let failed = report.iter().any(JobReport::failed);
             ctx.out.data(&json!({"ran": report}), |w| {
                 for r in &report {
                     writeln!(w, "{}", report_line(r))?;
@@ -193,14 +193,14 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
 }
 
 /// A job run's report as a line of text.
-fn report_line(r: &Value) -> String {
+fn report_line(r: &JobReport) -> String {
     format!(
         "job {} {}: {}{}",
-        r["job"],
-        r["name"].as_str().unwrap_or(""),
-        r["status"].as_str().unwrap_or(""),
-        r["error"]
-            .as_str()
+        r.job,
+        r.name,
+        r.status,
+        r.error
+            .as_deref()
             .map(|e| format!(" ({e})"))
             .unwrap_or_default()
     )
@@ -269,10 +269,15 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
     };
     // The ceiling: what the job's agent may use now.
     let store = ctx.store()?;
-    let p = super::tools::parts(ctx, &store, a.caller.agent.as_deref())?;
-    let g = super::tools::gate(ctx, &p)?;
-    let agent_cfg = g.agent(a.caller.agent.as_deref())?;
-    let allowed = g.evaluate(agent_cfg, None).tools;
+    let toolbox = super::tools::toolbox(ctx, &store, a.caller.caller(), Bridge::None)?;
+    let g = toolbox.gate(GateOptions::default());
+    let allowed = g
+        .evaluate(
+            g.agent(a.caller.agent.as_deref())?,
+            None,
+            &Default::default(),
+        )
+        .tools;
     if let Payload::Tool { tool, .. } = &payload
         && !allowed.iter().any(|t| t == tool)
     {
@@ -310,190 +315,13 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-/// How long a claimed job may take before another tick may take it over.
-const RUN_TIMEOUT: Duration = Duration::from_secs(30 * 60);
-
-/// Runs every due job once (and `force`, due or not); one report per job run.
-fn tick(ctx: &Context, force: Option<&str>) -> Result<Vec<Value>> {
+/// Runs a tick, showing its notes.
+fn tick(ctx: &Context, force: Option<&str>) -> Result<Vec<JobReport>> {
     let mut store = ctx.store()?;
-    cron::reap(store.conn())?;
-    let runner = format!(
-        "tick:{}:{}",
-        std::process::id(),
-        uuid::Uuid::now_v7().simple()
-    );
-    let lease = RUN_TIMEOUT.as_millis() as i64 + 60_000;
-    let mut report = Vec::new();
-    let mut done = Vec::new();
-    if let Some(key) = force {
-        let job = cron::find(store.conn(), key, None)?;
-        let Some(claim) = cron::claim(store.conn_mut(), job.id, &runner, lease, true)? else {
-            return Err(Error::conflict(format!(
-                "job {} is running in another tick",
-                job.id
-            )));
-        };
-        report.push(run_claimed(ctx, &store, &claim));
-        done.push(job.id);
-    }
-    // Each job is claimed just before it runs, so a lease never goes stale while the jobs
-    // before it run.
-    for id in cron::due(store.conn(), now_ms())? {
-        if done.contains(&id) {
-            continue;
-        }
-        if let Some(claim) = cron::claim(store.conn_mut(), id, &runner, lease, false)? {
-            report.push(run_claimed(ctx, &store, &claim));
-        }
-    }
-    report.into_iter().collect()
-}
-
-/// Runs a claimed job and records how it ended; the report line.
-fn run_claimed(ctx: &Context, store: &crate::store::Store, claim: &cron::Claim) -> Result<Value> {
-    let end = execute(ctx, &claim.job);
-    cron::finish(store.conn(), claim, &end)?;
-    Ok(json!({
-        "job": claim.job.id, "name": claim.job.name,
-        "status": if end.ok { "ok" } else { "failed" },
-        "error": end.error, "run_id": end.run_id,
-    }))
-}
-
-fn failure(error: String) -> Ending {
-    Ending {
-        ok: false,
-        error: Some(error),
-        output: None,
-        run_id: None,
-    }
-}
-
-/// Runs one job; whatever happens ends as an [`Ending`] (a job never kills the tick).
-fn execute(ctx: &Context, job: &Job) -> Ending {
-    match &job.payload {
-        Payload::Tool { tool, args } => match call_tool(ctx, job, tool, args) {
-            Ok(end) => end,
-            Err(e) => failure(e.message),
-        },
-        Payload::Run { message } => match agent_run(ctx, job, message) {
-            Ok(end) => end,
-            Err(e) => failure(e.message),
-        },
-    }
-}
-
-/// A tool job: through the gate, under the job's ceiling, never asking anyone.
-fn call_tool(ctx: &Context, job: &Job, tool: &str, args: &Value) -> Result<Ending> {
-    let mut store = ctx.store()?;
-    let mut p = super::tools::parts(ctx, &store, job.agent.as_deref())?;
-    super::tools::bridge_mcp(
-        ctx,
-        &store,
-        &mut p,
-        tool,
-        job.agent.as_deref(),
-        job.user.as_deref(),
-    )?;
-    let mut g = super::tools::gate(ctx, &p)?;
-    g.ceiling = Some((
-        job.allowed_tools.clone(),
-        format!("cron job {} (its creator's tools)", job.id),
-    ));
-    g.asker = None;
-    let req = CallRequest {
-        tool: tool.to_string(),
-        args: args.clone(),
-        agent: job.agent.clone(),
-        user: job.user.clone(),
-        session_key: job.session.clone(),
-        channel: Some("cron".into()),
-        on_ask: OnAsk::Deny,
-        ..CallRequest::default()
-    };
-    let outcome = g.call(&mut store, &req, None)?;
-    let text = outcome.result.as_ref().map(|r| r.for_llm.clone());
-    Ok(match outcome.error_kind() {
-        None => Ending {
-            ok: true,
-            error: None,
-            output: text,
-            run_id: None,
-        },
-        Some(kind) => Ending {
-            ok: false,
-            error: Some(format!(
-                "{}: {}",
-                kind.name(),
-                outcome
-                    .message
-                    .clone()
-                    .or(text.clone())
-                    .unwrap_or_else(|| "the tool call failed".into())
-            )),
-            output: text,
-            run_id: None,
-        },
-    })
-}
-
-/// An agent run job: `goclaw run` as a child, with the job's ceiling as `--allow-tools`.
-fn agent_run(ctx: &Context, job: &Job, message: &str) -> Result<Ending> {
-    let s = ctx.settings()?;
-    let config = s.config_exists.then_some(s.config_path.as_path());
-    let mut cmd = cron::goclaw_child(&s.db_path, &s.workspace, config)
-        .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    cmd.args(["--json", "run", "--on-ask", "deny", "--timeout"])
-        .arg(format!("{}s", RUN_TIMEOUT.as_secs()))
-        .arg(format!("--allow-tools={}", job.allowed_tools.join(",")));
-    for (flag, v) in [
-        ("--agent", &job.agent),
-        ("--user", &job.user),
-        ("--session", &job.session),
-    ] {
-        if let Some(v) = v {
-            cmd.arg(flag).arg(v);
-        }
-    }
-    cmd.arg("--").arg(message);
-    cmd.env_remove("GOCLAW_AGENT").env_remove("GOCLAW_SESSION");
-    let out = cmd
-        .output()
-        .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    let run_id = doc["run_id"].as_str().map(str::to_string);
-    if out.status.success() {
-        return Ok(Ending {
-            ok: true,
-            error: None,
-            output: doc["content"]
-                .as_str()
-                .map(str::to_string)
-                .or_else(|| Some(doc.to_string())),
-            run_id,
-        });
-    }
-    let why = doc["error"]["message"]
-        .as_str()
-        .or(doc["error"].as_str())
-        .map(|e| match doc["status"].as_str() {
-            Some(s) => format!("run ended {s}: {e}"),
-            None => e.to_string(),
-        })
-        .or_else(|| doc["status"].as_str().map(|s| format!("run ended {s}")))
-        .unwrap_or_else(|| {
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("goclaw run failed")
-                .to_string()
-        });
-    Ok(Ending {
-        ok: false,
-        error: Some(format!("exit {}: {why}", out.status.code().unwrap_or(-1))),
-        output: None,
-        run_id,
-    })
+    let mut notes = Vec::new();
+    let report = crate::ops::tick::tick(ctx.settings()?, &mut store, force, &mut notes);
+    ctx.out.notes(notes);
+    report
 }
 
 /// Ticks every `interval` until SIGINT or SIGTERM (waits between ticks, never mid-job).
@@ -519,14 +347,9 @@ fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
         match tick(ctx, None) {
             Ok(report) => {
                 for r in &report {
-                    // One JSON line per job run as it happens (a line of text on a terminal).
-                    let mut out = std::io::stdout().lock();
-                    let line = if ctx.out.is_json() {
-                        r.to_string()
-                    } else {
-                        report_line(r)
-                    };
-                    if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
+                    // One JSON line per job run as it happens (a line of text on a terminal);
+                    // a reader that went away ends the daemon.
+                    if ctx.out.record(r, || report_line(r)).is_err() {
                         return Ok(Status::Ok);
                     }
                 }

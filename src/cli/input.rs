@@ -35,10 +35,10 @@ impl Input {
             .map_or(crate::config::DEFAULT_MAX_INPUT_BYTES, |s| {
                 s.config.input.max_bytes
             });
-        self.read_at_most(max)
+        self.read_at_most(max, &ctx.out)
     }
 
-    fn read_at_most(&self, max: u64) -> Result<Vec<u8>> {
+    fn read_at_most(&self, max: u64, out: &crate::output::Output) -> Result<Vec<u8>> {
         let too_large = || {
             Error::usage(format!(
                 "{} is larger than the {max}-byte limit for one document",
@@ -56,7 +56,7 @@ impl Input {
                 .and_then(|f| f.take(max + 1).read_to_end(&mut buf))
                 .map_err(|e| Error::io("read", p, &e)),
             Input::Stdin => {
-                hint_if_terminal();
+                hint_if_terminal(out);
                 std::io::stdin()
                     .lock()
                     .take(max + 1)
@@ -88,15 +88,19 @@ impl Input {
 }
 
 /// Tells a person at a terminal that goclaw is waiting for stdin (never a prompt: a note).
-pub fn hint_if_terminal() {
+pub fn hint_if_terminal(out: &crate::output::Output) {
     if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
-        eprintln!("(reading standard input; end with Ctrl-D)");
+        out.note("(reading standard input; end with Ctrl-D)");
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn quiet() -> crate::output::Output {
+        crate::output::Output::new(true, false, true, 0)
+    }
 
     #[test]
     fn classifies_arguments() {
@@ -109,14 +113,17 @@ mod tests {
     #[test]
     fn a_document_over_the_limit_is_refused_without_reading_it_all() {
         let e = Input::File("/dev/zero".into())
-            .read_at_most(1 << 20)
+            .read_at_most(1 << 20, &quiet())
             .unwrap_err();
         assert_eq!(e.kind, crate::error::ErrorKind::Usage);
         assert!(e.message.contains("limit"), "{}", e.message);
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("a");
         std::fs::write(&f, b"12345").unwrap();
-        assert_eq!(Input::File(f.clone()).read_at_most(5).unwrap(), b"12345");
-        assert!(Input::File(f).read_at_most(4).is_err());
+        assert_eq!(
+            Input::File(f.clone()).read_at_most(5, &quiet()).unwrap(),
+            b"12345"
+        );
+        assert!(Input::File(f).read_at_most(4, &quiet()).is_err());
     }
 }

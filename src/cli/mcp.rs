@@ -450,12 +450,24 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
 const SERVE_WORKERS: usize = 4;
 
 fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
-    let p = super::tools::watched_parts(ctx, &ctx.store()?, &a.caller)?;
-    let g = super::tools::gate(ctx, &p)?;
-    let allowed = g.evaluate(g.agent(a.caller.agent.as_deref())?, None).tools;
+    let toolbox = super::tools::toolbox(
+        ctx,
+        &ctx.store()?,
+        a.caller.caller(),
+        crate::ops::toolbox::Bridge::Watched,
+    )?;
+    // Nobody to ask: the client is a program.
+    let g = toolbox.gate(Default::default());
+    let allowed = g
+        .evaluate(
+            g.agent(a.caller.agent.as_deref())?,
+            None,
+            &Default::default(),
+        )
+        .tools;
     let offers: Vec<mcp::serve::Offer> = allowed
         .iter()
-        .filter_map(|name| p.registry.get(name))
+        .filter_map(|name| toolbox.registry().get(name))
         .map(|t| mcp::serve::Offer {
             name: t.name().to_string(),
             description: t.description().to_string(),
@@ -507,12 +519,8 @@ fn serve_worker(
             user: a.caller.user.clone(),
             session_key: a.caller.session.clone(),
             channel: Some("mcp".into()),
-            chat_id: None,
-            peer_kind: None,
-            provider: None,
-            dry_run: false,
             on_ask: a.on_ask,
-            stop: Default::default(),
+            ..CallRequest::default()
         };
         let (text, is_error) = crate::tools::gate::answer(g.call(store, &req, None));
         let answer = mcp::serve::Answer { text, is_error };

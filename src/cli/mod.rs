@@ -36,6 +36,7 @@ pub mod signals;
 pub mod skills;
 pub mod tasks;
 pub mod team;
+pub mod terminal;
 pub mod tools;
 pub mod traces;
 
@@ -248,7 +249,7 @@ fn clap_failure(args: &[OsString], e: clap::Error) -> Early {
             let out = Output::new(has("--json"), has("--human"), false, 0);
             if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
                 // A command left out is a usage error; the help goes to stderr for people.
-                eprint!("{}", e.render());
+                out.stderr_text(&e.render().to_string());
                 return Early::Fail(
                     out,
                     Error::usage("a subcommand is required")

@@ -3,15 +3,14 @@
 //! without running anything.
 
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::input::Input;
 use super::{Context, Status};
 use crate::error::{Error, Result};
-use crate::policy;
-use crate::store::sql_error;
-use crate::tools::exec::approvals;
-use crate::tools::{Review, gate::normalise};
+use crate::ops::toolbox::{Bridge, Caller, GateOptions};
+use crate::tools::gate::decision::{SandboxCheck, Verdict};
+use crate::tools::gate::{CallRequest, Decided, Scope, Status as CallStatus};
 
 /// Explain the tool policy.
 #[derive(Debug, Args)]
@@ -61,131 +60,52 @@ pub struct ExplainArgs {
 
 pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     let PolicyCommand::Explain(a) = args.command;
-    let store = ctx.store()?;
-    let mut p = super::tools::parts(ctx, &store, a.agent.as_deref())?;
-    if a.mcp {
-        super::tools::bridge_all_mcp(ctx, &store, &mut p, a.agent.as_deref(), None)?;
-    } else if let Some(t) = a.tool.as_deref() {
-        super::tools::bridge_mcp(ctx, &store, &mut p, t, a.agent.as_deref(), None)?;
-    }
-    let g = super::tools::gate(ctx, &p)?;
-    let agent = g.agent(a.agent.as_deref())?;
-    let req = policy::Request {
-        agent: agent.map(|a| a.tools.policy()),
-        provider: a.provider.as_deref(),
-        group_allow: &a.group_allow,
-        request_allow: &a.request_allow,
-        subagent: a.subagent || a.leaf,
+    let mut store = ctx.store()?;
+    let caller = Caller {
+        agent: a.agent.as_deref(),
+        user: None,
+    };
+    let bridge = match (a.mcp, a.tool.as_deref()) {
+        (true, _) => Bridge::All,
+        (false, Some(t)) => Bridge::ToolOf(t),
+        (false, None) => Bridge::None,
+    };
+    let toolbox = super::tools::toolbox(ctx, &store, caller, bridge)?;
+    let g = toolbox.gate(GateOptions::default());
+    let scope = Scope {
+        group_allow: a.group_allow.clone(),
+        request_allow: a.request_allow.clone(),
+        subagent: a.subagent,
         leaf: a.leaf,
     };
-    let eval = policy::evaluate(&p.registry.names(), g.tools.policy(), g.groups, &req);
     let Some(tool_name) = &a.tool else {
+        let eval = g.evaluate(g.agent(a.agent.as_deref())?, a.provider.as_deref(), &scope);
         let doc = json!({"agent": a.agent, "provider": a.provider, "tools": eval.tools, "steps": eval.steps});
-        ctx.out.data(&doc, |w| {
-            writeln!(w, "tools: {}", eval.tools.join(", "))?;
-            for s in &eval.steps {
-                let Some(rule) = &s.rule else { continue };
-                write!(w, "{:>2}. {:<22} {rule}", s.step, s.name)?;
-                if !s.removed.is_empty() {
-                    write!(w, "\n      removed: {}", s.removed.join(", "))?;
-                }
-                if !s.added.is_empty() {
-                    write!(w, "\n      added: {}", s.added.join(", "))?;
-                }
-                writeln!(w)?;
-            }
-            Ok(())
-        })?;
-        return Ok(Status::Ok);
+        return show_list(ctx, &doc, &eval);
     };
-    // One call.
-    let tool = p
-        .registry
-        .get(tool_name)
-        .ok_or_else(|| Error::not_found(format!("unknown tool: {tool_name}")))?;
+    // One call, decided by the gate as it would decide it, without running or counting it.
     let call_args = match &a.args {
         Some(s) => Input::parse(Some(s)).read_json(ctx)?,
         None => Value::Object(Default::default()),
     };
-    let call_args = normalise(tool.name(), &call_args).map_err(Error::usage)?;
-    let mut doc = serde_json::Map::new();
-    doc.insert("tool".into(), json!(tool.name()));
-    let mut decision = "allow";
-    match eval.removed_by(tool.name()) {
-        Some(step) => {
-            decision = "deny";
-            doc.insert(
-                "policy".into(),
-                json!({"allowed": false, "step": step.step, "name": step.name, "rule": step.rule}),
-            );
-        }
-        None => {
-            let kept = eval
-                .steps
-                .iter()
-                .rev()
-                .find(|s| s.added.iter().any(|t| t == tool.name()));
-            doc.insert(
-                "policy".into(),
-                json!({"allowed": true, "kept_by": kept.map_or("profile and allow lists".to_string(), |s| format!("step {} ({})", s.step, s.name))}),
-            );
-        }
-    }
-    let call = crate::tools::gate::CallRequest {
+    let req = CallRequest {
+        tool: tool_name.clone(),
+        args: call_args,
         agent: a.agent.clone(),
+        provider: a.provider.clone(),
+        scope,
         ..Default::default()
     };
-    let cctx = g.context(&call, agent);
-    match tool.review(&cctx, &call_args) {
-        Review::Allow => {}
-        Review::Deny(d) => {
-            decision = "deny";
-            doc.insert("deny_group".into(), json!(d.group));
-            doc.insert("pattern".into(), json!(d.pattern));
-            doc.insert("message".into(), json!(d.message));
-        }
-        Review::Approval(subject) => {
-            let store = ctx.store()?;
-            let entries = approvals::list(store.conn()).map_err(|e| sql_error(store.path(), e))?;
-            let d = approvals::decide(cctx.exec.approval, &subject, &entries);
-            if decision == "allow" {
-                decision = match &d {
-                    approvals::Decision::Allow(_) => "allow",
-                    approvals::Decision::Deny(_) => "deny",
-                    approvals::Decision::Ask(_) => "ask",
-                };
-            }
-            doc.insert(
-                "approval".into(),
-                serde_json::to_value(&d).unwrap_or(Value::Null),
-            );
-            doc.insert(
-                "approval_mode".into(),
-                serde_json::to_value(cctx.exec.approval).unwrap_or(Value::Null),
-            );
-            doc.insert(
-                "commands".into(),
-                serde_json::to_value(&subject.commands).unwrap_or(Value::Null),
-            );
-            if let Some(o) = &subject.opaque {
-                doc.insert("opaque".into(), json!(o));
-            }
-            let plan = crate::tools::exec::sandbox::plan_for(&cctx);
-            doc.insert(
-                "sandbox".into(),
-                match plan {
-                    Ok(p) => json!(p.describe()),
-                    Err(e) => json!({"error": e}),
-                },
-            );
-        }
-    }
-    doc.insert("decision".into(), json!(decision));
-    let mut doc = Value::Object(doc);
+    let decided = g.decide(&mut store, &req)?;
+    let mut doc = explanation(&decided)?;
     // The command and the reasons may carry secrets (`--args` with a token in it).
-    p.scrubber.scrub_json(&mut doc);
+    g.scrubber().scrub_json(&mut doc);
+    let (name, verdict) = (
+        doc["tool"].as_str().unwrap_or_default().to_string(),
+        doc["decision"].as_str().unwrap_or_default().to_string(),
+    );
     ctx.out.data(&doc, |w| {
-        writeln!(w, "{}: {decision}", tool.name())?;
+        writeln!(w, "{name}: {verdict}")?;
         for (k, v) in doc
             .as_object()
             .into_iter()
@@ -197,4 +117,106 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
         Ok(())
     })?;
     Ok(Status::Ok)
+}
+
+/// The final tool list and the steps that made it.
+fn show_list(ctx: &Context, doc: &Value, eval: &crate::policy::Evaluation) -> Result<Status> {
+    ctx.out.data(doc, |w| {
+        writeln!(w, "tools: {}", eval.tools.join(", "))?;
+        for s in &eval.steps {
+            let Some(rule) = &s.rule else { continue };
+            write!(w, "{:>2}. {:<22} {rule}", s.step, s.name)?;
+            if !s.removed.is_empty() {
+                write!(w, "\n      removed: {}", s.removed.join(", "))?;
+            }
+            if !s.added.is_empty() {
+                write!(w, "\n      added: {}", s.added.join(", "))?;
+            }
+            writeln!(w)?;
+        }
+        Ok(())
+    })?;
+    Ok(Status::Ok)
+}
+
+/// The explanation of one call: which step kept or removed the tool, the deny pattern, the
+/// approval decision and the sandbox; `decision` is `allow`, `ask`, `deny` or `invalid`. An
+/// unknown tool is an error of the command (exit 5), as are arguments that are not an object.
+fn explanation(d: &Decided<'_>) -> Result<Value> {
+    let tool = match (d.tool, &d.verdict) {
+        (Some(t), _) => t,
+        (None, Verdict::Stop(end)) => {
+            let message = end.message.clone().unwrap_or_default();
+            return Err(match end.status {
+                CallStatus::NotFound => Error::not_found(message),
+                _ => Error::usage(message),
+            });
+        }
+        (None, _) => return Err(Error::internal("no tool in a decided call")),
+    };
+    let mut doc = Map::new();
+    doc.insert("tool".into(), json!(tool.name()));
+    match &d.decision.policy {
+        Some(p) if !p.allowed => {
+            doc.insert(
+                "policy".into(),
+                json!({"allowed": false, "step": p.step, "name": p.name, "rule": p.rule}),
+            );
+        }
+        _ => {
+            let kept = d.evaluation.as_ref().and_then(|e| {
+                e.steps
+                    .iter()
+                    .rev()
+                    .find(|s| s.added.iter().any(|t| t == tool.name()))
+            });
+            doc.insert(
+                "policy".into(),
+                json!({"allowed": true, "kept_by": kept.map_or("profile and allow lists".to_string(), |s| format!("step {} ({})", s.step, s.name))}),
+            );
+        }
+    }
+    let (verdict, message) = match &d.verdict {
+        Verdict::Run => ("allow", None),
+        Verdict::Ask { .. } => ("ask", None),
+        Verdict::Stop(end) => (
+            match end.status {
+                CallStatus::Denied | CallStatus::Limited => "deny",
+                _ => "invalid",
+            },
+            end.message
+                .clone()
+                .or_else(|| end.result.as_ref().map(|r| r.for_llm.clone())),
+        ),
+    };
+    if let Some(deny) = &d.decision.deny {
+        doc.insert("deny_group".into(), json!(deny.group));
+        doc.insert("pattern".into(), json!(deny.pattern));
+    }
+    if let Some(m) = message.filter(|_| d.decision.policy.as_ref().is_some_and(|p| p.allowed)) {
+        doc.insert("message".into(), json!(m));
+    }
+    if let (Some(approval), Some((subject, mode))) = (&d.decision.approval, &d.approval) {
+        doc.insert("approval".into(), to_json(approval)?);
+        doc.insert("approval_mode".into(), to_json(mode)?);
+        doc.insert("commands".into(), to_json(&subject.commands)?);
+        if let Some(o) = &subject.opaque {
+            doc.insert("opaque".into(), json!(o));
+        }
+    }
+    if let Some(sandbox) = &d.decision.sandbox {
+        doc.insert(
+            "sandbox".into(),
+            match sandbox {
+                SandboxCheck::Plan { describe, .. } => json!(describe),
+                SandboxCheck::Error { error } => json!({"error": error}),
+            },
+        );
+    }
+    doc.insert("decision".into(), json!(verdict));
+    Ok(Value::Object(doc))
+}
+
+fn to_json(v: &impl serde::Serialize) -> Result<Value> {
+    serde_json::to_value(v).map_err(|e| Error::internal(format!("cannot encode: {e}")))
 }

@@ -2,7 +2,7 @@
 //! `agent::Runner`. Output: on a terminal the answer streams as it is generated (tool calls noted
 //! on stderr); off a terminal one JSON document; with `--events`, JSON Lines events only.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -10,11 +10,14 @@ use clap::Args;
 use serde_json::Value;
 
 use super::input::Input;
+use super::terminal::TerminalPrompter;
 use super::tools::CallerArgs;
 use super::{Context, Status};
-use crate::agent::{Cancel, RunRequest, Runner, Sink};
+use crate::agent::events::EventKind;
+use crate::agent::{Cancel, Event, RunRequest, Sink};
 use crate::error::{Error, Result};
-use crate::providers;
+use crate::ops::run::{RunKit, RunOptions};
+use crate::output::Output;
 use crate::tools::gate::{OnAsk, Prompter};
 
 /// Run an agent: Think → Act → Observe until it answers
@@ -67,52 +70,52 @@ enum Show {
     Quiet,
 }
 
+/// Shows a run's events as `--events` or the terminal asks, through [`Output`]: tool-call
+/// notes are notes (silent with `--quiet`), streamed text is data.
 struct CliSink {
     show: Show,
+    out: Output,
 }
 
 impl Sink for CliSink {
-    fn event(&mut self, event: &Value) {
+    fn event(&mut self, event: &Event) {
         match &mut self.show {
+            // A closed pipe ends the output, not the run (its state is recorded anyway).
             Show::Events => {
-                let mut out = std::io::stdout().lock();
-                // A closed pipe ends the output, not the run (its state is recorded anyway).
-                let _ = writeln!(out, "{event}");
-                let _ = out.flush();
+                let _ = self.out.record_json(event);
             }
-            Show::Terminal { streamed } => {
-                let kind = event["type"].as_str().unwrap_or("");
-                match kind {
-                    "chunk" => {
-                        *streamed = true;
-                        let mut out = std::io::stdout().lock();
-                        let _ = out.write_all(event["content"].as_str().unwrap_or("").as_bytes());
-                        let _ = out.flush();
-                    }
-                    "tool.call" => {
-                        if *streamed {
-                            println!();
-                            *streamed = false;
-                        }
-                        eprintln!(
-                            "→ {} {}",
-                            event["name"].as_str().unwrap_or(""),
-                            event["arguments"]
-                        );
-                    }
-                    "tool.result" if event["is_error"] == true => {
-                        let text = event["result"].as_str().unwrap_or("");
-                        eprintln!("  ✗ {}", text.lines().next().unwrap_or(""));
-                    }
-                    "run.retrying" => eprintln!(
-                        "retrying ({}/{}): {}",
-                        event["attempt"],
-                        event["maxAttempts"],
-                        event["error"].as_str().unwrap_or("")
-                    ),
-                    _ => {}
+            Show::Terminal { streamed } => match &event.kind {
+                EventKind::Chunk { content } => {
+                    *streamed = true;
+                    let _ = self.out.raw(content.as_bytes());
                 }
-            }
+                EventKind::ToolCall {
+                    name, arguments, ..
+                } => {
+                    if *streamed {
+                        let _ = self.out.raw(b"\n");
+                        *streamed = false;
+                    }
+                    self.out.note(&format!("→ {name} {arguments}"));
+                }
+                EventKind::ToolResult {
+                    is_error: true,
+                    result,
+                    ..
+                } => {
+                    self.out
+                        .note(&format!("  ✗ {}", result.lines().next().unwrap_or("")));
+                }
+                EventKind::RunRetrying {
+                    attempt,
+                    max_attempts,
+                    error,
+                    ..
+                } => self
+                    .out
+                    .note(&format!("retrying ({attempt}/{max_attempts}): {error}")),
+                _ => {}
+            },
             Show::Quiet => {}
         }
     }
@@ -129,47 +132,18 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         .as_deref()
         .map(super::team::parse_duration)
         .transpose()?;
-    let settings = ctx.settings()?;
-    let config = &settings.config;
-    let agent_key = a.caller.agent.clone().unwrap_or_else(|| "default".into());
-    let agent_cfg = match &a.caller.agent {
-        Some(k) => Some(
-            config
-                .agents
-                .get(k)
-                .ok_or_else(|| crate::tools::config::unknown_agent(k))?,
-        ),
-        None => config.agents.get("default"),
-    };
-    let env = |k: &str| std::env::var(k).ok();
-    let provider_name = match a
-        .provider
-        .clone()
-        .or(agent_cfg.and_then(|c| c.provider.clone()))
-    {
-        Some(p) => p,
-        None => providers::default_name(&config.providers, &env)?,
-    };
-    let resolved = providers::resolve(&config.providers, &provider_name, &env)?;
-    let client = providers::Client::new(resolved, a.record.as_deref())?;
-
     let mut store = ctx.store()?;
-    let p = super::tools::watched_parts(ctx, &store, &a.caller)?;
-    let mut gate = super::tools::gate(ctx, &p)?;
-    if let Some(list) = &a.allow_tools {
-        let list: Vec<String> = list
-            .iter()
-            .map(|t| t.trim().to_string())
-            .filter(|t| !t.is_empty())
-            .collect();
-        gate.ceiling = Some((list, "--allow-tools".into()));
-    }
-
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    let options = RunOptions {
+        agent: a.caller.agent.as_deref(),
+        user: a.caller.user.as_deref(),
+        provider: a.provider.as_deref(),
+        record: a.record.as_deref(),
+        allow_tools: a.allow_tools.as_deref(),
+    };
+    let mut kit = RunKit::open(ctx.settings()?, &store, options)?;
+    ctx.out.notes(kit.take_notes());
+    let gate = kit.gate(super::tools::at_terminal(ctx, None).asker);
+    let rt = crate::ops::run::runtime()?;
     let cancel = Arc::new(Cancel::default());
     watch_signals(&rt, cancel.clone())?;
 
@@ -181,25 +155,13 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     } else {
         Show::Quiet
     };
-    let prompter_impl = super::tools::TerminalPrompter;
-    let prompter: Option<&dyn Prompter> = if super::tools::TerminalPrompter::available() {
-        Some(&prompter_impl)
+    let terminal_prompter = TerminalPrompter::new(ctx);
+    let prompter: Option<&dyn Prompter> = if TerminalPrompter::available() {
+        Some(&terminal_prompter)
     } else {
         None
     };
-    let mut runner = Runner {
-        gate: &gate,
-        store: &mut store,
-        busy_timeout: config.store.busy_timeout(),
-        client: &client,
-        agent_key: &agent_key,
-        agent: agent_cfg,
-        guard_mode: agent_cfg.and_then(|c| c.guard).unwrap_or(config.guard.mode),
-        max_message_chars: config.guard.max_message_chars,
-        prompter,
-        cancel,
-        rt: &rt,
-    };
+    let mut runner = kit.runner(&gate, &mut store, prompter, cancel, &rt);
     let request = RunRequest {
         message,
         session: a.caller.session.clone(),
@@ -209,7 +171,10 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         timeout,
         on_ask: a.on_ask,
     };
-    let mut sink = CliSink { show };
+    let mut sink = CliSink {
+        show,
+        out: ctx.out.clone(),
+    };
     let outcome = runner.run(&request, &mut sink)?;
     for w in &outcome.warnings {
         ctx.out.warn(w);
@@ -226,11 +191,10 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
             Ok(Status::Exit(kind))
         }
         (Show::Terminal { streamed }, None) => {
-            let mut out = std::io::stdout().lock();
             if !*streamed && !outcome.silent {
-                let _ = out.write_all(outcome.content.as_bytes());
+                ctx.out.raw(outcome.content.as_bytes())?;
             }
-            let _ = writeln!(out);
+            ctx.out.raw(b"\n")?;
             Ok(Status::Ok)
         }
         (_, None) => {

@@ -77,7 +77,7 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     let scrubber = build_scrubber(ctx, &args)?;
     // Open every input first: a missing file fails before anything is written.
     let inputs: Vec<(String, Box<dyn Read>, Option<u64>)> = if args.files.is_empty() {
-        super::input::hint_if_terminal();
+        super::input::hint_if_terminal(&ctx.out);
         vec![("-".into(), Box::new(std::io::stdin().lock()), None)]
     } else {
         args.files
@@ -127,7 +127,7 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     };
     if args.report {
         let doc = serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string()))?;
-        let _ = writeln!(std::io::stderr().lock(), "{doc}");
+        ctx.out.stderr_text(&format!("{doc}\n"));
     }
     if args.check {
         ctx.out.data(&report, |w| human_report(w, &report))?;

@@ -6,12 +6,14 @@
 use std::io::Write;
 
 use clap::{Args, Subcommand};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::team::{acting, resolve_team};
 use super::{Context, Status};
 use crate::error::{Error, Result};
+use crate::ops::toolbox::{Bridge, Caller, GateOptions};
 use crate::team::board::{Board, Changes, NewTask, Task};
+use crate::tools::gate::CallRequest;
 
 /// The task board.
 #[derive(Debug, Args)]
@@ -384,9 +386,10 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
     }
 }
 
-/// `tasks do`: the team_tasks tool's own code, so the CLI and the tool never drift apart.
+/// `tasks do`: one call of the `team_tasks` tool, through the gate like any other call (the
+/// acting agent's policy and rate limit apply, and it leaves an audit row), so the command and
+/// the tool never drift apart.
 fn run_json(ctx: &Context, agent: &str, team: Option<&str>, input: &str) -> Result<Status> {
-    use crate::tools::Tool;
     let doc = super::input::Input::parse(Some(input)).read_json(ctx)?;
     let mut args = doc
         .as_object()
@@ -395,27 +398,26 @@ fn run_json(ctx: &Context, agent: &str, team: Option<&str>, input: &str) -> Resu
     if let Some(t) = team {
         args.entry("team").or_insert_with(|| t.into());
     }
-    let settings = ctx.settings()?;
-    let call = crate::tools::CallContext {
-        agent: Some(agent.to_string()),
-        workspace: settings.workspace.clone(),
-        store_path: settings.db_path.clone(),
-        known_agents: settings.config.agents.keys().cloned().collect(),
-        ..Default::default()
+    let mut store = ctx.store()?;
+    let caller = Caller {
+        agent: Some(agent),
+        user: None,
     };
-    let tool = crate::tools::team::TeamTasks;
-    if let Err(e) = crate::tools::schema::validate(&tool.parameters(), &args) {
-        return Err(Error::usage(format!("invalid team_tasks input: {e}")));
+    let toolbox = super::tools::toolbox(ctx, &store, caller, Bridge::None)?;
+    let gate = toolbox.gate(GateOptions::default());
+    let req = CallRequest {
+        tool: "team_tasks".into(),
+        args: Value::Object(args),
+        agent: Some(agent.to_string()),
+        channel: Some("cli".into()),
+        ..CallRequest::default()
+    };
+    let outcome = gate.call(&mut store, &req, None)?;
+    let text = outcome.reply();
+    if let Some(kind) = outcome.error_kind() {
+        return Err(Error::new(kind, text));
     }
-    let r = tool.execute(&call, &args);
-    if r.is_error {
-        return Err(Error::new(
-            r.error_kind.unwrap_or(crate::error::ErrorKind::Failed),
-            r.for_llm,
-        ));
-    }
-    let data: serde_json::Value =
-        serde_json::from_str(&r.for_llm).unwrap_or_else(|_| json!({"message": r.for_llm}));
-    ctx.out.data(&data, |w| writeln!(w, "{}", r.for_llm))?;
+    let data: Value = serde_json::from_str(&text).unwrap_or_else(|_| json!({"message": text}));
+    ctx.out.data(&data, |w| writeln!(w, "{text}"))?;
     Ok(Status::Ok)
 }

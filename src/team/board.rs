@@ -1355,3 +1355,7 @@ fn parse_cursor(c: &str) -> Result<(i64, i64, i64)> {
         ))),
     }
 }
+
+#[cfg(test)]
+#[path = "board_tests.rs"]
+mod tests;

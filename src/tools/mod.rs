@@ -189,8 +189,9 @@ impl StopWhen {
     }
 }
 
-/// Who is calling, from where, and in which workspace (§1.3 step 2).
-#[derive(Debug, Clone, Default)]
+/// Who is calling, from where, and in which workspace (§1.3 step 2). Only the gate makes one
+/// (see [`gate::Sealed`]).
+#[derive(Debug)]
 pub struct CallContext {
     pub agent: Option<String>,
     pub user: Option<String>,
@@ -229,6 +230,8 @@ pub struct CallContext {
     pub config_path: Option<PathBuf>,
     /// When the call must stop early (the caller's deadline, a signal).
     pub stop: StopWhen,
+    /// Made by the gate alone.
+    _sealed: gate::Sealed,
 }
 
 impl CallContext {
@@ -279,7 +282,15 @@ pub trait Tool: Send + Sync {
     fn review(&self, _ctx: &CallContext, _args: &Map<String, Value>) -> Review {
         Review::Allow
     }
+    /// Runs the call. Only the gate can call this: nobody else can make a [`CallContext`].
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult;
+    /// The sandbox a call would run in (`None`: the tool runs no command).
+    fn sandbox(
+        &self,
+        _ctx: &CallContext,
+    ) -> Option<std::result::Result<exec::sandbox::Plan, String>> {
+        None
+    }
 }
 
 /// Registered tools by canonical name, plus aliases.

@@ -86,14 +86,19 @@ fn ask_user_without_a_terminal_answers_with_the_fallback_and_says_so() {
     );
 }
 
-/// `ask_user` under a terminal; `answer` typed after a pause, or nothing.
+/// `ask_user` under a terminal; `answer` typed once the question is asked (at its `> `), or
+/// nothing ever.
 fn ask_on_terminal(env: &TestEnv, args: &str, answer: Option<&str>) -> String {
-    on_terminal(env, &format!("tools exec ask_user '{args}' --json"), answer)
+    let command = format!("tools exec ask_user '{args}' --json");
+    match answer {
+        Some(answer) => on_terminal(env, &command, "> ", answer),
+        None => on_unanswered_terminal(env, &command),
+    }
 }
 
 #[test]
 fn ask_user_on_a_terminal_asks_and_times_out() {
-    if which::which("script").is_err() {
+    if require_peer(which::which("script").ok(), "script(1) (util-linux)").is_none() {
         return;
     }
     let env = TestEnv::new();

@@ -134,7 +134,8 @@ fn sigint_ends_the_process_as_interrupted() {
     let mut child = env.spawn(&["scrub"]);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"waiting for more input\n").unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // Once it has read that line it is scrubbing a stream, waiting for more: interrupt it there.
+    wait_until_read(&stdin);
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(child.id() as i32),
         nix::sys::signal::Signal::SIGINT,

@@ -244,24 +244,26 @@ pub(crate) fn everything() -> Option<String> {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
         "fixtures/mcp-peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
     );
-    if p.exists() && which::which("node").is_ok() {
-        return Some(p.display().to_string());
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        ".ci/run installs the MCP peers (npm ci)"
-    );
-    None
+    let found = (p.exists() && which::which("node").is_ok()).then(|| p.display().to_string());
+    require_peer(
+        found,
+        "node with fixtures/mcp-peers/node_modules (.ci/run installs the MCP peers: npm ci)",
+    )
 }
 
+/// No process matching `marker` (`pgrep -f`) is left once the ones being stopped have ended.
 pub(crate) fn no_server_left(marker: &str) {
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    if processes_end(marker) {
+        return;
+    }
     let out = std::process::Command::new("pgrep")
-        .args(["-f", marker])
+        .args(["-af", marker])
         .output()
         .unwrap();
-    let pids = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    assert!(pids.is_empty(), "left running: {pids}");
+    panic!(
+        "left running: {}",
+        String::from_utf8_lossy(&out.stdout).trim()
+    );
 }
 
 #[test]
@@ -480,11 +482,22 @@ fn failing_servers_are_exit_8_and_leave_nothing_running() {
         err["message"].as_str().unwrap().contains("cannot start"),
         "{err}"
     );
-    // Crashes in the middle of a call.
+    // Crashes in the middle of a call: once the call has reached the server (its requests are
+    // copied to a log on the way in), the server is killed and its stdout stays open.
     if let Some(js) = everything() {
+        let log = env.root().join("crash-requests.log");
         let script = env.write(
             "crash.sh",
-            format!("node {js} stdio & pid=$!; sleep 1.5; kill -9 $pid; sleep 4444\n"),
+            format!(
+                "exec 3<&0\n\
+                 tee {log} <&3 | node {js} stdio & pid=$!\n\
+                 i=0\n\
+                 until grep -q trigger-long-running-operation {log} 2>/dev/null; do\n\
+                 i=$((i + 1)); [ $i -gt 400 ] && break; sleep 0.05\n\
+                 done\n\
+                 kill -9 $pid; sleep 4444\n",
+                log = log.display()
+            ),
         );
         env.run(&[
             "mcp",
@@ -545,13 +558,10 @@ pub(crate) fn peer_python() -> Option<String> {
     let found = from_env
         .or(default)
         .filter(|p| std::path::Path::new(p).exists());
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            ".ci/run installs the Python mcp package"
-        );
-    }
-    found
+    require_peer(
+        found,
+        "the peers' Python with the mcp package (GOCLAW_PEER_PYTHON; .ci/run makes the venv)",
+    )
 }
 
 pub(crate) fn free_port() -> u16 {
@@ -724,11 +734,7 @@ fn an_sse_server_that_never_names_its_endpoint_times_out() {
 #[test]
 fn server_everything_over_streamable_http_and_sse_in_a_private_network() {
     let Some(server) = everything() else { return };
-    if which::which("unshare").is_err() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "unshare is part of util-linux"
-        );
+    if require_peer(which::which("unshare").ok(), "unshare (util-linux)").is_none() {
         return;
     }
     let env = home();
@@ -750,13 +756,12 @@ fn server_everything_over_streamable_http_and_sse_in_a_private_network() {
             "$GOCLAW" mcp call $name get-sum '{"a":20,"b":22}' --json
         done
     "#;
-    let o = std::process::Command::new("timeout")
+    let o = env
+        .launcher_cmd("timeout")
         .args(["120", "unshare", "--user", "--map-root-user", "--net"])
         .args(["bash", "-c", script])
         .env("SERVER", &server)
-        .env("GOCLAW", assert_cmd::cargo::cargo_bin("goclaw"))
-        .env("GOCLAW_HOME", env.home())
-        .current_dir(env.work())
+        .env("GOCLAW", goclaw_bin())
         .output()
         .unwrap();
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));

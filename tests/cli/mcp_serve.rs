@@ -22,15 +22,14 @@ impl Client {
     fn start(env: &TestEnv, py: &str, serve_args: &[&str]) -> Client {
         let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("fixtures/mcp-peers/py_client.py");
-        let mut child = std::process::Command::new(py)
+        // The client starts goclaw with its own environment, so it gets the one goclaw would.
+        let mut child = env
+            .launcher_cmd(py)
             .arg(script)
             .arg("session")
-            .arg(assert_cmd::cargo::cargo_bin("goclaw"))
+            .arg(goclaw_bin())
             .args(["mcp", "serve"])
             .args(serve_args)
-            .env("GOCLAW_HOME", env.home())
-            .env("HOME", env.root())
-            .current_dir(env.work())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

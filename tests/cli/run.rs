@@ -20,14 +20,10 @@ pub(crate) struct Llm {
 fn peer_bin(name: &str) -> Option<String> {
     let py = peer_python()?;
     let bin = std::path::Path::new(&py).with_file_name(name);
-    if bin.exists() {
-        return Some(bin.display().to_string());
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        ".ci/run installs {name} into the peers venv"
-    );
-    None
+    require_peer(
+        bin.exists().then(|| bin.display().to_string()),
+        &format!("{name} in the peers' venv (.ci/run installs it)"),
+    )
 }
 
 fn fakellm() -> Option<Llm> {
@@ -590,14 +586,10 @@ fn spawn_run(
     llm: &Llm,
     args: &[&str],
 ) -> (std::process::Child, std::sync::mpsc::Receiver<Value>) {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("goclaw"))
-        .args(["run", "--model", "gpt-4o", "--events"])
+    let mut child = env
+        .std_cmd(&["run", "--model", "gpt-4o", "--events"])
         .args(args)
-        .env("GOCLAW_HOME", env.home())
-        .env("HOME", env.root())
         .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
-        .env_remove("OPENAI_API_KEY")
-        .current_dir(env.work())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -1189,20 +1181,18 @@ fn the_iteration_budget_nudges_then_ends_without_tools() {
 
 #[test]
 fn a_terminal_sees_the_answer_stream() {
-    if which::which("script").is_err() {
+    if require_peer(which::which("script").ok(), "script(1) (util-linux)").is_none() {
         return;
     }
     let env = TestEnv::new();
     let provider = recording(&env, "tty.jsonl", &[answer("Streaming to your terminal.")]);
     let inner = format!(
         "{} run --provider {provider} 'hello terminal'",
-        assert_cmd::cargo::cargo_bin("goclaw").display()
+        goclaw_bin().display()
     );
-    let out = Command::new("script")
+    let out = env
+        .launcher_cmd("script")
         .args(["-qec", &inner, "/dev/null"])
-        .env("GOCLAW_HOME", env.home())
-        .env("HOME", env.root())
-        .current_dir(env.work())
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -1359,12 +1349,7 @@ fn the_deadline_stops_a_running_tool() {
     let doc = assert_error(&o, 7, "timeout");
     assert_eq!(doc["details"]["status"], "timed_out", "{doc}");
     assert!(took < Duration::from_secs(8), "the run took {took:?}");
-    let alive = Command::new("pgrep")
-        .args(["-f", "^sleep 40$"])
-        .status()
-        .unwrap()
-        .success();
-    assert!(!alive, "the command outlived the run");
+    assert!(processes_end("^sleep 40$"), "the command outlived the run");
 }
 
 #[test]
@@ -1420,7 +1405,8 @@ fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool() {
                 break;
             }
         }
-        std::thread::sleep(Duration::from_millis(500));
+        // The signal comes while the tool's command runs.
+        wait_for_descendant(child.id(), "sleep 40");
         let t = std::time::Instant::now();
         nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
         let status = child.wait().unwrap();

@@ -106,12 +106,10 @@ fn run_with_stdin(mut cmd: StdCommand, input: &[u8]) -> Vec<u8> {
 
 #[test]
 fn matches_go_regexp_byte_for_byte() {
-    let Ok(go) = which::which("go") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "go is not installed; .ci/run installs golang-go"
-        );
-        eprintln!("skipped: go is not installed (apt-get install golang-go)");
+    let Some(go) = require_peer(
+        which::which("go").ok(),
+        "go (.ci/run installs golang-go; apt-get install golang-go)",
+    ) else {
         return;
     };
     let env = TestEnv::new();
@@ -145,11 +143,10 @@ fn matches_go_regexp_byte_for_byte() {
         let mut go_cmd = StdCommand::new(&oracle);
         go_cmd.args(values);
         let expected = run_with_stdin(go_cmd, &input);
-        let mut ours = StdCommand::new(assert_cmd::cargo::cargo_bin("goclaw"));
-        ours.arg("scrub")
-            .args(values)
-            .env("GOCLAW_HOME", env.home())
-            .stderr(Stdio::null());
+        let mut args = vec!["scrub"];
+        args.extend(values);
+        let mut ours = env.std_cmd(&args);
+        ours.stderr(Stdio::null());
         let got = run_with_stdin(ours, &input);
         assert!(
             got == expected,

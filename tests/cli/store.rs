@@ -172,6 +172,7 @@ fn backup_while_another_process_writes() {
             .unwrap();
     }
     let stop = Arc::new(AtomicBool::new(false));
+    let (first_written, writing) = std::sync::mpsc::channel();
     let writer = {
         let (db, stop) = (db.clone(), stop.clone());
         std::thread::spawn(move || {
@@ -185,12 +186,18 @@ fn backup_while_another_process_writes() {
                     [format!("tick {n} {}", "x".repeat(200))],
                 )
                 .unwrap();
+                if n == 0 {
+                    let _ = first_written.send(());
+                }
                 n += 1;
             }
             n
         })
     };
-    std::thread::sleep(std::time::Duration::from_millis(100));
+    // The backups start once the writer has committed a row and goes on writing.
+    writing
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the writer never wrote");
     for i in 0..5 {
         let target = env.root().join(format!("backup-{i}.db"));
         let o = env.run(&["db", "backup", target.to_str().unwrap()]);

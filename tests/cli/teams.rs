@@ -608,7 +608,9 @@ fn the_mailbox() {
     assert_error(&msg("w4", &["wait", "--timeout", "300ms"]), 7, "timeout");
     assert!(t.elapsed() < std::time::Duration::from_secs(5));
     let waiter = env.spawn(&["team", "message", "--as", "w4", "wait", "--timeout", "20s"]);
-    std::thread::sleep(std::time::Duration::from_millis(400));
+    // Asleep between two looks at its mailbox: it has found nothing and is waiting, so the
+    // message below comes while it waits.
+    wait_until_asleep(waiter.id());
     assert_eq!(code(&msg("w5", &["send", "--to", "w4", "ping"])), 0);
     let out = waiter.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -618,13 +620,10 @@ fn the_mailbox() {
 
 /// Spawns `goclaw tasks …` as `agent` without waiting.
 fn spawn_tasks(env: &TestEnv, agent: &str, args: &[&str]) -> std::process::Command {
-    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"));
-    c.args(["tasks", "--as", agent, "--team", "dev"])
-        .args(args)
-        .env("GOCLAW_HOME", env.home())
-        .current_dir(env.work())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut a = vec!["tasks", "--as", agent, "--team", "dev"];
+    a.extend_from_slice(args);
+    let mut c = env.std_cmd(&a);
+    c.stdout(Stdio::piped()).stderr(Stdio::piped());
     c
 }
 
@@ -646,50 +645,48 @@ fn eight_workers_claim_a_thousand_tasks_exactly_once() {
                 .unwrap();
         }
     }
-    let workers: Vec<_> = (1..=8)
-        .map(|n| {
-            let agent = format!("w{n}");
-            let env_home = env.home();
-            let work = env.work();
-            std::thread::spawn(move || {
-                let run = |args: &[&str]| {
-                    std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"))
-                        .args(["tasks", "--as", &agent, "--team", "dev"])
-                        .args(args)
-                        .env("GOCLAW_HOME", &env_home)
-                        .current_dir(&work)
-                        .output()
-                        .unwrap()
-                };
-                let mut done = Vec::new();
-                let mut other_errors = Vec::new();
-                loop {
-                    let o = run(&["claim", "--next"]);
-                    match o.status.code() {
-                        Some(0) => {
-                            let id =
-                                serde_json::from_slice::<Value>(&o.stdout).unwrap()["identifier"]
+    let outcomes: Vec<(Vec<String>, Vec<String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (1..=8)
+            .map(|n| {
+                let agent = format!("w{n}");
+                let env = &env;
+                s.spawn(move || {
+                    let run = |args: &[&str]| {
+                        let mut a = vec!["tasks", "--as", agent.as_str(), "--team", "dev"];
+                        a.extend_from_slice(args);
+                        env.run(&a)
+                    };
+                    let mut done = Vec::new();
+                    let mut other_errors = Vec::new();
+                    loop {
+                        let o = run(&["claim", "--next"]);
+                        match o.status.code() {
+                            Some(0) => {
+                                let id = serde_json::from_slice::<Value>(&o.stdout).unwrap()
+                                    ["identifier"]
                                     .as_str()
                                     .unwrap()
                                     .to_string();
-                            let c = run(&["complete", &id, "--result", "done"]);
-                            if c.status.code() != Some(0) {
-                                other_errors.push(String::from_utf8_lossy(&c.stdout).into_owned());
+                                let c = run(&["complete", &id, "--result", "done"]);
+                                if c.status.code() != Some(0) {
+                                    other_errors
+                                        .push(String::from_utf8_lossy(&c.stdout).into_owned());
+                                }
+                                done.push(id);
                             }
-                            done.push(id);
+                            Some(5) => break,    // nothing left
+                            Some(6) => continue, // lost a race
+                            _ => other_errors.push(String::from_utf8_lossy(&o.stdout).into_owned()),
                         }
-                        Some(5) => break,    // nothing left
-                        Some(6) => continue, // lost a race
-                        _ => other_errors.push(String::from_utf8_lossy(&o.stdout).into_owned()),
                     }
-                }
-                (done, other_errors)
+                    (done, other_errors)
+                })
             })
-        })
-        .collect();
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
     let mut all = Vec::new();
-    for w in workers {
-        let (done, errors) = w.join().unwrap();
+    for (done, errors) in outcomes {
         assert!(errors.is_empty(), "unexpected errors: {errors:?}");
         all.extend(done);
     }
@@ -741,15 +738,13 @@ fn a_blocker_failing_while_dependents_are_created() {
     let env = board();
     let x = create(&env, "foundation", &[]);
     tasks(&env, "w1", &["claim", &x]);
-    let creator = {
-        let env_home = env.home();
-        let work = env.work();
-        let x = x.clone();
-        std::thread::spawn(move || {
+    let (first_created, first_done) = std::sync::mpsc::channel();
+    let results = std::thread::scope(|s| {
+        let creator = s.spawn(|| {
             let mut results = Vec::new();
             for i in 0..15 {
-                let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"))
-                    .args([
+                let o = env
+                    .cmd(&[
                         "tasks",
                         "--as",
                         "lead",
@@ -761,25 +756,29 @@ fn a_blocker_failing_while_dependents_are_created() {
                         "--blocked-by",
                         &x,
                     ])
-                    .env("GOCLAW_HOME", &env_home)
-                    .current_dir(&work)
                     .output()
                     .unwrap();
                 results.push(o.status.code().unwrap());
+                if i == 0 {
+                    let _ = first_created.send(());
+                }
             }
             results
-        })
-    };
-    std::thread::sleep(std::time::Duration::from_millis(150));
-    assert_eq!(
-        code(&tasks(
-            &env,
-            "w1",
-            &["comment", &x, "cannot proceed", "--blocker"]
-        )),
-        0
-    );
-    let results = creator.join().unwrap();
+        });
+        // The blocker fails once a first dependent exists, while the others are being created.
+        first_done
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the first dependent was never created");
+        assert_eq!(
+            code(&tasks(
+                &env,
+                "w1",
+                &["comment", &x, "cannot proceed", "--blocker"]
+            )),
+            0
+        );
+        creator.join().unwrap()
+    });
     // Each create either happened before the failure (and was released by it) or was refused
     // because its blocker had already failed; none is left waiting on a failed task.
     assert!(results.iter().all(|&c| c == 0 || c == 2), "{results:?}");

@@ -11,21 +11,18 @@ const KEY_HEX: &str = "5eca7e5eca7e5eca7e5eca7e5eca7e5eca7e5eca7e5eca7e5eca7e5ec
 
 /// The sandbox modes this machine can run (CI must run them all).
 fn sandbox_modes() -> Vec<&'static str> {
-    if !goclaw::tools::exec::sandbox::landlock_supported() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI machines enforce Landlock"
-        );
+    let landlock = goclaw::tools::exec::sandbox::landlock_supported().then_some(());
+    if require_peer(landlock, "Landlock in the kernel (CI machines enforce it)").is_none() {
         return vec![];
     }
     let mut modes = vec!["auto", "landlock"];
-    if which::which("bwrap").is_ok() {
+    if require_peer(
+        which::which("bwrap").ok(),
+        "bwrap, for the bwrap sandbox mode (.ci/run installs bubblewrap)",
+    )
+    .is_some()
+    {
         modes.push("bwrap");
-    } else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            ".ci/run installs bubblewrap"
-        );
     }
     modes
 }
@@ -45,14 +42,6 @@ fn exec_with(env: &TestEnv, cfg: &str, command: &str) -> std::process::Output {
 /// The same: exit code and what the model would read.
 fn exec_in(env: &TestEnv, cfg: &str, command: &str) -> (i32, String) {
     tool_text(&exec_with(env, cfg, command))
-}
-
-fn process_alive(marker: &str) -> bool {
-    std::process::Command::new("pgrep")
-        .args(["-f", marker])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
 }
 
 #[test]
@@ -226,13 +215,12 @@ fn every_process_a_call_starts_ends_with_it() {
             ),
         );
         assert_eq!(c, 0, "{mode}: {text}");
-        std::thread::sleep(Duration::from_millis(300));
         assert!(
-            !process_alive(&format!("sleep {a}")),
+            processes_end(&format!("sleep {a}")),
             "{mode}: setsid child survived"
         );
         assert!(
-            !process_alive(&format!("sleep {b}")),
+            processes_end(&format!("sleep {b}")),
             "{mode}: double fork survived"
         );
     }
@@ -252,7 +240,8 @@ fn sigterm_and_sigint_stop_a_running_tool_at_once() {
             "exec",
             &json!({"command": format!("{marker}; echo never"), "timeout": 1800}).to_string(),
         ]);
-        std::thread::sleep(Duration::from_millis(800));
+        // The signal comes while the command runs.
+        wait_for_descendant(child.id(), &marker);
         let t = Instant::now();
         nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
         let status = child.wait().unwrap();
@@ -383,7 +372,7 @@ fn approvals_are_not_fooled_by_variables_redirections_or_cd() {
 #[test]
 fn mcp_serve_registered_as_its_own_server_is_refused_not_a_fork_bomb() {
     let env = TestEnv::new();
-    let me = assert_cmd::cargo::cargo_bin("goclaw");
+    let me = goclaw_bin();
     let me = me.to_str().unwrap();
     let add = env.run(&[
         "mcp",
@@ -435,12 +424,10 @@ fn mcp_serve_registered_as_its_own_server_is_refused_not_a_fork_bomb() {
     assert_error(&o, 2, "usage");
     let o = env.run(&["mcp", "probe", "other"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
-    std::thread::sleep(Duration::from_millis(300));
-    let left = std::process::Command::new("pgrep")
-        .args(["-f", &format!("{} mcp serve", other.display())])
-        .output()
-        .unwrap();
-    assert!(!left.status.success(), "an mcp serve outlived the probe");
+    assert!(
+        processes_end(&format!("{} mcp serve", other.display())),
+        "an mcp serve outlived the probe"
+    );
 }
 
 #[test]
@@ -814,11 +801,8 @@ fn unknown_group_names_warn_and_an_unanswered_prompt_denies() {
     let names = names(&o);
     assert!(names.contains(&"team_tasks".to_string()), "{names:?}");
     // A prompt nobody answers denies after [tools.exec] approval_timeout_secs.
-    if which::which("script").is_err() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "script(1) is on every CI machine"
-        );
+    let script = which::which("script").ok();
+    if require_peer(script, "script(1) (util-linux, on every CI machine)").is_none() {
         return;
     }
     env.write(
@@ -913,7 +897,7 @@ fn a_killed_goclaw_takes_its_commands_with_it() {
         "exec",
         &json!({"command": format!("{marker}; echo never"), "timeout": 1800}).to_string(),
     ]);
-    std::thread::sleep(Duration::from_millis(800));
+    wait_for_descendant(child.id(), marker);
     assert!(process_alive(marker));
     child.kill().unwrap();
     child.wait().unwrap();
@@ -949,7 +933,6 @@ fn a_probe_timeout_ends_every_process_the_server_started() {
     let o = env.run(&["mcp", "probe", "mute"]);
     assert_eq!(code(&o), 8, "{}", stdout(&o));
     assert!(t.elapsed() < Duration::from_secs(10));
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(!process_alive(marker), "the server's setsid child survived");
-    assert!(!process_alive("sleep 60"));
+    assert!(processes_end(marker), "the server's setsid child survived");
+    assert!(processes_end("sleep 60"));
 }

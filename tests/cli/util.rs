@@ -1,10 +1,50 @@
-//! The test harness: a temporary home per test, and a `goclaw` command that sees only it.
+//! The test harness: a temporary home per test, and a `goclaw` command that sees only it; test
+//! peers that may be missing; waiting for what another process does, never for a while.
 
+use std::ffi::{OsStr, OsString};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use tempfile::TempDir;
+
+/// The `goclaw` binary under test.
+pub fn goclaw_bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("goclaw")
+}
+
+/// Prefixes of the variables a goclaw under test never inherits: its own settings and the
+/// providers' keys and addresses.
+const UNSET_PREFIXES: [&str; 3] = ["GOCLAW_", "OPENAI_", "ANTHROPIC_"];
+
+/// Other variables a goclaw under test never inherits.
+const UNSET: [&str; 3] = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "NO_COLOR"];
+
+fn never_inherited(name: &OsStr) -> bool {
+    let name = name.as_encoded_bytes();
+    UNSET_PREFIXES
+        .iter()
+        .any(|p| name.starts_with(p.as_bytes()))
+        || UNSET.iter().any(|v| name == v.as_bytes())
+}
+
+/// Removes from `c`'s environment every variable of this process that a goclaw under test must
+/// not see: each `GOCLAW_*`, `OPENAI_*` and `ANTHROPIC_*`, whatever it is called, and the few in
+/// [`UNSET`]. For goclaw itself, and for any program that starts goclaw (`script`, `timeout`,
+/// an MCP client): its children inherit the cleaned environment. Variables set on `c`
+/// afterwards are kept.
+pub fn clean_env(c: &mut std::process::Command) -> &mut std::process::Command {
+    let names: Vec<OsString> = std::env::vars_os()
+        .map(|(name, _)| name)
+        .filter(|name| never_inherited(name))
+        .collect();
+    for name in names {
+        c.env_remove(name);
+    }
+    c
+}
 
 /// A temporary home: `home/` is GOCLAW_HOME, `work/` the current directory.
 pub struct TestEnv {
@@ -49,24 +89,6 @@ impl TestEnv {
         p
     }
 
-    /// Variables a test never inherits.
-    const UNSET: [&'static str; 14] = [
-        "GOCLAW_DB",
-        "GOCLAW_CONFIG",
-        "GOCLAW_WORKSPACE",
-        "XDG_CONFIG_HOME",
-        "XDG_DATA_HOME",
-        "NO_COLOR",
-        "OPENAI_API_KEY",
-        "OPENAI_BASE_URL",
-        "ANTHROPIC_API_KEY",
-        "ANTHROPIC_BASE_URL",
-        "GOCLAW_AGENT",
-        "GOCLAW_SESSION",
-        "GOCLAW_MCP_CHILD",
-        "GOCLAW_SECRET_KEY",
-    ];
-
     /// `goclaw ARGS…` with a clean environment pointing at this home.
     pub fn cmd(&self, args: &[&str]) -> Command {
         Command::from_std(self.std_cmd(args))
@@ -74,14 +96,20 @@ impl TestEnv {
 
     /// The same as a `std::process::Command`, for streams and stdin of any kind.
     pub fn std_cmd(&self, args: &[&str]) -> std::process::Command {
-        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("goclaw"));
-        for var in Self::UNSET {
-            c.env_remove(var);
-        }
-        c.env("GOCLAW_HOME", self.home())
+        let mut c = self.launcher_cmd(goclaw_bin());
+        c.args(args);
+        c
+    }
+
+    /// `program` with the environment every goclaw under test gets ([`clean_env`], then
+    /// GOCLAW_HOME and HOME in this test's directory) and the work directory as its current
+    /// one: goclaw itself, or a program that starts it (`script`, `timeout`, an MCP client).
+    pub fn launcher_cmd(&self, program: impl AsRef<OsStr>) -> std::process::Command {
+        let mut c = std::process::Command::new(program);
+        clean_env(&mut c)
+            .env("GOCLAW_HOME", self.home())
             .env("HOME", self.root())
-            .current_dir(self.work())
-            .args(args);
+            .current_dir(self.work());
         c
     }
 
@@ -140,17 +168,46 @@ pub fn tool_text(o: &Output) -> (i32, String) {
     (code(o), text)
 }
 
-/// `goclaw ARGS` under `script`, so it has a terminal; `typed` (a line) is sent after a pause,
-/// or nothing. Returns the screen.
-pub fn on_terminal(env: &TestEnv, args: &str, typed: Option<&str>) -> String {
+/// `goclaw ARGS` under `script`, so it has a terminal: once `prompt` is on the screen, `typed`
+/// (a line) is typed and stdin closes. Returns the screen.
+pub fn on_terminal(env: &TestEnv, args: &str, prompt: &str, typed: &str) -> String {
     let mut child = terminal(env, args);
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    if let Some(t) = typed {
-        std::io::Write::write_all(child.stdin.as_mut().unwrap(), format!("{t}\n").as_bytes())
-            .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        loop {
+            match std::io::Read::read(&mut out, &mut buf) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    let mut screen: Vec<u8> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !String::from_utf8_lossy(&screen).contains(prompt) {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(chunk) => screen.extend(chunk),
+            Err(e) => {
+                let _ = child.kill();
+                panic!(
+                    "no {prompt:?} on the terminal ({e}); the screen:\n{}",
+                    String::from_utf8_lossy(&screen)
+                );
+            }
+        }
     }
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{typed}\n").as_bytes()).unwrap();
+    drop(stdin);
+    screen.extend(rx.iter().flatten());
+    reader.join().unwrap();
+    child.wait().unwrap();
+    String::from_utf8_lossy(&screen).into_owned()
 }
 
 /// `goclaw ARGS` under `script` whose user never types: stdin stays open until it ends.
@@ -164,18 +221,181 @@ pub fn on_unanswered_terminal(env: &TestEnv, args: &str) -> String {
 }
 
 fn terminal(env: &TestEnv, args: &str) -> std::process::Child {
-    let inner = format!(
-        "{} {args}",
-        assert_cmd::cargo::cargo_bin("goclaw").display()
-    );
-    std::process::Command::new("script")
+    let inner = format!("{} {args}", goclaw_bin().display());
+    env.launcher_cmd("script")
         .args(["-qec", &inner, "/dev/null"])
-        .env("GOCLAW_HOME", env.home())
-        .current_dir(env.work())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap()
+}
+
+/// A test peer (a program, a Python package, a kernel feature the test drives) that a machine
+/// may lack: `found`, where the caller looked for it. When it is `None` the peer is missing:
+/// under CI (`CI` set) that fails the test, naming the peer; elsewhere this says on stderr that
+/// what needs the peer is skipped, and the caller skips it (`let Some(x) = require_peer(..)
+/// else { return };`).
+#[track_caller]
+pub fn require_peer<T>(found: Option<T>, peer: &str) -> Option<T> {
+    if found.is_none() {
+        if std::env::var_os("CI").is_some() {
+            panic!(
+                "{}: the test peer {peer} is missing (CI runs every test)",
+                test_name()
+            );
+        }
+        skip_note(&format!("{peer} is missing"));
+    }
+    found
+}
+
+/// Says on stderr, past the test harness's capture, that the running test skips something,
+/// and why. For a missing peer, use [`require_peer`].
+pub fn skip_note(why: &str) {
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{}: skipped (in whole or in part): {why}",
+        test_name()
+    );
+}
+
+/// The running test's name (the test harness names each test's thread after it).
+fn test_name() -> String {
+    std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string()
+}
+
+/// Whether a process whose command line matches `pattern` (`pgrep -f`) runs.
+pub fn process_alive(pattern: &str) -> bool {
+    std::process::Command::new("pgrep")
+        .args(["-f", pattern])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// Waits until no process whose command line matches `pattern` (`pgrep -f`) runs, for at most
+/// 5 s (time for killed processes to end); whether none runs. For processes already started,
+/// which do not end on their own within that time.
+pub fn processes_end(pattern: &str) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while process_alive(pattern) {
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+/// The parent of process `pid`, from /proc/PID/stat.
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `PID (COMM) STATE PPID …`, and COMM may hold spaces and parentheses.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn descends_from(mut pid: u32, ancestor: u32) -> bool {
+    for _ in 0..64 {
+        match parent_of(pid) {
+            Some(p) if p == ancestor => return true,
+            Some(p) if p > 1 => pid = p,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Waits (at most 20 s) until a process whose command line is exactly `cmdline` (arguments
+/// joined by spaces) runs below `ancestor`, a process this test started: the sign that it has
+/// got as far as starting that command. Returns its pid.
+pub fn wait_for_descendant(ancestor: u32, cmdline: &str) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let Ok(raw) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+                continue;
+            };
+            let line = raw
+                .split(|&b| b == 0)
+                .filter(|a| !a.is_empty())
+                .map(String::from_utf8_lossy)
+                .collect::<Vec<_>>()
+                .join(" ");
+            if line == cmdline && descends_from(pid, ancestor) {
+                return pid;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "`{cmdline}` never ran below process {ancestor}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Waits (at most 20 s) until the main thread of process `pid`, a child of this test, sleeps
+/// in `nanosleep` or `clock_nanosleep` (/proc/PID/syscall). For a command that polls (`team
+/// message wait`): it has looked once, found nothing, and is waiting to look again.
+pub fn wait_until_asleep(pid: u32) {
+    let path = format!("/proc/{pid}/syscall");
+    let naps = [nix::libc::SYS_nanosleep, nix::libc::SYS_clock_nanosleep];
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let now = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!("{path}: {e} (the test reads what its child is blocked in)")
+        });
+        let call = now
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse::<nix::libc::c_long>().ok());
+        if call.is_some_and(|n| naps.contains(&n)) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "process {pid} never slept; now: {now}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Waits (at most 20 s) until the child has read everything written so far to its `stdin`
+/// pipe: the sign that it has started and is reading its input.
+pub fn wait_until_read(stdin: &std::process::ChildStdin) {
+    use std::os::fd::AsRawFd;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut unread: nix::libc::c_int = 0;
+        // SAFETY: FIONREAD stores one int, the bytes waiting in the pipe, through the pointer,
+        // which points at a live c_int; the descriptor is open while `stdin` is borrowed.
+        let rc = unsafe {
+            nix::libc::ioctl(
+                stdin.as_raw_fd(),
+                nix::libc::FIONREAD,
+                &mut unread as *mut nix::libc::c_int,
+            )
+        };
+        assert_eq!(rc, 0, "FIONREAD: {}", std::io::Error::last_os_error());
+        if unread == 0 {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the child never read its input ({unread} bytes left)"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// The `name` of every element of a JSON array on stdout (e.g. `tools list`).

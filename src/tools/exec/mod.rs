@@ -189,6 +189,9 @@ impl Tool for ExecTool {
         Risk::Dangerous
     }
 
+    fn sandbox(&self, ctx: &CallContext) -> Option<Result<sandbox::Plan, String>> {
+        Some(sandbox::plan_for(ctx))
+    }
     fn review(&self, ctx: &CallContext, args: &Map<String, Value>) -> Review {
         let command = command_arg(args);
         if command.is_empty() {

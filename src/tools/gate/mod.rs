@@ -5,30 +5,28 @@
 //! the tool's review (deny patterns) and the approval decision → execute → scrub → record.
 //! Every call is recorded in `tool_calls`, whatever its outcome.
 
+pub mod audit;
+pub mod decision;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use rusqlite::TransactionBehavior;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::config::{AgentProfile, ToolsConfig, unknown_agent};
-use super::exec::approvals::{self, Decision, Subject};
-use super::exec::{ExecSettings, sandbox};
+use super::exec::approvals::{self, Subject};
+use super::exec::{ApprovalMode, ExecSettings};
 use super::{CallContext, Registry, Review, Tool, ToolResult};
 use crate::error::{ErrorKind, Result};
-use crate::policy::{self, Groups};
+use crate::memory::embed::Embedder;
+use crate::policy::{self, Evaluation, Groups};
 use crate::store::{Store, sql_error};
 use crate::text::scrub::Scrubber;
-
-/// How a call ended inside the gate: status, result, message, timed out.
-type Ending = (
-    Status,
-    Option<ToolResult>,
-    Option<String>,
-    Option<ErrorKind>,
-);
+use audit::Row;
+pub use audit::{allow_rate, rate_key};
+use decision::{CallEnd, Decision, DenyCheck, PolicyCheck, RateCheck, SandboxCheck, Verdict};
 
 /// Most parameters one call may carry (seed 004).
 pub const MAX_PARAMS: usize = 1000;
@@ -63,30 +61,54 @@ pub trait Prompter {
     fn ask(&self, tool: &str, subject: &Subject, reason: &str, timeout: Duration) -> Answer;
 }
 
-/// Everything the gate needs that does not change between calls.
+/// Everything the gate needs that does not change between calls. Built by
+/// `ops::toolbox::Toolbox::gate`, the one place that assembles a gate.
 pub struct Gate<'a> {
+    registry: &'a Registry,
+    tools: &'a ToolsConfig,
+    agents: &'a BTreeMap<String, AgentProfile>,
+    groups: &'a Groups,
+    scrubber: &'a Scrubber,
+    workspace: PathBuf,
+    /// The config file, even when it does not exist yet (no tool may create or change it).
+    config_file: PathBuf,
+    config_exists: bool,
+    /// The store, for tools that keep state.
+    store_path: PathBuf,
+    embedder: Option<Embedder>,
+    asker: Option<super::ask::SharedAsker>,
+    skill_roots: Vec<PathBuf>,
+    ceiling: Option<Ceiling>,
+}
+
+/// The parts of a gate (see [`Gate`]'s fields).
+pub struct GateParts<'a> {
     pub registry: &'a Registry,
     pub tools: &'a ToolsConfig,
     /// The agents defined in config, as far as their tools are concerned.
-    pub agents: BTreeMap<String, AgentProfile>,
+    pub agents: &'a BTreeMap<String, AgentProfile>,
     pub groups: &'a Groups,
     pub scrubber: &'a Scrubber,
     pub workspace: PathBuf,
-    /// The config file, even when it does not exist yet (no tool may create or change it).
-    pub config_file: Option<PathBuf>,
-    /// The store, for tools that keep state.
+    pub config_file: PathBuf,
+    pub config_exists: bool,
     pub store_path: PathBuf,
     /// Embeddings for memory documents (`[memory] embeddings`).
-    pub embedder: Option<crate::memory::embed::Embedder>,
+    pub embedder: Option<Embedder>,
     /// Who `ask_user` asks when the call's caller can prompt.
     pub asker: Option<super::ask::SharedAsker>,
     /// Where skills are looked for.
     pub skill_roots: Vec<PathBuf>,
-    /// A ceiling over the policy: only these tools, whatever the configuration says (a cron
-    /// job's captured list, `run --allow-tools`).
-    pub ceiling: Option<(Vec<String>, String)>,
-    /// The config file in use, if it exists.
-    pub config_path: Option<PathBuf>,
+    /// A ceiling over the policy.
+    pub ceiling: Option<Ceiling>,
+}
+
+/// A ceiling over the policy: only these tools, whatever the configuration says (a cron job's
+/// captured list, `run --allow-tools`), and why, for the explanation of a refusal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ceiling {
+    pub tools: Vec<String>,
+    pub why: String,
 }
 
 /// One call.
@@ -105,6 +127,48 @@ pub struct CallRequest {
     pub on_ask: OnAsk,
     /// When the call must stop early (the caller's deadline, a signal).
     pub stop: super::StopWhen,
+    /// Further limits on the caller's tool list (a chat group's, a subagent's).
+    pub scope: Scope,
+}
+
+/// The policy inputs of a call beyond its agent and provider: the chat group's and the
+/// request's allow lists (step 7) and the subagent and leaf deny lists (steps 12–13).
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    pub group_allow: Vec<String>,
+    pub request_allow: Vec<String>,
+    pub subagent: bool,
+    pub leaf: bool,
+}
+
+/// Only the gate makes a [`CallContext`] (it is a field no one else can fill), so only the
+/// gate can hand one to [`Tool::review`] and [`Tool::execute`]: nothing reaches a tool except
+/// through the gate.
+#[derive(Debug)]
+pub struct Sealed(());
+
+/// A call decided but not run (see [`Gate::decide`]).
+pub struct Decided<'g> {
+    /// The tool, once resolved.
+    pub tool: Option<&'g dyn Tool>,
+    /// The caller's tool list and how it came about, once the agent is known.
+    pub evaluation: Option<Evaluation>,
+    /// The decisions made on the way.
+    pub decision: Decision,
+    pub verdict: Verdict,
+    /// What an approval would be asked about, when the tool's review asked for one.
+    pub approval: Option<(Subject, ApprovalMode)>,
+    /// The context and arguments the tool would run with, once they passed every stage.
+    ready: Option<(CallContext, Map<String, Value>)>,
+}
+
+/// What a decision is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// A call: the rate limit counts it (unless a dry run).
+    Call,
+    /// An explanation: nothing is counted or changed.
+    Explain,
 }
 
 /// How a call ended.
@@ -136,27 +200,30 @@ pub struct Outcome {
     pub kind: Option<ErrorKind>,
 }
 
-/// What the caller of a call (a model, an MCP client) is told: the result's text, or why the call
-/// did not run (a gate refusal, a failure of the gate itself); and whether that is an error.
+/// What the caller of a call (a model, an MCP client) is told: the outcome's
+/// [`reply`](Outcome::reply), or why the gate itself failed; and whether that is an error.
 pub fn answer(outcome: Result<Outcome>) -> (String, bool) {
     match outcome {
         Err(e) => (e.message, true),
-        Ok(o) => {
-            let failed = o.error_kind().is_some();
-            let result = o.result.map(|r| r.for_llm);
-            let text = if failed {
-                o.message
-                    .or(result)
-                    .unwrap_or_else(|| "the tool call failed".into())
-            } else {
-                result.or(o.message).unwrap_or_default()
-            };
-            (text, failed)
-        }
+        Ok(o) => (o.reply(), o.error_kind().is_some()),
     }
 }
 
 impl Outcome {
+    /// The outcome as text: the result, or why the call did not run. For a failure, the
+    /// gate's reason comes first; for a success, the tool's result.
+    pub fn reply(&self) -> String {
+        let result = self.result.as_ref().map(|r| r.for_llm.clone());
+        if self.error_kind().is_some() {
+            self.message
+                .clone()
+                .or(result)
+                .unwrap_or_else(|| "the tool call failed".into())
+        } else {
+            result.or_else(|| self.message.clone()).unwrap_or_default()
+        }
+    }
+
     /// The error kind a command line maps this outcome to (`None`: success).
     pub fn error_kind(&self) -> Option<ErrorKind> {
         match self.status {
@@ -171,7 +238,61 @@ impl Outcome {
     }
 }
 
-impl Gate<'_> {
+impl<'a> Gate<'a> {
+    /// A gate from its parts.
+    pub fn new(p: GateParts<'a>) -> Gate<'a> {
+        Gate {
+            registry: p.registry,
+            tools: p.tools,
+            agents: p.agents,
+            groups: p.groups,
+            scrubber: p.scrubber,
+            workspace: p.workspace,
+            config_file: p.config_file,
+            config_exists: p.config_exists,
+            store_path: p.store_path,
+            embedder: p.embedder,
+            asker: p.asker,
+            skill_roots: p.skill_roots,
+            ceiling: p.ceiling,
+        }
+    }
+
+    /// The tools behind this gate.
+    pub fn registry(&self) -> &'a Registry {
+        self.registry
+    }
+
+    /// The scrubber everything leaving the gate goes through.
+    pub fn scrubber(&self) -> &'a Scrubber {
+        self.scrubber
+    }
+
+    /// The tool settings (`[tools]`).
+    pub fn tools(&self) -> &'a ToolsConfig {
+        self.tools
+    }
+
+    /// The tool groups, with the MCP groups of the bridged servers.
+    pub fn groups(&self) -> &'a Groups {
+        self.groups
+    }
+
+    /// The store's path.
+    pub fn store_path(&self) -> &std::path::Path {
+        &self.store_path
+    }
+
+    /// Embeddings for memory documents, if configured.
+    pub fn embedder(&self) -> Option<&Embedder> {
+        self.embedder.as_ref()
+    }
+
+    /// Where skills are looked for.
+    pub fn skill_roots(&self) -> &[PathBuf] {
+        &self.skill_roots
+    }
+
     /// The workspace of `agent`'s tools: its own `workspace` (relative to the command's), or
     /// the command's.
     pub fn workspace_for(&self, agent: Option<&AgentProfile>) -> PathBuf {
@@ -182,11 +303,16 @@ impl Gate<'_> {
     }
 
     /// The context a call runs in.
-    pub fn context(&self, req: &CallRequest, agent: Option<&AgentProfile>) -> CallContext {
+    fn context(
+        &self,
+        req: &CallRequest,
+        agent: Option<&AgentProfile>,
+        allowed_tools: Vec<String>,
+    ) -> CallContext {
         let workspace = self.workspace_for(agent);
         let protected = super::protected::paths(
             &self.store_path,
-            self.config_file.as_deref(),
+            Some(self.config_file.as_path()),
             &workspace,
             &self.tools.denied_paths,
         );
@@ -194,7 +320,7 @@ impl Gate<'_> {
         denied_paths.extend(super::protected::relative_to(&protected, &workspace));
         // The original's literal path denies on the command line (the sandbox is what protects).
         let mut mentioned: Vec<String> = vec![self.store_path.display().to_string()];
-        mentioned.extend(self.config_file.iter().map(|c| c.display().to_string()));
+        mentioned.push(self.config_file.display().to_string());
         mentioned.push(".goclaw/".into());
         CallContext {
             agent: req.agent.clone(),
@@ -215,9 +341,10 @@ impl Gate<'_> {
             ask: self.tools.ask_user.clone(),
             asker: None,
             skill_roots: self.skill_roots.clone(),
-            allowed_tools: Vec::new(),
-            config_path: self.config_path.clone(),
+            allowed_tools,
+            config_path: self.config_exists.then(|| self.config_file.clone()),
             stop: req.stop.clone(),
+            _sealed: Sealed(()),
         }
     }
 
@@ -238,11 +365,15 @@ impl Gate<'_> {
         &self,
         agent: Option<&AgentProfile>,
         provider: Option<&str>,
-    ) -> policy::Evaluation {
+        scope: &Scope,
+    ) -> Evaluation {
         let req = policy::Request {
             agent: agent.map(|a| a.tools.policy()),
             provider,
-            ..policy::Request::default()
+            group_allow: &scope.group_allow,
+            request_allow: &scope.request_allow,
+            subagent: scope.subagent || scope.leaf,
+            leaf: scope.leaf,
         };
         let mut evaluation = policy::evaluate(
             &self.registry.names(),
@@ -250,8 +381,8 @@ impl Gate<'_> {
             self.groups,
             &req,
         );
-        if let Some((ceiling, why)) = &self.ceiling {
-            evaluation.cap(ceiling, why);
+        if let Some(c) = &self.ceiling {
+            evaluation.cap(&c.tools, &c.why);
         }
         evaluation
     }
@@ -264,110 +395,111 @@ impl Gate<'_> {
         prompter: Option<&dyn Prompter>,
     ) -> Result<Outcome> {
         let start = Instant::now();
-        let mut decision = Map::new();
-        let args = normalise(&req.tool, &req.args);
         let mut started = None;
-        let (status, result, message, kind) = match args {
-            Err(msg) => (Status::Invalid, None, Some(msg), None),
-            Ok(args) => self
-                .run(store, req, &args, prompter, &mut decision, &mut started)
-                .map_err(|mut e| {
-                    e.message = self.scrubber.scrub_str(&e.message, None);
-                    e
-                })?,
-        };
-        let result = result.map(|r| self.scrub_result(r));
-        // Everything that leaves the gate is scrubbed: messages, reasons, decisions, names.
-        let message = message.map(|m| self.scrubber.scrub_str(&m, None));
-        let mut decision = Value::Object(decision);
+        let (decision, end) = self
+            .run(store, req, prompter, &mut started)
+            .map_err(|mut e| {
+                e.message = self.scrubber.scrub_str(&e.message, None);
+                e
+            })?;
+        // Everything that leaves the gate is scrubbed: results, messages, decisions, names.
+        let result = end.result.map(|r| self.scrub_result(r));
+        let message = end.message.map(|m| self.scrubber.scrub_str(&m, None));
+        let mut decision = serde_json::to_value(&decision).unwrap_or(Value::Null);
         self.scrubber.scrub_json(&mut decision);
         let outcome = Outcome {
             tool: self.scrubber.scrub_str(&req.tool, None),
-            status,
+            status: end.status,
             result,
             message,
             decision,
             call_id: 0,
-            kind,
+            kind: end.kind,
         };
         let call_id = self.record(store, req, &outcome, start.elapsed(), started)?;
         Ok(Outcome { call_id, ..outcome })
     }
 
-    /// The audit row of a call about to run (outcome `started`), written before the tool runs:
-    /// a call whose row cannot be written does not run.
-    fn begin(
-        &self,
-        store: &Store,
-        req: &CallRequest,
-        decision: &Map<String, Value>,
-    ) -> Result<i64> {
-        let mut decision = Value::Object(decision.clone());
-        self.scrubber.scrub_json(&mut decision);
-        let row = Row {
-            tool: &self.scrubber.scrub_str(&req.tool, None),
-            outcome: "started",
-            is_error: false,
-            took: Duration::ZERO,
-            decision: &decision,
-            preview: None,
-        };
-        self.insert(store, req, &row).map_err(|e| {
-            crate::error::Error::failed(format!(
-                "the call did not run: its audit record cannot be written to {}: {e}",
-                store.path().display()
-            ))
-        })
+    /// Decides a call without running it, counting nothing and asking nobody: what `policy
+    /// explain` shows. A call goes through the same stages (see [`Gate::call`]).
+    pub fn decide(&self, store: &mut Store, req: &CallRequest) -> Result<Decided<'a>> {
+        self.decide_for(store, req, Purpose::Explain)
     }
 
-    /// Inserts an audit row: the caller's fields and arguments scrubbed, the rest as given.
-    fn insert(&self, store: &Store, req: &CallRequest, row: &Row) -> rusqlite::Result<i64> {
-        let mut args = req.args.clone();
-        self.scrubber.scrub_json(&mut args);
-        let scrub = |s: &Option<String>| s.as_ref().map(|v| self.scrubber.scrub_str(v, None));
-        store.conn().execute(
-            "INSERT INTO tool_calls (at, agent, user_id, session_key, channel, chat_id, tool, arguments, outcome,
-                                     is_error, duration_ms, decision, result)
-             VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            rusqlite::params![
-                scrub(&req.agent),
-                scrub(&req.user),
-                scrub(&req.session_key),
-                scrub(&req.channel),
-                scrub(&req.chat_id),
-                row.tool,
-                args.to_string(),
-                row.outcome,
-                row.is_error,
-                row.took.as_millis() as i64,
-                row.decision.to_string(),
-                row.preview,
-            ],
-        )?;
-        Ok(store.conn().last_insert_rowid())
-    }
-
+    /// Decides, settles an approval, then runs the tool (unless a dry run).
     fn run(
         &self,
         store: &mut Store,
         req: &CallRequest,
-        args: &Map<String, Value>,
         prompter: Option<&dyn Prompter>,
-        decision: &mut Map<String, Value>,
         started: &mut Option<i64>,
-    ) -> Result<Ending> {
-        let Some(tool) = self.registry.get(&req.tool) else {
-            return Ok((
-                Status::NotFound,
-                None,
-                Some(format!("unknown tool: {}", req.tool)),
-                None,
+    ) -> Result<(Decision, CallEnd)> {
+        let mut decided = self.decide_for(store, req, Purpose::Call)?;
+        let verdict = std::mem::replace(&mut decided.verdict, Verdict::Run);
+        let mut decision = decided.decision;
+        match verdict {
+            Verdict::Stop(end) => return Ok((decision, end)),
+            Verdict::Ask { subject, reason } => {
+                if let Some(end) =
+                    self.settle(store, &subject, reason, req, prompter, &mut decision)?
+                {
+                    return Ok((decision, end));
+                }
+            }
+            Verdict::Run => {}
+        }
+        let (Some(tool), Some((mut ctx, args))) = (decided.tool, decided.ready) else {
+            return Err(crate::error::Error::internal(
+                "the gate decided to run a call it did not prepare",
             ));
         };
+        if req.dry_run {
+            let end = CallEnd::stop(Status::DryRun, "dry run: the gate would run this call");
+            return Ok((decision, end));
+        }
+        if prompter.is_some() {
+            ctx.asker = self.asker.clone();
+        }
+        *started = Some(self.begin(store, req, &decision)?);
+        Ok((decision, CallEnd::ran(tool.execute(&ctx, &args))))
+    }
+
+    /// The stages before a tool runs, in order: arguments → tool → agent → policy → rate limit
+    /// (calls only) → the empty-arguments guard → schema → review and approval decision →
+    /// sandbox.
+    fn decide_for(
+        &self,
+        store: &mut Store,
+        req: &CallRequest,
+        purpose: Purpose,
+    ) -> Result<Decided<'a>> {
+        let mut d = Decided {
+            tool: None,
+            evaluation: None,
+            decision: Decision::default(),
+            verdict: Verdict::Run,
+            approval: None,
+            ready: None,
+        };
+        let stop = |mut d: Decided<'a>, status: Status, message: String| {
+            d.verdict = Verdict::Stop(CallEnd::stop(status, message));
+            Ok(d)
+        };
+        let args = match normalise(&req.tool, &req.args) {
+            Ok(args) => args,
+            Err(msg) => return stop(d, Status::Invalid, msg),
+        };
+        let Some(tool) = self.registry.get(&req.tool) else {
+            return stop(d, Status::NotFound, format!("unknown tool: {}", req.tool));
+        };
+        d.tool = Some(tool);
         let agent = self.agent(req.agent.as_deref())?;
         // Policy.
-        let evaluation = self.evaluate(agent, req.provider.as_deref());
-        if let Some(step) = evaluation.removed_by(tool.name()) {
+        let evaluation = self.evaluate(agent, req.provider.as_deref(), &req.scope);
+        let removed = evaluation.removed_by(tool.name()).cloned();
+        let allowed = evaluation.tools.clone();
+        d.evaluation = Some(evaluation);
+        if let Some(step) = removed {
             let why = format!(
                 "tool {} is not allowed{}: removed at step {} ({}: {})",
                 tool.name(),
@@ -379,29 +511,34 @@ impl Gate<'_> {
                 step.name,
                 step.rule.clone().unwrap_or_default()
             );
-            decision.insert(
-                "policy".into(),
-                json!({"allowed": false, "step": step.step, "rule": step.rule}),
-            );
-            return Ok((Status::Denied, None, Some(why), None));
+            d.decision.policy = Some(PolicyCheck {
+                allowed: false,
+                step: Some(step.step),
+                name: Some(step.name),
+                rule: step.rule,
+            });
+            return stop(d, Status::Denied, why);
         }
-        decision.insert("policy".into(), json!({"allowed": true}));
+        d.decision.policy = Some(PolicyCheck {
+            allowed: true,
+            step: None,
+            name: None,
+            rule: None,
+        });
+        let ctx = self.context(req, agent, allowed);
         // Rate limit.
-        let mut ctx = self.context(req, agent);
-        ctx.allowed_tools = evaluation.tools.clone();
-        if prompter.is_some() {
-            ctx.asker = self.asker.clone();
-        }
         let per_hour = self.tools.rate_limit_per_hour;
-        let key = rate_key(ctx.session_key.as_deref(), req.agent.as_deref());
-        if per_hour > 0 && !req.dry_run && !allow_rate(store, &key, per_hour)? {
-            let n = per_hour;
-            decision.insert(
-                "rate_limit".into(),
-                json!({"allowed": false, "per_hour": n}),
-            );
-            let msg = format!("tool rate limit exceeded: {n} actions/hour for key {key}");
-            return Ok((Status::Limited, None, Some(msg), None));
+        if purpose == Purpose::Call && per_hour > 0 && !req.dry_run {
+            let key = rate_key(ctx.session_key.as_deref(), req.agent.as_deref());
+            if !allow_rate(store, &key, per_hour)? {
+                d.decision.rate_limit = Some(RateCheck {
+                    allowed: false,
+                    per_hour,
+                });
+                let msg =
+                    format!("tool rate limit exceeded: {per_hour} actions/hour for key {key}");
+                return stop(d, Status::Limited, msg);
+            }
         }
         // The empty-arguments guard, then the schema.
         let schema = tool.parameters();
@@ -415,101 +552,72 @@ impl Gate<'_> {
                 "Tool call had empty arguments (required: {}). This usually means your previous response was too long for the API to include tool parameters. Try again with shorter content — split into smaller parts if needed.",
                 required.join(", ")
             );
-            return Ok((Status::Error, Some(ToolResult::error(msg)), None, None));
+            d.verdict = Verdict::Stop(CallEnd::tool_error(msg));
+            return Ok(d);
         }
-        if let Err(e) = super::schema::validate(&schema, args) {
-            return Ok((
+        if let Err(e) = super::schema::validate(&schema, &args) {
+            return stop(
+                d,
                 Status::Invalid,
-                None,
-                Some(format!("invalid arguments for {}: {e}", tool.name())),
-                None,
-            ));
+                format!("invalid arguments for {}: {e}", tool.name()),
+            );
         }
-        // Review and approval.
-        match tool.review(&ctx, args) {
+        // Review and the approval decision.
+        match tool.review(&ctx, &args) {
             Review::Allow => {}
-            Review::Deny(d) => {
-                decision.insert(
-                    "deny".into(),
-                    json!({"group": d.group, "pattern": d.pattern}),
-                );
-                return Ok((Status::Denied, None, Some(d.message), None));
+            Review::Deny(denial) => {
+                d.decision.deny = Some(DenyCheck {
+                    group: denial.group,
+                    pattern: denial.pattern,
+                });
+                return stop(d, Status::Denied, denial.message);
             }
             Review::Approval(subject) => {
                 let entries =
                     approvals::list(store.conn()).map_err(|e| sql_error(store.path(), e))?;
-                let d = approvals::decide(ctx.exec.approval, &subject, &entries);
-                decision.insert(
-                    "approval".into(),
-                    serde_json::to_value(&d).unwrap_or(Value::Null),
-                );
-                if let Some(stop) =
-                    self.settle(store, tool, &subject, d, req, prompter, decision)?
-                {
-                    return Ok(stop);
+                let decision = approvals::decide(ctx.exec.approval, &subject, &entries);
+                d.decision.approval = Some(decision.clone());
+                d.approval = Some((subject.clone(), ctx.exec.approval));
+                match decision {
+                    approvals::Decision::Allow(_) => {}
+                    approvals::Decision::Deny(r) => return stop(d, Status::Denied, r),
+                    approvals::Decision::Ask(reason) => {
+                        d.verdict = Verdict::Ask { subject, reason }
+                    }
                 }
             }
         }
-        if tool.name() == "exec" {
-            let plan = sandbox::plan_for(&ctx);
-            decision.insert(
-                "sandbox".into(),
-                match &plan {
-                    Ok(p) => {
-                        json!({"kind": p.kind, "network": p.network, "describe": p.describe()})
-                    }
-                    Err(e) => json!({"error": e}),
-                },
-            );
-        }
-        if req.dry_run {
-            return Ok((
-                Status::DryRun,
-                None,
-                Some("dry run: the gate would run this call".into()),
-                None,
-            ));
-        }
-        *started = Some(self.begin(store, req, decision)?);
-        let result = tool.execute(&ctx, args);
-        let kind = result.error_kind;
-        let status = if result.is_error {
-            Status::Error
-        } else {
-            Status::Ok
-        };
-        Ok((status, Some(result), None, kind))
+        // The sandbox the tool would run in.
+        d.decision.sandbox = tool.sandbox(&ctx).map(|plan| match plan {
+            Ok(p) => SandboxCheck::Plan {
+                kind: p.kind,
+                network: p.network,
+                describe: p.describe(),
+            },
+            Err(error) => SandboxCheck::Error { error },
+        });
+        d.ready = Some((ctx, args));
+        Ok(d)
     }
 
-    /// Acts on an approval decision; `Some` ends the call.
-    #[allow(clippy::too_many_arguments)]
+    /// Acts on an approval that must be asked for; `Some` ends the call.
     fn settle(
         &self,
         store: &mut Store,
-        tool: &dyn Tool,
         subject: &Subject,
-        d: Decision,
+        reason: String,
         req: &CallRequest,
         prompter: Option<&dyn Prompter>,
-        decision: &mut Map<String, Value>,
-    ) -> Result<Option<Ending>> {
-        let reason = match d {
-            Decision::Allow(_) => return Ok(None),
-            Decision::Deny(r) => return Ok(Some((Status::Denied, None, Some(r), None))),
-            Decision::Ask(r) => r,
-        };
+        decision: &mut Decision,
+    ) -> Result<Option<CallEnd>> {
         if req.dry_run {
-            return Ok(Some((
-                Status::DryRun,
-                None,
-                Some(format!("dry run: would ask for approval: {reason}")),
-                None,
-            )));
+            let msg = format!("dry run: would ask for approval: {reason}");
+            return Ok(Some(CallEnd::stop(Status::DryRun, msg)));
         }
+        let timeout = Duration::from_secs(self.tools.exec.approval_timeout_secs.max(1));
         if let Some(p) = prompter {
-            let timeout = Duration::from_secs(self.tools.exec.approval_timeout_secs.max(1));
-            let answer = p.ask(tool.name(), subject, &reason, timeout);
-            decision.insert("asked".into(), json!(format!("{answer:?}")));
+            let answer = p.ask(&req.tool, subject, &reason, timeout);
+            decision.asked = Some(format!("{answer:?}"));
             return match answer {
                 Answer::AllowOnce => Ok(None),
                 Answer::AllowAlways => {
@@ -529,46 +637,51 @@ impl Gate<'_> {
                     }
                     Ok(None)
                 }
-                Answer::Deny => Ok(Some((
+                Answer::Deny => Ok(Some(CallEnd::stop(
                     Status::Denied,
-                    None,
-                    Some("command denied by user".into()),
-                    None,
+                    "command denied by user",
                 ))),
-                Answer::TimedOut => Ok(Some((
+                Answer::TimedOut => Ok(Some(CallEnd::stop(
                     Status::Denied,
-                    None,
-                    Some(format!(
+                    format!(
                         "exec approval: approval timed out after {}",
-                        super::exec::go_duration(Duration::from_secs(
-                            self.tools.exec.approval_timeout_secs.max(1)
-                        ))
-                    )),
-                    None,
+                        super::exec::go_duration(timeout)
+                    ),
                 ))),
             };
         }
-        decision.insert(
-            "on_ask".into(),
-            json!(format!("{:?}", req.on_ask).to_lowercase()),
-        );
-        match req.on_ask {
-            OnAsk::Allow => Ok(None),
-            OnAsk::Deny => Ok(Some((
+        decision.on_ask = Some(format!("{:?}", req.on_ask).to_lowercase());
+        Ok(match req.on_ask {
+            OnAsk::Allow => None,
+            OnAsk::Deny => Some(CallEnd::stop(
                 Status::Denied,
-                None,
-                Some(format!(
+                format!(
                     "approval required and no terminal to ask: {reason} (--on-ask allow runs it; `goclaw approvals allow` approves it for good)"
-                )),
-                None,
-            ))),
-            OnAsk::Fail => Ok(Some((
-                Status::Error,
-                Some(ToolResult::error(format!("approval required: {reason}"))),
-                None,
-                None,
-            ))),
-        }
+                ),
+            )),
+            OnAsk::Fail => Some(CallEnd::tool_error(format!("approval required: {reason}"))),
+        })
+    }
+
+    /// The audit row of a call about to run (outcome `started`), written before the tool runs:
+    /// a call whose row cannot be written does not run.
+    fn begin(&self, store: &Store, req: &CallRequest, decision: &Decision) -> Result<i64> {
+        let mut decision = serde_json::to_value(decision).unwrap_or(Value::Null);
+        self.scrubber.scrub_json(&mut decision);
+        let row = Row {
+            tool: &self.scrubber.scrub_str(&req.tool, None),
+            outcome: "started",
+            is_error: false,
+            took: Duration::ZERO,
+            decision: &decision,
+            preview: None,
+        };
+        audit::insert(self.scrubber, store, req, &row).map_err(|e| {
+            crate::error::Error::failed(format!(
+                "the call did not run: its audit record cannot be written to {}: {e}",
+                store.path().display()
+            ))
+        })
     }
 
     /// Scrubs a result (`[tools] scrub_credentials`); credentials the tool itself injected
@@ -613,105 +726,18 @@ impl Gate<'_> {
             .as_ref()
             .map(|r| r.for_llm.chars().take(RESULT_PREVIEW).collect::<String>())
             .or_else(|| o.message.clone());
+        let outcome = serde_json::to_value(o.status).unwrap_or(Value::Null);
         let row = Row {
             tool: &o.tool,
-            outcome: match o.status {
-                Status::Ok => "ok",
-                Status::Error => "error",
-                Status::Denied => "denied",
-                Status::Limited => "limited",
-                Status::Invalid => "invalid",
-                Status::NotFound => "not_found",
-                Status::DryRun => "dry_run",
-            },
+            outcome: outcome.as_str().unwrap_or("error"),
             is_error: o.result.as_ref().is_some_and(|r| r.is_error)
                 || matches!(o.status, Status::Error),
             took,
             decision: &o.decision,
             preview: preview.as_deref(),
         };
-        let written = match started {
-            Some(id) => store
-                .conn()
-                .execute(
-                    "UPDATE tool_calls SET outcome = ?1, is_error = ?2, duration_ms = ?3, decision = ?4, result = ?5
-                     WHERE id = ?6",
-                    rusqlite::params![
-                        row.outcome,
-                        row.is_error,
-                        row.took.as_millis() as i64,
-                        row.decision.to_string(),
-                        row.preview,
-                        id
-                    ],
-                )
-                .map(|_| id),
-            None => self.insert(store, req, &row),
-        };
-        written.map_err(|e| sql_error(store.path(), e))
+        audit::finish(self.scrubber, store, req, &row, started)
     }
-}
-
-/// What an audit row says of a call's end (or its start).
-struct Row<'a> {
-    tool: &'a str,
-    outcome: &'a str,
-    is_error: bool,
-    took: Duration,
-    decision: &'a Value,
-    preview: Option<&'a str>,
-}
-
-/// The key calls are counted under: the session key, trimmed, lower-cased and with white space
-/// collapsed (`Nightly ` and `nightly` share a quota); without a session, the agent
-/// (`agent:KEY`, `agent:default` for none), so leaving the session out does not escape the limit.
-pub fn rate_key(session: Option<&str>, agent: Option<&str>) -> String {
-    match session.map(str::trim).filter(|s| !s.is_empty()) {
-        Some(s) => s
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase(),
-        None => format!("agent:{}", agent.unwrap_or("default")),
-    }
-}
-
-/// The sliding-window limiter (§8) in the store: drop events older than an hour, refuse at
-/// `max`, else record now; one `BEGIN IMMEDIATE` transaction, so processes share the window.
-pub fn allow_rate(store: &mut Store, key: &str, max: u32) -> Result<bool> {
-    let path = store.path().to_path_buf();
-    let err = |e| sql_error(&path, e);
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0);
-    let tx = store
-        .conn_mut()
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(err)?;
-    tx.execute(
-        "DELETE FROM rate_limit_events WHERE key = ?1 AND at_ms < ?2",
-        (key, now - 3_600_000),
-    )
-    .map_err(err)?;
-    let count: i64 = tx
-        .query_row(
-            "SELECT count(*) FROM rate_limit_events WHERE key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .map_err(err)?;
-    if count >= i64::from(max) {
-        tx.commit().map_err(err)?;
-        return Ok(false);
-    }
-    tx.execute(
-        "INSERT INTO rate_limit_events (key, at_ms) VALUES (?1, ?2)",
-        (key, now),
-    )
-    .map_err(err)?;
-    tx.commit().map_err(err)?;
-    Ok(true)
 }
 
 /// Accepts both argument shapes of seed 004: `{"name": T, "params": {…}}` and flat (where a
@@ -766,6 +792,7 @@ fn json_type(v: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn both_argument_shapes() {

@@ -1,0 +1,107 @@
+//! The person at the terminal: [`TerminalPrompter`] asks for approvals (the gate's
+//! [`Prompter`]) and answers `ask_user` (an [`Asker`]), only when stdin and stderr are both
+//! terminals. Questions go to stderr through [`Output::prompt`]; the answer is one line of stdin,
+//! waited for with poll(2) so the wait ends on time without leaving a reader behind.
+
+use std::io::{BufRead, IsTerminal};
+use std::time::Duration;
+
+use super::Context;
+use crate::output::Output;
+use crate::tools::ask::{Asker, Question};
+use crate::tools::exec::approvals::Subject;
+use crate::tools::gate::{Answer, Prompter};
+
+/// Asks at the terminal: allow once, allow always, or deny; or a question with choices.
+#[derive(Debug, Clone)]
+pub(crate) struct TerminalPrompter {
+    out: Output,
+}
+
+impl TerminalPrompter {
+    pub(crate) fn new(ctx: &Context) -> TerminalPrompter {
+        TerminalPrompter {
+            out: ctx.out.clone(),
+        }
+    }
+
+    /// Is there a person to ask (stdin and stderr both terminals)?
+    pub(crate) fn available() -> bool {
+        std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+    }
+
+    /// One line from stdin within `timeout`; `None` (and a note) when nothing came.
+    fn read_line_within(&self, timeout: Duration) -> Option<String> {
+        use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+        use std::os::fd::AsFd;
+        let stdin = std::io::stdin();
+        let ms = PollTimeout::try_from(timeout.as_millis().min(i32::MAX as u128) as i32)
+            .unwrap_or(PollTimeout::MAX);
+        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, ms) {
+            Ok(n) if n > 0 => {
+                let mut line = String::new();
+                stdin.lock().read_line(&mut line).ok()?;
+                Some(line.trim().to_string())
+            }
+            _ => {
+                self.out.stderr_text("(no answer)\n");
+                None
+            }
+        }
+    }
+}
+
+/// Text a model or command chose, made safe to show on a terminal: control characters (escape
+/// sequences that could redraw the screen or fake a prompt) become U+FFFD; newlines and tabs stay.
+pub(crate) fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+impl Asker for TerminalPrompter {
+    /// The question and numbered choices on stderr; one line from stdin.
+    fn ask(&self, q: &Question, timeout: Duration) -> Option<String> {
+        let mut text = format!("? {}\n", printable(&q.question));
+        for (i, c) in q.choices.iter().enumerate() {
+            text.push_str(&format!("  {}. {}\n", i + 1, printable(c)));
+        }
+        text.push_str("> ");
+        self.out.stderr_text(&text);
+        self.read_line_within(timeout)
+    }
+}
+
+impl Prompter for TerminalPrompter {
+    fn ask(&self, tool: &str, subject: &Subject, reason: &str, timeout: Duration) -> Answer {
+        let mut text = format!(
+            "{tool} wants to run: {}\n  ({})\n",
+            printable(&subject.command),
+            printable(reason)
+        );
+        for c in &subject.commands {
+            text.push_str(&format!(
+                "  runs {} as {}\n",
+                printable(&c.argv.join(" ")),
+                printable(&c.program)
+            ));
+        }
+        text.push_str("Allow? [o]nce / [a]lways / [d]eny: ");
+        self.out.stderr_text(&text);
+        let Some(line) = self.read_line_within(timeout) else {
+            return Answer::TimedOut;
+        };
+        match line.to_ascii_lowercase().as_str() {
+            "o" | "once" | "y" | "yes" => Answer::AllowOnce,
+            "a" | "always" => Answer::AllowAlways,
+            _ => Answer::Deny,
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! A run's assembly: the agent (from `[agents.KEY]`, or `default`), its provider resolved and a
+//! client made, the toolbox of the caller with every MCP server it may use bridged and watched,
+//! and the [`Runner`] wired over them. `goclaw run` turns flags into [`RunOptions`]; a subagent
+//! or a team member builds its run the same way.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Note;
+use super::toolbox::{Bridge, Caller, GateOptions, Toolbox};
+use crate::agent::config::AgentConfig;
+use crate::agent::{Cancel, Runner};
+use crate::config::Settings;
+use crate::error::{Error, Result};
+use crate::providers::{self, Client};
+use crate::store::Store;
+use crate::text::guard::GuardMode;
+use crate::tools::ask::SharedAsker;
+use crate::tools::config::unknown_agent;
+use crate::tools::gate::{Ceiling, Gate, Prompter};
+
+/// What a run is for and with what, beside its message.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions<'a> {
+    /// The agent (`None`: `default`, whether or not config defines it).
+    pub agent: Option<&'a str>,
+    pub user: Option<&'a str>,
+    /// The provider (default: the agent's, then the first one configured or in the
+    /// environment).
+    pub provider: Option<&'a str>,
+    /// Save every LLM exchange to this file, for `--provider replay:FILE`.
+    pub record: Option<&'a Path>,
+    /// Only these tools, within what the policy allows (`--allow-tools`, a job's ceiling).
+    pub allow_tools: Option<&'a [String]>,
+}
+
+/// The parts of a run, ready to be wired.
+pub struct RunKit {
+    /// The agent's key (`default` when none was named).
+    pub agent_key: String,
+    agent: Option<AgentConfig>,
+    client: Client,
+    toolbox: Toolbox,
+    ceiling: Option<Ceiling>,
+    guard_mode: GuardMode,
+    max_message_chars: usize,
+    busy_timeout: Duration,
+}
+
+impl RunKit {
+    /// Resolves the agent and its provider and opens the caller's toolbox.
+    pub fn open(settings: &Settings, store: &Store, o: RunOptions<'_>) -> Result<RunKit> {
+        let config = &settings.config;
+        let agent = match o.agent {
+            Some(k) => Some(config.agents.get(k).ok_or_else(|| unknown_agent(k))?),
+            None => config.agents.get("default"),
+        };
+        let env = |k: &str| std::env::var(k).ok();
+        let provider = match o
+            .provider
+            .map(str::to_string)
+            .or(agent.and_then(|c| c.provider.clone()))
+        {
+            Some(p) => p,
+            None => providers::default_name(&config.providers, &env)?,
+        };
+        let resolved = providers::resolve(&config.providers, &provider, &env)?;
+        let client = Client::new(resolved, o.record)?;
+        let caller = Caller {
+            agent: o.agent,
+            user: o.user,
+        };
+        let toolbox = Toolbox::open(settings, store, caller, Bridge::Watched)?;
+        let ceiling = o.allow_tools.map(|list| Ceiling {
+            tools: list
+                .iter()
+                .map(|t| t.trim().to_string())
+                .filter(|t| !t.is_empty())
+                .collect(),
+            why: "--allow-tools".into(),
+        });
+        Ok(RunKit {
+            agent_key: o.agent.unwrap_or("default").to_string(),
+            guard_mode: agent.and_then(|c| c.guard).unwrap_or(config.guard.mode),
+            agent: agent.cloned(),
+            client,
+            toolbox,
+            ceiling,
+            max_message_chars: config.guard.max_message_chars,
+            busy_timeout: config.store.busy_timeout(),
+        })
+    }
+
+    /// What the person running it should hear of the assembly; taken once.
+    pub fn take_notes(&mut self) -> Vec<Note> {
+        self.toolbox.take_notes()
+    }
+
+    /// The run's gate: the caller's tools under the run's ceiling; `ask_user` asks `asker`.
+    pub fn gate(&self, asker: Option<SharedAsker>) -> Gate<'_> {
+        self.toolbox.gate(GateOptions {
+            ceiling: self.ceiling.clone(),
+            asker,
+        })
+    }
+
+    /// The runner over `gate` (from [`RunKit::gate`]) and `store`.
+    pub fn runner<'a>(
+        &'a self,
+        gate: &'a Gate<'a>,
+        store: &'a mut Store,
+        prompter: Option<&'a dyn Prompter>,
+        cancel: Arc<Cancel>,
+        rt: &'a tokio::runtime::Runtime,
+    ) -> Runner<'a> {
+        Runner {
+            gate,
+            store,
+            busy_timeout: self.busy_timeout,
+            client: &self.client,
+            agent_key: &self.agent_key,
+            agent: self.agent.as_ref(),
+            guard_mode: self.guard_mode,
+            max_message_chars: self.max_message_chars,
+            prompter,
+            cancel,
+            rt,
+        }
+    }
+}
+
+/// The async runtime a run's provider calls use: one worker thread.
+pub fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))
+}

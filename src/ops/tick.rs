@@ -1,0 +1,211 @@
+//! One cron tick: claims every due job (and a forced one), runs each, records how it ended.
+//! A tool job goes through a gate of the job's agent in this process, under the ceiling the job
+//! captured when it was made and never asking anyone; an agent-run job runs `goclaw run` as a
+//! child process (same config, store and workspace) with that ceiling as `--allow-tools`, so a
+//! run that hangs or crashes cannot take the tick with it. A job never ends the tick: whatever
+//! happens to it is its run's record.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Note;
+use super::toolbox::{Bridge, Caller, GateOptions, Toolbox};
+use crate::config::Settings;
+use crate::cron::{self, Claim, Ending, Job, Payload};
+use crate::error::{Error, Result};
+use crate::store::{Store, now_ms};
+use crate::tools::gate::{CallRequest, Ceiling, OnAsk};
+
+/// How long a claimed job may take before another tick may take it over.
+pub const RUN_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// How one job run went: a line of the tick's report.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct JobReport {
+    pub job: i64,
+    pub name: String,
+    /// `ok` or `failed`.
+    pub status: &'static str,
+    pub error: Option<String>,
+    pub run_id: Option<String>,
+}
+
+impl JobReport {
+    pub fn failed(&self) -> bool {
+        self.status == "failed"
+    }
+}
+
+/// Runs every due job once (and `force`, due or not); one report per job run, plus notes.
+pub fn tick(
+    settings: &Settings,
+    store: &mut Store,
+    force: Option<&str>,
+    notes: &mut Vec<Note>,
+) -> Result<Vec<JobReport>> {
+    cron::reap(store.conn())?;
+    let runner = format!(
+        "tick:{}:{}",
+        std::process::id(),
+        uuid::Uuid::now_v7().simple()
+    );
+    let lease = RUN_TIMEOUT.as_millis() as i64 + 60_000;
+    let mut report = Vec::new();
+    let mut done = Vec::new();
+    if let Some(key) = force {
+        let job = cron::find(store.conn(), key, None)?;
+        let Some(claim) = cron::claim(store.conn_mut(), job.id, &runner, lease, true)? else {
+            return Err(Error::conflict(format!(
+                "job {} is running in another tick",
+                job.id
+            )));
+        };
+        report.push(run_claimed(settings, store, &claim, notes)?);
+        done.push(job.id);
+    }
+    // Each job is claimed just before it runs, so a lease never goes stale while the jobs
+    // before it run.
+    for id in cron::due(store.conn(), now_ms())? {
+        if done.contains(&id) {
+            continue;
+        }
+        if let Some(claim) = cron::claim(store.conn_mut(), id, &runner, lease, false)? {
+            report.push(run_claimed(settings, store, &claim, notes)?);
+        }
+    }
+    Ok(report)
+}
+
+/// Runs a claimed job and records how it ended.
+fn run_claimed(
+    settings: &Settings,
+    store: &mut Store,
+    claim: &Claim,
+    notes: &mut Vec<Note>,
+) -> Result<JobReport> {
+    let job = &claim.job;
+    let ran = match &job.payload {
+        Payload::Tool { tool, args } => call_tool(settings, store, job, tool, args, notes),
+        Payload::Run { message } => agent_run(settings, job, message),
+    };
+    let end = ran.unwrap_or_else(|e| Ending {
+        ok: false,
+        error: Some(e.message),
+        output: None,
+        run_id: None,
+    });
+    cron::finish(store.conn(), claim, &end)?;
+    Ok(JobReport {
+        job: job.id,
+        name: job.name.clone(),
+        status: if end.ok { "ok" } else { "failed" },
+        error: end.error,
+        run_id: end.run_id,
+    })
+}
+
+/// A tool job: through the gate, under the job's ceiling, never asking anyone.
+fn call_tool(
+    settings: &Settings,
+    store: &mut Store,
+    job: &Job,
+    tool: &str,
+    args: &Value,
+    notes: &mut Vec<Note>,
+) -> Result<Ending> {
+    let caller = Caller {
+        agent: job.agent.as_deref(),
+        user: job.user.as_deref(),
+    };
+    let mut toolbox = Toolbox::open(settings, store, caller, Bridge::ToolOf(tool))?;
+    notes.extend(toolbox.take_notes());
+    let gate = toolbox.gate(GateOptions {
+        ceiling: Some(Ceiling {
+            tools: job.allowed_tools.clone(),
+            why: format!("cron job {} (its creator's tools)", job.id),
+        }),
+        asker: None,
+    });
+    let req = CallRequest {
+        tool: tool.to_string(),
+        args: args.clone(),
+        agent: job.agent.clone(),
+        user: job.user.clone(),
+        session_key: job.session.clone(),
+        channel: Some("cron".into()),
+        on_ask: OnAsk::Deny,
+        ..CallRequest::default()
+    };
+    let outcome = gate.call(store, &req, None)?;
+    let output = outcome.result.as_ref().map(|r| r.for_llm.clone());
+    Ok(Ending {
+        ok: outcome.error_kind().is_none(),
+        error: outcome
+            .error_kind()
+            .map(|kind| format!("{}: {}", kind.name(), outcome.reply())),
+        output,
+        run_id: None,
+    })
+}
+
+/// An agent run job: `goclaw run` as a child, with the job's ceiling as `--allow-tools`.
+fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
+    let config = settings
+        .config_exists
+        .then_some(settings.config_path.as_path());
+    let mut cmd = cron::goclaw_child(&settings.db_path, &settings.workspace, config)
+        .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
+    cmd.args(["--json", "run", "--on-ask", "deny", "--timeout"])
+        .arg(format!("{}s", RUN_TIMEOUT.as_secs()))
+        .arg(format!("--allow-tools={}", job.allowed_tools.join(",")));
+    for (flag, v) in [
+        ("--agent", &job.agent),
+        ("--user", &job.user),
+        ("--session", &job.session),
+    ] {
+        if let Some(v) = v {
+            cmd.arg(flag).arg(v);
+        }
+    }
+    cmd.arg("--").arg(message);
+    cmd.env_remove("GOCLAW_AGENT").env_remove("GOCLAW_SESSION");
+    let out = cmd
+        .output()
+        .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let run_id = doc["run_id"].as_str().map(str::to_string);
+    if out.status.success() {
+        return Ok(Ending {
+            ok: true,
+            error: None,
+            output: doc["content"]
+                .as_str()
+                .map(str::to_string)
+                .or_else(|| Some(doc.to_string())),
+            run_id,
+        });
+    }
+    let why = doc["error"]["message"]
+        .as_str()
+        .or(doc["error"].as_str())
+        .map(|e| match doc["status"].as_str() {
+            Some(s) => format!("run ended {s}: {e}"),
+            None => e.to_string(),
+        })
+        .or_else(|| doc["status"].as_str().map(|s| format!("run ended {s}")))
+        .unwrap_or_else(|| {
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("goclaw run failed")
+                .to_string()
+        });
+    Ok(Ending {
+        ok: false,
+        error: Some(format!("exit {}: {why}", out.status.code().unwrap_or(-1))),
+        output: None,
+        run_id,
+    })
+}

@@ -1,0 +1,316 @@
+//! A toolbox: the tool set a caller may reach (built-in tools, the custom tools its agent sees,
+//! the MCP servers' tools bridged in) with everything a gate needs besides: the scrubber (which
+//! also learns every secret handed to an MCP server), the embedder for memory, the skill roots
+//! and the agents' profiles. It is the one place a [`Gate`] is built: `tools exec`, `tools list`,
+//! `policy explain`, `run`, `mcp serve` and both kinds of cron job open a toolbox and ask it for
+//! a gate.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::Note;
+use super::scrubber::{self, ScrubExtras};
+use crate::config::Settings;
+use crate::error::{Error, Result};
+use crate::mcp::{self, bridge, pool::Pool};
+use crate::memory::embed::Embedder;
+use crate::policy::Groups;
+use crate::store::Store;
+use crate::text::scrub::Scrubber;
+use crate::tools::Registry;
+use crate::tools::ask::SharedAsker;
+use crate::tools::config::{AgentProfile, ToolsConfig};
+use crate::tools::gate::{Ceiling, Gate, GateParts};
+
+/// Who the calls are made for: the agent whose policy, custom tools and MCP grants apply, and
+/// the user (user grants of MCP servers).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Caller<'a> {
+    pub agent: Option<&'a str>,
+    pub user: Option<&'a str>,
+}
+
+/// Which MCP servers' tools to bring in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bridge<'a> {
+    /// None: built-in and custom tools only.
+    None,
+    /// The server of this tool name (`mcp_SERVER__TOOL`), if it is one the caller may use: the
+    /// one call of `tools exec` or a cron tool job.
+    ToolOf(&'a str),
+    /// Every server the caller may use (listings and explanations); a server that fails is
+    /// noted and skipped.
+    All,
+    /// Every server, kept healthy for a long-lived command (`run`, `mcp serve`): health checks
+    /// and reconnects.
+    Watched,
+}
+
+/// What a gate adds to its toolbox.
+#[derive(Default)]
+pub struct GateOptions {
+    /// Only these tools, whatever the policy says (a cron job's captured list, `--allow-tools`).
+    pub ceiling: Option<Ceiling>,
+    /// Who `ask_user` asks, when the call's caller can prompt.
+    pub asker: Option<SharedAsker>,
+}
+
+/// The tool set and the gate's fixed parts, built once per command.
+pub struct Toolbox {
+    registry: Registry,
+    groups: Groups,
+    scrubber: Scrubber,
+    /// Connections to the MCP servers whose tools are bridged into `registry`.
+    mcp: Pool,
+    tools: ToolsConfig,
+    agents: BTreeMap<String, AgentProfile>,
+    workspace: PathBuf,
+    config_file: PathBuf,
+    config_exists: bool,
+    store_path: PathBuf,
+    embedder: Option<Embedder>,
+    skill_roots: Vec<PathBuf>,
+    notes: Vec<Note>,
+}
+
+impl Toolbox {
+    /// The toolbox of `caller`, with the MCP servers `bridge` names.
+    pub fn open(
+        settings: &Settings,
+        store: &Store,
+        caller: Caller<'_>,
+        bridge: Bridge<'_>,
+    ) -> Result<Toolbox> {
+        Self::open_with(settings, store, caller, bridge, &ScrubExtras::default())
+    }
+
+    /// [`Toolbox::open`] with values added to the scrubber.
+    pub fn open_with(
+        settings: &Settings,
+        store: &Store,
+        caller: Caller<'_>,
+        bridge: Bridge<'_>,
+        scrub: &ScrubExtras,
+    ) -> Result<Toolbox> {
+        let mut notes = Vec::new();
+        let config = &settings.config;
+        for entry in crate::policy::unknown_groups(&config.policy_places()) {
+            notes.push(Note::Warn(format!(
+                "{entry} names no tool group: it selects no tool"
+            )));
+        }
+        let mut registry = Registry::builtin();
+        for tool in crate::tools::custom::for_agent(store.conn(), caller.agent)? {
+            if registry.get(&tool.definition.name).is_none() {
+                registry.register(Box::new(tool));
+            }
+        }
+        let scrubber = scrubber::build(settings, scrub, &mut notes)?;
+        let mut toolbox = Toolbox {
+            registry,
+            groups: Groups::default(),
+            scrubber,
+            mcp: Pool::new(),
+            tools: config.tools.clone(),
+            agents: config.agent_profiles(),
+            workspace: settings.workspace.clone(),
+            config_file: settings.config_path.clone(),
+            config_exists: settings.config_exists,
+            store_path: settings.db_path.clone(),
+            embedder: embedder(settings)?,
+            skill_roots: crate::skills::roots(
+                &config.skills,
+                &settings.workspace,
+                settings.config_path.parent().unwrap_or(Path::new(".")),
+            ),
+            notes,
+        };
+        match bridge {
+            Bridge::None => {}
+            Bridge::ToolOf(name) => toolbox.bridge_server_of(settings, store, name, caller)?,
+            Bridge::All => toolbox.bridge_all(settings, store, caller)?,
+            Bridge::Watched => {
+                toolbox.bridge_all(settings, store, caller)?;
+                toolbox.mcp.watch(crate::mcp::pool::HEALTH_INTERVAL)?;
+            }
+        }
+        Ok(toolbox)
+    }
+
+    /// A gate over this toolbox.
+    pub fn gate(&self, options: GateOptions) -> Gate<'_> {
+        Gate::new(GateParts {
+            registry: &self.registry,
+            tools: &self.tools,
+            agents: &self.agents,
+            groups: &self.groups,
+            scrubber: &self.scrubber,
+            workspace: self.workspace.clone(),
+            config_file: self.config_file.clone(),
+            config_exists: self.config_exists,
+            store_path: self.store_path.clone(),
+            embedder: self.embedder.clone(),
+            asker: options.asker,
+            skill_roots: self.skill_roots.clone(),
+            ceiling: options.ceiling,
+        })
+    }
+
+    /// Every tool in the box.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// What the person running the command should hear of the assembly (unknown groups, skipped
+    /// MCP servers and tools, dropped scrub values); taken once.
+    pub fn take_notes(&mut self) -> Vec<Note> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// Brings the MCP tool `name` (and the rest of its server's tools) into the registry, when
+    /// `name` belongs to a configured server the caller may use.
+    fn bridge_server_of(
+        &mut self,
+        settings: &Settings,
+        store: &Store,
+        name: &str,
+        caller: Caller<'_>,
+    ) -> Result<()> {
+        if !name.starts_with("mcp_") || self.registry.get(name).is_some() {
+            return Ok(());
+        }
+        let servers = mcp::list(store.conn(), &settings.config.mcp)?;
+        let Some(server) = bridge::server_for(&servers, name) else {
+            return Ok(()); // the gate reports an unknown tool
+        };
+        let filter = mcp::access_for(store.conn(), server, caller.agent, caller.user)?
+            .ok_or_else(|| bridge::refusal(server, caller.agent))?;
+        let secrets = bridge::server_secrets(
+            store.conn(),
+            &settings.config.mcp,
+            &settings.store_dir(),
+            server,
+        )?;
+        self.scrub_given(&secrets)?;
+        let link = self.mcp.link(server, secrets)?;
+        let tools = bridge::tools_of(&link, &mcp::ToolFilter::default())?;
+        if let Some(t) = tools.iter().find(|t| t.registered == name)
+            && !filter.allows(&t.tool)
+        {
+            return Err(Error::denied(format!(
+                "tool `{}` of MCP server `{}` is not granted to this agent",
+                t.tool, server.name
+            )));
+        }
+        let tools = tools
+            .into_iter()
+            .filter(|t| filter.allows(&t.tool))
+            .collect();
+        let names = self.register_server(&server.name, tools);
+        self.groups.register("mcp", names);
+        Ok(())
+    }
+
+    /// Bridges the tools of every enabled MCP server the caller may use. A server that fails
+    /// is noted and skipped; the others still count.
+    fn bridge_all(&mut self, settings: &Settings, store: &Store, caller: Caller<'_>) -> Result<()> {
+        let key_dir = settings.store_dir();
+        let mut links = Vec::new();
+        for server in mcp::list(store.conn(), &settings.config.mcp)? {
+            let Some(filter) = mcp::access_for(store.conn(), &server, caller.agent, caller.user)?
+            else {
+                continue;
+            };
+            let secrets =
+                bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, &server)?;
+            self.scrub_given(&secrets)?;
+            links.push((self.mcp.link(&server, secrets)?, filter));
+        }
+        // Each server is connected and listed on its own thread, so a slow one holds up nobody.
+        let listed: Vec<_> = std::thread::scope(|s| {
+            let listing: Vec<_> = links
+                .iter()
+                .map(|(link, filter)| s.spawn(move || bridge::tools_of(link, filter)))
+                .collect();
+            listing
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::internal("MCP listing thread panicked")))
+                })
+                .collect()
+        });
+        let mut all_names = Vec::new();
+        for ((link, _), tools) in links.iter().zip(listed) {
+            match tools {
+                Ok(tools) => all_names.extend(self.register_server(&link.server.name, tools)),
+                Err(e) => self.notes.push(Note::Warn(format!(
+                    "MCP server `{}` skipped: {}",
+                    link.server.name, e.message
+                ))),
+            }
+        }
+        if !all_names.is_empty() {
+            self.groups.register("mcp", all_names);
+        }
+        Ok(())
+    }
+
+    /// Puts a server's bridged tools in the registry (skipping taken names, with a note) and
+    /// registers the group `mcp:<server>`; returns the names registered.
+    fn register_server(&mut self, server: &str, tools: Vec<bridge::McpTool>) -> Vec<String> {
+        let mut names = Vec::new();
+        for t in tools {
+            if self.registry.get(&t.registered).is_some() {
+                self.notes.push(Note::Warn(format!(
+                    "MCP tool {} skipped: the name is taken",
+                    t.registered
+                )));
+                continue;
+            }
+            names.push(t.registered.clone());
+            self.registry.register(Box::new(t));
+        }
+        self.groups
+            .register(&format!("mcp:{server}"), names.clone());
+        names
+    }
+
+    /// What a server was given (env values, headers) must never come back through its results.
+    fn scrub_given(&mut self, secrets: &bridge::Secrets) -> Result<()> {
+        let given: Vec<Vec<u8>> = secrets
+            .0
+            .values()
+            .chain(secrets.1.values())
+            .map(|v| v.as_bytes().to_vec())
+            .collect();
+        if !given.is_empty() {
+            self.scrubber = self
+                .scrubber
+                .with_more_values(&given)
+                .map_err(Error::internal)?;
+        }
+        Ok(())
+    }
+}
+
+/// The embeddings endpoint of `[memory] embeddings`, resolved like a run's provider.
+fn embedder(s: &Settings) -> Result<Option<Embedder>> {
+    let memory = &s.config.memory;
+    let Some(name) = &memory.embeddings else {
+        return Ok(None);
+    };
+    let env = |k: &str| std::env::var(k).ok();
+    let resolved = crate::providers::resolve(&s.config.providers, name, &env)
+        .map_err(|e| Error::usage(format!("[memory] embeddings: {}", e.message)))?;
+    if resolved.config.kind != crate::providers::Kind::Openai {
+        return Err(Error::usage(format!(
+            "[memory] embeddings: provider `{name}` is not OpenAI-compatible (kind = \"openai\")"
+        )));
+    }
+    Ok(Some(Embedder {
+        base_url: resolved.base_url,
+        api_key: resolved.api_key,
+        model: memory.embedding_model.clone(),
+    }))
+}
