@@ -272,8 +272,12 @@ impl Runner<'_> {
                 response.tool_calls.clone(),
             ));
             let run_id = em.run_id().to_string();
-            let results =
-                self.call_tools(&response.tool_calls, &request, &None, em, &run_id, None)?;
+            let site = super::turn::CallSite {
+                run_id: &run_id,
+                session: None,
+                deadline: None,
+            };
+            let results = self.call_tools(&response.tool_calls, &request, &site, em)?;
             for (call, (text, _)) in response.tool_calls.iter().zip(results) {
                 messages.push(Message::tool_result(call, text));
             }

@@ -82,19 +82,30 @@ pub fn reap_abandoned(conn: &Connection) -> Result<Vec<String>> {
     Ok(reaped)
 }
 
+/// A run about to start.
+#[derive(Debug, Clone, Copy)]
+pub struct NewRun<'a> {
+    pub id: &'a str,
+    pub session: Option<&'a str>,
+    pub agent: &'a str,
+    pub user: Option<&'a str>,
+    pub provider: &'a str,
+    pub model: &'a str,
+    /// The message as given (stored scrubbed).
+    pub message: &'a str,
+}
+
 /// A new run row, `running`, owned by this process.
-#[allow(clippy::too_many_arguments)]
-pub fn start_run(
-    conn: &Connection,
-    scrubber: &Scrubber,
-    id: &str,
-    session: Option<&str>,
-    agent: &str,
-    user: Option<&str>,
-    provider: &str,
-    model: &str,
-    message: &str,
-) -> Result<()> {
+pub fn start_run(conn: &Connection, scrubber: &Scrubber, run: &NewRun) -> Result<()> {
+    let NewRun {
+        id,
+        session,
+        agent,
+        user,
+        provider,
+        model,
+        message,
+    } = *run;
     let now = now_ms();
     conn.execute(
         "INSERT INTO runs (id, session, agent, user_id, status, pid, heartbeat_at, started_at, provider, model, message)
@@ -184,7 +195,7 @@ pub fn finish_run(
             params![id],
         )
         .map_err(sql)?;
-        append(&tx, scrubber, key, agent, user, id, messages, true)?;
+        append(&tx, scrubber, (key, agent, user), id, messages, true)?;
         tx.execute(
             "UPDATE sessions SET updated_at = ?2, provider = ?3, model = ?4,
                  input_tokens = input_tokens + ?5, output_tokens = output_tokens + ?6
@@ -219,21 +230,16 @@ pub fn checkpoint(
         params![id],
     )
     .map_err(sql)?;
-    append(
-        &tx, scrubber, session.0, session.1, session.2, id, messages, false,
-    )?;
+    append(&tx, scrubber, session, id, messages, false)?;
     tx.commit().map_err(sql)
 }
 
 /// Adds `messages` to a session, every string in them scrubbed: what a user typed or a model
 /// wrote is stored as carefully as a tool result.
-#[allow(clippy::too_many_arguments)]
 fn append(
     tx: &Connection,
     scrubber: &Scrubber,
-    key: &str,
-    agent: &str,
-    user: Option<&str>,
+    (key, agent, user): (&str, &str, Option<&str>),
     run_id: &str,
     messages: &[Message],
     committed: bool,
@@ -529,9 +535,7 @@ pub fn replace_history(
     append(
         &tx,
         scrubber,
-        key,
-        &agent,
-        user.as_deref(),
+        (key, &agent, user.as_deref()),
         run_id,
         messages,
         true,

@@ -8,6 +8,7 @@ use serde_json::json;
 use super::input::Input;
 use super::{Context, Status};
 use crate::agent;
+use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::memory::files;
 
@@ -81,119 +82,139 @@ fn check_name(name: &str) -> Result<&'static str> {
 pub fn run(ctx: &Context, args: AgentsArgs) -> Result<Status> {
     let settings = ctx.settings()?;
     match args.command {
-        AgentsCommand::List => {
-            let mut rows: Vec<serde_json::Value> = settings
-                .config
-                .agents
-                .iter()
-                .map(|(k, a)| json!({"agent": k, "type": a.agent_type.clone().unwrap_or("open".into()), "provider": a.provider, "model": a.model, "description": a.description}))
-                .collect();
-            if !settings.config.agents.contains_key("default") {
-                rows.insert(0, json!({"agent": "default", "type": "open", "provider": null, "model": null, "description": "the agent of runs without --agent"}));
-            }
-            ctx.out.data(&rows, |w| {
-                for r in &rows {
-                    writeln!(
-                        w,
-                        "{:<16} {:<10} {:<12} {}",
-                        r["agent"].as_str().unwrap_or(""),
-                        r["type"].as_str().unwrap_or(""),
-                        r["provider"].as_str().unwrap_or("-"),
-                        r["model"].as_str().unwrap_or("-")
-                    )?;
-                }
-                Ok(())
-            })?;
-        }
-        AgentsCommand::Show { agent: key } => {
-            check_agent(ctx, &key)?;
-            let a = settings
-                .config
-                .agents
-                .get(&key)
-                .cloned()
-                .unwrap_or_default();
-            let store = ctx.store()?;
-            let doc = json!({
-                "agent": key,
-                "type": a.agent_type.clone().unwrap_or("open".into()),
-                "description": a.description,
-                "provider": a.provider,
-                "model": a.model,
-                "workspace": a.workspace.clone().map(|w| settings.workspace.join(w)).unwrap_or(settings.workspace.clone()),
-                "max_iterations": a.max_iterations.unwrap_or(agent::DEFAULT_MAX_ITERATIONS),
-                "max_tool_calls": a.max_tool_calls.unwrap_or(agent::DEFAULT_MAX_TOOL_CALLS),
-                "context_window": a.context_window.unwrap_or(agent::DEFAULT_CONTEXT_WINDOW),
-                "max_tokens": a.max_tokens.unwrap_or(agent::DEFAULT_MAX_TOKENS),
-                "temperature": a.temperature.unwrap_or(agent::DEFAULT_TEMPERATURE),
-                "guard": a.guard.unwrap_or(settings.config.guard.mode),
-                "history_limit": a.history_limit.unwrap_or(0),
-                "tools": a.tools,
-                "context_files": files::list_context(store.conn(), &key, None)?,
-            });
-            ctx.out.data(&doc, |w| {
-                writeln!(
-                    w,
-                    "{}",
-                    serde_json::to_string_pretty(&doc).unwrap_or_default()
-                )
-            })?;
-        }
+        AgentsCommand::List => exec_list(ctx, settings)?,
+        AgentsCommand::Show { agent } => exec_show(ctx, settings, &agent)?,
         AgentsCommand::Files(FilesCommand::Ls { agent, user }) => {
-            check_agent(ctx, &agent)?;
-            let store = ctx.store()?;
-            let all = files::list_context(store.conn(), &agent, user.as_deref())?;
-            ctx.out.data(&all, |w| {
-                for f in &all {
-                    let who = if f.user.is_empty() {
-                        "(agent)"
-                    } else {
-                        f.user.as_str()
-                    };
-                    writeln!(w, "{:<14} {:<16} {:>7} bytes", f.name, who, f.bytes)?;
-                }
-                Ok(())
-            })?;
+            exec_files_ls(ctx, &agent, user.as_deref())?
         }
         AgentsCommand::Files(FilesCommand::Get { agent, name, user }) => {
-            let predefined = check_agent(ctx, &agent)?;
-            let name = check_name(&name)?;
-            let store = ctx.store()?;
-            let owner = files::Owner {
-                agent: &agent,
-                predefined,
-                user: user.as_deref().unwrap_or(""),
-            };
-            let content = files::read_context(store.conn(), &owner, name)?
-                .ok_or_else(|| Error::not_found(format!("agent `{agent}` has no {name}")))?;
-            ctx.out.raw(content.as_bytes())?;
+            exec_files_get(ctx, &agent, &name, user.as_deref())?
         }
         AgentsCommand::Files(FilesCommand::Set {
             agent,
             name,
             content,
             user,
-        }) => {
-            let predefined = check_agent(ctx, &agent)?;
-            let name = check_name(&name)?;
-            let input = Input::parse(content.as_deref());
-            if matches!(input, Input::Literal(_)) {
-                return Err(Error::usage("give the content on stdin (-) or as @FILE"));
-            }
-            let text = String::from_utf8(input.read(ctx)?)
-                .map_err(|_| Error::usage(format!("{name} must be UTF-8 text")))?;
-            let store = ctx.store()?;
-            let owner = files::Owner {
-                agent: &agent,
-                predefined,
-                user: user.as_deref().unwrap_or(""),
-            };
-            files::write_context(store.conn(), &owner, name, &text)?;
-            ctx.out.data(
-                &json!({"agent": agent, "name": name, "user": user, "bytes": text.len()}),
-                |w| writeln!(w, "set {name} of {agent} ({} bytes)", text.len()),
-            )?;
-        }
+        }) => exec_files_set(ctx, &agent, &name, content.as_deref(), user.as_deref())?,
     }
     Ok(Status::Ok)
+}
+
+/// `agents list`: config's agents, and `default` first when config has none by that name.
+fn exec_list(ctx: &Context, settings: &Settings) -> Result<()> {
+    let mut rows: Vec<serde_json::Value> = settings
+        .config
+        .agents
+        .iter()
+        .map(|(k, a)| json!({"agent": k, "type": a.agent_type.clone().unwrap_or("open".into()), "provider": a.provider, "model": a.model, "description": a.description}))
+        .collect();
+    if !settings.config.agents.contains_key("default") {
+        rows.insert(0, json!({"agent": "default", "type": "open", "provider": null, "model": null, "description": "the agent of runs without --agent"}));
+    }
+    ctx.out.data(&rows, |w| {
+        for r in &rows {
+            writeln!(
+                w,
+                "{:<16} {:<10} {:<12} {}",
+                r["agent"].as_str().unwrap_or(""),
+                r["type"].as_str().unwrap_or(""),
+                r["provider"].as_str().unwrap_or("-"),
+                r["model"].as_str().unwrap_or("-")
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// `agents show`: the agent's settings with the defaults filled in, and its context files.
+fn exec_show(ctx: &Context, settings: &Settings, key: &str) -> Result<()> {
+    check_agent(ctx, key)?;
+    let a = settings.config.agents.get(key).cloned().unwrap_or_default();
+    let store = ctx.store()?;
+    let doc = json!({
+        "agent": key,
+        "type": a.agent_type.clone().unwrap_or("open".into()),
+        "description": a.description,
+        "provider": a.provider,
+        "model": a.model,
+        "workspace": a.workspace.clone().map(|w| settings.workspace.join(w)).unwrap_or(settings.workspace.clone()),
+        "max_iterations": a.max_iterations.unwrap_or(agent::DEFAULT_MAX_ITERATIONS),
+        "max_tool_calls": a.max_tool_calls.unwrap_or(agent::DEFAULT_MAX_TOOL_CALLS),
+        "context_window": a.context_window.unwrap_or(agent::DEFAULT_CONTEXT_WINDOW),
+        "max_tokens": a.max_tokens.unwrap_or(agent::DEFAULT_MAX_TOKENS),
+        "temperature": a.temperature.unwrap_or(agent::DEFAULT_TEMPERATURE),
+        "guard": a.guard.unwrap_or(settings.config.guard.mode),
+        "history_limit": a.history_limit.unwrap_or(0),
+        "tools": a.tools,
+        "context_files": files::list_context(store.conn(), key, None)?,
+    });
+    ctx.out.data(&doc, |w| {
+        writeln!(
+            w,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        )
+    })
+}
+
+/// `agents files ls`.
+fn exec_files_ls(ctx: &Context, agent: &str, user: Option<&str>) -> Result<()> {
+    check_agent(ctx, agent)?;
+    let store = ctx.store()?;
+    let all = files::list_context(store.conn(), agent, user)?;
+    ctx.out.data(&all, |w| {
+        for f in &all {
+            let who = if f.user.is_empty() {
+                "(agent)"
+            } else {
+                f.user.as_str()
+            };
+            writeln!(w, "{:<14} {:<16} {:>7} bytes", f.name, who, f.bytes)?;
+        }
+        Ok(())
+    })
+}
+
+/// `agents files get`: the user's file, else the agent-level one, as it is.
+fn exec_files_get(ctx: &Context, agent: &str, name: &str, user: Option<&str>) -> Result<()> {
+    let predefined = check_agent(ctx, agent)?;
+    let name = check_name(name)?;
+    let store = ctx.store()?;
+    let owner = files::Owner {
+        agent,
+        predefined,
+        user: user.unwrap_or(""),
+    };
+    let content = files::read_context(store.conn(), &owner, name)?
+        .ok_or_else(|| Error::not_found(format!("agent `{agent}` has no {name}")))?;
+    ctx.out.raw(content.as_bytes())
+}
+
+/// `agents files set`: the content from stdin or @FILE.
+fn exec_files_set(
+    ctx: &Context,
+    agent: &str,
+    name: &str,
+    content: Option<&str>,
+    user: Option<&str>,
+) -> Result<()> {
+    let predefined = check_agent(ctx, agent)?;
+    let name = check_name(name)?;
+    let input = Input::parse(content);
+    if matches!(input, Input::Literal(_)) {
+        return Err(Error::usage("give the content on stdin (-) or as @FILE"));
+    }
+    let text = String::from_utf8(input.read(ctx)?)
+        .map_err(|_| Error::usage(format!("{name} must be UTF-8 text")))?;
+    let store = ctx.store()?;
+    let owner = files::Owner {
+        agent,
+        predefined,
+        user: user.unwrap_or(""),
+    };
+    files::write_context(store.conn(), &owner, name, &text)?;
+    ctx.out.data(
+        &json!({"agent": agent, "name": name, "user": user, "bytes": text.len()}),
+        |w| writeln!(w, "set {name} of {agent} ({} bytes)", text.len()),
+    )
 }

@@ -1,7 +1,7 @@
 //! `goclaw db`: the store's path, schema, migrations, health, backups and read-only queries.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -87,135 +87,162 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
             };
             ctx.out.data(&doc, |w| writeln!(w, "{}", path.display()))?;
         }
-        DbCommand::Schema => {
-            let store = ctx.store()?;
-            let sql = store.schema()?;
-            ctx.out.data(&serde_json::json!({ "schema_version": store::latest_version(), "statements": sql }), |w| {
-                for s in &sql {
-                    writeln!(w, "{s};\n")?;
-                }
-                Ok(())
-            })?;
-        }
-        DbCommand::Migrate => {
-            let store = ctx.store()?;
-            let doc = MigrateDoc {
-                path,
-                schema_version: store::latest_version(),
-                applied: &store.applied,
-            };
-            ctx.out.data(&doc, |w| {
-                if doc.applied.is_empty() {
-                    writeln!(
-                        w,
-                        "{}: up to date (schema version {})",
-                        path.display(),
-                        doc.schema_version
-                    )
-                } else {
-                    for m in doc.applied {
-                        writeln!(w, "applied {:03}_{}", m.version, m.name)?;
-                    }
-                    writeln!(
-                        w,
-                        "{}: schema version {}",
-                        path.display(),
-                        doc.schema_version
-                    )
-                }
-            })?;
-        }
-        DbCommand::Check => {
-            let conn = Store::open_read_only(path)?;
-            let migrations = store::migration_state(&conn, path)?;
-            if migrations.schema_version > migrations.binary_version {
-                return Err(Error::usage(format!(
-                    "store {} has schema version {}, newer than this goclaw understands (version {})",
-                    path.display(),
-                    migrations.schema_version,
-                    migrations.binary_version
-                ))
-                .with_hint("upgrade goclaw"));
-            }
-            let integrity = store::integrity_check(&conn, path)?;
-            let ok = integrity == ["ok"] && migrations.pending.is_empty();
-            let doc = CheckDoc {
-                path,
-                ok,
-                integrity,
-                migrations,
-            };
-            ctx.out.data(&doc, |w| {
-                writeln!(w, "integrity: {}", doc.integrity.join("; "))?;
-                writeln!(
-                    w,
-                    "schema version: {} (this goclaw: {})",
-                    doc.migrations.schema_version, doc.migrations.binary_version
-                )?;
-                for m in &doc.migrations.pending {
-                    writeln!(
-                        w,
-                        "pending: {:03}_{} (run `goclaw db migrate`)",
-                        m.version, m.name
-                    )?;
-                }
-                Ok(())
-            })?;
-            if !ok {
-                return Ok(Status::Exit(ErrorKind::Failed));
-            }
-        }
-        DbCommand::Backup { file, force } => {
-            let store = ctx.store()?;
-            let bar = ctx.out.progress(None, "backing up the store");
-            let result = backup::backup(&store, &file, force);
-            bar.finish_and_clear();
-            let report = result?;
-            ctx.out.data(&report, |w| {
-                writeln!(
-                    w,
-                    "backed up {} to {} ({} pages, {} bytes)",
-                    report.source.display(),
-                    report.path.display(),
-                    report.pages,
-                    report.bytes
-                )
-            })?;
-        }
+        DbCommand::Schema => exec_schema(ctx)?,
+        DbCommand::Migrate => exec_migrate(ctx, path)?,
+        DbCommand::Check => return exec_check(ctx, path),
+        DbCommand::Backup { file, force } => exec_backup(ctx, &file, force)?,
         DbCommand::Query {
             sql,
             params,
             timeout,
             max_bytes,
         } => {
-            ctx.store()?; // create and migrate on first use
-            let sql = String::from_utf8(Input::parse(Some(&sql)).read(ctx)?)
-                .map_err(|_| Error::usage("the SQL is not valid UTF-8"))?;
-            let conn = Store::open_read_only(path)?;
-            let json = ctx.out.is_json();
-            let mut w = ctx.out.stream();
-            let mut rows: Vec<serde_json::Map<String, serde_json::Value>> = Vec::new();
             let limits = store::QueryLimits {
                 time: std::time::Duration::from_secs(timeout.max(1)),
                 max_bytes,
             };
-            let columns = store::query_json(&conn, path, &sql, &params, limits, |row| {
-                if json {
-                    serde_json::to_writer(&mut w, &row)
-                        .map_err(|e| Error::internal(e.to_string()))?;
-                    w.write_all(b"\n").map_err(Error::stdout)
-                } else {
-                    rows.push(row);
-                    Ok(())
-                }
-            })?;
-            if !json {
-                human_table(&mut w, &columns, &rows).map_err(Error::stdout)?;
-            }
-            w.flush().map_err(Error::stdout)?;
+            exec_query(ctx, path, &sql, &params, limits)?;
         }
     }
     Ok(Status::Ok)
+}
+
+/// `db schema`.
+fn exec_schema(ctx: &Context) -> Result<()> {
+    let store = ctx.store()?;
+    let sql = store.schema()?;
+    ctx.out.data(
+        &serde_json::json!({ "schema_version": store::latest_version(), "statements": sql }),
+        |w| {
+            for s in &sql {
+                writeln!(w, "{s};\n")?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// `db migrate`: opening the store applies what is pending; reports what it applied.
+fn exec_migrate(ctx: &Context, path: &Path) -> Result<()> {
+    let store = ctx.store()?;
+    let doc = MigrateDoc {
+        path,
+        schema_version: store::latest_version(),
+        applied: &store.applied,
+    };
+    ctx.out.data(&doc, |w| {
+        if doc.applied.is_empty() {
+            writeln!(
+                w,
+                "{}: up to date (schema version {})",
+                path.display(),
+                doc.schema_version
+            )
+        } else {
+            for m in doc.applied {
+                writeln!(w, "applied {:03}_{}", m.version, m.name)?;
+            }
+            writeln!(
+                w,
+                "{}: schema version {}",
+                path.display(),
+                doc.schema_version
+            )
+        }
+    })
+}
+
+/// `db check`: integrity and migration state, read-only; exit 1 when unhealthy.
+fn exec_check(ctx: &Context, path: &Path) -> Result<Status> {
+    let conn = Store::open_read_only(path)?;
+    let migrations = store::migration_state(&conn, path)?;
+    if migrations.schema_version > migrations.binary_version {
+        return Err(Error::usage(format!(
+            "store {} has schema version {}, newer than this goclaw understands (version {})",
+            path.display(),
+            migrations.schema_version,
+            migrations.binary_version
+        ))
+        .with_hint("upgrade goclaw"));
+    }
+    let integrity = store::integrity_check(&conn, path)?;
+    let ok = integrity == ["ok"] && migrations.pending.is_empty();
+    let doc = CheckDoc {
+        path,
+        ok,
+        integrity,
+        migrations,
+    };
+    ctx.out.data(&doc, |w| {
+        writeln!(w, "integrity: {}", doc.integrity.join("; "))?;
+        writeln!(
+            w,
+            "schema version: {} (this goclaw: {})",
+            doc.migrations.schema_version, doc.migrations.binary_version
+        )?;
+        for m in &doc.migrations.pending {
+            writeln!(
+                w,
+                "pending: {:03}_{} (run `goclaw db migrate`)",
+                m.version, m.name
+            )?;
+        }
+        Ok(())
+    })?;
+    if !ok {
+        return Ok(Status::Exit(ErrorKind::Failed));
+    }
+    Ok(Status::Ok)
+}
+
+/// `db backup`.
+fn exec_backup(ctx: &Context, file: &Path, force: bool) -> Result<()> {
+    let store = ctx.store()?;
+    let bar = ctx.out.progress(None, "backing up the store");
+    let result = backup::backup(&store, file, force);
+    bar.finish_and_clear();
+    let report = result?;
+    ctx.out.data(&report, |w| {
+        writeln!(
+            w,
+            "backed up {} to {} ({} pages, {} bytes)",
+            report.source.display(),
+            report.path.display(),
+            report.pages,
+            report.bytes
+        )
+    })
+}
+
+/// `db query`: one read-only statement (`sql` as given: text, @FILE or -), its rows streamed
+/// as JSON Lines, or a table for people.
+fn exec_query(
+    ctx: &Context,
+    path: &Path,
+    sql: &str,
+    params: &[String],
+    limits: store::QueryLimits,
+) -> Result<()> {
+    ctx.store()?; // create and migrate on first use
+    let sql = String::from_utf8(Input::parse(Some(sql)).read(ctx)?)
+        .map_err(|_| Error::usage("the SQL is not valid UTF-8"))?;
+    let conn = Store::open_read_only(path)?;
+    let json = ctx.out.is_json();
+    let mut w = ctx.out.stream();
+    let mut rows: Vec<serde_json::Map<String, serde_json::Value>> = Vec::new();
+    let columns = store::query_json(&conn, path, &sql, params, limits, |row| {
+        if json {
+            serde_json::to_writer(&mut w, &row).map_err(|e| Error::internal(e.to_string()))?;
+            w.write_all(b"\n").map_err(Error::stdout)
+        } else {
+            rows.push(row);
+            Ok(())
+        }
+    })?;
+    if !json {
+        human_table(&mut w, &columns, &rows).map_err(Error::stdout)?;
+    }
+    w.flush().map_err(Error::stdout)
 }
 
 /// Rows as an aligned table for people.

@@ -9,9 +9,11 @@ use serde_json::json;
 
 use super::tools::CallerArgs;
 use super::{Context, Status};
+use crate::config::Settings;
 use crate::error::{Error, Result};
-use crate::mcp::{self, Access, NewServer, Scope, Transport};
+use crate::mcp::{self, Access, McpConfig, NewGrant, NewRequest, NewServer, Scope, Transport};
 use crate::secrets::SecretKey;
+use crate::store::Store;
 use crate::tools::gate::{CallRequest, Gate, OnAsk};
 
 /// MCP servers, grants and access requests.
@@ -202,231 +204,25 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
     let settings = ctx.settings()?;
     let config = &settings.config.mcp;
     let mut store = ctx.store()?;
-    let print_server = |s: &mcp::Server| {
-        ctx.out.data(s, |w| {
-            let target = s
-                .command
-                .clone()
-                .map(|c| format!("{c} {}", s.args.join(" ")))
-                .or_else(|| s.url.clone())
-                .unwrap_or_default();
-            writeln!(
-                w,
-                "{:<16} {:<15} {:<8} {:<7} {:<8} {target}",
-                s.name,
-                s.transport.as_str(),
-                s.access.as_str(),
-                if s.enabled { "enabled" } else { "disabled" },
-                s.source
-            )
-        })
-    };
     match args.command {
-        McpCommand::Add(a) => {
-            let key_dir = settings.store_dir();
-            let key = SecretKey::load(&key_dir)?;
-            let transport = a.transport.unwrap_or(if a.url.is_some() {
-                Transport::StreamableHttp
-            } else {
-                Transport::Stdio
-            });
-            let s = mcp::add(
-                store.conn(),
-                &key,
-                &NewServer {
-                    name: a.name,
-                    spec: mcp::ServerConfig {
-                        transport,
-                        command: a.command,
-                        args: a.args,
-                        env: a.env.into_iter().collect::<BTreeMap<_, _>>(),
-                        url: a.url,
-                        headers: a.headers.into_iter().collect(),
-                        prefix: a.prefix,
-                        timeout_secs: a.timeout,
-                        access: a.access,
-                        enabled: !a.disabled,
-                    },
-                },
-                config,
-            )?;
-            print_server(&s)?;
-        }
-        McpCommand::List => {
-            let all = mcp::list(store.conn(), config)?;
-            ctx.out.data(&all, |w| {
-                for s in &all {
-                    writeln!(
-                        w,
-                        "{:<16} {:<15} {:<8} {:<8} {}",
-                        s.name,
-                        s.transport.as_str(),
-                        s.access.as_str(),
-                        if s.enabled { "enabled" } else { "disabled" },
-                        s.source
-                    )?;
-                }
-                Ok(())
-            })?;
-        }
-        McpCommand::Show { name } => print_server(&mcp::get(store.conn(), config, &name)?)?,
-        McpCommand::Rm { name } => {
-            mcp::remove(store.conn(), config, &name)?;
-            ctx.out
-                .data(&json!({"removed": name}), |w| writeln!(w, "removed {name}"))?;
-        }
+        McpCommand::Add(a) => exec_add(ctx, &store, settings, a)?,
+        McpCommand::List => exec_list(ctx, &store, config)?,
+        McpCommand::Show { name } => print_server(ctx, &mcp::get(store.conn(), config, &name)?)?,
+        McpCommand::Rm { name } => exec_rm(ctx, &store, config, name)?,
         McpCommand::Enable { name } => {
-            print_server(&mcp::set_enabled(store.conn(), config, &name, true)?)?
+            print_server(ctx, &mcp::set_enabled(store.conn(), config, &name, true)?)?
         }
         McpCommand::Disable { name } => {
-            print_server(&mcp::set_enabled(store.conn(), config, &name, false)?)?
+            print_server(ctx, &mcp::set_enabled(store.conn(), config, &name, false)?)?
         }
-        McpCommand::Grant(g) => {
-            let (scope, subject) = who(ctx, &g.who)?;
-            let grant = mcp::grant(
-                store.conn(),
-                config,
-                &g.who.name,
-                scope,
-                &subject,
-                nonempty(g.allow),
-                nonempty(g.deny),
-                !g.disabled,
-                &actor(),
-            )?;
-            ctx.out.data(&grant, |w| {
-                writeln!(
-                    w,
-                    "granted {} {} on {}",
-                    grant.scope, grant.subject, grant.server
-                )
-            })?;
-        }
-        McpCommand::Revoke(w) => {
-            let (scope, subject) = who(ctx, &w)?;
-            mcp::revoke(store.conn(), config, &w.name, scope, &subject)?;
-            ctx.out.data(
-                &json!({"revoked": {"server": w.name, "scope": scope, "subject": subject}}),
-                |out| writeln!(out, "revoked"),
-            )?;
-        }
-        McpCommand::Grants { name } => {
-            let all = mcp::grants(store.conn(), name.as_deref())?;
-            ctx.out.data(&all, |w| {
-                for g in &all {
-                    writeln!(
-                        w,
-                        "{:<16} {:<5} {:<16} {}",
-                        g.server,
-                        g.scope,
-                        g.subject,
-                        if g.enabled { "enabled" } else { "disabled" }
-                    )?;
-                }
-                Ok(())
-            })?;
-        }
-        McpCommand::Request(r) => {
-            let (scope, subject) = who(ctx, &r.who)?;
-            let req = mcp::request(
-                store.conn(),
-                config,
-                &r.who.name,
-                scope,
-                &subject,
-                nonempty(r.tools),
-                &r.reason,
-                &actor(),
-            )?;
-            ctx.out
-                .data(&req, |w| writeln!(w, "request {} is pending", req.id))?;
-        }
-        McpCommand::Requests { status } => {
-            let all = mcp::requests(store.conn(), status.as_deref())?;
-            ctx.out.data(&all, |w| {
-                for r in &all {
-                    writeln!(
-                        w,
-                        "{:>4} {:<9} {:<16} {:<5} {:<16} {}",
-                        r.id, r.status, r.server, r.scope, r.subject, r.reason
-                    )?;
-                }
-                Ok(())
-            })?;
-        }
-        McpCommand::Probe { name } => {
-            let server = mcp::get(store.conn(), config, &name)?;
-            let key_dir = settings.store_dir();
-            let (env, headers) =
-                mcp::bridge::server_secrets(store.conn(), config, &key_dir, &server)?;
-            let pool = mcp::pool::Pool::new();
-            let link = pool.link(&server, (env, headers))?;
-            let session = link.connection()?;
-            let t = std::time::Instant::now();
-            let tools = link.list_tools()?;
-            let list_ms = t.elapsed().as_secs_f64() * 1000.0;
-            let doc = json!({
-                "server": name,
-                "protocol_version": session.info.get("protocolVersion"),
-                "server_info": session.info.get("serverInfo"),
-                "tools": tools.len(),
-                "connect_ms": (session.connect_time.as_secs_f64() * 1000.0).round(),
-                "list_ms": list_ms.round(),
-            });
-            ctx.out.data(&doc, |w| {
-                writeln!(
-                    w,
-                    "{name}: {} tools, protocol {}, connected in {} ms, listed in {} ms",
-                    doc["tools"], doc["protocol_version"], doc["connect_ms"], doc["list_ms"]
-                )
-            })?;
-        }
-        McpCommand::Tools { name } => {
-            let servers: Vec<mcp::Server> = match &name {
-                Some(n) => vec![mcp::get(store.conn(), config, n)?],
-                None => mcp::list(store.conn(), config)?
-                    .into_iter()
-                    .filter(|s| s.enabled)
-                    .collect(),
-            };
-            let key_dir = settings.store_dir();
-            let pool = mcp::pool::Pool::new();
-            let mut rows = Vec::new();
-            for s in &servers {
-                let secrets = mcp::bridge::server_secrets(store.conn(), config, &key_dir, s)?;
-                let link = pool.link(s, secrets)?;
-                for t in mcp::bridge::tools_of(&link, &mcp::ToolFilter::default())? {
-                    use crate::tools::Tool;
-                    rows.push(json!({"name": t.registered, "server": s.name, "tool": t.tool, "description": t.description(), "parameters": t.parameters()}));
-                }
-            }
-            ctx.out.data(&rows, |w| {
-                for r in &rows {
-                    writeln!(
-                        w,
-                        "{:<40} {}",
-                        r["name"].as_str().unwrap_or(""),
-                        r["description"].as_str().unwrap_or("")
-                    )?;
-                }
-                Ok(())
-            })?;
-        }
-        McpCommand::Call(c) => {
-            let server = mcp::get(store.conn(), config, &c.name)?;
-            drop(store);
-            let exec = super::tools::ExecArgs {
-                name: mcp::tool_name(&server.name, &server.prefix, &c.tool),
-                args: c.args,
-                caller: c.caller,
-                channel: None,
-                chat_id: None,
-                provider: None,
-                dry_run: false,
-                on_ask: OnAsk::Deny,
-            };
-            return super::tools::exec(ctx, exec);
-        }
+        McpCommand::Grant(g) => exec_grant(ctx, &store, config, g)?,
+        McpCommand::Revoke(w) => exec_revoke(ctx, &store, config, w)?,
+        McpCommand::Grants { name } => exec_grants(ctx, &store, name.as_deref())?,
+        McpCommand::Request(r) => exec_request(ctx, &store, config, r)?,
+        McpCommand::Requests { status } => exec_requests(ctx, &store, status.as_deref())?,
+        McpCommand::Probe { name } => exec_probe(ctx, &store, settings, name)?,
+        McpCommand::Tools { name } => exec_tools(ctx, &store, settings, name.as_deref())?,
+        McpCommand::Call(c) => return exec_call(ctx, store, config, c),
         McpCommand::Serve(a) => {
             drop(store);
             return serve(ctx, a);
@@ -436,14 +232,271 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
             approve,
             reject: _,
             note,
-        } => {
-            let done = mcp::review(store.conn_mut(), id, approve, note.as_deref(), &actor())?;
-            ctx.out.data(&done, |w| {
-                writeln!(w, "request {id}: {}", done["status"].as_str().unwrap_or(""))
-            })?;
-        }
+        } => exec_review(ctx, &mut store, id, approve, note.as_deref())?,
     }
     Ok(Status::Ok)
+}
+
+/// Prints one server; for people a line: name, transport, access, state, source, and the
+/// command it runs or the URL it reaches.
+fn print_server(ctx: &Context, s: &mcp::Server) -> Result<()> {
+    ctx.out.data(s, |w| {
+        let target = s
+            .command
+            .clone()
+            .map(|c| format!("{c} {}", s.args.join(" ")))
+            .or_else(|| s.url.clone())
+            .unwrap_or_default();
+        writeln!(
+            w,
+            "{:<16} {:<15} {:<8} {:<7} {:<8} {target}",
+            s.name,
+            s.transport.as_str(),
+            s.access.as_str(),
+            if s.enabled { "enabled" } else { "disabled" },
+            s.source
+        )
+    })
+}
+
+/// `mcp add`: stores the server, its env values and headers sealed.
+fn exec_add(ctx: &Context, store: &Store, settings: &Settings, a: AddArgs) -> Result<()> {
+    let config = &settings.config.mcp;
+    let key_dir = settings.store_dir();
+    let key = SecretKey::load(&key_dir)?;
+    let transport = a.transport.unwrap_or(if a.url.is_some() {
+        Transport::StreamableHttp
+    } else {
+        Transport::Stdio
+    });
+    let s = mcp::add(
+        store.conn(),
+        &key,
+        &NewServer {
+            name: a.name,
+            spec: mcp::ServerConfig {
+                transport,
+                command: a.command,
+                args: a.args,
+                env: a.env.into_iter().collect::<BTreeMap<_, _>>(),
+                url: a.url,
+                headers: a.headers.into_iter().collect(),
+                prefix: a.prefix,
+                timeout_secs: a.timeout,
+                access: a.access,
+                enabled: !a.disabled,
+            },
+        },
+        config,
+    )?;
+    print_server(ctx, &s)
+}
+
+/// `mcp list`.
+fn exec_list(ctx: &Context, store: &Store, config: &McpConfig) -> Result<()> {
+    let all = mcp::list(store.conn(), config)?;
+    ctx.out.data(&all, |w| {
+        for s in &all {
+            writeln!(
+                w,
+                "{:<16} {:<15} {:<8} {:<8} {}",
+                s.name,
+                s.transport.as_str(),
+                s.access.as_str(),
+                if s.enabled { "enabled" } else { "disabled" },
+                s.source
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// `mcp rm`.
+fn exec_rm(ctx: &Context, store: &Store, config: &McpConfig, name: String) -> Result<()> {
+    mcp::remove(store.conn(), config, &name)?;
+    ctx.out
+        .data(&json!({"removed": name}), |w| writeln!(w, "removed {name}"))
+}
+
+/// `mcp grant`.
+fn exec_grant(ctx: &Context, store: &Store, config: &McpConfig, g: GrantArgs) -> Result<()> {
+    let (scope, subject) = who(ctx, &g.who)?;
+    let grant = mcp::grant(
+        store.conn(),
+        config,
+        &g.who.name,
+        &NewGrant {
+            scope,
+            subject: &subject,
+            allow: nonempty(g.allow),
+            deny: nonempty(g.deny),
+            enabled: !g.disabled,
+            by: &actor(),
+        },
+    )?;
+    ctx.out.data(&grant, |w| {
+        writeln!(
+            w,
+            "granted {} {} on {}",
+            grant.scope, grant.subject, grant.server
+        )
+    })
+}
+
+/// `mcp revoke`.
+fn exec_revoke(ctx: &Context, store: &Store, config: &McpConfig, w: WhoArgs) -> Result<()> {
+    let (scope, subject) = who(ctx, &w)?;
+    mcp::revoke(store.conn(), config, &w.name, scope, &subject)?;
+    ctx.out.data(
+        &json!({"revoked": {"server": w.name, "scope": scope, "subject": subject}}),
+        |out| writeln!(out, "revoked"),
+    )
+}
+
+/// `mcp grants`.
+fn exec_grants(ctx: &Context, store: &Store, name: Option<&str>) -> Result<()> {
+    let all = mcp::grants(store.conn(), name)?;
+    ctx.out.data(&all, |w| {
+        for g in &all {
+            writeln!(
+                w,
+                "{:<16} {:<5} {:<16} {}",
+                g.server,
+                g.scope,
+                g.subject,
+                if g.enabled { "enabled" } else { "disabled" }
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// `mcp request`.
+fn exec_request(ctx: &Context, store: &Store, config: &McpConfig, r: RequestArgs) -> Result<()> {
+    let (scope, subject) = who(ctx, &r.who)?;
+    let req = mcp::request(
+        store.conn(),
+        config,
+        &r.who.name,
+        &NewRequest {
+            scope,
+            subject: &subject,
+            tools: nonempty(r.tools),
+            reason: &r.reason,
+            by: &actor(),
+        },
+    )?;
+    ctx.out
+        .data(&req, |w| writeln!(w, "request {} is pending", req.id))
+}
+
+/// `mcp requests`.
+fn exec_requests(ctx: &Context, store: &Store, status: Option<&str>) -> Result<()> {
+    let all = mcp::requests(store.conn(), status)?;
+    ctx.out.data(&all, |w| {
+        for r in &all {
+            writeln!(
+                w,
+                "{:>4} {:<9} {:<16} {:<5} {:<16} {}",
+                r.id, r.status, r.server, r.scope, r.subject, r.reason
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// `mcp probe`: connects, lists the tools and reports the timings.
+fn exec_probe(ctx: &Context, store: &Store, settings: &Settings, name: String) -> Result<()> {
+    let config = &settings.config.mcp;
+    let server = mcp::get(store.conn(), config, &name)?;
+    let key_dir = settings.store_dir();
+    let (env, headers) = mcp::bridge::server_secrets(store.conn(), config, &key_dir, &server)?;
+    let pool = mcp::pool::Pool::new();
+    let link = pool.link(&server, (env, headers))?;
+    let session = link.connection()?;
+    let t = std::time::Instant::now();
+    let tools = link.list_tools()?;
+    let list_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let doc = json!({
+        "server": name,
+        "protocol_version": session.info.get("protocolVersion"),
+        "server_info": session.info.get("serverInfo"),
+        "tools": tools.len(),
+        "connect_ms": (session.connect_time.as_secs_f64() * 1000.0).round(),
+        "list_ms": list_ms.round(),
+    });
+    ctx.out.data(&doc, |w| {
+        writeln!(
+            w,
+            "{name}: {} tools, protocol {}, connected in {} ms, listed in {} ms",
+            doc["tools"], doc["protocol_version"], doc["connect_ms"], doc["list_ms"]
+        )
+    })
+}
+
+/// `mcp tools`: the tools of one server, or of every enabled one.
+fn exec_tools(ctx: &Context, store: &Store, settings: &Settings, name: Option<&str>) -> Result<()> {
+    let config = &settings.config.mcp;
+    let servers: Vec<mcp::Server> = match name {
+        Some(n) => vec![mcp::get(store.conn(), config, n)?],
+        None => mcp::list(store.conn(), config)?
+            .into_iter()
+            .filter(|s| s.enabled)
+            .collect(),
+    };
+    let key_dir = settings.store_dir();
+    let pool = mcp::pool::Pool::new();
+    let mut rows = Vec::new();
+    for s in &servers {
+        let secrets = mcp::bridge::server_secrets(store.conn(), config, &key_dir, s)?;
+        let link = pool.link(s, secrets)?;
+        for t in mcp::bridge::tools_of(&link, &mcp::ToolFilter::default())? {
+            use crate::tools::Tool;
+            rows.push(json!({"name": t.registered, "server": s.name, "tool": t.tool, "description": t.description(), "parameters": t.parameters()}));
+        }
+    }
+    ctx.out.data(&rows, |w| {
+        for r in &rows {
+            writeln!(
+                w,
+                "{:<40} {}",
+                r["name"].as_str().unwrap_or(""),
+                r["description"].as_str().unwrap_or("")
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// `mcp call`: the tool's call as `tools exec` makes it (the store closed first).
+fn exec_call(ctx: &Context, store: Store, config: &McpConfig, c: CallArgs) -> Result<Status> {
+    let server = mcp::get(store.conn(), config, &c.name)?;
+    drop(store);
+    let exec = super::tools::ExecArgs {
+        name: mcp::tool_name(&server.name, &server.prefix, &c.tool),
+        args: c.args,
+        caller: c.caller,
+        channel: None,
+        chat_id: None,
+        provider: None,
+        dry_run: false,
+        on_ask: OnAsk::Deny,
+    };
+    super::tools::exec(ctx, exec)
+}
+
+/// `mcp review`: approves or rejects a request.
+fn exec_review(
+    ctx: &Context,
+    store: &mut Store,
+    id: i64,
+    approve: bool,
+    note: Option<&str>,
+) -> Result<()> {
+    let done = mcp::review(store.conn_mut(), id, approve, note, &actor())?;
+    ctx.out.data(&done, |w| {
+        writeln!(w, "request {id}: {}", done["status"].as_str().unwrap_or(""))
+    })
 }
 
 /// Tool calls `mcp serve` runs at once.

@@ -3,13 +3,14 @@
 //! never appears in a command line or shell history; `--env KEY=VALUE` sets one explicitly.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
 use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
-use crate::tools::credentialed::{self, Cli};
+use crate::tools::credentialed::{self, Cli, Preset};
 
 /// Credentialed CLIs for credentialed_exec
 #[derive(Debug, Args)]
@@ -185,7 +186,37 @@ fn registration(ctx: &Context, a: AddArgs) -> Result<(Cli, BTreeMap<String, Stri
                 .with_hint("`goclaw secure-cli presets` lists them")
         })?),
     };
-    let path = match a.path {
+    let path = binary_path(&a.name, a.path)?;
+    let env = variables(preset, &a.env)?;
+    let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut deny_args = preset.map(|p| owned(p.deny_args)).unwrap_or_default();
+    deny_args.extend(a.deny_args);
+    let mut deny_verbose = preset.map(|p| owned(p.deny_verbose)).unwrap_or_default();
+    deny_verbose.extend(a.deny_verbose);
+    let cli = Cli {
+        binary_name: a.name,
+        binary_path: path.display().to_string(),
+        description: a
+            .description
+            .or(preset.map(|p| p.description.to_string()))
+            .unwrap_or_default(),
+        env_keys: env.keys().cloned().collect(),
+        deny_args,
+        deny_verbose,
+        timeout_secs: a.timeout.or(preset.map(|p| p.timeout_secs)).unwrap_or(30),
+        tips: a
+            .tips
+            .or(preset.map(|p| p.tips.to_string()))
+            .unwrap_or_default(),
+        agent: a.agent.unwrap_or_default(),
+        enabled: !a.disabled,
+    };
+    Ok((cli, env))
+}
+
+/// The binary's canonical path: `path` when given (it must be absolute), else `name` on PATH.
+fn binary_path(name: &str, path: Option<PathBuf>) -> Result<PathBuf> {
+    Ok(match path {
         Some(p) if !p.is_absolute() => {
             return Err(Error::usage(format!(
                 "--path must be absolute, not {}",
@@ -197,12 +228,17 @@ fn registration(ctx: &Context, a: AddArgs) -> Result<(Cli, BTreeMap<String, Stri
         None => {
             let path_var = std::env::var("PATH").unwrap_or_default();
             let cwd = std::env::current_dir().unwrap_or_default();
-            credentialed::resolve(&a.name, &path_var, &cwd).ok_or_else(|| {
-                Error::not_found(format!("{} is not on PATH", a.name))
+            credentialed::resolve(name, &path_var, &cwd).ok_or_else(|| {
+                Error::not_found(format!("{name} is not on PATH"))
                     .with_hint("install it, or give its location with --path")
             })?
         }
-    };
+    })
+}
+
+/// The variables to seal: the preset's from goclaw's environment, then each `--env` item;
+/// checks that the preset's required ones are there and its file variables name files.
+fn variables(preset: Option<&Preset>, items: &[String]) -> Result<BTreeMap<String, String>> {
     let mut env = BTreeMap::new();
     let from_env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     if let Some(p) = preset {
@@ -212,7 +248,7 @@ fn registration(ctx: &Context, a: AddArgs) -> Result<(Cli, BTreeMap<String, Stri
             }
         }
     }
-    for item in &a.env {
+    for item in items {
         match item.split_once('=') {
             Some((k, v)) if !k.is_empty() => {
                 env.insert(k.to_string(), v.to_string());
@@ -248,28 +284,5 @@ fn registration(ctx: &Context, a: AddArgs) -> Result<(Cli, BTreeMap<String, Stri
             }
         }
     }
-    let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let mut deny_args = preset.map(|p| owned(p.deny_args)).unwrap_or_default();
-    deny_args.extend(a.deny_args);
-    let mut deny_verbose = preset.map(|p| owned(p.deny_verbose)).unwrap_or_default();
-    deny_verbose.extend(a.deny_verbose);
-    let cli = Cli {
-        binary_name: a.name,
-        binary_path: path.display().to_string(),
-        description: a
-            .description
-            .or(preset.map(|p| p.description.to_string()))
-            .unwrap_or_default(),
-        env_keys: env.keys().cloned().collect(),
-        deny_args,
-        deny_verbose,
-        timeout_secs: a.timeout.or(preset.map(|p| p.timeout_secs)).unwrap_or(30),
-        tips: a
-            .tips
-            .or(preset.map(|p| p.tips.to_string()))
-            .unwrap_or_default(),
-        agent: a.agent.unwrap_or_default(),
-        enabled: !a.disabled,
-    };
-    Ok((cli, env))
+    Ok(env)
 }

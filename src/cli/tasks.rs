@@ -1,9 +1,8 @@
-//! `goclaw tasks`: the team task board from the command line. Each action mirrors the
-//! `team_tasks` tool; the acting agent is `--as` (or GOCLAW_AGENT), the team `--team` or the
+//! `goclaw tasks`: the team task board from the command line. Flags become a
+//! [`team::actions::Action`](crate::team::actions::Action), the same the `team_tasks` tool makes
+//! of an agent's JSON; the acting agent is `--as` (or GOCLAW_AGENT), the team `--team` or the
 //! agent's only team. Claiming a task another worker holds is exit 6 with the holder's key; an
 //! unknown task is exit 5.
-
-use std::io::Write;
 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
@@ -12,7 +11,8 @@ use super::team::{acting, resolve_team};
 use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::ops::toolbox::{Bridge, Caller, GateOptions};
-use crate::team::board::{Board, Changes, NewTask, Task};
+use crate::team::actions::{self, Action, Reply};
+use crate::team::board::{Board, Changes, Detail, NewTask, Task};
 use crate::tools::gate::CallRequest;
 
 /// The task board.
@@ -168,30 +168,27 @@ pub enum TasksCommand {
 
 pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
     let agent = acting(ctx, &args.agent)?;
-    if let TasksCommand::Do { input } = &args.command {
-        return run_json(ctx, &agent, args.team.as_deref(), input);
-    }
+    let action = match args.command {
+        TasksCommand::Do { input } => return run_json(ctx, &agent, args.team.as_deref(), &input),
+        command => action_of(ctx, command)?,
+    };
     let mut store = ctx.store()?;
     let team = resolve_team(store.conn(), &args.team, &agent)?;
     let mut board = Board::open(&mut store, team, &agent)?;
-    let one = |t: Task| -> Result<Status> {
-        ctx.out.data(&t, |w| {
-            writeln!(
-                w,
-                "{} [{}] {}{}",
-                t.identifier,
-                t.status,
-                t.subject,
-                t.owner
-                    .as_ref()
-                    .map(|o| format!(" (held by {o})"))
-                    .unwrap_or_default()
-            )
-        })?;
-        Ok(Status::Ok)
-    };
-    match args.command {
-        TasksCommand::Create {
+    let team_name = board.team.name.clone();
+    match actions::apply(&mut board, action)? {
+        Reply::Claimed(None) => Err(Error::not_found(format!(
+            "no task for `{agent}` to claim in team `{team_name}`"
+        ))),
+        reply => show(ctx, reply),
+    }
+}
+
+/// The action the flags ask for (`do` is handled apart).
+fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
+    use TasksCommand as C;
+    Ok(match command {
+        C::Create {
             subject,
             description,
             priority,
@@ -204,7 +201,7 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
             if let Some(a) = &assignee {
                 super::team::check_agents(ctx, [a])?;
             }
-            let (t, created) = board.create(NewTask {
+            Action::Create(NewTask {
                 subject,
                 description,
                 priority,
@@ -213,27 +210,106 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
                 dedupe_key,
                 require_approval,
                 request,
-            })?;
-            let doc = json!({"task": t, "created": created});
-            ctx.out.data(&doc, |w| {
-                writeln!(
-                    w,
-                    "{} {} [{}] {}",
-                    if created { "created" } else { "exists" },
-                    t.identifier,
-                    t.status,
-                    t.subject
-                )
-            })?;
-            Ok(Status::Ok)
+            })
         }
-        TasksCommand::List {
+        C::List {
             status,
             limit,
             cursor,
+        } => Action::List {
+            status,
+            limit,
+            cursor,
+        },
+        C::Get { id } => Action::Get { task: id },
+        C::Claim { id, next } => Action::Claim {
+            task: if next {
+                None
+            } else {
+                Some(id.unwrap_or_default())
+            },
+        },
+        C::Complete { id, result } => Action::Complete { task: id, result },
+        C::Fail { id, reason } => Action::Fail { task: id, reason },
+        C::Cancel { id, reason } => Action::Cancel { task: id, reason },
+        C::Assign { id, to } => {
+            super::team::check_agents(ctx, [&to])?;
+            Action::Assign { task: id, to }
+        }
+        C::Review { id } => Action::Review { task: id },
+        C::Approve { id } => Action::Approve { task: id },
+        C::Reject { id, reason } => Action::Reject { task: id, reason },
+        C::Retry { id } => Action::Retry { task: id },
+        C::Comment { id, text, blocker } => Action::Comment {
+            task: id,
+            text,
+            blocker,
+        },
+        C::Progress { id, percent, step } => Action::Progress {
+            task: id,
+            percent,
+            step,
+        },
+        C::Attach { id, path } => Action::Attach { task: id, path },
+        C::Update {
+            id,
+            subject,
+            description,
+            priority,
+            assignee,
+            blocked_by,
+            clear_blocked_by,
         } => {
-            let (tasks, next) = board.list(&status, limit, cursor.as_deref())?;
-            let doc = json!({"tasks": tasks, "next_cursor": next});
+            if let Some(a) = &assignee {
+                super::team::check_agents(ctx, [a])?;
+            }
+            let blocked_by = if clear_blocked_by {
+                Some(Vec::new())
+            } else if blocked_by.is_empty() {
+                None
+            } else {
+                Some(blocked_by)
+            };
+            Action::Update {
+                task: id,
+                changes: Changes {
+                    subject,
+                    description,
+                    priority,
+                    blocked_by,
+                    assignee: assignee.map(Some),
+                },
+            }
+        }
+        C::AskUser { id, text } => Action::AskUser {
+            task: id,
+            question: Some(text),
+        },
+        C::ClearAskUser { id } => Action::AskUser {
+            task: id,
+            question: None,
+        },
+        C::Search { query, limit } => Action::Search { query, limit },
+        C::Events { id, limit } => Action::Events { task: id, limit },
+        C::Recover => Action::Recover,
+        C::Do { .. } => return Err(Error::internal("`tasks do` is not a board action")),
+    })
+}
+
+/// Shows a reply: JSON, or lines for people.
+fn show(ctx: &Context, reply: Reply) -> Result<Status> {
+    match reply {
+        Reply::Task(t) | Reply::Claimed(Some(t)) => show_task(ctx, &t)?,
+        Reply::Claimed(None) => return Err(Error::not_found("no task to claim")),
+        Reply::Created { task: t, created } => {
+            let doc = json!({"task": t, "created": created});
+            ctx.out.data(&doc, |w| {
+                let verb = if created { "created" } else { "exists" };
+                writeln!(w, "{verb} {} [{}] {}", t.identifier, t.status, t.subject)
+            })?;
+        }
+        Reply::Page { tasks, next_cursor } => {
+            let doc = json!({"tasks": tasks, "next_cursor": next_cursor});
             ctx.out.data(&doc, |w| {
                 for t in &tasks {
                     writeln!(
@@ -246,132 +322,37 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
                         t.subject
                     )?;
                 }
-                if let Some(n) = &next {
+                if let Some(n) = &next_cursor {
                     writeln!(w, "(more: --cursor {n})")?;
                 }
                 Ok(())
             })?;
-            Ok(Status::Ok)
         }
-        TasksCommand::Get { id } => {
-            let d = board.get(&id)?;
-            ctx.out.data(&d, |w| {
-                writeln!(
-                    w,
-                    "{} [{}] {}",
-                    d.task.identifier, d.task.status, d.task.subject
-                )?;
-                if !d.description.is_empty() {
-                    writeln!(w, "\n{}\n", d.description)?;
-                }
-                if let Some(r) = &d.result {
-                    writeln!(w, "result: {r}")?;
-                }
-                for e in &d.events {
-                    writeln!(w, "  {} {} by {}", e.at, e.event, e.actor)?;
-                }
-                Ok(())
+        Reply::Detail(d) => show_detail(ctx, &d)?,
+        Reply::Commented { task, note } => {
+            ctx.out.data(&json!({"task": task, "note": note}), |w| {
+                writeln!(w, "{note}")
             })?;
-            Ok(Status::Ok)
         }
-        TasksCommand::Claim { id, next } => {
-            if next {
-                match board.claim_next()? {
-                    Some(t) => one(t),
-                    None => Err(Error::not_found(format!(
-                        "no task for `{agent}` to claim in team `{}`",
-                        board.team.name
-                    ))),
-                }
-            } else {
-                one(board.claim(id.as_deref().unwrap_or_default())?)
-            }
-        }
-        TasksCommand::Complete { id, result } => one(board.complete(&id, &result)?),
-        TasksCommand::Fail { id, reason } => one(board.fail(&id, &reason)?),
-        TasksCommand::Cancel { id, reason } => one(board.cancel(&id, &reason)?),
-        TasksCommand::Assign { id, to } => {
-            super::team::check_agents(ctx, [&to])?;
-            one(board.assign(&id, &to)?)
-        }
-        TasksCommand::Review { id } => one(board.review(&id)?),
-        TasksCommand::Approve { id } => one(board.approve(&id)?),
-        TasksCommand::Reject { id, reason } => one(board.reject(&id, &reason)?),
-        TasksCommand::Retry { id } => one(board.retry(&id)?),
-        TasksCommand::Comment { id, text, blocker } => {
-            let (t, note) = board.comment(&id, &text, blocker)?;
-            ctx.out
-                .data(&json!({"task": t, "note": note}), |w| writeln!(w, "{note}"))?;
-            Ok(Status::Ok)
-        }
-        TasksCommand::Progress { id, percent, step } => {
-            one(board.progress(&id, percent, step.as_deref())?)
-        }
-        TasksCommand::Attach { id, path } => one(board.attach(&id, &path)?),
-        TasksCommand::Update {
-            id,
-            subject,
-            description,
-            priority,
-            assignee,
-            blocked_by,
-            clear_blocked_by,
-        } => {
-            let blocked = if clear_blocked_by {
-                Some(Vec::new())
-            } else if blocked_by.is_empty() {
-                None
-            } else {
-                Some(blocked_by)
-            };
-            if let Some(a) = &assignee {
-                super::team::check_agents(ctx, [a])?;
-            }
-            one(board.update(
-                &id,
-                Changes {
-                    subject,
-                    description,
-                    priority,
-                    blocked_by: blocked,
-                    assignee: assignee.map(Some),
-                },
-            )?)
-        }
-        TasksCommand::AskUser { id, text } => one(board.ask_user(&id, Some(&text))?),
-        TasksCommand::ClearAskUser { id } => one(board.ask_user(&id, None)?),
-        TasksCommand::Search { query, limit } => {
-            let tasks = board.search(&query, limit)?;
-            ctx.out.data(&json!({"tasks": tasks}), |w| {
+        Reply::Found(tasks) => {
+            ctx.out.data(&json!({ "tasks": tasks }), |w| {
                 for t in &tasks {
                     writeln!(w, "{:<12} {:<11} {}", t.identifier, t.status, t.subject)?;
                 }
                 Ok(())
             })?;
-            Ok(Status::Ok)
         }
-        TasksCommand::Events { id, limit } => {
-            let events = board.events(id.as_deref(), limit)?;
-            let mut w = ctx.out.stream();
+        Reply::Events(events) => {
             for e in &events {
-                if ctx.out.is_json() {
-                    serde_json::to_writer(&mut w, e).map_err(|e| Error::internal(e.to_string()))?;
-                    w.write_all(b"\n").map_err(Error::stdout)?;
-                } else {
-                    writeln!(
-                        w,
+                ctx.out.record(e, || {
+                    format!(
                         "{:>6} {} {:<12} {:<10} by {} {}",
                         e.id, e.at, e.identifier, e.event, e.actor, e.data
                     )
-                    .map_err(Error::stdout)?;
-                }
+                })?;
             }
-            w.flush().map_err(Error::stdout)?;
-            Ok(Status::Ok)
         }
-        TasksCommand::Do { .. } => Ok(Status::Ok), // handled above
-        TasksCommand::Recover => {
-            let r = board.recover()?;
+        Reply::Recovered(r) => {
             ctx.out.data(&r, |w| {
                 writeln!(
                     w,
@@ -381,9 +362,45 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
                     r.unblocked.len()
                 )
             })?;
-            Ok(Status::Ok)
         }
     }
+    Ok(Status::Ok)
+}
+
+fn show_task(ctx: &Context, t: &Task) -> Result<()> {
+    ctx.out.data(t, |w| {
+        writeln!(
+            w,
+            "{} [{}] {}{}",
+            t.identifier,
+            t.status,
+            t.subject,
+            t.owner
+                .as_ref()
+                .map(|o| format!(" (held by {o})"))
+                .unwrap_or_default()
+        )
+    })
+}
+
+fn show_detail(ctx: &Context, d: &Detail) -> Result<()> {
+    ctx.out.data(d, |w| {
+        writeln!(
+            w,
+            "{} [{}] {}",
+            d.task.identifier, d.task.status, d.task.subject
+        )?;
+        if !d.description.is_empty() {
+            writeln!(w, "\n{}\n", d.description)?;
+        }
+        if let Some(r) = &d.result {
+            writeln!(w, "result: {r}")?;
+        }
+        for e in &d.events {
+            writeln!(w, "  {} {} by {}", e.at, e.event, e.actor)?;
+        }
+        Ok(())
+    })
 }
 
 /// `tasks do`: one call of the `team_tasks` tool, through the gate like any other call (the

@@ -103,49 +103,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
     let mut pgid = None;
     let handshake = match server.transport {
         Transport::Stdio => {
-            let command = server.command.clone().unwrap_or_default();
-            if let Some(why) = goclaw_itself(&command, &server.args) {
-                return Err(Error::usage(format!(
-                    "MCP server `{}` is goclaw's own `mcp serve` {why}: refused, it would bridge itself",
-                    server.name
-                ))
-                .with_hint("give it `--db` with another store, or remove it with `goclaw mcp rm`"));
-            }
-            // Under goclaw's supervisor, so whatever the server starts (even with `setsid`) ends
-            // with the connection.
-            let goclaw = std::env::current_exe()
-                .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-            // A command that cannot start is said as such (the supervisor would only exit 127).
-            if which::which(&command).is_err() {
-                return Err(Error::upstream(format!(
-                    "MCP server `{}`: cannot start `{command}`: not found",
-                    server.name
-                )));
-            }
-            let mut cmd = tokio::process::Command::new(goclaw);
-            cmd.args([
-                crate::tools::exec::sandbox::REEXEC_SUBCOMMAND,
-                "--no-sandbox",
-                "--guarded",
-                "--",
-            ])
-            .arg(&command)
-            .args(&server.args)
-            .env(MCP_CHILD_ENV, "1")
-            .envs(env)
-            // Ended by `kill_group` (SIGTERM first, so the supervisor cleans up), not by a
-            // SIGKILL on drop that would leave the server's own children behind.
-            .kill_on_drop(false)
-            .process_group(0);
-            let (transport, _) = TokioChildProcess::builder(cmd)
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .map_err(|e| {
-                    Error::upstream(format!(
-                        "MCP server `{}`: cannot start `{command}`: {e}",
-                        server.name
-                    ))
-                })?;
+            let transport = spawn_stdio(server, env)?;
             pgid = transport.id().map(|p| p as i32);
             tokio::time::timeout(timeout, config.serve(transport)).await
         }
@@ -203,6 +161,55 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
         info,
         connect_time: start.elapsed(),
     })
+}
+
+/// Starts `server`'s command under goclaw's supervisor, in a process group of its own, with
+/// `env` added to its environment. Refuses goclaw's own `mcp serve` (see [`goclaw_itself`]).
+fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<TokioChildProcess> {
+    let command = server.command.clone().unwrap_or_default();
+    if let Some(why) = goclaw_itself(&command, &server.args) {
+        return Err(Error::usage(format!(
+            "MCP server `{}` is goclaw's own `mcp serve` {why}: refused, it would bridge itself",
+            server.name
+        ))
+        .with_hint("give it `--db` with another store, or remove it with `goclaw mcp rm`"));
+    }
+    // Under goclaw's supervisor, so whatever the server starts (even with `setsid`) ends
+    // with the connection.
+    let goclaw = std::env::current_exe()
+        .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
+    // A command that cannot start is said as such (the supervisor would only exit 127).
+    if which::which(&command).is_err() {
+        return Err(Error::upstream(format!(
+            "MCP server `{}`: cannot start `{command}`: not found",
+            server.name
+        )));
+    }
+    let mut cmd = tokio::process::Command::new(goclaw);
+    cmd.args([
+        crate::tools::exec::sandbox::REEXEC_SUBCOMMAND,
+        "--no-sandbox",
+        "--guarded",
+        "--",
+    ])
+    .arg(&command)
+    .args(&server.args)
+    .env(MCP_CHILD_ENV, "1")
+    .envs(env)
+    // Ended by `kill_group` (SIGTERM first, so the supervisor cleans up), not by a
+    // SIGKILL on drop that would leave the server's own children behind.
+    .kill_on_drop(false)
+    .process_group(0);
+    let (transport, _) = TokioChildProcess::builder(cmd)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| {
+            Error::upstream(format!(
+                "MCP server `{}`: cannot start `{command}`: {e}",
+                server.name
+            ))
+        })?;
+    Ok(transport)
 }
 
 /// `headers` as an HTTP header map; a name or value HTTP cannot carry is a usage error.

@@ -403,45 +403,36 @@ fn list_json(v: &Option<Vec<String>>) -> Option<String> {
         .map(|l| serde_json::to_string(l).unwrap_or_else(|_| "[]".into()))
 }
 
-/// Grants (or replaces the grant of) `subject` on a stored server.
-#[allow(clippy::too_many_arguments)]
-pub fn grant(
-    conn: &Connection,
-    config: &McpConfig,
-    server: &str,
-    scope: Scope,
-    subject: &str,
-    allow: Option<Vec<String>>,
-    deny: Option<Vec<String>>,
-    enabled: bool,
-    by: &str,
-) -> Result<Grant> {
+/// A grant to record: who (`scope`, `subject`) gets a server's tools, narrowed by `allow` and
+/// `deny`, and who granted it.
+#[derive(Debug, Clone)]
+pub struct NewGrant<'a> {
+    pub scope: Scope,
+    pub subject: &'a str,
+    pub allow: Option<Vec<String>>,
+    pub deny: Option<Vec<String>>,
+    pub enabled: bool,
+    pub by: &'a str,
+}
+
+/// Grants (or replaces the grant of) the subject of `g` on a stored server.
+pub fn grant(conn: &Connection, config: &McpConfig, server: &str, g: &NewGrant) -> Result<Grant> {
     let id = store_id(conn, config, server)?;
-    upsert_grant(conn, id, scope, subject, &allow, &deny, enabled, by)?;
+    upsert_grant(conn, id, g)?;
     grants(conn, Some(server))?
         .into_iter()
-        .find(|g| g.scope == scope.as_str() && g.subject == subject)
+        .find(|x| x.scope == g.scope.as_str() && x.subject == g.subject)
         .ok_or_else(|| Error::internal("the grant was not saved"))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn upsert_grant(
-    conn: &Connection,
-    server_id: i64,
-    scope: Scope,
-    subject: &str,
-    allow: &Option<Vec<String>>,
-    deny: &Option<Vec<String>>,
-    enabled: bool,
-    by: &str,
-) -> Result<()> {
+fn upsert_grant(conn: &Connection, server_id: i64, g: &NewGrant) -> Result<()> {
     conn.execute(
         "INSERT INTO mcp_grants (server_id, scope, subject, enabled, tool_allow, tool_deny, granted_by, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (server_id, scope, subject) DO UPDATE SET
            enabled = excluded.enabled, tool_allow = excluded.tool_allow, tool_deny = excluded.tool_deny,
            granted_by = excluded.granted_by",
-        params![server_id, scope.as_str(), subject, enabled, list_json(allow), list_json(deny), by, now()],
+        params![server_id, g.scope.as_str(), g.subject, g.enabled, list_json(&g.allow), list_json(&g.deny), g.by, now()],
     )
     .map(|_| ())
     .map_err(sql)
@@ -511,31 +502,37 @@ pub struct Request {
     pub review_note: Option<String>,
 }
 
-/// Files an access request.
-#[allow(clippy::too_many_arguments)]
+/// An access request to file: who (`scope`, `subject`) wants which `tools` (all when `None`),
+/// why, and who asks.
+#[derive(Debug, Clone)]
+pub struct NewRequest<'a> {
+    pub scope: Scope,
+    pub subject: &'a str,
+    pub tools: Option<Vec<String>>,
+    pub reason: &'a str,
+    pub by: &'a str,
+}
+
+/// Files an access request to a stored server.
 pub fn request(
     conn: &Connection,
     config: &McpConfig,
     server: &str,
-    scope: Scope,
-    subject: &str,
-    tools: Option<Vec<String>>,
-    reason: &str,
-    by: &str,
+    r: &NewRequest,
 ) -> Result<Request> {
-    if reason.trim().is_empty() {
+    if r.reason.trim().is_empty() {
         return Err(Error::usage("an access request needs a --reason"));
     }
     let id = store_id(conn, config, server)?;
     conn.execute(
         "INSERT INTO mcp_requests (server_id, scope, subject, tools, reason, requested_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![id, scope.as_str(), subject, list_json(&tools), reason, by, now()],
+        params![id, r.scope.as_str(), r.subject, list_json(&r.tools), r.reason, r.by, now()],
     )
     .map_err(sql)?;
     let rid = conn.last_insert_rowid();
     requests(conn, None)?
         .into_iter()
-        .find(|r| r.id == rid)
+        .find(|x| x.id == rid)
         .ok_or_else(|| Error::internal("the request was not saved"))
 }
 
@@ -607,8 +604,15 @@ pub fn review(
         } else {
             Scope::Agent
         };
-        let allow: Option<Vec<String>> = tools.and_then(|t| serde_json::from_str(&t).ok());
-        upsert_grant(&tx, server_id, scope, &subject, &allow, &None, true, by)?;
+        let grant = NewGrant {
+            scope,
+            subject: &subject,
+            allow: tools.and_then(|t| serde_json::from_str(&t).ok()),
+            deny: None,
+            enabled: true,
+            by,
+        };
+        upsert_grant(&tx, server_id, &grant)?;
     }
     tx.commit().map_err(sql)?;
     Ok(json!({"id": id, "status": new_status, "grant_created": approve}))

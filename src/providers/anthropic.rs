@@ -164,10 +164,7 @@ pub(crate) async fn chat(
     }
     let name = &client.resolved.name;
     let mut events = Box::pin(client.events(response));
-    let mut out = ChatResponse::default();
-    // Blocks by index: (kind, tool id, tool name, text or JSON pieces).
-    let mut blocks: Vec<(String, String, String, String)> = Vec::new();
-    let mut complete = false;
+    let mut fold = Fold::default();
     while let Some(event) = client.next_event(&mut events).await? {
         if event.data.trim().is_empty() {
             continue;
@@ -177,12 +174,37 @@ pub(crate) async fn chat(
                 "provider `{name}` streamed an event that is not JSON ({e})"
             ))
         })?;
-        let index = v.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
-        match v
+        let kind = v
             .get("type")
             .and_then(Value::as_str)
-            .unwrap_or(&event.event)
-        {
+            .unwrap_or(&event.event);
+        if fold.apply(name, kind, &v, observer)? {
+            return Ok(fold.finish());
+        }
+    }
+    Err(Failure::cut_short(name))
+}
+
+/// The answer so far, folded from the stream's events.
+#[derive(Default)]
+struct Fold {
+    out: ChatResponse,
+    /// Blocks by index: (kind, tool id, tool name, text or JSON pieces).
+    blocks: Vec<(String, String, String, String)>,
+}
+
+impl Fold {
+    /// Folds in event `v` of type `kind`; true at `message_stop`, when the answer is complete.
+    fn apply(
+        &mut self,
+        name: &str,
+        kind: &str,
+        v: &Value,
+        observer: &mut dyn Observer,
+    ) -> Result<bool, Failure> {
+        let index = v.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let (out, blocks) = (&mut self.out, &mut self.blocks);
+        match kind {
             "message_start" => {
                 let u = &v["message"]["usage"];
                 out.usage.input_tokens = u["input_tokens"].as_u64().unwrap_or(0);
@@ -232,10 +254,7 @@ pub(crate) async fn chat(
                     out.usage.output_tokens = n;
                 }
             }
-            "message_stop" => {
-                complete = true;
-                break;
-            }
+            "message_stop" => return Ok(true),
             "error" => {
                 return Err(Failure::upstream(format!(
                     "provider `{name}` reported an error mid-stream: {}",
@@ -244,23 +263,27 @@ pub(crate) async fn chat(
             }
             _ => {}
         }
+        Ok(false)
     }
-    if !complete {
-        return Err(Failure::cut_short(name));
+
+    /// The complete answer: its tool calls assembled, its finish reason `stop` when none came.
+    fn finish(self) -> ChatResponse {
+        let mut out = self.out;
+        out.tool_calls = self
+            .blocks
+            .into_iter()
+            .filter(|b| b.0 == "tool_use")
+            .map(|(_, id, name, json)| ToolCall {
+                id,
+                name,
+                arguments: parse_arguments(&json),
+            })
+            .collect();
+        if out.finish_reason.is_empty() {
+            out.finish_reason = "stop".into();
+        }
+        out
     }
-    out.tool_calls = blocks
-        .into_iter()
-        .filter(|b| b.0 == "tool_use")
-        .map(|(_, id, name, json)| ToolCall {
-            id,
-            name,
-            arguments: parse_arguments(&json),
-        })
-        .collect();
-    if out.finish_reason.is_empty() {
-        out.finish_reason = "stop".into();
-    }
-    Ok(out)
 }
 
 /// A whole (non-streamed) message.

@@ -125,8 +125,7 @@ pub(crate) async fn chat(
         return parse_whole(&client.resolved.name, &v);
     }
     let mut events = Box::pin(client.events(response));
-    let mut out = ChatResponse::default();
-    let mut calls: BTreeMap<u64, (String, String, String)> = BTreeMap::new();
+    let mut fold = Fold::default();
     let mut done = false;
     while let Some(event) = client.next_event(&mut events).await? {
         let data = event.data.trim();
@@ -149,11 +148,32 @@ pub(crate) async fn chat(
                 client.resolved.name
             )));
         }
+        fold.apply(&chunk, observer);
+    }
+    if !done && fold.out.finish_reason.is_empty() {
+        return Err(Failure::cut_short(&client.resolved.name));
+    }
+    Ok(fold.finish())
+}
+
+/// The answer so far, folded from the stream's chunks.
+#[derive(Default)]
+struct Fold {
+    out: ChatResponse,
+    /// Tool calls by index: (id, name, argument pieces).
+    calls: BTreeMap<u64, (String, String, String)>,
+}
+
+impl Fold {
+    /// Folds in one chunk: usage, thinking and text (streamed to `observer`), tool-call pieces
+    /// and the finish reason.
+    fn apply(&mut self, chunk: &Value, observer: &mut dyn Observer) {
+        let out = &mut self.out;
         if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
             out.usage = usage_of(usage);
         }
         let Some(choice) = chunk.get("choices").and_then(|c| c.get(0)) else {
-            continue;
+            return;
         };
         let delta = choice.get("delta").unwrap_or(&Value::Null);
         for key in ["reasoning_content", "reasoning"] {
@@ -182,7 +202,7 @@ pub(crate) async fn chat(
             .enumerate()
         {
             let index = tc.get("index").and_then(Value::as_u64).unwrap_or(i as u64);
-            let entry = calls.entry(index).or_default();
+            let entry = self.calls.entry(index).or_default();
             if let Some(id) = tc.get("id").and_then(Value::as_str) {
                 entry.0 = id.to_string();
             }
@@ -198,25 +218,28 @@ pub(crate) async fn chat(
             out.finish_reason = reason.to_string();
         }
     }
-    if !done && out.finish_reason.is_empty() {
-        return Err(Failure::cut_short(&client.resolved.name));
+
+    /// The complete answer: its tool calls assembled, its finish reason inferred when none came.
+    fn finish(self) -> ChatResponse {
+        let mut out = self.out;
+        out.tool_calls = self
+            .calls
+            .into_values()
+            .map(|(id, name, args)| ToolCall {
+                id,
+                name,
+                arguments: parse_arguments(&args),
+            })
+            .collect();
+        if out.finish_reason.is_empty() {
+            out.finish_reason = if out.tool_calls.is_empty() {
+                "stop".into()
+            } else {
+                "tool_calls".into()
+            };
+        }
+        out
     }
-    out.tool_calls = calls
-        .into_values()
-        .map(|(id, name, args)| ToolCall {
-            id,
-            name,
-            arguments: parse_arguments(&args),
-        })
-        .collect();
-    if out.finish_reason.is_empty() {
-        out.finish_reason = if out.tool_calls.is_empty() {
-            "stop".into()
-        } else {
-            "tool_calls".into()
-        };
-    }
-    Ok(out)
 }
 
 fn usage_of(u: &Value) -> Usage {

@@ -4,6 +4,7 @@
 //! win; the guards also enforce ownership (the original's #1133: only the holder completes).
 //! Used by `cli/team.rs`, `cli/tasks.rs` and the `team_tasks` / `team_message` tools.
 
+pub mod actions;
 pub mod board;
 pub mod mailbox;
 

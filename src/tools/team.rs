@@ -10,7 +10,8 @@ use serde_json::{Map, Value, json};
 use super::{CallContext, Risk, Tool, ToolResult};
 use crate::error::{Error, Result};
 use crate::store::Store;
-use crate::team::board::{Board, Changes, NewTask};
+use crate::team::actions::{self, Action, Reply};
+use crate::team::board::{Board, Changes, NewTask, Task};
 use crate::team::{self, Team, mailbox};
 
 fn s<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
@@ -110,203 +111,207 @@ impl Tool for TeamTasks {
     }
 }
 
+/// The action an agent's JSON asks for. Empty strings count as absent; numbers are truncated
+/// toward zero; `text` is the reason of `fail`, `cancel` and `reject`, the step of `progress`
+/// and the question of `ask_user`.
+fn action_of(ctx: &CallContext, name: &str, args: &Map<String, Value>) -> Result<Action> {
+    let task = || need(args, "task_id", name).map(String::from);
+    let text_or = |default: &str| s(args, "text").unwrap_or(default).to_string();
+    let limit = |default: usize| n(args, "limit").map_or(default, |l| l.max(1) as usize);
+    let blocked_by = || {
+        args.get("blocked_by").and_then(Value::as_array).map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect::<Vec<_>>()
+        })
+    };
+    let flag = |key: &str| args.get(key).and_then(Value::as_bool).unwrap_or(false);
+    Ok(match name {
+        "list" => Action::List {
+            status: s(args, "status").unwrap_or("all").to_string(),
+            limit: limit(30),
+            cursor: s(args, "cursor").map(String::from),
+        },
+        "get" => Action::Get { task: task()? },
+        "search" => Action::Search {
+            query: need(args, "query", "search")?.to_string(),
+            limit: limit(5),
+        },
+        "events" => Action::Events {
+            task: s(args, "task_id").map(String::from),
+            limit: limit(100),
+        },
+        "create" => {
+            if let Some(a) =
+                s(args, "assignee").filter(|a| !ctx.known_agents.iter().any(|k| k == a))
+            {
+                return Err(Error::not_found(format!("assignee \"{a}\" not found")));
+            }
+            Action::Create(NewTask {
+                subject: need(args, "subject", "create")?.to_string(),
+                description: s(args, "description").unwrap_or_default().to_string(),
+                priority: n(args, "priority").unwrap_or(0),
+                blocked_by: blocked_by().unwrap_or_default(),
+                assignee: s(args, "assignee").map(String::from),
+                dedupe_key: s(args, "dedupe_key").map(String::from),
+                require_approval: flag("require_approval"),
+                request: flag("request"),
+            })
+        }
+        "claim" => Action::Claim {
+            task: s(args, "task_id").map(String::from),
+        },
+        "complete" => Action::Complete {
+            task: task()?,
+            result: need(args, "result", "complete")?.to_string(),
+        },
+        "fail" => Action::Fail {
+            task: task()?,
+            reason: s(args, "text")
+                .or(s(args, "result"))
+                .unwrap_or("failed")
+                .to_string(),
+        },
+        "cancel" => Action::Cancel {
+            task: task()?,
+            reason: text_or("Cancelled by agent"),
+        },
+        "assign" => Action::Assign {
+            task: task()?,
+            to: need(args, "assignee", "assign")?.to_string(),
+        },
+        "review" => Action::Review { task: task()? },
+        "approve" => Action::Approve { task: task()? },
+        "reject" => Action::Reject {
+            task: task()?,
+            reason: text_or("Rejected by user"),
+        },
+        "retry" => Action::Retry { task: task()? },
+        "comment" => Action::Comment {
+            task: task()?,
+            text: need(args, "text", "comment")?.to_string(),
+            blocker: s(args, "type") == Some("blocker"),
+        },
+        "progress" => Action::Progress {
+            task: task()?,
+            percent: n(args, "percent").unwrap_or(0),
+            step: s(args, "text").map(String::from),
+        },
+        "attach" => Action::Attach {
+            task: task()?,
+            path: need(args, "path", "attach")?.to_string(),
+        },
+        "update" => Action::Update {
+            task: task()?,
+            changes: Changes {
+                subject: s(args, "subject").map(String::from),
+                description: args
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(String::from),
+                priority: n(args, "priority"),
+                blocked_by: blocked_by(),
+                assignee: s(args, "assignee").map(|a| Some(a.to_string())),
+            },
+        },
+        "ask_user" => Action::AskUser {
+            task: task()?,
+            question: Some(need(args, "text", "ask_user")?.to_string()),
+        },
+        "clear_ask_user" => Action::AskUser {
+            task: task()?,
+            question: None,
+        },
+        other => {
+            return Err(Error::usage(format!(
+                "unknown action: {other} (use list, get, search, create, claim, complete, fail, cancel, assign, review, approve, reject, retry, comment, progress, attach, update, ask_user, clear_ask_user, or events)"
+            )));
+        }
+    })
+}
+
+/// A reply as the text a model reads (queries as JSON, kept out of the transcript's display).
+fn render(name: &str, reply: Reply) -> Result<ToolResult> {
+    let json_result = |v: Value| ToolResult::silent(v.to_string());
+    Ok(match reply {
+        Reply::Page { tasks, next_cursor } => {
+            json_result(json!({"tasks": tasks, "count": tasks.len(), "next_cursor": next_cursor}))
+        }
+        Reply::Detail(d) => json_result(serde_json::to_value(&d).unwrap_or(Value::Null)),
+        Reply::Found(tasks) => json_result(json!({"tasks": tasks, "count": tasks.len()})),
+        Reply::Events(events) => json_result(json!({ "events": events })),
+        Reply::Recovered(r) => json_result(serde_json::to_value(&r).unwrap_or(Value::Null)),
+        Reply::Created { task: t, created } => {
+            let verb = if created {
+                "Task created"
+            } else {
+                "Task already exists"
+            };
+            ToolResult::text(format!(
+                "{verb}: {} (id={}, identifier={}, task_number={}, status={}, assignee={})",
+                t.subject,
+                t.id,
+                t.identifier,
+                t.task_number,
+                t.status,
+                t.assignee.as_deref().unwrap_or("any member")
+            ))
+        }
+        Reply::Claimed(None) => return Err(Error::not_found("no task to claim")),
+        Reply::Claimed(Some(t)) => ToolResult::text(format!(
+            "Task {} ({}) claimed successfully. It is now in progress.",
+            t.identifier, t.id
+        )),
+        Reply::Commented { note, .. } => ToolResult::text(note),
+        Reply::Task(t) => task_text(name, t),
+    })
+}
+
+/// What a transition or an edit tells the model.
+fn task_text(name: &str, t: Task) -> ToolResult {
+    let id = &t.identifier;
+    ToolResult::text(match name {
+        "complete" => format!("Task {id} completed. Dependent tasks are unblocked."),
+        "fail" => format!("Task {id} failed."),
+        "cancel" => format!("Task {id} cancelled. Dependent tasks are unblocked."),
+        "assign" => format!(
+            "Task {id} assigned to {}.",
+            t.owner.as_deref().unwrap_or_default()
+        ),
+        "review" => format!("Task {id} submitted for review."),
+        "approve" => format!("Task {id} approved (status: completed)."),
+        "reject" => match &t.owner {
+            Some(o) if t.status == "in_progress" => {
+                format!("Task {id} rejected and returned to {o} with feedback.")
+            }
+            _ => format!("Task {id} rejected."),
+        },
+        "retry" => format!("Task {id} is pending again."),
+        "progress" => {
+            return ToolResult::silent(format!(
+                "Progress updated: {}% {}",
+                t.progress_percent.unwrap_or(0),
+                t.progress_step.unwrap_or_default()
+            ));
+        }
+        "attach" => format!(
+            "File attached to task #{} \"{}\" (id: {}).",
+            t.task_number, t.subject, t.id
+        ),
+        "update" => format!("Task {id} updated."),
+        "ask_user" => format!("Question recorded on task {id}."),
+        "clear_ask_user" => format!("Question cleared on task {id}."),
+        _ => format!("Task {id}: {}.", t.status),
+    })
+}
+
 impl TeamTasks {
     fn run(&self, ctx: &CallContext, args: &Map<String, Value>) -> Result<ToolResult> {
-        let action = need(args, "action", "any")?.to_string();
+        let name = need(args, "action", "any")?.to_string();
+        let action = action_of(ctx, &name, args)?;
         let (mut store, team, agent) = open(ctx, args)?;
         let mut board = Board::open(&mut store, team, &agent)?;
-        let task_id = || need(args, "task_id", &action);
-        let json_result = |v: Value| ToolResult::silent(v.to_string());
-        Ok(match action.as_str() {
-            "list" => {
-                let limit = n(args, "limit").map_or(30, |l| l.max(1) as usize);
-                let (tasks, next) =
-                    board.list(s(args, "status").unwrap_or("all"), limit, s(args, "cursor"))?;
-                json_result(json!({"tasks": tasks, "count": tasks.len(), "next_cursor": next}))
-            }
-            "get" => {
-                json_result(serde_json::to_value(board.get(task_id()?)?).unwrap_or(Value::Null))
-            }
-            "search" => {
-                let tasks = board.search(
-                    need(args, "query", "search")?,
-                    n(args, "limit").map_or(5, |l| l.max(1) as usize),
-                )?;
-                json_result(json!({"tasks": tasks, "count": tasks.len()}))
-            }
-            "events" => json_result(
-                json!({"events": board.events(s(args, "task_id"), n(args, "limit").map_or(100, |l| l.max(1) as usize))?}),
-            ),
-            "create" => {
-                let blocked_by: Vec<String> = args
-                    .get("blocked_by")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(|v| v.as_str().map(String::from))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if let Some(a) =
-                    s(args, "assignee").filter(|a| !ctx.known_agents.iter().any(|k| k == a))
-                {
-                    return Err(Error::not_found(format!("assignee \"{a}\" not found")));
-                }
-                let (t, created) = board.create(NewTask {
-                    subject: need(args, "subject", "create")?.to_string(),
-                    description: s(args, "description").unwrap_or_default().to_string(),
-                    priority: n(args, "priority").unwrap_or(0),
-                    blocked_by,
-                    assignee: s(args, "assignee").map(String::from),
-                    dedupe_key: s(args, "dedupe_key").map(String::from),
-                    require_approval: args
-                        .get("require_approval")
-                        .and_then(Value::as_bool)
-                        .unwrap_or(false),
-                    request: args
-                        .get("request")
-                        .and_then(Value::as_bool)
-                        .unwrap_or(false),
-                })?;
-                let verb = if created {
-                    "Task created"
-                } else {
-                    "Task already exists"
-                };
-                ToolResult::text(format!(
-                    "{verb}: {} (id={}, identifier={}, task_number={}, status={}, assignee={})",
-                    t.subject,
-                    t.id,
-                    t.identifier,
-                    t.task_number,
-                    t.status,
-                    t.assignee.as_deref().unwrap_or("any member")
-                ))
-            }
-            "claim" => {
-                let t = match s(args, "task_id") {
-                    Some(id) => board.claim(id)?,
-                    None => board
-                        .claim_next()?
-                        .ok_or_else(|| Error::not_found("no task to claim"))?,
-                };
-                ToolResult::text(format!(
-                    "Task {} ({}) claimed successfully. It is now in progress.",
-                    t.identifier, t.id
-                ))
-            }
-            "complete" => {
-                let t = board.complete(task_id()?, need(args, "result", "complete")?)?;
-                ToolResult::text(format!(
-                    "Task {} completed. Dependent tasks are unblocked.",
-                    t.identifier
-                ))
-            }
-            "fail" => {
-                let t = board.fail(
-                    task_id()?,
-                    s(args, "text").or(s(args, "result")).unwrap_or("failed"),
-                )?;
-                ToolResult::text(format!("Task {} failed.", t.identifier))
-            }
-            "cancel" => {
-                let t =
-                    board.cancel(task_id()?, s(args, "text").unwrap_or("Cancelled by agent"))?;
-                ToolResult::text(format!(
-                    "Task {} cancelled. Dependent tasks are unblocked.",
-                    t.identifier
-                ))
-            }
-            "assign" => {
-                let t = board.assign(task_id()?, need(args, "assignee", "assign")?)?;
-                ToolResult::text(format!(
-                    "Task {} assigned to {}.",
-                    t.identifier,
-                    t.owner.unwrap_or_default()
-                ))
-            }
-            "review" => ToolResult::text(format!(
-                "Task {} submitted for review.",
-                board.review(task_id()?)?.identifier
-            )),
-            "approve" => ToolResult::text(format!(
-                "Task {} approved (status: completed).",
-                board.approve(task_id()?)?.identifier
-            )),
-            "reject" => {
-                let t = board.reject(task_id()?, s(args, "text").unwrap_or("Rejected by user"))?;
-                ToolResult::text(match t.owner {
-                    Some(o) if t.status == "in_progress" => format!(
-                        "Task {} rejected and returned to {o} with feedback.",
-                        t.identifier
-                    ),
-                    _ => format!("Task {} rejected.", t.identifier),
-                })
-            }
-            "retry" => ToolResult::text(format!(
-                "Task {} is {} again.",
-                board.retry(task_id()?)?.identifier,
-                "pending"
-            )),
-            "comment" => {
-                let blocker = s(args, "type") == Some("blocker");
-                let (_, note) =
-                    board.comment(task_id()?, need(args, "text", "comment")?, blocker)?;
-                ToolResult::text(note)
-            }
-            "progress" => {
-                let t =
-                    board.progress(task_id()?, n(args, "percent").unwrap_or(0), s(args, "text"))?;
-                ToolResult::silent(format!(
-                    "Progress updated: {}% {}",
-                    t.progress_percent.unwrap_or(0),
-                    t.progress_step.unwrap_or_default()
-                ))
-            }
-            "attach" => {
-                let t = board.attach(task_id()?, need(args, "path", "attach")?)?;
-                ToolResult::text(format!(
-                    "File attached to task #{} \"{}\" (id: {}).",
-                    t.task_number, t.subject, t.id
-                ))
-            }
-            "update" => {
-                let blocked_by = args.get("blocked_by").and_then(Value::as_array).map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(String::from))
-                        .collect()
-                });
-                let t = board.update(
-                    task_id()?,
-                    Changes {
-                        subject: s(args, "subject").map(String::from),
-                        description: args
-                            .get("description")
-                            .and_then(Value::as_str)
-                            .map(String::from),
-                        priority: n(args, "priority"),
-                        blocked_by,
-                        assignee: s(args, "assignee").map(|a| Some(a.to_string())),
-                    },
-                )?;
-                ToolResult::text(format!("Task {} updated.", t.identifier))
-            }
-            "ask_user" => ToolResult::text(format!(
-                "Question recorded on task {}.",
-                board
-                    .ask_user(task_id()?, Some(need(args, "text", "ask_user")?))?
-                    .identifier
-            )),
-            "clear_ask_user" => ToolResult::text(format!(
-                "Question cleared on task {}.",
-                board.ask_user(task_id()?, None)?.identifier
-            )),
-            other => {
-                return Err(Error::usage(format!(
-                    "unknown action: {other} (use list, get, search, create, claim, complete, fail, cancel, assign, review, approve, reject, retry, comment, progress, attach, update, ask_user, clear_ask_user, or events)"
-                )));
-            }
-        })
+        render(&name, actions::apply(&mut board, action)?)
     }
 }
 

@@ -121,7 +121,54 @@ pub fn plan(
     let bwrap = which::which("bwrap").is_ok();
     let abi = landlock_abi();
     let landlock = abi >= 1;
-    let (kind, note) = match settings.sandbox {
+    let (kind, note) = choose_kind(settings.sandbox, landlock, bwrap)?;
+    let writable = match kind {
+        Kind::None => Vec::new(),
+        Kind::Docker => vec![workspace.clone()],
+        _ => vec![
+            workspace.clone(),
+            PathBuf::from("/tmp"),
+            PathBuf::from("/dev"),
+        ],
+    };
+    let masked: Vec<PathBuf> = match kind {
+        Kind::None => Vec::new(),
+        Kind::Docker => protected
+            .iter()
+            .filter(|p| p.starts_with(&workspace) && p.exists())
+            .cloned()
+            .collect(),
+        _ => protected.iter().filter(|p| p.exists()).cloned().collect(),
+    };
+    // A path inside a masked directory is hidden with it.
+    let masked: Vec<PathBuf> = masked
+        .iter()
+        .filter(|p| !masked.iter().any(|d| d != *p && p.starts_with(d)))
+        .cloned()
+        .collect();
+    let (unix_sockets, signals) = confinement(kind, abi);
+    Ok(Plan {
+        kind,
+        network: settings.network || kind == Kind::None,
+        writable,
+        masked,
+        unix_sockets,
+        signals,
+        workspace,
+        goclaw,
+        image: settings.docker_image.clone(),
+        env: child_env(&settings.env),
+        note,
+    })
+}
+
+/// The sandbox `mode` asks for, given what this host has: its kind and a note on the choice.
+fn choose_kind(
+    mode: SandboxMode,
+    landlock: bool,
+    bwrap: bool,
+) -> Result<(Kind, Option<String>), String> {
+    Ok(match mode {
         SandboxMode::None => (
             Kind::None,
             Some("sandbox = \"none\": runs on the host".to_string()),
@@ -151,32 +198,12 @@ pub fn plan(
             }
             (Kind::Docker, None)
         }
-    };
-    let writable = match kind {
-        Kind::None => Vec::new(),
-        Kind::Docker => vec![workspace.clone()],
-        _ => vec![
-            workspace.clone(),
-            PathBuf::from("/tmp"),
-            PathBuf::from("/dev"),
-        ],
-    };
-    let masked: Vec<PathBuf> = match kind {
-        Kind::None => Vec::new(),
-        Kind::Docker => protected
-            .iter()
-            .filter(|p| p.starts_with(&workspace) && p.exists())
-            .cloned()
-            .collect(),
-        _ => protected.iter().filter(|p| p.exists()).cloned().collect(),
-    };
-    // A path inside a masked directory is hidden with it.
-    let masked: Vec<PathBuf> = masked
-        .iter()
-        .filter(|p| !masked.iter().any(|d| d != *p && p.starts_with(d)))
-        .cloned()
-        .collect();
-    let (unix_sockets, signals) = match kind {
+    })
+}
+
+/// How Unix-socket connects and signals are confined under `kind` with Landlock ABI `abi`.
+fn confinement(kind: Kind, abi: i64) -> (&'static str, &'static str) {
+    match kind {
         Kind::None => ("not confined", "not confined"),
         Kind::Docker => ("the container's own", "the container's own"),
         Kind::BwrapLandlock if abi >= 9 => {
@@ -195,20 +222,7 @@ pub fn plan(
                 "not confined (this kernel's Landlock has no signal scope)"
             },
         ),
-    };
-    Ok(Plan {
-        kind,
-        network: settings.network || kind == Kind::None,
-        writable,
-        masked,
-        unix_sockets,
-        signals,
-        workspace,
-        goclaw,
-        image: settings.docker_image.clone(),
-        env: child_env(&settings.env),
-        note,
-    })
+    }
 }
 
 /// The environment a command gets: the allowlist, `LC_*`, and the names `extra` adds, as

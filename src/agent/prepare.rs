@@ -1,0 +1,157 @@
+//! Phase 3 of a run: the tools the agent may use (policy, then the bootstrap rule), the system
+//! prompt (context files, memory, credentialed CLIs, skills), and the conversation so far (the
+//! session's summary and history, repaired and limited, and a team lead's reminders), ending
+//! with this run's message.
+
+use super::turn::RunState;
+use super::*;
+
+impl Runner<'_> {
+    /// Everything the loop starts from.
+    pub(super) fn prepare(
+        &mut self,
+        req: &RunRequest,
+        cfg: AgentConfig,
+        meta: RunMeta,
+        owner: &files::Owner<'_>,
+        message: String,
+        outcome: &mut RunOutcome,
+    ) -> Result<RunState> {
+        let profile = self.agent.map(|a| a.profile());
+        let allowed = self
+            .gate
+            .evaluate(profile.as_ref(), Some(&meta.provider), &Default::default())
+            .tools;
+        let mut tools: Vec<ToolDef> = allowed
+            .iter()
+            .filter_map(|n| self.gate.registry().get(n))
+            .map(|t| ToolDef {
+                name: t.name().to_string(),
+                description: t.description().to_string(),
+                parameters: t.parameters(),
+            })
+            .collect();
+        let context_files = files::context_for_run(self.store.conn(), owner)?;
+        // First run of an open agent (§16.8): BOOTSTRAP.md is followed with write_file alone.
+        let bootstrap = !owner.predefined && context_files.iter().any(|(n, _)| n == "BOOTSTRAP.md");
+        if bootstrap {
+            tools.retain(|t| t.name == "write_file");
+        }
+        let has_memory = tools.iter().any(|t| t.name == "memory_search")
+            && files::has_memory(self.store.conn(), self.agent_key)?;
+        let tool_notes = if tools.iter().any(|t| t.name == "credentialed_exec") {
+            let clis = crate::tools::credentialed::usable(self.store.conn(), Some(self.agent_key))?;
+            crate::tools::credentialed::prompt_context(&clis)
+        } else {
+            String::new()
+        };
+        let skills = if !bootstrap && tools.iter().any(|t| t.name == "use_skill") {
+            let found = crate::skills::discover(
+                self.gate.skill_roots(),
+                self.store.conn(),
+                Some(self.agent_key),
+            )?;
+            crate::skills::prompt_section(&found)
+        } else {
+            String::new()
+        };
+        let system = prompt::build(&prompt::PromptInput {
+            agent: self.agent_key,
+            minimal: false,
+            tools: &tools,
+            workspace: &self.gate.workspace_for(profile.as_ref()),
+            context_files: &context_files,
+            has_memory,
+            today: &prompt::today(),
+            bootstrap,
+            tool_notes: &tool_notes,
+            skills: &skills,
+        });
+        let mut all = vec![Message::new(Role::System, system)];
+        if let Some(key) = &req.session {
+            self.history(key, &meta.run_id, &cfg, &mut all, outcome)?;
+        }
+        // A team lead is reminded of its board (seen by the model, not kept in the session).
+        for reminder in crate::team::lead_reminders(self.store.conn(), self.agent_key)? {
+            all.push(Message::new(Role::User, reminder));
+        }
+        // One growing conversation: the history, then this run's messages from `base_len` on.
+        let base_len = all.len();
+        all.push(Message::new(Role::User, message));
+        Ok(RunState {
+            max_iterations: req
+                .max_iterations
+                .map(|m| m.min(cfg.max_iterations.unwrap_or(DEFAULT_MAX_ITERATIONS)))
+                .or(cfg.max_iterations)
+                .unwrap_or(DEFAULT_MAX_ITERATIONS)
+                .max(1),
+            tool_limit: cfg.max_tool_calls.unwrap_or(DEFAULT_MAX_TOOL_CALLS),
+            deadline: req.timeout.map(|t| meta.started + t),
+            window: cfg
+                .context_window
+                .or(self.client.resolved.config.context_window)
+                .unwrap_or(DEFAULT_CONTEXT_WINDOW),
+            verbose: std::env::var("GOCLAW_TRACE_VERBOSE").is_ok_and(|v| v == "1"),
+            session: req.session.clone(),
+            meta,
+            cfg,
+            tools,
+            all,
+            base_len,
+            carried: Vec::new(),
+            usage: Usage::default(),
+            cost: 0.0,
+            total_calls: 0,
+            detector: LoopDetector::default(),
+            any_text: false,
+            mid_compacted: false,
+            iteration: 0,
+        })
+    }
+
+    /// The session's summary and history, repaired in the store when its tool pairing is
+    /// broken (§16.6) and cut to the agent's history limit.
+    fn history(
+        &mut self,
+        key: &str,
+        run_id: &str,
+        cfg: &AgentConfig,
+        all: &mut Vec<Message>,
+        outcome: &mut RunOutcome,
+    ) -> Result<()> {
+        let summary =
+            record::compaction_state(self.store.conn(), key)?.and_then(|(_, _, summary)| summary);
+        if let Some(summary) = summary {
+            all.push(Message::new(
+                Role::User,
+                format!("[Previous conversation summary]\n{summary}"),
+            ));
+            all.push(Message::new(
+                Role::Assistant,
+                "I understand the context from our previous conversation. How can I help you?",
+            ));
+        }
+        let stored = record::history(self.store.conn(), key)?;
+        let (clean, changed) = history::sanitize_history(stored);
+        if changed > 0 {
+            record::replace_history(
+                self.store.conn_mut(),
+                self.gate.scrubber(),
+                key,
+                run_id,
+                &clean,
+            )?;
+            outcome.warnings.push(format!(
+                "session {key}: repaired {changed} message(s) with broken tool pairing"
+            ));
+        }
+        match cfg.history_limit.unwrap_or(0) {
+            0 => all.extend(clean),
+            limit => {
+                let limited = history::limit_history_turns(clean, limit);
+                all.extend(history::sanitize_history(limited).0);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,401 @@
+//! Phase 4 of a run: the iterations. Each asks the model (nudged at 75% of the budget and on the
+//! last iteration, which offers no tools), records the exchange as a span, compacts once
+//! mid-loop when the prompt fills the window's share, retries truncated tool calls, enforces the
+//! tool-call budget, runs the calls through the gate (several at once in parallel) and watches
+//! for loops; every few iterations the run's messages are checkpointed to its session.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+
+/// The loop's state: the conversation and what the run has used so far.
+pub(super) struct RunState {
+    pub meta: RunMeta,
+    pub session: Option<String>,
+    pub cfg: AgentConfig,
+    pub tools: Vec<ToolDef>,
+    /// The conversation; this run's messages start at `base_len`.
+    pub all: Vec<Message>,
+    pub base_len: usize,
+    /// This run's messages that a mid-loop compaction took out of the window.
+    pub carried: Vec<Message>,
+    pub usage: Usage,
+    pub cost: f64,
+    pub total_calls: u32,
+    pub detector: LoopDetector,
+    /// The model has written text at least once.
+    pub any_text: bool,
+    pub mid_compacted: bool,
+    pub iteration: u32,
+    pub max_iterations: u32,
+    /// Tool calls per run; 0 = unlimited.
+    pub tool_limit: u32,
+    pub deadline: Option<Instant>,
+    /// The context window, in tokens.
+    pub window: u64,
+    /// Keep the full prompt of every LLM span (`GOCLAW_TRACE_VERBOSE=1`).
+    pub verbose: bool,
+}
+
+/// Whether the loop goes on.
+enum Flow {
+    Next,
+    End(End),
+}
+
+impl Runner<'_> {
+    /// Iterates until the model answers, a limit is reached or the run is stopped.
+    pub(super) fn iterate(
+        &mut self,
+        req: &RunRequest,
+        st: &mut RunState,
+        em: &mut Emitter,
+        outcome: &mut RunOutcome,
+    ) -> Result<End> {
+        while st.iteration < st.max_iterations {
+            st.iteration += 1;
+            outcome.iterations = st.iteration;
+            if let Some(e) = self.interrupted(st.deadline) {
+                return Ok(e);
+            }
+            if let Flow::End(e) = self.step(req, st, em)? {
+                return Ok(e);
+            }
+        }
+        Ok(End::Completed(String::new()))
+    }
+
+    /// One iteration: ask the model, then act on its answer.
+    fn step(&mut self, req: &RunRequest, st: &mut RunState, em: &mut Emitter) -> Result<Flow> {
+        em.emit(EventKind::Activity {
+            phase: Phase::Thinking,
+            iteration: Some(st.iteration),
+        });
+        let last = st.iteration == st.max_iterations;
+        if !last
+            && st.max_iterations > 1
+            && st.iteration == st.max_iterations * 3 / 4
+            && !st.any_text
+        {
+            st.all.push(Message::new(Role::User, "[System] You have used 75% of your iteration budget without providing a text response. Start summarizing your findings and respond to the user within the next few iterations."));
+        }
+        if last && st.max_iterations > 1 {
+            st.all.push(Message::new(Role::User, "[System] Final iteration reached. Summarize all findings and respond to the user now. No more tool calls allowed."));
+        }
+        let request = ChatRequest {
+            model: st.meta.model.clone(),
+            messages: std::mem::take(&mut st.all),
+            tools: if last { Vec::new() } else { st.tools.clone() },
+            max_tokens: st.cfg.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+            temperature: st.cfg.temperature.unwrap_or(DEFAULT_TEMPERATURE),
+        };
+        let (took, started_ms) = (Instant::now(), now_ms());
+        let answer = self.ask_llm(&request, em, st.deadline);
+        let input_preview = st.verbose.then(|| {
+            let text = serde_json::to_string(&request.messages).unwrap_or_default();
+            truncate_chars(&text, 50_000).to_string()
+        });
+        st.all = request.messages;
+        let call_cost = answer.as_ref().map_or(0.0, |r| self.client.cost(r.usage));
+        let exchange = Exchange {
+            answer: &answer,
+            cost: call_cost,
+            started_ms,
+            took: took.elapsed(),
+            input_preview: input_preview.as_deref(),
+        };
+        self.llm_span(st, &exchange)?;
+        let mut response = match answer {
+            Ok(r) => r,
+            Err(end) => return Ok(Flow::End(end)),
+        };
+        st.usage.input_tokens += response.usage.input_tokens;
+        st.usage.output_tokens += response.usage.output_tokens;
+        st.cost += call_cost;
+        if !response.content.trim().is_empty() {
+            st.any_text = true;
+        }
+        if response.tool_calls.is_empty() || last {
+            st.all
+                .push(Message::new(Role::Assistant, response.content.clone()));
+            return Ok(Flow::End(End::Completed(response.content)));
+        }
+        self.compact_mid_loop(st, em, &response);
+        history::uniquify_tool_call_ids(&mut response.tool_calls, &st.meta.run_id, st.iteration);
+        st.all.push(Message::asking(
+            response.content.clone(),
+            response.tool_calls.clone(),
+        ));
+        self.act(req, st, em, response)
+    }
+
+    /// Acts on an answer with tool calls: retries cut-off calls, keeps the budget, runs the
+    /// calls and watches for loops.
+    fn act(
+        &mut self,
+        req: &RunRequest,
+        st: &mut RunState,
+        em: &mut Emitter,
+        response: ChatResponse,
+    ) -> Result<Flow> {
+        if response.finish_reason == "length" {
+            for call in &response.tool_calls {
+                st.all.push(Message::tool_result(
+                    call,
+                    "[not executed: the arguments were cut off]",
+                ));
+            }
+            st.all.push(Message::new(Role::User, "[System] Your output was truncated because it exceeded max_tokens. Your tool call arguments were incomplete. Please retry with shorter content — split large writes into multiple smaller calls, or reduce the amount of text."));
+            return Ok(Flow::Next);
+        }
+        if !response.content.trim().is_empty() {
+            let text = sanitized(&response.content);
+            if !text.is_empty() && !is_silent(&text) {
+                em.emit(EventKind::BlockReply { content: text });
+            }
+        }
+        st.total_calls += response.tool_calls.len() as u32;
+        if st.tool_limit > 0 && st.total_calls > st.tool_limit {
+            for call in &response.tool_calls {
+                st.all.push(Message::tool_result(
+                    call,
+                    "[not executed: the tool call budget is spent]",
+                ));
+            }
+            st.all.push(Message::new(Role::User, format!("[System] Tool call budget reached ({}/{}). Do NOT call any more tools. Summarize results so far and respond to the user.", st.total_calls, st.tool_limit)));
+            return Ok(Flow::Next);
+        }
+        em.emit(EventKind::Activity {
+            phase: Phase::ToolExec,
+            iteration: Some(st.iteration),
+        });
+        let site = CallSite {
+            run_id: &st.meta.run_id,
+            session: st.session.as_deref(),
+            deadline: st.deadline,
+        };
+        let results = self.call_tools(&response.tool_calls, req, &site, em)?;
+        let mut stop = None;
+        let mut warnings = Vec::new();
+        for (call, (text, _)) in response.tool_calls.iter().zip(&results) {
+            st.all.push(Message::tool_result(call, text.clone()));
+            match st.detector.record(&call.name, &call.arguments, text) {
+                Verdict::Fine => {}
+                Verdict::Warn(w) => warnings.push(w),
+                Verdict::Stop(s) => stop = Some(s),
+            }
+        }
+        for w in warnings {
+            st.all.push(Message::new(Role::User, w));
+        }
+        if let Some(text) = stop {
+            st.all.push(Message::new(Role::Assistant, text.clone()));
+            return Ok(Flow::End(End::Completed(text)));
+        }
+        if st.iteration.is_multiple_of(CHECKPOINT_EVERY)
+            && let Some(key) = &st.session
+        {
+            record::checkpoint(
+                self.store.conn_mut(),
+                self.gate.scrubber(),
+                &st.meta.run_id,
+                (key, self.agent_key, req.user.as_deref()),
+                &st.all[st.base_len..],
+            )?;
+        }
+        record::heartbeat(self.store.conn(), &st.meta.run_id, st.iteration)?;
+        Ok(Flow::Next)
+    }
+
+    /// The span of one LLM exchange.
+    fn llm_span(&self, st: &RunState, x: &Exchange) -> Result<()> {
+        let response = x.answer.as_ref().ok();
+        let error = x.answer.as_ref().err().map(|e| match e {
+            End::Failed(e) => e.message.as_str(),
+            End::Cancelled => "cancelled",
+            End::TimedOut => "timed out",
+            End::Completed(_) => "",
+        });
+        let (provider, model) = (&st.meta.provider, &st.meta.model);
+        record::add_span(
+            self.store.conn(),
+            self.gate.scrubber(),
+            &st.meta.run_id,
+            &Span {
+                kind: "llm",
+                name: &format!("{provider}/{model}"),
+                started_at: x.started_ms,
+                duration_ms: x.took.as_millis() as i64,
+                status: if error.is_some() { "error" } else { "ok" },
+                error,
+                provider: Some(provider),
+                model: Some(model),
+                input_tokens: response.map(|r| r.usage.input_tokens),
+                output_tokens: response.map(|r| r.usage.output_tokens),
+                cost: response.map(|_| x.cost),
+                finish_reason: response.map(|r| r.finish_reason.as_str()),
+                input_preview: x.input_preview,
+                output_preview: response.map(|r| truncate_chars(&r.content, 500)),
+                ..Default::default()
+            },
+        )?;
+        Ok(())
+    }
+
+    /// Mid-loop compaction, once, when the prompt reached the share of the window.
+    fn compact_mid_loop(&self, st: &mut RunState, em: &mut Emitter, response: &ChatResponse) {
+        let prompt_tokens = match response.usage.input_tokens {
+            0 => history::estimate_tokens(&st.all),
+            n => n,
+        };
+        let c = &st.cfg.compaction;
+        if st.mid_compacted
+            || !c.enabled
+            || (prompt_tokens as f64) < st.window as f64 * c.history_share
+        {
+            return;
+        }
+        let Some((split, summary)) =
+            self.compact_in_loop(em, &st.meta.model, &st.all, c.keep_last.max(1))
+        else {
+            return;
+        };
+        st.mid_compacted = true;
+        if split > st.base_len {
+            st.carried
+                .extend(st.all[st.base_len..split].iter().cloned());
+        }
+        let kept_history = st.base_len.saturating_sub(split);
+        let mut next = vec![st.all[0].clone(), summary];
+        next.extend(st.all.drain(split..));
+        st.base_len = 2 + kept_history;
+        st.all = next;
+    }
+
+    /// Runs the calls through the gate: one alone, several in parallel (each with its own store
+    /// connection), unless someone may be asked for approvals at a terminal. Results come back
+    /// in call order as (text for the model, is_error).
+    pub(super) fn call_tools(
+        &mut self,
+        calls: &[ToolCall],
+        req: &RunRequest,
+        site: &CallSite,
+        em: &mut Emitter,
+    ) -> Result<Vec<(String, bool)>> {
+        for call in calls {
+            em.emit(EventKind::ToolCall {
+                name: call.name.clone(),
+                id: call.id.clone(),
+                arguments: call.arguments.clone(),
+            });
+        }
+        let requests: Vec<CallRequest> = calls
+            .iter()
+            .map(|call| CallRequest {
+                tool: call.name.clone(),
+                args: call.arguments.clone(),
+                agent: self.agent.map(|_| self.agent_key.to_string()),
+                user: req.user.clone(),
+                session_key: site.session.map(str::to_string),
+                channel: Some("run".into()),
+                on_ask: req.on_ask,
+                stop: crate::tools::StopWhen {
+                    deadline: site.deadline,
+                    signal: Some(self.cancel.flag()),
+                },
+                ..Default::default()
+            })
+            .collect();
+        let started_ms = now_ms();
+        let timed = self.dispatch(&requests);
+        let mut results = Vec::new();
+        for (call, (outcome, took)) in calls.iter().zip(timed) {
+            let (text, is_error) = crate::tools::gate::answer(outcome);
+            em.emit(EventKind::ToolResult {
+                name: call.name.clone(),
+                id: call.id.clone(),
+                is_error,
+                result: text.clone(),
+            });
+            record::add_span(
+                self.store.conn(),
+                self.gate.scrubber(),
+                site.run_id,
+                &Span {
+                    kind: "tool",
+                    name: &call.name,
+                    started_at: started_ms,
+                    duration_ms: took.as_millis() as i64,
+                    status: if is_error { "error" } else { "ok" },
+                    error: is_error.then_some(text.as_str()),
+                    tool_call_id: Some(&call.id),
+                    output_preview: Some(truncate_chars(&text, 500)),
+                    ..Default::default()
+                },
+            )?;
+            results.push((text, is_error));
+        }
+        Ok(results)
+    }
+
+    /// The calls through the gate, in order, each with how long it took.
+    fn dispatch(
+        &mut self,
+        requests: &[CallRequest],
+    ) -> Vec<(Result<crate::tools::gate::Outcome>, Duration)> {
+        let gate = self.gate;
+        if requests.len() == 1 || self.prompter.is_some() {
+            return requests
+                .iter()
+                .map(|r| {
+                    let t = Instant::now();
+                    (gate.call(self.store, r, self.prompter), t.elapsed())
+                })
+                .collect();
+        }
+        let path = gate.store_path().to_path_buf();
+        let busy = self.busy_timeout;
+        std::thread::scope(|s| {
+            let handles: Vec<_> = requests
+                .iter()
+                .map(|r| {
+                    let path = path.clone();
+                    s.spawn(move || {
+                        let t = Instant::now();
+                        let result = Store::open(&path, busy)
+                            .and_then(|mut store| gate.call(&mut store, r, None));
+                        (result, t.elapsed())
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        (
+                            Err(Error::internal("a tool call thread panicked")),
+                            Duration::ZERO,
+                        )
+                    })
+                })
+                .collect()
+        })
+    }
+}
+
+/// Where tool calls are made: the run (for spans), the session (rate limits, context files)
+/// and the deadline the calls must stop by.
+pub(super) struct CallSite<'c> {
+    pub run_id: &'c str,
+    pub session: Option<&'c str>,
+    pub deadline: Option<Instant>,
+}
+
+/// One LLM exchange, for its span.
+struct Exchange<'x> {
+    answer: &'x std::result::Result<ChatResponse, End>,
+    cost: f64,
+    started_ms: i64,
+    took: Duration,
+    input_preview: Option<&'x str>,
+}

@@ -1,0 +1,387 @@
+//! The client for one resolved provider: retries with exponential backoff that honours
+//! `Retry-After` (made only while nothing has streamed), the request and stream-idle time limits,
+//! the HTTP post and its server-sent events, playback of a recording and recording (`--record`).
+
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{
+    ChatRequest, ChatResponse, Kind, Observer, Resolved, Usage, anthropic, openai, replay,
+};
+use crate::error::{Error, Result};
+
+/// Why an attempt failed, and whether another may succeed.
+pub(crate) struct Failure {
+    pub error: Error,
+    /// Retry after this long (`Retry-After` or backoff); `None` = do not retry.
+    pub retry_after: Option<Duration>,
+}
+
+impl Failure {
+    pub fn fatal(error: Error) -> Failure {
+        Failure {
+            error,
+            retry_after: None,
+        }
+    }
+
+    fn into_error(self) -> Error {
+        self.error
+    }
+
+    /// An upstream failure not worth retrying (the server said something wrong).
+    pub fn upstream(msg: String) -> Failure {
+        Failure::fatal(Error::upstream(msg))
+    }
+
+    /// The stream ended before the provider said the answer was complete; worth another try
+    /// only while nothing reached the user (the retry loop knows).
+    pub fn cut_short(provider: &str) -> Failure {
+        Failure {
+            error: Error::upstream(format!(
+                "provider `{provider}`: the stream ended before the answer was complete"
+            )),
+            retry_after: Some(Duration::ZERO),
+        }
+    }
+}
+
+/// The failure an HTTP status gives: 429 and 5xx may be retried (after `Retry-After` when the
+/// server names one), anything else not.
+pub(crate) fn status_failure(
+    provider: &str,
+    status: reqwest::StatusCode,
+    retry_after: Option<&str>,
+    body: &str,
+) -> Failure {
+    let snippet: String = body.chars().take(300).collect();
+    let error = Error::upstream(format!(
+        "provider `{provider}` answered HTTP {}: {}",
+        status.as_u16(),
+        snippet.trim()
+    ));
+    let retryable = status.as_u16() == 429 || status.is_server_error();
+    let after = retry_after
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| Duration::from_secs_f64(s.min(60.0)));
+    Failure {
+        error,
+        retry_after: retryable.then(|| after.unwrap_or(Duration::ZERO)),
+    }
+}
+
+/// The wait before retry `attempt` (1-based) when the server named none: 1, 2, 4… s, at most 30.
+pub fn backoff(attempt: u32) -> Duration {
+    Duration::from_secs((1u64 << attempt.saturating_sub(1).min(5)).min(30))
+}
+
+/// A client for one resolved provider.
+pub struct Client {
+    pub resolved: Resolved,
+    /// Built with the client, except for a replay, which never needs it (loading the TLS roots
+    /// costs milliseconds); built then on first request if ever.
+    http: std::sync::OnceLock<reqwest::Client>,
+    replay: Option<replay::Replay>,
+    recorder: Option<Mutex<std::fs::File>>,
+}
+
+impl Client {
+    pub fn new(resolved: Resolved, record: Option<&std::path::Path>) -> Result<Client> {
+        let replay = match (&resolved.config.kind, &resolved.config.file) {
+            (Kind::Replay, Some(file)) => Some(replay::Replay::load(file)?),
+            _ => None,
+        };
+        let recorder = match record {
+            None => None,
+            Some(path) => Some(Mutex::new(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| Error::io("open the recording", path, &e))?,
+            )),
+        };
+        let http = std::sync::OnceLock::new();
+        if replay.is_none() {
+            let _ = http.set(build_http().map_err(Failure::into_error)?);
+        }
+        Ok(Client {
+            resolved,
+            http,
+            replay,
+            recorder,
+        })
+    }
+
+    /// The model to use when neither the agent nor the command names one.
+    pub fn default_model(&self) -> Option<&str> {
+        self.resolved.config.model.as_deref()
+    }
+
+    /// Cost in US dollars of `usage` at this provider's prices.
+    pub fn cost(&self, usage: Usage) -> f64 {
+        (usage.input_tokens as f64 * self.resolved.config.input_price
+            + usage.output_tokens as f64 * self.resolved.config.output_price)
+            / 1_000_000.0
+    }
+
+    /// One exchange, retried as configured. Text streams to `observer` as it comes; a retry is
+    /// made only while nothing has streamed yet (so no fragment is ever shown twice).
+    pub async fn chat(
+        &self,
+        req: &ChatRequest,
+        observer: &mut dyn Observer,
+    ) -> Result<ChatResponse> {
+        if let Some(replay) = &self.replay {
+            let response = replay.next(req)?;
+            if !response.thinking.is_empty() {
+                observer.thinking(&response.thinking);
+            }
+            if !response.content.is_empty() {
+                observer.text(&response.content);
+            }
+            return Ok(response);
+        }
+        let max = self.resolved.config.max_attempts.max(1);
+        let mut attempt = 1;
+        loop {
+            let mut streamed = false;
+            let mut counting = Counting {
+                inner: observer,
+                streamed: &mut streamed,
+            };
+            let result = match self.resolved.config.kind {
+                Kind::Anthropic => anthropic::chat(self, req, &mut counting).await,
+                _ => openai::chat(self, req, &mut counting).await,
+            };
+            match result {
+                Ok(response) => {
+                    self.record(req, &response)?;
+                    return Ok(response);
+                }
+                Err(Failure {
+                    error,
+                    retry_after: Some(after),
+                }) if attempt < max && !streamed => {
+                    let wait = if after.is_zero() {
+                        backoff(attempt)
+                    } else {
+                        after
+                    };
+                    observer.retrying(attempt, max, &error.message, wait);
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+                Err(f) => return Err(f.error),
+            }
+        }
+    }
+
+    fn record(&self, req: &ChatRequest, response: &ChatResponse) -> Result<()> {
+        let Some(file) = &self.recorder else {
+            return Ok(());
+        };
+        let line = serde_json::json!({"request": req, "response": response});
+        let mut f = file
+            .lock()
+            .map_err(|_| Error::internal("the recording file lock is poisoned"))?;
+        writeln!(f, "{line}")
+            .map_err(|e| Error::internal(format!("cannot write the recording: {e}")))
+    }
+
+    fn request_timeout(&self) -> Duration {
+        Duration::from_secs(self.resolved.config.request_timeout_secs.max(1))
+    }
+
+    fn idle_timeout(&self) -> Duration {
+        Duration::from_secs(self.resolved.config.idle_timeout_secs.max(1))
+    }
+
+    /// Sends `body` to `path` under the request time limit; a connection error may be retried,
+    /// an error status is a [`status_failure`].
+    pub(crate) async fn post(
+        &self,
+        path: &str,
+        headers: &[(&str, String)],
+        body: &impl Serialize,
+    ) -> std::result::Result<reqwest::Response, Failure> {
+        let url = format!("{}{path}", self.resolved.base_url);
+        let body = serde_json::to_vec(body).map_err(|e| {
+            Failure::fatal(Error::internal(format!("cannot encode the request: {e}")))
+        })?;
+        let http = match self.http.get() {
+            Some(c) => c,
+            None => {
+                let c = build_http()?;
+                self.http.get_or_init(|| c)
+            }
+        };
+        let mut request = http
+            .post(&url)
+            .header("content-type", "application/json")
+            .body(body);
+        for (k, v) in headers {
+            request = request.header(*k, v);
+        }
+        let name = &self.resolved.name;
+        let response = match tokio::time::timeout(self.request_timeout(), request.send()).await {
+            Err(_) => {
+                return Err(Failure {
+                    error: Error::upstream(format!(
+                        "provider `{name}` did not answer within {}s",
+                        self.request_timeout().as_secs()
+                    )),
+                    retry_after: Some(Duration::ZERO),
+                });
+            }
+            Ok(Err(e)) => {
+                return Err(Failure {
+                    error: Error::upstream(format!(
+                        "provider `{name}` at {url}: {}",
+                        error_chain(&e)
+                    )),
+                    retry_after: (e.is_connect() || e.is_request()).then_some(Duration::ZERO),
+                });
+            }
+            Ok(Ok(r)) => r,
+        };
+        if !response.status().is_success() {
+            let status = response.status();
+            let retry_after = response
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
+            let body = tokio::time::timeout(self.request_timeout(), response.text())
+                .await
+                .ok()
+                .and_then(|r| r.ok())
+                .unwrap_or_default();
+            return Err(status_failure(name, status, retry_after.as_deref(), &body));
+        }
+        Ok(response)
+    }
+
+    /// The response's server-sent events, one at a time, each under the idle time limit. `None`
+    /// at the end of the stream.
+    pub(crate) fn events(
+        &self,
+        response: reqwest::Response,
+    ) -> impl futures::Stream<
+        Item = std::result::Result<
+            eventsource_stream::Event,
+            eventsource_stream::EventStreamError<reqwest::Error>,
+        >,
+    > + use<> {
+        use eventsource_stream::Eventsource;
+        response.bytes_stream().eventsource()
+    }
+
+    /// The next event, or an idle-timeout / transport error naming the provider.
+    pub(crate) async fn next_event<S>(
+        &self,
+        stream: &mut S,
+    ) -> std::result::Result<Option<eventsource_stream::Event>, Failure>
+    where
+        S: futures::Stream<
+                Item = std::result::Result<
+                    eventsource_stream::Event,
+                    eventsource_stream::EventStreamError<reqwest::Error>,
+                >,
+            > + Unpin,
+    {
+        use futures::StreamExt;
+        let name = &self.resolved.name;
+        match tokio::time::timeout(self.idle_timeout(), stream.next()).await {
+            Err(_) => Err(Failure {
+                error: Error::upstream(format!(
+                    "provider `{name}`: the stream stalled (nothing for {}s)",
+                    self.idle_timeout().as_secs()
+                )),
+                retry_after: Some(Duration::ZERO),
+            }),
+            Ok(None) => Ok(None),
+            Ok(Some(Ok(event))) => Ok(Some(event)),
+            Ok(Some(Err(e))) => Err(Failure {
+                error: Error::upstream(format!("provider `{name}`: the stream broke: {e}")),
+                retry_after: Some(Duration::ZERO),
+            }),
+        }
+    }
+
+    /// A whole (non-streamed) response body as JSON, under the request time limit.
+    pub(crate) async fn json_body(
+        &self,
+        response: reqwest::Response,
+    ) -> std::result::Result<Value, Failure> {
+        let name = &self.resolved.name;
+        let text = match tokio::time::timeout(self.request_timeout(), response.text()).await {
+            Err(_) => {
+                return Err(Failure {
+                    error: Error::upstream(format!("provider `{name}`: the response stalled")),
+                    retry_after: Some(Duration::ZERO),
+                });
+            }
+            Ok(Err(e)) => {
+                return Err(Failure {
+                    error: Error::upstream(format!(
+                        "provider `{name}`: the response broke: {}",
+                        error_chain(&e)
+                    )),
+                    retry_after: Some(Duration::ZERO),
+                });
+            }
+            Ok(Ok(t)) => t,
+        };
+        serde_json::from_str(&text).map_err(|e| {
+            Failure::fatal(Error::upstream(format!(
+                "provider `{name}` sent a response that is not JSON ({e})"
+            )))
+        })
+    }
+}
+
+fn build_http() -> std::result::Result<reqwest::Client, Failure> {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|e| {
+            Failure::fatal(Error::internal(format!(
+                "cannot build the HTTP client: {e}"
+            )))
+        })
+}
+
+/// Marks that something streamed, so the retry loop knows a retry would repeat it.
+struct Counting<'a> {
+    inner: &'a mut dyn Observer,
+    streamed: &'a mut bool,
+}
+
+impl Observer for Counting<'_> {
+    fn text(&mut self, fragment: &str) {
+        *self.streamed = true;
+        self.inner.text(fragment);
+    }
+    fn thinking(&mut self, fragment: &str) {
+        *self.streamed = true;
+        self.inner.thinking(fragment);
+    }
+}
+
+/// An error with its sources, which is where reqwest says what actually went wrong.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        s.push_str(": ");
+        s.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    s
+}

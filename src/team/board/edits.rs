@@ -1,0 +1,324 @@
+//! Changes that are not transitions: progress (never down, renews the lock), comments (a blocker
+//! comment fails the task and escalates to the lead), attachments, updates by the lead, and
+//! `ask_user` questions.
+
+use super::*;
+
+impl Board<'_> {
+    /// Progress of a task the caller holds; it never goes down. Renews the lock.
+    pub fn progress(&mut self, key: &str, percent: i64, step: Option<&str>) -> Result<Task> {
+        if !(0..=100).contains(&percent) {
+            return Err(Error::usage("percent must be 0-100"));
+        }
+        self.writable()?;
+        let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        let now = now_ms();
+        let n = tx
+            .execute(
+                "UPDATE tasks SET progress_percent = max(coalesce(progress_percent, 0), ?3), progress_step = coalesce(?4, progress_step),
+                        lock_expires_at = ?5, updated_at = ?6
+                 WHERE id = ?1 AND status = 'in_progress' AND owner = ?2",
+                params![task.id, actor, percent, step, now + lock, now],
+            )
+            .map_err(sql)?;
+        if n == 0 {
+            return Err(Self::refused(
+                &task,
+                "report progress on",
+                "in_progress, held by the caller",
+            ));
+        }
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            "progress",
+            &actor,
+            json!({"percent": percent, "step": step}),
+        )?;
+        let t = Self::find(&tx, &team, &task.id)?;
+        tx.commit().map_err(sql)?;
+        Ok(t)
+    }
+
+    /// A comment. A `blocker` on a task in progress fails it (`Blocked: …`) and, when the
+    /// team's `blocker_escalation` is on, tells the lead through the mailbox.
+    pub fn comment(&mut self, key: &str, text: &str, blocker: bool) -> Result<(Task, String)> {
+        if text.trim().is_empty() {
+            return Err(Error::usage("a comment needs text"));
+        }
+        if text.len() > MAX_COMMENT_BYTES {
+            return Err(Error::usage(format!(
+                "comment text too long (max {MAX_COMMENT_BYTES} chars)"
+            )));
+        }
+        self.writable()?;
+        let escalate = self
+            .team
+            .setting("blocker_escalation.enabled")
+            .as_bool()
+            .unwrap_or(true);
+        let (team, actor) = (self.team.clone(), self.actor.clone());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        // A comment that blocks fails the task: only its holder may say that of its work.
+        if blocker && task.status == "in_progress" && task.owner.as_deref() != Some(actor.as_str())
+        {
+            return Err(Error::conflict(format!(
+                "cannot block task {}: it is held by {}, not {actor} (a note says the same without failing it)",
+                task.identifier,
+                task.owner.clone().unwrap_or_else(|| "nobody".into())
+            )));
+        }
+        let now = now_ms();
+        tx.execute(
+            "INSERT INTO task_comments (task_id, author, kind, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![task.id, actor, if blocker { "blocker" } else { "note" }, text, now],
+        )
+        .map_err(sql)?;
+        tx.execute(
+            "UPDATE tasks SET comment_count = comment_count + 1, updated_at = ?2 WHERE id = ?1",
+            params![task.id, now],
+        )
+        .map_err(sql)?;
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            "commented",
+            &actor,
+            json!({"type": if blocker { "blocker" } else { "note" }, "text": text}),
+        )?;
+        let mut note = format!(
+            "Comment added to task #{} \"{}\".",
+            task.task_number, task.subject
+        );
+        if blocker {
+            if task.status != "in_progress" {
+                note = format!(
+                    "Blocker comment saved on task #{} \"{}\", but task is already {} — no escalation needed.",
+                    task.task_number, task.subject, task.status
+                );
+            } else {
+                let reason: String = text.chars().take(BLOCKER_REASON_RUNES).collect();
+                tx.execute(
+                    "UPDATE tasks SET status = 'failed', result = ?2, locked_at = NULL, lock_expires_at = NULL, updated_at = ?3
+                     WHERE id = ?1 AND status = 'in_progress'",
+                    params![task.id, format!("FAILED: Blocked: {reason}"), now],
+                )
+                .map_err(sql)?;
+                Self::event(
+                    &tx,
+                    &team,
+                    &task.id,
+                    "failed",
+                    &actor,
+                    json!({"reason": format!("Blocked: {reason}")}),
+                )?;
+                Self::release_dependents(&tx, &team, &task.id, &actor)?;
+                note = format!(
+                    "Task #{} \"{}\" auto-failed due to blocker.",
+                    task.task_number, task.subject
+                );
+                if escalate {
+                    tx.execute(
+                        "INSERT INTO messages (team_id, sender, recipient, kind, text, created_at) VALUES (?1, 'system:escalation', ?2, 'escalation', ?3, ?4)",
+                        params![
+                            team.id,
+                            team.lead,
+                            format!("[Escalation] Task #{} \"{}\" ({}) was blocked by {actor}: {reason}", task.task_number, task.subject, task.identifier),
+                            now
+                        ],
+                    )
+                    .map_err(sql)?;
+                    note.push_str(
+                        " Leader has been notified and can retry with updated instructions.",
+                    );
+                }
+            }
+        }
+        let t = Self::find(&tx, &team, &task.id)?;
+        tx.commit().map_err(sql)?;
+        Ok((t, note))
+    }
+
+    /// Attaches a path (relative to the workspace) to a task.
+    pub fn attach(&mut self, key: &str, path: &str) -> Result<Task> {
+        if path.trim().is_empty() {
+            return Err(Error::usage("attach needs a path"));
+        }
+        self.writable()?;
+        let (team, actor) = (self.team.clone(), self.actor.clone());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        let n = tx
+            .execute(
+                "INSERT OR IGNORE INTO task_attachments (task_id, path, added_by, created_at) VALUES (?1, ?2, ?3, ?4)",
+                params![task.id, path, actor, now_ms()],
+            )
+            .map_err(sql)?;
+        if n == 0 {
+            return Err(Error::conflict(format!(
+                "{path} is already attached to task {}",
+                task.identifier
+            )));
+        }
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            "attached",
+            &actor,
+            json!({"path": path}),
+        )?;
+        tx.commit().map_err(sql)?;
+        Ok(task)
+    }
+
+    /// Lead: changes subject, description, priority, assignee or dependencies (status is not
+    /// recomputed from dependencies, as the original, except that a pending task given open
+    /// blockers becomes blocked).
+    pub fn update(&mut self, key: &str, c: Changes) -> Result<Task> {
+        self.require_lead("update tasks")?;
+        self.writable()?;
+        if c.subject.is_none()
+            && c.description.is_none()
+            && c.priority.is_none()
+            && c.blocked_by.is_none()
+            && c.assignee.is_none()
+        {
+            return Err(Error::usage(
+                "no updates provided (set subject, description, priority, assignee or blocked_by)",
+            ));
+        }
+        if c.subject.as_ref().is_some_and(|s| s.trim().is_empty()) {
+            return Err(Error::usage("a task's subject cannot be empty"));
+        }
+        if let Some(Some(a)) = &c.assignee {
+            self.require_member(a)?;
+        }
+        let (team, actor) = (self.team.clone(), self.actor.clone());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        let now = now_ms();
+        if let Some(s) = &c.subject {
+            tx.execute(
+                "UPDATE tasks SET subject = ?2, updated_at = ?3 WHERE id = ?1",
+                params![task.id, s, now],
+            )
+            .map_err(sql)?;
+        }
+        if let Some(d) = &c.description {
+            tx.execute(
+                "UPDATE tasks SET description = ?2, updated_at = ?3 WHERE id = ?1",
+                params![task.id, d, now],
+            )
+            .map_err(sql)?;
+        }
+        if let Some(p) = c.priority {
+            tx.execute(
+                "UPDATE tasks SET priority = ?2, updated_at = ?3 WHERE id = ?1",
+                params![task.id, p, now],
+            )
+            .map_err(sql)?;
+        }
+        if let Some(a) = &c.assignee {
+            tx.execute(
+                "UPDATE tasks SET assignee = ?2, updated_at = ?3 WHERE id = ?1",
+                params![task.id, a, now],
+            )
+            .map_err(sql)?;
+        }
+        if let Some(refs) = &c.blocked_by {
+            let blockers = Self::resolve_blockers(&tx, &team, refs)?;
+            Self::refuse_cycles(&tx, &task, &blockers)?;
+            tx.execute("DELETE FROM task_deps WHERE task_id = ?1", [&task.id])
+                .map_err(sql)?;
+            for b in &blockers {
+                tx.execute(
+                    "INSERT INTO task_deps (task_id, blocker_id) VALUES (?1, ?2)",
+                    params![task.id, b],
+                )
+                .map_err(sql)?;
+            }
+            if !blockers.is_empty() {
+                tx.execute(
+                    "UPDATE tasks SET status = 'blocked' WHERE id = ?1 AND status = 'pending'",
+                    [&task.id],
+                )
+                .map_err(sql)?;
+            } else {
+                tx.execute(
+                    "UPDATE tasks SET status = 'pending' WHERE id = ?1 AND status = 'blocked'",
+                    [&task.id],
+                )
+                .map_err(sql)?;
+            }
+        }
+        let fields: Vec<&str> = [
+            c.subject.as_ref().map(|_| "subject"),
+            c.description.as_ref().map(|_| "description"),
+            c.priority.map(|_| "priority"),
+            c.assignee.as_ref().map(|_| "assignee"),
+            c.blocked_by.as_ref().map(|_| "blocked_by"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            "updated",
+            &actor,
+            json!({"fields": fields}),
+        )?;
+        let t = Self::find(&tx, &team, &task.id)?;
+        tx.commit().map_err(sql)?;
+        Ok(t)
+    }
+
+    /// Holder: asks the user something (the task stays in progress); `None` clears it
+    /// (holder or lead).
+    pub fn ask_user(&mut self, key: &str, question: Option<&str>) -> Result<Task> {
+        self.writable()?;
+        let (team, actor) = (self.team.clone(), self.actor.clone());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        let allowed = task.owner.as_deref() == Some(actor.as_str())
+            || (question.is_none() && team.is_lead(&actor));
+        if !allowed {
+            return Err(Error::denied(format!(
+                "only the holder of task {} can ask the user about it",
+                task.identifier
+            )));
+        }
+        let n = tx
+            .execute(
+                "UPDATE tasks SET ask_user = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'in_progress'",
+                params![task.id, question, now_ms()],
+            )
+            .map_err(sql)?;
+        if n == 0 {
+            return Err(Self::refused(&task, "ask the user about", "in_progress"));
+        }
+        let event = if question.is_some() {
+            "asked_user"
+        } else {
+            "cleared_ask_user"
+        };
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            event,
+            &actor,
+            json!({"question": question}),
+        )?;
+        let t = Self::find(&tx, &team, &task.id)?;
+        tx.commit().map_err(sql)?;
+        Ok(t)
+    }
+}

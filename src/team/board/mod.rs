@@ -1,0 +1,355 @@
+//! The task board (reference §11), over the store. Each transition is one guarded UPDATE in a
+//! `BEGIN IMMEDIATE` transaction; the guard's row count decides, so two workers never both win.
+//! Dependents are unblocked in the same transaction. Every change writes an audit event.
+//!
+//! Fixed, not copied, from the original (§11.6 and #1133): only the holder completes, fails or
+//! submits its task, and progress, comments that block and `ask_user` are the holder's too; an
+//! unassigned task is `pending` and any member may claim it (an assigned one only by its
+//! assignee); `retry` works from every status it names; dependency cycles and self-references
+//! are refused when made; a stale task can still be claimed (stale is a warning, not a lock);
+//! approving a `require_approval` task nobody has worked on releases it for work instead of
+//! completing it. Dependents are released whenever a task reaches a terminal status.
+
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::{Team, now_ms, sql};
+use crate::error::{Error, Result};
+use crate::store::Store;
+
+mod create;
+mod deps;
+mod edits;
+mod queries;
+mod recover;
+mod transitions;
+
+/// Statuses that release dependents and end work.
+pub const TERMINAL: [&str; 3] = ["completed", "cancelled", "failed"];
+/// Longest blocker reason kept (runes), and comment (bytes), as the original.
+const BLOCKER_REASON_RUNES: usize = 500;
+pub const MAX_COMMENT_BYTES: usize = 10_000;
+
+/// A task as listed.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Task {
+    pub id: String,
+    pub identifier: String,
+    pub task_number: i64,
+    pub subject: String,
+    pub status: String,
+    pub owner: Option<String>,
+    pub assignee: Option<String>,
+    pub priority: i64,
+    pub created_by: String,
+    pub progress_percent: Option<i64>,
+    pub progress_step: Option<String>,
+    pub blocked_by: Vec<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A task with everything known about it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Detail {
+    #[serde(flatten)]
+    pub task: Task,
+    pub description: String,
+    pub result: Option<String>,
+    pub ask_user: Option<String>,
+    pub dedupe_key: Option<String>,
+    pub comments: Vec<Value>,
+    pub attachments: Vec<String>,
+    pub events: Vec<Event>,
+}
+
+/// An audit event.
+#[derive(Debug, Clone, Serialize)]
+pub struct Event {
+    pub id: i64,
+    pub task_id: String,
+    pub identifier: String,
+    pub event: String,
+    pub actor: String,
+    pub data: Value,
+    pub at: i64,
+}
+
+/// What `create` is asked for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NewTask {
+    pub subject: String,
+    pub description: String,
+    pub priority: i64,
+    pub blocked_by: Vec<String>,
+    pub assignee: Option<String>,
+    pub dedupe_key: Option<String>,
+    pub require_approval: bool,
+    pub request: bool,
+}
+
+/// What `update` may change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub subject: Option<String>,
+    pub description: Option<String>,
+    pub priority: Option<i64>,
+    pub blocked_by: Option<Vec<String>>,
+    pub assignee: Option<Option<String>>,
+}
+
+/// What a recovery pass did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Recovered {
+    pub recovered: Vec<String>,
+    pub stale: Vec<String>,
+    pub unblocked: Vec<String>,
+}
+
+/// The board of one team, acting as one agent.
+pub struct Board<'s> {
+    store: &'s mut Store,
+    pub team: Team,
+    pub actor: String,
+}
+
+const COLUMNS: &str =
+    "id, identifier, task_number, subject, status, owner, assignee, priority, created_by,
+                       progress_percent, progress_step, created_at, updated_at";
+
+fn row_task(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
+    Ok(Task {
+        id: r.get(0)?,
+        identifier: r.get(1)?,
+        task_number: r.get(2)?,
+        subject: r.get(3)?,
+        status: r.get(4)?,
+        owner: r.get(5)?,
+        assignee: r.get(6)?,
+        priority: r.get(7)?,
+        created_by: r.get(8)?,
+        progress_percent: r.get(9)?,
+        progress_step: r.get(10)?,
+        blocked_by: Vec::new(),
+        created_at: r.get(11)?,
+        updated_at: r.get(12)?,
+    })
+}
+
+/// A transition of a task its holder makes: from which status, the SQL `SET` list (`?4` is the
+/// value), the event written, and whether dependents are released.
+#[derive(Debug, Clone, Copy)]
+struct HolderMove {
+    action: &'static str,
+    from: &'static str,
+    set: &'static str,
+    event: &'static str,
+    release: bool,
+}
+
+/// A transition the lead makes: the SQL guard on the task's status, what that guard needs (for
+/// the refusal), the SQL `SET` list (`?3` is the value) and the event written. Dependents are
+/// released whenever the task ends in a terminal status.
+#[derive(Debug, Clone, Copy)]
+struct LeadMove {
+    action: &'static str,
+    guard: &'static str,
+    needs: &'static str,
+    set: &'static str,
+    event: &'static str,
+}
+
+/// The transitions, one row each.
+impl Board<'_> {
+    /// `complete`.
+    const COMPLETE: HolderMove = HolderMove {
+        action: "complete",
+        from: "in_progress",
+        set: "status = 'completed', result = ?4, locked_at = NULL, lock_expires_at = NULL, progress_percent = NULL, ask_user = NULL",
+        event: "completed",
+        release: true,
+    };
+
+    /// `fail`.
+    const FAIL: HolderMove = HolderMove {
+        action: "fail",
+        from: "in_progress",
+        set: "status = 'failed', result = ?4, locked_at = NULL, lock_expires_at = NULL, ask_user = NULL",
+        event: "failed",
+        release: true,
+    };
+
+    /// `review`.
+    const REVIEW: HolderMove = HolderMove {
+        action: "review",
+        from: "in_progress",
+        set: "status = 'in_review', result = coalesce(?4, result)",
+        event: "reviewed",
+        release: false,
+    };
+
+    /// `cancel`.
+    const CANCEL: LeadMove = LeadMove {
+        action: "cancel",
+        guard: "status NOT IN ('completed', 'cancelled')",
+        needs: "an unfinished task",
+        set: "status = 'cancelled', result = ?3, owner = NULL, locked_at = NULL, lock_expires_at = NULL, ask_user = NULL",
+        event: "cancelled",
+    };
+
+    /// `approve`.
+    const APPROVE: LeadMove = LeadMove {
+        action: "approve",
+        guard: "status = 'in_review'",
+        needs: "in_review",
+        set: "status = CASE WHEN owner IS NOT NULL THEN 'completed'
+                           WHEN EXISTS (SELECT 1 FROM task_deps WHERE task_id = id) THEN 'blocked'
+                           ELSE 'pending' END,
+             locked_at = NULL, lock_expires_at = NULL, result = coalesce(result, ?3)",
+        event: "approved",
+    };
+
+    /// `reject`.
+    const REJECT: LeadMove = LeadMove {
+        action: "reject",
+        guard: "status = 'in_review'",
+        needs: "in_review",
+        set: "status = CASE WHEN owner IS NULL THEN 'cancelled' ELSE 'in_progress' END, result = ?3",
+        event: "rejected",
+    };
+
+    /// `retry`.
+    const RETRY: LeadMove = LeadMove {
+        action: "retry",
+        guard: "status IN ('stale', 'failed', 'cancelled', 'in_review', 'completed')",
+        needs: "a stale, failed, cancelled, in-review or completed task",
+        set: "status = CASE WHEN EXISTS (SELECT 1 FROM task_deps WHERE task_id = id) THEN 'blocked' ELSE 'pending' END,
+             owner = NULL, locked_at = NULL, lock_expires_at = NULL, result = NULL, progress_percent = NULL,
+             progress_step = NULL, ask_user = coalesce(?3, NULL)",
+        event: "retried",
+    };
+}
+
+impl<'s> Board<'s> {
+    /// Opens the board of `team` for `actor`, who must be a member. Runs stale recovery first.
+    pub fn open(store: &'s mut Store, team: Team, actor: &str) -> Result<Board<'s>> {
+        if !team.is_member(actor) {
+            return Err(Error::denied(format!(
+                "`{actor}` is not a member of team `{}`",
+                team.name
+            )));
+        }
+        let mut b = Board {
+            store,
+            team,
+            actor: actor.to_string(),
+        };
+        if b.team.status == "active" {
+            b.recover()?;
+        }
+        Ok(b)
+    }
+
+    fn begin(&mut self) -> Result<Transaction<'_>> {
+        self.store
+            .conn_mut()
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sql)
+    }
+
+    fn writable(&self) -> Result<()> {
+        if self.team.status != "active" {
+            return Err(Error::conflict(format!(
+                "team `{}` is archived",
+                self.team.name
+            )));
+        }
+        Ok(())
+    }
+
+    fn require_lead(&self, action: &str) -> Result<()> {
+        if !self.team.is_lead(&self.actor) {
+            return Err(Error::denied(format!(
+                "only the team lead ({}) can {action}",
+                self.team.lead
+            )));
+        }
+        Ok(())
+    }
+
+    fn require_member(&self, agent: &str) -> Result<()> {
+        if self.team.is_member(agent) {
+            Ok(())
+        } else {
+            Err(Error::not_found(format!(
+                "`{agent}` is not a member of team `{}`",
+                self.team.name
+            )))
+        }
+    }
+
+    fn lock_ms(&self) -> i64 {
+        self.team
+            .setting("lock_minutes")
+            .as_i64()
+            .unwrap_or(30)
+            .max(1)
+            * 60_000
+    }
+
+    /// Finds a task of this team by UUID or identifier (`T-007-3f9a`).
+    fn find(tx: &Transaction<'_>, team: &Team, key: &str) -> Result<Task> {
+        let sql_text = format!(
+            "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND (id = ?2 OR identifier = ?2)"
+        );
+        let task = tx
+            .query_row(&sql_text, params![team.id, key], row_task)
+            .optional()
+            .map_err(sql)?;
+        let mut task = task.ok_or_else(|| {
+            Error::not_found(format!("no task `{key}` in team `{}`", team.name))
+                .with_hint("use the id or identifier from `goclaw tasks list`")
+        })?;
+        task.blocked_by = Self::blockers(tx, &task.id)?;
+        Ok(task)
+    }
+
+    fn blockers(tx: &Transaction<'_>, id: &str) -> Result<Vec<String>> {
+        tx.prepare("SELECT t.identifier FROM task_deps d JOIN tasks t ON t.id = d.blocker_id WHERE d.task_id = ?1 ORDER BY t.task_number")
+            .and_then(|mut s| s.query_map([id], |r| r.get(0)).and_then(|rows| rows.collect()))
+            .map_err(sql)
+    }
+
+    fn event(
+        tx: &Transaction<'_>,
+        team: &Team,
+        task_id: &str,
+        event: &str,
+        actor: &str,
+        data: Value,
+    ) -> Result<()> {
+        tx.execute(
+            "INSERT INTO task_events (task_id, team_id, event, actor, data, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![task_id, team.id, event, actor, data.to_string(), now_ms()],
+        )
+        .map(|_| ())
+        .map_err(sql)
+    }
+
+    /// The refusal for a transition whose guard did not hold.
+    fn refused(task: &Task, action: &str, needs: &str) -> Error {
+        let holder = task
+            .owner
+            .as_ref()
+            .map(|o| format!(", held by {o}"))
+            .unwrap_or_default();
+        Error::conflict(format!(
+            "cannot {action} task {}: it is {}{holder}; {action} needs {needs}",
+            task.identifier, task.status
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests;

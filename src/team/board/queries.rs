@@ -1,0 +1,212 @@
+//! Reading the board: pages of tasks (keyset cursors), one task with its comments, attachments and
+//! events, the event log, and full-text search.
+
+use super::*;
+
+impl Board<'_> {
+    /// Lists tasks: `filter` is a status, `active` (not completed or cancelled), `completed`
+    /// (completed or cancelled), or `all`. Pages by `limit` and an opaque cursor.
+    pub fn list(
+        &mut self,
+        filter: &str,
+        limit: usize,
+        cursor: Option<&str>,
+    ) -> Result<(Vec<Task>, Option<String>)> {
+        let cond = match filter {
+            "" | "all" => "1 = 1".to_string(),
+            "active" => "status NOT IN ('completed', 'cancelled')".to_string(),
+            "completed" => "status IN ('completed', 'cancelled')".to_string(),
+            s if [
+                "pending",
+                "in_progress",
+                "blocked",
+                "failed",
+                "in_review",
+                "cancelled",
+                "stale",
+            ]
+            .contains(&s) =>
+            {
+                format!("status = '{s}'")
+            }
+            other => {
+                return Err(Error::usage(format!(
+                    "unknown status filter `{other}` (all, active, completed, pending, in_progress, blocked, failed, in_review, cancelled, stale)"
+                )));
+            }
+        };
+        let (cp, cc, cn) = match cursor {
+            None => (i64::MAX, i64::MIN, i64::MIN),
+            Some(c) => parse_cursor(c)?,
+        };
+        let limit = limit.clamp(1, 1000);
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let sql_text = format!(
+            "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND {cond}
+               AND (priority < ?2 OR (priority = ?2 AND (created_at > ?3 OR (created_at = ?3 AND task_number > ?4))))
+             ORDER BY priority DESC, created_at, task_number LIMIT ?5"
+        );
+        let mut tasks: Vec<Task> = tx
+            .prepare(&sql_text)
+            .and_then(|mut s| {
+                s.query_map(params![team.id, cp, cc, cn, (limit + 1) as i64], row_task)
+                    .and_then(|rows| rows.collect())
+            })
+            .map_err(sql)?;
+        let next = if tasks.len() > limit {
+            tasks.truncate(limit);
+            tasks
+                .last()
+                .map(|t| format!("{}.{}.{}", t.priority, t.created_at, t.task_number))
+        } else {
+            None
+        };
+        for t in &mut tasks {
+            t.blocked_by = Self::blockers(&tx, &t.id)?;
+        }
+        tx.commit().map_err(sql)?;
+        Ok((tasks, next))
+    }
+
+    /// One task with its comments, attachments and events.
+    pub fn get(&mut self, key: &str) -> Result<Detail> {
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        let (description, result, ask_user, dedupe_key): (
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        ) = tx
+            .query_row(
+                "SELECT description, result, ask_user, dedupe_key FROM tasks WHERE id = ?1",
+                [&task.id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .map_err(sql)?;
+        let comments: Vec<Value> = tx
+            .prepare("SELECT author, kind, text, created_at FROM task_comments WHERE task_id = ?1 ORDER BY id")
+            .and_then(|mut s| {
+                s.query_map([&task.id], |r| {
+                    Ok(json!({"author": r.get::<_, String>(0)?, "type": r.get::<_, String>(1)?, "text": r.get::<_, String>(2)?, "created_at": r.get::<_, i64>(3)?}))
+                })
+                .and_then(|rows| rows.collect())
+            })
+            .map_err(sql)?;
+        let attachments: Vec<String> = tx
+            .prepare("SELECT path FROM task_attachments WHERE task_id = ?1 ORDER BY id")
+            .and_then(|mut s| {
+                s.query_map([&task.id], |r| r.get(0))
+                    .and_then(|rows| rows.collect())
+            })
+            .map_err(sql)?;
+        let events = Self::load_events(&tx, team.id, Some(&task.id), 1000)?;
+        tx.commit().map_err(sql)?;
+        Ok(Detail {
+            task,
+            description,
+            result,
+            ask_user,
+            dedupe_key,
+            comments,
+            attachments,
+            events,
+        })
+    }
+
+    fn load_events(
+        tx: &Transaction<'_>,
+        team_id: i64,
+        task: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Event>> {
+        tx.prepare(
+            "SELECT e.id, e.task_id, t.identifier, e.event, e.actor, e.data, e.at FROM task_events e JOIN tasks t ON t.id = e.task_id
+             WHERE e.team_id = ?1 AND (?2 IS NULL OR e.task_id = ?2) ORDER BY e.id LIMIT ?3",
+        )
+        .and_then(|mut s| {
+            s.query_map(params![team_id, task, limit as i64], |r| {
+                let data: String = r.get(5)?;
+                Ok(Event {
+                    id: r.get(0)?,
+                    task_id: r.get(1)?,
+                    identifier: r.get(2)?,
+                    event: r.get(3)?,
+                    actor: r.get(4)?,
+                    data: serde_json::from_str(&data).unwrap_or(Value::Null),
+                    at: r.get(6)?,
+                })
+            })
+            .and_then(|rows| rows.collect())
+        })
+        .map_err(sql)
+    }
+
+    /// Audit events, of one task or the whole board, oldest first.
+    pub fn events(&mut self, key: Option<&str>, limit: usize) -> Result<Vec<Event>> {
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let id = match key {
+            Some(k) => Some(Self::find(&tx, &team, k)?.id),
+            None => None,
+        };
+        let ev = Self::load_events(&tx, team.id, id.as_deref(), limit)?;
+        tx.commit().map_err(sql)?;
+        Ok(ev)
+    }
+
+    /// Full-text search over subject and description (FTS5, ranked by bm25).
+    pub fn search(&mut self, query: &str, limit: usize) -> Result<Vec<Task>> {
+        let terms: Vec<String> = query
+            .split_whitespace()
+            .map(|w| {
+                w.chars()
+                    .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
+                    .collect::<String>()
+            })
+            .filter(|w| !w.is_empty())
+            .map(|w| format!("\"{w}\"*"))
+            .collect();
+        if terms.is_empty() {
+            return Err(Error::usage("search needs a query"));
+        }
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let sql_text = format!(
+            "SELECT {} FROM tasks_fts f JOIN tasks t ON t.rowid = f.rowid
+             WHERE tasks_fts MATCH ?1 AND t.team_id = ?2 ORDER BY bm25(tasks_fts) LIMIT ?3",
+            COLUMNS
+                .split(',')
+                .map(|c| format!("t.{}", c.trim()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let mut tasks: Vec<Task> = tx
+            .prepare(&sql_text)
+            .and_then(|mut s| {
+                s.query_map(
+                    params![terms.join(" AND "), team.id, limit.clamp(1, 1000) as i64],
+                    row_task,
+                )
+                .and_then(|rows| rows.collect())
+            })
+            .map_err(sql)?;
+        for t in &mut tasks {
+            t.blocked_by = Self::blockers(&tx, &t.id)?;
+        }
+        tx.commit().map_err(sql)?;
+        Ok(tasks)
+    }
+}
+
+fn parse_cursor(c: &str) -> Result<(i64, i64, i64)> {
+    let parts: Vec<i64> = c.split('.').filter_map(|p| p.parse().ok()).collect();
+    match parts.as_slice() {
+        [p, c, n] => Ok((*p, *c, *n)),
+        _ => Err(Error::usage(format!(
+            "invalid cursor `{c}`: pass the next_cursor of a previous list"
+        ))),
+    }
+}

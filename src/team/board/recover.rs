@@ -1,0 +1,81 @@
+//! Recovery, safe to run from cron: expired claims back to pending, old pending and in-review tasks
+//! marked stale, orphaned blocked tasks released.
+
+use super::*;
+
+impl Board<'_> {
+    /// Stale handling (§11.2): expired locks go back to pending (nobody holds them), pending
+    /// and in-review tasks left too long are marked stale, and blocked tasks whose blockers are
+    /// all gone are released. Safe to run at any time, from any process.
+    pub fn recover(&mut self) -> Result<Recovered> {
+        let team = self.team.clone();
+        let pending_h = team.setting("stale_pending_hours").as_i64().unwrap_or(2);
+        let review_h = team.setting("stale_review_hours").as_i64().unwrap_or(4);
+        let tx = self.begin()?;
+        let now = now_ms();
+        let mut out = Recovered::default();
+        let ids =
+            |tx: &Transaction<'_>, q: &str, p: &[&dyn rusqlite::ToSql]| -> Result<Vec<String>> {
+                tx.prepare(q)
+                    .and_then(|mut s| s.query_map(p, |r| r.get(0)).and_then(|rows| rows.collect()))
+                    .map_err(sql)
+            };
+        for id in ids(
+            &tx,
+            "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2",
+            &[&team.id, &now],
+        )? {
+            tx.execute(
+                "UPDATE tasks SET status = 'pending', owner = NULL, locked_at = NULL, lock_expires_at = NULL, updated_at = ?2
+                 WHERE id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2",
+                params![id, now],
+            )
+            .map_err(sql)?;
+            Self::event(
+                &tx,
+                &team,
+                &id,
+                "recovered",
+                "system",
+                json!({"reason": "lock expired"}),
+            )?;
+            out.recovered.push(id);
+        }
+        for (status, hours) in [("pending", pending_h), ("in_review", review_h)] {
+            if hours <= 0 {
+                continue;
+            }
+            let cutoff = now - hours * 3_600_000;
+            for id in ids(
+                &tx,
+                &format!(
+                    "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2"
+                ),
+                &[&team.id, &cutoff],
+            )? {
+                tx.execute(
+                    "UPDATE tasks SET status = 'stale', updated_at = ?2 WHERE id = ?1",
+                    params![id, now],
+                )
+                .map_err(sql)?;
+                Self::event(&tx, &team, &id, "stale", "system", json!({"was": status}))?;
+                out.stale.push(id);
+            }
+        }
+        for id in ids(
+            &tx,
+            "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)",
+            &[&team.id],
+        )? {
+            tx.execute(
+                "UPDATE tasks SET status = 'pending', updated_at = ?2 WHERE id = ?1",
+                params![id, now],
+            )
+            .map_err(sql)?;
+            Self::event(&tx, &team, &id, "unblocked", "system", json!({}))?;
+            out.unblocked.push(id);
+        }
+        tx.commit().map_err(sql)?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,244 @@
+//! The status transitions: claims (one guarded UPDATE decides between racing workers), the holder's
+//! (complete, fail, review) and the lead's (cancel, approve, reject, assign, retry), each a row of
+//! [`HolderMove`](super::HolderMove) or [`LeadMove`](super::LeadMove).
+
+use super::*;
+
+impl Board<'_> {
+    /// Claims a task: `pending` (or stale), unassigned or assigned to the caller.
+    pub fn claim(&mut self, key: &str) -> Result<Task> {
+        self.writable()?;
+        let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        let now = now_ms();
+        let n = tx
+            .execute(
+                "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3
+                 WHERE id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL AND (assignee IS NULL OR assignee = ?2)",
+                params![task.id, actor, now, now + lock],
+            )
+            .map_err(sql)?;
+        if n == 0 {
+            if task.assignee.as_ref().is_some_and(|a| *a != actor)
+                && matches!(task.status.as_str(), "pending" | "stale")
+            {
+                return Err(Error::conflict(format!(
+                    "cannot claim task {}: it is assigned to {}",
+                    task.identifier,
+                    task.assignee.clone().unwrap_or_default()
+                )));
+            }
+            return Err(Self::refused(&task, "claim", "a pending task nobody holds"));
+        }
+        Self::event(&tx, &team, &task.id, "claimed", &actor, json!({}))?;
+        let t = Self::find(&tx, &team, &task.id)?;
+        tx.commit().map_err(sql)?;
+        Ok(t)
+    }
+
+    /// Claims the most urgent task the caller may take, if any.
+    pub fn claim_next(&mut self) -> Result<Option<Task>> {
+        self.writable()?;
+        let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
+        let tx = self.begin()?;
+        let next: Option<String> = tx
+            .query_row(
+                "SELECT id FROM tasks WHERE team_id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL
+                   AND (assignee IS NULL OR assignee = ?2)
+                 ORDER BY priority DESC, created_at, task_number LIMIT 1",
+                params![team.id, actor],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sql)?;
+        let Some(id) = next else { return Ok(None) };
+        let now = now_ms();
+        tx.execute(
+            "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3 WHERE id = ?1",
+            params![id, actor, now, now + lock],
+        )
+        .map_err(sql)?;
+        Self::event(&tx, &team, &id, "claimed", &actor, json!({}))?;
+        let t = Self::find(&tx, &team, &id)?;
+        tx.commit().map_err(sql)?;
+        Ok(Some(t))
+    }
+
+    /// Runs one guarded transition of a task the caller holds (or any, for `lead_may`).
+    fn holder_transition(
+        &mut self,
+        key: &str,
+        m: &HolderMove,
+        value: Option<String>,
+    ) -> Result<Task> {
+        let HolderMove {
+            action,
+            from,
+            set,
+            event,
+            release,
+        } = *m;
+        self.writable()?;
+        let (team, actor) = (self.team.clone(), self.actor.clone());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        if task.status == from && task.owner.as_deref() != Some(actor.as_str()) {
+            return Err(Error::conflict(format!(
+                "cannot {action} task {}: it is held by {}, not {actor}",
+                task.identifier,
+                task.owner.clone().unwrap_or_else(|| "nobody".into())
+            )));
+        }
+        let sql_text = format!(
+            "UPDATE tasks SET {set}, updated_at = ?3 WHERE id = ?1 AND status = '{from}' AND owner = ?2"
+        );
+        let n = tx
+            .execute(&sql_text, params![task.id, actor, now_ms(), value])
+            .map_err(sql)?;
+        if n == 0 {
+            return Err(Self::refused(
+                &task,
+                action,
+                &format!("{from}, held by the caller"),
+            ));
+        }
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            event,
+            &actor,
+            json!({"result": value}),
+        )?;
+        if release {
+            Self::release_dependents(&tx, &team, &task.id, &actor)?;
+        }
+        let t = Self::find(&tx, &team, &task.id)?;
+        tx.commit().map_err(sql)?;
+        Ok(t)
+    }
+
+    /// Completes a task the caller holds, and releases its dependents.
+    pub fn complete(&mut self, key: &str, result: &str) -> Result<Task> {
+        if result.trim().is_empty() {
+            return Err(Error::usage("complete needs a result"));
+        }
+        self.holder_transition(key, &Self::COMPLETE, Some(result.to_string()))
+    }
+
+    /// Fails a task the caller holds (`FAILED: reason`), releasing dependents as the original.
+    pub fn fail(&mut self, key: &str, reason: &str) -> Result<Task> {
+        self.holder_transition(key, &Self::FAIL, Some(format!("FAILED: {reason}")))
+    }
+
+    /// Submits a task the caller holds for review.
+    pub fn review(&mut self, key: &str) -> Result<Task> {
+        self.holder_transition(key, &Self::REVIEW, None)
+    }
+
+    /// Lead: cancels any unfinished task.
+    pub fn cancel(&mut self, key: &str, reason: &str) -> Result<Task> {
+        self.require_lead("cancel tasks")?;
+        self.lead_transition(key, &Self::CANCEL, Some(reason.to_string()))
+    }
+
+    /// Lead: approves a task in review (it completes).
+    pub fn approve(&mut self, key: &str) -> Result<Task> {
+        self.require_lead("approve tasks")?;
+        // A task nobody has worked on (created with require_approval) is released for work; one
+        // submitted for review completes. (The original completed both.)
+        self.lead_transition(key, &Self::APPROVE, None)
+    }
+
+    /// Lead: rejects a task in review. With a holder it goes back to them (in progress, the
+    /// reason as feedback); without one it is cancelled.
+    pub fn reject(&mut self, key: &str, reason: &str) -> Result<Task> {
+        self.require_lead("reject tasks")?;
+        self.lead_transition(key, &Self::REJECT, Some(format!("Rejected: {reason}")))
+    }
+
+    /// Lead: assigns a pending task to a member, who holds it at once.
+    pub fn assign(&mut self, key: &str, agent: &str) -> Result<Task> {
+        self.require_lead("assign tasks")?;
+        self.require_member(agent)?;
+        let now = now_ms();
+        let lock = self.lock_ms();
+        let (team, actor) = (self.team.clone(), self.actor.clone());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        let n = tx
+            .execute(
+                "UPDATE tasks SET status = 'in_progress', owner = ?2, assignee = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3
+                 WHERE id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL",
+                params![task.id, agent, now, now + lock],
+            )
+            .map_err(sql)?;
+        if n == 0 {
+            return Err(Self::refused(
+                &task,
+                "assign",
+                "a pending task nobody holds",
+            ));
+        }
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            "assigned",
+            &actor,
+            json!({"to": agent}),
+        )?;
+        let t = Self::find(&tx, &team, &task.id)?;
+        tx.commit().map_err(sql)?;
+        Ok(t)
+    }
+
+    /// Lead: puts a stale, failed, cancelled, in-review or completed task back to pending.
+    pub fn retry(&mut self, key: &str) -> Result<Task> {
+        self.require_lead("retry tasks")?;
+        self.lead_transition(key, &Self::RETRY, None)
+    }
+
+    /// Runs one guarded transition the lead makes.
+    fn lead_transition(&mut self, key: &str, m: &LeadMove, value: Option<String>) -> Result<Task> {
+        let LeadMove {
+            action,
+            guard,
+            needs,
+            set,
+            event,
+        } = *m;
+        self.writable()?;
+        let (team, actor) = (self.team.clone(), self.actor.clone());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        let sql_text = format!("UPDATE tasks SET {set}, updated_at = ?2 WHERE id = ?1 AND {guard}");
+        let n = tx
+            .execute(&sql_text, params![task.id, now_ms(), value])
+            .map_err(sql)?;
+        if n == 0 {
+            return Err(Self::refused(&task, action, needs));
+        }
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            event,
+            &actor,
+            json!({"reason": value}),
+        )?;
+        // Dependents wait for a terminal status, whichever transition reached it.
+        let now_status: String = tx
+            .query_row("SELECT status FROM tasks WHERE id = ?1", [&task.id], |r| {
+                r.get(0)
+            })
+            .map_err(sql)?;
+        if TERMINAL.contains(&now_status.as_str()) {
+            Self::release_dependents(&tx, &team, &task.id, &actor)?;
+        }
+        let t = Self::find(&tx, &team, &task.id)?;
+        tx.commit().map_err(sql)?;
+        Ok(t)
+    }
+}

@@ -1,0 +1,477 @@
+//! The [`Scrubber`]: the static stages plus the credential and dynamic values it was given. It
+//! owns the sequential semantics over one region ([`Scrubber::scrub_region`]), the fast path over
+//! a chunk cut at safe cuts (probes, then the slow path only around a possible match), the
+//! search for safe cuts, and the byte-level probes (hex runs, invalid UTF-8) they rely on.
+
+use aho_corasick::AhoCorasick;
+use memchr::memmem;
+use regex::bytes::Regex;
+
+use super::go::{View, decode_go, origin, render, replace};
+use super::patterns::{
+    CREDENTIAL_VALUE, KEY_WORDS, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGES,
+    STATIC_PATTERNS, UNION,
+};
+use super::stream::ScrubStream;
+use super::{MIN_VALUE_LEN, Report};
+use crate::text::is_go_space;
+
+/// A scrubber: the static stages plus the credential and dynamic values it was given.
+///
+/// The stage regexes are constants, compiled on first use and checked by a unit test. Were
+/// compiling ever to fail, the scrubber fails closed: a region that needed them is replaced
+/// whole by `[REDACTED]`.
+#[derive(Debug)]
+pub struct Scrubber {
+    /// Necessary literals of patterns 1–13 over ASCII-lowercased text: where may one start?
+    probe: Regex,
+    pub(super) values: Vec<Vec<u8>>,
+    pub(super) dynamic: Vec<Vec<u8>>,
+    /// All values at once, only to find where one may occur.
+    value_probe: Option<AhoCorasick>,
+    /// White-space bytes that occur in no value: where a cut may go.
+    cut_byte: [bool; 256],
+}
+
+impl Scrubber {
+    /// Builds a scrubber. Credential values shorter than [`MIN_VALUE_LEN`] bytes and empty
+    /// dynamic values are ignored; duplicates are dropped, first occurrence kept.
+    pub fn new(values: &[Vec<u8>], dynamic: &[Vec<u8>]) -> Result<Scrubber, String> {
+        let mut literals: Vec<String> = STAGE_LITERALS
+            .iter()
+            .flat_map(|l| l.iter().map(|s| regex::escape(s)))
+            .collect();
+        literals.dedup();
+        let probe = Regex::new(&literals.join("|")).map_err(|e| format!("scrub probe: {e}"))?;
+        let values = dedup(values.iter().filter(|v| v.len() >= MIN_VALUE_LEN));
+        let dynamic = dedup(dynamic.iter().filter(|v| !v.is_empty()));
+        let all: Vec<&Vec<u8>> = values.iter().chain(dynamic.iter()).collect();
+        let value_probe = if all.is_empty() {
+            None
+        } else {
+            Some(AhoCorasick::new(&all).map_err(|e| format!("credential values: {e}"))?)
+        };
+        let mut cut_byte = [false; 256];
+        for b in [b'\t', b'\n', b'\x0c', b'\r', b' '] {
+            cut_byte[b as usize] = !all.iter().any(|v| v.contains(&b));
+        }
+        Ok(Scrubber {
+            probe,
+            values,
+            dynamic,
+            value_probe,
+            cut_byte,
+        })
+    }
+
+    /// This scrubber plus more credential values (e.g. the secrets an MCP server was given).
+    pub fn with_more_values(&self, more: &[Vec<u8>]) -> Result<Scrubber, String> {
+        let values: Vec<Vec<u8>> = self
+            .values
+            .iter()
+            .cloned()
+            .chain(more.iter().cloned())
+            .collect();
+        Scrubber::new(&values, &self.dynamic)
+    }
+
+    /// Scrubs a whole input at once.
+    pub fn scrub(&self, input: &[u8], report: Option<&mut Report>) -> Vec<u8> {
+        let mut out = Vec::with_capacity(input.len());
+        let mut stream = self.stream(report.is_some());
+        stream.push(input, &mut out);
+        stream.finish(&mut out);
+        if let Some(r) = report {
+            r.merge(&stream.take_report());
+        }
+        out
+    }
+
+    /// The sequential semantics written the obvious way: each stage's `replace_all` over the
+    /// whole input, in order. Exact for valid UTF-8 input (it reads invalid bytes differently
+    /// from Go) and slow; tests and the benchmark use it to check the fast path.
+    pub fn scrub_naive(&self, input: &[u8]) -> Vec<u8> {
+        let mut text = input.to_vec();
+        let Ok(stages) = &*STAGES else {
+            return REDACTED.to_vec();
+        };
+        for re in stages {
+            text = re.replace_all(&text, REDACTED).into_owned();
+        }
+        for (vals, mark) in [(&self.values, REDACTED), (&self.dynamic, SERVER_IP_MARK)] {
+            for v in vals {
+                let mut out = Vec::with_capacity(text.len());
+                let mut last = 0;
+                for s in memmem::find_iter(&text, v) {
+                    if s < last {
+                        continue;
+                    }
+                    out.extend_from_slice(&text[last..s]);
+                    out.extend_from_slice(mark);
+                    last = s + v.len();
+                }
+                out.extend_from_slice(&text[last..]);
+                text = out;
+            }
+        }
+        text
+    }
+
+    /// The static patterns in the `regex` crate's syntax (Go's `\s` made explicit), e.g. for
+    /// running the same search with ripgrep.
+    pub fn rust_patterns() -> Vec<String> {
+        STATIC_PATTERNS
+            .iter()
+            .filter_map(|p| crate::text::translate_go(p.go).ok())
+            .collect()
+    }
+
+    /// Scrubs a string (e.g. one JSON string value).
+    pub fn scrub_str(&self, input: &str, report: Option<&mut Report>) -> String {
+        let out = self.scrub(input.as_bytes(), report);
+        // Replacements are ASCII and cut nothing but whole matches of valid UTF-8 text.
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+    }
+
+    /// Scrubs every string in a JSON value, keys excepted (audit rows, events, stored messages).
+    pub fn scrub_json(&self, v: &mut serde_json::Value) {
+        use serde_json::Value;
+        match v {
+            Value::String(s) => *s = self.scrub_str(s, None),
+            Value::Array(a) => a.iter_mut().for_each(|x| self.scrub_json(x)),
+            Value::Object(o) => o.iter_mut().for_each(|(_, x)| self.scrub_json(x)),
+            _ => {}
+        }
+    }
+
+    /// A streaming scrubber; `with_report` makes it count what it finds.
+    pub fn stream(&self, with_report: bool) -> ScrubStream<'_> {
+        ScrubStream::new(self, with_report)
+    }
+
+    /// The reference semantics over one region: every stage in order, over a piece map.
+    /// `line_base` is the input line the region starts on.
+    pub fn scrub_region(
+        &self,
+        input: &[u8],
+        line_base: u64,
+        mut report: Option<&mut Report>,
+        out: &mut Vec<u8>,
+    ) {
+        let Ok(stages) = &*STAGES else {
+            out.extend_from_slice(REDACTED);
+            return;
+        };
+        let lower = ascii_lower(input);
+        let mut pieces = decode_go(input);
+        let mut changed = false;
+        let mut view = Vec::with_capacity(input.len() + 16);
+        let mut matches = Vec::new();
+        let line_of =
+            |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
+
+        for (stage, re) in stages.iter().enumerate() {
+            let possible = match STAGE_LITERALS.get(stage) {
+                Some(literals) => literals
+                    .iter()
+                    .any(|l| memmem::find(&lower, l.as_bytes()).is_some()),
+                None => has_hex_run(input),
+            };
+            if !possible {
+                continue;
+            }
+            view.clear();
+            render(&pieces, input, View::Runes, &mut view);
+            matches.clear();
+            matches.extend(re.find_iter(&view).map(|m| (m.start(), m.end())));
+            if matches.is_empty() {
+                continue;
+            }
+            if let Some(r) = report.as_deref_mut() {
+                for &(s, _) in &matches {
+                    r.record(
+                        STATIC_PATTERNS[stage].name,
+                        line_of(origin(&pieces, View::Runes, s)),
+                    );
+                }
+            }
+            pieces = replace(&pieces, View::Runes, &matches, REDACTED);
+            changed = true;
+        }
+        let value_stages = self
+            .values
+            .iter()
+            .map(|v| (v, REDACTED, CREDENTIAL_VALUE))
+            .chain(self.dynamic.iter().map(|v| (v, SERVER_IP_MARK, SERVER_IP)));
+        for (value, mark, name) in value_stages {
+            view.clear();
+            render(&pieces, input, View::Bytes, &mut view);
+            matches.clear();
+            matches.extend(memmem::find_iter(&view, value).map(|s| (s, s + value.len())));
+            // memmem reports overlapping occurrences; Go's ReplaceAll takes them left to right.
+            let mut last_end = 0;
+            matches.retain(|&(s, e)| {
+                let keep = s >= last_end;
+                if keep {
+                    last_end = e;
+                }
+                keep
+            });
+            if matches.is_empty() {
+                continue;
+            }
+            if let Some(r) = report.as_deref_mut() {
+                for &(s, _) in &matches {
+                    r.record(name, line_of(origin(&pieces, View::Bytes, s)));
+                }
+            }
+            pieces = replace(&pieces, View::Bytes, &matches, mark);
+            changed = true;
+        }
+        if changed {
+            render(&pieces, input, View::Bytes, out);
+        } else {
+            out.extend_from_slice(input);
+        }
+    }
+
+    /// Scrubs a chunk that starts and ends at safe cuts: copies the clean stretches and runs
+    /// [`Scrubber::scrub_region`] on the regions around anything that matches. `lower` is
+    /// scratch space.
+    pub(super) fn scrub_chunk(
+        &self,
+        chunk: &[u8],
+        mut line_base: u64,
+        mut report: Option<&mut Report>,
+        lower: &mut Vec<u8>,
+        out: &mut Vec<u8>,
+    ) {
+        lower.clear();
+        lower.extend(
+            chunk
+                .iter()
+                .map(|&b| b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)),
+        );
+        // (start, end, certain): uncertain spans only hint that their region may match.
+        let mut spans: Vec<(usize, usize, bool)> = self
+            .probe
+            .find_iter(lower)
+            .map(|m| (m.start(), m.end(), false))
+            .collect();
+        let mut certain = Vec::new();
+        hex_runs(chunk, &mut certain);
+        if let Some(probe) = &self.value_probe {
+            certain.extend(probe.find_iter(chunk).map(|m| (m.start(), m.end())));
+        }
+        invalid_utf8(chunk, &mut certain);
+        if spans.is_empty() && certain.is_empty() {
+            out.extend_from_slice(chunk);
+            return;
+        }
+        spans.extend(certain.into_iter().map(|(s, e)| (s, e, true)));
+        spans.sort_unstable();
+        // `done`: what is written; `floor`: the last safe cut known (the end of the last
+        // region, scrubbed or not), so no scan goes back over text already judged.
+        let mut done = 0;
+        let mut floor = 0;
+        let mut i = 0;
+        while i < spans.len() {
+            let start = self.cut_before(chunk, spans[i].0, floor);
+            let mut end = self.cut_after(chunk, spans[i].1);
+            let mut sure = spans[i].2;
+            i += 1;
+            while i < spans.len() && spans[i].0 < end {
+                // A span that ends inside the region ends before its cut: no new scan.
+                if spans[i].1 > end {
+                    end = self.cut_after(chunk, spans[i].1);
+                }
+                sure |= spans[i].2;
+                i += 1;
+            }
+            floor = end;
+            let may_match = || {
+                UNION
+                    .as_ref()
+                    .map_or(true, |u| u.is_match(&chunk[start..end]))
+            };
+            if !sure && !may_match() {
+                continue;
+            }
+            out.extend_from_slice(&chunk[done..start]);
+            if report.is_some() {
+                line_base += memchr::memchr_iter(b'\n', &chunk[done..start]).count() as u64;
+            }
+            self.scrub_region(&chunk[start..end], line_base, report.as_deref_mut(), out);
+            if report.is_some() {
+                line_base += memchr::memchr_iter(b'\n', &chunk[start..end]).count() as u64;
+            }
+            done = end;
+        }
+        out.extend_from_slice(&chunk[done..]);
+    }
+
+    /// Is the text before white space that starts at `ws` (so `text[ws]` is white space and
+    /// `text[ws - 1]` is not) unable to continue a match across that white space? `floor` is a
+    /// safe cut at or before `ws`.
+    fn left_context_safe(text: &[u8], ws: usize, floor: usize) -> bool {
+        if ws <= floor {
+            return true;
+        }
+        let last = text[ws - 1];
+        if last == b':' || last == b'=' {
+            return false;
+        }
+        let mut start = ws;
+        while start > floor && is_word_byte(text[start - 1]) {
+            start -= 1;
+        }
+        let word = &text[start..ws];
+        if word.iter().any(|&b| b >= 0x80) {
+            return false;
+        }
+        !KEY_WORDS
+            .iter()
+            .any(|k| contains_ignore_ascii_case(word, k))
+    }
+
+    /// The last safe cut at or before `pos` and not before `floor` (itself a safe cut).
+    pub(super) fn cut_before(&self, text: &[u8], pos: usize, floor: usize) -> usize {
+        let mut i = pos;
+        while i > floor {
+            // Find the last white-space run that ends at or before `i`.
+            let Some(last_ws) = (floor..i).rev().find(|&j| is_go_space(text[j])) else {
+                return floor;
+            };
+            let mut run_start = last_ws;
+            while run_start > floor && is_go_space(text[run_start - 1]) {
+                run_start -= 1;
+            }
+            if Self::left_context_safe(text, run_start, floor)
+                && let Some(p) = (run_start..=last_ws)
+                    .rev()
+                    .find(|&j| self.cut_byte[text[j] as usize])
+            {
+                return p + 1;
+            }
+            i = run_start;
+        }
+        floor
+    }
+
+    /// The first safe cut at or after `pos` (the end of the text counts as one).
+    fn cut_after(&self, text: &[u8], pos: usize) -> usize {
+        let n = text.len();
+        let mut i = pos;
+        // A white-space run that started before `pos` continues to be judged by its own start.
+        if i > 0 && i < n && is_go_space(text[i - 1]) {
+            while i > 0 && is_go_space(text[i - 1]) {
+                i -= 1;
+            }
+        }
+        loop {
+            let Some(ws) = (i..n).find(|&j| is_go_space(text[j])) else {
+                return n;
+            };
+            let mut run_end = ws;
+            while run_end < n && is_go_space(text[run_end]) {
+                run_end += 1;
+            }
+            if Self::left_context_safe(text, ws, 0) {
+                let from = ws.max(pos.saturating_sub(1));
+                if let Some(j) = (from..run_end).find(|&j| self.cut_byte[text[j] as usize]) {
+                    return j + 1;
+                }
+            }
+            if run_end >= n {
+                return n;
+            }
+            i = run_end;
+        }
+    }
+}
+
+/// ASCII letters lowered, every other byte kept (vectorises well).
+fn lower_byte(b: u8) -> u8 {
+    b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)
+}
+
+fn ascii_lower(text: &[u8]) -> Vec<u8> {
+    text.iter().map(|&b| lower_byte(b)).collect()
+}
+
+fn has_hex_run(text: &[u8]) -> bool {
+    let mut spans = Vec::new();
+    hex_runs(text, &mut spans);
+    !spans.is_empty()
+}
+
+fn dedup<'a>(values: impl Iterator<Item = &'a Vec<u8>>) -> Vec<Vec<u8>> {
+    let mut seen = Vec::<Vec<u8>>::new();
+    for v in values {
+        if !seen.contains(v) {
+            seen.push(v.clone());
+        }
+    }
+    seen
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
+}
+
+fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    hay.len() >= needle.len()
+        && hay
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+fn is_hex(b: u8) -> bool {
+    b.is_ascii_hexdigit()
+}
+
+/// Adds every run of 64 or more hex digits (pattern 14). Such a run covers two consecutive
+/// multiples of 32, and everything between them: only where both probes and the bytes between
+/// are hex is the run measured.
+pub(super) fn hex_runs(text: &[u8], spans: &mut Vec<(usize, usize)>) {
+    const STRIDE: usize = 32;
+    let n = text.len();
+    let mut i = 0;
+    while i + STRIDE < n {
+        if is_hex(text[i])
+            && is_hex(text[i + STRIDE])
+            && text[i + 1..i + STRIDE].iter().all(|&b| is_hex(b))
+        {
+            let mut lo = i;
+            while lo > 0 && is_hex(text[lo - 1]) {
+                lo -= 1;
+            }
+            let mut hi = i + STRIDE + 1;
+            while hi < n && is_hex(text[hi]) {
+                hi += 1;
+            }
+            if hi - lo >= 64 {
+                spans.push((lo, hi));
+            }
+            i = hi.next_multiple_of(STRIDE);
+        } else {
+            i += STRIDE;
+        }
+    }
+}
+
+/// Adds every stretch of bytes that is not valid UTF-8 (Go reads them differently).
+fn invalid_utf8(text: &[u8], spans: &mut Vec<(usize, usize)>) {
+    let mut i = 0;
+    while i < text.len() {
+        match std::str::from_utf8(&text[i..]) {
+            Ok(_) => return,
+            Err(e) => {
+                let at = i + e.valid_up_to();
+                let bad = e.error_len().unwrap_or(text.len() - at);
+                spans.push((at, at + bad));
+                i = at + bad;
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! The static stages of the scrub: GoClaw's 14 patterns in the order they run, the report names
+//! and placeholders of every stage, the necessary literals the fast path probes for, the key
+//! names a safe cut must not follow, and the compiled stage regexes (built on first use).
+
+use std::sync::LazyLock;
+
+use regex::bytes::Regex;
+
+use crate::text::go_regex;
+
+/// One static pattern: a stable name (used in reports) and its Go source, exactly as GoClaw's.
+#[derive(Debug, Clone, Copy)]
+pub struct StaticPattern {
+    pub name: &'static str,
+    pub go: &'static str,
+}
+
+/// The 14 static patterns, in the order they are applied.
+pub const STATIC_PATTERNS: [StaticPattern; 14] = [
+    StaticPattern {
+        name: "openai_key",
+        go: r"sk-[a-zA-Z0-9]{20,}",
+    },
+    StaticPattern {
+        name: "anthropic_key",
+        go: r"sk-ant-[a-zA-Z0-9-]{20,}",
+    },
+    StaticPattern {
+        name: "github_pat",
+        go: r"ghp_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "github_oauth",
+        go: r"gho_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "github_user_token",
+        go: r"ghu_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "github_server_token",
+        go: r"ghs_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "github_refresh_token",
+        go: r"ghr_[a-zA-Z0-9]{36}",
+    },
+    StaticPattern {
+        name: "aws_access_key",
+        go: r"AKIA[A-Z0-9]{16}",
+    },
+    StaticPattern {
+        name: "secret_assignment",
+        go: r#"(?i)(api[_-]?key|token|secret|password|bearer|authorization)\s*[:=]\s*["']?\S{8,}["']?"#,
+    },
+    StaticPattern {
+        name: "database_url",
+        go: r#"(?i)(postgres|postgresql|mysql|mongodb|redis|amqp)://[^\s"']+"#,
+    },
+    StaticPattern {
+        name: "env_secret",
+        go: r"(?i)[A-Z_]*(KEY|SECRET|CREDENTIAL|PRIVATE)[A-Z_]*\s*=\s*[^\[\s]{8,}",
+    },
+    StaticPattern {
+        name: "env_dsn",
+        go: r"(?i)(DSN|DATABASE_URL|REDIS_URL|MONGO_URI)\s*=\s*[^\[\s]{8,}",
+    },
+    StaticPattern {
+        name: "env_virtual",
+        go: r"(?i)VIRTUAL_[A-Z_]+\s*=\s*[^\[\s]{4,}",
+    },
+    StaticPattern {
+        name: "hex_secret",
+        go: r"[a-fA-F0-9]{64,}",
+    },
+];
+
+/// Report name for exact credential values.
+pub const CREDENTIAL_VALUE: &str = "credential_value";
+/// Report name for dynamic values (server addresses).
+pub const SERVER_IP: &str = "server_ip";
+
+pub(super) const REDACTED: &[u8] = b"[REDACTED]";
+pub(super) const SERVER_IP_MARK: &[u8] = b"[SERVER_IP]";
+/// Index of the hex pattern, which the fast path probes by hand.
+const HEX_PATTERN: usize = 13;
+
+/// For each of patterns 1–13, substrings in lower case, one of which every match contains once
+/// its ASCII letters are lowered. Unicode simple case folding maps exactly two non-ASCII
+/// characters to ASCII letters, the Kelvin sign (k) and the long s (s), so the literals avoid `k`
+/// and `s` where they can (`ecret`, `word`, `_url`) and spell the fold out where they cannot.
+/// Replacements only delete text and insert `[REDACTED]`, which holds none of them, so a stage
+/// whose literals are absent from a region's input cannot match anywhere in that region.
+pub(super) const STAGE_LITERALS: [&[&str]; 13] = [
+    &["sk-"],
+    &["sk-"],
+    &["ghp_"],
+    &["gho_"],
+    &["ghu_"],
+    &["ghs_"],
+    &["ghr_"],
+    &["akia"],
+    &[
+        "key",
+        "\u{212a}ey",
+        "token",
+        "to\u{212a}en",
+        "ecret",
+        "word",
+        "bearer",
+        "thoriz",
+    ],
+    &["://"],
+    &["key", "\u{212a}ey", "ecret", "credential", "private"],
+    &["dsn", "d\u{17f}n", "_url", "_uri"],
+    &["virtual_"],
+];
+
+/// Lower-case key names whose tail, before white space, could still grow into a match of
+/// patterns 9 or 11–13 across that white space.
+pub(super) const KEY_WORDS: [&[u8]; 13] = [
+    b"key",
+    b"token",
+    b"secret",
+    b"password",
+    b"bearer",
+    b"authorization",
+    b"credential",
+    b"private",
+    b"dsn",
+    b"database_url",
+    b"redis_url",
+    b"mongo_uri",
+    b"virtual_",
+];
+
+/// The 14 stages, compiled on first use (most inputs never need them: compiling costs about
+/// 3 ms, scanning for the probe literals almost nothing).
+pub(super) static STAGES: LazyLock<Result<Vec<Regex>, String>> =
+    LazyLock::new(|| STATIC_PATTERNS.iter().map(|p| go_regex(p.go)).collect());
+
+/// Union of patterns 1–13: does a region hold a match at all? Compiled on first use.
+pub(super) static UNION: LazyLock<Result<Regex, String>> = LazyLock::new(|| {
+    let union = STATIC_PATTERNS[..HEX_PATTERN]
+        .iter()
+        .map(|p| format!("(?:{})", p.go))
+        .collect::<Vec<_>>()
+        .join("|");
+    go_regex(&union)
+});

@@ -1,0 +1,251 @@
+//! Unit tests of the scrub: the reference examples, reports, invalid UTF-8, the hex probe, and
+//! the streaming and region paths checked against the naive whole-input semantics.
+
+use super::engine::hex_runs;
+use super::patterns::{STAGES, UNION};
+use super::*;
+
+fn scrub(s: &str) -> String {
+    let sc = Scrubber::new(&[], &[]).unwrap();
+    String::from_utf8(sc.scrub(s.as_bytes(), None)).unwrap()
+}
+
+#[test]
+fn every_pattern_compiles() {
+    assert_eq!(STAGES.as_ref().map(Vec::len), Ok(14));
+    assert!(UNION.is_ok());
+}
+
+#[test]
+fn reference_examples() {
+    let ghp = format!("ghp_{}", "a".repeat(36));
+    assert_eq!(scrub(&format!("token: {ghp}")), "[REDACTED]");
+    assert_eq!(scrub(&format!("token {ghp} done")), "token [REDACTED] done");
+    assert_eq!(scrub("api_key=supersecretvalue123"), "[REDACTED]");
+    assert_eq!(
+        scrub("key=sk-ant-abc123-def456-ghi789-jkl012"),
+        "key=[REDACTED]"
+    );
+    assert_eq!(scrub("sk-abcdefghijklmnopqrstu"), "[REDACTED]");
+    assert_eq!(scrub("AKIAABCDEFGHIJKLMNOP x"), "[REDACTED] x");
+    assert_eq!(scrub("url postgres://u:p@db/x next"), "url [REDACTED] next");
+    assert_eq!(scrub("MY_PRIVATE_THING = abcdefgh1"), "[REDACTED]");
+    assert_eq!(scrub("DATABASE_URL=abcdefgh"), "[REDACTED]");
+    assert_eq!(scrub("VIRTUAL_ENV=/venv"), "[REDACTED]");
+    assert_eq!(scrub(&"ab".repeat(32)), "[REDACTED]");
+    assert_eq!(scrub(&"ab".repeat(31)), "ab".repeat(31));
+    // Patterns 11-13 do not re-match an earlier placeholder.
+    assert_eq!(scrub("SECRET_X=[REDACTED]"), "SECRET_X=[REDACTED]");
+    // Pattern 9 spans line breaks, as Go's \s does.
+    assert_eq!(
+        scrub("password:\n\n  hunter2hunter2\nnext"),
+        "[REDACTED]\nnext"
+    );
+    // Vertical tab is not white space in Go.
+    assert_eq!(scrub("token:\x0bhunter2hunter2"), "[REDACTED]");
+    assert_eq!(
+        scrub("token \x0b: hunter2hunter2"),
+        "token \x0b: hunter2hunter2"
+    );
+    // Unicode case folding: the Kelvin sign and the long s.
+    assert_eq!(scrub("api_\u{212a}ey=supersecretvalue"), "[REDACTED]");
+    assert_eq!(scrub("\u{17f}ecret: abcdefgh"), "[REDACTED]");
+}
+
+#[test]
+fn invalid_utf8_counts_as_one_rune_and_passes_through() {
+    let sc = Scrubber::new(&[], &[]).unwrap();
+    // Eight runes, one of them an invalid byte: Go matches \S{8,}.
+    assert_eq!(sc.scrub(b"token: abcdef\xffg end", None), b"[REDACTED] end");
+    // Four two-byte runes are eight bytes but only four runes: no match.
+    let four = "token: \u{e9}\u{e9}\u{e9}\u{e9}";
+    assert_eq!(sc.scrub(four.as_bytes(), None), four.as_bytes());
+    // Bytes around a match survive exactly.
+    assert_eq!(
+        sc.scrub(b"\xfe\xff sk-abcdefghijklmnopqrstu \xc3\x28\r\n\0", None),
+        b"\xfe\xff [REDACTED] \xc3\x28\r\n\0"
+    );
+}
+
+#[test]
+fn values_and_dynamic_values() {
+    let sc = Scrubber::new(
+        &[
+            b"hunter2-secret".to_vec(),
+            b"short".to_vec(),
+            b"hunter2-secret".to_vec(),
+        ],
+        &[b"10.1.2.3".to_vec(), Vec::new()],
+    )
+    .unwrap();
+    assert_eq!(sc.values.len(), 1);
+    assert_eq!(sc.dynamic.len(), 1);
+    let mut report = Report::default();
+    let out = sc.scrub(
+        b"pw hunter2-secret on 10.1.2.3\nshort stays\n",
+        Some(&mut report),
+    );
+    assert_eq!(out, b"pw [REDACTED] on [SERVER_IP]\nshort stays\n");
+    assert_eq!(report.redactions, 2);
+    assert_eq!(report.patterns[CREDENTIAL_VALUE].lines, vec![1]);
+    assert_eq!(report.patterns[SERVER_IP].lines, vec![1]);
+}
+
+#[test]
+fn report_lines_refer_to_the_input() {
+    let sc = Scrubber::new(&[], &[]).unwrap();
+    let input = "a\ntoken:\n\n xxxxxxxxxx\nsk-abcdefghijklmnopqrstu\nz\n";
+    let mut report = Report::default();
+    let out = sc.scrub(input.as_bytes(), Some(&mut report));
+    assert_eq!(out, b"a\n[REDACTED]\n[REDACTED]\nz\n");
+    assert_eq!(report.patterns["secret_assignment"].lines, vec![2]);
+    assert_eq!(report.patterns["openai_key"].lines, vec![5]);
+}
+
+/// Deterministic inputs made of tokens that stress every pattern and every cut rule.
+fn corpus(seed: u64, tokens: usize) -> Vec<u8> {
+    const TOKENS: &[&str] = &[
+        " ",
+        " ",
+        "\n",
+        "\r\n",
+        "\t",
+        "\x0b",
+        "\x0c",
+        "  \n\n ",
+        "token",
+        "Token",
+        ":",
+        "=",
+        " = ",
+        "api_key",
+        "api-key",
+        "apikey",
+        "password",
+        "bearer",
+        "Authorization",
+        "SECRET",
+        "MY_KEY",
+        "CREDENTIAL",
+        "private",
+        "DSN",
+        "DATABASE_URL",
+        "REDIS_URL",
+        "MONGO_URI",
+        "VIRTUAL_ENV",
+        "sk-",
+        "sk-ant-",
+        "ghp_",
+        "gho_",
+        "AKIA",
+        "postgres://",
+        "redis://",
+        "[REDACTED]",
+        "\"",
+        "'",
+        "abcdefgh",
+        "ABCDEFGHIJ",
+        "0123456789",
+        "deadbeef",
+        "cafebabe00112233",
+        "x",
+        "y_z",
+        "\u{e9}",
+        "\u{212a}",
+        "\u{17f}",
+        "-",
+        "]",
+        "[",
+        "10.0.0.1",
+        "hunter2pass",
+        "hunter2",
+    ];
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut out = Vec::new();
+    for _ in 0..tokens {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let t = TOKENS[(state % TOKENS.len() as u64) as usize];
+        if t == "ghp_" || t == "sk-" || t == "AKIA" {
+            out.extend_from_slice(t.as_bytes());
+            let n = if state.is_multiple_of(3) { 36 } else { 20 };
+            out.extend(std::iter::repeat_n(b'A' + (state % 26) as u8, n));
+        } else if t == "deadbeef" && state.is_multiple_of(5) {
+            out.extend(std::iter::repeat_n(b'f', 64 + (state % 10) as usize));
+        } else {
+            out.extend_from_slice(t.as_bytes());
+        }
+    }
+    out
+}
+
+#[test]
+fn hex_runs_are_found_wherever_they_lie() {
+    for len in [63, 64, 65, 100, 129] {
+        for offset in 0..70 {
+            let mut text = vec![b'x'; offset];
+            text.extend(std::iter::repeat_n(b'a', len));
+            text.extend_from_slice(b"zz 0123");
+            let mut spans = Vec::new();
+            hex_runs(&text, &mut spans);
+            let expected = if len >= 64 {
+                vec![(offset, offset + len)]
+            } else {
+                vec![]
+            };
+            assert_eq!(spans, expected, "len {len} offset {offset}");
+        }
+    }
+}
+
+#[test]
+fn streaming_equals_whole_input_semantics() {
+    let sc = Scrubber::new(&[b"hunter2pass".to_vec()], &[b"10.0.0.1".to_vec()]).unwrap();
+    for seed in 0..300 {
+        let input = corpus(seed, 400);
+        let expected = sc.scrub_naive(&input);
+        for chunk in [1, 7, 64, 1000, 1 << 20] {
+            let mut out = Vec::new();
+            let mut stream = sc.stream(false).with_chunk_size(chunk);
+            for piece in input.chunks(13) {
+                stream.push(piece, &mut out);
+            }
+            stream.finish(&mut out);
+            assert_eq!(
+                String::from_utf8_lossy(&out),
+                String::from_utf8_lossy(&expected),
+                "seed {seed}, chunk {chunk}, input {:?}",
+                String::from_utf8_lossy(&input)
+            );
+        }
+    }
+}
+
+#[test]
+fn region_semantics_equals_oracle() {
+    let sc = Scrubber::new(&[b"hunter2pass".to_vec()], &[b"10.0.0.1".to_vec()]).unwrap();
+    for seed in 1000..1300 {
+        let input = corpus(seed, 200);
+        let mut out = Vec::new();
+        sc.scrub_region(&input, 1, None, &mut out);
+        assert_eq!(out, sc.scrub_naive(&input), "seed {seed}");
+    }
+}
+
+#[test]
+fn a_stream_holds_back_only_what_a_match_could_still_span() {
+    let sc = Scrubber::new(&[], &[]).unwrap();
+    let mut stream = sc.stream(false).with_chunk_size(16);
+    let mut out = Vec::new();
+    stream.push(b"plain words here and more words\n", &mut out);
+    assert!(stream.pending_len() <= 1, "held {}", stream.pending_len());
+    stream.push(b"then a token\n\n", &mut out);
+    // "token" followed by white space may still become a match: held back.
+    assert!(stream.pending_len() >= 7);
+    stream.push(b": abcdefghij\n", &mut out);
+    stream.finish(&mut out);
+    assert_eq!(out, b"plain words here and more words\nthen a [REDACTED]\n");
+}

@@ -1,0 +1,137 @@
+//! The reader's tests: strict parsing, wrappers, opaque constructs and the deny views.
+
+use super::*;
+
+fn argvs(cmd: &str) -> Vec<Vec<String>> {
+    match parse(cmd) {
+        Parsed::Commands(v) => v.into_iter().map(|s| s.argv).collect(),
+        Parsed::Opaque(r) => panic!("opaque: {r}"),
+    }
+}
+
+fn opaque(cmd: &str) -> String {
+    match parse(cmd) {
+        Parsed::Opaque(r) => r,
+        other => panic!("not opaque: {other:?}"),
+    }
+}
+
+fn v(words: &[&str]) -> Vec<String> {
+    words.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn splits_chains_and_pipes() {
+    assert_eq!(
+        argvs("git status; curl -s x | grep y"),
+        vec![
+            v(&["git", "status"]),
+            v(&["curl", "-s", "x"]),
+            v(&["grep", "y"])
+        ]
+    );
+    // A shell reading a script from a pipe runs code nobody can see.
+    assert!(opaque("curl -s x | sh").contains("standard input"));
+    assert_eq!(
+        argvs("a && b || c & d |& e"),
+        vec![v(&["a"]), v(&["b"]), v(&["c"]), v(&["d"]), v(&["e"])]
+    );
+    assert_eq!(argvs("a\nb"), vec![v(&["a"]), v(&["b"])]);
+}
+
+#[test]
+fn removes_quotes_and_escapes() {
+    assert_eq!(argvs(r#"r""m -rf /"#), vec![v(&["rm", "-rf", "/"])]);
+    assert_eq!(argvs(r#"'r'm "-rf" \/"#), vec![v(&["rm", "-rf", "/"])]);
+    assert_eq!(
+        argvs(r#"echo "a \"b\" c" 'd e'"#),
+        vec![v(&["echo", "a \"b\" c", "d e"])]
+    );
+    assert_eq!(argvs("ec\\\nho hi"), vec![v(&["echo", "hi"])]);
+}
+
+#[test]
+fn redirections_are_not_arguments() {
+    let Parsed::Commands(c) = parse("sort -u a > out.txt 2>&1 < in") else {
+        panic!()
+    };
+    assert_eq!(c[0].argv, v(&["sort", "-u", "a"]));
+    assert_eq!(c[0].redirects, v(&["out.txt", "in"]));
+    assert_eq!(argvs("cmd 2>/dev/null &> log"), vec![v(&["cmd"])]);
+}
+
+#[test]
+fn unwraps_wrappers() {
+    assert_eq!(
+        argvs("env FOO=1 -u BAR nice -n 5 timeout -s KILL 10 nohup git push"),
+        vec![v(&["git", "push"])]
+    );
+    assert_eq!(
+        argvs("bash -c 'git status; curl x | grep y'"),
+        vec![v(&["git", "status"]), v(&["curl", "x"]), v(&["grep", "y"])]
+    );
+    assert_eq!(argvs("sh -ec \"rm -rf /\""), vec![v(&["rm", "-rf", "/"])]);
+    assert_eq!(argvs("xargs -0 -n 1 rm -f"), vec![v(&["rm", "-f"])]);
+    assert_eq!(
+        argvs("/usr/bin/env python3 x.py"),
+        vec![v(&["python3", "x.py"])]
+    );
+    assert_eq!(argvs("FOO=bar git log"), vec![v(&["git", "log"])]);
+    assert_eq!(argvs("command -v git"), vec![v(&["command", "-v", "git"])]);
+    assert_eq!(argvs("env"), vec![v(&["env"])]);
+}
+
+#[test]
+fn opaque_constructs() {
+    assert!(opaque("echo $(curl x)").contains("substitution"));
+    assert!(opaque("echo `id`").contains("substitution"));
+    assert!(opaque("(cd x; rm y)").contains("subshell"));
+    assert!(opaque("cat <<EOF\nx\nEOF").contains("here-doc"));
+    assert!(opaque("$CMD -rf /").contains("expansion"));
+    assert!(opaque("/usr/bin/r? -rf /").contains("glob"));
+    assert!(opaque("eval \"$x\"").contains("eval"));
+    assert!(opaque("if true; then rm x; fi").contains("if"));
+    assert!(opaque("bash -c 'echo $(id)'").contains("inside `bash -c`"));
+    assert!(opaque("diff <(a) <(b)").contains("process substitution"));
+    assert!(opaque("echo 'unterminated").contains("unterminated"));
+    assert!(opaque("env -S 'rm -rf /'").contains("env -S"));
+    assert!(opaque("bash").contains("standard input"));
+}
+
+#[test]
+fn expansions_in_arguments_are_marked() {
+    let Parsed::Commands(c) = parse("echo \"$HOME\" $x plain") else {
+        panic!()
+    };
+    assert_eq!(c[0].expanded, vec![1, 2]);
+}
+
+#[test]
+fn deny_views_see_through_what_the_strict_reading_gives_up_on() {
+    let v = deny_views(r#"env X=1 r""m -rf "/" > f"#);
+    assert!(v.texts.contains(&"X=1 rm -rf / > f".to_string()), "{v:?}");
+    // An opaque part keeps the parts around it.
+    let v = deny_views("rm -Rfv /; eval :");
+    assert!(v.texts.contains(&"rm -R -f -v /".to_string()), "{v:?}");
+    // Substitutions are read on their own, and a program name from one is hidden.
+    let v = deny_views("`echo rm` -rf / && echo $(id -u)");
+    assert!(v.texts.contains(&"echo rm".to_string()), "{v:?}");
+    assert!(v.texts.contains(&"id -u".to_string()), "{v:?}");
+    assert_eq!(v.hidden.len(), 1, "{v:?}");
+    // Programs by base name, chains with their separators, $IFS as a space.
+    let v = deny_views("curl -s x | /bin/sh");
+    assert!(v.texts.contains(&"curl -s x | sh ;".to_string()), "{v:?}");
+    let v = deny_views("rm${IFS}-rf${IFS}/");
+    assert!(v.texts.contains(&"rm -rf /".to_string()), "{v:?}");
+    let v = deny_views(r"$'\x72m' -rf /");
+    assert!(v.texts.contains(&"rm -rf /".to_string()), "{v:?}");
+    assert!(!v.hidden.is_empty());
+    // Everyday commands hide nothing.
+    for c in [
+        "ls -la",
+        "echo $(date) > log",
+        "for f in *.rs; do wc -l \"$f\"; done",
+    ] {
+        assert!(deny_views(c).hidden.is_empty(), "{c}");
+    }
+}

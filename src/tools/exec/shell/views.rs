@@ -1,0 +1,268 @@
+//! The tolerant reading for the deny groups (`deny_views`): where the strict reading gives
+//! up, `Lax` records why and goes on, and gathers the scripts nested in the command to be read
+//! on their own; the views are the normalised texts of what runs and the programs that cannot
+//! be known.
+
+use super::lex::split;
+use super::wrappers::unwrap;
+use super::{Simple, program_name};
+
+/// What the tolerant reading (for the deny groups) gathers instead of giving up: scripts
+/// nested in the command (substitutions, `eval`, `sh -c`, `trap`), the separator after each
+/// simple command, and why a command's program cannot be known.
+#[derive(Debug, Default)]
+pub(super) struct Lax {
+    /// Tolerant: record and go on where the strict reading gives up.
+    pub(super) on: bool,
+    pub(super) inner: Vec<String>,
+    pub(super) hidden: Vec<String>,
+    pub(super) seps: Vec<(usize, &'static str)>,
+}
+
+impl Lax {
+    /// Strictly: the reason as an error. Tolerantly: `Ok`, and the caller recovers.
+    pub(super) fn give_up(&mut self, reason: impl Into<String>) -> Result<(), String> {
+        if self.on { Ok(()) } else { Err(reason.into()) }
+    }
+}
+
+/// What the deny groups look at, and what they cannot see.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Views {
+    /// The raw command, then texts of what it runs: each simple command normalised (quotes
+    /// removed, wrappers unwrapped, the program by its base name), the same with short-flag
+    /// clusters split (`-rfv` → `-r -f -v`), the whole chain so normalised with its separators
+    /// (`curl x | sh`), and the same for every script nested in it (substitutions, `eval`,
+    /// `sh -c`, `$IFS` read as a space).
+    pub texts: Vec<String>,
+    /// Why some program it runs cannot be known (a name from an expansion, a shell reading a
+    /// pipe, `eval` of an expansion): such a command is never run without approval.
+    pub hidden: Vec<String>,
+}
+
+/// The deny views of a command string: a tolerant reading that never gives up, so an opaque
+/// part never drops the checks of the parts around it.
+pub fn deny_views(command: &str) -> Views {
+    let mut views = Views::default();
+    // (script, depth, judged): a script read out of an argument (`git -c core.pager='…'`,
+    // `awk 'BEGIN{system("…")}'`) may be code or data, so it gives texts to the patterns but
+    // no hidden-program verdicts.
+    let mut work: Vec<(String, usize, bool)> = vec![(command.to_string(), 0, true)];
+    let ifs = command.replace("${IFS}", " ").replace("$IFS", " ");
+    if ifs != command {
+        work.push((ifs, 0, true));
+    }
+    let mut scripts = 0;
+    while let Some((script, depth, judged)) = work.pop() {
+        scripts += 1;
+        if scripts > 256 || depth > 8 {
+            views
+                .hidden
+                .push("scripts nested too deep to follow".into());
+            break;
+        }
+        if !views.texts.contains(&script) {
+            views.texts.push(script.clone());
+        }
+        let mut lax = Lax {
+            on: true,
+            ..Lax::default()
+        };
+        let simples = split(&script, &mut lax).unwrap_or_default();
+        let seps = std::mem::take(&mut lax.seps);
+        let mut chain = String::new();
+        let mut written: Vec<String> = Vec::new();
+        let mut after_pipe = false;
+        for (idx, simple) in simples.into_iter().enumerate() {
+            let sep = seps
+                .iter()
+                .find(|(i, _)| *i == idx)
+                .map_or(";", |(_, s)| *s);
+            for s in unwrap(simple, 0, &mut lax).unwrap_or_default() {
+                if let Some(why) = unjudgeable(&s, &written, after_pipe)
+                    && judged
+                {
+                    views.hidden.push(why);
+                }
+                if depth < 3 {
+                    work.extend(
+                        s.argv
+                            .iter()
+                            .skip(1)
+                            .flat_map(|a| embedded_code(a))
+                            .map(|c| (c, depth + 1, false)),
+                    );
+                    // A program named among the arguments is run by the command
+                    // (`flock f sh -c …`, `find . -exec rm … \;`, `strace env`).
+                    for k in 1..s.argv.len() {
+                        let name = program_name(&s.argv[k]);
+                        if INTERPRETERS.contains(&name)
+                            || DANGEROUS_PROGRAMS.contains(&name)
+                            || matches!(name, "env" | "printenv")
+                        {
+                            let quoted: Vec<String> = s.argv[k..]
+                                .iter()
+                                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                                .collect();
+                            work.push((quoted.join(" "), depth + 1, false));
+                        }
+                    }
+                }
+                written.extend(s.redirects.iter().map(|r| plain_path(r)));
+                // `curl -o f`, `wget -O f`: a download is a written file too.
+                written.extend(
+                    s.argv
+                        .windows(2)
+                        .filter(|w| {
+                            matches!(
+                                w[0].as_str(),
+                                "-o" | "-O" | "--output" | "--output-document"
+                            )
+                        })
+                        .map(|w| plain_path(&w[1])),
+                );
+                let line = normal_line(&s);
+                chain.push_str(&line);
+                chain.push(' ');
+                chain.push_str(sep);
+                chain.push(' ');
+                let split_flags = flags_split(&line);
+                views.texts.push(line);
+                views.texts.extend(split_flags);
+            }
+            after_pipe = sep == "|";
+        }
+        views.texts.push(chain.trim_end().to_string());
+        if judged {
+            views.hidden.append(&mut lax.hidden);
+        }
+        work.extend(lax.inner.into_iter().map(|s| (s, depth + 1, judged)));
+    }
+    views.texts.dedup();
+    views
+}
+
+/// Code an argument may carry for another program to run: the argument itself when it has
+/// white space, the value after `=` (`core.pager=…`, `--checkpoint-action=exec=…`), what follows
+/// `!` (`:!sh`, git aliases), and quoted strings inside it (`system("…")`, `os.system('…')`).
+fn embedded_code(arg: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if arg.contains(char::is_whitespace) {
+        out.push(arg.to_string());
+    }
+    let mut rest = arg;
+    while let Some((_, v)) = rest.split_once('=') {
+        if !v.is_empty() {
+            out.push(v.to_string());
+        }
+        rest = v;
+    }
+    if let Some((_, v)) = arg.split_once('!')
+        && !v.is_empty()
+    {
+        out.push(v.to_string());
+    }
+    for q in ['"', '\'', '`'] {
+        let mut parts = arg.split(q);
+        parts.next();
+        while let Some(inside) = parts.next() {
+            if !inside.is_empty() {
+                out.push(inside.to_string());
+            }
+            parts.next();
+        }
+    }
+    out.retain(|c| c != arg || arg.contains(char::is_whitespace));
+    out.dedup();
+    out
+}
+
+/// Programs whose deny patterns judge their flags and operands: when one of those comes from
+/// an expansion (`rm $x /`, `rm -$(echo r) /`) or from input (`… | xargs rm`), nothing can
+/// judge the command.
+pub(super) const DANGEROUS_PROGRAMS: &[&str] = &[
+    "rm", "chmod", "chown", "chgrp", "kill", "dd", "shred", "mkfs", "mv", "truncate", "wipefs",
+    "crontab", "setfacl", "mount", "umount", "nsenter", "unshare", "sudo", "su", "doas",
+];
+
+/// Interpreters that run a script read from their input when given none.
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "yash", "csh", "tcsh", "fish", "busybox",
+    "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "tclsh", "awk",
+    "gawk",
+];
+
+/// A path as written, without a leading `./`.
+fn plain_path(p: &str) -> String {
+    p.trim_start_matches("./").to_string()
+}
+
+/// Why `s` cannot be judged by the deny patterns, if it cannot: a dangerous program with an
+/// operand from an expansion, a script the same command wrote (`printf … > s; sh s`), an
+/// interpreter reading its script from a pipe or from standard input.
+fn unjudgeable(s: &Simple, written: &[String], after_pipe: bool) -> Option<String> {
+    let first = s.argv.first()?;
+    let name = program_name(first);
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    // After `--` an expansion is an operand, never a flag (`rm -- "$f"` is judged).
+    let end_of_flags = s.argv.iter().position(|a| a == "--").unwrap_or(usize::MAX);
+    if DANGEROUS_PROGRAMS.contains(&name) && s.expanded.iter().any(|&i| i < end_of_flags) {
+        return Some(format!(
+            "a flag or operand of `{name}` comes from an expansion (after `--` it could only be an operand): `{}`",
+            s.argv.join(" ")
+        ));
+    }
+    let runs_written = |w: &str| written.iter().any(|f| *f == plain_path(w));
+    if runs_written(first) {
+        return Some(format!("`{first}` runs a file the command itself wrote"));
+    }
+    let script = s.argv[1..].iter().find(|a| !a.starts_with('-'));
+    if INTERPRETERS.contains(&base) || matches!(name, "source" | ".") {
+        if let Some(f) = script
+            && runs_written(f)
+        {
+            return Some(format!("`{name} {f}` runs a file the command itself wrote"));
+        }
+        if script.is_some_and(|f| {
+            matches!(
+                f.as_str(),
+                "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-"
+            )
+        }) || (after_pipe && script.is_none() && s.argv.len() == 1)
+        {
+            return Some(format!("`{name}` runs a script read from its input"));
+        }
+    }
+    None
+}
+
+/// One simple command as a line: assignments, the program by its base name, the arguments,
+/// the redirections as `> target`.
+fn normal_line(s: &Simple) -> String {
+    let mut parts: Vec<String> = s.assignments.clone();
+    if let Some((first, rest)) = s.argv.split_first() {
+        parts.push(program_name(first).to_string());
+        parts.extend(rest.iter().cloned());
+    }
+    parts.extend(s.redirects.iter().map(|r| format!("> {r}")));
+    parts.join(" ")
+}
+
+/// `line` with every short-flag cluster split (`rm -Rfv /` → `rm -R -f -v /`), if any.
+fn flags_split(line: &str) -> Option<String> {
+    let mut changed = false;
+    let words: Vec<String> = line
+        .split(' ')
+        .map(|w| match w.strip_prefix('-') {
+            Some(f) if f.len() > 1 && f.bytes().all(|b| b.is_ascii_alphabetic()) => {
+                changed = true;
+                f.chars()
+                    .map(|c| format!("-{c}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+            _ => w.to_string(),
+        })
+        .collect();
+    changed.then(|| words.join(" "))
+}
