@@ -1,11 +1,30 @@
-//! goclaw: the GoClaw agent platform as a Unix toolbox.
+//! goclaw: the GoClaw agent platform as a Unix toolbox. The binary (`src/main.rs`) is a thin
+//! face over this library. The house, top down (`.ci/layers` checks that imports only go down):
 //!
-//! The binary (`src/main.rs`) is a thin face over this library. [`cli`] holds one file per
-//! subcommand (clap definition + handler) and is the only module that prints, through
-//! [`output`]. Domain modules know nothing of the terminal: [`text`] holds the pure text stages
-//! (scrub, guard, sanitize), [`store`] the SQLite store every command shares, [`config`] the
-//! TOML configuration and path resolution. [`error`] is the one error type and decides exit
-//! codes.
+//! - [`cli`]: one file per subcommand: flags in, [`ops`] or domain calls, rendering out. The only
+//!   module that prints, and only through [`output`].
+//! - [`output`]: the command-line contract: data on stdout (JSON or text), notes on stderr, the
+//!   JSON error document, closed pipes.
+//! - [`ops`]: the composition root: builds the toolbox and every gate, wires runs, runs the cron
+//!   tick, from settings and the store.
+//! - [`config`]: the TOML configuration, path resolution and precedence.
+//! - [`agent`]: the agent loop (Think → Act → Observe), its typed events, run records and
+//!   compaction.
+//! - [`mcp`]: MCP servers (their tools bridged in, grants, requests) and `mcp serve`.
+//! - [`tools`]: the gate (policy, rate limit, approvals, sandbox, scrubbing, audit) and every
+//!   built-in tool.
+//! - [`team`]: teams, the task board and its actions, the mailbox.
+//! - [`cron`]: scheduled jobs in the store.
+//! - [`skills`]: skills found on disk and in the store.
+//! - [`memory`]: context files and memory documents in the store, and their embeddings.
+//! - [`providers`]: LLM clients (OpenAI-compatible, Anthropic, replay).
+//! - [`policy`]: the pure tool-policy pipeline: groups, profiles, the steps.
+//! - [`store`]: the SQLite store every command shares, migrations and backups.
+//! - [`secrets`]: the key that seals secrets in the store.
+//! - [`text`]: pure text stages: scrub, guard, sanitize, Go regex translation.
+//! - [`host`]: this machine's interface addresses (for scrubbing server IPs).
+//! - [`tempfiles`]: marked temporary files and the removal of stale ones.
+//! - [`error`]: the one error type and the exit-code table.
 
 pub mod agent;
 pub mod cli;

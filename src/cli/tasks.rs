@@ -188,30 +188,7 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
 fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
     use TasksCommand as C;
     Ok(match command {
-        C::Create {
-            subject,
-            description,
-            priority,
-            blocked_by,
-            assignee,
-            dedupe_key,
-            require_approval,
-            request,
-        } => {
-            if let Some(a) = &assignee {
-                super::team::check_agents(ctx, [a])?;
-            }
-            Action::Create(NewTask {
-                subject,
-                description,
-                priority,
-                blocked_by,
-                assignee,
-                dedupe_key,
-                require_approval,
-                request,
-            })
-        }
+        c @ C::Create { .. } => create_action(ctx, c)?,
         C::List {
             status,
             limit,
@@ -251,6 +228,58 @@ fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
             step,
         },
         C::Attach { id, path } => Action::Attach { task: id, path },
+        c @ C::Update { .. } => update_action(ctx, c)?,
+        C::AskUser { id, text } => Action::AskUser {
+            task: id,
+            question: Some(text),
+        },
+        C::ClearAskUser { id } => Action::AskUser {
+            task: id,
+            question: None,
+        },
+        C::Search { query, limit } => Action::Search { query, limit },
+        C::Events { id, limit } => Action::Events { task: id, limit },
+        C::Recover => Action::Recover,
+        C::Do { .. } => return Err(Error::internal("`tasks do` is not a board action")),
+    })
+}
+
+/// `create`: the assignee must be an agent of the config.
+fn create_action(ctx: &Context, command: TasksCommand) -> Result<Action> {
+    use TasksCommand as C;
+    Ok(match command {
+        C::Create {
+            subject,
+            description,
+            priority,
+            blocked_by,
+            assignee,
+            dedupe_key,
+            require_approval,
+            request,
+        } => {
+            if let Some(a) = &assignee {
+                super::team::check_agents(ctx, [a])?;
+            }
+            Action::Create(NewTask {
+                subject,
+                description,
+                priority,
+                blocked_by,
+                assignee,
+                dedupe_key,
+                require_approval,
+                request,
+            })
+        }
+        _ => return Err(Error::internal("not a create")),
+    })
+}
+
+/// `update`: `--clear-blocked-by` empties the dependencies; the assignee must be an agent.
+fn update_action(ctx: &Context, command: TasksCommand) -> Result<Action> {
+    use TasksCommand as C;
+    Ok(match command {
         C::Update {
             id,
             subject,
@@ -281,18 +310,7 @@ fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
                 },
             }
         }
-        C::AskUser { id, text } => Action::AskUser {
-            task: id,
-            question: Some(text),
-        },
-        C::ClearAskUser { id } => Action::AskUser {
-            task: id,
-            question: None,
-        },
-        C::Search { query, limit } => Action::Search { query, limit },
-        C::Events { id, limit } => Action::Events { task: id, limit },
-        C::Recover => Action::Recover,
-        C::Do { .. } => return Err(Error::internal("`tasks do` is not a board action")),
+        _ => return Err(Error::internal("not an update")),
     })
 }
 

@@ -265,7 +265,11 @@ fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result
         MessageCommand::Read => mailbox::read(store.conn(), &t, &agent)?,
         MessageCommand::Wait { timeout } => {
             let timeout = timeout.map(|s| parse_duration(&s)).transpose()?;
-            mailbox::wait(store.conn(), &t, &agent, timeout)?
+            let mut waiting = || {
+                ctx.out
+                    .verbose(&format!("waiting for a message for {agent}"))
+            };
+            mailbox::wait(store.conn(), &t, &agent, timeout, &mut waiting)?
         }
     };
     let doc = json!({"messages": messages, "count": messages.len()});

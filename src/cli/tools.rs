@@ -171,138 +171,148 @@ struct ListRow<'a> {
 
 pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
     match args.command {
-        ToolsCommand::List { agent, all, mcp } => {
-            let store = ctx.store()?;
-            let caller = Caller {
-                agent: agent.as_deref(),
-                user: None,
-            };
-            let bridge = if mcp { Bridge::All } else { Bridge::None };
-            let toolbox = toolbox(ctx, &store, caller, bridge)?;
-            let g = toolbox.gate(GateOptions::default());
-            let allowed = g
-                .evaluate(g.agent(agent.as_deref())?, None, &Default::default())
-                .tools;
-            let registry = toolbox.registry();
-            let rows: Vec<ListRow> = registry
-                .names()
-                .iter()
-                .filter_map(|n| registry.get(n))
-                .map(|t| ListRow {
-                    name: t.name(),
-                    groups: groups_of(t.name()),
-                    risk: t.risk(),
-                    allowed: allowed.iter().any(|a| a == t.name()),
-                })
-                .filter(|r| all || r.allowed)
-                .collect();
-            ctx.out.data(&rows, |w| {
-                let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
-                for r in &rows {
-                    let mark = if r.allowed { "" } else { "  (not allowed)" };
-                    let line = format!(
-                        "{:<width$}  {:<11}  {}{mark}",
-                        r.name,
-                        format!("{:?}", r.risk).to_lowercase(),
-                        r.groups.join(",")
-                    );
-                    writeln!(w, "{}", line.trim_end())?;
-                }
-                Ok(())
-            })?;
-        }
-        ToolsCommand::Describe { name } => {
-            let toolbox = toolbox(ctx, &ctx.store()?, Caller::default(), Bridge::None)?;
-            let tool = toolbox
-                .registry()
-                .get(&name)
-                .ok_or_else(|| unknown_tool(&name))?;
-            let doc = serde_json::json!({
-                "name": tool.name(), "description": tool.description(), "risk": tool.risk(),
-                "groups": groups_of(tool.name()), "parameters": tool.parameters(),
-            });
-            ctx.out.data(&doc, |w| {
-                writeln!(
-                    w,
-                    "{} ({:?}; groups: {})",
-                    tool.name(),
-                    tool.risk(),
-                    groups_of(tool.name()).join(", ")
-                )?;
-                writeln!(w, "{}\n", tool.description())?;
-                writeln!(
-                    w,
-                    "{}",
-                    serde_json::to_string_pretty(&tool.parameters()).unwrap_or_default()
-                )
-            })?;
-        }
+        ToolsCommand::List { agent, all, mcp } => exec_list(ctx, agent.as_deref(), all, mcp)?,
+        ToolsCommand::Describe { name } => exec_describe(ctx, &name)?,
         ToolsCommand::Exec(a) => return exec(ctx, a),
         ToolsCommand::Add { input, agent } => add_custom(ctx, &input, agent)?,
-        ToolsCommand::Rm { name, agent } => {
-            let store = ctx.store()?;
-            if !crate::tools::custom::remove(store.conn(), &name, agent.as_deref())? {
-                return Err(Error::not_found(format!(
-                    "no custom tool named {name}{}",
-                    agent
-                        .as_ref()
-                        .map(|a| format!(" for agent {a}"))
-                        .unwrap_or_default()
-                ))
-                .with_hint("`goclaw tools custom list` shows them"));
-            }
-            ctx.out
-                .data(&serde_json::json!({"removed": name, "agent": agent}), |w| {
-                    writeln!(w, "removed {name}")
-                })?;
-        }
+        ToolsCommand::Rm { name, agent } => exec_rm(ctx, &name, agent.as_deref())?,
         ToolsCommand::Custom {
             command: CustomCommand::List,
-        } => {
-            let store = ctx.store()?;
-            let all = crate::tools::custom::list(store.conn())?;
-            ctx.out.data(&all, |w| {
-                for t in &all {
-                    writeln!(
-                        w,
-                        "{:<20} {:<10} {}{}",
-                        t.definition.name,
-                        t.definition.agent.as_deref().unwrap_or("*"),
-                        t.definition.command,
-                        if t.definition.enabled {
-                            ""
-                        } else {
-                            "  (disabled)"
-                        }
-                    )?;
-                }
-                Ok(())
-            })?;
-        }
+        } => exec_custom_list(ctx)?,
         ToolsCommand::History {
             limit,
             tool,
             session,
             agent,
-        } => {
-            let store = ctx.store()?;
-            let filter = HistoryFilter {
+        } => exec_history(
+            ctx,
+            &HistoryFilter {
                 tool,
                 session,
                 agent,
                 limit,
-            };
-            for row in audit::history(&store, &filter)? {
-                ctx.out.record(&row, || {
-                    format!(
-                        "{:>5}  {}  {:<10} {:<9} {:>6}ms  {}",
-                        row.id, row.at, row.tool, row.outcome, row.duration_ms, row.arguments
-                    )
-                })?;
-            }
-        }
+            },
+        )?,
     }
     Ok(Status::Ok)
+}
+
+/// `tools list`: the tools `agent` may use (every tool with `all`; MCP tools too with `mcp`).
+fn exec_list(ctx: &Context, agent: Option<&str>, all: bool, mcp: bool) -> Result<()> {
+    let store = ctx.store()?;
+    let caller = Caller { agent, user: None };
+    let bridge = if mcp { Bridge::All } else { Bridge::None };
+    let toolbox = toolbox(ctx, &store, caller, bridge)?;
+    let g = toolbox.gate(GateOptions::default());
+    let allowed = g.evaluate(g.agent(agent)?, None, &Default::default()).tools;
+    let registry = toolbox.registry();
+    let rows: Vec<ListRow> = registry
+        .names()
+        .iter()
+        .filter_map(|n| registry.get(n))
+        .map(|t| ListRow {
+            name: t.name(),
+            groups: groups_of(t.name()),
+            risk: t.risk(),
+            allowed: allowed.iter().any(|a| a == t.name()),
+        })
+        .filter(|r| all || r.allowed)
+        .collect();
+    ctx.out.data(&rows, |w| {
+        let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
+        for r in &rows {
+            let mark = if r.allowed { "" } else { "  (not allowed)" };
+            let line = format!(
+                "{:<width$}  {:<11}  {}{mark}",
+                r.name,
+                format!("{:?}", r.risk).to_lowercase(),
+                r.groups.join(",")
+            );
+            writeln!(w, "{}", line.trim_end())?;
+        }
+        Ok(())
+    })
+}
+
+/// `tools describe`: a tool's description and JSON schema.
+fn exec_describe(ctx: &Context, name: &str) -> Result<()> {
+    let toolbox = toolbox(ctx, &ctx.store()?, Caller::default(), Bridge::None)?;
+    let tool = toolbox
+        .registry()
+        .get(name)
+        .ok_or_else(|| unknown_tool(name))?;
+    let doc = serde_json::json!({
+        "name": tool.name(), "description": tool.description(), "risk": tool.risk(),
+        "groups": groups_of(tool.name()), "parameters": tool.parameters(),
+    });
+    ctx.out.data(&doc, |w| {
+        writeln!(
+            w,
+            "{} ({:?}; groups: {})",
+            tool.name(),
+            tool.risk(),
+            groups_of(tool.name()).join(", ")
+        )?;
+        writeln!(w, "{}\n", tool.description())?;
+        writeln!(
+            w,
+            "{}",
+            serde_json::to_string_pretty(&tool.parameters()).unwrap_or_default()
+        )
+    })
+}
+
+/// `tools rm`: removes a custom tool (the agent's own with `agent`).
+fn exec_rm(ctx: &Context, name: &str, agent: Option<&str>) -> Result<()> {
+    let store = ctx.store()?;
+    if !crate::tools::custom::remove(store.conn(), name, agent)? {
+        return Err(Error::not_found(format!(
+            "no custom tool named {name}{}",
+            agent.map(|a| format!(" for agent {a}")).unwrap_or_default()
+        ))
+        .with_hint("`goclaw tools custom list` shows them"));
+    }
+    ctx.out
+        .data(&serde_json::json!({"removed": name, "agent": agent}), |w| {
+            writeln!(w, "removed {name}")
+        })
+}
+
+/// `tools custom list`: the registered custom tools.
+fn exec_custom_list(ctx: &Context) -> Result<()> {
+    let store = ctx.store()?;
+    let all = crate::tools::custom::list(store.conn())?;
+    ctx.out.data(&all, |w| {
+        for t in &all {
+            writeln!(
+                w,
+                "{:<20} {:<10} {}{}",
+                t.definition.name,
+                t.definition.agent.as_deref().unwrap_or("*"),
+                t.definition.command,
+                if t.definition.enabled {
+                    ""
+                } else {
+                    "  (disabled)"
+                }
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// `tools history`: the audit trail, newest first, one record a call.
+fn exec_history(ctx: &Context, filter: &HistoryFilter) -> Result<()> {
+    let store = ctx.store()?;
+    for row in audit::history(&store, filter)? {
+        ctx.out.record(&row, || {
+            format!(
+                "{:>5}  {}  {:<10} {:<9} {:>6}ms  {}",
+                row.id, row.at, row.tool, row.outcome, row.duration_ms, row.arguments
+            )
+        })?;
+    }
+    Ok(())
 }
 
 fn unknown_tool(name: &str) -> Error {

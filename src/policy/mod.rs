@@ -383,172 +383,234 @@ pub fn evaluate(
     groups: &Groups,
     req: &Request<'_>,
 ) -> Evaluation {
-    let mut steps = Vec::new();
-    let mut list: Vec<String>;
     let provider_spec = global.for_provider(req.provider);
     let agent_provider = req.agent.and_then(|a| a.for_provider(req.provider));
-
-    // 1. Profile: the agent's if it has one, else the global one.
-    let agent_profile = req.agent.map(|a| a.profile).filter(|p| !p.is_empty());
-    let profile = agent_profile.unwrap_or(global.profile);
-    list = groups.profile(profile, all);
-    let src = if agent_profile.is_some() {
-        "agent profile"
-    } else {
-        "profile"
+    let mut p = Pipeline {
+        all,
+        groups,
+        list: Vec::new(),
+        steps: Vec::new(),
     };
-    steps.push(Step {
-        step: 1,
-        name: "profile",
-        rule: Some(format!(
-            "{src} {}",
-            if profile.is_empty() { "full" } else { profile }
-        )),
-        removed: all.iter().filter(|t| !list.contains(t)).cloned().collect(),
-        added: Vec::new(),
-    });
-    // 2. Provider profile replaces it.
-    let mut step = Step::new(2, "provider profile");
-    if let Some(spec) = provider_spec.filter(|s| !s.profile.is_empty()) {
-        let next = groups.profile(&spec.profile, all);
-        step.rule = Some(format!(
-            "[tools.by_provider.{}] profile {}",
-            req.provider.unwrap_or_default(),
-            spec.profile
-        ));
-        step.removed = list.iter().filter(|t| !next.contains(t)).cloned().collect();
-        step.added = next.iter().filter(|t| !list.contains(t)).cloned().collect();
-        list = next;
+    p.step_profile(global, req);
+    p.step_provider_profile(provider_spec, req.provider);
+    p.steps_allow(global, req, provider_spec, agent_provider);
+    p.steps_deny(global, req);
+    p.steps_also_allow(global, req);
+    p.steps_subagent(req);
+    Evaluation {
+        tools: p.list,
+        steps: p.steps,
     }
-    steps.push(step);
-    // 3–7. Allow lists, each intersecting.
-    let group_allow = req.group_allow.to_vec();
-    let request_allow = req.request_allow.to_vec();
-    let allow_steps: [(u8, &'static str, Option<&[String]>, String); 6] = [
-        (
-            3,
-            "global allow",
-            Some(global.allow),
-            "[tools] allow".into(),
-        ),
-        (
-            4,
-            "provider allow",
-            provider_spec.map(|s| s.allow.as_slice()),
-            format!(
-                "[tools.by_provider.{}] allow",
-                req.provider.unwrap_or_default()
+}
+
+/// The pipeline as it runs: the registered tools, the list so far and the steps so far.
+struct Pipeline<'a> {
+    all: &'a [String],
+    groups: &'a Groups,
+    list: Vec<String>,
+    steps: Vec<Step>,
+}
+
+impl Pipeline<'_> {
+    /// 1. Profile: the agent's if it has one, else the global one.
+    fn step_profile(&mut self, global: PolicySpec<'_>, req: &Request<'_>) {
+        let agent_profile = req.agent.map(|a| a.profile).filter(|p| !p.is_empty());
+        let profile = agent_profile.unwrap_or(global.profile);
+        self.list = self.groups.profile(profile, self.all);
+        let src = if agent_profile.is_some() {
+            "agent profile"
+        } else {
+            "profile"
+        };
+        let removed: Vec<String> = self
+            .all
+            .iter()
+            .filter(|t| !self.list.contains(t))
+            .cloned()
+            .collect();
+        self.steps.push(Step {
+            step: 1,
+            name: "profile",
+            rule: Some(format!(
+                "{src} {}",
+                if profile.is_empty() { "full" } else { profile }
+            )),
+            removed,
+            added: Vec::new(),
+        });
+    }
+
+    /// 2. Provider profile replaces it.
+    fn step_provider_profile(&mut self, spec: Option<&ProviderSpec>, provider: Option<&str>) {
+        let mut step = Step::new(2, "provider profile");
+        if let Some(spec) = spec.filter(|s| !s.profile.is_empty()) {
+            let next = self.groups.profile(&spec.profile, self.all);
+            step.rule = Some(format!(
+                "[tools.by_provider.{}] profile {}",
+                provider.unwrap_or_default(),
+                spec.profile
+            ));
+            step.removed = self
+                .list
+                .iter()
+                .filter(|t| !next.contains(t))
+                .cloned()
+                .collect();
+            step.added = next
+                .iter()
+                .filter(|t| !self.list.contains(t))
+                .cloned()
+                .collect();
+            self.list = next;
+        }
+        self.steps.push(step);
+    }
+
+    /// 3–7. Allow lists, each intersecting.
+    fn steps_allow(
+        &mut self,
+        global: PolicySpec<'_>,
+        req: &Request<'_>,
+        provider_spec: Option<&ProviderSpec>,
+        agent_provider: Option<&ProviderSpec>,
+    ) {
+        let allow_steps: [(u8, &'static str, Option<&[String]>, String); 6] = [
+            (
+                3,
+                "global allow",
+                Some(global.allow),
+                "[tools] allow".into(),
             ),
-        ),
-        (
-            5,
-            "agent allow",
-            req.agent.map(|a| a.allow),
-            "[agents.*.tools] allow".into(),
-        ),
-        (
-            6,
-            "agent provider allow",
-            agent_provider.map(|s| s.allow.as_slice()),
-            "agent by_provider allow".into(),
-        ),
-        (
-            7,
-            "group allow",
-            Some(group_allow.as_slice()),
-            "the group's allow list".into(),
-        ),
-        (
-            7,
-            "request allow",
-            Some(request_allow.as_slice()),
-            "per-request allow list".into(),
-        ),
-    ];
-    for (n, name, spec, place) in allow_steps {
-        let mut step = Step::new(n, name);
-        if let Some(spec) = spec.filter(|s| !s.is_empty()) {
-            let allowed = groups.expand(spec);
-            step.rule = Some(format!("{place} = {spec:?}"));
-            step.removed = list
-                .iter()
-                .filter(|t| !allowed.contains(t))
-                .cloned()
-                .collect();
-            list.retain(|t| allowed.contains(t));
+            (
+                4,
+                "provider allow",
+                provider_spec.map(|s| s.allow.as_slice()),
+                format!(
+                    "[tools.by_provider.{}] allow",
+                    req.provider.unwrap_or_default()
+                ),
+            ),
+            (
+                5,
+                "agent allow",
+                req.agent.map(|a| a.allow),
+                "[agents.*.tools] allow".into(),
+            ),
+            (
+                6,
+                "agent provider allow",
+                agent_provider.map(|s| s.allow.as_slice()),
+                "agent by_provider allow".into(),
+            ),
+            (
+                7,
+                "group allow",
+                Some(req.group_allow),
+                "the group's allow list".into(),
+            ),
+            (
+                7,
+                "request allow",
+                Some(req.request_allow),
+                "per-request allow list".into(),
+            ),
+        ];
+        for (n, name, spec, place) in allow_steps {
+            let mut step = Step::new(n, name);
+            if let Some(spec) = spec.filter(|s| !s.is_empty()) {
+                let allowed = self.groups.expand(spec);
+                step.rule = Some(format!("{place} = {spec:?}"));
+                step.removed = self
+                    .list
+                    .iter()
+                    .filter(|t| !allowed.contains(t))
+                    .cloned()
+                    .collect();
+                self.list.retain(|t| allowed.contains(t));
+            }
+            self.steps.push(step);
         }
-        steps.push(step);
     }
-    // 8–9. Deny lists.
-    let deny_steps: [(u8, &'static str, Option<&[String]>, &str); 2] = [
-        (8, "global deny", Some(global.deny), "[tools] deny"),
-        (
-            9,
-            "agent deny",
-            req.agent.map(|a| a.deny),
-            "[agents.*.tools] deny",
-        ),
-    ];
-    for (n, name, spec, place) in deny_steps {
-        let mut step = Step::new(n, name);
-        if let Some(spec) = spec.filter(|s| !s.is_empty()) {
-            let denied = groups.expand(spec);
-            step.rule = Some(format!("{place} = {spec:?}"));
-            step.removed = list
-                .iter()
-                .filter(|t| denied.contains(t))
-                .cloned()
-                .collect();
-            list.retain(|t| !denied.contains(t));
+
+    /// 8–9. Deny lists.
+    fn steps_deny(&mut self, global: PolicySpec<'_>, req: &Request<'_>) {
+        let deny_steps: [(u8, &'static str, Option<&[String]>, &str); 2] = [
+            (8, "global deny", Some(global.deny), "[tools] deny"),
+            (
+                9,
+                "agent deny",
+                req.agent.map(|a| a.deny),
+                "[agents.*.tools] deny",
+            ),
+        ];
+        for (n, name, spec, place) in deny_steps {
+            let mut step = Step::new(n, name);
+            if let Some(spec) = spec.filter(|s| !s.is_empty()) {
+                let denied = self.groups.expand(spec);
+                step.rule = Some(format!("{place} = {spec:?}"));
+                step.removed = self
+                    .list
+                    .iter()
+                    .filter(|t| denied.contains(t))
+                    .cloned()
+                    .collect();
+                self.list.retain(|t| !denied.contains(t));
+            }
+            self.steps.push(step);
         }
-        steps.push(step);
     }
-    // 10–11. alsoAllow adds back registered tools, even denied ones.
-    let also_steps: [(u8, &'static str, Option<&[String]>, &str); 2] = [
-        (
-            10,
-            "global also_allow",
-            Some(global.also_allow),
-            "[tools] also_allow",
-        ),
-        (
-            11,
-            "agent also_allow",
-            req.agent.map(|a| a.also_allow),
-            "[agents.*.tools] also_allow",
-        ),
-    ];
-    for (n, name, spec, place) in also_steps {
-        let mut step = Step::new(n, name);
-        if let Some(spec) = spec.filter(|s| !s.is_empty()) {
-            step.rule = Some(format!("{place} = {spec:?}"));
-            for t in groups.expand(spec) {
-                if all.contains(&t) && !list.contains(&t) {
-                    step.added.push(t.clone());
-                    list.push(t);
+
+    /// 10–11. alsoAllow adds back registered tools, even denied ones.
+    fn steps_also_allow(&mut self, global: PolicySpec<'_>, req: &Request<'_>) {
+        let also_steps: [(u8, &'static str, Option<&[String]>, &str); 2] = [
+            (
+                10,
+                "global also_allow",
+                Some(global.also_allow),
+                "[tools] also_allow",
+            ),
+            (
+                11,
+                "agent also_allow",
+                req.agent.map(|a| a.also_allow),
+                "[agents.*.tools] also_allow",
+            ),
+        ];
+        for (n, name, spec, place) in also_steps {
+            let mut step = Step::new(n, name);
+            if let Some(spec) = spec.filter(|s| !s.is_empty()) {
+                step.rule = Some(format!("{place} = {spec:?}"));
+                for t in self.groups.expand(spec) {
+                    if self.all.contains(&t) && !self.list.contains(&t) {
+                        step.added.push(t.clone());
+                        self.list.push(t);
+                    }
                 }
             }
+            self.steps.push(step);
         }
-        steps.push(step);
     }
-    // 12–13. Subagent and leaf deny lists.
-    for (n, name, on, deny) in [
-        (12u8, "subagent deny", req.subagent, SUBAGENT_DENY),
-        (13, "leaf deny", req.leaf, LEAF_DENY),
-    ] {
-        let mut step = Step::new(n, name);
-        if on {
-            step.rule = Some(format!("{name} list"));
-            step.removed = list
-                .iter()
-                .filter(|t| deny.contains(&t.as_str()))
-                .cloned()
-                .collect();
-            list.retain(|t| !deny.contains(&t.as_str()));
+
+    /// 12–13. Subagent and leaf deny lists.
+    fn steps_subagent(&mut self, req: &Request<'_>) {
+        for (n, name, on, deny) in [
+            (12u8, "subagent deny", req.subagent, SUBAGENT_DENY),
+            (13, "leaf deny", req.leaf, LEAF_DENY),
+        ] {
+            let mut step = Step::new(n, name);
+            if on {
+                step.rule = Some(format!("{name} list"));
+                step.removed = self
+                    .list
+                    .iter()
+                    .filter(|t| deny.contains(&t.as_str()))
+                    .cloned()
+                    .collect();
+                self.list.retain(|t| !deny.contains(&t.as_str()));
+            }
+            self.steps.push(step);
         }
-        steps.push(step);
     }
-    Evaluation { tools: list, steps }
 }
 
 /// `IsDenied`: does the global or agent deny list name this tool?

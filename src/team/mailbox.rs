@@ -123,13 +123,20 @@ pub fn wait(
     team: &Team,
     agent: &str,
     timeout: Option<Duration>,
+    on_waiting: &mut dyn FnMut(),
 ) -> Result<Vec<Message>> {
     let start = Instant::now();
     let mut pause = Duration::from_millis(25);
+    let mut waiting = false;
     loop {
         let msgs = read(conn, team, agent)?;
         if !msgs.is_empty() {
             return Ok(msgs);
+        }
+        if !waiting {
+            // The mailbox was empty once: from now on a message sent is a message waited for.
+            waiting = true;
+            on_waiting();
         }
         if let Some(t) = timeout {
             if start.elapsed() >= t {

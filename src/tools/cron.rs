@@ -61,6 +61,13 @@ fn payload(job: &Map<String, Value>) -> std::result::Result<Option<Payload>, Str
         }))
 }
 
+/// The jobs of `jobs` the caller owns.
+fn mine(ctx: &CallContext, jobs: Vec<Job>) -> Vec<Job> {
+    jobs.into_iter()
+        .filter(|j| j.owned_by(ctx.agent.as_deref(), ctx.user.as_deref()))
+        .collect()
+}
+
 impl CronTool {
     fn act(&self, ctx: &CallContext, args: &Map<String, Value>) -> Result<ToolResult> {
         let action = args
@@ -71,162 +78,180 @@ impl CronTool {
             return Ok(ToolResult::error("action parameter is required"));
         }
         let store = ctx.store()?;
-        let mine = |jobs: Vec<Job>| -> Vec<Job> {
-            jobs.into_iter()
-                .filter(|j| j.owned_by(ctx.agent.as_deref(), ctx.user.as_deref()))
-                .collect()
-        };
         match action {
-            "status" => {
-                let jobs = mine(cron::list(store.conn(), None)?);
-                let next = jobs
-                    .iter()
-                    .filter(|j| j.enabled)
-                    .filter_map(|j| j.next_run_ms.map(|n| (n, &j.name)))
-                    .min();
-                Ok(pretty(json!({
-                    "jobs": jobs.len(),
-                    "enabled": jobs.iter().filter(|j| j.enabled).count(),
-                    "nextRunMs": next.map(|n| n.0),
-                    "nextJob": next.map(|n| n.1),
-                    "nowMs": now_ms(),
-                })))
-            }
-            "list" => {
-                let jobs = mine(cron::list(store.conn(), None)?);
-                Ok(pretty(json!({"jobs": jobs, "count": jobs.len()})))
-            }
-            "add" => {
-                let Some(job) = args.get("job").and_then(Value::as_object) else {
-                    return Ok(ToolResult::error("job object is required"));
-                };
-                let name = job
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .trim();
-                if name.is_empty() {
-                    return Ok(ToolResult::error("job.name is required"));
-                }
-                let Some(schedule) = job.get("schedule") else {
-                    return Ok(ToolResult::error("job.schedule is required"));
-                };
-                let schedule = match Schedule::parse(schedule, now_ms()) {
-                    Ok(s) => s,
-                    Err(e) => return Ok(ToolResult::error(e)),
-                };
-                let payload = match payload(job) {
-                    Ok(Some(p)) => p,
-                    Ok(None) => return Ok(ToolResult::error("job.message is required")),
-                    Err(e) => return Ok(ToolResult::error(e)),
-                };
-                if let Payload::Tool { tool, .. } = &payload
-                    && !ctx.allowed_tools.iter().any(|t| t == tool)
-                {
-                    return Ok(ToolResult::error(format!(
-                        "job.tool {tool} is not a tool you may use, so a job of yours cannot use it either"
-                    )));
-                }
-                let new = NewJob {
-                    name: name.to_string(),
-                    agent: ctx.agent.clone(),
-                    user: ctx.user.clone(),
-                    session: job
-                        .get("session")
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                        .or_else(|| ctx.session_key.clone()),
-                    schedule,
-                    payload,
-                    allowed_tools: ctx.allowed_tools.clone(),
-                    created_by: format!("agent:{}", ctx.agent.as_deref().unwrap_or("default")),
-                    delete_after_run: job
-                        .get("deleteAfterRun")
-                        .and_then(Value::as_bool)
-                        .unwrap_or(false),
-                };
-                let created = cron::add(store.conn(), &new)?;
-                Ok(pretty(json!({"job": created})))
-            }
+            "status" => status(ctx, store.conn()),
+            "list" => list(ctx, store.conn()),
+            "add" => add(ctx, args, store.conn()),
             "update" | "remove" | "run" | "runs" => {
                 let Some(key) = job_key(args) else {
                     return Ok(ToolResult::error("jobId is required"));
                 };
                 let job = owned(store.conn(), ctx, &key)?;
                 match action {
-                    "remove" => {
-                        cron::remove(store.conn(), job.id)?;
-                        Ok(pretty(json!({"removed": job.id})))
-                    }
-                    "runs" => {
-                        let limit = args
-                            .get("limit")
-                            .and_then(Value::as_u64)
-                            .unwrap_or(20)
-                            .clamp(1, 500) as u32;
-                        let runs = cron::runs(store.conn(), Some(job.id), limit)?;
-                        Ok(pretty(json!({"runs": runs, "count": runs.len()})))
-                    }
-                    "run" => {
-                        let force = args.get("runMode").and_then(Value::as_str) != Some("due");
-                        let due = job.next_run_ms.is_some_and(|n| n <= now_ms());
-                        if !force && !due {
-                            return Ok(pretty(json!({"queued": false, "reason": "not due"})));
-                        }
-                        cron::make_due(store.conn(), job.id)?;
-                        drop(store);
-                        Ok(match start_tick(ctx, job.id) {
-                            Ok(pid) => pretty(json!({"started": true, "jobId": job.id, "pid": pid,
-                                "note": "running in the background; the runs action shows how it ended"})),
-                            Err(e) => {
-                                pretty(json!({"started": false, "queued": true, "jobId": job.id,
-                                "note": format!("could not start it now ({e}); it runs at the next `goclaw cron tick`")}))
-                            }
-                        })
-                    }
-                    _ => {
-                        let patch = args.get("patch").or_else(|| args.get("job"));
-                        let patch = patch.and_then(Value::as_object);
-                        let schedule = match patch.and_then(|p| p.get("schedule")) {
-                            None => None,
-                            Some(s) => match Schedule::parse(s, now_ms()) {
-                                Ok(s) => Some(s),
-                                Err(e) => return Ok(ToolResult::error(e)),
-                            },
-                        };
-                        let payload = match patch.map(payload) {
-                            Some(Err(e)) => return Ok(ToolResult::error(e)),
-                            Some(Ok(p)) => p,
-                            None => None,
-                        };
-                        if let Some(Payload::Tool { tool, .. }) = &payload
-                            && !job.allowed_tools.iter().any(|t| t == tool)
-                        {
-                            return Ok(ToolResult::error(format!(
-                                "job.tool {tool} is outside what this job may use"
-                            )));
-                        }
-                        if let Some(enabled) = patch
-                            .and_then(|p| p.get("enabled"))
-                            .and_then(Value::as_bool)
-                        {
-                            cron::set_enabled(store.conn(), &job, enabled)?;
-                        }
-                        let session = patch.and_then(|p| p.get("session")).and_then(Value::as_str);
-                        let updated = cron::update(
-                            store.conn(),
-                            job.id,
-                            schedule.as_ref(),
-                            payload.as_ref(),
-                            session,
-                        )?;
-                        Ok(pretty(json!({"job": updated})))
-                    }
+                    "remove" => remove(store.conn(), &job),
+                    "runs" => runs(args, store.conn(), &job),
+                    "run" => run(ctx, args, store, &job),
+                    _ => update(args, store.conn(), &job),
                 }
             }
             other => Ok(ToolResult::error(format!("unknown action: {other}"))),
         }
     }
+}
+
+/// `status`: how many jobs, how many enabled, and which runs next.
+fn status(ctx: &CallContext, conn: &rusqlite::Connection) -> Result<ToolResult> {
+    let jobs = mine(ctx, cron::list(conn, None)?);
+    let next = jobs
+        .iter()
+        .filter(|j| j.enabled)
+        .filter_map(|j| j.next_run_ms.map(|n| (n, &j.name)))
+        .min();
+    Ok(pretty(json!({
+        "jobs": jobs.len(),
+        "enabled": jobs.iter().filter(|j| j.enabled).count(),
+        "nextRunMs": next.map(|n| n.0),
+        "nextJob": next.map(|n| n.1),
+        "nowMs": now_ms(),
+    })))
+}
+
+/// `list`: the caller's jobs.
+fn list(ctx: &CallContext, conn: &rusqlite::Connection) -> Result<ToolResult> {
+    let jobs = mine(ctx, cron::list(conn, None)?);
+    Ok(pretty(json!({"jobs": jobs, "count": jobs.len()})))
+}
+
+/// `add`: a new job of the caller's, with the caller's tool list as its ceiling.
+fn add(
+    ctx: &CallContext,
+    args: &Map<String, Value>,
+    conn: &rusqlite::Connection,
+) -> Result<ToolResult> {
+    let Some(job) = args.get("job").and_then(Value::as_object) else {
+        return Ok(ToolResult::error("job object is required"));
+    };
+    let name = job
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .trim();
+    if name.is_empty() {
+        return Ok(ToolResult::error("job.name is required"));
+    }
+    let Some(schedule) = job.get("schedule") else {
+        return Ok(ToolResult::error("job.schedule is required"));
+    };
+    let schedule = match Schedule::parse(schedule, now_ms()) {
+        Ok(s) => s,
+        Err(e) => return Ok(ToolResult::error(e)),
+    };
+    let payload = match payload(job) {
+        Ok(Some(p)) => p,
+        Ok(None) => return Ok(ToolResult::error("job.message is required")),
+        Err(e) => return Ok(ToolResult::error(e)),
+    };
+    if let Payload::Tool { tool, .. } = &payload
+        && !ctx.allowed_tools.iter().any(|t| t == tool)
+    {
+        return Ok(ToolResult::error(format!(
+            "job.tool {tool} is not a tool you may use, so a job of yours cannot use it either"
+        )));
+    }
+    let new = NewJob {
+        name: name.to_string(),
+        agent: ctx.agent.clone(),
+        user: ctx.user.clone(),
+        session: job
+            .get("session")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| ctx.session_key.clone()),
+        schedule,
+        payload,
+        allowed_tools: ctx.allowed_tools.clone(),
+        created_by: format!("agent:{}", ctx.agent.as_deref().unwrap_or("default")),
+        delete_after_run: job
+            .get("deleteAfterRun")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+    };
+    let created = cron::add(conn, &new)?;
+    Ok(pretty(json!({"job": created})))
+}
+
+/// `remove`: deletes the job.
+fn remove(conn: &rusqlite::Connection, job: &Job) -> Result<ToolResult> {
+    cron::remove(conn, job.id)?;
+    Ok(pretty(json!({"removed": job.id})))
+}
+
+/// `runs`: the job's latest runs (`limit`, default 20).
+fn runs(args: &Map<String, Value>, conn: &rusqlite::Connection, job: &Job) -> Result<ToolResult> {
+    let limit = args
+        .get("limit")
+        .and_then(Value::as_u64)
+        .unwrap_or(20)
+        .clamp(1, 500) as u32;
+    let runs = cron::runs(conn, Some(job.id), limit)?;
+    Ok(pretty(json!({"runs": runs, "count": runs.len()})))
+}
+
+/// `run`: makes the job due and starts a tick for it in the background (the store is closed
+/// first).
+fn run(
+    ctx: &CallContext,
+    args: &Map<String, Value>,
+    store: crate::store::Store,
+    job: &Job,
+) -> Result<ToolResult> {
+    let force = args.get("runMode").and_then(Value::as_str) != Some("due");
+    let due = job.next_run_ms.is_some_and(|n| n <= now_ms());
+    if !force && !due {
+        return Ok(pretty(json!({"queued": false, "reason": "not due"})));
+    }
+    cron::make_due(store.conn(), job.id)?;
+    drop(store);
+    Ok(match start_tick(ctx, job.id) {
+        Ok(pid) => pretty(json!({"started": true, "jobId": job.id, "pid": pid,
+            "note": "running in the background; the runs action shows how it ended"})),
+        Err(e) => pretty(json!({"started": false, "queued": true, "jobId": job.id,
+            "note": format!("could not start it now ({e}); it runs at the next `goclaw cron tick`")})),
+    })
+}
+
+/// `update`: applies `patch` (or `job`): schedule, payload, enabled, session.
+fn update(args: &Map<String, Value>, conn: &rusqlite::Connection, job: &Job) -> Result<ToolResult> {
+    let patch = args.get("patch").or_else(|| args.get("job"));
+    let patch = patch.and_then(Value::as_object);
+    let schedule = match patch.and_then(|p| p.get("schedule")) {
+        None => None,
+        Some(s) => match Schedule::parse(s, now_ms()) {
+            Ok(s) => Some(s),
+            Err(e) => return Ok(ToolResult::error(e)),
+        },
+    };
+    let payload = match patch.map(payload) {
+        Some(Err(e)) => return Ok(ToolResult::error(e)),
+        Some(Ok(p)) => p,
+        None => None,
+    };
+    if let Some(Payload::Tool { tool, .. }) = &payload
+        && !job.allowed_tools.iter().any(|t| t == tool)
+    {
+        return Ok(ToolResult::error(format!(
+            "job.tool {tool} is outside what this job may use"
+        )));
+    }
+    if let Some(enabled) = patch
+        .and_then(|p| p.get("enabled"))
+        .and_then(Value::as_bool)
+    {
+        cron::set_enabled(conn, job, enabled)?;
+    }
+    let session = patch.and_then(|p| p.get("session")).and_then(Value::as_str);
+    let updated = cron::update(conn, job.id, schedule.as_ref(), payload.as_ref(), session)?;
+    Ok(pretty(json!({"job": updated})))
 }
 
 /// Starts `goclaw cron tick --force ID` in the background, on the same store, config and

@@ -118,14 +118,6 @@ fn action_of(ctx: &CallContext, name: &str, args: &Map<String, Value>) -> Result
     let task = || need(args, "task_id", name).map(String::from);
     let text_or = |default: &str| s(args, "text").unwrap_or(default).to_string();
     let limit = |default: usize| n(args, "limit").map_or(default, |l| l.max(1) as usize);
-    let blocked_by = || {
-        args.get("blocked_by").and_then(Value::as_array).map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(String::from))
-                .collect::<Vec<_>>()
-        })
-    };
-    let flag = |key: &str| args.get(key).and_then(Value::as_bool).unwrap_or(false);
     Ok(match name {
         "list" => Action::List {
             status: s(args, "status").unwrap_or("all").to_string(),
@@ -141,23 +133,7 @@ fn action_of(ctx: &CallContext, name: &str, args: &Map<String, Value>) -> Result
             task: s(args, "task_id").map(String::from),
             limit: limit(100),
         },
-        "create" => {
-            if let Some(a) =
-                s(args, "assignee").filter(|a| !ctx.known_agents.iter().any(|k| k == a))
-            {
-                return Err(Error::not_found(format!("assignee \"{a}\" not found")));
-            }
-            Action::Create(NewTask {
-                subject: need(args, "subject", "create")?.to_string(),
-                description: s(args, "description").unwrap_or_default().to_string(),
-                priority: n(args, "priority").unwrap_or(0),
-                blocked_by: blocked_by().unwrap_or_default(),
-                assignee: s(args, "assignee").map(String::from),
-                dedupe_key: s(args, "dedupe_key").map(String::from),
-                require_approval: flag("require_approval"),
-                request: flag("request"),
-            })
-        }
+        "create" => create_action(ctx, args)?,
         "claim" => Action::Claim {
             task: s(args, "task_id").map(String::from),
         },
@@ -203,16 +179,7 @@ fn action_of(ctx: &CallContext, name: &str, args: &Map<String, Value>) -> Result
         },
         "update" => Action::Update {
             task: task()?,
-            changes: Changes {
-                subject: s(args, "subject").map(String::from),
-                description: args
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(String::from),
-                priority: n(args, "priority"),
-                blocked_by: blocked_by(),
-                assignee: s(args, "assignee").map(|a| Some(a.to_string())),
-            },
+            changes: changes_of(args),
         },
         "ask_user" => Action::AskUser {
             task: task()?,
@@ -228,6 +195,47 @@ fn action_of(ctx: &CallContext, name: &str, args: &Map<String, Value>) -> Result
             )));
         }
     })
+}
+
+/// `blocked_by`: the strings of the array, if there is one.
+fn blocked_by(args: &Map<String, Value>) -> Option<Vec<String>> {
+    args.get("blocked_by").and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(|v| v.as_str().map(String::from))
+            .collect()
+    })
+}
+
+/// `create`: the assignee must be an agent of the config.
+fn create_action(ctx: &CallContext, args: &Map<String, Value>) -> Result<Action> {
+    if let Some(a) = s(args, "assignee").filter(|a| !ctx.known_agents.iter().any(|k| k == a)) {
+        return Err(Error::not_found(format!("assignee \"{a}\" not found")));
+    }
+    let flag = |key: &str| args.get(key).and_then(Value::as_bool).unwrap_or(false);
+    Ok(Action::Create(NewTask {
+        subject: need(args, "subject", "create")?.to_string(),
+        description: s(args, "description").unwrap_or_default().to_string(),
+        priority: n(args, "priority").unwrap_or(0),
+        blocked_by: blocked_by(args).unwrap_or_default(),
+        assignee: s(args, "assignee").map(String::from),
+        dedupe_key: s(args, "dedupe_key").map(String::from),
+        require_approval: flag("require_approval"),
+        request: flag("request"),
+    }))
+}
+
+/// `update`: what it changes (an empty description clears it).
+fn changes_of(args: &Map<String, Value>) -> Changes {
+    Changes {
+        subject: s(args, "subject").map(String::from),
+        description: args
+            .get("description")
+            .and_then(Value::as_str)
+            .map(String::from),
+        priority: n(args, "priority"),
+        blocked_by: blocked_by(args),
+        assignee: s(args, "assignee").map(|a| Some(a.to_string())),
+    }
 }
 
 /// A reply as the text a model reads (queries as JSON, kept out of the transcript's display).

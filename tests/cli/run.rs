@@ -1204,6 +1204,47 @@ fn a_terminal_sees_the_answer_stream() {
     );
 }
 
+/// `-q` silences every note, on a terminal too: the tool-call notes are gone, the answer
+/// (data) stays.
+#[test]
+fn quiet_silences_the_tool_call_notes_on_a_terminal() {
+    if require_peer(which::which("script").ok(), "script(1) (util-linux)").is_none() {
+        return;
+    }
+    let env = TestEnv::new();
+    env.write("notes.txt", "quiet please");
+    let provider = recording(
+        &env,
+        "quiet.jsonl",
+        &[
+            calls(
+                "c",
+                &[("read_file", json!({"path": "notes.txt"}))],
+                "tool_calls",
+            ),
+            answer("The file says quiet please."),
+        ],
+    );
+    let screen = |quiet: &str| {
+        let inner = format!(
+            "{} {quiet} run --provider {provider} 'read notes.txt'",
+            goclaw_bin().display()
+        );
+        let out = env
+            .launcher_cmd("script")
+            .args(["-qec", &inner, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let loud = screen("");
+    assert!(loud.contains("→ read_file"), "{loud}");
+    let quiet = screen("-q");
+    assert!(quiet.contains("The file says quiet please."), "{quiet}");
+    assert!(!quiet.contains("→ read_file"), "{quiet}");
+}
+
 #[test]
 fn a_run_uses_the_tools_of_mcp_servers_the_agent_may_use() {
     let Some(py) = peer_python() else { return };

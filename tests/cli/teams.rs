@@ -607,10 +607,24 @@ fn the_mailbox() {
     let t = std::time::Instant::now();
     assert_error(&msg("w4", &["wait", "--timeout", "300ms"]), 7, "timeout");
     assert!(t.elapsed() < std::time::Duration::from_secs(5));
-    let waiter = env.spawn(&["team", "message", "--as", "w4", "wait", "--timeout", "20s"]);
-    // Asleep between two looks at its mailbox: it has found nothing and is waiting, so the
-    // message below comes while it waits.
-    wait_until_asleep(waiter.id());
+    let mut waiter = env.spawn(&[
+        "-v",
+        "team",
+        "message",
+        "--as",
+        "w4",
+        "wait",
+        "--timeout",
+        "20s",
+    ]);
+    // It says (with -v) when it has found its mailbox empty: the message below comes while it
+    // waits.
+    let mut err = std::io::BufReader::new(waiter.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("waiting for a message for w4") {
+        let n = std::io::BufRead::read_line(&mut err, &mut said).unwrap();
+        assert!(n > 0, "the waiter ended without waiting: {said}");
+    }
     assert_eq!(code(&msg("w5", &["send", "--to", "w4", "ping"])), 0);
     let out = waiter.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -1026,4 +1040,37 @@ fn tasks_do_takes_the_tool_json() {
         "usage",
     );
     assert_error(&tasks(&env, "w2", &["do", "[1]"]), 2, "usage");
+}
+
+/// `tasks do` is a call of the `team_tasks` tool through the gate: the acting agent's policy
+/// applies and the call is in the audit trail.
+#[test]
+fn tasks_do_goes_through_the_gate() {
+    let env = board();
+    let config: String = AGENTS
+        .iter()
+        .map(|a| match *a {
+            "w2" => "[agents.w2.tools]\ndeny = [\"team_tasks\"]\n".to_string(),
+            a => format!("[agents.{a}]\n"),
+        })
+        .collect();
+    std::fs::write(env.home().join("config.toml"), config).unwrap();
+    assert_eq!(code(&tasks(&env, "w1", &["do", r#"{"action":"list"}"#])), 0);
+    let refused = tasks(&env, "w2", &["do", r#"{"action":"list"}"#]);
+    let err = assert_error(&refused, 3, "denied");
+    assert!(
+        err["message"].as_str().unwrap().contains("team_tasks"),
+        "{err}"
+    );
+    let listed = env.run(&["tools", "history", "--tool", "team_tasks"]);
+    let history: Vec<Value> = stdout(&listed)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let outcomes: Vec<(&str, &str)> = history
+        .iter()
+        .map(|r| (r["agent"].as_str().unwrap(), r["outcome"].as_str().unwrap()))
+        .collect();
+    assert!(outcomes.contains(&("w1", "ok")), "{outcomes:?}");
+    assert!(outcomes.contains(&("w2", "denied")), "{outcomes:?}");
 }

@@ -1019,3 +1019,37 @@ fn results_are_scrubbed_unless_turned_off() {
     ]);
     assert!(stdout(&o).contains("sk-abc"));
 }
+
+/// `policy explain --tool` is the gate's own decision (`Gate::decide`), made without running,
+/// counting or asking: arguments the gate would refuse are `invalid`, an unknown tool is exit 5,
+/// and explaining does not use up the rate limit.
+#[test]
+fn policy_explain_is_the_gates_decision() {
+    let env = TestEnv::new();
+    env.write("c.toml", "[tools]\nrate_limit_per_hour = 1\n");
+    let explain = |args: &[&str]| {
+        let mut a = vec!["--config", "c.toml", "policy", "explain", "--tool"];
+        a.extend_from_slice(args);
+        env.run(&a)
+    };
+    let o = explain(&["exec"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    assert_eq!(doc["decision"], "invalid", "{doc}");
+    assert!(
+        doc["message"]
+            .as_str()
+            .unwrap()
+            .contains("required: command"),
+        "{doc}"
+    );
+    assert_error(&explain(&["no_such_tool"]), 5, "not_found");
+    for _ in 0..3 {
+        let doc = json(&explain(&["datetime"]));
+        assert_eq!(doc["decision"], "allow", "{doc}");
+    }
+    let o = env.run(&["--config", "c.toml", "tools", "exec", "datetime", "{}"]);
+    assert_eq!(code(&o), 0, "explaining used up the limit: {}", stderr(&o));
+    let o = env.run(&["--config", "c.toml", "tools", "exec", "datetime", "{}"]);
+    assert_error(&o, 4, "limited");
+}

@@ -344,32 +344,6 @@ pub fn wait_for_descendant(ancestor: u32, cmdline: &str) -> u32 {
     }
 }
 
-/// Waits (at most 20 s) until the main thread of process `pid`, a child of this test, sleeps
-/// in `nanosleep` or `clock_nanosleep` (/proc/PID/syscall). For a command that polls (`team
-/// message wait`): it has looked once, found nothing, and is waiting to look again.
-pub fn wait_until_asleep(pid: u32) {
-    let path = format!("/proc/{pid}/syscall");
-    let naps = [nix::libc::SYS_nanosleep, nix::libc::SYS_clock_nanosleep];
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let now = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("{path}: {e} (the test reads what its child is blocked in)")
-        });
-        let call = now
-            .split_whitespace()
-            .next()
-            .and_then(|n| n.parse::<nix::libc::c_long>().ok());
-        if call.is_some_and(|n| naps.contains(&n)) {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "process {pid} never slept; now: {now}"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// Waits (at most 20 s) until the child has read everything written so far to its `stdin`
 /// pipe: the sign that it has started and is reading its input.
 pub fn wait_until_read(stdin: &std::process::ChildStdin) {

@@ -7,43 +7,33 @@
 
 pub mod audit;
 pub mod decision;
+mod outcome;
+mod request;
+mod stages;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::config::{AgentProfile, ToolsConfig, unknown_agent};
 use super::exec::approvals::{self, Subject};
 use super::exec::{ApprovalMode, ExecSettings};
 use super::{CallContext, Registry, Review, Tool, ToolResult};
-use crate::error::{ErrorKind, Result};
+use crate::error::Result;
 use crate::memory::embed::Embedder;
 use crate::policy::{self, Evaluation, Groups};
 use crate::store::{Store, sql_error};
 use crate::text::scrub::Scrubber;
 use audit::Row;
 pub use audit::{allow_rate, rate_key};
-use decision::{CallEnd, Decision, DenyCheck, PolicyCheck, RateCheck, SandboxCheck, Verdict};
+use decision::{CallEnd, Decision, Verdict};
+pub use outcome::{Outcome, Status, answer};
+pub use request::{CallRequest, MAX_PARAMS, OnAsk, Scope, normalise};
 
-/// Most parameters one call may carry (seed 004).
-pub const MAX_PARAMS: usize = 1000;
 /// Characters of a result kept in the audit record.
 const RESULT_PREVIEW: usize = 2000;
-
-/// What to do when an approval is needed and nobody can be asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum OnAsk {
-    /// Refuse the call (exit 3).
-    #[default]
-    Deny,
-    /// Return a tool error saying approval was required (exit 1).
-    Fail,
-    /// Run it.
-    Allow,
-}
 
 /// An answer from a person at a terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,36 +101,6 @@ pub struct Ceiling {
     pub why: String,
 }
 
-/// One call.
-#[derive(Debug, Clone, Default)]
-pub struct CallRequest {
-    pub tool: String,
-    pub args: Value,
-    pub agent: Option<String>,
-    pub user: Option<String>,
-    pub session_key: Option<String>,
-    pub channel: Option<String>,
-    pub chat_id: Option<String>,
-    pub peer_kind: Option<String>,
-    pub provider: Option<String>,
-    pub dry_run: bool,
-    pub on_ask: OnAsk,
-    /// When the call must stop early (the caller's deadline, a signal).
-    pub stop: super::StopWhen,
-    /// Further limits on the caller's tool list (a chat group's, a subagent's).
-    pub scope: Scope,
-}
-
-/// The policy inputs of a call beyond its agent and provider: the chat group's and the
-/// request's allow lists (step 7) and the subagent and leaf deny lists (steps 12–13).
-#[derive(Debug, Clone, Default)]
-pub struct Scope {
-    pub group_allow: Vec<String>,
-    pub request_allow: Vec<String>,
-    pub subagent: bool,
-    pub leaf: bool,
-}
-
 /// Only the gate makes a [`CallContext`] (it is a field no one else can fill), so only the
 /// gate can hand one to [`Tool::review`] and [`Tool::execute`]: nothing reaches a tool except
 /// through the gate.
@@ -169,73 +129,6 @@ enum Purpose {
     Call,
     /// An explanation: nothing is counted or changed.
     Explain,
-}
-
-/// How a call ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Ok,
-    Error,
-    Denied,
-    Limited,
-    Invalid,
-    NotFound,
-    DryRun,
-}
-
-/// What the gate reports.
-#[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
-    pub tool: String,
-    pub status: Status,
-    pub result: Option<ToolResult>,
-    /// Why, for anything but a plain run.
-    pub message: Option<String>,
-    /// The decisions made on the way.
-    pub decision: Value,
-    /// The audit record's id.
-    pub call_id: i64,
-    #[serde(skip)]
-    pub kind: Option<ErrorKind>,
-}
-
-/// What the caller of a call (a model, an MCP client) is told: the outcome's
-/// [`reply`](Outcome::reply), or why the gate itself failed; and whether that is an error.
-pub fn answer(outcome: Result<Outcome>) -> (String, bool) {
-    match outcome {
-        Err(e) => (e.message, true),
-        Ok(o) => (o.reply(), o.error_kind().is_some()),
-    }
-}
-
-impl Outcome {
-    /// The outcome as text: the result, or why the call did not run. For a failure, the
-    /// gate's reason comes first; for a success, the tool's result.
-    pub fn reply(&self) -> String {
-        let result = self.result.as_ref().map(|r| r.for_llm.clone());
-        if self.error_kind().is_some() {
-            self.message
-                .clone()
-                .or(result)
-                .unwrap_or_else(|| "the tool call failed".into())
-        } else {
-            result.or_else(|| self.message.clone()).unwrap_or_default()
-        }
-    }
-
-    /// The error kind a command line maps this outcome to (`None`: success).
-    pub fn error_kind(&self) -> Option<ErrorKind> {
-        match self.status {
-            Status::Ok | Status::DryRun => None,
-            Status::Error if self.kind.is_some() => self.kind,
-            Status::Error => Some(ErrorKind::Failed),
-            Status::Denied => Some(ErrorKind::Denied),
-            Status::Limited => Some(ErrorKind::Limited),
-            Status::Invalid => Some(ErrorKind::Usage),
-            Status::NotFound => Some(ErrorKind::NotFound),
-        }
-    }
 }
 
 impl<'a> Gate<'a> {
@@ -464,205 +357,6 @@ impl<'a> Gate<'a> {
         Ok((decision, CallEnd::ran(tool.execute(&ctx, &args))))
     }
 
-    /// The stages before a tool runs, in order: arguments → tool → agent → policy → rate limit
-    /// (calls only) → the empty-arguments guard → schema → review and approval decision →
-    /// sandbox.
-    fn decide_for(
-        &self,
-        store: &mut Store,
-        req: &CallRequest,
-        purpose: Purpose,
-    ) -> Result<Decided<'a>> {
-        let mut d = Decided {
-            tool: None,
-            evaluation: None,
-            decision: Decision::default(),
-            verdict: Verdict::Run,
-            approval: None,
-            ready: None,
-        };
-        let stop = |mut d: Decided<'a>, status: Status, message: String| {
-            d.verdict = Verdict::Stop(CallEnd::stop(status, message));
-            Ok(d)
-        };
-        let args = match normalise(&req.tool, &req.args) {
-            Ok(args) => args,
-            Err(msg) => return stop(d, Status::Invalid, msg),
-        };
-        let Some(tool) = self.registry.get(&req.tool) else {
-            return stop(d, Status::NotFound, format!("unknown tool: {}", req.tool));
-        };
-        d.tool = Some(tool);
-        let agent = self.agent(req.agent.as_deref())?;
-        // Policy.
-        let evaluation = self.evaluate(agent, req.provider.as_deref(), &req.scope);
-        let removed = evaluation.removed_by(tool.name()).cloned();
-        let allowed = evaluation.tools.clone();
-        d.evaluation = Some(evaluation);
-        if let Some(step) = removed {
-            let why = format!(
-                "tool {} is not allowed{}: removed at step {} ({}: {})",
-                tool.name(),
-                req.agent
-                    .as_ref()
-                    .map(|a| format!(" for agent {a}"))
-                    .unwrap_or_default(),
-                step.step,
-                step.name,
-                step.rule.clone().unwrap_or_default()
-            );
-            d.decision.policy = Some(PolicyCheck {
-                allowed: false,
-                step: Some(step.step),
-                name: Some(step.name),
-                rule: step.rule,
-            });
-            return stop(d, Status::Denied, why);
-        }
-        d.decision.policy = Some(PolicyCheck {
-            allowed: true,
-            step: None,
-            name: None,
-            rule: None,
-        });
-        let ctx = self.context(req, agent, allowed);
-        // Rate limit.
-        let per_hour = self.tools.rate_limit_per_hour;
-        if purpose == Purpose::Call && per_hour > 0 && !req.dry_run {
-            let key = rate_key(ctx.session_key.as_deref(), req.agent.as_deref());
-            if !allow_rate(store, &key, per_hour)? {
-                d.decision.rate_limit = Some(RateCheck {
-                    allowed: false,
-                    per_hour,
-                });
-                let msg =
-                    format!("tool rate limit exceeded: {per_hour} actions/hour for key {key}");
-                return stop(d, Status::Limited, msg);
-            }
-        }
-        // The empty-arguments guard, then the schema.
-        let schema = tool.parameters();
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        if args.is_empty() && !required.is_empty() {
-            let msg = format!(
-                "Tool call had empty arguments (required: {}). This usually means your previous response was too long for the API to include tool parameters. Try again with shorter content — split into smaller parts if needed.",
-                required.join(", ")
-            );
-            d.verdict = Verdict::Stop(CallEnd::tool_error(msg));
-            return Ok(d);
-        }
-        if let Err(e) = super::schema::validate(&schema, &args) {
-            return stop(
-                d,
-                Status::Invalid,
-                format!("invalid arguments for {}: {e}", tool.name()),
-            );
-        }
-        // Review and the approval decision.
-        match tool.review(&ctx, &args) {
-            Review::Allow => {}
-            Review::Deny(denial) => {
-                d.decision.deny = Some(DenyCheck {
-                    group: denial.group,
-                    pattern: denial.pattern,
-                });
-                return stop(d, Status::Denied, denial.message);
-            }
-            Review::Approval(subject) => {
-                let entries =
-                    approvals::list(store.conn()).map_err(|e| sql_error(store.path(), e))?;
-                let decision = approvals::decide(ctx.exec.approval, &subject, &entries);
-                d.decision.approval = Some(decision.clone());
-                d.approval = Some((subject.clone(), ctx.exec.approval));
-                match decision {
-                    approvals::Decision::Allow(_) => {}
-                    approvals::Decision::Deny(r) => return stop(d, Status::Denied, r),
-                    approvals::Decision::Ask(reason) => {
-                        d.verdict = Verdict::Ask { subject, reason }
-                    }
-                }
-            }
-        }
-        // The sandbox the tool would run in.
-        d.decision.sandbox = tool.sandbox(&ctx).map(|plan| match plan {
-            Ok(p) => SandboxCheck::Plan {
-                kind: p.kind,
-                network: p.network,
-                describe: p.describe(),
-            },
-            Err(error) => SandboxCheck::Error { error },
-        });
-        d.ready = Some((ctx, args));
-        Ok(d)
-    }
-
-    /// Acts on an approval that must be asked for; `Some` ends the call.
-    fn settle(
-        &self,
-        store: &mut Store,
-        subject: &Subject,
-        reason: String,
-        req: &CallRequest,
-        prompter: Option<&dyn Prompter>,
-        decision: &mut Decision,
-    ) -> Result<Option<CallEnd>> {
-        if req.dry_run {
-            let msg = format!("dry run: would ask for approval: {reason}");
-            return Ok(Some(CallEnd::stop(Status::DryRun, msg)));
-        }
-        let timeout = Duration::from_secs(self.tools.exec.approval_timeout_secs.max(1));
-        if let Some(p) = prompter {
-            let answer = p.ask(&req.tool, subject, &reason, timeout);
-            decision.asked = Some(format!("{answer:?}"));
-            return match answer {
-                Answer::AllowOnce => Ok(None),
-                Answer::AllowAlways => {
-                    for c in subject
-                        .commands
-                        .iter()
-                        .filter(|c| c.program.starts_with('/'))
-                    {
-                        approvals::add(
-                            store.conn(),
-                            &c.program,
-                            &[],
-                            "allow",
-                            Some("allowed always at a prompt"),
-                        )
-                        .map_err(|e| sql_error(store.path(), e))?;
-                    }
-                    Ok(None)
-                }
-                Answer::Deny => Ok(Some(CallEnd::stop(
-                    Status::Denied,
-                    "command denied by user",
-                ))),
-                Answer::TimedOut => Ok(Some(CallEnd::stop(
-                    Status::Denied,
-                    format!(
-                        "exec approval: approval timed out after {}",
-                        super::exec::go_duration(timeout)
-                    ),
-                ))),
-            };
-        }
-        decision.on_ask = Some(format!("{:?}", req.on_ask).to_lowercase());
-        Ok(match req.on_ask {
-            OnAsk::Allow => None,
-            OnAsk::Deny => Some(CallEnd::stop(
-                Status::Denied,
-                format!(
-                    "approval required and no terminal to ask: {reason} (--on-ask allow runs it; `goclaw approvals allow` approves it for good)"
-                ),
-            )),
-            OnAsk::Fail => Some(CallEnd::tool_error(format!("approval required: {reason}"))),
-        })
-    }
-
     /// The audit row of a call about to run (outcome `started`), written before the tool runs:
     /// a call whose row cannot be written does not run.
     fn begin(&self, store: &Store, req: &CallRequest, decision: &Decision) -> Result<i64> {
@@ -737,87 +431,5 @@ impl<'a> Gate<'a> {
             preview: preview.as_deref(),
         };
         audit::finish(self.scrubber, store, req, &row, started)
-    }
-}
-
-/// Accepts both argument shapes of seed 004: `{"name": T, "params": {…}}` and flat (where a
-/// `name` equal to the tool's is dropped). More than [`MAX_PARAMS`] parameters are refused.
-pub fn normalise(tool: &str, args: &Value) -> std::result::Result<Map<String, Value>, String> {
-    let obj = match args {
-        Value::Null => return Ok(Map::new()),
-        Value::Object(o) => o,
-        other => {
-            return Err(format!(
-                "arguments must be a JSON object, not {}",
-                json_type(other)
-            ));
-        }
-    };
-    let inner = match (obj.get("name"), obj.get("params")) {
-        (Some(Value::String(n)), Some(Value::Object(p))) if obj.len() == 2 => {
-            if policy::canonical(n) != policy::canonical(tool) && !n.eq_ignore_ascii_case(tool) {
-                return Err(format!(
-                    "the arguments name tool `{n}` but the call is for `{tool}`"
-                ));
-            }
-            p.clone()
-        }
-        (Some(Value::String(n)), _) if n == tool => {
-            let mut o = obj.clone();
-            o.remove("name");
-            o
-        }
-        _ => obj.clone(),
-    };
-    if inner.len() > MAX_PARAMS {
-        return Err(format!(
-            "too many parameters: {} (at most {MAX_PARAMS})",
-            inner.len()
-        ));
-    }
-    Ok(inner)
-}
-
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn both_argument_shapes() {
-        let flat = normalise("exec", &json!({"command": "ls"})).unwrap();
-        let nested = normalise(
-            "exec",
-            &json!({"name": "exec", "params": {"command": "ls"}}),
-        )
-        .unwrap();
-        let named = normalise("exec", &json!({"name": "exec", "command": "ls"})).unwrap();
-        let alias = normalise(
-            "exec",
-            &json!({"name": "bash", "params": {"command": "ls"}}),
-        )
-        .unwrap();
-        assert_eq!(flat, nested);
-        assert_eq!(flat, named);
-        assert_eq!(flat, alias);
-        assert!(normalise("exec", &json!({"name": "read_file", "params": {}})).is_err());
-        assert!(normalise("exec", &json!([1])).is_err());
-        let many: Map<String, Value> = (0..1001).map(|i| (format!("k{i}"), json!(i))).collect();
-        assert!(
-            normalise("exec", &Value::Object(many))
-                .unwrap_err()
-                .contains("too many")
-        );
     }
 }

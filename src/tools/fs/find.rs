@@ -1,0 +1,421 @@
+//! The file tools that look without changing anything: `list_files` (one directory), `glob`
+//! (file names, newest first) and `search` (file contents, ripgrep's libraries), with the
+//! tree walker they share.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    GLOB_MAX_RESULTS, MAX_LINE_CHARS, SEARCH_MAX_RESULTS, SKIP_DIRS, Step, bool_arg, cut_chars,
+    done, fail, num_arg, str_arg, workspace,
+};
+use crate::tools::workspace::{Workspace, list_dir};
+use crate::tools::{CallContext, Risk, Tool, ToolResult};
+
+/// `list_files`.
+pub struct ListFiles;
+
+impl Tool for ListFiles {
+    fn name(&self) -> &'static str {
+        "list_files"
+    }
+    fn description(&self) -> &'static str {
+        "List a directory in the workspace: [DIR] and [FILE] entries with sizes."
+    }
+    fn parameters(&self) -> Value {
+        json!({"type":"object","properties":{"path":{"type":"string","description":"Directory, default ."}}})
+    }
+    fn risk(&self) -> Risk {
+        Risk::Safe
+    }
+    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+        done(list_files(ctx, args))
+    }
+}
+
+/// The body of `list_files`.
+fn list_files(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let path = str_arg(args, "path")
+        .filter(|p| !p.is_empty())
+        .unwrap_or(".");
+    let ws = workspace(ctx)?;
+    let (fd, real) = match ws.open_dir(path) {
+        Ok(d) => d,
+        Err(e) if e.not_found => {
+            return Err(ToolResult::silent(format!(
+                "Directory does not exist: {path}"
+            )));
+        }
+        Err(e) => return Err(fail(e)),
+    };
+    let entries = list_dir(&fd)?;
+    let mut out = String::new();
+    for (name, meta) in entries {
+        if ws.denied_rule(&real.join(&name)).is_some() {
+            continue;
+        }
+        if meta.is_dir() {
+            out.push_str(&format!("[DIR]  {name}/\n"));
+        } else {
+            out.push_str(&format!("[FILE] {name} ({} bytes)\n", meta.len()));
+        }
+    }
+    Ok(ToolResult::silent(out))
+}
+
+/// How a tree is walked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// `glob`: every file, but never into [`SKIP_DIRS`] (seed 004).
+    Glob,
+    /// `search`: as ripgrep does, honouring .gitignore and skipping hidden files.
+    Search,
+}
+
+/// Walks files under `start` (a workspace-relative directory), never into denied prefixes.
+fn walker(ws: &Workspace, start: &Path, walk: Walk) -> ignore::WalkBuilder {
+    let mut b = ignore::WalkBuilder::new(ws.absolute(start));
+    let rg = walk == Walk::Search;
+    b.standard_filters(rg)
+        .hidden(rg)
+        .follow_links(false)
+        .require_git(false);
+    let root = ws.root().to_path_buf();
+    let ws_denied = ws.denied().to_vec();
+    b.filter_entry(move |e| {
+        let name = e.file_name().to_string_lossy();
+        if walk == Walk::Glob
+            && e.file_type().is_some_and(|t| t.is_dir())
+            && e.depth() > 0
+            && SKIP_DIRS.contains(&name.as_ref())
+        {
+            return false;
+        }
+        let rel = e.path().strip_prefix(&root).unwrap_or(e.path());
+        !ws_denied.iter().any(|d| rel.starts_with(d))
+    });
+    b
+}
+
+/// `glob`.
+pub struct Glob;
+
+impl Tool for Glob {
+    fn name(&self) -> &'static str {
+        "glob"
+    }
+    fn description(&self) -> &'static str {
+        "Find files by glob pattern (e.g. **/*.rs, src/**/*.ts), newest first. Skips node_modules, vendor, target, .venv and similar. A *.ext pattern with no match is retried as **/*.ext."
+    }
+    fn parameters(&self) -> Value {
+        json!({"type":"object","properties":{
+            "pattern":{"type":"string"},"path":{"type":"string","description":"Directory to search, default ."},
+            "max_results":{"type":"integer","minimum":1}},"required":["pattern"]})
+    }
+    fn risk(&self) -> Risk {
+        Risk::Safe
+    }
+    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+        done(glob(ctx, args))
+    }
+}
+
+/// The body of `glob`.
+fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let pattern = str_arg(args, "pattern").unwrap_or_default();
+    if pattern.is_empty() {
+        return Err(ToolResult::error("pattern is required"));
+    }
+    let max = num_arg(args, "max_results")
+        .filter(|&n| n > 0)
+        .map_or(GLOB_MAX_RESULTS, |n| n as usize);
+    let ws = workspace(ctx)?;
+    let dir = str_arg(args, "path")
+        .filter(|p| !p.is_empty())
+        .unwrap_or(".");
+    let (fd, start) = ws.open_dir(dir)?;
+    drop(fd);
+    let mut found = match glob_once(&ws, &start, pattern) {
+        Ok(f) => f,
+        Err(e) => return Err(ToolResult::error(e)),
+    };
+    let mut used = pattern.to_string();
+    if found.is_empty() && !pattern.contains('/') && pattern.starts_with("*.") {
+        used = format!("**/{pattern}");
+        found = match glob_once(&ws, &start, &used) {
+            Ok(f) => f,
+            Err(e) => return Err(ToolResult::error(e)),
+        };
+    }
+    if found.is_empty() {
+        return Err(ToolResult::silent(format!("No files match {pattern}")));
+    }
+    // Newest first; ties by name.
+    found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let total = found.len();
+    let mut out: String = found
+        .iter()
+        .take(max)
+        .map(|(p, _)| format!("{}\n", p.display()))
+        .collect();
+    if total > max {
+        out.push_str(&format!(
+            "[{} more files not shown; narrow the pattern or raise max_results]\n",
+            total - max
+        ));
+    }
+    if used != pattern {
+        out.push_str(&format!("(no match for {pattern}; showing {used})\n"));
+    }
+    Ok(ToolResult::silent(out))
+}
+
+fn glob_once(
+    ws: &Workspace,
+    start: &Path,
+    pattern: &str,
+) -> Result<Vec<(PathBuf, std::time::SystemTime)>, String> {
+    let matcher = globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .map_err(|e| format!("invalid glob pattern {pattern:?}: {e}"))?
+        .compile_matcher();
+    let base = ws.absolute(start);
+    let mut found = Vec::new();
+    for entry in walker(ws, start, Walk::Glob).build().flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(rel_to_start) = entry.path().strip_prefix(&base) else {
+            continue;
+        };
+        if matcher.is_match(rel_to_start) {
+            let mtime = entry
+                .metadata()
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            let rel = entry
+                .path()
+                .strip_prefix(ws.root())
+                .unwrap_or(entry.path())
+                .to_path_buf();
+            found.push((rel, mtime));
+        }
+    }
+    Ok(found)
+}
+
+/// `search`.
+pub struct Search;
+
+impl Tool for Search {
+    fn name(&self) -> &'static str {
+        "search"
+    }
+    fn description(&self) -> &'static str {
+        "Search file contents with a regular expression (ripgrep's engine; .gitignore respected). output_mode: content (path:line:text, default), files_with_matches, count. include filters files by glob."
+    }
+    fn parameters(&self) -> Value {
+        json!({"type":"object","properties":{
+            "pattern":{"type":"string"},"path":{"type":"string"},"include":{"type":"string"},
+            "output_mode":{"type":"string","enum":["content","files_with_matches","count"]},
+            "context":{"type":"integer","minimum":0},"case_insensitive":{"type":"boolean"},
+            "multiline":{"type":"boolean"},"max_results":{"type":"integer","minimum":1}},
+            "required":["pattern"]})
+    }
+    fn risk(&self) -> Risk {
+        Risk::Safe
+    }
+    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+        done(search(ctx, args))
+    }
+}
+
+/// The body of `search`.
+fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+    let pattern = str_arg(args, "pattern").unwrap_or_default();
+    if pattern.is_empty() {
+        return Err(ToolResult::error("pattern is required"));
+    }
+    let mode = str_arg(args, "output_mode").unwrap_or("content");
+    let max = num_arg(args, "max_results")
+        .filter(|&n| n > 0)
+        .map_or(SEARCH_MAX_RESULTS, |n| n as usize);
+    let context = num_arg(args, "context").unwrap_or(0).clamp(0, 100) as usize;
+    let ws = workspace(ctx)?;
+    let dir = str_arg(args, "path")
+        .filter(|p| !p.is_empty())
+        .unwrap_or(".");
+    let start = match ws.open_dir(dir) {
+        Ok((_, start)) => start,
+        Err(e) if e.message.starts_with("not a directory") => match ws.open_file(dir) {
+            Ok((_, rel)) => rel,
+            Err(e) => return Err(fail(e)),
+        },
+        Err(e) => return Err(fail(e)),
+    };
+    let matcher = match grep_regex::RegexMatcherBuilder::new()
+        .case_insensitive(bool_arg(args, "case_insensitive"))
+        .multi_line(bool_arg(args, "multiline"))
+        .dot_matches_new_line(bool_arg(args, "multiline"))
+        .build(pattern)
+    {
+        Ok(m) => m,
+        Err(e) => return Err(ToolResult::error(format!("invalid regex: {e}"))),
+    };
+    let include = match str_arg(args, "include") {
+        Some(g) => match globset::Glob::new(g) {
+            Ok(g) => Some(g.compile_matcher()),
+            Err(e) => {
+                return Err(ToolResult::error(format!("invalid include glob: {e}")));
+            }
+        },
+        None => None,
+    };
+    let results: Mutex<Vec<FileHits>> = Mutex::new(Vec::new());
+    let multiline = bool_arg(args, "multiline");
+    walker(&ws, &start, Walk::Search).build_parallel().run(|| {
+        let (ws, matcher, include, results) = (&ws, &matcher, &include, &results);
+        let mut searcher = grep_searcher::SearcherBuilder::new()
+            .line_number(true)
+            .before_context(context)
+            .after_context(context)
+            .multi_line(multiline)
+            .binary_detection(grep_searcher::BinaryDetection::quit(0))
+            .build();
+        Box::new(move |entry| {
+            let Ok(entry) = entry else {
+                return ignore::WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return ignore::WalkState::Continue;
+            }
+            let rel = entry
+                .path()
+                .strip_prefix(ws.root())
+                .unwrap_or(entry.path())
+                .to_path_buf();
+            if let Some(inc) = include {
+                let name_ok = entry.path().file_name().is_some_and(|n| inc.is_match(n));
+                if !name_ok && !inc.is_match(&rel) {
+                    return ignore::WalkState::Continue;
+                }
+            }
+            // Contents are read only through the workspace: contained even if the tree changes.
+            let Ok((file, _)) = ws.open_file(&rel.to_string_lossy()) else {
+                return ignore::WalkState::Continue;
+            };
+            let mut sink = HitSink {
+                lines: Vec::new(),
+                matches: 0,
+            };
+            if searcher.search_file(matcher, &file, &mut sink).is_ok()
+                && sink.matches > 0
+                && let Ok(mut r) = results.lock()
+            {
+                r.push(FileHits {
+                    path: rel,
+                    lines: sink.lines,
+                    matches: sink.matches,
+                });
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut files = results.into_inner().unwrap_or_default();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(render_search(files, mode, max, pattern))
+}
+
+struct FileHits {
+    path: PathBuf,
+    /// (line number, is a match, text)
+    lines: Vec<(u64, bool, String)>,
+    matches: usize,
+}
+
+struct HitSink {
+    lines: Vec<(u64, bool, String)>,
+    matches: usize,
+}
+
+impl grep_searcher::Sink for HitSink {
+    type Error = std::io::Error;
+    fn matched(
+        &mut self,
+        _: &grep_searcher::Searcher,
+        m: &grep_searcher::SinkMatch<'_>,
+    ) -> Result<bool, Self::Error> {
+        self.matches += 1;
+        let first = m.line_number().unwrap_or(0);
+        for (i, line) in m.lines().enumerate() {
+            self.lines.push((first + i as u64, true, line_text(line)));
+        }
+        Ok(true)
+    }
+    fn context(
+        &mut self,
+        _: &grep_searcher::Searcher,
+        c: &grep_searcher::SinkContext<'_>,
+    ) -> Result<bool, Self::Error> {
+        self.lines
+            .push((c.line_number().unwrap_or(0), false, line_text(c.bytes())));
+        Ok(true)
+    }
+}
+
+fn line_text(bytes: &[u8]) -> String {
+    let s = String::from_utf8_lossy(bytes);
+    let s = s.trim_end_matches(['\n', '\r']);
+    cut_chars(s, MAX_LINE_CHARS).into_owned()
+}
+
+fn render_search(files: Vec<FileHits>, mode: &str, max: usize, pattern: &str) -> ToolResult {
+    if files.is_empty() {
+        return ToolResult::silent(format!("No matches for {pattern}"));
+    }
+    let mut out = String::new();
+    let (mut shown, mut total) = (0usize, 0usize);
+    match mode {
+        "files_with_matches" => {
+            total = files.len();
+            for f in files.iter().take(max) {
+                out.push_str(&format!("{}\n", f.path.display()));
+                shown += 1;
+            }
+        }
+        "count" => {
+            total = files.len();
+            for f in files.iter().take(max) {
+                out.push_str(&format!("{}:{}\n", f.path.display(), f.matches));
+                shown += 1;
+            }
+        }
+        _ => {
+            for f in &files {
+                for (n, is_match, text) in &f.lines {
+                    if *is_match {
+                        total += 1;
+                        if shown >= max {
+                            continue;
+                        }
+                        shown += 1;
+                        out.push_str(&format!("{}:{n}:{text}\n", f.path.display()));
+                    } else if shown < max {
+                        out.push_str(&format!("{}-{n}-{text}\n", f.path.display()));
+                    }
+                }
+            }
+        }
+    }
+    if total > shown {
+        out.push_str(&format!(
+            "[{} more results not shown ({total} in all); narrow the pattern or raise max_results]\n",
+            total - shown
+        ));
+    }
+    ToolResult::silent(out)
+}
