@@ -14,6 +14,7 @@ use super::pool::Link;
 use super::{McpConfig, Server, ToolFilter};
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
+use crate::store::Store;
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
 
 pub use super::client::Secrets;
@@ -40,7 +41,12 @@ impl Tool for McpTool {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
-    fn execute(&self, _ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        _ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         match self.link.call(&self.registered, &self.tool, args.clone()) {
             Err(e) => ToolResult::from_error(&e),
             Ok(out) if out.is_error => {

@@ -25,6 +25,7 @@ use super::exec::{go_duration, run};
 use super::{CallContext, Risk, Tool, ToolResult};
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
+use crate::store::Store;
 use crate::store::{now_ms, sql};
 
 /// Output kept per stream (the original kept everything; a runaway CLI should not eat memory).
@@ -386,7 +387,12 @@ impl Tool for CredentialedExec {
     fn risk(&self) -> Risk {
         Risk::Dangerous
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
         let raw = super::trimmed_arg(args, "command");
         if raw.is_empty() {
             return ToolResult::error("command is required");
@@ -407,15 +413,14 @@ impl Tool for CredentialedExec {
             );
         };
         let (binary, argv) = (&words[0], &words[1..]);
-        match execute(ctx, binary, argv) {
+        match execute(ctx, store, binary, argv) {
             Ok(r) => r,
             Err(e) => ToolResult::from_error(&e),
         }
     }
 }
 
-fn execute(ctx: &CallContext, binary: &str, argv: &[String]) -> Result<ToolResult> {
-    let store = ctx.store()?;
+fn execute(ctx: &CallContext, store: &Store, binary: &str, argv: &[String]) -> Result<ToolResult> {
     let Some((cli, sealed)) = lookup(store.conn(), binary, ctx.agent.as_deref())? else {
         return Ok(ToolResult::error(format!(
             "[CREDENTIALED EXEC] {binary:?} is not a registered CLI. `goclaw secure-cli list` shows the registered ones; anything else runs with exec."

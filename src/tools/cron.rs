@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use super::{CallContext, Risk, Tool, ToolResult};
 use crate::cron::{self, Job, NewJob, Payload, Schedule};
 use crate::error::{Error, Result};
+use crate::store::Store;
 use crate::store::now_ms;
 
 /// `cron`.
@@ -69,7 +70,12 @@ fn mine(ctx: &CallContext, jobs: Vec<Job>) -> Vec<Job> {
 }
 
 impl CronTool {
-    fn act(&self, ctx: &CallContext, args: &Map<String, Value>) -> Result<ToolResult> {
+    fn act(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &Store,
+    ) -> Result<ToolResult> {
         let action = args
             .get("action")
             .and_then(Value::as_str)
@@ -77,7 +83,6 @@ impl CronTool {
         if action.is_empty() {
             return Ok(ToolResult::error("action parameter is required"));
         }
-        let store = ctx.store()?;
         match action {
             "status" => status(ctx, store.conn()),
             "list" => list(ctx, store.conn()),
@@ -202,7 +207,7 @@ fn runs(args: &Map<String, Value>, conn: &rusqlite::Connection, job: &Job) -> Re
 fn run(
     ctx: &CallContext,
     args: &Map<String, Value>,
-    store: crate::store::Store,
+    store: &Store,
     job: &Job,
 ) -> Result<ToolResult> {
     let force = args.get("runMode").and_then(Value::as_str) != Some("due");
@@ -211,7 +216,6 @@ fn run(
         return Ok(pretty(json!({"queued": false, "reason": "not due"})));
     }
     cron::make_due(store.conn(), job.id)?;
-    drop(store);
     Ok(match start_tick(ctx, job.id) {
         Ok(pid) => pretty(json!({"started": true, "jobId": job.id, "pid": pid,
             "note": "running in the background; the runs action shows how it ended"})),
@@ -291,8 +295,13 @@ impl Tool for CronTool {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        match self.act(ctx, args) {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
+        match self.act(ctx, args, store) {
             Ok(r) => r,
             Err(e) => ToolResult::from_error(&e),
         }

@@ -27,6 +27,7 @@ use super::exec::{self, OUTPUT_LIMIT, run, sandbox};
 use super::{CallContext, Review, Risk, Tool, ToolResult};
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
+use crate::store::Store;
 use crate::store::{now_ms, sql};
 
 /// A definition, as `goclaw tools add` reads it (seed 000 §11's JSON, plus `env`).
@@ -314,7 +315,12 @@ impl Tool for CustomTool {
             None => Review::Allow,
         }
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         let command = render(&self.definition.command, args);
         let dir = &self.definition.working_dir;
         let cwd = if Path::new(dir).is_absolute() {

@@ -8,6 +8,7 @@ use chrono::SecondsFormat;
 use serde_json::{Map, Value, json};
 
 use super::{CallContext, Risk, Tool, ToolResult};
+use crate::store::Store;
 
 /// `datetime`.
 pub struct Datetime;
@@ -50,7 +51,12 @@ impl Tool for Datetime {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, _ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        _ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         match render(
             chrono::Utc::now(),
             args.get("timezone").and_then(Value::as_str),

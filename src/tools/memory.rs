@@ -29,7 +29,12 @@ impl Tool for MemorySearch {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
         let query = super::trimmed_arg(args, "query");
         if query.is_empty() {
             return ToolResult::error("query is required");
@@ -40,16 +45,14 @@ impl Tool for MemorySearch {
             .unwrap_or(6)
             .clamp(1, 50) as usize;
         let min = args.get("minScore").and_then(Value::as_f64).unwrap_or(0.0);
-        let found = Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT).and_then(|store| {
-            files::search(
-                store.conn(),
-                &ctx.files_owner(),
-                query,
-                max,
-                min,
-                ctx.embedder.as_ref(),
-            )
-        });
+        let found = files::search(
+            store.conn(),
+            &ctx.files_owner(),
+            query,
+            max,
+            min,
+            ctx.embedder.as_ref(),
+        );
         match found {
             Err(e) => ToolResult::from_error(&e),
             Ok(hits) if hits.is_empty() => {
@@ -83,15 +86,19 @@ impl Tool for MemoryGet {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
         let path = args.get("path").and_then(Value::as_str).unwrap_or("");
         let Some(files::Routed::Memory(doc)) = files::route(path) else {
             return ToolResult::error(format!(
                 "{path} is not a memory document (MEMORY.md or memory/…)"
             ));
         };
-        let content = Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)
-            .and_then(|store| files::read_memory(store.conn(), &ctx.files_owner(), &doc));
+        let content = files::read_memory(store.conn(), &ctx.files_owner(), &doc);
         let content = match content {
             Err(e) => return ToolResult::from_error(&e),
             Ok(c) => c.unwrap_or_default(),

@@ -244,11 +244,6 @@ impl CallContext {
         )
     }
 
-    /// The store, opened for this call.
-    pub fn store(&self) -> crate::error::Result<crate::store::Store> {
-        crate::store::Store::open(&self.store_path, crate::store::BUSY_TIMEOUT)
-    }
-
     /// Who owns the store-backed files of this call: the agent (`default` without one), its
     /// type, and the user.
     pub fn files_owner(&self) -> crate::memory::files::Owner<'_> {
@@ -282,8 +277,14 @@ pub trait Tool: Send + Sync {
     fn review(&self, _ctx: &CallContext, _args: &Map<String, Value>) -> Review {
         Review::Allow
     }
-    /// Runs the call. Only the gate can call this: nobody else can make a [`CallContext`].
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult;
+    /// Runs the call, with the gate's own store connection for tools that keep state. Only the
+    /// gate can call this: nobody else can make a [`CallContext`].
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut crate::store::Store,
+    ) -> ToolResult;
     /// The sandbox a call would run in (`None`: the tool runs no command).
     fn sandbox(
         &self,

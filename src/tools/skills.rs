@@ -10,9 +10,9 @@ use serde_json::{Map, Value, json};
 use super::{CallContext, Risk, Tool, ToolResult};
 use crate::error::Result;
 use crate::skills::{self, Skill};
+use crate::store::Store;
 
-fn discover(ctx: &CallContext) -> Result<Vec<Skill>> {
-    let store = ctx.store()?;
+fn discover(ctx: &CallContext, store: &Store) -> Result<Vec<Skill>> {
     skills::discover(&ctx.skill_roots, store.conn(), ctx.agent.as_deref())
 }
 
@@ -35,13 +35,18 @@ impl Tool for SkillSearch {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
         let query = super::trimmed_arg(args, "query");
         if query.is_empty() {
             return ToolResult::error("query parameter is required");
         }
         let max = args.get("max_results").and_then(Value::as_i64).unwrap_or(5);
-        let all = match discover(ctx) {
+        let all = match discover(ctx, store) {
             Ok(a) => a,
             Err(e) => return ToolResult::from_error(&e),
         };
@@ -76,9 +81,14 @@ impl Tool for UseSkill {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
         let name = super::trimmed_arg(args, "name");
-        let all = match discover(ctx) {
+        let all = match discover(ctx, store) {
             Ok(a) => a,
             Err(e) => return ToolResult::from_error(&e),
         };
@@ -116,16 +126,19 @@ impl Tool for PublishSkill {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
         let path = args.get("path").and_then(Value::as_str).unwrap_or_default();
         // The directory must be inside the workspace, by the file tools' containment.
         let dir = match super::exec::contained_dir(ctx, path) {
             Ok(d) => d,
             Err(e) => return ToolResult::error(e),
         };
-        let published = ctx.store().and_then(|store| {
-            skills::publish(store.conn(), &dir, ctx.agent.as_deref().unwrap_or(""))
-        });
+        let published = skills::publish(store.conn(), &dir, ctx.agent.as_deref().unwrap_or(""));
         match published {
             Ok(s) => ToolResult::text(
                 serde_json::to_string_pretty(&json!({"published": s})).unwrap_or_default(),

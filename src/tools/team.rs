@@ -30,18 +30,17 @@ fn n(args: &Map<String, Value>, key: &str) -> Option<i64> {
         .and_then(|v| v.as_i64().or_else(|| v.as_f64().map(|f| f.trunc() as i64)))
 }
 
-/// Opens the store and the caller's team, applying the access checks.
-fn open(ctx: &CallContext, args: &Map<String, Value>) -> Result<(Store, Team, String)> {
+/// The caller's team and agent, applying the access checks.
+fn open(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<(Team, String)> {
     let agent = ctx.agent.clone().ok_or_else(|| {
         Error::usage("no agent context — team tools need an agent (pass --agent)")
     })?;
-    let store = Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)?;
     let team = match s(args, "team") {
         Some(t) => team::get(store.conn(), t)?,
         None => team::team_of(store.conn(), &agent)?,
     };
     check_access(&team, ctx)?;
-    Ok((store, team, agent))
+    Ok((team, agent))
 }
 
 /// The team's user and channel allow/deny lists (empty lists are open).
@@ -106,8 +105,13 @@ impl Tool for TeamTasks {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        done(self.run(ctx, args))
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
+        done(self.run(ctx, args, store))
     }
 }
 
@@ -314,11 +318,16 @@ fn task_text(name: &str, t: Task) -> ToolResult {
 }
 
 impl TeamTasks {
-    fn run(&self, ctx: &CallContext, args: &Map<String, Value>) -> Result<ToolResult> {
+    fn run(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> Result<ToolResult> {
         let name = need(args, "action", "any")?.to_string();
         let action = action_of(ctx, &name, args)?;
-        let (mut store, team, agent) = open(ctx, args)?;
-        let mut board = Board::open(&mut store, team, &agent)?;
+        let (team, agent) = open(ctx, args, store)?;
+        let mut board = Board::open(store, team, &agent)?;
         render(&name, actions::apply(&mut board, action)?)
     }
 }
@@ -341,10 +350,15 @@ impl Tool for TeamMessage {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
         done((|| {
             let action = need(args, "action", "any")?.to_string();
-            let (store, team, agent) = open(ctx, args)?;
+            let (team, agent) = open(ctx, args, store)?;
             if !team.is_member(&agent) {
                 return Err(Error::denied(format!(
                     "`{agent}` is not a member of team `{}`",

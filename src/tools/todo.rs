@@ -138,20 +138,24 @@ impl Tool for TodoTool {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
         let Some(session) = ctx.session_key.as_deref() else {
             return ToolResult::error(
                 "todo keeps a list per session: call it with a session (--session KEY)",
             );
         };
         let result = (|| -> Result<Vec<Todo>> {
-            let mut store = ctx.store()?;
             if let Some(todos) = args.get("todos") {
                 let todos: Vec<Todo> = serde_json::from_value(todos.clone())
                     .map_err(|e| Error::usage(format!("invalid todos: {e}")))?;
-                save(&mut store, session, &todos)?;
+                save(store, session, &todos)?;
             }
-            load(&store, session)
+            load(store, session)
         })();
         match result {
             Err(e) => ToolResult::from_error(&e),

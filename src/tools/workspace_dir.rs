@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{CallContext, Risk, Tool, ToolResult};
+use crate::store::Store;
 
 /// `workspace_dir`.
 pub struct WorkspaceDir;
@@ -22,14 +23,16 @@ impl Tool for WorkspaceDir {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, _args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        _args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
         let workspace = std::fs::canonicalize(&ctx.workspace).unwrap_or(ctx.workspace.clone());
         let mut teams = Vec::new();
         if let Some(agent) = ctx.agent.as_deref() {
-            let all = match ctx
-                .store()
-                .and_then(|store| crate::team::list(store.conn()))
-            {
+            let all = match crate::team::list(store.conn()) {
                 Ok(all) => all,
                 Err(e) => return ToolResult::from_error(&e),
             };

@@ -19,6 +19,7 @@ use serde_json::{Map, Value, json};
 
 use super::workspace::Workspace;
 use super::{CallContext, Review, Risk, Tool, ToolResult};
+use crate::store::Store;
 
 /// Default time limit of one command.
 pub const DEFAULT_TIMEOUT_SECS: u64 = 60;
@@ -221,7 +222,12 @@ impl Tool for ExecTool {
         Review::Approval(subject)
     }
 
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         let command = command_arg(args);
         if command.is_empty() {
             return ToolResult::error("command is required");

@@ -11,6 +11,7 @@ use super::{
     GLOB_MAX_RESULTS, MAX_LINE_CHARS, SEARCH_MAX_RESULTS, SKIP_DIRS, Step, bool_arg, cut_chars,
     done, fail, num_arg, str_arg, workspace,
 };
+use crate::store::Store;
 use crate::tools::workspace::{Workspace, list_dir};
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
 
@@ -30,7 +31,12 @@ impl Tool for ListFiles {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         done(list_files(ctx, args))
     }
 }
@@ -117,7 +123,12 @@ impl Tool for Glob {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         done(glob(ctx, args))
     }
 }
@@ -229,7 +240,12 @@ impl Tool for Search {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         done(search(ctx, args))
     }
 }

@@ -10,6 +10,7 @@ use super::{
     MAX_LINE_CHARS, MAX_READ_BYTES, MAX_READ_CHARS, Step, cut_chars, done, num_arg, required_path,
     workspace,
 };
+use crate::store::Store;
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
 
 /// Extensions `read_file` refuses (GoClaw's list).
@@ -39,20 +40,25 @@ impl Tool for ReadFile {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        done(read_file(ctx, args))
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
+        done(read_file(ctx, args, store))
     }
 }
 
 /// `read_file` of a context file or memory document: from the store (the interceptor).
 fn read_routed(
     ctx: &CallContext,
+    store: &Store,
     routed: crate::memory::files::Routed,
     path: &str,
     args: &Map<String, Value>,
 ) -> Step {
     use crate::memory::files::{self, Routed};
-    let store = crate::store::Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)?;
     let owner = ctx.files_owner();
     let content = match &routed {
         Routed::Context(name) => files::read_context(store.conn(), &owner, name)?,
@@ -76,10 +82,10 @@ fn read_routed(
 }
 
 /// The body of `read_file`.
-fn read_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+fn read_file(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Step {
     let path = required_path(args)?;
     if let Some(routed) = crate::memory::files::route(path) {
-        return read_routed(ctx, routed, path, args);
+        return read_routed(ctx, store, routed, path, args);
     }
     let ext = Path::new(path)
         .extension()

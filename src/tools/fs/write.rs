@@ -5,18 +5,19 @@
 use serde_json::{Map, Value, json};
 
 use super::{Step, bool_arg, done, required_path, str_arg, workspace};
+use crate::store::Store;
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
 
 /// `write_file` of a context file or memory document: to the store.
 fn write_routed(
     ctx: &CallContext,
+    store: &mut Store,
     routed: crate::memory::files::Routed,
     path: &str,
     content: &str,
     append: bool,
 ) -> Step {
     use crate::memory::files::{self, Routed};
-    let mut store = crate::store::Store::open(&ctx.store_path, crate::store::BUSY_TIMEOUT)?;
     let owner = ctx.files_owner();
     let old = match &routed {
         Routed::Context(name) => files::read_context(store.conn(), &owner, name)?,
@@ -62,17 +63,22 @@ impl Tool for WriteFile {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
-        done(write_file(ctx, args))
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
+        done(write_file(ctx, args, store))
     }
 }
 
 /// The body of `write_file`.
-fn write_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
+fn write_file(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Step {
     let path = required_path(args)?;
     let content = str_arg(args, "content").unwrap_or_default();
     if let Some(routed) = crate::memory::files::route(path) {
-        return write_routed(ctx, routed, path, content, bool_arg(args, "append"));
+        return write_routed(ctx, store, routed, path, content, bool_arg(args, "append"));
     }
     let ws = workspace(ctx)?;
     let target = ws.target(path, true)?;
@@ -104,7 +110,12 @@ impl Tool for Edit {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         done(edit(ctx, args))
     }
 }
@@ -165,7 +176,12 @@ impl Tool for DeleteFile {
     fn risk(&self) -> Risk {
         Risk::Destructive
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         done(delete_file(ctx, args))
     }
 }
@@ -199,7 +215,12 @@ impl Tool for MoveFile {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         done(move_file(ctx, args))
     }
 }

@@ -354,7 +354,7 @@ impl<'a> Gate<'a> {
             ctx.asker = self.asker.clone();
         }
         *started = Some(self.begin(store, req, &decision)?);
-        Ok((decision, CallEnd::ran(tool.execute(&ctx, &args))))
+        Ok((decision, CallEnd::ran(tool.execute(&ctx, &args, store))))
     }
 
     /// The audit row of a call about to run (outcome `started`), written before the tool runs:

@@ -18,6 +18,7 @@ use reqwest::Url;
 use serde_json::{Map, Value, json};
 
 use super::{WebConfig, html, ssrf};
+use crate::store::Store;
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
 
 /// `web_fetch`.
@@ -308,7 +309,12 @@ impl Tool for WebFetch {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         let text_mode = args.get("extractMode").and_then(Value::as_str) == Some("text");
         let max_chars = args
             .get("maxChars")

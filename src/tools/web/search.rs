@@ -13,6 +13,7 @@ use reqwest::Url;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use crate::store::Store;
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
 
 /// Which search service.
@@ -296,7 +297,12 @@ impl Tool for WebSearch {
     fn risk(&self) -> Risk {
         Risk::Safe
     }
-    fn execute(&self, ctx: &CallContext, args: &Map<String, Value>) -> ToolResult {
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
         let query = crate::tools::trimmed_arg(args, "query");
         if query.is_empty() {
             return ToolResult::error("query parameter is required");
