@@ -14,7 +14,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use super::tools::CallerArgs;
+use super::shared::CallerArgs;
 use super::{Context, Status};
 use crate::cron::{self, NewJob, Payload, Schedule};
 use crate::error::{Error, Result};
@@ -239,7 +239,7 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
         };
         Schedule::parse(&json!({"kind":"at","atMs": ms}), now)
     } else if let Some(every) = &a.every {
-        let d = super::team::parse_duration(every)?;
+        let d = super::shared::parse_duration(every)?;
         Schedule::parse(
             &json!({"kind":"every","everyMs": d.as_millis() as i64}),
             now,
@@ -269,15 +269,9 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
     };
     // The ceiling: what the job's agent may use now.
     let store = ctx.store()?;
-    let toolbox = super::tools::toolbox(ctx, &store, a.caller.caller(), Bridge::None)?;
+    let toolbox = super::shared::toolbox(ctx, &store, a.caller.caller(), Bridge::None)?;
     let g = toolbox.gate(GateOptions::default());
-    let allowed = g
-        .evaluate(
-            g.agent(a.caller.agent.as_deref())?,
-            None,
-            &Default::default(),
-        )
-        .tools;
+    let allowed = g.allowed_tools(a.caller.agent.as_deref())?;
     if let Payload::Tool { tool, .. } = &payload
         && !allowed.iter().any(|t| t == tool)
     {
@@ -326,7 +320,7 @@ fn tick(ctx: &Context, force: Option<&str>) -> Result<Vec<JobReport>> {
 
 /// Ticks every `interval` until SIGINT or SIGTERM (waits between ticks, never mid-job).
 fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
-    let every = super::team::parse_duration(interval)?;
+    let every = super::shared::parse_duration(interval)?;
     if every < Duration::from_secs(1) {
         return Err(Error::usage("--interval must be at least 1s"));
     }

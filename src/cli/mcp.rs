@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::tools::CallerArgs;
+use super::shared::CallerArgs;
 use super::{Context, Status};
 use crate::config::Settings;
 use crate::error::{Error, Result};
@@ -180,7 +180,7 @@ fn key_value(s: &str) -> std::result::Result<(String, String), String> {
 fn who(ctx: &Context, w: &WhoArgs) -> Result<(Scope, String)> {
     match (&w.agent, &w.user) {
         (Some(a), _) => {
-            super::team::check_agents(ctx, [a])?;
+            super::shared::check_agents(ctx, [a])?;
             Ok((Scope::Agent, a.clone()))
         }
         (None, Some(u)) => Ok((Scope::User, u.clone())),
@@ -503,7 +503,7 @@ fn exec_review(
 const SERVE_WORKERS: usize = 4;
 
 fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
-    let toolbox = super::tools::toolbox(
+    let toolbox = super::shared::toolbox(
         ctx,
         &ctx.store()?,
         a.caller.caller(),
@@ -511,13 +511,7 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
     )?;
     // Nobody to ask: the client is a program.
     let g = toolbox.gate(Default::default());
-    let allowed = g
-        .evaluate(
-            g.agent(a.caller.agent.as_deref())?,
-            None,
-            &Default::default(),
-        )
-        .tools;
+    let allowed = g.allowed_tools(a.caller.agent.as_deref())?;
     let offers: Vec<mcp::serve::Offer> = allowed
         .iter()
         .filter_map(|name| toolbox.registry().get(name))

@@ -32,6 +32,7 @@ pub mod sanitize;
 pub mod scrub;
 pub mod secure_cli;
 pub mod sessions;
+pub mod shared;
 pub mod signals;
 pub mod skills;
 pub mod tasks;

@@ -10,8 +10,8 @@ use clap::Args;
 use serde_json::Value;
 
 use super::input::Input;
+use super::shared::CallerArgs;
 use super::terminal::TerminalPrompter;
-use super::tools::CallerArgs;
 use super::{Context, Status};
 use crate::agent::events::EventKind;
 use crate::agent::{Cancel, Event, RunRequest, Sink};
@@ -130,7 +130,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     let timeout = a
         .timeout
         .as_deref()
-        .map(super::team::parse_duration)
+        .map(super::shared::parse_duration)
         .transpose()?;
     let mut store = ctx.store()?;
     let options = RunOptions {
@@ -142,7 +142,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     };
     let mut kit = RunKit::open(ctx.settings()?, &store, options)?;
     ctx.out.notes(kit.take_notes());
-    let gate = kit.gate(super::tools::at_terminal(ctx, None).asker);
+    let gate = kit.gate(super::shared::at_terminal(ctx, None).asker);
     let rt = crate::ops::run::runtime()?;
     let cancel = Arc::new(Cancel::default());
     watch_signals(&rt, cancel.clone())?;

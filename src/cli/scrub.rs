@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::{Context, Status};
 use crate::error::{Error, ErrorKind, Result};
 use crate::output::write_all;
-use crate::text::scrub::{MIN_VALUE_LEN, Report, Scrubber};
+use crate::text::scrub::{Report, Scrubber};
 
 /// Redact credentials: GoClaw's 14 patterns, then exact credential values as [REDACTED], then
 /// server addresses as [SERVER_IP]. Reads the FILEs (each scrubbed on its own) or stdin, and
@@ -189,55 +189,18 @@ fn open_input(path: &Path) -> Result<(String, Box<dyn Read>, Option<u64>)> {
     Ok((path.display().to_string(), Box::new(file), Some(meta.len())))
 }
 
-/// Credential and dynamic values from flags and config.
-/// The scrubber every command uses: `[scrub]` from config plus the values in `args`.
-pub(crate) fn build_scrubber(ctx: &Context, args: &ScrubArgs) -> Result<Scrubber> {
-    let settings = ctx.settings()?;
-    let cfg = &settings.config.scrub;
-    let config_dir = settings
-        .config_path
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    let mut values: Vec<Vec<u8>> = cfg
-        .values
-        .iter()
-        .chain(&args.values)
-        .map(|v| v.as_bytes().to_vec())
-        .collect();
-    let files = cfg
-        .values_files
-        .iter()
-        .map(|p| config_dir.join(p))
-        .chain(args.values_files.iter().cloned());
-    for path in files {
-        let text = std::fs::read(&path).map_err(|e| Error::io("read values file", &path, &e))?;
-        for line in text.split(|&b| b == b'\n') {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if !line.is_empty() {
-                values.push(line.to_vec());
-            }
-        }
-    }
-    let short = values.iter().filter(|v| v.len() < MIN_VALUE_LEN).count();
-    if short > 0 {
-        ctx.out.warn(&format!(
-            "{short} credential value(s) shorter than {MIN_VALUE_LEN} bytes ignored (too short to redact safely)"
-        ));
-    }
-    let mut dynamic: Vec<Vec<u8>> = cfg
-        .server_ips
-        .iter()
-        .chain(&args.server_ips)
-        .map(|v| v.as_bytes().to_vec())
-        .collect();
-    if args.detect_server_ips || cfg.detect_server_ips {
-        let found = crate::host::server_addresses().map_err(Error::failed)?;
-        ctx.out
-            .verbose(&format!("detected server addresses: {found:?}"));
-        dynamic.extend(found.iter().map(|ip| ip.to_string().into_bytes()));
-    }
-    Scrubber::new(&values, &dynamic).map_err(Error::internal)
+/// The scrubber every command uses (`[scrub]` from config), plus the values of these flags.
+fn build_scrubber(ctx: &Context, args: &ScrubArgs) -> Result<Scrubber> {
+    let extras = crate::ops::scrubber::ScrubExtras {
+        values: args.values.clone(),
+        values_files: args.values_files.clone(),
+        server_ips: args.server_ips.clone(),
+        detect_server_ips: args.detect_server_ips,
+    };
+    let mut notes = Vec::new();
+    let scrubber = crate::ops::scrubber::build(ctx.settings()?, &extras, &mut notes);
+    ctx.out.notes(notes);
+    scrubber
 }
 
 const READ_BUF: usize = 1 << 20;

@@ -177,7 +177,7 @@ fn registration(ctx: &Context, a: AddArgs) -> Result<(Cli, BTreeMap<String, Stri
         .with_hint("give its location with --path"));
     }
     if let Some(agent) = &a.agent {
-        super::team::check_agents(ctx, [agent])?;
+        super::shared::check_agents(ctx, [agent])?;
     }
     let preset = match &a.preset {
         None => None,

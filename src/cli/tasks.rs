@@ -210,7 +210,7 @@ fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
         C::Fail { id, reason } => Action::Fail { task: id, reason },
         C::Cancel { id, reason } => Action::Cancel { task: id, reason },
         C::Assign { id, to } => {
-            super::team::check_agents(ctx, [&to])?;
+            super::shared::check_agents(ctx, [&to])?;
             Action::Assign { task: id, to }
         }
         C::Review { id } => Action::Review { task: id },
@@ -259,7 +259,7 @@ fn create_action(ctx: &Context, command: TasksCommand) -> Result<Action> {
             request,
         } => {
             if let Some(a) = &assignee {
-                super::team::check_agents(ctx, [a])?;
+                super::shared::check_agents(ctx, [a])?;
             }
             Action::Create(NewTask {
                 subject,
@@ -290,7 +290,7 @@ fn update_action(ctx: &Context, command: TasksCommand) -> Result<Action> {
             clear_blocked_by,
         } => {
             if let Some(a) = &assignee {
-                super::team::check_agents(ctx, [a])?;
+                super::shared::check_agents(ctx, [a])?;
             }
             let blocked_by = if clear_blocked_by {
                 Some(Vec::new())
@@ -438,7 +438,7 @@ fn run_json(ctx: &Context, agent: &str, team: Option<&str>, input: &str) -> Resu
         agent: Some(agent),
         user: None,
     };
-    let toolbox = super::tools::toolbox(ctx, &store, caller, Bridge::None)?;
+    let toolbox = super::shared::toolbox(ctx, &store, caller, Bridge::None)?;
     let gate = toolbox.gate(GateOptions::default());
     let req = CallRequest {
         tool: "team_tasks".into(),

@@ -1,6 +1,6 @@
 //! `goclaw team`: teams, their members and settings, and the mailbox.
 
-use std::time::Duration;
+use super::shared::{check_agents, parse_duration};
 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
@@ -107,20 +107,6 @@ pub enum MessageCommand {
         #[arg(long)]
         timeout: Option<String>,
     },
-}
-
-/// Checks that every agent is defined in config.
-pub(crate) fn check_agents<'a>(
-    ctx: &Context,
-    agents: impl IntoIterator<Item = &'a String>,
-) -> Result<()> {
-    let defined = &ctx.settings()?.config.agents;
-    for a in agents {
-        if !defined.contains_key(a) {
-            return Err(crate::tools::config::unknown_agent(a));
-        }
-    }
-    Ok(())
 }
 
 /// The acting agent (`--as` / GOCLAW_AGENT), which must be defined.
@@ -287,27 +273,4 @@ fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result
         Ok(())
     })?;
     Ok(Status::Ok)
-}
-
-/// `30s`, `5m`, `1h`, `250ms`, or plain seconds.
-pub fn parse_duration(s: &str) -> Result<Duration> {
-    let s = s.trim();
-    let (num, unit) = s
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .map_or((s, ""), |i| (&s[..i], &s[i..]));
-    let n: f64 = num
-        .parse()
-        .map_err(|_| Error::usage(format!("invalid duration `{s}` (use e.g. 30s, 5m, 1h)")))?;
-    let secs = match unit {
-        "" | "s" => n,
-        "ms" => n / 1000.0,
-        "m" => n * 60.0,
-        "h" => n * 3600.0,
-        _ => {
-            return Err(Error::usage(format!(
-                "invalid duration `{s}` (use e.g. 30s, 5m, 1h)"
-            )));
-        }
-    };
-    Ok(Duration::from_secs_f64(secs.max(0.0)))
 }

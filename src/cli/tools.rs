@@ -6,12 +6,13 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::input::Input;
+use super::shared::{CallerArgs, at_terminal, check_agents, toolbox};
 use super::terminal::TerminalPrompter;
 use super::{Context, Status};
 use crate::error::{Error, Result};
-use crate::ops::toolbox::{Bridge, Caller, GateOptions, Toolbox};
+use crate::ops::toolbox::{Bridge, Caller, GateOptions};
 use crate::tools::gate::audit::{self, HistoryFilter};
-use crate::tools::gate::{CallRequest, Ceiling, OnAsk, Prompter};
+use crate::tools::gate::{CallRequest, OnAsk, Prompter};
 use crate::tools::{Registry, groups_of};
 
 /// List, describe and run tools; read the audit trail.
@@ -47,7 +48,7 @@ pub enum ToolsCommand {
     Exec(ExecArgs),
     /// Register a custom tool from its JSON definition (a file, or - for stdin)
     #[command(
-        after_help = "The definition (seed 000 §11), plus optional \"env\" and \"agent\":\n  \
+        after_help = "The definition (GoClaw's custom tool format), plus optional \"env\" and \"agent\":\n  \
         {\"name\": \"dns_lookup\", \"description\": \"Look up DNS records\",\n   \
         \"parameters\": {\"type\": \"object\", \"properties\": {\"domain\": {\"type\": \"string\"}}, \"required\": [\"domain\"]},\n   \
         \"command\": \"dig +short {{.domain}}\", \"timeout_seconds\": 10}\n\n\
@@ -114,53 +115,6 @@ pub enum CustomCommand {
     List,
 }
 
-/// Who a tool call is made for: the agent whose policy applies, the user, the session.
-#[derive(Debug, Clone, Args)]
-pub struct CallerArgs {
-    /// The agent whose policy applies (a key of [agents] in config)
-    #[arg(long, env = "GOCLAW_AGENT")]
-    pub agent: Option<String>,
-    /// The user: per-user context files and memory, user grants of MCP servers
-    #[arg(long)]
-    pub user: Option<String>,
-    /// Session key: the conversation a run continues; rate limits count per session
-    #[arg(long, env = "GOCLAW_SESSION")]
-    pub session: Option<String>,
-}
-
-/// Opens the toolbox of `caller` (see [`Toolbox`]) and shows its notes.
-pub(crate) fn toolbox(
-    ctx: &Context,
-    store: &crate::store::Store,
-    caller: Caller<'_>,
-    bridge: Bridge<'_>,
-) -> Result<Toolbox> {
-    let mut toolbox = Toolbox::open(ctx.settings()?, store, caller, bridge)?;
-    ctx.out.notes(toolbox.take_notes());
-    Ok(toolbox)
-}
-
-/// The gate options of a command run by a person: `ask_user` asks at the terminal when there
-/// is one.
-pub(crate) fn at_terminal(ctx: &Context, ceiling: Option<Ceiling>) -> GateOptions {
-    GateOptions {
-        ceiling,
-        asker: TerminalPrompter::available().then(|| {
-            std::sync::Arc::new(TerminalPrompter::new(ctx)) as crate::tools::ask::SharedAsker
-        }),
-    }
-}
-
-impl CallerArgs {
-    /// The caller these flags name.
-    pub fn caller(&self) -> Caller<'_> {
-        Caller {
-            agent: self.agent.as_deref(),
-            user: self.user.as_deref(),
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct ListRow<'a> {
     name: &'a str,
@@ -204,7 +158,7 @@ fn exec_list(ctx: &Context, agent: Option<&str>, all: bool, mcp: bool) -> Result
     let bridge = if mcp { Bridge::All } else { Bridge::None };
     let toolbox = toolbox(ctx, &store, caller, bridge)?;
     let g = toolbox.gate(GateOptions::default());
-    let allowed = g.evaluate(g.agent(agent)?, None, &Default::default()).tools;
+    let allowed = g.allowed_tools(agent)?;
     let registry = toolbox.registry();
     let rows: Vec<ListRow> = registry
         .names()
@@ -335,7 +289,7 @@ fn add_custom(ctx: &Context, input: &str, agent: Option<String>) -> Result<()> {
         def.agent = agent;
     }
     if let Some(a) = &def.agent {
-        super::team::check_agents(ctx, [a])?;
+        check_agents(ctx, [a])?;
     }
     crate::tools::custom::validate(&def, &Registry::builtin().names())?;
     let store = ctx.store()?;
@@ -390,12 +344,7 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
     let outcome = g.call(&mut store, &req, prompter)?;
     match outcome.error_kind() {
         None => {
-            let text = outcome
-                .result
-                .as_ref()
-                .map(|r| r.for_llm.clone())
-                .or_else(|| outcome.message.clone())
-                .unwrap_or_default();
+            let text = outcome.reply();
             ctx.out.data(&outcome, |w| {
                 if outcome.result.is_none() {
                     writeln!(
@@ -412,11 +361,7 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
             Ok(Status::Ok)
         }
         Some(kind) => {
-            let message = outcome
-                .message
-                .clone()
-                .or_else(|| outcome.result.as_ref().map(|r| r.for_llm.clone()))
-                .unwrap_or_else(|| "the tool call failed".into());
+            let message = outcome.reply();
             let details = serde_json::to_value(&outcome).unwrap_or(Value::Null);
             Err(Error::new(kind, message).with_details(details))
         }

@@ -133,7 +133,7 @@ enum Purpose {
 
 impl<'a> Gate<'a> {
     /// A gate from its parts.
-    pub fn new(p: GateParts<'a>) -> Gate<'a> {
+    pub(crate) fn new(p: GateParts<'a>) -> Gate<'a> {
         Gate {
             registry: p.registry,
             tools: p.tools,
@@ -278,6 +278,14 @@ impl<'a> Gate<'a> {
             evaluation.cap(&c.tools, &c.why);
         }
         evaluation
+    }
+
+    /// The final tool list of the agent named `key` (`None`: the default policy), under this
+    /// gate's ceiling: what it may call.
+    pub fn allowed_tools(&self, key: Option<&str>) -> Result<Vec<String>> {
+        Ok(self
+            .evaluate(self.agent(key)?, None, &Scope::default())
+            .tools)
     }
 
     /// Runs one call through the gate and records it.
