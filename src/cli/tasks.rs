@@ -444,7 +444,8 @@ fn run_json(ctx: &Context, agent: &str, team: Option<&str>, input: &str) -> Resu
         tool: "team_tasks".into(),
         args: Value::Object(args),
         agent: Some(agent.to_string()),
-        channel: Some("cli".into()),
+        // No channel, as every other `goclaw tasks` command: a team's channel lists are for
+        // the channels agents are reached on.
         ..CallRequest::default()
     };
     let outcome = gate.call(&mut store, &req, None)?;
