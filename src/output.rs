@@ -57,8 +57,7 @@ impl Output {
         let stdout = io::stdout();
         let mut w = io::BufWriter::new(stdout.lock());
         if self.json {
-            serde_json::to_writer(&mut w, value)
-                .map_err(|e| Error::internal(format!("cannot encode output: {e}")))?;
+            write_json(&mut w, value)?;
             w.write_all(b"\n").map_err(Error::stdout)?;
         } else {
             human(&mut w).map_err(Error::stdout)?;
@@ -179,6 +178,15 @@ impl Output {
         bar.enable_steady_tick(Duration::from_millis(120));
         bar
     }
+}
+
+/// Writes `value` as JSON to `w`: a value that cannot be encoded is an internal error, a write
+/// that fails is stdout's (so a closed pipe, even in the middle of a document, ends quietly).
+pub fn write_json<T: Serialize + ?Sized>(w: &mut impl Write, value: &T) -> Result<()> {
+    serde_json::to_writer(&mut *w, value).map_err(|e| match e.io_error_kind() {
+        Some(kind) => Error::stdout(io::Error::from(kind)),
+        None => Error::internal(format!("cannot encode output: {e}")),
+    })
 }
 
 /// Writes all of `bytes` to `w`, mapping a closed pipe to [`Error::closed_pipe`].

@@ -232,7 +232,7 @@ fn exec_query(
     let mut rows: Vec<serde_json::Map<String, serde_json::Value>> = Vec::new();
     let columns = store::query_json(&conn, path, &sql, params, limits, |row| {
         if json {
-            serde_json::to_writer(&mut w, &row).map_err(|e| Error::internal(e.to_string()))?;
+            crate::output::write_json(&mut w, &row)?;
             w.write_all(b"\n").map_err(Error::stdout)
         } else {
             rows.push(row);

@@ -108,6 +108,11 @@ fn a_closed_pipe_is_a_normal_end() {
         vec!["scrub", big.to_str().unwrap()],
         vec!["completions", "bash"],
         vec!["help", "scrub"],
+        vec![
+            "db",
+            "query",
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000) SELECT x FROM c",
+        ],
     ] {
         let mut child = env.spawn(&args);
         let mut first = [0u8; 16];
