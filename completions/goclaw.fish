@@ -34,6 +34,7 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -s v -l verbose -d 'Say more
 complete -c goclaw -n "__fish_goclaw_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_needs_command" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "run" -d 'Run an agent: Think → Act → Observe until it answers'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "runs" -d 'Agent runs: list, show, wait for and cancel them'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "sessions" -d 'Sessions: their messages, kept in the store'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "agents" -d 'Agents and their context files'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "traces" -d 'Traces of runs: LLM and tool spans, tokens, cost'
@@ -66,16 +67,89 @@ fail\t'Return a tool error saying approval was required (exit 1)'
 allow\t'Run it'"
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l record -d 'Save every LLM exchange to FILE (JSON Lines) for `--provider replay:FILE`' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l allow-tools -d 'Only these tools (comma-separated), within what the policy allows; empty: none' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l run-id -d 'The run\'s id, chosen by whoever started it (a detached run, the spawn tool)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l parent-run -d 'A subagent\'s parent run (set by the spawn tool)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l depth -d 'A subagent\'s depth (set by the spawn tool)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l label -d 'A subagent\'s label (set by the spawn tool)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l events -d 'Print every event as JSON Lines (and nothing else) on stdout'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detach -d 'Print {"run_id": …} at once and run in the background (its end is in the store: `goclaw runs show`, `runs wait`)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "list" -d 'Runs, newest first'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "show" -d 'One run and its children (a tree on a terminal)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "wait" -d 'Wait until the runs end; the exit code is the run\'s (0 completed, 1 failed, 7 timed out, 130 cancelled)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "cancel" -d 'Cancel runs: the process running each ends it cleanly, children too'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "prune" -d 'Archive subagents that ended more than an hour ago'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l parent -d 'Only the children of this run' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l status -d 'running | completed | failed | cancelled | timed_out | denied | abandoned' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l session -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l timeout -d 'Give up after this long (exit 7)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l any -d 'Return when one of them ends (default: when all have)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l session -d 'The running runs of this session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l all -d 'Every running run'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

@@ -15,6 +15,7 @@
 //!   built-in tool.
 //! - [`team`]: teams, the task board and its actions, the mailbox.
 //! - [`cron`]: scheduled jobs in the store.
+//! - [`subagents`]: runs started by runs: reservations under limits, their lifecycle.
 //! - [`skills`]: skills found on disk and in the store.
 //! - [`memory`]: context files and memory documents in the store, and their embeddings.
 //! - [`providers`]: LLM clients (OpenAI-compatible, Anthropic, replay).
@@ -41,6 +42,7 @@ pub mod providers;
 pub mod secrets;
 pub mod skills;
 pub mod store;
+pub mod subagents;
 pub mod team;
 pub mod tempfiles;
 pub mod text;

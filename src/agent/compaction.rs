@@ -272,10 +272,13 @@ impl Runner<'_> {
                 response.tool_calls.clone(),
             ));
             let run_id = em.run_id().to_string();
+            let scope = crate::tools::gate::Scope::default();
             let site = super::turn::CallSite {
                 run_id: &run_id,
                 session: None,
                 deadline: None,
+                link: None,
+                scope: &scope,
             };
             let results = self.call_tools(&response.tool_calls, &request, &site, em)?;
             for (call, (text, _)) in response.tool_calls.iter().zip(results) {

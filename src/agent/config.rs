@@ -34,6 +34,8 @@ pub struct AgentConfig {
     pub history_limit: Option<usize>,
     /// `[agents.KEY.compaction]`.
     pub compaction: CompactionConfig,
+    /// `[agents.KEY.subagents]`: limits on the children its runs spawn.
+    pub subagents: crate::subagents::Limits,
 }
 
 impl AgentConfig {
@@ -48,6 +50,7 @@ impl AgentConfig {
             tools: self.tools.clone(),
             workspace: self.workspace.clone(),
             predefined: self.predefined(),
+            subagents: self.subagents,
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod loopdetect;
 mod prepare;
 pub mod prompt;
 pub mod record;
+pub mod runs;
 mod turn;
 
 use std::sync::Arc;
@@ -31,7 +32,7 @@ use crate::providers::{self, ChatRequest, ChatResponse, Message, Role, ToolCall,
 use crate::store::Store;
 use crate::store::now_ms;
 use crate::text::guard::{self, GuardMode};
-use crate::tools::gate::{CallRequest, Gate, OnAsk, Prompter};
+use crate::tools::gate::{CallRequest, Gate, OnAsk, Prompter, RunLink, Scope};
 use config::AgentConfig;
 use events::{Emitter, EventKind, Phase, Stream};
 pub use events::{Event, Sink};
@@ -91,6 +92,18 @@ pub struct RunRequest {
     pub max_iterations: Option<u32>,
     pub timeout: Option<Duration>,
     pub on_ask: OnAsk,
+    /// The run's id, when the caller chose it (a detached run, a subagent); else a new one.
+    pub run_id: Option<String>,
+    /// Set when this run is a subagent: its parent and its place.
+    pub child: Option<ChildOf>,
+}
+
+/// What a subagent run knows of its parent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChildOf {
+    pub parent_run_id: String,
+    pub depth: u32,
+    pub label: String,
 }
 
 /// Everything a run works with.
@@ -231,7 +244,10 @@ impl Runner<'_> {
     /// with `kind`); `Err` only when the run could not be recorded at all.
     pub fn run(&mut self, req: &RunRequest, sink: &mut dyn Sink) -> Result<RunOutcome> {
         record::reap_abandoned(self.store.conn())?;
-        let run_id = uuid::Uuid::now_v7().to_string();
+        let run_id = req
+            .run_id
+            .clone()
+            .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
         let mut em = Emitter::new(sink, run_id.clone(), self.gate.scrubber());
         let cfg = self.agent.cloned().unwrap_or_default();
         let meta = RunMeta {
@@ -250,6 +266,10 @@ impl Runner<'_> {
             provider: &meta.provider,
             model: &meta.model,
             message: &req.message,
+            parent: req
+                .child
+                .as_ref()
+                .map(|c| (c.parent_run_id.as_str(), c.depth, c.label.as_str())),
         };
         record::start_run(self.store.conn(), self.gate.scrubber(), &new_run)?;
         em.emit(EventKind::RunStarted {
@@ -278,6 +298,7 @@ impl Runner<'_> {
         };
         let mut st = self.prepare(req, cfg, meta, &owner, message, &mut outcome)?;
         let end = self.iterate(req, &mut st, &mut em, &mut outcome)?;
+        self.cancel_children(&st.meta.run_id)?;
         let (status, error) = self.judge(end, req, &mut st, &mut outcome);
         // Keep only whole steps: an assistant's tool calls with all their results.
         let mut pending = std::mem::take(&mut st.carried);

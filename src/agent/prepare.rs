@@ -18,9 +18,16 @@ impl Runner<'_> {
         outcome: &mut RunOutcome,
     ) -> Result<RunState> {
         let profile = self.agent.map(|a| a.profile());
+        // A subagent's tools: the subagent deny list, and the leaf list at the deepest level.
+        let depth = req.child.as_ref().map_or(0, |c| c.depth);
+        let scope = Scope {
+            subagent: depth > 0,
+            leaf: depth > 0 && depth >= cfg.subagents.max_spawn_depth,
+            ..Scope::default()
+        };
         let allowed = self
             .gate
-            .evaluate(profile.as_ref(), Some(&meta.provider), &Default::default())
+            .evaluate(profile.as_ref(), Some(&meta.provider), &scope)
             .tools;
         let mut tools: Vec<ToolDef> = allowed
             .iter()
@@ -31,6 +38,66 @@ impl Runner<'_> {
                 parameters: t.parameters(),
             })
             .collect();
+        let system = self.system_prompt(owner, profile.as_ref(), &mut tools)?;
+        let mut all = vec![Message::new(Role::System, system)];
+        if let Some(key) = &req.session {
+            self.history(key, &meta.run_id, &cfg, &mut all, outcome)?;
+        }
+        // A team lead is reminded of its board (seen by the model, not kept in the session).
+        for reminder in crate::team::lead_reminders(self.store.conn(), self.agent_key)? {
+            all.push(Message::new(Role::User, reminder));
+        }
+        // One growing conversation: the history, then this run's messages from `base_len` on.
+        let base_len = all.len();
+        all.push(Message::new(Role::User, message));
+        Ok(RunState {
+            max_iterations: req
+                .max_iterations
+                .map(|m| m.min(cfg.max_iterations.unwrap_or(DEFAULT_MAX_ITERATIONS)))
+                .or(cfg.max_iterations)
+                .unwrap_or(DEFAULT_MAX_ITERATIONS)
+                .max(1),
+            tool_limit: cfg.max_tool_calls.unwrap_or(DEFAULT_MAX_TOOL_CALLS),
+            deadline: req.timeout.map(|t| meta.started + t),
+            window: cfg
+                .context_window
+                .or(self.client.resolved.config.context_window)
+                .unwrap_or(DEFAULT_CONTEXT_WINDOW),
+            verbose: std::env::var("GOCLAW_TRACE_VERBOSE").is_ok_and(|v| v == "1"),
+            session: req.session.clone(),
+            link: RunLink {
+                run_id: meta.run_id.clone(),
+                parent_run_id: req.child.as_ref().map(|c| c.parent_run_id.clone()),
+                depth,
+                provider: meta.provider.clone(),
+                model: meta.model.clone(),
+            },
+            scope,
+            meta,
+            cfg,
+            tools,
+            all,
+            base_len,
+            carried: Vec::new(),
+            usage: Usage::default(),
+            cost: 0.0,
+            total_calls: 0,
+            detector: LoopDetector::default(),
+            any_text: false,
+            mid_compacted: false,
+            iteration: 0,
+        })
+    }
+
+    /// The system prompt: context files, memory, credentialed CLIs and skills as far as the
+    /// tools allow them. The first run of an open agent (BOOTSTRAP.md, §16.8) keeps only
+    /// `write_file`.
+    fn system_prompt(
+        &mut self,
+        owner: &files::Owner<'_>,
+        profile: Option<&crate::tools::config::AgentProfile>,
+        tools: &mut Vec<ToolDef>,
+    ) -> Result<String> {
         let context_files = files::context_for_run(self.store.conn(), owner)?;
         // First run of an open agent (§16.8): BOOTSTRAP.md is followed with write_file alone.
         let bootstrap = !owner.predefined && context_files.iter().any(|(n, _)| n == "BOOTSTRAP.md");
@@ -58,8 +125,8 @@ impl Runner<'_> {
         let system = prompt::build(&prompt::PromptInput {
             agent: self.agent_key,
             minimal: false,
-            tools: &tools,
-            workspace: &self.gate.workspace_for(profile.as_ref()),
+            tools,
+            workspace: &self.gate.workspace_for(profile),
             context_files: &context_files,
             has_memory,
             today: &prompt::today(),
@@ -67,46 +134,7 @@ impl Runner<'_> {
             tool_notes: &tool_notes,
             skills: &skills,
         });
-        let mut all = vec![Message::new(Role::System, system)];
-        if let Some(key) = &req.session {
-            self.history(key, &meta.run_id, &cfg, &mut all, outcome)?;
-        }
-        // A team lead is reminded of its board (seen by the model, not kept in the session).
-        for reminder in crate::team::lead_reminders(self.store.conn(), self.agent_key)? {
-            all.push(Message::new(Role::User, reminder));
-        }
-        // One growing conversation: the history, then this run's messages from `base_len` on.
-        let base_len = all.len();
-        all.push(Message::new(Role::User, message));
-        Ok(RunState {
-            max_iterations: req
-                .max_iterations
-                .map(|m| m.min(cfg.max_iterations.unwrap_or(DEFAULT_MAX_ITERATIONS)))
-                .or(cfg.max_iterations)
-                .unwrap_or(DEFAULT_MAX_ITERATIONS)
-                .max(1),
-            tool_limit: cfg.max_tool_calls.unwrap_or(DEFAULT_MAX_TOOL_CALLS),
-            deadline: req.timeout.map(|t| meta.started + t),
-            window: cfg
-                .context_window
-                .or(self.client.resolved.config.context_window)
-                .unwrap_or(DEFAULT_CONTEXT_WINDOW),
-            verbose: std::env::var("GOCLAW_TRACE_VERBOSE").is_ok_and(|v| v == "1"),
-            session: req.session.clone(),
-            meta,
-            cfg,
-            tools,
-            all,
-            base_len,
-            carried: Vec::new(),
-            usage: Usage::default(),
-            cost: 0.0,
-            total_calls: 0,
-            detector: LoopDetector::default(),
-            any_text: false,
-            mid_compacted: false,
-            iteration: 0,
-        })
+        Ok(system)
     }
 
     /// The session's summary and history, repaired in the store when its tool pairing is

@@ -93,6 +93,8 @@ pub struct NewRun<'a> {
     pub model: &'a str,
     /// The message as given (stored scrubbed).
     pub message: &'a str,
+    /// A subagent's parent run, depth and label.
+    pub parent: Option<(&'a str, u32, &'a str)>,
 }
 
 /// A new run row, `running`, owned by this process.
@@ -105,11 +107,13 @@ pub fn start_run(conn: &Connection, scrubber: &Scrubber, run: &NewRun) -> Result
         provider,
         model,
         message,
+        parent,
     } = *run;
     let now = now_ms();
     conn.execute(
-        "INSERT INTO runs (id, session, agent, user_id, status, pid, heartbeat_at, started_at, provider, model, message)
-         VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?6, ?7, ?8, ?9)",
+        "INSERT INTO runs (id, session, agent, user_id, status, pid, heartbeat_at, started_at, provider, model, message,
+                           parent_run_id, depth, label)
+         VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         params![
             id,
             session,
@@ -119,7 +123,10 @@ pub fn start_run(conn: &Connection, scrubber: &Scrubber, run: &NewRun) -> Result
             now,
             provider,
             model,
-            scrubber.scrub_str(message, None)
+            scrubber.scrub_str(message, None),
+            parent.map(|p| p.0),
+            parent.map_or(0, |p| p.1),
+            parent.map(|p| p.2)
         ],
     )
     .map_err(sql)?;

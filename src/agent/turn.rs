@@ -35,6 +35,10 @@ pub(super) struct RunState {
     pub window: u64,
     /// Keep the full prompt of every LLM span (`GOCLAW_TRACE_VERBOSE=1`).
     pub verbose: bool,
+    /// The run as its tool calls see it (the parent of what `spawn` starts).
+    pub link: RunLink,
+    /// The policy scope of a subagent (its deny lists), empty for a top-level run.
+    pub scope: Scope,
 }
 
 /// Whether the loop goes on.
@@ -58,8 +62,20 @@ impl Runner<'_> {
             if let Some(e) = self.interrupted(st.deadline) {
                 return Ok(e);
             }
-            if let Flow::End(e) = self.step(req, st, em)? {
-                return Ok(e);
+            self.announce(st)?;
+            match self.step(req, st, em)? {
+                Flow::Next => {}
+                // An answer while children still work: wait for them, then let the model use
+                // what they found (when the budget allows one more iteration).
+                Flow::End(End::Completed(text)) => {
+                    if st.iteration >= st.max_iterations || !self.await_children(st)? {
+                        return Ok(End::Completed(text));
+                    }
+                    if let Some(e) = self.interrupted(st.deadline) {
+                        return Ok(e);
+                    }
+                }
+                Flow::End(e) => return Ok(e),
             }
         }
         Ok(End::Completed(String::new()))
@@ -173,6 +189,8 @@ impl Runner<'_> {
             run_id: &st.meta.run_id,
             session: st.session.as_deref(),
             deadline: st.deadline,
+            link: Some(&st.link),
+            scope: &st.scope,
         };
         let results = self.call_tools(&response.tool_calls, req, &site, em)?;
         let mut stop = None;
@@ -205,6 +223,61 @@ impl Runner<'_> {
         }
         record::heartbeat(self.store.conn(), &st.meta.run_id, st.iteration)?;
         Ok(Flow::Next)
+    }
+
+    /// Tells the model of the children that ended since it last heard: one message with each
+    /// child's answer (or why it failed).
+    fn announce(&mut self, st: &mut RunState) -> Result<()> {
+        let done = crate::subagents::take_finished(self.store.conn(), &st.meta.run_id)?;
+        if done.is_empty() {
+            return Ok(());
+        }
+        let mut text = String::from("[Subagent results]");
+        for c in &done {
+            let body = match c.status.as_str() {
+                "completed" => c.content.clone().unwrap_or_default(),
+                _ => c.error.clone().unwrap_or_else(|| "no answer".into()),
+            };
+            text.push_str(&format!(
+                "\n- {} (run {}, {}): {}",
+                c.label, c.run_id, c.status, body
+            ));
+        }
+        st.all.push(Message::new(Role::User, text));
+        Ok(())
+    }
+
+    /// Waits for the children still working (not detached), until they end or the run must
+    /// stop; `true` when there is something the model has not heard yet.
+    fn await_children(&mut self, st: &RunState) -> Result<bool> {
+        let children = crate::subagents::children(self.store.conn(), &st.meta.run_id)?;
+        let unheard = children
+            .iter()
+            .any(|c| !c.active() && !c.announced && c.status != "rejected");
+        let working: Vec<String> = children
+            .into_iter()
+            .filter(|c| c.active() && !c.detached)
+            .map(|c| c.run_id)
+            .collect();
+        if working.is_empty() {
+            return Ok(unheard);
+        }
+        let deadline = st.deadline;
+        let cancel = self.cancel.clone();
+        let mut give_up = || cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
+        crate::subagents::wait(self.store.conn(), &working, &mut give_up)?;
+        Ok(true)
+    }
+
+    /// Ends the children still working (not detached): a run that ends takes its children
+    /// with it, so none runs on unseen.
+    pub(super) fn cancel_children(&mut self, run_id: &str) -> Result<()> {
+        for c in crate::subagents::children(self.store.conn(), run_id)? {
+            if c.active() && !c.detached {
+                crate::subagents::cancel(self.store.conn(), &c.run_id)?;
+            }
+        }
+        Ok(())
     }
 
     /// The span of one LLM exchange.
@@ -303,6 +376,8 @@ impl Runner<'_> {
                     deadline: site.deadline,
                     signal: Some(self.cancel.flag()),
                 },
+                scope: site.scope.clone(),
+                run: site.link.cloned(),
                 ..Default::default()
             })
             .collect();
@@ -389,6 +464,9 @@ pub(super) struct CallSite<'c> {
     pub run_id: &'c str,
     pub session: Option<&'c str>,
     pub deadline: Option<Instant>,
+    /// The run as the calls see it, when they may start children.
+    pub link: Option<&'c RunLink>,
+    pub scope: &'c Scope,
 }
 
 /// One LLM exchange, for its span.

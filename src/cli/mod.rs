@@ -28,6 +28,7 @@ pub mod input;
 pub mod mcp;
 pub mod policy;
 pub mod run;
+pub mod runs;
 pub mod sanitize;
 pub mod scrub;
 pub mod secure_cli;
@@ -100,6 +101,8 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Run an agent: Think → Act → Observe until it answers
     Run(run::RunArgs),
+    /// Agent runs: list, show, wait for and cancel them
+    Runs(runs::RunsArgs),
     /// Sessions: their messages, kept in the store
     Sessions(sessions::SessionsArgs),
     /// Agents and their context files
@@ -293,6 +296,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
     };
     let result = match cli.command {
         Command::Run(a) => run::run(&ctx, a),
+        Command::Runs(a) => runs::run(&ctx, a),
         Command::Sessions(a) => sessions::run(&ctx, a),
         Command::Agents(a) => agents::run(&ctx, a),
         Command::Traces(a) => traces::run(&ctx, a),

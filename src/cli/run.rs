@@ -14,7 +14,7 @@ use super::shared::CallerArgs;
 use super::terminal::TerminalPrompter;
 use super::{Context, Status};
 use crate::agent::events::EventKind;
-use crate::agent::{Cancel, Event, RunRequest, Sink};
+use crate::agent::{Cancel, ChildOf, Event, RunRequest, Sink};
 use crate::error::{Error, Result};
 use crate::ops::run::{RunKit, RunOptions};
 use crate::output::Output;
@@ -58,6 +58,22 @@ pub struct RunArgs {
     /// Only these tools (comma-separated), within what the policy allows; empty: none
     #[arg(long, value_name = "TOOLS", value_delimiter = ',')]
     pub allow_tools: Option<Vec<String>>,
+    /// Print {"run_id": …} at once and run in the background (its end is in the store:
+    /// `goclaw runs show`, `runs wait`)
+    #[arg(long, conflicts_with = "events")]
+    pub detach: bool,
+    /// The run's id, chosen by whoever started it (a detached run, the spawn tool)
+    #[arg(long, hide = true)]
+    pub run_id: Option<String>,
+    /// A subagent's parent run (set by the spawn tool)
+    #[arg(long, hide = true, requires = "run_id")]
+    pub parent_run: Option<String>,
+    /// A subagent's depth (set by the spawn tool)
+    #[arg(long, hide = true, default_value_t = 1)]
+    pub depth: u32,
+    /// A subagent's label (set by the spawn tool)
+    #[arg(long, hide = true, default_value = "")]
+    pub label: String,
 }
 
 /// How events are shown.
@@ -132,6 +148,9 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         .as_deref()
         .map(super::shared::parse_duration)
         .transpose()?;
+    if a.detach {
+        return detach(ctx, &a, &message);
+    }
     let mut store = ctx.store()?;
     let options = RunOptions {
         agent: a.caller.agent.as_deref(),
@@ -146,6 +165,14 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     let rt = crate::ops::run::runtime()?;
     let cancel = Arc::new(Cancel::default());
     watch_signals(&rt, cancel.clone())?;
+    let child = a.parent_run.as_ref().map(|parent_run_id| {
+        watch_parent(cancel.clone());
+        ChildOf {
+            parent_run_id: parent_run_id.clone(),
+            depth: a.depth,
+            label: a.label.clone(),
+        }
+    });
 
     let terminal = std::io::stdout().is_terminal() && !ctx.json_flag;
     let show = if a.events {
@@ -170,6 +197,8 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         max_iterations: a.max_iterations,
         timeout,
         on_ask: a.on_ask,
+        run_id: a.run_id.clone(),
+        child,
     };
     let mut sink = CliSink {
         show,
@@ -179,7 +208,14 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     for w in &outcome.warnings {
         ctx.out.warn(w);
     }
-    match (&sink.show, outcome.kind) {
+    show_outcome(ctx, &sink.show, &outcome)
+}
+
+/// The outcome as the show mode wants it: nothing more after `--events` (the events said it),
+/// the end of the streamed answer on a terminal, else one JSON document; a failed run is the
+/// error document with the outcome as details.
+fn show_outcome(ctx: &Context, show: &Show, outcome: &crate::agent::RunOutcome) -> Result<Status> {
+    match (show, outcome.kind) {
         (Show::Events, None) => Ok(Status::Ok),
         (Show::Events, Some(kind)) => {
             ctx.out.note(&format!(
@@ -199,11 +235,11 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         }
         (_, None) => {
             ctx.out
-                .data(&outcome, |w| writeln!(w, "{}", outcome.content))?;
+                .data(outcome, |w| writeln!(w, "{}", outcome.content))?;
             Ok(Status::Ok)
         }
         (_, Some(kind)) => {
-            let details = serde_json::to_value(&outcome).unwrap_or(Value::Null);
+            let details = serde_json::to_value(outcome).unwrap_or(Value::Null);
             Err(Error::new(
                 kind,
                 format!(
@@ -216,6 +252,89 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
             .with_details(details))
         }
     }
+}
+
+/// `--detach`: the same run as a process of its own (in its own process group, so a Ctrl-C at
+/// the terminal does not reach it), started with a run id chosen here; prints the id once the
+/// run's row exists, so `goclaw runs wait ID` right after finds it.
+fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
+    use std::os::unix::process::CommandExt;
+    let s = ctx.settings()?;
+    let run_id = uuid::Uuid::now_v7().to_string();
+    let config = s.config_exists.then_some(s.config_path.as_path());
+    let mut cmd = crate::cron::goclaw_child(&s.db_path, &s.workspace, config)
+        .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
+    cmd.args(["--quiet", "--json", "run", "--run-id", &run_id, "--on-ask"])
+        .arg(format!("{:?}", a.on_ask).to_lowercase());
+    let flags = [
+        ("--agent", &a.caller.agent),
+        ("--user", &a.caller.user),
+        ("--session", &a.caller.session),
+        ("--model", &a.model),
+        ("--provider", &a.provider),
+        ("--timeout", &a.timeout),
+    ];
+    for (flag, value) in flags {
+        if let Some(v) = value {
+            cmd.arg(flag).arg(v);
+        }
+    }
+    if let Some(n) = a.max_iterations {
+        cmd.arg("--max-iterations").arg(n.to_string());
+    }
+    if let Some(r) = &a.record {
+        cmd.arg("--record").arg(r);
+    }
+    if let Some(list) = &a.allow_tools {
+        cmd.arg(format!("--allow-tools={}", list.join(",")));
+    }
+    cmd.arg("--").arg(message);
+    cmd.env_remove("GOCLAW_AGENT")
+        .env_remove("GOCLAW_SESSION")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| Error::internal(format!("cannot start the detached run: {e}")))?;
+    let store = ctx.store()?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        if crate::agent::runs::get(store.conn(), &run_id)?.is_some() {
+            break;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(Error::failed(format!(
+                "the detached run ended before it started ({status})"
+            )));
+        }
+        if std::time::Instant::now() >= deadline {
+            return Err(Error::new(
+                crate::error::ErrorKind::Timeout,
+                "the detached run did not start within 30s",
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let doc = serde_json::json!({"run_id": run_id});
+    ctx.out.data(&doc, |w| writeln!(w, "{run_id}"))?;
+    Ok(Status::Ok)
+}
+
+/// A subagent ends (cancelled, as by SIGTERM) when the process that started it is gone: it was
+/// adopted by another process. Checked twice a second, so a killed parent leaves no child
+/// running past its next heartbeat window.
+fn watch_parent(cancel: Arc<Cancel>) {
+    let parent = nix::unistd::getppid();
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            if nix::unistd::getppid() != parent {
+                cancel.cancel(true);
+                return;
+            }
+        }
+    });
 }
 
 /// SIGINT and SIGTERM cancel the run (it then ends cleanly and records why).

@@ -325,7 +325,6 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
         session_key: a.caller.session,
         channel: a.channel,
         chat_id: a.chat_id,
-        peer_kind: None,
         provider: a.provider,
         dry_run: a.dry_run,
         on_ask: a.on_ask,
@@ -333,7 +332,7 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
             deadline: None,
             signal,
         },
-        scope: Default::default(),
+        ..CallRequest::default()
     };
     let terminal = TerminalPrompter::new(ctx);
     let prompter: Option<&dyn Prompter> = if TerminalPrompter::available() {

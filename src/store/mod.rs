@@ -105,6 +105,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "trust",
         sql: include_str!("migrations/008_trust.sql"),
     },
+    Migration {
+        version: 9,
+        name: "subagents",
+        sql: include_str!("migrations/009_subagents.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -101,6 +101,8 @@ pub struct AgentProfile {
     pub workspace: Option<PathBuf>,
     /// A `predefined` agent: context files shared by every user, except USER.md.
     pub predefined: bool,
+    /// `[agents.KEY.subagents]`: the limits on the children its runs spawn.
+    pub subagents: crate::subagents::Limits,
 }
 
 /// The error for an agent key config does not define (exit 5).

@@ -15,6 +15,7 @@ pub mod memory;
 pub mod protected;
 pub mod schema;
 pub mod skills;
+pub mod spawn;
 pub mod team;
 pub mod todo;
 pub mod web;
@@ -230,6 +231,10 @@ pub struct CallContext {
     pub config_path: Option<PathBuf>,
     /// When the call must stop early (the caller's deadline, a signal).
     pub stop: StopWhen,
+    /// The run the call is made in (an agent run), for tools that start other runs.
+    pub run: Option<gate::RunLink>,
+    /// The caller agent's limits on subagents.
+    pub subagents: crate::subagents::Limits,
     /// Made by the gate alone.
     _sealed: gate::Sealed,
 }
@@ -321,6 +326,7 @@ impl Registry {
         r.register(Box::new(web::search::WebSearch));
         r.register(Box::new(credentialed::CredentialedExec));
         r.register(Box::new(todo::TodoTool));
+        r.register(Box::new(spawn::SpawnTool));
         r.register(Box::new(skills::SkillSearch));
         r.register(Box::new(skills::UseSkill));
         r.register(Box::new(skills::PublishSkill));

@@ -19,6 +19,7 @@ mod scrub;
 mod scrub_go;
 mod skills;
 mod store;
+mod subagents;
 mod teams;
 mod tools;
 mod trust;

@@ -26,7 +26,7 @@ fn peer_bin(name: &str) -> Option<String> {
     )
 }
 
-fn fakellm() -> Option<Llm> {
+pub(crate) fn fakellm() -> Option<Llm> {
     let bin = peer_bin("fakellm")?;
     let port = free_port();
     let config =
@@ -57,7 +57,7 @@ pub(crate) fn llmock() -> Option<Llm> {
     llmock_with(&[])
 }
 
-fn llmock_with(extra: &[&str]) -> Option<Llm> {
+pub(crate) fn llmock_with(extra: &[&str]) -> Option<Llm> {
     let bin = peer_bin("llmock")?;
     let port = free_port();
     let child = Command::new(bin)
@@ -117,7 +117,7 @@ impl Llm {
 }
 
 /// `goclaw run ARGS…` against the OpenAI-compatible API of `llm`.
-fn run(env: &TestEnv, llm: &Llm, args: &[&str]) -> std::process::Output {
+pub(crate) fn run(env: &TestEnv, llm: &Llm, args: &[&str]) -> std::process::Output {
     let mut c = env.cmd(&["run"]);
     if !args.contains(&"--model") {
         c.args(["--model", "gpt-4o"]);
@@ -128,7 +128,7 @@ fn run(env: &TestEnv, llm: &Llm, args: &[&str]) -> std::process::Output {
     c.output().unwrap()
 }
 
-fn events(o: &std::process::Output) -> Vec<Value> {
+pub(crate) fn events(o: &std::process::Output) -> Vec<Value> {
     stdout(o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))

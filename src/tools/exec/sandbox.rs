@@ -102,9 +102,26 @@ pub fn landlock_supported() -> bool {
     landlock_abi() >= 1
 }
 
-/// The plan for a call's context: its exec settings, workspace and protected paths.
+/// The plan for a call's context: its exec settings, workspace and protected paths; the
+/// command also learns who runs it (`GOCLAW_RUN_ID`, `GOCLAW_PARENT_RUN_ID`, `GOCLAW_SESSION`,
+/// `GOCLAW_AGENT`), so a hook or script can tell, and a nested `goclaw tasks` acts as that agent.
 pub fn plan_for(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
-    plan(&ctx.exec, &ctx.workspace, &ctx.protected)
+    let mut p = plan(&ctx.exec, &ctx.workspace, &ctx.protected)?;
+    let who = [
+        ("GOCLAW_RUN_ID", ctx.run.as_ref().map(|r| r.run_id.as_str())),
+        (
+            "GOCLAW_PARENT_RUN_ID",
+            ctx.run.as_ref().and_then(|r| r.parent_run_id.as_deref()),
+        ),
+        ("GOCLAW_SESSION", ctx.session_key.as_deref()),
+        ("GOCLAW_AGENT", ctx.agent.as_deref()),
+    ];
+    for (name, value) in who {
+        if let Some(v) = value {
+            p.env.push((name.into(), v.into()));
+        }
+    }
+    Ok(p)
 }
 
 /// Decides the sandbox for `settings` in `workspace`, masking the `protected` paths that exist.

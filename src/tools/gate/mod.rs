@@ -30,7 +30,7 @@ use audit::Row;
 pub use audit::{allow_rate, rate_key};
 use decision::{CallEnd, Decision, Verdict};
 pub use outcome::{Outcome, Status, answer};
-pub use request::{CallRequest, MAX_PARAMS, OnAsk, Scope, normalise};
+pub use request::{CallRequest, MAX_PARAMS, OnAsk, RunLink, Scope, normalise};
 
 /// Characters of a result kept in the audit record.
 const RESULT_PREVIEW: usize = 2000;
@@ -237,6 +237,8 @@ impl<'a> Gate<'a> {
             allowed_tools,
             config_path: self.config_exists.then(|| self.config_file.clone()),
             stop: req.stop.clone(),
+            run: req.run.clone(),
+            subagents: agent.map(|a| a.subagents).unwrap_or_default(),
             _sealed: Sealed(()),
         }
     }

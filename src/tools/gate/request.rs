@@ -35,6 +35,21 @@ pub struct CallRequest {
     pub stop: crate::tools::StopWhen,
     /// Further limits on the caller's tool list (a chat group's, a subagent's).
     pub scope: Scope,
+    /// The run the call is made in, when an agent run makes it.
+    pub run: Option<RunLink>,
+}
+
+/// The run a call is made in: what a tool that starts other runs (`spawn`) needs of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunLink {
+    pub run_id: String,
+    /// The run that started this one, for a subagent.
+    pub parent_run_id: Option<String>,
+    /// 0 for a top-level run, 1 for its children, …
+    pub depth: u32,
+    /// The provider and model the run uses (a child uses the same unless told otherwise).
+    pub provider: String,
+    pub model: String,
 }
 
 /// The policy inputs of a call beyond its agent and provider: the chat group's and the

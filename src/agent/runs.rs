@@ -1,0 +1,188 @@
+//! Runs as scripts see them: a filtered list, one run with its children, waiting for runs to
+//! end, and cancelling them. A run is cancelled by its owner: SIGTERM to the process running it,
+//! which ends it cleanly (`run.cancelled`, children too), whichever process asks.
+
+use std::time::{Duration, Instant};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use super::record::reap_abandoned;
+use crate::error::{ErrorKind, Result};
+use crate::store::sql;
+
+/// One run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RunRow {
+    pub id: String,
+    pub status: String,
+    pub agent: String,
+    pub session: Option<String>,
+    pub parent_run_id: Option<String>,
+    pub depth: u32,
+    pub label: Option<String>,
+    pub started_at: i64,
+    pub ended_at: Option<i64>,
+    pub iterations: i64,
+    pub content: Option<String>,
+    pub error: Option<String>,
+    #[serde(skip)]
+    pub pid: Option<i64>,
+}
+
+impl RunRow {
+    /// The error kind a command line maps this run's end to (`None`: completed or running).
+    pub fn error_kind(&self) -> Option<ErrorKind> {
+        match self.status.as_str() {
+            "completed" | "running" => None,
+            "cancelled" => Some(ErrorKind::Interrupted),
+            "timed_out" => Some(ErrorKind::Timeout),
+            "denied" => Some(ErrorKind::Denied),
+            _ => Some(ErrorKind::Failed),
+        }
+    }
+}
+
+/// Which runs to list.
+#[derive(Debug, Clone, Default)]
+pub struct RunFilter {
+    pub parent: Option<String>,
+    pub status: Option<String>,
+    pub agent: Option<String>,
+    pub session: Option<String>,
+    pub limit: u32,
+}
+
+const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid";
+
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
+    Ok(RunRow {
+        id: r.get(0)?,
+        status: r.get(1)?,
+        agent: r.get(2)?,
+        session: r.get(3)?,
+        parent_run_id: r.get(4)?,
+        depth: r.get(5)?,
+        label: r.get(6)?,
+        started_at: r.get(7)?,
+        ended_at: r.get(8)?,
+        iterations: r.get(9)?,
+        content: r.get(10)?,
+        error: r.get(11)?,
+        pid: r.get(12)?,
+    })
+}
+
+/// Runs, newest first (runs whose process is gone are marked abandoned first).
+pub fn list(conn: &Connection, f: &RunFilter) -> Result<Vec<RunRow>> {
+    reap_abandoned(conn)?;
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT {COLUMNS} FROM runs
+             WHERE (?1 IS NULL OR parent_run_id = ?1) AND (?2 IS NULL OR status = ?2)
+               AND (?3 IS NULL OR agent = ?3) AND (?4 IS NULL OR session = ?4)
+             ORDER BY started_at DESC, id DESC LIMIT ?5"
+        ))
+        .map_err(sql)?;
+    stmt.query_map(
+        params![f.parent, f.status, f.agent, f.session, f.limit],
+        row,
+    )
+    .and_then(|rows| rows.collect())
+    .map_err(sql)
+}
+
+/// One run by id (or a unique prefix of it).
+pub fn get(conn: &Connection, id: &str) -> Result<Option<RunRow>> {
+    reap_abandoned(conn)?;
+    let pattern = format!("{}%", id.replace(['%', '_'], ""));
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT {COLUMNS} FROM runs WHERE id = ?1 OR id LIKE ?2 LIMIT 2"
+        ))
+        .map_err(sql)?;
+    let found: Vec<RunRow> = stmt
+        .query_map(params![id, pattern], row)
+        .and_then(|rows| rows.collect())
+        .map_err(sql)?;
+    Ok(match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => found.into_iter().find(|r| r.id == id),
+    })
+}
+
+/// A run's children, oldest first.
+pub fn children(conn: &Connection, id: &str) -> Result<Vec<RunRow>> {
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT {COLUMNS} FROM runs WHERE parent_run_id = ?1 ORDER BY started_at, id"
+        ))
+        .map_err(sql)?;
+    stmt.query_map([id], row)
+        .and_then(|rows| rows.collect())
+        .map_err(sql)
+}
+
+/// Waits until the runs have ended (`any`: until one has), or `timeout` passes; returns them as
+/// they are then. A run the store does not know is `None`.
+pub fn wait(
+    conn: &Connection,
+    ids: &[String],
+    any: bool,
+    timeout: Option<Duration>,
+) -> Result<Vec<Option<RunRow>>> {
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(20);
+    loop {
+        let now: Vec<Option<RunRow>> = ids.iter().map(|id| get(conn, id)).collect::<Result<_>>()?;
+        let ended = |r: &Option<RunRow>| r.as_ref().is_none_or(|r| r.status != "running");
+        let done = if any {
+            now.iter().any(ended)
+        } else {
+            now.iter().all(ended)
+        };
+        if done || timeout.is_some_and(|t| start.elapsed() >= t) {
+            return Ok(now);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(250));
+    }
+}
+
+/// Asks the process running `run` to cancel it (SIGTERM). `false` when it is not running.
+pub fn cancel(run: &RunRow) -> bool {
+    if run.status != "running" {
+        return false;
+    }
+    match run.pid {
+        Some(pid) if pid > 0 => nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .is_ok(),
+        _ => false,
+    }
+}
+
+/// The running runs of a session.
+pub fn running_in_session(conn: &Connection, session: &str) -> Result<Vec<RunRow>> {
+    list(
+        conn,
+        &RunFilter {
+            session: Some(session.to_string()),
+            status: Some("running".into()),
+            limit: u32::MAX,
+            ..RunFilter::default()
+        },
+    )
+}
+
+/// The parent of a run, if it has one.
+pub fn parent_of(conn: &Connection, id: &str) -> Result<Option<String>> {
+    conn.query_row("SELECT parent_run_id FROM runs WHERE id = ?1", [id], |r| {
+        r.get(0)
+    })
+    .optional()
+    .map_err(sql)
+    .map(Option::flatten)
+}

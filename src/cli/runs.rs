@@ -1,0 +1,204 @@
+//! `goclaw runs`: agent runs for scripts: list them (children of a run, by status, agent or
+//! session), show one with its children, wait for runs to end (the exit code is the run's), and
+//! cancel them: the process running a run ends it cleanly (`run.cancelled`), with its children.
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::{Context, Status};
+use crate::agent::runs::{self, RunFilter, RunRow};
+use crate::error::{Error, Result};
+
+/// Agent runs: list, show, wait for and cancel them
+#[derive(Debug, Args)]
+pub struct RunsArgs {
+    #[command(subcommand)]
+    pub command: RunsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RunsCommand {
+    /// Runs, newest first
+    List {
+        /// Only the children of this run
+        #[arg(long)]
+        parent: Option<String>,
+        /// running | completed | failed | cancelled | timed_out | denied | abandoned
+        #[arg(long)]
+        status: Option<String>,
+        #[arg(long)]
+        agent: Option<String>,
+        #[arg(long)]
+        session: Option<String>,
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+    },
+    /// One run and its children (a tree on a terminal)
+    Show { run: String },
+    /// Wait until the runs end; the exit code is the run's (0 completed, 1 failed, 7 timed
+    /// out, 130 cancelled)
+    #[command(after_help = "Examples:\n  \
+        goclaw runs wait $(goclaw run --detach 'summarize the logs' | jq -r .run_id)\n  \
+        goclaw runs wait --any RUN1 RUN2 --timeout 10m")]
+    Wait {
+        #[arg(required = true)]
+        runs: Vec<String>,
+        /// Return when one of them ends (default: when all have)
+        #[arg(long)]
+        any: bool,
+        /// Give up after this long (exit 7)
+        #[arg(long)]
+        timeout: Option<String>,
+    },
+    /// Cancel runs: the process running each ends it cleanly, children too
+    Cancel {
+        #[arg(required_unless_present_any = ["all", "session"])]
+        run: Option<String>,
+        /// Every running run
+        #[arg(long)]
+        all: bool,
+        /// The running runs of this session
+        #[arg(long)]
+        session: Option<String>,
+    },
+    /// Archive subagents that ended more than an hour ago
+    Prune,
+}
+
+pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
+    let store = ctx.store()?;
+    let conn = store.conn();
+    match args.command {
+        RunsCommand::List {
+            parent,
+            status,
+            agent,
+            session,
+            limit,
+        } => {
+            let filter = RunFilter {
+                parent,
+                status,
+                agent,
+                session,
+                limit,
+            };
+            for r in runs::list(conn, &filter)? {
+                ctx.out.record(&r, || line(&r))?;
+            }
+            Ok(Status::Ok)
+        }
+        RunsCommand::Show { run } => {
+            let r = runs::get(conn, &run)?.ok_or_else(|| unknown(&run))?;
+            let children = runs::children(conn, &r.id)?;
+            let doc = json!({"run": r, "children": children});
+            ctx.out.data(&doc, |w| {
+                writeln!(w, "{}", line(&r))?;
+                tree(w, conn, &children, 1)
+            })?;
+            Ok(Status::Ok)
+        }
+        RunsCommand::Wait {
+            runs: ids,
+            any,
+            timeout,
+        } => wait(ctx, conn, &ids, any, timeout.as_deref()),
+        RunsCommand::Cancel { run, all, session } => {
+            let targets: Vec<RunRow> = match (run, session) {
+                (Some(id), _) => vec![runs::get(conn, &id)?.ok_or_else(|| unknown(&id))?],
+                (None, Some(key)) => runs::running_in_session(conn, &key)?,
+                (None, None) if all => runs::list(
+                    conn,
+                    &RunFilter {
+                        status: Some("running".into()),
+                        limit: u32::MAX,
+                        ..RunFilter::default()
+                    },
+                )?,
+                (None, None) => Vec::new(),
+            };
+            let cancelled: Vec<&str> = targets
+                .iter()
+                .filter(|r| runs::cancel(r))
+                .map(|r| r.id.as_str())
+                .collect();
+            let doc = json!({"cancelled": cancelled});
+            ctx.out.data(&doc, |w| {
+                writeln!(w, "cancelled {} run(s)", cancelled.len())
+            })?;
+            Ok(Status::Ok)
+        }
+        RunsCommand::Prune => {
+            let archived = crate::subagents::archive(conn)?;
+            ctx.out.data(&json!({"archived": archived}), |w| {
+                writeln!(w, "archived {archived} subagent(s)")
+            })?;
+            Ok(Status::Ok)
+        }
+    }
+}
+
+fn unknown(id: &str) -> Error {
+    Error::not_found(format!("no run `{id}`")).with_hint("`goclaw runs list` shows the runs")
+}
+
+/// `runs wait`: the runs as JSON Lines (or lines), then the exit code of the run waited for.
+fn wait(
+    ctx: &Context,
+    conn: &rusqlite::Connection,
+    ids: &[String],
+    any: bool,
+    timeout: Option<&str>,
+) -> Result<Status> {
+    let timeout = timeout.map(super::shared::parse_duration).transpose()?;
+    for id in ids {
+        runs::get(conn, id)?.ok_or_else(|| unknown(id))?;
+    }
+    let now = runs::wait(conn, ids, any, timeout)?;
+    let rows: Vec<RunRow> = now.into_iter().flatten().collect();
+    for r in &rows {
+        ctx.out.record(r, || line(r))?;
+    }
+    let ended: Vec<&RunRow> = rows.iter().filter(|r| r.status != "running").collect();
+    if ended.is_empty() || (!any && ended.len() < rows.len()) {
+        return Ok(Status::Exit(crate::error::ErrorKind::Timeout));
+    }
+    // The exit code of the run waited for: with --any the one that ended, else the worst.
+    let kind = if any {
+        ended.first().and_then(|r| r.error_kind())
+    } else {
+        ended.iter().find_map(|r| r.error_kind())
+    };
+    Ok(kind.map_or(Status::Ok, Status::Exit))
+}
+
+fn line(r: &RunRow) -> String {
+    format!(
+        "{}  {:<10} {:<12} {}{}",
+        r.id,
+        r.status,
+        r.agent,
+        r.label.as_deref().unwrap_or(""),
+        r.parent_run_id
+            .as_deref()
+            .map(|p| format!(" (child of {p})"))
+            .unwrap_or_default()
+    )
+}
+
+/// Children as an indented tree, their children under them.
+fn tree(
+    w: &mut dyn Write,
+    conn: &rusqlite::Connection,
+    children: &[RunRow],
+    depth: usize,
+) -> std::io::Result<()> {
+    for c in children {
+        writeln!(w, "{}└ {}", "  ".repeat(depth), line(c))?;
+        let grandchildren = runs::children(conn, &c.id).unwrap_or_default();
+        tree(w, conn, &grandchildren, depth + 1)?;
+    }
+    Ok(())
+}

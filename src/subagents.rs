@@ -1,0 +1,426 @@
+//! Subagents (seed 000 §6): runs that other runs start. The parent reserves the child in the
+//! store first (`subagents` row, status `spawning`), in one `BEGIN IMMEDIATE` transaction that
+//! counts the limits, so they hold across processes like the rate limiter; a refused spawn is
+//! kept as `rejected` with its reason. The child is a `goclaw run` process of its own (its own
+//! run row, session, trace and events, linked by `parent_run_id`), so it uses another core,
+//! survives a crash of the parent's tool thread and can be signalled by `goclaw runs cancel`.
+//! A child whose parent process is gone cancels itself (see `agent`), unless it was detached.
+//!
+//! A child's lifecycle is Spawning → Running → Completed | Failed | Cancelled, or Rejected, and
+//! Archived once it ended long ago: the first and last two are this table's, the others its
+//! run's (`timed_out`, `denied` and `abandoned` runs count as failed).
+
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::store::{now_ms, sql};
+
+/// A child that has not started its run within this long failed to start.
+const SPAWN_GRACE_MS: i64 = 30_000;
+/// Finished children are archived after this long (seed: 60 minutes).
+pub const ARCHIVE_AFTER_MS: i64 = 60 * 60 * 1000;
+
+/// `[agents.KEY.subagents]`: the limits of the seed, per agent.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Running subagents across all parents.
+    pub max_concurrent: u32,
+    /// How deep children may nest (1: children, no grandchildren).
+    pub max_spawn_depth: u32,
+    /// Running children of one parent.
+    pub max_children_per_agent: u32,
+    /// LLM iterations of each child.
+    pub max_iterations: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_concurrent: 8,
+            max_spawn_depth: 1,
+            max_children_per_agent: 5,
+            max_iterations: 20,
+        }
+    }
+}
+
+/// A child about to be spawned.
+#[derive(Debug, Clone)]
+pub struct NewChild<'a> {
+    pub run_id: &'a str,
+    pub parent_run_id: &'a str,
+    /// The parent's depth (0 for a top-level run).
+    pub parent_depth: u32,
+    pub label: &'a str,
+    pub agent: &'a str,
+    pub task: &'a str,
+    pub detached: bool,
+}
+
+/// A child as its parent (or a script) sees it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Child {
+    pub run_id: String,
+    pub parent_run_id: String,
+    pub label: String,
+    pub agent: String,
+    pub depth: u32,
+    /// spawning | running | completed | failed | cancelled | rejected | archived
+    pub status: String,
+    /// The child's answer, once it completed.
+    pub content: Option<String>,
+    pub error: Option<String>,
+    pub pid: Option<i64>,
+    pub detached: bool,
+    pub created_at: i64,
+    #[serde(skip)]
+    pub announced: bool,
+}
+
+impl Child {
+    /// Still to end (spawning or running).
+    pub fn active(&self) -> bool {
+        matches!(self.status.as_str(), "spawning" | "running")
+    }
+}
+
+/// Reserves a child under the limits; `Err` with a message written for the model when a limit
+/// refuses it (the spawn is then kept as `rejected`).
+pub fn reserve(conn: &mut Connection, c: &NewChild, limits: &Limits) -> Result<()> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(sql)?;
+    let now = now_ms();
+    let refusal = refusal(&tx, c, limits, now)?;
+    tx.execute(
+        "INSERT INTO subagents (run_id, parent_run_id, depth, label, agent, task, status, detached, reason, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            c.run_id,
+            c.parent_run_id,
+            c.parent_depth + 1,
+            c.label,
+            c.agent,
+            c.task,
+            if refusal.is_some() { "rejected" } else { "spawning" },
+            c.detached,
+            refusal,
+            now
+        ],
+    )
+    .map_err(sql)?;
+    tx.commit().map_err(sql)?;
+    match refusal {
+        Some(why) => Err(Error::new(crate::error::ErrorKind::Limited, why)),
+        None => Ok(()),
+    }
+}
+
+/// Which limit refuses the child, if one does, with the current count.
+fn refusal(conn: &Connection, c: &NewChild, l: &Limits, now: i64) -> Result<Option<String>> {
+    if c.parent_depth + 1 > l.max_spawn_depth {
+        return Ok(Some(format!(
+            "spawn refused: maximum spawn depth reached ({}/{}); do this task yourself",
+            c.parent_depth, l.max_spawn_depth
+        )));
+    }
+    let active = |filter: &str, arg: Option<&str>| -> Result<u32> {
+        let q = format!(
+            "SELECT count(*) FROM subagents s LEFT JOIN runs r ON r.id = s.run_id
+             WHERE ((s.status = 'spawning' AND s.created_at > ?1) OR (s.status = 'started' AND r.status = 'running'))
+               {filter}"
+        );
+        conn.query_row(&q, params![now - SPAWN_GRACE_MS, arg], |r| r.get(0))
+            .map_err(sql)
+    };
+    let children = active("AND s.parent_run_id = ?2", Some(c.parent_run_id))?;
+    if children >= l.max_children_per_agent {
+        return Ok(Some(format!(
+            "spawn refused: at capacity ({children}/{} children of this run running); wait for one to finish (list shows them) or cancel one",
+            l.max_children_per_agent
+        )));
+    }
+    let all = active("AND ?2 IS NULL", None)?;
+    if all >= l.max_concurrent {
+        return Ok(Some(format!(
+            "spawn refused: at capacity ({all}/{} subagents running across all runs); wait for one to finish",
+            l.max_concurrent
+        )));
+    }
+    Ok(None)
+}
+
+/// The child's process started.
+pub fn started(conn: &Connection, run_id: &str, pid: u32) -> Result<()> {
+    conn.execute(
+        "UPDATE subagents SET status = 'started', pid = ?2 WHERE run_id = ?1 AND status = 'spawning'",
+        params![run_id, pid],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// The child could not start: its reservation is kept as rejected, with why.
+pub fn failed_to_start(conn: &Connection, run_id: &str, why: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE subagents SET status = 'rejected', reason = ?2 WHERE run_id = ?1",
+        params![run_id, why],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+const CHILD_COLUMNS: &str = "s.run_id, s.parent_run_id, s.label, s.agent, s.depth, s.status, r.status, r.content, coalesce(r.error, s.reason), s.pid, s.detached, s.created_at, s.announced";
+
+fn row_child(r: &rusqlite::Row<'_>, now: i64) -> rusqlite::Result<Child> {
+    let own: String = r.get(5)?;
+    let run: Option<String> = r.get(6)?;
+    let created_at: i64 = r.get(11)?;
+    let status = match (own.as_str(), run.as_deref()) {
+        ("rejected" | "archived", _) => own.clone(),
+        ("spawning", None) if now - created_at > SPAWN_GRACE_MS => "failed".into(),
+        (_, None) => "spawning".into(),
+        (_, Some("running")) => "running".into(),
+        (_, Some("completed")) => "completed".into(),
+        (_, Some("cancelled")) => "cancelled".into(),
+        (_, Some(_)) => "failed".into(),
+    };
+    Ok(Child {
+        run_id: r.get(0)?,
+        parent_run_id: r.get(1)?,
+        label: r.get(2)?,
+        agent: r.get(3)?,
+        depth: r.get(4)?,
+        status,
+        content: r.get(7)?,
+        error: r.get(8)?,
+        pid: r.get(9)?,
+        detached: r.get(10)?,
+        created_at,
+        announced: r.get(12)?,
+    })
+}
+
+/// The children of a run, oldest first (rejected ones too).
+pub fn children(conn: &Connection, parent_run_id: &str) -> Result<Vec<Child>> {
+    let now = now_ms();
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT {CHILD_COLUMNS} FROM subagents s LEFT JOIN runs r ON r.id = s.run_id
+             WHERE s.parent_run_id = ?1 ORDER BY s.created_at, s.rowid"
+        ))
+        .map_err(sql)?;
+    stmt.query_map([parent_run_id], |r| row_child(r, now))
+        .and_then(|rows| rows.collect())
+        .map_err(sql)
+}
+
+/// One child by its run id.
+pub fn child(conn: &Connection, run_id: &str) -> Result<Option<Child>> {
+    let now = now_ms();
+    conn.query_row(
+        &format!(
+            "SELECT {CHILD_COLUMNS} FROM subagents s LEFT JOIN runs r ON r.id = s.run_id
+             WHERE s.run_id = ?1"
+        ),
+        [run_id],
+        |r| row_child(r, now),
+    )
+    .optional()
+    .map_err(sql)
+}
+
+/// Children that ended and whose end the parent has not been told of yet; marks them told.
+pub fn take_finished(conn: &Connection, parent_run_id: &str) -> Result<Vec<Child>> {
+    let done: Vec<Child> = children(conn, parent_run_id)?
+        .into_iter()
+        .filter(|c| !c.announced && !c.active() && c.status != "rejected")
+        .collect();
+    for c in &done {
+        conn.execute(
+            "UPDATE subagents SET announced = 1 WHERE run_id = ?1",
+            [&c.run_id],
+        )
+        .map_err(sql)?;
+    }
+    Ok(done)
+}
+
+/// The parent has the child's end already (a sync `run` returned it): it is not announced.
+pub fn mark_announced(conn: &Connection, run_id: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE subagents SET announced = 1 WHERE run_id = ?1",
+        [run_id],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// Asks a running child to stop: SIGTERM to its process, which ends its run as cancelled (and
+/// cancels its own children). `false` when it was not running.
+pub fn cancel(conn: &Connection, run_id: &str) -> Result<bool> {
+    let Some(c) = child(conn, run_id)? else {
+        return Err(Error::not_found(format!(
+            "no subagent with run id {run_id}"
+        )));
+    };
+    if !c.active() {
+        return Ok(false);
+    }
+    let pid: Option<i64> = conn
+        .query_row("SELECT pid FROM runs WHERE id = ?1", [run_id], |r| r.get(0))
+        .optional()
+        .map_err(sql)?
+        .flatten()
+        .or(c.pid);
+    match pid {
+        Some(pid) if pid > 0 => {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid as i32),
+                nix::sys::signal::Signal::SIGTERM,
+            );
+            Ok(true)
+        }
+        // Not started yet: the reservation is dropped, so it never starts counting.
+        _ => {
+            failed_to_start(conn, run_id, "cancelled before it started")?;
+            Ok(true)
+        }
+    }
+}
+
+/// Waits until none of `run_ids` is active, or `give_up` says to stop waiting (checked every
+/// poll); returns the children as they are then.
+pub fn wait(
+    conn: &Connection,
+    run_ids: &[String],
+    give_up: &mut dyn FnMut() -> bool,
+) -> Result<Vec<Child>> {
+    let mut pause = Duration::from_millis(20);
+    loop {
+        let now: Vec<Child> = run_ids
+            .iter()
+            .map(|id| child(conn, id))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .flatten()
+            .collect();
+        if now.iter().all(|c| !c.active()) || give_up() {
+            return Ok(now);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(200));
+    }
+}
+
+/// Children that ended more than an hour ago become `archived` (`goclaw runs prune`).
+pub fn archive(conn: &Connection) -> Result<usize> {
+    let cutoff = now_ms() - ARCHIVE_AFTER_MS;
+    conn.execute(
+        "UPDATE subagents SET status = 'archived'
+         WHERE status = 'started' AND run_id IN
+           (SELECT id FROM runs WHERE status != 'running' AND ended_at < ?1)",
+        [cutoff],
+    )
+    .map_err(sql)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.db"), crate::store::BUSY_TIMEOUT).unwrap();
+        (dir, store)
+    }
+
+    fn new<'a>(id: &'a str, parent: &'a str, depth: u32) -> NewChild<'a> {
+        NewChild {
+            run_id: id,
+            parent_run_id: parent,
+            parent_depth: depth,
+            label: id,
+            agent: "default",
+            task: "t",
+            detached: false,
+        }
+    }
+
+    #[test]
+    fn each_limit_refuses_with_its_count_and_keeps_the_rejection() {
+        let (_d, mut s) = store();
+        let l = Limits::default();
+        let e = reserve(s.conn_mut(), &new("deep", "p", 1), &l).unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::Limited);
+        assert!(
+            e.message.contains("maximum spawn depth reached (1/1)"),
+            "{}",
+            e.message
+        );
+        for i in 0..5 {
+            reserve(s.conn_mut(), &new(&format!("a{i}"), "p1", 0), &l).unwrap();
+        }
+        let e = reserve(s.conn_mut(), &new("a5", "p1", 0), &l).unwrap_err();
+        assert!(
+            e.message.contains("at capacity (5/5 children"),
+            "{}",
+            e.message
+        );
+        for i in 0..3 {
+            reserve(s.conn_mut(), &new(&format!("b{i}"), "p2", 0), &l).unwrap();
+        }
+        let e = reserve(s.conn_mut(), &new("b3", "p2", 0), &l).unwrap_err();
+        assert!(
+            e.message.contains("at capacity (8/8 subagents"),
+            "{}",
+            e.message
+        );
+        let rejected = children(s.conn(), "p1").unwrap();
+        assert_eq!(rejected.last().unwrap().status, "rejected");
+        assert!(
+            rejected
+                .last()
+                .unwrap()
+                .error
+                .as_deref()
+                .unwrap()
+                .contains("5/5")
+        );
+        // A reservation that never started stops counting after the grace period.
+        s.conn()
+            .execute("UPDATE subagents SET created_at = created_at - 60000", [])
+            .unwrap();
+        assert_eq!(children(s.conn(), "p2").unwrap()[0].status, "failed");
+        reserve(s.conn_mut(), &new("c0", "p2", 0), &l).unwrap();
+    }
+
+    #[test]
+    fn a_finished_child_is_announced_once_and_a_sync_one_never() {
+        let (_d, mut s) = store();
+        let l = Limits::default();
+        for id in ["x", "y"] {
+            reserve(s.conn_mut(), &new(id, "p", 0), &l).unwrap();
+            started(s.conn(), id, 1).unwrap();
+            s.conn()
+                .execute(
+                    "INSERT INTO runs (id, agent, status, started_at, ended_at, content, parent_run_id, depth)
+                     VALUES (?1, 'default', 'completed', 1, 2, 'answer', 'p', 1)",
+                    [id],
+                )
+                .unwrap();
+        }
+        mark_announced(s.conn(), "y").unwrap();
+        let told = take_finished(s.conn(), "p").unwrap();
+        assert_eq!(told.len(), 1);
+        assert_eq!(told[0].run_id, "x");
+        assert_eq!(told[0].status, "completed");
+        assert_eq!(told[0].content.as_deref(), Some("answer"));
+        assert!(take_finished(s.conn(), "p").unwrap().is_empty());
+    }
+}

@@ -1,0 +1,281 @@
+//! The `spawn` tool (seed 000 §6): a run starts other runs. `spawn` starts a child and returns
+//! at once with its run id; `run` starts one and waits for its answer; `list` shows the caller's
+//! children; `cancel` stops one (by run id, `last` or `all`); `steer` cancels one, lets it settle
+//! for 500 ms and starts it again with a new task. A child is a `goclaw run` process on the same
+//! store, workspace and config, linked to its parent in the store (see [`crate::subagents`]),
+//! under the caller agent's limits; its answer comes back into the parent's conversation when
+//! it ends (the agent loop announces it).
+
+use std::os::unix::process::CommandExt;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::gate::RunLink;
+use super::{CallContext, Risk, Tool, ToolResult};
+use crate::error::{Error, Result};
+use crate::store::Store;
+use crate::subagents::{self, Child, NewChild};
+
+/// How long a steered child is given to settle before its replacement starts.
+const STEER_SETTLE: Duration = Duration::from_millis(500);
+
+/// `spawn`.
+pub struct SpawnTool;
+
+impl Tool for SpawnTool {
+    fn name(&self) -> &str {
+        "spawn"
+    }
+    fn description(&self) -> &str {
+        "Start subagents: other runs that work on a task in parallel and report back. action spawn (returns at once; the answer arrives in this conversation when the child ends), run (waits for the answer), list, cancel (id, last or all), steer (cancel and restart with a new task)."
+    }
+    fn parameters(&self) -> Value {
+        json!({"type":"object","properties":{
+            "action":{"type":"string","enum":["spawn","run","list","cancel","steer"]},
+            "task":{"type":"string","description":"What the child should do (spawn, run; the new task for steer)"},
+            "label":{"type":"string","description":"A short name for the child"},
+            "agent":{"type":"string","description":"A configured agent to run as (default: a copy of you)"},
+            "model":{"type":"string","description":"The child's model (default: yours)"},
+            "id":{"type":"string","description":"cancel, steer: a child's run id, last or all"}},
+            "required":["action"]})
+    }
+    fn risk(&self) -> Risk {
+        Risk::Medium
+    }
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        store: &mut Store,
+    ) -> ToolResult {
+        act(ctx, args, store).unwrap_or_else(|e| ToolResult::from_error(&e))
+    }
+}
+
+fn text_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    args.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Result<ToolResult> {
+    let Some(run) = ctx.run.as_ref() else {
+        return Ok(ToolResult::error(
+            "spawn works inside an agent run (goclaw run): there is no run to be the parent",
+        ));
+    };
+    let action = text_arg(args, "action").unwrap_or_default();
+    match action {
+        "spawn" | "run" => {
+            let child = start(ctx, run, args, store, text_arg(args, "task"))?;
+            if action == "spawn" {
+                return Ok(ToolResult::text(format!(
+                    "Spawned subagent {} (run {}). It works in the background; its answer arrives in this conversation when it ends.",
+                    child.label, child.run_id
+                )));
+            }
+            let ended = wait_for(ctx, store, &child.run_id)?;
+            // Its answer is this tool's result: the parent is not told again.
+            subagents::mark_announced(store.conn(), &child.run_id)?;
+            Ok(answer(&ended))
+        }
+        "list" => {
+            let children = subagents::children(store.conn(), &run.run_id)?;
+            Ok(ToolResult::silent(
+                json!({"children": children, "count": children.len()}).to_string(),
+            ))
+        }
+        "cancel" => {
+            let targets = targets(store, run, text_arg(args, "id"))?;
+            let mut cancelled = Vec::new();
+            for c in &targets {
+                if subagents::cancel(store.conn(), &c.run_id)? {
+                    cancelled.push(c.label.clone());
+                }
+            }
+            Ok(ToolResult::text(if cancelled.is_empty() {
+                "No running subagent to cancel.".to_string()
+            } else {
+                format!("Cancelled: {}.", cancelled.join(", "))
+            }))
+        }
+        "steer" => steer(ctx, run, args, store),
+        "" => Ok(ToolResult::error("action parameter is required")),
+        other => Ok(ToolResult::error(format!(
+            "unknown action: {other} (use spawn, run, list, cancel or steer)"
+        ))),
+    }
+}
+
+/// The children `id` names: a run id, `last` (the newest running one) or `all` (every running
+/// one).
+fn targets(store: &Store, run: &RunLink, id: Option<&str>) -> Result<Vec<Child>> {
+    let active: Vec<Child> = subagents::children(store.conn(), &run.run_id)?
+        .into_iter()
+        .filter(Child::active)
+        .collect();
+    Ok(match id {
+        None => {
+            return Err(Error::usage(
+                "id is required: a child's run id, last or all",
+            ));
+        }
+        Some("all") => active,
+        Some("last") => active.into_iter().last().into_iter().collect(),
+        Some(id) => {
+            let mine = subagents::children(store.conn(), &run.run_id)?;
+            let found = mine.into_iter().find(|c| c.run_id == id || c.label == id);
+            vec![found.ok_or_else(|| Error::not_found(format!("no subagent {id} of this run")))?]
+        }
+    })
+}
+
+/// `steer`: the child stops, settles, and starts again on the new task.
+fn steer(
+    ctx: &CallContext,
+    run: &RunLink,
+    args: &Map<String, Value>,
+    store: &mut Store,
+) -> Result<ToolResult> {
+    let target = targets(store, run, text_arg(args, "id").or(Some("last")))?;
+    let Some(old) = target.into_iter().next() else {
+        return Ok(ToolResult::error("no subagent to steer"));
+    };
+    subagents::cancel(store.conn(), &old.run_id)?;
+    std::thread::sleep(STEER_SETTLE);
+    let mut args = args.clone();
+    args.insert("label".into(), json!(old.label));
+    args.insert("agent".into(), json!(old.agent));
+    let child = start(ctx, run, &args, store, text_arg(&args, "task"))?;
+    Ok(ToolResult::text(format!(
+        "Steered {}: the old run {} was cancelled; the new one is {}.",
+        child.label, old.run_id, child.run_id
+    )))
+}
+
+/// Reserves a child under the limits and starts its process.
+fn start(
+    ctx: &CallContext,
+    run: &RunLink,
+    args: &Map<String, Value>,
+    store: &mut Store,
+    task: Option<&str>,
+) -> Result<Child> {
+    let task = task.ok_or_else(|| Error::usage("task is required: what the child should do"))?;
+    let agent = match text_arg(args, "agent") {
+        Some(a) if !ctx.known_agents.iter().any(|k| k == a) => {
+            return Err(Error::not_found(format!(
+                "agent \"{a}\" is not configured (known: {})",
+                ctx.known_agents.join(", ")
+            )));
+        }
+        Some(a) => Some(a.to_string()),
+        None => ctx.agent.clone(),
+    };
+    let run_id = uuid::Uuid::now_v7().to_string();
+    let count = subagents::children(store.conn(), &run.run_id)?.len() + 1;
+    let label = text_arg(args, "label")
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("child-{count}"));
+    let new = NewChild {
+        run_id: &run_id,
+        parent_run_id: &run.run_id,
+        parent_depth: run.depth,
+        label: &label,
+        agent: agent.as_deref().unwrap_or("default"),
+        task,
+        detached: false,
+    };
+    subagents::reserve(store.conn_mut(), &new, &ctx.subagents)?;
+    let model = text_arg(args, "model").unwrap_or(&run.model);
+    match launch(ctx, run, &new, agent.as_deref(), model) {
+        Ok(pid) => subagents::started(store.conn(), &run_id, pid)?,
+        Err(e) => {
+            let why = format!("the child process could not start: {e}");
+            subagents::failed_to_start(store.conn(), &run_id, &why)?;
+            return Err(Error::failed(why));
+        }
+    }
+    subagents::child(store.conn(), &run_id)?
+        .ok_or_else(|| Error::internal("a spawned child has no record"))
+}
+
+/// Starts the child's `goclaw run`; its output goes to the store, not to this process.
+fn launch(
+    ctx: &CallContext,
+    run: &RunLink,
+    c: &NewChild,
+    agent: Option<&str>,
+    model: &str,
+) -> std::io::Result<u32> {
+    let mut cmd =
+        crate::cron::goclaw_child(&ctx.store_path, &ctx.workspace, ctx.config_path.as_deref())?;
+    cmd.args(["--quiet", "--json", "run", "--on-ask", "deny"])
+        .args(["--run-id", c.run_id, "--parent-run", c.parent_run_id])
+        .args([
+            "--depth",
+            &(c.parent_depth + 1).to_string(),
+            "--label",
+            c.label,
+        ])
+        .args(["--provider", &run.provider, "--model", model])
+        .args([
+            "--max-iterations",
+            &ctx.subagents.max_iterations.max(1).to_string(),
+        ]);
+    if let Some(a) = agent {
+        cmd.args(["--agent", a]);
+    }
+    cmd.arg("--").arg(c.task);
+    cmd.env_remove("GOCLAW_AGENT")
+        .env_remove("GOCLAW_SESSION")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        // Its own group: a Ctrl-C meant for the parent reaches the child through the parent,
+        // which cancels its children as it ends.
+        .process_group(0);
+    let mut child = cmd.spawn()?;
+    let pid = child.id();
+    // Reaped when it ends, so a long-lived parent keeps no zombies.
+    std::thread::spawn(move || child.wait());
+    Ok(pid)
+}
+
+/// Waits for a child, stopping it if this call must stop (the run's deadline, a signal).
+fn wait_for(ctx: &CallContext, store: &Store, run_id: &str) -> Result<Child> {
+    let ids = [run_id.to_string()];
+    let mut stopped = false;
+    let mut give_up = || {
+        stopped = ctx.stop.check().is_some();
+        stopped
+    };
+    let mut now = subagents::wait(store.conn(), &ids, &mut give_up)?;
+    if stopped {
+        subagents::cancel(store.conn(), run_id)?;
+        now = subagents::wait(store.conn(), &ids, &mut || false)?;
+    }
+    now.into_iter()
+        .next()
+        .ok_or_else(|| Error::internal("a waited-for child has no record"))
+}
+
+/// A child's end as the model reads it.
+fn answer(c: &Child) -> ToolResult {
+    match c.status.as_str() {
+        "completed" => ToolResult::text(format!(
+            "Subagent {} (run {}) completed:\n{}",
+            c.label,
+            c.run_id,
+            c.content.as_deref().unwrap_or("")
+        )),
+        status => ToolResult::error(format!(
+            "Subagent {} (run {}) {status}: {}",
+            c.label,
+            c.run_id,
+            c.error.as_deref().unwrap_or("no answer")
+        )),
+    }
+}

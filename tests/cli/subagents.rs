@@ -1,0 +1,216 @@
+//! Subagents: the `spawn` tool, child runs linked to their parents, and `goclaw runs` (list,
+//! show, wait, cancel, `run --detach`). Against fakellm (rules in fixtures/llm-peers) for the
+//! conversations, llmock with latency for runs that must still be running when they are stopped.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::run::{events, fakellm, llmock_with, run};
+use crate::util::*;
+
+/// The runs of the store, oldest first.
+fn runs(env: &TestEnv) -> Vec<Value> {
+    let o = env.run(&["runs", "list", "--limit", "100"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut all: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    all.reverse();
+    all
+}
+
+#[test]
+fn three_async_children_run_at_once_and_report_back() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    let o = run(
+        &env,
+        &llm,
+        &["--events", "--session", "fan", "fan out three"],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = events(&o);
+    let done = evs.last().unwrap();
+    assert_eq!(done["type"], "run.completed", "{done}");
+    assert_eq!(
+        done["content"],
+        "Combined: the three subagents reported back."
+    );
+    let parent = done["run_id"].as_str().unwrap().to_string();
+    // Three children, linked to the parent, each completed with its own answer.
+    let all = runs(&env);
+    let children: Vec<&Value> = all
+        .iter()
+        .filter(|r| r["parent_run_id"] == parent.as_str())
+        .collect();
+    assert_eq!(children.len(), 3, "{all:?}");
+    let mut labels: Vec<&str> = children
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .collect();
+    labels.sort();
+    assert_eq!(labels, ["alpha", "beta", "gamma"]);
+    for c in &children {
+        assert_eq!(c["status"], "completed", "{c}");
+        assert_eq!(c["depth"], 1);
+    }
+    // They ran at the same time: each started before the others ended.
+    let start = |c: &Value| c["started_at"].as_i64().unwrap();
+    let end = |c: &Value| c["ended_at"].as_i64().unwrap();
+    let latest_start = children.iter().map(|c| start(c)).max().unwrap();
+    let earliest_end = children.iter().map(|c| end(c)).min().unwrap();
+    assert!(
+        latest_start < earliest_end,
+        "the children did not overlap: {children:?}"
+    );
+    // Their answers came back into the parent's conversation before its final answer.
+    let history = stdout(&env.run(&["sessions", "history", "fan"]));
+    for marker in ["ALPHA-DONE", "BETA-DONE", "GAMMA-DONE"] {
+        assert!(
+            history.contains(marker),
+            "{marker} not announced: {history}"
+        );
+    }
+    assert!(history.contains("[Subagent results]"), "{history}");
+    // `runs show` shows the parent with its children.
+    let shown = json(&env.run(&["runs", "show", &parent]));
+    assert_eq!(shown["children"].as_array().unwrap().len(), 3, "{shown}");
+}
+
+#[test]
+fn a_sync_child_answers_through_the_tool() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    let o = run(&env, &llm, &["--events", "ask one child"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = events(&o);
+    let result = evs
+        .iter()
+        .find(|e| e["type"] == "tool.result" && e["name"] == "spawn")
+        .unwrap();
+    assert_eq!(result["is_error"], false, "{result}");
+    assert!(
+        result["result"].as_str().unwrap().contains("DELTA-DONE"),
+        "{result}"
+    );
+    assert_eq!(evs.last().unwrap()["content"], "The child answered.");
+}
+
+#[test]
+fn a_child_gets_the_subagent_and_leaf_deny_lists() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    let o = run(&env, &llm, &["--events", "child tries exec"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    // The child's exec and spawn were refused by the policy's subagent steps, in its audit.
+    let listed = env.run(&["tools", "history", "--limit", "20"]);
+    let rows: Vec<Value> = stdout(&listed)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let refused = |tool: &str, step: i64| {
+        rows.iter().any(|r| {
+            r["tool"] == tool && r["outcome"] == "denied" && r["decision"]["policy"]["step"] == step
+        })
+    };
+    assert!(refused("exec", 12), "{rows:?}");
+    assert!(refused("spawn", 13), "{rows:?}");
+    let evs = events(&o);
+    let result = evs
+        .iter()
+        .find(|e| e["type"] == "tool.result" && e["name"] == "spawn")
+        .unwrap();
+    assert!(
+        result["result"].as_str().unwrap().contains("EPSILON-DONE"),
+        "{result}"
+    );
+    assert_eq!(evs.last().unwrap()["content"], "Done trying.");
+}
+
+/// A subagent whose parent process is gone (SIGKILL) cancels itself: no child runs on, no row
+/// stays `running`.
+#[test]
+fn a_child_ends_when_its_parent_process_is_killed() {
+    let Some(llm) = llmock_with(&["--latency-ms", "30000"]) else {
+        return;
+    };
+    let env = TestEnv::new();
+    let script = format!(
+        "OPENAI_BASE_URL={}/v1 '{}' run --model gpt-4o --run-id 0000-child --parent-run 0000-parent --label orphan -- 'wait for the slow model' & echo started; wait",
+        llm.base,
+        goclaw_bin().display()
+    );
+    let mut parent = env
+        .launcher_cmd("sh")
+        .args(["-c", &script])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The child is running once its run row exists.
+    let t = Instant::now();
+    while !runs(&env)
+        .iter()
+        .any(|r| r["id"] == "0000-child" && r["status"] == "running")
+    {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the child never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(parent.id() as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    );
+    let _ = parent.wait();
+    let t = Instant::now();
+    loop {
+        let row = runs(&env)
+            .into_iter()
+            .find(|r| r["id"] == "0000-child")
+            .unwrap();
+        if row["status"] != "running" {
+            assert_eq!(row["status"], "cancelled", "{row}");
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "the child outlived its parent: {row}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        processes_end("0000-child"),
+        "the child process is still there"
+    );
+}
+
+/// `run --detach` prints the run id at once; `runs cancel` ends it cleanly (`cancelled`) and
+/// `runs wait` returns its exit code.
+#[test]
+fn a_detached_run_is_waited_for_and_cancelled() {
+    let Some(llm) = llmock_with(&["--latency-ms", "30000"]) else {
+        return;
+    };
+    let env = TestEnv::new();
+    let o = env
+        .cmd(&["run", "--detach", "--model", "gpt-4o", "a slow question"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let id = json(&o)["run_id"].as_str().unwrap().to_string();
+    // Still running: a short wait gives up (exit 7).
+    let o = env.run(&["runs", "wait", &id, "--timeout", "200ms"]);
+    assert_eq!(code(&o), 7, "{}", stdout(&o));
+    let o = env.run(&["runs", "cancel", &id]);
+    assert_eq!(json(&o)["cancelled"][0], id.as_str(), "{}", stdout(&o));
+    let o = env.run(&["runs", "wait", &id, "--timeout", "20s"]);
+    assert_eq!(code(&o), 130, "{}{}", stdout(&o), stderr(&o));
+    let row: Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    assert_eq!(row["status"], "cancelled", "{row}");
+    assert_error(&env.run(&["runs", "show", "no-such-run"]), 5, "not_found");
+}
