@@ -15,6 +15,7 @@
 //!   built-in tool.
 //! - [`team`]: teams, the task board and its actions, the mailbox.
 //! - [`cron`]: scheduled jobs in the store.
+//! - [`sessions`]: conversations in the store and their messages.
 //! - [`subagents`]: runs started by runs: reservations under limits, their lifecycle.
 //! - [`skills`]: skills found on disk and in the store.
 //! - [`memory`]: context files and memory documents in the store, and their embeddings.
@@ -40,6 +41,7 @@ pub mod output;
 pub mod policy;
 pub mod providers;
 pub mod secrets;
+pub mod sessions;
 pub mod skills;
 pub mod store;
 pub mod subagents;

@@ -50,13 +50,14 @@ impl Runner<'_> {
         // One growing conversation: the history, then this run's messages from `base_len` on.
         let base_len = all.len();
         all.push(Message::new(Role::User, message));
+        let max_iterations = req
+            .max_iterations
+            .map(|m| m.min(cfg.max_iterations.unwrap_or(DEFAULT_MAX_ITERATIONS)))
+            .or(cfg.max_iterations)
+            .unwrap_or(DEFAULT_MAX_ITERATIONS)
+            .max(1);
         Ok(RunState {
-            max_iterations: req
-                .max_iterations
-                .map(|m| m.min(cfg.max_iterations.unwrap_or(DEFAULT_MAX_ITERATIONS)))
-                .or(cfg.max_iterations)
-                .unwrap_or(DEFAULT_MAX_ITERATIONS)
-                .max(1),
+            max_iterations,
             tool_limit: cfg.max_tool_calls.unwrap_or(DEFAULT_MAX_TOOL_CALLS),
             deadline: req.timeout.map(|t| meta.started + t),
             window: cfg
@@ -71,6 +72,7 @@ impl Runner<'_> {
                 depth,
                 provider: meta.provider.clone(),
                 model: meta.model.clone(),
+                max_iterations,
             },
             scope,
             meta,

@@ -14,6 +14,7 @@ pub mod gate;
 pub mod memory;
 pub mod protected;
 pub mod schema;
+pub mod sessions;
 pub mod skills;
 pub mod spawn;
 pub mod team;
@@ -327,6 +328,10 @@ impl Registry {
         r.register(Box::new(credentialed::CredentialedExec));
         r.register(Box::new(todo::TodoTool));
         r.register(Box::new(spawn::SpawnTool));
+        r.register(Box::new(sessions::SessionsList));
+        r.register(Box::new(sessions::SessionsHistory));
+        r.register(Box::new(sessions::SessionsSend));
+        r.register(Box::new(sessions::SessionStatus));
         r.register(Box::new(skills::SkillSearch));
         r.register(Box::new(skills::UseSkill));
         r.register(Box::new(skills::PublishSkill));

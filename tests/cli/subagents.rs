@@ -214,3 +214,111 @@ fn a_detached_run_is_waited_for_and_cancelled() {
     assert_eq!(row["status"], "cancelled", "{row}");
     assert_error(&env.run(&["runs", "show", "no-such-run"]), 5, "not_found");
 }
+
+/// The sessions tools: an agent lists and reads its own sessions (not another agent's), sends a
+/// message into one (a background run on it), and `minimal` now means `session_status`.
+#[test]
+fn the_sessions_tools_read_send_and_report() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        "[agents.memo]\n[agents.other]\n[agents.tiny.tools]\nprofile = \"minimal\"\n",
+    );
+    let o = run(
+        &env,
+        &llm,
+        &[
+            "--config",
+            "c.toml",
+            "--agent",
+            "memo",
+            "--session",
+            "z1",
+            "remember zebra",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let exec = |agent: &str, tool: &str, args: Value| {
+        env.cmd(&[
+            "--config",
+            "c.toml",
+            "tools",
+            "exec",
+            tool,
+            &args.to_string(),
+            "--agent",
+            agent,
+        ])
+        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .output()
+        .unwrap()
+    };
+    let listed = json(&exec("memo", "sessions_list", serde_json::json!({})));
+    let listed: Value =
+        serde_json::from_str(listed["result"]["for_llm"].as_str().unwrap()).unwrap();
+    assert_eq!(listed["sessions"][0]["key"], "z1", "{listed}");
+    let theirs = json(&exec("other", "sessions_list", serde_json::json!({})));
+    assert!(
+        theirs["result"]["for_llm"]
+            .as_str()
+            .unwrap()
+            .contains("\"count\":0"),
+        "{theirs}"
+    );
+    let history = exec(
+        "memo",
+        "sessions_history",
+        serde_json::json!({"session_key": "z1"}),
+    );
+    assert!(stdout(&history).contains("Noted."), "{}", stdout(&history));
+    let refused = exec(
+        "other",
+        "sessions_history",
+        serde_json::json!({"session_key": "z1"}),
+    );
+    assert_error(&refused, 5, "not_found");
+    // A message sent into the session is a run on it; its answer continues the conversation.
+    let sent = exec(
+        "memo",
+        "sessions_send",
+        serde_json::json!({"session_key": "z1", "message": "remember zebra"}),
+    );
+    assert_eq!(code(&sent), 0, "{}", stdout(&sent));
+    let text = json(&sent)["result"]["for_llm"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let run_id = text
+        .split("run ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let waited = env.run(&[
+        "--config",
+        "c.toml",
+        "runs",
+        "wait",
+        run_id,
+        "--timeout",
+        "30s",
+    ]);
+    assert_eq!(code(&waited), 0, "{}", stdout(&waited));
+    let history = stdout(&env.run(&["sessions", "history", "z1"]));
+    assert!(
+        history.contains("You asked me to remember zebra."),
+        "{history}"
+    );
+    // session_status outside a run says so; `minimal` is exactly it.
+    let status = json(&exec("memo", "session_status", serde_json::json!({})));
+    assert!(
+        status["result"]["for_llm"]
+            .as_str()
+            .unwrap()
+            .contains("\"agent\":\"memo\"")
+    );
+    let tiny = env.run(&["--config", "c.toml", "tools", "list", "--agent", "tiny"]);
+    assert_eq!(names(&tiny), ["session_status"]);
+}

@@ -50,6 +50,8 @@ pub struct RunLink {
     /// The provider and model the run uses (a child uses the same unless told otherwise).
     pub provider: String,
     pub model: String,
+    /// The run's iteration budget.
+    pub max_iterations: u32,
 }
 
 /// The policy inputs of a call beyond its agent and provider: the chat group's and the

@@ -1,0 +1,72 @@
+//! Sessions as the store keeps them: one row per conversation (agent, user, model, token use,
+//! summary) and its committed messages. Read here by the agent loop (history), the sessions
+//! tools and `goclaw sessions`; written by the run records (`agent::record`).
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::providers::Message;
+use crate::store::sql;
+
+/// A session's row, if it exists.
+pub fn session(conn: &Connection, key: &str) -> Result<Option<Value>> {
+    conn.query_row(
+        "SELECT key, agent, user_id, summary, model, provider, input_tokens, output_tokens, compaction_count,
+                created_at, updated_at,
+                (SELECT COUNT(*) FROM session_messages WHERE session = key AND committed = 1)
+         FROM sessions WHERE key = ?1",
+        params![key],
+        session_row,
+    )
+    .optional()
+    .map_err(sql)
+}
+
+fn session_row(r: &rusqlite::Row) -> rusqlite::Result<Value> {
+    Ok(json!({
+        "key": r.get::<_, String>(0)?, "agent": r.get::<_, String>(1)?,
+        "user": r.get::<_, Option<String>>(2)?, "summary": r.get::<_, Option<String>>(3)?,
+        "model": r.get::<_, Option<String>>(4)?, "provider": r.get::<_, Option<String>>(5)?,
+        "input_tokens": r.get::<_, i64>(6)?, "output_tokens": r.get::<_, i64>(7)?,
+        "compaction_count": r.get::<_, i64>(8)?, "created_at": r.get::<_, i64>(9)?,
+        "updated_at": r.get::<_, i64>(10)?, "messages": r.get::<_, i64>(11)?,
+    }))
+}
+
+/// Every session, most recently used first.
+pub fn sessions(conn: &Connection, agent: Option<&str>) -> Result<Vec<Value>> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT key, agent, user_id, summary, model, provider, input_tokens, output_tokens, compaction_count,
+                    created_at, updated_at,
+                    (SELECT COUNT(*) FROM session_messages m WHERE m.session = s.key AND committed = 1)
+             FROM sessions s WHERE (?1 IS NULL OR agent = ?1) ORDER BY updated_at DESC",
+        )
+        .map_err(sql)?;
+    stmt.query_map(params![agent], session_row)
+        .and_then(|rows| rows.collect())
+        .map_err(sql)
+}
+
+/// A session's committed messages, oldest first.
+pub fn history(conn: &Connection, key: &str) -> Result<Vec<Message>> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT message FROM session_messages WHERE session = ?1 AND committed = 1 ORDER BY seq",
+        )
+        .map_err(sql)?;
+    let rows: Vec<String> = stmt
+        .query_map(params![key], |r| r.get(0))
+        .and_then(|rows| rows.collect())
+        .map_err(sql)?;
+    rows.iter()
+        .map(|t| {
+            serde_json::from_str(t).map_err(|e| {
+                Error::internal(format!(
+                    "session {key}: a stored message does not parse: {e}"
+                ))
+            })
+        })
+        .collect()
+}
