@@ -24,6 +24,9 @@ pub struct Event {
     #[serde(flatten)]
     pub kind: EventKind,
     pub run_id: String,
+    /// The run that started this one (a subagent's events, relayed into its parent's stream).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_run_id: Option<String>,
     /// Unix milliseconds.
     pub ts: i64,
 }
@@ -162,6 +165,7 @@ pub(super) enum Stream {
 pub(super) struct Emitter<'s> {
     sink: &'s mut dyn Sink,
     run_id: String,
+    parent_run_id: Option<String>,
     scrubber: &'s Scrubber,
     streams: Vec<(Stream, ScrubStream<'s>)>,
 }
@@ -174,12 +178,13 @@ impl<'s> Emitter<'s> {
 
     pub(super) fn new(
         sink: &'s mut dyn Sink,
-        run_id: String,
+        (run_id, parent_run_id): (String, Option<String>),
         scrubber: &'s Scrubber,
     ) -> Emitter<'s> {
         Emitter {
             sink,
             run_id,
+            parent_run_id,
             scrubber,
             streams: Vec::new(),
         }
@@ -197,6 +202,7 @@ impl<'s> Emitter<'s> {
             v: EVENT_VERSION,
             kind,
             run_id: self.run_id.clone(),
+            parent_run_id: self.parent_run_id.clone(),
             ts: now_ms(),
         };
         self.sink.event(&event);

@@ -45,6 +45,8 @@ pub const DEFAULT_MAX_TOOL_CALLS: u32 = 25;
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 200_000;
 pub const DEFAULT_MAX_TOKENS: u32 = 8192;
 pub const DEFAULT_TEMPERATURE: f64 = 0.7;
+/// How long a run waits for its children's relayed events to end before its own last one.
+const CHILD_EVENTS_DRAIN: Duration = Duration::from_secs(3);
 /// Messages are checkpointed every this many iterations.
 const CHECKPOINT_EVERY: u32 = 5;
 
@@ -96,6 +98,8 @@ pub struct RunRequest {
     pub run_id: Option<String>,
     /// Set when this run is a subagent: its parent and its place.
     pub child: Option<ChildOf>,
+    /// Where the events of this run's children go (when the caller shows events).
+    pub relay: Option<crate::tools::gate::SharedRelay>,
 }
 
 /// What a subagent run knows of its parent.
@@ -248,7 +252,8 @@ impl Runner<'_> {
             .run_id
             .clone()
             .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
-        let mut em = Emitter::new(sink, run_id.clone(), self.gate.scrubber());
+        let parent_run_id = req.child.as_ref().map(|c| c.parent_run_id.clone());
+        let mut em = Emitter::new(sink, (run_id.clone(), parent_run_id), self.gate.scrubber());
         let cfg = self.agent.cloned().unwrap_or_default();
         let meta = RunMeta {
             model: self.model_for(req, &cfg)?,
@@ -299,6 +304,10 @@ impl Runner<'_> {
         let mut st = self.prepare(req, cfg, meta, &owner, message, &mut outcome)?;
         let end = self.iterate(req, &mut st, &mut em, &mut outcome)?;
         self.cancel_children(&st.meta.run_id)?;
+        // The children's last events come before this run's own.
+        if let Some(relay) = &st.link.relay {
+            relay.drain(CHILD_EVENTS_DRAIN);
+        }
         let (status, error) = self.judge(end, req, &mut st, &mut outcome);
         // Keep only whole steps: an assistant's tool calls with all their results.
         let mut pending = std::mem::take(&mut st.carried);

@@ -73,6 +73,7 @@ impl Runner<'_> {
                 provider: meta.provider.clone(),
                 model: meta.model.clone(),
                 max_iterations,
+                relay: req.relay.clone(),
             },
             scope,
             meta,

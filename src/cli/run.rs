@@ -86,6 +86,34 @@ enum Show {
     Quiet,
 }
 
+/// With `--events`, the children's events join the stream as they come (each line one event of
+/// a child, with its `run_id` and `parent_run_id`).
+#[derive(Debug)]
+struct EventRelay {
+    out: Output,
+    /// Children whose stream is still open.
+    open: std::sync::Mutex<usize>,
+    ended: std::sync::Condvar,
+}
+
+impl crate::tools::gate::Relay for EventRelay {
+    fn line(&self, line: &str) {
+        // A closed pipe ends the output, not the runs.
+        let _ = self.out.raw(format!("{line}\n").as_bytes());
+    }
+    fn stream(&self, open: bool) {
+        if let Ok(mut n) = self.open.lock() {
+            *n = if open { *n + 1 } else { n.saturating_sub(1) };
+            self.ended.notify_all();
+        }
+    }
+    fn drain(&self, timeout: std::time::Duration) {
+        if let Ok(n) = self.open.lock() {
+            let _ = self.ended.wait_timeout_while(n, timeout, |n| *n > 0);
+        }
+    }
+}
+
 /// Shows a run's events as `--events` or the terminal asks, through [`Output`]: tool-call
 /// notes are notes (silent with `--quiet`), streamed text is data.
 struct CliSink {
@@ -199,6 +227,13 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         on_ask: a.on_ask,
         run_id: a.run_id.clone(),
         child,
+        relay: a.events.then(|| {
+            Arc::new(EventRelay {
+                out: ctx.out.clone(),
+                open: std::sync::Mutex::new(0),
+                ended: std::sync::Condvar::new(),
+            }) as crate::tools::gate::SharedRelay
+        }),
     };
     let mut sink = CliSink {
         show,

@@ -229,18 +229,46 @@ fn launch(
     if let Some(a) = agent {
         cmd.args(["--agent", a]);
     }
+    // A parent that shows events gets its children's too, relayed line by line.
+    if run.relay.is_some() {
+        cmd.arg("--events");
+    }
     cmd.arg("--").arg(c.task);
     cmd.env_remove("GOCLAW_AGENT")
         .env_remove("GOCLAW_SESSION")
-        .stdout(Stdio::null())
+        .stdout(if run.relay.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stderr(Stdio::null())
         // Its own group: a Ctrl-C meant for the parent reaches the child through the parent,
         // which cancels its children as it ends.
         .process_group(0);
     let mut child = cmd.spawn()?;
     let pid = child.id();
-    // Reaped when it ends, so a long-lived parent keeps no zombies.
-    std::thread::spawn(move || child.wait());
+    let events = child.stdout.take();
+    let relay = run.relay.clone().filter(|_| events.is_some());
+    if let Some(r) = &relay {
+        r.stream(true);
+    }
+    // Relays its events, then reaps it, so a long-lived parent keeps no zombies.
+    std::thread::spawn(move || {
+        if let (Some(out), Some(relay)) = (events, &relay) {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(out)
+                .lines()
+                .map_while(std::result::Result::ok)
+            {
+                relay.line(&line);
+            }
+        }
+        let waited = child.wait();
+        if let Some(r) = relay {
+            r.stream(false);
+        }
+        waited
+    });
     Ok(pid)
 }
 

@@ -75,6 +75,32 @@ fn three_async_children_run_at_once_and_report_back() {
         );
     }
     assert!(history.contains("[Subagent results]"), "{history}");
+    // The parent's --events carry the children's, each with its run id and the parent's; every
+    // run has exactly one terminal event, and the parent's comes last.
+    let terminal = ["run.completed", "run.failed", "run.cancelled"];
+    for c in &children {
+        let id = c["id"].as_str().unwrap();
+        let theirs: Vec<&Value> = evs.iter().filter(|e| e["run_id"] == id).collect();
+        assert!(!theirs.is_empty(), "no events of child {id}");
+        assert!(theirs.iter().all(|e| e["parent_run_id"] == parent.as_str()));
+        let ends = theirs
+            .iter()
+            .filter(|e| terminal.contains(&e["type"].as_str().unwrap()))
+            .count();
+        assert_eq!(ends, 1, "child {id}: {theirs:?}");
+    }
+    let own_ends = evs
+        .iter()
+        .filter(|e| {
+            e["run_id"] == parent.as_str() && terminal.contains(&e["type"].as_str().unwrap())
+        })
+        .count();
+    assert_eq!(own_ends, 1);
+    assert!(
+        evs.iter()
+            .filter(|e| e["run_id"] == parent.as_str())
+            .all(|e| e["parent_run_id"].is_null())
+    );
     // `runs show` shows the parent with its children.
     let shown = json(&env.run(&["runs", "show", &parent]));
     assert_eq!(shown["children"].as_array().unwrap().len(), 3, "{shown}");
@@ -89,7 +115,9 @@ fn a_sync_child_answers_through_the_tool() {
     let evs = events(&o);
     let result = evs
         .iter()
-        .find(|e| e["type"] == "tool.result" && e["name"] == "spawn")
+        .find(|e| {
+            e["type"] == "tool.result" && e["name"] == "spawn" && e["parent_run_id"].is_null()
+        })
         .unwrap();
     assert_eq!(result["is_error"], false, "{result}");
     assert!(
@@ -119,9 +147,12 @@ fn a_child_gets_the_subagent_and_leaf_deny_lists() {
     assert!(refused("exec", 12), "{rows:?}");
     assert!(refused("spawn", 13), "{rows:?}");
     let evs = events(&o);
+    // The parent's own spawn result (the child's refused spawn is relayed too).
     let result = evs
         .iter()
-        .find(|e| e["type"] == "tool.result" && e["name"] == "spawn")
+        .find(|e| {
+            e["type"] == "tool.result" && e["name"] == "spawn" && e["parent_run_id"].is_null()
+        })
         .unwrap();
     assert!(
         result["result"].as_str().unwrap().contains("EPSILON-DONE"),

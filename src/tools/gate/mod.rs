@@ -30,7 +30,7 @@ use audit::Row;
 pub use audit::{allow_rate, rate_key};
 use decision::{CallEnd, Decision, Verdict};
 pub use outcome::{Outcome, Status, answer};
-pub use request::{CallRequest, MAX_PARAMS, OnAsk, RunLink, Scope, normalise};
+pub use request::{CallRequest, MAX_PARAMS, OnAsk, Relay, RunLink, Scope, SharedRelay, normalise};
 
 /// Characters of a result kept in the audit record.
 const RESULT_PREVIEW: usize = 2000;

@@ -39,8 +39,23 @@ pub struct CallRequest {
     pub run: Option<RunLink>,
 }
 
+/// Where a run's events go beyond its own sink: the lines of its children's `--events`, relayed
+/// as they come (set when the run itself shows events).
+pub trait Relay: Send + Sync + std::fmt::Debug {
+    /// One JSON line of a child's events.
+    fn line(&self, line: &str);
+    /// A child's stream opened (`true`) or ended (`false`).
+    fn stream(&self, open: bool);
+    /// Waits (at most `timeout`) until every child's stream has ended, so a parent's last
+    /// event comes after its children's.
+    fn drain(&self, timeout: std::time::Duration);
+}
+
+/// A relay shared with the tool threads that start children.
+pub type SharedRelay = std::sync::Arc<dyn Relay>;
+
 /// The run a call is made in: what a tool that starts other runs (`spawn`) needs of it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct RunLink {
     pub run_id: String,
     /// The run that started this one, for a subagent.
@@ -52,6 +67,8 @@ pub struct RunLink {
     pub model: String,
     /// The run's iteration budget.
     pub max_iterations: u32,
+    /// Where its children's events go, when the run shows events.
+    pub relay: Option<SharedRelay>,
 }
 
 /// The policy inputs of a call beyond its agent and provider: the chat group's and the
