@@ -78,6 +78,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Print every event as JSON Lines (and nothing else) on stdout')
             [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print {"run_id": …} at once and run in the background (its end is in the store: `goclaw runs show`, `runs wait`)')
+            [CompletionResult]::new('--detach-children', '--detach-children', [CompletionResultType]::ParameterName, 'Leave the subagents this run starts running when it ends (default: a run that answers waits for them, one that ends otherwise cancels them)')
+            [CompletionResult]::new('--detached', '--detached', [CompletionResultType]::ParameterName, 'A subagent that does not end with its parent''s process (set by the spawn tool)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
             [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')

@@ -131,7 +131,8 @@ fn refusal(conn: &Connection, c: &NewChild, l: &Limits, now: i64) -> Result<Opti
     let active = |filter: &str, arg: Option<&str>| -> Result<u32> {
         let q = format!(
             "SELECT count(*) FROM subagents s LEFT JOIN runs r ON r.id = s.run_id
-             WHERE ((s.status = 'spawning' AND s.created_at > ?1) OR (s.status = 'started' AND r.status = 'running'))
+             WHERE ((s.status IN ('spawning', 'started') AND r.id IS NULL AND s.created_at > ?1)
+                    OR (s.status = 'started' AND r.status = 'running'))
                {filter}"
         );
         conn.query_row(&q, params![now - SPAWN_GRACE_MS, arg], |r| r.get(0))
@@ -182,7 +183,7 @@ fn row_child(r: &rusqlite::Row<'_>, now: i64) -> rusqlite::Result<Child> {
     let created_at: i64 = r.get(11)?;
     let status = match (own.as_str(), run.as_deref()) {
         ("rejected" | "archived", _) => own.clone(),
-        ("spawning", None) if now - created_at > SPAWN_GRACE_MS => "failed".into(),
+        (_, None) if now - created_at > SPAWN_GRACE_MS => "failed".into(),
         (_, None) => "spawning".into(),
         (_, Some("running")) => "running".into(),
         (_, Some("completed")) => "completed".into(),

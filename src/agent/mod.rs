@@ -100,6 +100,8 @@ pub struct RunRequest {
     pub child: Option<ChildOf>,
     /// Where the events of this run's children go (when the caller shows events).
     pub relay: Option<crate::tools::gate::SharedRelay>,
+    /// Its children outlive it (`run --detach-children`).
+    pub detach_children: bool,
 }
 
 /// What a subagent run knows of its parent.

@@ -74,6 +74,7 @@ impl Runner<'_> {
                 model: meta.model.clone(),
                 max_iterations,
                 relay: req.relay.clone(),
+                detach_children: req.detach_children,
             },
             scope,
             meta,

@@ -68,6 +68,13 @@ pub struct RunArgs {
     /// A subagent's parent run (set by the spawn tool)
     #[arg(long, hide = true, requires = "run_id")]
     pub parent_run: Option<String>,
+    /// Leave the subagents this run starts running when it ends (default: a run that answers
+    /// waits for them, one that ends otherwise cancels them)
+    #[arg(long)]
+    pub detach_children: bool,
+    /// A subagent that does not end with its parent's process (set by the spawn tool)
+    #[arg(long, hide = true, requires = "parent_run")]
+    pub detached: bool,
     /// A subagent's depth (set by the spawn tool)
     #[arg(long, hide = true, default_value_t = 1)]
     pub depth: u32,
@@ -194,7 +201,9 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     let cancel = Arc::new(Cancel::default());
     watch_signals(&rt, cancel.clone())?;
     let child = a.parent_run.as_ref().map(|parent_run_id| {
-        watch_parent(cancel.clone());
+        if !a.detached {
+            watch_parent(cancel.clone());
+        }
         ChildOf {
             parent_run_id: parent_run_id.clone(),
             depth: a.depth,
@@ -226,6 +235,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         timeout,
         on_ask: a.on_ask,
         run_id: a.run_id.clone(),
+        detach_children: a.detach_children,
         child,
         relay: a.events.then(|| {
             Arc::new(EventRelay {
@@ -316,6 +326,9 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
     }
     if let Some(n) = a.max_iterations {
         cmd.arg("--max-iterations").arg(n.to_string());
+    }
+    if a.detach_children {
+        cmd.arg("--detach-children");
     }
     if let Some(r) = &a.record {
         cmd.arg("--record").arg(r);

@@ -187,11 +187,15 @@ fn start(
         label: &label,
         agent: agent.as_deref().unwrap_or("default"),
         task,
-        detached: false,
+        detached: run.detach_children,
     };
     subagents::reserve(store.conn_mut(), &new, &ctx.subagents)?;
-    let model = text_arg(args, "model").unwrap_or(&run.model);
-    match launch(ctx, run, &new, agent.as_deref(), model) {
+    // A copy of the caller runs on the caller's provider and model; a configured agent on its
+    // own, unless the call names a model.
+    let cloned = text_arg(args, "agent").is_none();
+    let model = text_arg(args, "model").or(cloned.then_some(run.model.as_str()));
+    let provider = cloned.then_some(run.provider.as_str());
+    match launch(ctx, run, &new, agent.as_deref(), (provider, model)) {
         Ok(pid) => subagents::started(store.conn(), &run_id, pid)?,
         Err(e) => {
             let why = format!("the child process could not start: {e}");
@@ -209,7 +213,7 @@ fn launch(
     run: &RunLink,
     c: &NewChild,
     agent: Option<&str>,
-    model: &str,
+    (provider, model): (Option<&str>, Option<&str>),
 ) -> std::io::Result<u32> {
     let mut cmd =
         crate::cron::goclaw_child(&ctx.store_path, &ctx.workspace, ctx.config_path.as_deref())?;
@@ -221,7 +225,6 @@ fn launch(
             "--label",
             c.label,
         ])
-        .args(["--provider", &run.provider, "--model", model])
         .args([
             "--max-iterations",
             &ctx.subagents.max_iterations.max(1).to_string(),
@@ -229,9 +232,17 @@ fn launch(
     if let Some(a) = agent {
         cmd.args(["--agent", a]);
     }
+    for (flag, value) in [("--provider", provider), ("--model", model)] {
+        if let Some(v) = value {
+            cmd.args([flag, v]);
+        }
+    }
     // A parent that shows events gets its children's too, relayed line by line.
     if run.relay.is_some() {
         cmd.arg("--events");
+    }
+    if c.detached {
+        cmd.arg("--detached");
     }
     cmd.arg("--").arg(c.task);
     cmd.env_remove("GOCLAW_AGENT")

@@ -353,3 +353,169 @@ fn the_sessions_tools_read_send_and_report() {
     let tiny = env.run(&["--config", "c.toml", "tools", "list", "--agent", "tiny"]);
     assert_eq!(names(&tiny), ["session_status"]);
 }
+
+/// A limit refuses a spawn in a real run, saying which and the count; the other child runs.
+#[test]
+fn a_spawn_over_the_limit_is_refused_with_the_count() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        "[agents.lim]\n[agents.lim.subagents]\nmax_children_per_agent = 1\n",
+    );
+    let o = run(
+        &env,
+        &llm,
+        &[
+            "--config",
+            "c.toml",
+            "--agent",
+            "lim",
+            "--events",
+            "spawn two at once",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = events(&o);
+    let results: Vec<&Value> = evs
+        .iter()
+        .filter(|e| {
+            e["type"] == "tool.result" && e["name"] == "spawn" && e["parent_run_id"].is_null()
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{results:?}");
+    let refused: Vec<&&Value> = results.iter().filter(|r| r["is_error"] == true).collect();
+    assert_eq!(refused.len(), 1, "{results:?}");
+    assert!(
+        refused[0]["result"]
+            .as_str()
+            .unwrap()
+            .contains("at capacity (1/1 children of this run running)"),
+        "{}",
+        refused[0]
+    );
+    // The accepted child ran and reported back.
+    let parent = evs.last().unwrap()["run_id"].as_str().unwrap().to_string();
+    let shown = json(&env.run(&["runs", "show", &parent]));
+    assert_eq!(shown["children"].as_array().unwrap().len(), 1, "{shown}");
+    assert_eq!(shown["children"][0]["status"], "completed");
+}
+
+/// `--detach-children`: the parent ends without waiting, its child runs on to its end. The child
+/// is a configured agent, so it runs on its own provider (a slow one here), not the parent's.
+#[test]
+fn detached_children_outlive_their_parent() {
+    let Some(llm) = fakellm() else { return };
+    let Some(slow) = llmock_with(&["--latency-ms", "1500", "--tool-mode", "off"]) else {
+        return;
+    };
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        format!(
+            "[providers.slow]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nstream = false\n\n[agents.slowpoke]\nprovider = \"slow\"\n",
+            slow.base
+        ),
+    );
+    let o = run(
+        &env,
+        &llm,
+        &[
+            "--config",
+            "c.toml",
+            "--provider",
+            "openai",
+            "--detach-children",
+            "leave a slow child",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let doc = json(&o);
+    assert_eq!(doc["content"], "Left it running.", "{doc}");
+    let parent = doc["run_id"].as_str().unwrap();
+    let child = runs(&env)
+        .into_iter()
+        .find(|r| r["parent_run_id"] == parent)
+        .unwrap();
+    assert_eq!(child["agent"], "slowpoke");
+    let id = child["id"].as_str().unwrap().to_string();
+    let waited = env.run(&[
+        "--config",
+        "c.toml",
+        "runs",
+        "wait",
+        &id,
+        "--timeout",
+        "30s",
+    ]);
+    assert_eq!(code(&waited), 0, "{}", stdout(&waited));
+    let all = runs(&env);
+    let ended = |id: &str| {
+        all.iter().find(|r| r["id"] == id).unwrap()["ended_at"]
+            .as_i64()
+            .unwrap()
+    };
+    assert!(
+        ended(parent) < ended(&id),
+        "the parent waited for its child"
+    );
+}
+
+/// `cancel last` stops the running child (its run ends `cancelled`); `steer` cancels it and
+/// starts it again on the new task, with the same label.
+#[test]
+fn cancel_last_and_steer() {
+    let Some(llm) = fakellm() else { return };
+    let Some(slow) = llmock_with(&["--latency-ms", "3000", "--tool-mode", "off"]) else {
+        return;
+    };
+    for (message, verb) in [
+        ("cancel the slow child", "Cancelled: slow."),
+        ("steer the slow child", "Steered slow"),
+    ] {
+        let env = TestEnv::new();
+        env.write(
+            "c.toml",
+            format!(
+                "[providers.slow]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nstream = false\n\n[agents.slowpoke]\nprovider = \"slow\"\n",
+                slow.base
+            ),
+        );
+        let o = run(
+            &env,
+            &llm,
+            &[
+                "--config",
+                "c.toml",
+                "--provider",
+                "openai",
+                "--events",
+                message,
+            ],
+        );
+        assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+        let evs = events(&o);
+        let acted = evs
+            .iter()
+            .filter(|e| e["type"] == "tool.result" && e["parent_run_id"].is_null())
+            .nth(1)
+            .unwrap();
+        assert!(
+            acted["result"].as_str().unwrap().starts_with(verb),
+            "{acted}"
+        );
+        let parent = evs.last().unwrap()["run_id"].as_str().unwrap().to_string();
+        let children: Vec<Value> = runs(&env)
+            .into_iter()
+            .filter(|r| r["parent_run_id"] == parent.as_str())
+            .collect();
+        assert_eq!(children[0]["status"], "cancelled", "{children:?}");
+        if message.starts_with("steer") {
+            assert_eq!(children.len(), 2, "{children:?}");
+            assert_eq!(children[1]["label"], "slow");
+            assert_eq!(children[1]["status"], "completed", "{children:?}");
+        } else {
+            assert_eq!(children.len(), 1, "{children:?}");
+        }
+    }
+}

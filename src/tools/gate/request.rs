@@ -69,6 +69,9 @@ pub struct RunLink {
     pub max_iterations: u32,
     /// Where its children's events go, when the run shows events.
     pub relay: Option<SharedRelay>,
+    /// Its children outlive it (`run --detach-children`): it neither waits for them nor
+    /// cancels them, and they do not end with its process.
+    pub detach_children: bool,
 }
 
 /// The policy inputs of a call beyond its agent and provider: the chat group's and the
