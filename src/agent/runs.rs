@@ -73,9 +73,17 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
     })
 }
 
+/// Marks abandoned the runs whose process is gone, when the store can be written: a reader
+/// never fails because another process is writing.
+/// Subagents that ended over an hour ago are archived at the same time.
+fn reap(conn: &Connection) {
+    let _ = reap_abandoned(conn);
+    let _ = crate::subagents::archive(conn);
+}
+
 /// Runs, newest first (runs whose process is gone are marked abandoned first).
 pub fn list(conn: &Connection, f: &RunFilter) -> Result<Vec<RunRow>> {
-    reap_abandoned(conn)?;
+    reap(conn);
     let mut stmt = conn
         .prepare(&format!(
             "SELECT {COLUMNS} FROM runs
@@ -94,7 +102,7 @@ pub fn list(conn: &Connection, f: &RunFilter) -> Result<Vec<RunRow>> {
 
 /// One run by id (or a unique prefix of it).
 pub fn get(conn: &Connection, id: &str) -> Result<Option<RunRow>> {
-    reap_abandoned(conn)?;
+    reap(conn);
     let pattern = format!("{}%", id.replace(['%', '_'], ""));
     let mut stmt = conn
         .prepare(&format!(

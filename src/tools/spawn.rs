@@ -237,8 +237,10 @@ fn launch(
             cmd.args([flag, v]);
         }
     }
-    // A parent that shows events gets its children's too, relayed line by line.
-    if run.relay.is_some() {
+    // A parent that shows events gets its children's too, relayed line by line (not those of
+    // detached children: they outlive its stream).
+    let relay = run.relay.clone().filter(|_| !c.detached);
+    if relay.is_some() {
         cmd.arg("--events");
     }
     if c.detached {
@@ -247,7 +249,7 @@ fn launch(
     cmd.arg("--").arg(c.task);
     cmd.env_remove("GOCLAW_AGENT")
         .env_remove("GOCLAW_SESSION")
-        .stdout(if run.relay.is_some() {
+        .stdout(if relay.is_some() {
             Stdio::piped()
         } else {
             Stdio::null()
@@ -259,7 +261,7 @@ fn launch(
     let mut child = cmd.spawn()?;
     let pid = child.id();
     let events = child.stdout.take();
-    let relay = run.relay.clone().filter(|_| events.is_some());
+    let relay = relay.filter(|_| events.is_some());
     if let Some(r) = &relay {
         r.stream(true);
     }

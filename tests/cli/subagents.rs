@@ -10,6 +10,15 @@ use serde_json::Value;
 use crate::run::{events, fakellm, llmock_with, run};
 use crate::util::*;
 
+/// A run's status, read straight from the store (no process, no write).
+fn status_of(env: &TestEnv, id: &str) -> Option<String> {
+    let conn =
+        rusqlite::Connection::open_with_flags(env.db(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .ok()?;
+    conn.query_row("SELECT status FROM runs WHERE id = ?1", [id], |r| r.get(0))
+        .ok()
+}
+
 /// The runs of the store, oldest first.
 fn runs(env: &TestEnv) -> Vec<Value> {
     let o = env.run(&["runs", "list", "--limit", "100"]);
@@ -182,13 +191,11 @@ fn a_child_ends_when_its_parent_process_is_killed() {
         .unwrap();
     // The child is running once its run row exists.
     let t = Instant::now();
-    while !runs(&env)
-        .iter()
-        .any(|r| r["id"] == "0000-child" && r["status"] == "running")
-    {
+    while status_of(&env, "0000-child").as_deref() != Some("running") {
         assert!(
             t.elapsed() < Duration::from_secs(20),
-            "the child never started"
+            "the child never started: {:?}",
+            status_of(&env, "0000-child")
         );
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -199,17 +206,14 @@ fn a_child_ends_when_its_parent_process_is_killed() {
     let _ = parent.wait();
     let t = Instant::now();
     loop {
-        let row = runs(&env)
-            .into_iter()
-            .find(|r| r["id"] == "0000-child")
-            .unwrap();
-        if row["status"] != "running" {
-            assert_eq!(row["status"], "cancelled", "{row}");
+        let status = status_of(&env, "0000-child").unwrap_or_default();
+        if status != "running" {
+            assert_eq!(status, "cancelled");
             break;
         }
         assert!(
             t.elapsed() < Duration::from_secs(5),
-            "the child outlived its parent: {row}"
+            "the child outlived its parent"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -509,6 +513,7 @@ fn cancel_last_and_steer() {
             .into_iter()
             .filter(|r| r["parent_run_id"] == parent.as_str())
             .collect();
+        assert!(!children.is_empty(), "no child: {}", stdout(&o));
         assert_eq!(children[0]["status"], "cancelled", "{children:?}");
         if message.starts_with("steer") {
             assert_eq!(children.len(), 2, "{children:?}");
@@ -518,4 +523,105 @@ fn cancel_last_and_steer() {
             assert_eq!(children.len(), 1, "{children:?}");
         }
     }
+}
+
+/// Commands a run starts learn who runs them.
+#[test]
+fn exec_sees_the_runs_identity() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    env.write("c.toml", "[agents.ops]\n");
+    let o = run(
+        &env,
+        &llm,
+        &[
+            "--config",
+            "c.toml",
+            "--agent",
+            "ops",
+            "--session",
+            "id1",
+            "--events",
+            "who runs me",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = events(&o);
+    let run_id = evs[0]["run_id"].as_str().unwrap();
+    let result = evs
+        .iter()
+        .find(|e| e["type"] == "tool.result" && e["name"] == "exec")
+        .unwrap();
+    assert!(
+        result["result"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("run={run_id} agent=ops session=id1")),
+        "{result}"
+    );
+}
+
+/// `max_concurrent` counts the running subagents of every run, across processes: a second
+/// parent process gets what is left.
+#[test]
+fn the_concurrency_limit_holds_across_parent_processes() {
+    let Some(llm) = fakellm() else { return };
+    let Some(slow) = llmock_with(&["--latency-ms", "4000", "--tool-mode", "off"]) else {
+        return;
+    };
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        format!(
+            "[providers.slow]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nstream = false\n\n[agents.slowpoke]\nprovider = \"slow\"\n\n[agents.boss]\n[agents.boss.subagents]\nmax_concurrent = 3\n",
+            slow.base
+        ),
+    );
+    let parent = |session: &str, message: &str| {
+        env.cmd(&[
+            "--config",
+            "c.toml",
+            "run",
+            "--model",
+            "gpt-4o",
+            "--provider",
+            "openai",
+            "--agent",
+            "boss",
+            "--session",
+            session,
+            "--events",
+            "--detach-children",
+            message,
+        ])
+        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .output()
+        .unwrap()
+    };
+    let first = parent("p1", "two slow children");
+    assert_eq!(code(&first), 0, "{}", stderr(&first));
+    // Its two children still wait for the slow model; the second parent may start one more.
+    let second = parent("p2", "two slow children, once more");
+    assert_eq!(code(&second), 0, "{}", stderr(&second));
+    let refused: Vec<Value> = events(&second)
+        .into_iter()
+        .filter(|e| e["type"] == "tool.result" && e["is_error"] == true)
+        .collect();
+    assert_eq!(
+        refused.len(),
+        1,
+        "{refused:?}\n{:?}\n{}",
+        runs(&env),
+        stdout(&first)
+    );
+    assert!(
+        refused[0]["result"]
+            .as_str()
+            .unwrap()
+            .contains("at capacity (3/3 subagents running across all runs)"),
+        "{}",
+        refused[0]
+    );
+    let o = env.run(&["runs", "cancel", "--all"]);
+    assert_eq!(code(&o), 0);
 }
