@@ -156,20 +156,14 @@ fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<T
     let mut cmd =
         crate::cron::goclaw_child(&ctx.store_path, &ctx.workspace, ctx.config_path.as_deref())
             .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    cmd.args([
-        "--json",
-        "run",
-        "--detach",
-        "--on-ask",
-        "deny",
-        "--session",
-        key,
-    ]);
+    // Values go as `--flag=VALUE`: one that starts with `-` stays a value.
+    cmd.args(["--json", "run", "--detach", "--on-ask", "deny"])
+        .arg(format!("--session={key}"));
     if let Some(agent) = ctx.agent.as_deref() {
-        cmd.args(["--agent", agent]);
+        cmd.arg(format!("--agent={agent}"));
     }
     if let Some(user) = session["user"].as_str() {
-        cmd.args(["--user", user]);
+        cmd.arg(format!("--user={user}"));
     }
     // The provider and model of this run, else the ones the session last used.
     let (provider, model) = match &ctx.run {
@@ -178,7 +172,7 @@ fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<T
     };
     for (flag, value) in [("--provider", provider), ("--model", model)] {
         if let Some(v) = value {
-            cmd.args([flag, v]);
+            cmd.arg(format!("{flag}={v}"));
         }
     }
     cmd.arg("--").arg(message);

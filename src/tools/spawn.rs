@@ -217,24 +217,24 @@ fn launch(
 ) -> std::io::Result<u32> {
     let mut cmd =
         crate::cron::goclaw_child(&ctx.store_path, &ctx.workspace, ctx.config_path.as_deref())?;
+    // Values the model chose go as `--flag=VALUE`: one that starts with `-` stays a value.
     cmd.args(["--quiet", "--json", "run", "--on-ask", "deny"])
-        .args(["--run-id", c.run_id, "--parent-run", c.parent_run_id])
-        .args([
-            "--depth",
-            &(c.parent_depth + 1).to_string(),
-            "--label",
-            c.label,
-        ])
-        .args([
-            "--max-iterations",
-            &ctx.subagents.max_iterations.max(1).to_string(),
-        ]);
-    if let Some(a) = agent {
-        cmd.args(["--agent", a]);
-    }
-    for (flag, value) in [("--provider", provider), ("--model", model)] {
+        .arg(format!("--run-id={}", c.run_id))
+        .arg(format!("--parent-run={}", c.parent_run_id))
+        .arg(format!("--depth={}", c.parent_depth + 1))
+        .arg(format!("--label={}", c.label))
+        .arg(format!(
+            "--max-iterations={}",
+            ctx.subagents.max_iterations.max(1)
+        ));
+    let named = [
+        ("--agent", agent),
+        ("--provider", provider),
+        ("--model", model),
+    ];
+    for (flag, value) in named {
         if let Some(v) = value {
-            cmd.args([flag, v]);
+            cmd.arg(format!("{flag}={v}"));
         }
     }
     // A parent that shows events gets its children's too, relayed line by line (not those of

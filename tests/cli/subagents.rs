@@ -19,6 +19,14 @@ fn status_of(env: &TestEnv, id: &str) -> Option<String> {
         .ok()
 }
 
+/// Config with the agent `slowpoke`, whose provider is `slow` (a slow llmock).
+fn slow_agent(slow: &crate::run::Llm) -> String {
+    format!(
+        "[providers.slow]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nstream = false\n\n[agents.slowpoke]\nprovider = \"slow\"\n",
+        slow.base
+    )
+}
+
 /// The runs of the store, oldest first.
 fn runs(env: &TestEnv) -> Vec<Value> {
     let o = env.run(&["runs", "list", "--limit", "100"]);
@@ -34,11 +42,24 @@ fn runs(env: &TestEnv) -> Vec<Value> {
 #[test]
 fn three_async_children_run_at_once_and_report_back() {
     let Some(llm) = fakellm() else { return };
+    let Some(slow) = llmock_with(&["--latency-ms", "1000", "--tool-mode", "off"]) else {
+        return;
+    };
     let env = TestEnv::new();
+    env.write("c.toml", slow_agent(&slow));
     let o = run(
         &env,
         &llm,
-        &["--events", "--session", "fan", "fan out three"],
+        &[
+            "--config",
+            "c.toml",
+            "--provider",
+            "openai",
+            "--events",
+            "--session",
+            "fan",
+            "fan out three",
+        ],
     );
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let evs = events(&o);
@@ -77,11 +98,13 @@ fn three_async_children_run_at_once_and_report_back() {
     );
     // Their answers came back into the parent's conversation before its final answer.
     let history = stdout(&env.run(&["sessions", "history", "fan"]));
-    for marker in ["ALPHA-DONE", "BETA-DONE", "GAMMA-DONE"] {
-        assert!(
-            history.contains(marker),
-            "{marker} not announced: {history}"
+    for c in &children {
+        let said = format!(
+            "{} (run {}, completed): ",
+            c["label"].as_str().unwrap(),
+            c["id"].as_str().unwrap()
         );
+        assert!(history.contains(&said), "{said} not announced: {history}");
     }
     assert!(history.contains("[Subagent results]"), "{history}");
     // The parent's --events carry the children's, each with its run id and the parent's; every
