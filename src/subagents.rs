@@ -20,6 +20,8 @@ use crate::store::{now_ms, sql};
 
 /// A child that has not started its run within this long failed to start.
 const SPAWN_GRACE_MS: i64 = 30_000;
+/// How long a cancel waits for a started child to record its run.
+const START_WAIT: Duration = Duration::from_secs(5);
 /// Finished children are archived after this long (seed: 60 minutes).
 pub const ARCHIVE_AFTER_MS: i64 = 60 * 60 * 1000;
 
@@ -272,13 +274,21 @@ pub fn cancel(conn: &Connection, run_id: &str) -> Result<bool> {
     if !c.active() {
         return Ok(false);
     }
-    let pid: Option<i64> = conn
-        .query_row("SELECT pid FROM runs WHERE id = ?1", [run_id], |r| r.get(0))
-        .optional()
-        .map_err(sql)?
-        .flatten()
-        .or(c.pid);
-    match pid {
+    // A child whose process started but has not recorded its run yet cannot end it cleanly:
+    // it is given a moment to get there (its signal handling is set up by then).
+    let run_pid = |conn: &Connection| -> Result<Option<i64>> {
+        conn.query_row("SELECT pid FROM runs WHERE id = ?1", [run_id], |r| r.get(0))
+            .optional()
+            .map_err(sql)
+            .map(Option::flatten)
+    };
+    let mut pid = run_pid(conn)?;
+    let deadline = std::time::Instant::now() + START_WAIT;
+    while pid.is_none() && c.pid.is_some() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        pid = run_pid(conn)?;
+    }
+    match pid.or(c.pid) {
         Some(pid) if pid > 0 => {
             let _ = nix::sys::signal::kill(
                 nix::unistd::Pid::from_raw(pid as i32),
