@@ -78,6 +78,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Print every event as JSON Lines (and nothing else) on stdout')
             [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print {"run_id": …} at once and run in the background (its end is in the store: `goclaw runs show`, `runs wait`)')
+            [CompletionResult]::new('--literal', '--literal', [CompletionResultType]::ParameterName, 'The message is text as it is, never @FILE or - (set when goclaw starts a run itself)')
+            [CompletionResult]::new('--sent', '--sent', [CompletionResultType]::ParameterName, 'A run that sessions_send started: the subagent deny lists apply, so it cannot start further runs (set by the sessions_send tool)')
             [CompletionResult]::new('--detach-children', '--detach-children', [CompletionResultType]::ParameterName, 'Leave the subagents this run starts running when it ends (default: a run that answers waits for them, one that ends otherwise cancels them)')
             [CompletionResult]::new('--detached', '--detached', [CompletionResultType]::ParameterName, 'A subagent that does not end with its parent''s process (set by the spawn tool)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')

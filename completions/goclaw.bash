@@ -2132,7 +2132,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__run)
-            opts="-q -v -h -V --agent --user --session --model --provider --max-iterations --timeout --on-ask --events --record --allow-tools --detach --run-id --parent-run --detach-children --detached --depth --label --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --agent --user --session --model --provider --max-iterations --timeout --on-ask --events --record --allow-tools --detach --run-id --literal --sent --parent-run --detach-children --detached --depth --label --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

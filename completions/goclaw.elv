@@ -74,6 +74,8 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --events 'Print every event as JSON Lines (and nothing else) on stdout'
             cand --detach 'Print {"run_id": …} at once and run in the background (its end is in the store: `goclaw runs show`, `runs wait`)'
+            cand --literal 'The message is text as it is, never @FILE or - (set when goclaw starts a run itself)'
+            cand --sent 'A run that sessions_send started: the subagent deny lists apply, so it cannot start further runs (set by the sessions_send tool)'
             cand --detach-children 'Leave the subagents this run starts running when it ends (default: a run that answers waits for them, one that ends otherwise cancels them)'
             cand --detached 'A subagent that does not end with its parent''s process (set by the spawn tool)'
             cand --json 'Print JSON even on a terminal'

@@ -76,6 +76,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l config -d 'The con
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l events -d 'Print every event as JSON Lines (and nothing else) on stdout'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detach -d 'Print {"run_id": …} at once and run in the background (its end is in the store: `goclaw runs show`, `runs wait`)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l literal -d 'The message is text as it is, never @FILE or - (set when goclaw starts a run itself)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l sent -d 'A run that sessions_send started: the subagent deny lists apply, so it cannot start further runs (set by the sessions_send tool)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detach-children -d 'Leave the subagents this run starts running when it ends (default: a run that answers waits for them, one that ends otherwise cancels them)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detached -d 'A subagent that does not end with its parent\'s process (set by the spawn tool)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l json -d 'Print JSON even on a terminal'

@@ -177,6 +177,24 @@ pub fn failed_to_start(conn: &Connection, run_id: &str, why: &str) -> Result<()>
     Ok(())
 }
 
+/// The child's process ended: if it never recorded its run, it failed to start (`how` is its
+/// exit status).
+pub fn ended_unstarted(conn: &Connection, run_id: &str, how: &str) -> Result<()> {
+    let recorded: bool = conn
+        .query_row("SELECT 1 FROM runs WHERE id = ?1", [run_id], |_| Ok(true))
+        .optional()
+        .map_err(sql)?
+        .unwrap_or(false);
+    if !recorded {
+        failed_to_start(
+            conn,
+            run_id,
+            &format!("the child ended before its run started ({how})"),
+        )?;
+    }
+    Ok(())
+}
+
 const CHILD_COLUMNS: &str = "s.run_id, s.parent_run_id, s.label, s.agent, s.depth, s.status, r.status, r.content, coalesce(r.error, s.reason), s.pid, s.detached, s.created_at, s.announced";
 
 fn row_child(r: &rusqlite::Row<'_>, now: i64) -> rusqlite::Result<Child> {

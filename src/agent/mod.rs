@@ -102,6 +102,9 @@ pub struct RunRequest {
     pub relay: Option<crate::tools::gate::SharedRelay>,
     /// Its children outlive it (`run --detach-children`).
     pub detach_children: bool,
+    /// Started by another run outside the subagent tree (`sessions_send`): the subagent and
+    /// leaf deny lists apply, so it cannot start further runs.
+    pub restricted: bool,
 }
 
 /// What a subagent run knows of its parent.

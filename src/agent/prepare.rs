@@ -21,8 +21,8 @@ impl Runner<'_> {
         // A subagent's tools: the subagent deny list, and the leaf list at the deepest level.
         let depth = req.child.as_ref().map_or(0, |c| c.depth);
         let scope = Scope {
-            subagent: depth > 0,
-            leaf: depth > 0 && depth >= cfg.subagents.max_spawn_depth,
+            subagent: depth > 0 || req.restricted,
+            leaf: (depth > 0 && depth >= cfg.subagents.max_spawn_depth) || req.restricted,
             ..Scope::default()
         };
         let allowed = self

@@ -103,21 +103,38 @@ pub fn list(conn: &Connection, f: &RunFilter) -> Result<Vec<RunRow>> {
 /// One run by id (or a unique prefix of it).
 pub fn get(conn: &Connection, id: &str) -> Result<Option<RunRow>> {
     reap(conn);
-    let pattern = format!("{}%", id.replace(['%', '_'], ""));
+    let exact = conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM runs WHERE id = ?1"),
+            [id],
+            row,
+        )
+        .optional()
+        .map_err(sql)?;
+    if exact.is_some() || id.chars().count() < MIN_PREFIX {
+        return Ok(exact);
+    }
+    // A prefix of one run's id (compared as text, so no character is a wildcard).
     let mut stmt = conn
         .prepare(&format!(
-            "SELECT {COLUMNS} FROM runs WHERE id = ?1 OR id LIKE ?2 LIMIT 2"
+            "SELECT {COLUMNS} FROM runs WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2"
         ))
         .map_err(sql)?;
     let found: Vec<RunRow> = stmt
-        .query_map(params![id, pattern], row)
+        .query_map([id], row)
         .and_then(|rows| rows.collect())
         .map_err(sql)?;
-    Ok(match found.as_slice() {
-        [one] => Some(one.clone()),
-        _ => found.into_iter().find(|r| r.id == id),
-    })
+    match found.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.clone())),
+        _ => Err(crate::error::Error::usage(format!(
+            "`{id}` is the start of several runs' ids: give more of it"
+        ))),
+    }
 }
+
+/// The shortest prefix of a run id that names it.
+const MIN_PREFIX: usize = 8;
 
 /// A run's children, oldest first.
 pub fn children(conn: &Connection, id: &str) -> Result<Vec<RunRow>> {

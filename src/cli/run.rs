@@ -65,6 +65,13 @@ pub struct RunArgs {
     /// The run's id, chosen by whoever started it (a detached run, the spawn tool)
     #[arg(long, hide = true)]
     pub run_id: Option<String>,
+    /// The message is text as it is, never @FILE or - (set when goclaw starts a run itself)
+    #[arg(long, hide = true)]
+    pub literal: bool,
+    /// A run that sessions_send started: the subagent deny lists apply, so it cannot start
+    /// further runs (set by the sessions_send tool)
+    #[arg(long, hide = true)]
+    pub sent: bool,
     /// A subagent's parent run (set by the spawn tool)
     #[arg(long, hide = true, requires = "run_id")]
     pub parent_run: Option<String>,
@@ -173,7 +180,12 @@ impl Sink for CliSink {
 }
 
 pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
-    let message = String::from_utf8(Input::parse(a.message.as_deref()).read(ctx)?)
+    // A message another run or a job passes is text as it is: never @FILE or stdin.
+    let input = match (&a.message, a.literal) {
+        (Some(text), true) => Input::Literal(text.clone()),
+        (message, _) => Input::parse(message.as_deref()),
+    };
+    let message = String::from_utf8(input.read(ctx)?)
         .map_err(|_| Error::usage("the message is not UTF-8 text"))?;
     if message.trim().is_empty() {
         return Err(Error::usage("the message is empty"));
@@ -236,6 +248,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         on_ask: a.on_ask,
         run_id: a.run_id.clone(),
         detach_children: a.detach_children,
+        restricted: a.sent,
         child,
         relay: a.events.then(|| {
             Arc::new(EventRelay {
@@ -303,14 +316,21 @@ fn show_outcome(ctx: &Context, show: &Show, outcome: &crate::agent::RunOutcome) 
 /// the terminal does not reach it), started with a run id chosen here; prints the id once the
 /// run's row exists, so `goclaw runs wait ID` right after finds it.
 fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
+    use std::io::Write as _;
     use std::os::unix::process::CommandExt;
     let s = ctx.settings()?;
     let run_id = uuid::Uuid::now_v7().to_string();
     let config = s.config_exists.then_some(s.config_path.as_path());
     let mut cmd = crate::cron::goclaw_child(&s.db_path, &s.workspace, config)
         .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    cmd.args(["--quiet", "--json", "run", "--run-id", &run_id, "--on-ask"])
-        .arg(format!("{:?}", a.on_ask).to_lowercase());
+    // Values as `--flag=VALUE`; the message through stdin (no argument-length limit, not in
+    // `ps`).
+    cmd.args(["--quiet", "--json", "run"])
+        .arg(format!("--run-id={run_id}"))
+        .arg(format!(
+            "--on-ask={}",
+            format!("{:?}", a.on_ask).to_lowercase()
+        ));
     let flags = [
         ("--agent", &a.caller.agent),
         ("--user", &a.caller.user),
@@ -321,11 +341,11 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
     ];
     for (flag, value) in flags {
         if let Some(v) = value {
-            cmd.arg(flag).arg(v);
+            cmd.arg(format!("{flag}={v}"));
         }
     }
     if let Some(n) = a.max_iterations {
-        cmd.arg("--max-iterations").arg(n.to_string());
+        cmd.arg(format!("--max-iterations={n}"));
     }
     if a.detach_children {
         cmd.arg("--detach-children");
@@ -336,15 +356,21 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
     if let Some(list) = &a.allow_tools {
         cmd.arg(format!("--allow-tools={}", list.join(",")));
     }
-    cmd.arg("--").arg(message);
+    cmd.args(["--", "-"]);
     cmd.env_remove("GOCLAW_AGENT")
         .env_remove("GOCLAW_SESSION")
+        .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .process_group(0);
     let mut child = cmd
         .spawn()
         .map_err(|e| Error::internal(format!("cannot start the detached run: {e}")))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(message.as_bytes()).map_err(|e| {
+            Error::internal(format!("cannot hand the message to the detached run: {e}"))
+        })?;
+    }
     let store = ctx.store()?;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {

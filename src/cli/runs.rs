@@ -7,6 +7,7 @@ use std::io::Write;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use super::terminal::printable;
 use super::{Context, Status};
 use crate::agent::runs::{self, RunFilter, RunRow};
 use crate::error::{Error, Result};
@@ -78,6 +79,14 @@ pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
             session,
             limit,
         } => {
+            if let Some(s) = status.as_deref()
+                && !STATUSES.contains(&s)
+            {
+                return Err(Error::usage(format!(
+                    "unknown status `{s}` (one of: {})",
+                    STATUSES.join(", ")
+                )));
+            }
             let filter = RunFilter {
                 parent,
                 status,
@@ -140,6 +149,17 @@ pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
     }
 }
 
+/// The statuses a run can have.
+const STATUSES: &[&str] = &[
+    "running",
+    "completed",
+    "failed",
+    "cancelled",
+    "timed_out",
+    "denied",
+    "abandoned",
+];
+
 fn unknown(id: &str) -> Error {
     Error::not_found(format!("no run `{id}`")).with_hint("`goclaw runs list` shows the runs")
 }
@@ -153,10 +173,12 @@ fn wait(
     timeout: Option<&str>,
 ) -> Result<Status> {
     let timeout = timeout.map(super::shared::parse_duration).transpose()?;
-    for id in ids {
-        runs::get(conn, id)?.ok_or_else(|| unknown(id))?;
-    }
-    let now = runs::wait(conn, ids, any, timeout)?;
+    // Each run resolved once, to its whole id, before waiting.
+    let ids: Vec<String> = ids
+        .iter()
+        .map(|id| Ok(runs::get(conn, id)?.ok_or_else(|| unknown(id))?.id))
+        .collect::<Result<_>>()?;
+    let now = runs::wait(conn, &ids, any, timeout)?;
     let rows: Vec<RunRow> = now.into_iter().flatten().collect();
     for r in &rows {
         ctx.out.record(r, || line(r))?;
@@ -174,13 +196,14 @@ fn wait(
     Ok(kind.map_or(Status::Ok, Status::Exit))
 }
 
+/// One run as a line for people; what a model chose (label) is made safe for a terminal.
 fn line(r: &RunRow) -> String {
     format!(
         "{}  {:<10} {:<12} {}{}",
         r.id,
         r.status,
-        r.agent,
-        r.label.as_deref().unwrap_or(""),
+        printable(&r.agent),
+        printable(r.label.as_deref().unwrap_or("")),
         r.parent_run_id
             .as_deref()
             .map(|p| format!(" (child of {p})"))

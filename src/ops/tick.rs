@@ -169,7 +169,8 @@ fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
             cmd.arg(flag).arg(v);
         }
     }
-    cmd.arg("--").arg(message);
+    // The job's message is text, never @FILE or stdin.
+    cmd.arg("--literal").arg("--").arg(message);
     cmd.env_remove("GOCLAW_AGENT").env_remove("GOCLAW_SESSION");
     let out = cmd
         .output()

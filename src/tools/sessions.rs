@@ -175,7 +175,8 @@ fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<T
             cmd.arg(format!("{flag}={v}"));
         }
     }
-    cmd.arg("--").arg(message);
+    // The message is text, never @FILE or stdin; the run it starts cannot start further runs.
+    cmd.args(["--literal", "--sent", "--"]).arg(message);
     cmd.env_remove("GOCLAW_AGENT")
         .env_remove("GOCLAW_SESSION")
         .stderr(Stdio::piped());

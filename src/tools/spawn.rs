@@ -148,7 +148,13 @@ fn steer(
     std::thread::sleep(STEER_SETTLE);
     let mut args = args.clone();
     args.insert("label".into(), json!(old.label));
-    args.insert("agent".into(), json!(old.agent));
+    // A copy of the caller is started again as a copy (on the caller's provider and model).
+    let caller = ctx.agent.as_deref().unwrap_or("default");
+    if old.agent != caller {
+        args.insert("agent".into(), json!(old.agent));
+    } else {
+        args.remove("agent");
+    }
     let child = start(ctx, run, &args, store, text_arg(&args, "task"))?;
     Ok(ToolResult::text(format!(
         "Steered {}: the old run {} was cancelled; the new one is {}.",
@@ -246,7 +252,8 @@ fn launch(
     if c.detached {
         cmd.arg("--detached");
     }
-    cmd.arg("--").arg(c.task);
+    // The task is text, never @FILE or stdin.
+    cmd.arg("--literal").arg("--").arg(c.task);
     cmd.env_remove("GOCLAW_AGENT")
         .env_remove("GOCLAW_SESSION")
         .stdout(if relay.is_some() {
@@ -262,6 +269,7 @@ fn launch(
     let pid = child.id();
     let events = child.stdout.take();
     let relay = relay.filter(|_| events.is_some());
+    let (store_path, run_id) = (ctx.store_path.clone(), c.run_id.to_string());
     if let Some(r) = &relay {
         r.stream(true);
     }
@@ -279,6 +287,11 @@ fn launch(
         let waited = child.wait();
         if let Some(r) = relay {
             r.stream(false);
+        }
+        // A child that ended before it recorded its run failed to start: say so, so nobody
+        // waits for it (and its pid is never signalled again).
+        if let Ok(store) = Store::open(&store_path, crate::store::BUSY_TIMEOUT) {
+            let _ = subagents::ended_unstarted(store.conn(), &run_id, &format!("{waited:?}"));
         }
         waited
     });

@@ -648,3 +648,29 @@ fn the_concurrency_limit_holds_across_parent_processes() {
     let o = env.run(&["runs", "cancel", "--all"]);
     assert_eq!(code(&o), 0);
 }
+
+/// What a model chose as a child's task is text: `@FILE` is not read, `-` is not stdin; and
+/// `runs` never takes an empty or too short id for "any run".
+#[test]
+fn a_task_is_text_and_run_ids_are_not_patterns() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    env.write("notes.txt", "SECRET-NOTES");
+    let o = run(&env, &llm, &["--events", "spawn a file reader"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let result = events(&o)
+        .into_iter()
+        .find(|e| {
+            e["type"] == "tool.result" && e["name"] == "spawn" && e["parent_run_id"].is_null()
+        })
+        .unwrap();
+    assert!(
+        result["result"].as_str().unwrap().contains("LITERAL-OK"),
+        "{result}"
+    );
+    for id in ["", "0", "%", "_"] {
+        assert_error(&env.run(&["runs", "cancel", id]), 5, "not_found");
+        assert_error(&env.run(&["runs", "show", id]), 5, "not_found");
+    }
+    assert_error(&env.run(&["runs", "list", "--status", "bogus"]), 2, "usage");
+}
