@@ -40,3 +40,28 @@ pub fn stats(d: &[Duration]) -> (f64, f64, f64) {
     let mean = ms.iter().sum::<f64>() / ms.len() as f64;
     (mean, ms[ms.len() / 2], ms[0])
 }
+
+/// The body of the next HTTP/1.1 request on `reader` (its Content-Length), or `None` when the
+/// client closed the connection: for the in-process LLM servers of the benches.
+pub fn read_request(reader: &mut impl std::io::BufRead) -> Option<Vec<u8>> {
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return None;
+    }
+    let mut length = 0usize;
+    loop {
+        let mut h = String::new();
+        reader.read_line(&mut h).unwrap();
+        if h == "\r\n" || h.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':')
+            && k.eq_ignore_ascii_case("content-length")
+        {
+            length = v.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    Some(body)
+}

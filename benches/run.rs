@@ -13,7 +13,7 @@
 #[path = "common.rs"]
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::Command;
@@ -43,25 +43,9 @@ fn handle(stream: TcpStream, clock: &ServerClock) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut out = stream;
     loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        if common::read_request(&mut reader).is_none() {
             return;
         }
-        let mut length = 0usize;
-        loop {
-            let mut h = String::new();
-            reader.read_line(&mut h).unwrap();
-            if h == "\r\n" || h.is_empty() {
-                break;
-            }
-            if let Some((k, v)) = h.split_once(':')
-                && k.eq_ignore_ascii_case("content-length")
-            {
-                length = v.trim().parse().unwrap();
-            }
-        }
-        let mut body = vec![0; length];
-        reader.read_exact(&mut body).unwrap();
         let start = Instant::now();
         let n = clock.requests.fetch_add(1, Ordering::SeqCst);
         let message = if n % ITERATIONS == ITERATIONS - 1 {

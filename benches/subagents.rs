@@ -15,7 +15,7 @@
 mod common;
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -41,25 +41,9 @@ fn handle(stream: TcpStream, arrivals: &Arrivals, latency: &Mutex<Duration>) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut out = stream;
     loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        let Some(body) = common::read_request(&mut reader) else {
             return;
-        }
-        let mut length = 0usize;
-        loop {
-            let mut h = String::new();
-            reader.read_line(&mut h).unwrap();
-            if h == "\r\n" || h.is_empty() {
-                break;
-            }
-            if let Some((k, v)) = h.split_once(':')
-                && k.eq_ignore_ascii_case("content-length")
-            {
-                length = v.trim().parse().unwrap();
-            }
-        }
-        let mut body = vec![0; length];
-        reader.read_exact(&mut body).unwrap();
+        };
         let now = Instant::now();
         let text = String::from_utf8_lossy(&body);
         if let Some(at) = text.find("bench task ") {

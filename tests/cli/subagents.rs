@@ -437,13 +437,7 @@ fn detached_children_outlive_their_parent() {
         return;
     };
     let env = TestEnv::new();
-    env.write(
-        "c.toml",
-        format!(
-            "[providers.slow]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nstream = false\n\n[agents.slowpoke]\nprovider = \"slow\"\n",
-            slow.base
-        ),
-    );
+    env.write("c.toml", slow_agent(&slow));
     let o = run(
         &env,
         &llm,
@@ -501,13 +495,7 @@ fn cancel_last_and_steer() {
         ("steer the slow child", "Steered slow"),
     ] {
         let env = TestEnv::new();
-        env.write(
-            "c.toml",
-            format!(
-                "[providers.slow]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nstream = false\n\n[agents.slowpoke]\nprovider = \"slow\"\n",
-                slow.base
-            ),
-        );
+        env.write("c.toml", slow_agent(&slow));
         let o = run(
             &env,
             &llm,
@@ -595,10 +583,7 @@ fn the_concurrency_limit_holds_across_parent_processes() {
     let env = TestEnv::new();
     env.write(
         "c.toml",
-        format!(
-            "[providers.slow]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\nstream = false\n\n[agents.slowpoke]\nprovider = \"slow\"\n\n[agents.boss]\n[agents.boss.subagents]\nmax_concurrent = 3\n",
-            slow.base
-        ),
+        slow_agent(&slow) + "\n[agents.boss]\n[agents.boss.subagents]\nmax_concurrent = 3\n",
     );
     let parent = |session: &str, message: &str| {
         env.cmd(&[
