@@ -188,7 +188,10 @@ pub fn goclaw_child(
     if let Some(c) = config {
         cmd.arg("--config").arg(c);
     }
-    cmd.stdin(std::process::Stdio::null());
+    // The child is told who it runs as by its flags, never by the caller's environment.
+    cmd.stdin(std::process::Stdio::null())
+        .env_remove("GOCLAW_AGENT")
+        .env_remove("GOCLAW_SESSION");
     Ok(cmd)
 }
 

@@ -308,10 +308,7 @@ pub fn cancel(conn: &Connection, run_id: &str) -> Result<bool> {
     }
     match pid.or(c.pid) {
         Some(pid) if pid > 0 => {
-            let _ = nix::sys::signal::kill(
-                nix::unistd::Pid::from_raw(pid as i32),
-                nix::sys::signal::Signal::SIGTERM,
-            );
+            terminate(pid);
             Ok(true)
         }
         // Not started yet: the reservation is dropped, so it never starts counting.
@@ -329,8 +326,7 @@ pub fn wait(
     run_ids: &[String],
     give_up: &mut dyn FnMut() -> bool,
 ) -> Result<Vec<Child>> {
-    let mut pause = Duration::from_millis(20);
-    loop {
+    crate::store::poll(Duration::from_millis(200), || {
         let now: Vec<Child> = run_ids
             .iter()
             .map(|id| child(conn, id))
@@ -338,12 +334,18 @@ pub fn wait(
             .into_iter()
             .flatten()
             .collect();
-        if now.iter().all(|c| !c.active()) || give_up() {
-            return Ok(now);
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(200));
-    }
+        Ok((now.iter().all(|c| !c.active()) || give_up()).then_some(now))
+    })
+}
+
+/// Asks the process `pid` to end its run (SIGTERM, which it turns into a clean cancel).
+pub fn terminate(pid: i64) -> bool {
+    pid > 0
+        && nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .is_ok()
 }
 
 /// Children that ended more than an hour ago become `archived` (`goclaw runs prune`).

@@ -103,14 +103,7 @@ pub fn list(conn: &Connection, f: &RunFilter) -> Result<Vec<RunRow>> {
 /// One run by id (or a unique prefix of it).
 pub fn get(conn: &Connection, id: &str) -> Result<Option<RunRow>> {
     reap(conn);
-    let exact = conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM runs WHERE id = ?1"),
-            [id],
-            row,
-        )
-        .optional()
-        .map_err(sql)?;
+    let exact = by_id(conn, id)?;
     if exact.is_some() || id.chars().count() < MIN_PREFIX {
         return Ok(exact);
     }
@@ -131,6 +124,17 @@ pub fn get(conn: &Connection, id: &str) -> Result<Option<RunRow>> {
             "`{id}` is the start of several runs' ids: give more of it"
         ))),
     }
+}
+
+/// One run by its whole id.
+fn by_id(conn: &Connection, id: &str) -> Result<Option<RunRow>> {
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM runs WHERE id = ?1"),
+        [id],
+        row,
+    )
+    .optional()
+    .map_err(sql)
 }
 
 /// The shortest prefix of a run id that names it.
@@ -157,21 +161,21 @@ pub fn wait(
     timeout: Option<Duration>,
 ) -> Result<Vec<Option<RunRow>>> {
     let start = Instant::now();
-    let mut pause = Duration::from_millis(20);
-    loop {
-        let now: Vec<Option<RunRow>> = ids.iter().map(|id| get(conn, id)).collect::<Result<_>>()?;
+    crate::store::poll(Duration::from_millis(250), || {
+        // One reap per look, then each run by its whole id.
+        reap(conn);
+        let now: Vec<Option<RunRow>> = ids
+            .iter()
+            .map(|id| by_id(conn, id))
+            .collect::<Result<_>>()?;
         let ended = |r: &Option<RunRow>| r.as_ref().is_none_or(|r| r.status != "running");
         let done = if any {
             now.iter().any(ended)
         } else {
             now.iter().all(ended)
         };
-        if done || timeout.is_some_and(|t| start.elapsed() >= t) {
-            return Ok(now);
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(250));
-    }
+        Ok((done || timeout.is_some_and(|t| start.elapsed() >= t)).then_some(now))
+    })
 }
 
 /// Asks the process running `run` to cancel it (SIGTERM). `false` when it is not running.
@@ -179,14 +183,7 @@ pub fn cancel(run: &RunRow) -> bool {
     if run.status != "running" {
         return false;
     }
-    match run.pid {
-        Some(pid) if pid > 0 => nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(pid as i32),
-            nix::sys::signal::Signal::SIGTERM,
-        )
-        .is_ok(),
-        _ => false,
-    }
+    run.pid.is_some_and(crate::subagents::terminate)
 }
 
 /// The running runs of a session.

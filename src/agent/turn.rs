@@ -264,8 +264,14 @@ impl Runner<'_> {
         }
         let deadline = st.deadline;
         let cancel = self.cancel.clone();
-        let mut give_up = || cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
-        crate::subagents::wait(self.store.conn(), &working, &mut give_up)?;
+        let conn = self.store.conn();
+        // A child whose process died without ending its run is marked abandoned on the way,
+        // so the wait does not last until the deadline.
+        let mut give_up = || {
+            let _ = super::record::reap_abandoned(conn);
+            cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d)
+        };
+        crate::subagents::wait(conn, &working, &mut give_up)?;
         Ok(true)
     }
 

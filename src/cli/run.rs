@@ -357,9 +357,7 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
         cmd.arg(format!("--allow-tools={}", list.join(",")));
     }
     cmd.args(["--", "-"]);
-    cmd.env_remove("GOCLAW_AGENT")
-        .env_remove("GOCLAW_SESSION")
-        .stdin(std::process::Stdio::piped())
+    cmd.stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .process_group(0);

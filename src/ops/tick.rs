@@ -171,7 +171,6 @@ fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
     }
     // The job's message is text, never @FILE or stdin.
     cmd.arg("--literal").arg("--").arg(message);
-    cmd.env_remove("GOCLAW_AGENT").env_remove("GOCLAW_SESSION");
     let out = cmd
         .output()
         .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;

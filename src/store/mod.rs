@@ -117,6 +117,19 @@ pub fn latest_version() -> i64 {
     MIGRATIONS.last().map_or(0, |m| m.version)
 }
 
+/// Looks (`look`) until it finds what it waits for, pausing between looks from 20 ms, doubling
+/// up to `max`: how a process waits for another through the store.
+pub fn poll<T>(max: Duration, mut look: impl FnMut() -> Result<Option<T>>) -> Result<T> {
+    let mut pause = Duration::from_millis(20);
+    loop {
+        if let Some(found) = look()? {
+            return Ok(found);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(max);
+    }
+}
+
 /// How long a connection waits for another writer before giving up, by default.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 

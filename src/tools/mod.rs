@@ -417,6 +417,11 @@ pub fn trimmed_arg<'a>(args: &'a Map<String, Value>, key: &str) -> &'a str {
         .trim()
 }
 
+/// [`trimmed_arg`], or `None` when it is empty or absent.
+pub fn given_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    Some(trimmed_arg(args, key)).filter(|s| !s.is_empty())
+}
+
 /// Groups a tool belongs to (built-in groups only).
 pub fn groups_of(name: &str) -> Vec<&'static str> {
     crate::policy::GROUPS

@@ -8,16 +8,9 @@ use std::process::Stdio;
 
 use serde_json::{Map, Value, json};
 
-use super::{CallContext, Risk, Tool, ToolResult};
+use super::{CallContext, Risk, Tool, ToolResult, given_arg};
 use crate::error::{Error, Result};
 use crate::store::Store;
-
-fn text_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    args.get(key)
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-}
 
 /// The agent whose sessions the caller sees.
 fn caller_agent(ctx: &CallContext) -> &str {
@@ -99,7 +92,7 @@ impl Tool for SessionsHistory {
         store: &mut Store,
     ) -> ToolResult {
         done((|| {
-            let key = text_arg(args, "session_key")
+            let key = given_arg(args, "session_key")
                 .ok_or_else(|| Error::usage("session_key is required"))?;
             own_session(ctx, store, key)?;
             let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(50) as usize;
@@ -145,8 +138,8 @@ impl Tool for SessionsSend {
 /// Starts `goclaw run --detach` on the session, as the session's agent.
 fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<ToolResult> {
     let key =
-        text_arg(args, "session_key").ok_or_else(|| Error::usage("session_key is required"))?;
-    let message = text_arg(args, "message").ok_or_else(|| Error::usage("message is required"))?;
+        given_arg(args, "session_key").ok_or_else(|| Error::usage("session_key is required"))?;
+    let message = given_arg(args, "message").ok_or_else(|| Error::usage("message is required"))?;
     if ctx.session_key.as_deref() == Some(key) {
         return Ok(ToolResult::error(
             "that is this run's own session: answer here instead",
@@ -177,9 +170,7 @@ fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<T
     }
     // The message is text, never @FILE or stdin; the run it starts cannot start further runs.
     cmd.args(["--literal", "--sent", "--"]).arg(message);
-    cmd.env_remove("GOCLAW_AGENT")
-        .env_remove("GOCLAW_SESSION")
-        .stderr(Stdio::piped());
+    cmd.stderr(Stdio::piped());
     let out = cmd
         .output()
         .map_err(|e| Error::internal(format!("cannot start the run: {e}")))?;

@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::gate::RunLink;
-use super::{CallContext, Risk, Tool, ToolResult};
+use super::{CallContext, Risk, Tool, ToolResult, given_arg};
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::subagents::{self, Child, NewChild};
@@ -54,23 +54,16 @@ impl Tool for SpawnTool {
     }
 }
 
-fn text_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    args.get(key)
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-}
-
 fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Result<ToolResult> {
     let Some(run) = ctx.run.as_ref() else {
         return Ok(ToolResult::error(
             "spawn works inside an agent run (goclaw run): there is no run to be the parent",
         ));
     };
-    let action = text_arg(args, "action").unwrap_or_default();
+    let action = given_arg(args, "action").unwrap_or_default();
     match action {
         "spawn" | "run" => {
-            let child = start(ctx, run, args, store, text_arg(args, "task"))?;
+            let child = start(ctx, run, args, store, given_arg(args, "task"))?;
             if action == "spawn" {
                 return Ok(ToolResult::text(format!(
                     "Spawned subagent {} (run {}). It works in the background; its answer arrives in this conversation when it ends.",
@@ -89,7 +82,7 @@ fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Resul
             ))
         }
         "cancel" => {
-            let targets = targets(store, run, text_arg(args, "id"))?;
+            let targets = targets(store, run, given_arg(args, "id"))?;
             let mut cancelled = Vec::new();
             for c in &targets {
                 if subagents::cancel(store.conn(), &c.run_id)? {
@@ -140,7 +133,7 @@ fn steer(
     args: &Map<String, Value>,
     store: &mut Store,
 ) -> Result<ToolResult> {
-    let target = targets(store, run, text_arg(args, "id").or(Some("last")))?;
+    let target = targets(store, run, given_arg(args, "id").or(Some("last")))?;
     let Some(old) = target.into_iter().next() else {
         return Ok(ToolResult::error("no subagent to steer"));
     };
@@ -155,7 +148,7 @@ fn steer(
     } else {
         args.remove("agent");
     }
-    let child = start(ctx, run, &args, store, text_arg(&args, "task"))?;
+    let child = start(ctx, run, &args, store, given_arg(&args, "task"))?;
     Ok(ToolResult::text(format!(
         "Steered {}: the old run {} was cancelled; the new one is {}.",
         child.label, old.run_id, child.run_id
@@ -171,7 +164,7 @@ fn start(
     task: Option<&str>,
 ) -> Result<Child> {
     let task = task.ok_or_else(|| Error::usage("task is required: what the child should do"))?;
-    let agent = match text_arg(args, "agent") {
+    let agent = match given_arg(args, "agent") {
         Some(a) if !ctx.known_agents.iter().any(|k| k == a) => {
             return Err(Error::not_found(format!(
                 "agent \"{a}\" is not configured (known: {})",
@@ -183,7 +176,7 @@ fn start(
     };
     let run_id = uuid::Uuid::now_v7().to_string();
     let count = subagents::children(store.conn(), &run.run_id)?.len() + 1;
-    let label = text_arg(args, "label")
+    let label = given_arg(args, "label")
         .map(str::to_string)
         .unwrap_or_else(|| format!("child-{count}"));
     let new = NewChild {
@@ -198,8 +191,8 @@ fn start(
     subagents::reserve(store.conn_mut(), &new, &ctx.subagents)?;
     // A copy of the caller runs on the caller's provider and model; a configured agent on its
     // own, unless the call names a model.
-    let cloned = text_arg(args, "agent").is_none();
-    let model = text_arg(args, "model").or(cloned.then_some(run.model.as_str()));
+    let cloned = given_arg(args, "agent").is_none();
+    let model = given_arg(args, "model").or(cloned.then_some(run.model.as_str()));
     let provider = cloned.then_some(run.provider.as_str());
     match launch(ctx, run, &new, agent.as_deref(), (provider, model)) {
         Ok(pid) => subagents::started(store.conn(), &run_id, pid)?,
@@ -254,17 +247,15 @@ fn launch(
     }
     // The task is text, never @FILE or stdin.
     cmd.arg("--literal").arg("--").arg(c.task);
-    cmd.env_remove("GOCLAW_AGENT")
-        .env_remove("GOCLAW_SESSION")
-        .stdout(if relay.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stderr(Stdio::null())
-        // Its own group: a Ctrl-C meant for the parent reaches the child through the parent,
-        // which cancels its children as it ends.
-        .process_group(0);
+    cmd.stdout(if relay.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stderr(Stdio::null())
+    // Its own group: a Ctrl-C meant for the parent reaches the child through the parent,
+    // which cancels its children as it ends.
+    .process_group(0);
     let mut child = cmd.spawn()?;
     let pid = child.id();
     let events = child.stdout.take();

@@ -27,6 +27,16 @@ fn slow_agent(slow: &crate::run::Llm) -> String {
     )
 }
 
+/// The parent's own `spawn` results (a child's are relayed into the same stream).
+fn own_spawn_results(evs: &[Value]) -> Vec<Value> {
+    evs.iter()
+        .filter(|e| {
+            e["type"] == "tool.result" && e["name"] == "spawn" && e["parent_run_id"].is_null()
+        })
+        .cloned()
+        .collect()
+}
+
 /// The runs of the store, oldest first.
 fn runs(env: &TestEnv) -> Vec<Value> {
     let o = env.run(&["runs", "list", "--limit", "100"]);
@@ -145,12 +155,7 @@ fn a_sync_child_answers_through_the_tool() {
     let o = run(&env, &llm, &["--events", "ask one child"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let evs = events(&o);
-    let result = evs
-        .iter()
-        .find(|e| {
-            e["type"] == "tool.result" && e["name"] == "spawn" && e["parent_run_id"].is_null()
-        })
-        .unwrap();
+    let result = own_spawn_results(&evs)[0].clone();
     assert_eq!(result["is_error"], false, "{result}");
     assert!(
         result["result"].as_str().unwrap().contains("DELTA-DONE"),
@@ -180,12 +185,7 @@ fn a_child_gets_the_subagent_and_leaf_deny_lists() {
     assert!(refused("spawn", 13), "{rows:?}");
     let evs = events(&o);
     // The parent's own spawn result (the child's refused spawn is relayed too).
-    let result = evs
-        .iter()
-        .find(|e| {
-            e["type"] == "tool.result" && e["name"] == "spawn" && e["parent_run_id"].is_null()
-        })
-        .unwrap();
+    let result = own_spawn_results(&evs)[0].clone();
     assert!(
         result["result"].as_str().unwrap().contains("EPSILON-DONE"),
         "{result}"
@@ -404,14 +404,9 @@ fn a_spawn_over_the_limit_is_refused_with_the_count() {
     );
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let evs = events(&o);
-    let results: Vec<&Value> = evs
-        .iter()
-        .filter(|e| {
-            e["type"] == "tool.result" && e["name"] == "spawn" && e["parent_run_id"].is_null()
-        })
-        .collect();
+    let results = own_spawn_results(&evs);
     assert_eq!(results.len(), 2, "{results:?}");
-    let refused: Vec<&&Value> = results.iter().filter(|r| r["is_error"] == true).collect();
+    let refused: Vec<&Value> = results.iter().filter(|r| r["is_error"] == true).collect();
     assert_eq!(refused.len(), 1, "{results:?}");
     assert!(
         refused[0]["result"]
@@ -643,12 +638,7 @@ fn a_task_is_text_and_run_ids_are_not_patterns() {
     env.write("notes.txt", "SECRET-NOTES");
     let o = run(&env, &llm, &["--events", "spawn a file reader"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    let result = events(&o)
-        .into_iter()
-        .find(|e| {
-            e["type"] == "tool.result" && e["name"] == "spawn" && e["parent_run_id"].is_null()
-        })
-        .unwrap();
+    let result = own_spawn_results(&events(&o))[0].clone();
     assert!(
         result["result"].as_str().unwrap().contains("LITERAL-OK"),
         "{result}"
