@@ -308,7 +308,9 @@ impl Runner<'_> {
         };
         let mut st = self.prepare(req, cfg, meta, &owner, message, &mut outcome)?;
         let end = self.iterate(req, &mut st, &mut em, &mut outcome)?;
-        self.cancel_children(&st.meta.run_id)?;
+        if st.spawned {
+            self.cancel_children(&st.meta.run_id)?;
+        }
         // The children's last events come before this run's own.
         if let Some(relay) = &st.link.relay {
             relay.drain(CHILD_EVENTS_DRAIN);

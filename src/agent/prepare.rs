@@ -77,6 +77,7 @@ impl Runner<'_> {
                 detach_children: req.detach_children,
             },
             scope,
+            spawned: false,
             meta,
             cfg,
             tools,

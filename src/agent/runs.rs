@@ -198,13 +198,3 @@ pub fn running_in_session(conn: &Connection, session: &str) -> Result<Vec<RunRow
         },
     )
 }
-
-/// The parent of a run, if it has one.
-pub fn parent_of(conn: &Connection, id: &str) -> Result<Option<String>> {
-    conn.query_row("SELECT parent_run_id FROM runs WHERE id = ?1", [id], |r| {
-        r.get(0)
-    })
-    .optional()
-    .map_err(sql)
-    .map(Option::flatten)
-}

@@ -39,6 +39,8 @@ pub(super) struct RunState {
     pub link: RunLink,
     /// The policy scope of a subagent (its deny lists), empty for a top-level run.
     pub scope: Scope,
+    /// The run has called `spawn`: only then are children looked for.
+    pub spawned: bool,
 }
 
 /// Whether the loop goes on.
@@ -62,13 +64,18 @@ impl Runner<'_> {
             if let Some(e) = self.interrupted(st.deadline) {
                 return Ok(e);
             }
-            self.announce(st)?;
+            if st.spawned {
+                self.announce(st)?;
+            }
             match self.step(req, st, em)? {
                 Flow::Next => {}
                 // An answer while children still work: wait for them, then let the model use
                 // what they found (when the budget allows one more iteration).
                 Flow::End(End::Completed(text)) => {
-                    if st.iteration >= st.max_iterations || !self.await_children(st)? {
+                    if st.iteration >= st.max_iterations
+                        || !st.spawned
+                        || !self.await_children(st)?
+                    {
                         return Ok(End::Completed(text));
                     }
                     if let Some(e) = self.interrupted(st.deadline) {
@@ -193,6 +200,7 @@ impl Runner<'_> {
             scope: &st.scope,
         };
         let results = self.call_tools(&response.tool_calls, req, &site, em)?;
+        st.spawned |= response.tool_calls.iter().any(|c| c.name == "spawn");
         let mut stop = None;
         let mut warnings = Vec::new();
         for (call, (text, _)) in response.tool_calls.iter().zip(&results) {
