@@ -36,6 +36,31 @@ pub struct AgentConfig {
     pub compaction: CompactionConfig,
     /// `[agents.KEY.subagents]`: limits on the children its runs spawn.
     pub subagents: crate::subagents::Limits,
+    /// `[[agents.KEY.quality_gates]]`: checks of every answer of its runs (seed §11).
+    pub quality_gates: Vec<QualityGate>,
+}
+
+/// A quality gate (seed 001 §11): a check of a run's answer. A `command` runs in the workspace
+/// through the exec tool (policy, sandbox, scrubbing): exit 0 passes, otherwise its output goes
+/// back to the agent as revision feedback. An `agent` is a reviewer run that answers `APPROVED`
+/// or `REJECTED: feedback`. After `max_retries` revisions that still fail, the run fails.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct QualityGate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// Revisions after the first failure (default 2).
+    #[serde(default = "default_gate_retries")]
+    pub max_retries: u32,
+}
+
+/// Revisions a quality gate allows by default (seed: `max_retries: 2`).
+pub const DEFAULT_GATE_RETRIES: u32 = 2;
+
+fn default_gate_retries() -> u32 {
+    DEFAULT_GATE_RETRIES
 }
 
 impl AgentConfig {

@@ -13,6 +13,7 @@ pub mod compaction;
 pub mod config;
 pub mod events;
 mod finish;
+mod gates;
 pub mod history;
 pub mod loopdetect;
 mod prepare;
@@ -105,6 +106,11 @@ pub struct RunRequest {
     /// Started by another run outside the subagent tree (`sessions_send`): the subagent and
     /// leaf deny lists apply, so it cannot start further runs.
     pub restricted: bool,
+    /// Quality gates of this run (`--gate`, `--gate-agent`, `--evaluator`), checked after the
+    /// agent's own `quality_gates`.
+    pub gates: Vec<config::QualityGate>,
+    /// No quality gate is checked (a gate's own reviewer run: the seed's recursion guard).
+    pub skip_gates: bool,
 }
 
 /// What a subagent run knows of its parent.

@@ -49,7 +49,13 @@ impl Runner<'_> {
         }
         // One growing conversation: the history, then this run's messages from `base_len` on.
         let base_len = all.len();
-        all.push(Message::new(Role::User, message));
+        all.push(Message::new(Role::User, message.clone()));
+        // The recursion guard: a reviewer's run checks no gates (its own agent's neither).
+        let gates: Vec<config::QualityGate> = if req.skip_gates {
+            Vec::new()
+        } else {
+            cfg.quality_gates.iter().chain(&req.gates).cloned().collect()
+        };
         let max_iterations = req
             .max_iterations
             .map(|m| m.min(cfg.max_iterations.unwrap_or(DEFAULT_MAX_ITERATIONS)))
@@ -78,6 +84,10 @@ impl Runner<'_> {
             },
             scope,
             spawned: false,
+            budget: max_iterations,
+            gate_failures: vec![0; gates.len()],
+            gates,
+            message,
             meta,
             cfg,
             tools,

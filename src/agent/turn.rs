@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::gates::GateVerdict;
 use super::*;
 
 /// The loop's state: the conversation and what the run has used so far.
@@ -41,6 +42,13 @@ pub(super) struct RunState {
     pub scope: Scope,
     /// The run has called `spawn`: only then are children looked for.
     pub spawned: bool,
+    /// The iterations each attempt gets (a quality gate's revision gets as many again).
+    pub budget: u32,
+    /// The quality gates the answer must pass, and how often each has failed so far.
+    pub gates: Vec<super::config::QualityGate>,
+    pub gate_failures: Vec<u32>,
+    /// The run's message, for reviewers.
+    pub message: String,
 }
 
 /// Whether the loop goes on.
@@ -70,16 +78,29 @@ impl Runner<'_> {
             match self.step(req, st, em)? {
                 Flow::Next => {}
                 // An answer while children still work: wait for them, then let the model use
-                // what they found (when the budget allows one more iteration).
+                // what they found (when the budget allows one more iteration). A final answer
+                // then passes the quality gates, or goes back for revision with their feedback.
                 Flow::End(End::Completed(text)) => {
-                    if st.iteration >= st.max_iterations
-                        || !st.spawned
-                        || !self.await_children(st)?
+                    if st.iteration < st.max_iterations
+                        && st.spawned
+                        && self.await_children(st)?
                     {
-                        return Ok(End::Completed(text));
+                        if let Some(e) = self.interrupted(st.deadline) {
+                            return Ok(e);
+                        }
+                        continue;
                     }
-                    if let Some(e) = self.interrupted(st.deadline) {
-                        return Ok(e);
+                    match self.check_gates(req, st, em, &text)? {
+                        GateVerdict::Pass => return Ok(End::Completed(text)),
+                        GateVerdict::Fail(e) => return Ok(End::Failed(e)),
+                        GateVerdict::Revise(feedback) => {
+                            st.all.push(Message::new(Role::User, feedback));
+                            // Each revision gets the run's budget again.
+                            st.max_iterations = st.iteration + st.budget;
+                            if let Some(e) = self.interrupted(st.deadline) {
+                                return Ok(e);
+                            }
+                        }
                     }
                 }
                 Flow::End(e) => return Ok(e),

@@ -249,6 +249,8 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         run_id: a.run_id.clone(),
         detach_children: a.detach_children,
         restricted: a.sent,
+        gates: Vec::new(),
+        skip_gates: false,
         child,
         relay: a.events.then(|| {
             Arc::new(EventRelay {

@@ -3,6 +3,7 @@
 //! policy, rate limits, approvals, scrubbing and the audit record in that order.
 
 pub mod ask;
+pub mod child_run;
 pub mod config;
 pub mod credentialed;
 pub mod cron;

@@ -6,12 +6,11 @@
 //! under the caller agent's limits; its answer comes back into the parent's conversation when
 //! it ends (the agent loop announces it).
 
-use std::os::unix::process::CommandExt;
-use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::child_run::{self, ChildRun};
 use super::gate::RunLink;
 use super::{CallContext, Risk, Tool, ToolResult, given_arg};
 use crate::error::{Error, Result};
@@ -214,18 +213,14 @@ fn launch(
     agent: Option<&str>,
     (provider, model): (Option<&str>, Option<&str>),
 ) -> std::io::Result<u32> {
-    let mut cmd =
-        crate::cron::goclaw_child(&ctx.store_path, &ctx.workspace, ctx.config_path.as_deref())?;
-    // Values the model chose go as `--flag=VALUE`: one that starts with `-` stays a value.
-    cmd.args(["--quiet", "--json", "run", "--on-ask", "deny"])
-        .arg(format!("--run-id={}", c.run_id))
-        .arg(format!("--parent-run={}", c.parent_run_id))
-        .arg(format!("--depth={}", c.parent_depth + 1))
-        .arg(format!("--label={}", c.label))
-        .arg(format!(
-            "--max-iterations={}",
-            ctx.subagents.max_iterations.max(1)
-        ));
+    let mut flags = vec![
+        "--on-ask=deny".to_string(),
+        format!("--run-id={}", c.run_id),
+        format!("--parent-run={}", c.parent_run_id),
+        format!("--depth={}", c.parent_depth + 1),
+        format!("--label={}", c.label),
+        format!("--max-iterations={}", ctx.subagents.max_iterations.max(1)),
+    ];
     let named = [
         ("--agent", agent),
         ("--provider", provider),
@@ -233,60 +228,32 @@ fn launch(
     ];
     for (flag, value) in named {
         if let Some(v) = value {
-            cmd.arg(format!("{flag}={v}"));
+            flags.push(format!("{flag}={v}"));
         }
-    }
-    // A parent that shows events gets its children's too, relayed line by line (not those of
-    // detached children: they outlive its stream).
-    let relay = run.relay.clone().filter(|_| !c.detached);
-    if relay.is_some() {
-        cmd.arg("--events");
     }
     if c.detached {
-        cmd.arg("--detached");
+        flags.push("--detached".into());
     }
-    // The task is text, never @FILE or stdin.
-    cmd.arg("--literal").arg("--").arg(c.task);
-    cmd.stdout(if relay.is_some() {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    })
-    .stderr(Stdio::null())
-    // Its own group: a Ctrl-C meant for the parent reaches the child through the parent,
-    // which cancels its children as it ends.
-    .process_group(0);
-    let mut child = cmd.spawn()?;
-    let pid = child.id();
-    let events = child.stdout.take();
-    let relay = relay.filter(|_| events.is_some());
     let (store_path, run_id) = (ctx.store_path.clone(), c.run_id.to_string());
-    if let Some(r) = &relay {
-        r.stream(true);
-    }
-    // Relays its events, then reaps it, so a long-lived parent keeps no zombies.
-    std::thread::spawn(move || {
-        if let (Some(out), Some(relay)) = (events, &relay) {
-            use std::io::BufRead;
-            for line in std::io::BufReader::new(out)
-                .lines()
-                .map_while(std::result::Result::ok)
-            {
-                relay.line(&line);
+    child_run::start(
+        ChildRun {
+            store_path: &ctx.store_path,
+            workspace: &ctx.workspace,
+            config: ctx.config_path.as_deref(),
+            flags,
+            message: c.task,
+            // A parent that shows events gets its children's too (not those of detached
+            // children: they outlive its stream).
+            relay: run.relay.clone().filter(|_| !c.detached),
+        },
+        move |waited| {
+            // A child that ended before it recorded its run failed to start: say so, so nobody
+            // waits for it (and its pid is never signalled again).
+            if let Ok(store) = Store::open(&store_path, crate::store::BUSY_TIMEOUT) {
+                let _ = subagents::ended_unstarted(store.conn(), &run_id, &format!("{waited:?}"));
             }
-        }
-        let waited = child.wait();
-        if let Some(r) = relay {
-            r.stream(false);
-        }
-        // A child that ended before it recorded its run failed to start: say so, so nobody
-        // waits for it (and its pid is never signalled again).
-        if let Ok(store) = Store::open(&store_path, crate::store::BUSY_TIMEOUT) {
-            let _ = subagents::ended_unstarted(store.conn(), &run_id, &format!("{waited:?}"));
-        }
-        waited
-    });
-    Ok(pid)
+        },
+    )
 }
 
 /// Waits for a child, stopping it if this call must stop (the run's deadline, a signal).
