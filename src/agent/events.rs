@@ -27,6 +27,9 @@ pub struct Event {
     /// The run that started this one (a subagent's events, relayed into its parent's stream).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_run_id: Option<String>,
+    /// The team task the run works on (`goclaw run --task`, a team run's member).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task_id: Option<String>,
     /// Unix milliseconds.
     pub ts: i64,
 }
@@ -79,6 +82,17 @@ pub enum EventKind {
         max_attempts: u32,
         error: String,
         wait_ms: u64,
+    },
+    /// A quality gate checked the answer: `gate` is the command, or `agent:KEY` for a reviewer;
+    /// `attempt` counts this gate's checks in the run (1 for the first); `feedback` is what
+    /// goes back to the agent (or why the gate could not check), absent when it passed.
+    #[serde(rename = "gate.checked")]
+    GateChecked {
+        gate: String,
+        attempt: u32,
+        passed: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        feedback: Option<String>,
     },
     #[serde(rename = "run.completed")]
     RunCompleted {
@@ -144,6 +158,10 @@ impl EventKind {
                 text(result);
             }
             EventKind::RunRetrying { error, .. } => text(error),
+            EventKind::GateChecked { gate, feedback, .. } => {
+                text(gate);
+                feedback.iter_mut().for_each(text);
+            }
             EventKind::RunFailed { error, .. } => error.iter_mut().for_each(text),
         }
     }
@@ -166,6 +184,7 @@ pub(super) struct Emitter<'s> {
     sink: &'s mut dyn Sink,
     run_id: String,
     parent_run_id: Option<String>,
+    task_id: Option<String>,
     scrubber: &'s Scrubber,
     streams: Vec<(Stream, ScrubStream<'s>)>,
 }
@@ -185,9 +204,15 @@ impl<'s> Emitter<'s> {
             sink,
             run_id,
             parent_run_id,
+            task_id: None,
             scrubber,
             streams: Vec::new(),
         }
+    }
+
+    /// Every event from now on names the team task the run works on.
+    pub(super) fn set_task(&mut self, task_id: &str) {
+        self.task_id = Some(task_id.to_string());
     }
 
     /// Sends an event, scrubbed, after whatever the text streams still hold.
@@ -203,6 +228,7 @@ impl<'s> Emitter<'s> {
             kind,
             run_id: self.run_id.clone(),
             parent_run_id: self.parent_run_id.clone(),
+            task_id: self.task_id.clone(),
             ts: now_ms(),
         };
         self.sink.event(&event);

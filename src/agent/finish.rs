@@ -34,6 +34,13 @@ impl Runner<'_> {
                 (RunStatus::Completed, None)
             }
             End::Failed(e) => (RunStatus::Failed, Some(e)),
+            End::Cancelled if self.cancel.withdrawn().is_some() => (
+                RunStatus::Cancelled,
+                Some(Error::new(
+                    ErrorKind::Conflict,
+                    self.cancel.withdrawn().unwrap_or_default(),
+                )),
+            ),
             End::Cancelled if self.cancel.terminated() => (
                 RunStatus::Cancelled,
                 Some(Error::new(

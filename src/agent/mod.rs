@@ -20,6 +20,7 @@ mod prepare;
 pub mod prompt;
 pub mod record;
 pub mod runs;
+mod team;
 mod turn;
 
 use std::sync::Arc;
@@ -56,12 +57,26 @@ const CHECKPOINT_EVERY: u32 = 5;
 pub struct Cancel {
     signal: crate::tools::SignalFlag,
     notify: tokio::sync::Notify,
+    /// Why the run's work was taken from it (its task failed by a blocker, cancelled).
+    withdrawn: std::sync::Mutex<Option<String>>,
 }
 
 impl Cancel {
     pub fn cancel(&self, terminated: bool) {
         self.signal.raise(terminated);
         self.notify.notify_waiters();
+    }
+    /// Stops the run because its work was taken from it (tools stop as on SIGTERM); the run
+    /// ends cancelled with `why` (exit 6, a lost claim).
+    pub fn withdraw(&self, why: String) {
+        if let Ok(mut w) = self.withdrawn.lock() {
+            w.get_or_insert(why);
+        }
+        self.cancel(true);
+    }
+    /// Why the run's work was taken from it, if it was.
+    pub fn withdrawn(&self) -> Option<String> {
+        self.withdrawn.lock().ok().and_then(|w| w.clone())
     }
     pub fn is_cancelled(&self) -> bool {
         self.signal.get().is_some()
@@ -111,6 +126,19 @@ pub struct RunRequest {
     pub gates: Vec<config::QualityGate>,
     /// No quality gate is checked (a gate's own reviewer run: the seed's recursion guard).
     pub skip_gates: bool,
+    /// The team the run works for (`--team`, `--task`), and its task.
+    pub team: Option<TeamRun>,
+}
+
+/// A run for a team: the lead gets TEAM.md, every run its mailbox messages, and a run on a
+/// task the task's context and progress nudges (see [`crate::team::work`]).
+#[derive(Debug, Clone)]
+pub struct TeamRun {
+    pub team: crate::team::Team,
+    /// The task the run works on, which it holds.
+    pub task: Option<crate::team::board::Task>,
+    /// The command's workspace, below which the team's lies (for TEAM.md).
+    pub base: std::path::PathBuf,
 }
 
 /// What a subagent run knows of its parent.
@@ -265,6 +293,9 @@ impl Runner<'_> {
             .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
         let parent_run_id = req.child.as_ref().map(|c| c.parent_run_id.clone());
         let mut em = Emitter::new(sink, (run_id.clone(), parent_run_id), self.gate.scrubber());
+        if let Some(task) = req.team.as_ref().and_then(|t| t.task.as_ref()) {
+            em.set_task(&task.id);
+        }
         let cfg = self.agent.cloned().unwrap_or_default();
         let meta = RunMeta {
             model: self.model_for(req, &cfg)?,

@@ -1,7 +1,7 @@
 //! Phase 3 of a run: the tools the agent may use (policy, then the bootstrap rule), the system
 //! prompt (context files, memory, credentialed CLIs, skills), and the conversation so far (the
-//! session's summary and history, repaired and limited, and a team lead's reminders), ending
-//! with this run's message.
+//! session's summary and history, repaired and limited, a team lead's reminders, a task's
+//! context and the team messages that arrived), ending with this run's message.
 
 use super::turn::RunState;
 use super::*;
@@ -38,7 +38,12 @@ impl Runner<'_> {
                 parameters: t.parameters(),
             })
             .collect();
-        let system = self.system_prompt(owner, profile.as_ref(), &mut tools)?;
+        let team_md = req.team.as_ref().and_then(|t| {
+            t.team
+                .is_lead(self.agent_key)
+                .then(|| crate::team::work::team_md(&t.team, &t.base))
+        });
+        let system = self.system_prompt(owner, profile.as_ref(), &mut tools, team_md)?;
         let mut all = vec![Message::new(Role::System, system)];
         if let Some(key) = &req.session {
             self.history(key, &meta.run_id, &cfg, &mut all, outcome)?;
@@ -47,14 +52,27 @@ impl Runner<'_> {
         for reminder in crate::team::lead_reminders(self.store.conn(), self.agent_key)? {
             all.push(Message::new(Role::User, reminder));
         }
-        // One growing conversation: the history, then this run's messages from `base_len` on.
+        // A run on a task is told which (seen by the model, not kept in the session).
+        if let Some(task) = req.team.as_ref().and_then(|t| t.task.as_ref()) {
+            all.push(Message::new(
+                Role::User,
+                crate::team::work::task_context(task),
+            ));
+        }
+        // One growing conversation: the history, then this run's messages from `base_len` on:
+        // the team messages that arrived for the agent, then the run's own.
         let base_len = all.len();
+        self.deliver_team_messages(req, &mut all)?;
         all.push(Message::new(Role::User, message.clone()));
         // The recursion guard: a reviewer's run checks no gates (its own agent's neither).
         let gates: Vec<config::QualityGate> = if req.skip_gates {
             Vec::new()
         } else {
-            cfg.quality_gates.iter().chain(&req.gates).cloned().collect()
+            cfg.quality_gates
+                .iter()
+                .chain(&req.gates)
+                .cloned()
+                .collect()
         };
         let max_iterations = req
             .max_iterations
@@ -81,6 +99,12 @@ impl Runner<'_> {
                 max_iterations,
                 relay: req.relay.clone(),
                 detach_children: req.detach_children,
+                team: req.team.as_ref().map(|t| t.team.name.clone()),
+                task_id: req
+                    .team
+                    .as_ref()
+                    .and_then(|t| t.task.as_ref())
+                    .map(|t| t.id.clone()),
             },
             scope,
             spawned: false,
@@ -112,8 +136,12 @@ impl Runner<'_> {
         owner: &files::Owner<'_>,
         profile: Option<&crate::tools::config::AgentProfile>,
         tools: &mut Vec<ToolDef>,
+        team_md: Option<String>,
     ) -> Result<String> {
-        let context_files = files::context_for_run(self.store.conn(), owner)?;
+        let mut context_files = files::context_for_run(self.store.conn(), owner)?;
+        if let Some(md) = team_md {
+            context_files.push(("TEAM.md".to_string(), md));
+        }
         // First run of an open agent (§16.8): BOOTSTRAP.md is followed with write_file alone.
         let bootstrap = !owner.predefined && context_files.iter().any(|(n, _)| n == "BOOTSTRAP.md");
         if bootstrap {

@@ -75,16 +75,16 @@ impl Runner<'_> {
             if st.spawned {
                 self.announce(st)?;
             }
+            if st.iteration > 1 {
+                self.between_iterations(req, st)?;
+            }
             match self.step(req, st, em)? {
                 Flow::Next => {}
                 // An answer while children still work: wait for them, then let the model use
                 // what they found (when the budget allows one more iteration). A final answer
                 // then passes the quality gates, or goes back for revision with their feedback.
                 Flow::End(End::Completed(text)) => {
-                    if st.iteration < st.max_iterations
-                        && st.spawned
-                        && self.await_children(st)?
-                    {
+                    if st.iteration < st.max_iterations && st.spawned && self.await_children(st)? {
                         if let Some(e) = self.interrupted(st.deadline) {
                             return Ok(e);
                         }
@@ -93,6 +93,7 @@ impl Runner<'_> {
                     match self.check_gates(req, st, em, &text)? {
                         GateVerdict::Pass => return Ok(End::Completed(text)),
                         GateVerdict::Fail(e) => return Ok(End::Failed(e)),
+                        GateVerdict::Stopped(end) => return Ok(end),
                         GateVerdict::Revise(feedback) => {
                             st.all.push(Message::new(Role::User, feedback));
                             // Each revision gets the run's budget again.

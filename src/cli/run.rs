@@ -17,6 +17,7 @@ use crate::agent::events::EventKind;
 use crate::agent::{Cancel, ChildOf, Event, RunRequest, Sink};
 use crate::error::{Error, Result};
 use crate::ops::run::{RunKit, RunOptions};
+use crate::ops::task_run::TeamWork;
 use crate::output::Output;
 use crate::tools::gate::{OnAsk, Prompter};
 
@@ -88,6 +89,35 @@ pub struct RunArgs {
     /// A subagent's label (set by the spawn tool)
     #[arg(long, hide = true, default_value = "")]
     pub label: String,
+    /// A quality gate: after the answer, CMD runs in the workspace (through exec); exit 0
+    /// passes, otherwise its output goes back to the agent for revision (repeatable)
+    #[arg(long, value_name = "CMD")]
+    pub gate: Vec<String>,
+    /// Revisions a failing --gate or --gate-agent allows before the run fails
+    #[arg(long, value_name = "N", default_value_t = crate::agent::config::DEFAULT_GATE_RETRIES)]
+    pub gate_retries: u32,
+    /// A quality gate run by AGENT, which reviews the answer: APPROVED, or REJECTED: feedback
+    /// for revision (repeatable)
+    #[arg(long, value_name = "AGENT")]
+    pub gate_agent: Vec<String>,
+    /// Evaluate-optimize: AGENT judges each answer (APPROVED or REJECTED: feedback) and the
+    /// agent revises until approved or --max-rounds is reached
+    #[arg(long, value_name = "AGENT")]
+    pub evaluator: Option<String>,
+    /// Rounds of the evaluator loop, 1 to 5 (default 3)
+    #[arg(long, value_name = "N", requires = "evaluator")]
+    pub max_rounds: Option<u32>,
+    /// Check no quality gate (a gate's own reviewer run: the recursion guard)
+    #[arg(long, hide = true)]
+    pub skip_gates: bool,
+    /// Work on this team task (id, identifier or #number): the run claims it (or takes it when
+    /// the agent holds it), starts from it, and its end completes, fails or gives it back
+    #[arg(long, value_name = "ID")]
+    pub task: Option<String>,
+    /// Run for this team (default with --task: the agent's only team): the lead gets TEAM.md,
+    /// every run its team messages, and works in the team's workspace
+    #[arg(long, value_name = "TEAM")]
+    pub team: Option<String>,
 }
 
 /// How events are shown.
@@ -180,16 +210,7 @@ impl Sink for CliSink {
 }
 
 pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
-    // A message another run or a job passes is text as it is: never @FILE or stdin.
-    let input = match (&a.message, a.literal) {
-        (Some(text), true) => Input::Literal(text.clone()),
-        (message, _) => Input::parse(message.as_deref()),
-    };
-    let message = String::from_utf8(input.read(ctx)?)
-        .map_err(|_| Error::usage("the message is not UTF-8 text"))?;
-    if message.trim().is_empty() {
-        return Err(Error::usage("the message is empty"));
-    }
+    let message = read_message(ctx, &a)?;
     let timeout = a
         .timeout
         .as_deref()
@@ -198,7 +219,88 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     if a.detach {
         return detach(ctx, &a, &message);
     }
+    let gates = quality_gates(ctx, &a)?;
     let mut store = ctx.store()?;
+    let run_id = a
+        .run_id
+        .clone()
+        .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+    let work = match (&a.team, &a.task) {
+        (None, None) => None,
+        (team, task) => Some(TeamWork::take(
+            &mut store,
+            &ctx.settings()?.workspace,
+            (team.as_deref(), task.as_deref()),
+            a.caller.agent.as_deref().unwrap_or("default"),
+            &run_id,
+        )?),
+    };
+    let message = match work.as_ref().and_then(TeamWork::dispatch_message) {
+        Some(task) if message.trim().is_empty() => task,
+        Some(task) => format!("{task}\n\n{message}"),
+        None => message,
+    };
+    let request = RunRequest {
+        message,
+        session: a.caller.session.clone(),
+        user: a.caller.user.clone(),
+        model: a.model.clone(),
+        max_iterations: a.max_iterations,
+        timeout,
+        on_ask: a.on_ask,
+        run_id: Some(run_id),
+        detach_children: a.detach_children,
+        restricted: a.sent,
+        gates: gates
+            .into_iter()
+            .chain(work.as_ref().and_then(TeamWork::gate))
+            .collect(),
+        skip_gates: a.skip_gates,
+        child: None,
+        relay: a.events.then(|| {
+            Arc::new(EventRelay {
+                out: ctx.out.clone(),
+                open: std::sync::Mutex::new(0),
+                ended: std::sync::Condvar::new(),
+            }) as crate::tools::gate::SharedRelay
+        }),
+        team: work.as_ref().map(TeamWork::team_run),
+    };
+    let result = execute(ctx, &a, &mut store, request, work.as_ref());
+    if let (Err(_), Some(w)) = (&result, &work) {
+        // The run never got going: its task goes back to the board.
+        let _ = w.give_back(&mut store);
+    }
+    result
+}
+
+/// The message: text, @FILE or stdin; with `--task` it may be left out (the task is the
+/// message), and stdin is read only when `-` says so.
+fn read_message(ctx: &Context, a: &RunArgs) -> Result<String> {
+    // A message another run or a job passes is text as it is: never @FILE or stdin.
+    let input = match (&a.message, a.literal) {
+        (Some(text), true) => Input::Literal(text.clone()),
+        (None, _) if a.task.is_some() => Input::Literal(String::new()),
+        (message, _) => Input::parse(message.as_deref()),
+    };
+    let message = String::from_utf8(input.read(ctx)?)
+        .map_err(|_| Error::usage("the message is not UTF-8 text"))?;
+    if message.trim().is_empty() && a.task.is_none() {
+        return Err(Error::usage("the message is empty"));
+    }
+    Ok(message)
+}
+
+/// Runs `request`: the agent's kit in the run's workspace, signals and the parent watched, the
+/// events shown as asked; for a team task, the task watched and ended from the outcome.
+fn execute(
+    ctx: &Context,
+    a: &RunArgs,
+    store: &mut crate::store::Store,
+    mut request: RunRequest,
+    work: Option<&TeamWork>,
+) -> Result<Status> {
+    let settings = ctx.settings()?;
     let options = RunOptions {
         agent: a.caller.agent.as_deref(),
         user: a.caller.user.as_deref(),
@@ -206,13 +308,16 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         record: a.record.as_deref(),
         allow_tools: a.allow_tools.as_deref(),
     };
-    let mut kit = RunKit::open(ctx.settings()?, &store, options)?;
+    let mut kit = RunKit::open(settings, store, options)?;
     ctx.out.notes(kit.take_notes());
+    if let Some(w) = work {
+        kit.pin_workspace(w.workspace.clone())?;
+    }
     let gate = kit.gate(super::shared::at_terminal(ctx, None).asker);
     let rt = crate::ops::run::runtime()?;
     let cancel = Arc::new(Cancel::default());
     watch_signals(&rt, cancel.clone())?;
-    let child = a.parent_run.as_ref().map(|parent_run_id| {
+    request.child = a.parent_run.as_ref().map(|parent_run_id| {
         if !a.detached {
             watch_parent(cancel.clone());
         }
@@ -222,7 +327,13 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
             label: a.label.clone(),
         }
     });
-
+    if let Some(w) = work {
+        w.watch(
+            &settings.db_path,
+            settings.config.store.busy_timeout(),
+            cancel.clone(),
+        );
+    }
     let terminal = std::io::stdout().is_terminal() && !ctx.json_flag;
     let show = if a.events {
         Show::Events
@@ -237,34 +348,16 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     } else {
         None
     };
-    let mut runner = kit.runner(&gate, &mut store, prompter, cancel, &rt);
-    let request = RunRequest {
-        message,
-        session: a.caller.session.clone(),
-        user: a.caller.user.clone(),
-        model: a.model.clone(),
-        max_iterations: a.max_iterations,
-        timeout,
-        on_ask: a.on_ask,
-        run_id: a.run_id.clone(),
-        detach_children: a.detach_children,
-        restricted: a.sent,
-        gates: Vec::new(),
-        skip_gates: false,
-        child,
-        relay: a.events.then(|| {
-            Arc::new(EventRelay {
-                out: ctx.out.clone(),
-                open: std::sync::Mutex::new(0),
-                ended: std::sync::Condvar::new(),
-            }) as crate::tools::gate::SharedRelay
-        }),
-    };
     let mut sink = CliSink {
         show,
         out: ctx.out.clone(),
     };
-    let outcome = runner.run(&request, &mut sink)?;
+    let outcome = kit
+        .runner(&gate, store, prompter, cancel, &rt)
+        .run(&request, &mut sink)?;
+    if let Some(w) = work {
+        w.end(store, &outcome)?;
+    }
     for w in &outcome.warnings {
         ctx.out.warn(w);
     }
@@ -340,6 +433,8 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
         ("--model", &a.model),
         ("--provider", &a.provider),
         ("--timeout", &a.timeout),
+        ("--task", &a.task),
+        ("--team", &a.team),
     ];
     for (flag, value) in flags {
         if let Some(v) = value {
@@ -357,6 +452,20 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
     }
     if let Some(list) = &a.allow_tools {
         cmd.arg(format!("--allow-tools={}", list.join(",")));
+    }
+    // The gates are checked here too, so a bad one is an error before the run is detached.
+    quality_gates(ctx, a)?;
+    cmd.args(a.gate.iter().map(|c| format!("--gate={c}")))
+        .args(a.gate_agent.iter().map(|g| format!("--gate-agent={g}")))
+        .arg(format!("--gate-retries={}", a.gate_retries));
+    if let Some(e) = &a.evaluator {
+        cmd.arg(format!("--evaluator={e}"));
+    }
+    if let Some(n) = a.max_rounds {
+        cmd.arg(format!("--max-rounds={n}"));
+    }
+    if a.skip_gates {
+        cmd.arg("--skip-gates");
     }
     cmd.args(["--", "-"]);
     cmd.stdin(std::process::Stdio::piped())
@@ -427,3 +536,42 @@ fn watch_signals(rt: &tokio::runtime::Runtime, cancel: Arc<Cancel>) -> Result<()
     });
     Ok(())
 }
+
+/// The quality gates of `--gate`, `--gate-agent` and `--evaluator`, in that order: commands
+/// first (cheap), then reviewers, then the evaluator (an agent gate with `--max-rounds` - 1
+/// revisions). Empty commands, unknown agents and rounds outside 1..=5 are refused here, before
+/// the run starts.
+fn quality_gates(ctx: &Context, a: &RunArgs) -> Result<Vec<crate::agent::config::QualityGate>> {
+    use crate::agent::config::QualityGate;
+    if a.gate.iter().any(|c| c.trim().is_empty()) {
+        return Err(Error::usage("--gate needs a command"));
+    }
+    super::shared::check_agents(ctx, a.gate_agent.iter().chain(&a.evaluator))?;
+    let rounds = a.max_rounds.unwrap_or(DEFAULT_ROUNDS);
+    if !(1..=MAX_ROUNDS).contains(&rounds) {
+        return Err(Error::usage(format!(
+            "--max-rounds must be between 1 and {MAX_ROUNDS} (got {rounds})"
+        )));
+    }
+    let gate = |command: Option<&String>, agent: Option<&String>, max_retries| QualityGate {
+        command: command.cloned(),
+        agent: agent.cloned(),
+        max_retries,
+    };
+    let mut gates: Vec<QualityGate> = a
+        .gate
+        .iter()
+        .map(|c| gate(Some(c), None, a.gate_retries))
+        .collect();
+    gates.extend(
+        a.gate_agent
+            .iter()
+            .map(|g| gate(None, Some(g), a.gate_retries)),
+    );
+    gates.extend(a.evaluator.iter().map(|e| gate(None, Some(e), rounds - 1)));
+    Ok(gates)
+}
+
+/// Rounds of the evaluator loop by default (`--max-rounds`), and at most.
+const DEFAULT_ROUNDS: u32 = 3;
+const MAX_ROUNDS: u32 = 5;

@@ -46,6 +46,7 @@ pub(crate) fn at_terminal(ctx: &Context, ceiling: Option<Ceiling>) -> GateOption
         asker: TerminalPrompter::available().then(|| {
             std::sync::Arc::new(TerminalPrompter::new(ctx)) as crate::tools::ask::SharedAsker
         }),
+        workspace: None,
     }
 }
 

@@ -38,7 +38,7 @@ pub enum TasksCommand {
         description: String,
         #[arg(long, default_value_t = 0)]
         priority: i64,
-        /// A task this one waits for (repeatable): id or identifier
+        /// A task this one waits for (repeatable): id, identifier or number (#3)
         #[arg(long = "blocked-by")]
         blocked_by: Vec<String>,
         /// Only this member may claim it
@@ -53,6 +53,10 @@ pub enum TasksCommand {
         /// A member's request (when member_requests is enabled)
         #[arg(long)]
         request: bool,
+        /// A command the answer of a run on the task must pass (a quality gate, run in the
+        /// member's workspace)
+        #[arg(long, value_name = "CMD")]
+        gate: Option<String>,
     },
     /// List tasks, highest priority first: {"tasks":[…],"next_cursor":…}
     List {
@@ -257,6 +261,7 @@ fn create_action(ctx: &Context, command: TasksCommand) -> Result<Action> {
             dedupe_key,
             require_approval,
             request,
+            gate,
         } => {
             if let Some(a) = &assignee {
                 super::shared::check_agents(ctx, [a])?;
@@ -270,6 +275,7 @@ fn create_action(ctx: &Context, command: TasksCommand) -> Result<Action> {
                 dedupe_key,
                 require_approval,
                 request,
+                gate,
             })
         }
         _ => return Err(Error::internal("not a create")),

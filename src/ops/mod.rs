@@ -1,7 +1,8 @@
 //! The library's composition root: what every entry point needs, assembled from settings and
 //! the store, never from flags or a terminal. [`toolbox`] builds the tool set (built-in, custom
 //! and bridged MCP tools) with its scrubber and hands out gates; [`scrubber`] builds the scrubber
-//! every command shares; [`run`] resolves an agent and its provider and wires a run; [`tick`]
+//! every command shares; [`run`] resolves an agent and its provider and wires a run; [`task_run`]
+//! ties a run to its team and task; [`tick`]
 //! runs the cron jobs that are due. The cli turns flags into these calls and renders what comes
 //! back; a second runner (a subagent, a team member, a job) uses the same calls.
 //!
@@ -9,6 +10,7 @@
 
 pub mod run;
 pub mod scrubber;
+pub mod task_run;
 pub mod tick;
 pub mod toolbox;
 

@@ -46,6 +46,8 @@ pub struct RunKit {
     guard_mode: GuardMode,
     max_message_chars: usize,
     busy_timeout: Duration,
+    /// The run's workspace, when it is not the agent's (a team workspace).
+    workspace: Option<std::path::PathBuf>,
 }
 
 impl RunKit {
@@ -89,6 +91,7 @@ impl RunKit {
             ceiling,
             max_message_chars: config.guard.max_message_chars,
             busy_timeout: config.store.busy_timeout(),
+            workspace: None,
         })
     }
 
@@ -97,11 +100,22 @@ impl RunKit {
         self.toolbox.take_notes()
     }
 
+    /// Every call of the run works in `dir` (created when missing), whatever the agent's
+    /// `workspace` says: a team run's workspace.
+    pub fn pin_workspace(&mut self, dir: std::path::PathBuf) -> Result<()> {
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            Error::failed(format!("cannot create the workspace {}: {e}", dir.display()))
+        })?;
+        self.workspace = Some(dir);
+        Ok(())
+    }
+
     /// The run's gate: the caller's tools under the run's ceiling; `ask_user` asks `asker`.
     pub fn gate(&self, asker: Option<SharedAsker>) -> Gate<'_> {
         self.toolbox.gate(GateOptions {
             ceiling: self.ceiling.clone(),
             asker,
+            workspace: self.workspace.clone(),
         })
     }
 

@@ -127,6 +127,7 @@ fn call_tool(
             why: format!("cron job {} (its creator's tools)", job.id),
         }),
         asker: None,
+        workspace: None,
     });
     let req = CallRequest {
         tool: tool.to_string(),

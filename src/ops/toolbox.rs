@@ -53,6 +53,8 @@ pub struct GateOptions {
     pub ceiling: Option<Ceiling>,
     /// Who `ask_user` asks, when the call's caller can prompt.
     pub asker: Option<SharedAsker>,
+    /// The workspace of every call, whatever the agent's `workspace` says (a team workspace).
+    pub workspace: Option<std::path::PathBuf>,
 }
 
 /// The tool set and the gate's fixed parts, built once per command.
@@ -145,7 +147,8 @@ impl Toolbox {
             agents: &self.agents,
             groups: &self.groups,
             scrubber: &self.scrubber,
-            workspace: self.workspace.clone(),
+            pinned_workspace: options.workspace.is_some(),
+            workspace: options.workspace.unwrap_or_else(|| self.workspace.clone()),
             config_file: self.config_file.clone(),
             config_exists: self.config_exists,
             store_path: self.store_path.clone(),

@@ -110,6 +110,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "subagents",
         sql: include_str!("migrations/009_subagents.sql"),
     },
+    Migration {
+        version: 10,
+        name: "team_runs",
+        sql: include_str!("migrations/010_team_runs.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -7,6 +7,7 @@
 pub mod actions;
 pub mod board;
 pub mod mailbox;
+pub mod work;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
@@ -62,6 +63,8 @@ impl Team {
 pub fn default_settings() -> Value {
     json!({
         "workspace_scope": "isolated",          // isolated | shared
+        "require_review": false,                // a run's answer is submitted for review
+        "max_task_dispatches": 3,               // runs a dispatcher starts on one task
         "blocker_escalation": {"enabled": true},
         "member_requests": {"enabled": false},
         "followup_interval_minutes": 30,

@@ -35,7 +35,9 @@ fn open(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<(
     let agent = ctx.agent.clone().ok_or_else(|| {
         Error::usage("no agent context — team tools need an agent (pass --agent)")
     })?;
-    let team = match s(args, "team") {
+    // The team named, else the one the run works for (a dispatched task's), else the agent's.
+    let run_team = ctx.run.as_ref().and_then(|r| r.team.as_deref());
+    let team = match s(args, "team").or(run_team) {
         Some(t) => team::get(store.conn(), t)?,
         None => team::team_of(store.conn(), &agent)?,
     };
@@ -94,11 +96,11 @@ impl Tool for TeamTasks {
         json!({"type":"object","properties":{
             "action":{"type":"string","enum":["list","get","search","create","claim","complete","fail","cancel","assign","review",
                 "approve","reject","retry","comment","progress","attach","update","ask_user","clear_ask_user","events"]},
-            "team":{"type":"string"},"task_id":{"type":"string","description":"id or identifier; claim without it takes the next task"},
+            "team":{"type":"string"},"task_id":{"type":"string","description":"id, identifier or number (#3); claim without it takes the next task; default: the task this run works on"},
             "subject":{"type":"string"},"description":{"type":"string"},"result":{"type":"string"},"text":{"type":"string"},
             "type":{"type":"string","enum":["note","blocker"]},"status":{"type":"string"},"query":{"type":"string"},
             "priority":{"type":"number","description":"truncated toward zero"},"blocked_by":{"type":"array"},
-            "require_approval":{"type":"boolean"},"percent":{"type":"number","description":"0-100, truncated toward zero"},"path":{"type":"string"},"assignee":{"type":"string"},"dedupe_key":{"type":"string"},
+            "require_approval":{"type":"boolean"},"gate":{"type":"string","description":"create: a command the answer of a run on the task must pass (a quality gate)"},"percent":{"type":"number","description":"0-100, truncated toward zero"},"path":{"type":"string"},"assignee":{"type":"string"},"dedupe_key":{"type":"string"},
             "request":{"type":"boolean"},"limit":{"type":"integer","minimum":1},"cursor":{"type":"string"}},
             "required":["action"]})
     }
@@ -119,7 +121,14 @@ impl Tool for TeamTasks {
 /// toward zero; `text` is the reason of `fail`, `cancel` and `reject`, the step of `progress`
 /// and the question of `ask_user`.
 fn action_of(ctx: &CallContext, name: &str, args: &Map<String, Value>) -> Result<Action> {
-    let task = || need(args, "task_id", name).map(String::from);
+    // The task named, else the one the run works on.
+    let run_task = ctx.run.as_ref().and_then(|r| r.task_id.as_deref());
+    let task = || {
+        s(args, "task_id")
+            .or(run_task)
+            .map(String::from)
+            .ok_or_else(|| Error::usage(format!("task_id is required for {name} action")))
+    };
     let text_or = |default: &str| s(args, "text").unwrap_or(default).to_string();
     let limit = |default: usize| n(args, "limit").map_or(default, |l| l.max(1) as usize);
     Ok(match name {
@@ -225,6 +234,7 @@ fn create_action(ctx: &CallContext, args: &Map<String, Value>) -> Result<Action>
         dedupe_key: s(args, "dedupe_key").map(String::from),
         require_approval: flag("require_approval"),
         request: flag("request"),
+        gate: s(args, "gate").map(String::from),
     }))
 }
 

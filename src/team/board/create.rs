@@ -45,8 +45,8 @@ impl Board<'_> {
         let now = now_ms();
         tx.execute(
             "INSERT INTO tasks (id, team_id, task_number, identifier, subject, description, status, priority, assignee,
-                                created_by, dedupe_key, require_approval, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)",
+                                created_by, dedupe_key, require_approval, created_at, updated_at, gate)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14)",
             params![
                 id.to_string(),
                 team.id,
@@ -60,7 +60,8 @@ impl Board<'_> {
                 actor,
                 new.dedupe_key,
                 new.require_approval,
-                now
+                now,
+                new.gate.as_deref().map(str::trim).filter(|g| !g.is_empty())
             ],
         )
         .map_err(sql)?;

@@ -43,8 +43,10 @@ impl Board<'_> {
         Ok(t)
     }
 
-    /// A comment. A `blocker` on a task in progress fails it (`Blocked: …`) and, when the
-    /// team's `blocker_escalation` is on, tells the lead through the mailbox.
+    /// A comment. A `blocker` on a task in progress (by any member, as the issue of team runs
+    /// asks: whoever sees the work cannot go on says so) fails it (`Blocked: …`; a run working
+    /// on it stops) and, when the team's `blocker_escalation` is on, tells the lead through the
+    /// mailbox. Its dependents stay blocked: the lead may retry it with new instructions.
     pub fn comment(&mut self, key: &str, text: &str, blocker: bool) -> Result<(Task, String)> {
         if text.trim().is_empty() {
             return Err(Error::usage("a comment needs text"));
@@ -63,15 +65,6 @@ impl Board<'_> {
         let (team, actor) = (self.team.clone(), self.actor.clone());
         let tx = self.begin()?;
         let task = Self::find(&tx, &team, key)?;
-        // A comment that blocks fails the task: only its holder may say that of its work.
-        if blocker && task.status == "in_progress" && task.owner.as_deref() != Some(actor.as_str())
-        {
-            return Err(Error::conflict(format!(
-                "cannot block task {}: it is held by {}, not {actor} (a note says the same without failing it)",
-                task.identifier,
-                task.owner.clone().unwrap_or_else(|| "nobody".into())
-            )));
-        }
         let now = now_ms();
         tx.execute(
             "INSERT INTO task_comments (task_id, author, kind, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -104,7 +97,7 @@ impl Board<'_> {
             } else {
                 let reason: String = text.chars().take(BLOCKER_REASON_RUNES).collect();
                 tx.execute(
-                    "UPDATE tasks SET status = 'failed', result = ?2, locked_at = NULL, lock_expires_at = NULL, updated_at = ?3
+                    "UPDATE tasks SET status = 'failed', result = ?2, locked_at = NULL, lock_expires_at = NULL, run_id = NULL, updated_at = ?3
                      WHERE id = ?1 AND status = 'in_progress'",
                     params![task.id, format!("FAILED: Blocked: {reason}"), now],
                 )
@@ -117,7 +110,6 @@ impl Board<'_> {
                     &actor,
                     json!({"reason": format!("Blocked: {reason}")}),
                 )?;
-                Self::release_dependents(&tx, &team, &task.id, &actor)?;
                 note = format!(
                     "Task #{} \"{}\" auto-failed due to blocker.",
                     task.task_number, task.subject

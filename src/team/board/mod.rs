@@ -3,12 +3,20 @@
 //! Dependents are unblocked in the same transaction. Every change writes an audit event.
 //!
 //! Fixed, not copied, from the original (§11.6 and #1133): only the holder completes, fails or
-//! submits its task, and progress, comments that block and `ask_user` are the holder's too; an
-//! unassigned task is `pending` and any member may claim it (an assigned one only by its
-//! assignee); `retry` works from every status it names; dependency cycles and self-references
-//! are refused when made; a stale task can still be claimed (stale is a warning, not a lock);
-//! approving a `require_approval` task nobody has worked on releases it for work instead of
-//! completing it. Dependents are released whenever a task reaches a terminal status.
+//! submits its task, and progress and `ask_user` are the holder's too; an unassigned task is
+//! `pending` and any member may claim it (an assigned one only by its assignee); `retry` works
+//! from every status it names; dependency cycles and self-references are refused when made; a
+//! stale task can still be claimed (stale is a warning, not a lock); approving a
+//! `require_approval` task nobody has worked on releases it for work instead of completing it.
+//!
+//! Dependents wait for their blocker's work: they are released when it completes or is
+//! cancelled (the lead decided it is not needed), not when it fails. A failed blocker keeps them
+//! blocked until it is retried and completes, or is cancelled (the original released them on a
+//! failure too, so work that needed a result started without it).
+//!
+//! A task can be worked on by a run (`goclaw run --task`, the team dispatcher): the claim records
+//! the run (`work.rs`), the run ends only the task it holds, and a claim whose run is gone is
+//! released by recovery.
 
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use serde::Serialize;
@@ -24,9 +32,16 @@ mod edits;
 mod queries;
 mod recover;
 mod transitions;
+mod work;
 
-/// Statuses that release dependents and end work.
+pub use work::{RunEnd, holder};
+
+/// Statuses that end work.
 pub const TERMINAL: [&str; 3] = ["completed", "cancelled", "failed"];
+/// Statuses that release dependents: the work was done, or dropped.
+pub const RELEASING: [&str; 2] = ["completed", "cancelled"];
+/// The actor of changes goclaw makes itself (recovery, the dispatcher).
+pub const SYSTEM: &str = "system";
 /// Longest blocker reason kept (runes), and comment (bytes), as the original.
 const BLOCKER_REASON_RUNES: usize = 500;
 pub const MAX_COMMENT_BYTES: usize = 10_000;
@@ -46,6 +61,9 @@ pub struct Task {
     pub progress_percent: Option<i64>,
     pub progress_step: Option<String>,
     pub blocked_by: Vec<String>,
+    /// The run working on it, when a run holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -57,6 +75,11 @@ pub struct Detail {
     pub task: Task,
     pub description: String,
     pub result: Option<String>,
+    /// A command the answer of a run on the task must pass (a quality gate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate: Option<String>,
+    /// Runs a dispatcher started on it.
+    pub dispatch_count: i64,
     pub ask_user: Option<String>,
     pub dedupe_key: Option<String>,
     pub comments: Vec<Value>,
@@ -87,6 +110,8 @@ pub struct NewTask {
     pub dedupe_key: Option<String>,
     pub require_approval: bool,
     pub request: bool,
+    /// A command a run's answer on the task must pass (a quality gate).
+    pub gate: Option<String>,
 }
 
 /// What `update` may change.
@@ -116,7 +141,7 @@ pub struct Board<'s> {
 
 const COLUMNS: &str =
     "id, identifier, task_number, subject, status, owner, assignee, priority, created_by,
-                       progress_percent, progress_step, created_at, updated_at";
+                       progress_percent, progress_step, created_at, updated_at, run_id";
 
 fn row_task(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
     Ok(Task {
@@ -134,6 +159,7 @@ fn row_task(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
         blocked_by: Vec::new(),
         created_at: r.get(11)?,
         updated_at: r.get(12)?,
+        run_id: r.get(13)?,
     })
 }
 
@@ -166,25 +192,25 @@ impl Board<'_> {
     const COMPLETE: HolderMove = HolderMove {
         action: "complete",
         from: "in_progress",
-        set: "status = 'completed', result = ?4, locked_at = NULL, lock_expires_at = NULL, progress_percent = NULL, ask_user = NULL",
+        set: "status = 'completed', result = ?4, locked_at = NULL, lock_expires_at = NULL, progress_percent = NULL, ask_user = NULL, run_id = NULL",
         event: "completed",
         release: true,
     };
 
-    /// `fail`.
+    /// `fail`: dependents stay blocked (see the module's doc).
     const FAIL: HolderMove = HolderMove {
         action: "fail",
         from: "in_progress",
-        set: "status = 'failed', result = ?4, locked_at = NULL, lock_expires_at = NULL, ask_user = NULL",
+        set: "status = 'failed', result = ?4, locked_at = NULL, lock_expires_at = NULL, ask_user = NULL, run_id = NULL",
         event: "failed",
-        release: true,
+        release: false,
     };
 
     /// `review`.
     const REVIEW: HolderMove = HolderMove {
         action: "review",
         from: "in_progress",
-        set: "status = 'in_review', result = coalesce(?4, result)",
+        set: "status = 'in_review', result = coalesce(?4, result), run_id = NULL",
         event: "reviewed",
         release: false,
     };
@@ -194,7 +220,7 @@ impl Board<'_> {
         action: "cancel",
         guard: "status NOT IN ('completed', 'cancelled')",
         needs: "an unfinished task",
-        set: "status = 'cancelled', result = ?3, owner = NULL, locked_at = NULL, lock_expires_at = NULL, ask_user = NULL",
+        set: "status = 'cancelled', result = ?3, owner = NULL, locked_at = NULL, lock_expires_at = NULL, ask_user = NULL, run_id = NULL",
         event: "cancelled",
     };
 
@@ -226,7 +252,7 @@ impl Board<'_> {
         needs: "a stale, failed, cancelled, in-review or completed task",
         set: "status = CASE WHEN EXISTS (SELECT 1 FROM task_deps WHERE task_id = id) THEN 'blocked' ELSE 'pending' END,
              owner = NULL, locked_at = NULL, lock_expires_at = NULL, result = NULL, progress_percent = NULL,
-             progress_step = NULL, ask_user = coalesce(?3, NULL)",
+             progress_step = NULL, ask_user = coalesce(?3, NULL), run_id = NULL",
         event: "retried",
     };
 }
@@ -244,6 +270,20 @@ impl<'s> Board<'s> {
             store,
             team,
             actor: actor.to_string(),
+        };
+        if b.team.status == "active" {
+            b.recover()?;
+        }
+        Ok(b)
+    }
+
+    /// The board as goclaw itself acts on it (the team dispatcher): the actor `system`, which
+    /// may do what the lead may (the original's `system` channel) but holds no task.
+    pub fn system(store: &'s mut Store, team: Team) -> Result<Board<'s>> {
+        let mut b = Board {
+            store,
+            team,
+            actor: SYSTEM.to_string(),
         };
         if b.team.status == "active" {
             b.recover()?;
@@ -269,7 +309,7 @@ impl<'s> Board<'s> {
     }
 
     fn require_lead(&self, action: &str) -> Result<()> {
-        if !self.team.is_lead(&self.actor) {
+        if !self.team.is_lead(&self.actor) && self.actor != SYSTEM {
             return Err(Error::denied(format!(
                 "only the team lead ({}) can {action}",
                 self.team.lead
@@ -298,13 +338,18 @@ impl<'s> Board<'s> {
             * 60_000
     }
 
-    /// Finds a task of this team by UUID or identifier (`T-007-3f9a`).
+    /// Finds a task of this team by UUID, identifier (`T-007-3f9a`) or number (`#7` or `7`:
+    /// what a model copies best).
     fn find(tx: &Transaction<'_>, team: &Team, key: &str) -> Result<Task> {
+        let digits = key.strip_prefix('#').unwrap_or(key);
+        let number = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| digits.parse::<i64>().ok())
+            .flatten();
         let sql_text = format!(
-            "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND (id = ?2 OR identifier = ?2)"
+            "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND (id = ?2 OR identifier = ?2 OR task_number = ?3)"
         );
         let task = tx
-            .query_row(&sql_text, params![team.id, key], row_task)
+            .query_row(&sql_text, params![team.id, key, number], row_task)
             .optional()
             .map_err(sql)?;
         let mut task = task.ok_or_else(|| {

@@ -74,16 +74,18 @@ impl Board<'_> {
         let team = self.team.clone();
         let tx = self.begin()?;
         let task = Self::find(&tx, &team, key)?;
-        let (description, result, ask_user, dedupe_key): (
+        let (description, result, ask_user, dedupe_key, gate, dispatch_count): (
             String,
             Option<String>,
             Option<String>,
             Option<String>,
+            Option<String>,
+            i64,
         ) = tx
             .query_row(
-                "SELECT description, result, ask_user, dedupe_key FROM tasks WHERE id = ?1",
+                "SELECT description, result, ask_user, dedupe_key, gate, dispatch_count FROM tasks WHERE id = ?1",
                 [&task.id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
             )
             .map_err(sql)?;
         let comments: Vec<Value> = tx
@@ -108,6 +110,8 @@ impl Board<'_> {
             task,
             description,
             result,
+            gate,
+            dispatch_count,
             ask_user,
             dedupe_key,
             comments,

@@ -1,4 +1,4 @@
-//! Recovery, safe to run from cron: expired claims back to pending, old pending and in-review tasks
+//! Recovery, safe to run from cron: claims whose run is gone and expired claims back to pending, old pending and in-review tasks
 //! marked stale, orphaned blocked tasks released.
 
 use super::*;
@@ -14,6 +14,7 @@ impl Board<'_> {
         let tx = self.begin()?;
         let now = now_ms();
         let mut out = Recovered::default();
+        out.recovered = Self::release_dead_claims(&tx, &team)?;
         let ids =
             |tx: &Transaction<'_>, q: &str, p: &[&dyn rusqlite::ToSql]| -> Result<Vec<String>> {
                 tx.prepare(q)
@@ -22,7 +23,8 @@ impl Board<'_> {
             };
         for id in ids(
             &tx,
-            "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2",
+            // A claim a run holds lasts as long as the run (see `release_dead_claims`).
+            "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL",
             &[&team.id, &now],
         )? {
             tx.execute(

@@ -169,7 +169,7 @@ impl Board<'_> {
         let task = Self::find(&tx, &team, key)?;
         let n = tx
             .execute(
-                "UPDATE tasks SET status = 'in_progress', owner = ?2, assignee = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3
+                "UPDATE tasks SET status = 'in_progress', owner = ?2, assignee = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3, run_id = NULL
                  WHERE id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL",
                 params![task.id, agent, now, now + lock],
             )
@@ -228,13 +228,14 @@ impl Board<'_> {
             &actor,
             json!({"reason": value}),
         )?;
-        // Dependents wait for a terminal status, whichever transition reached it.
+        // Dependents wait for the blocker's work to be done or dropped, whichever transition
+        // got it there.
         let now_status: String = tx
             .query_row("SELECT status FROM tasks WHERE id = ?1", [&task.id], |r| {
                 r.get(0)
             })
             .map_err(sql)?;
-        if TERMINAL.contains(&now_status.as_str()) {
+        if RELEASING.contains(&now_status.as_str()) {
             Self::release_dependents(&tx, &team, &task.id, &actor)?;
         }
         let t = Self::find(&tx, &team, &task.id)?;

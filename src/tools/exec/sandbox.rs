@@ -104,7 +104,8 @@ pub fn landlock_supported() -> bool {
 
 /// The plan for a call's context: its exec settings, workspace and protected paths; the
 /// command also learns who runs it (`GOCLAW_RUN_ID`, `GOCLAW_PARENT_RUN_ID`, `GOCLAW_SESSION`,
-/// `GOCLAW_AGENT`), so a hook or script can tell, and a nested `goclaw tasks` acts as that agent.
+/// `GOCLAW_AGENT`, and for a team run `GOCLAW_TEAM` and `GOCLAW_TASK_ID`), so a hook or script
+/// can tell, and a nested `goclaw tasks` acts as that agent.
 pub fn plan_for(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
     let mut p = plan(&ctx.exec, &ctx.workspace, &ctx.protected)?;
     let who = [
@@ -115,6 +116,11 @@ pub fn plan_for(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
         ),
         ("GOCLAW_SESSION", ctx.session_key.as_deref()),
         ("GOCLAW_AGENT", ctx.agent.as_deref()),
+        ("GOCLAW_TEAM", ctx.run.as_ref().and_then(|r| r.team.as_deref())),
+        (
+            "GOCLAW_TASK_ID",
+            ctx.run.as_ref().and_then(|r| r.task_id.as_deref()),
+        ),
     ];
     for (name, value) in who {
         if let Some(v) = value {

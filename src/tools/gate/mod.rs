@@ -60,6 +60,8 @@ pub struct Gate<'a> {
     groups: &'a Groups,
     scrubber: &'a Scrubber,
     workspace: PathBuf,
+    /// The workspace is the run's whatever its agent's `workspace` says (a team workspace).
+    pinned_workspace: bool,
     /// The config file, even when it does not exist yet (no tool may create or change it).
     config_file: PathBuf,
     config_exists: bool,
@@ -80,6 +82,8 @@ pub struct GateParts<'a> {
     pub groups: &'a Groups,
     pub scrubber: &'a Scrubber,
     pub workspace: PathBuf,
+    /// `workspace` is the run's whatever its agent's says (a team workspace).
+    pub pinned_workspace: bool,
     pub config_file: PathBuf,
     pub config_exists: bool,
     pub store_path: PathBuf,
@@ -141,6 +145,7 @@ impl<'a> Gate<'a> {
             groups: p.groups,
             scrubber: p.scrubber,
             workspace: p.workspace,
+            pinned_workspace: p.pinned_workspace,
             config_file: p.config_file,
             config_exists: p.config_exists,
             store_path: p.store_path,
@@ -176,6 +181,11 @@ impl<'a> Gate<'a> {
         &self.store_path
     }
 
+    /// The config file, when it exists (what a run this gate's caller starts is given).
+    pub fn config_path(&self) -> Option<&std::path::Path> {
+        self.config_exists.then_some(self.config_file.as_path())
+    }
+
     /// Embeddings for memory documents, if configured.
     pub fn embedder(&self) -> Option<&Embedder> {
         self.embedder.as_ref()
@@ -190,8 +200,8 @@ impl<'a> Gate<'a> {
     /// the command's.
     pub fn workspace_for(&self, agent: Option<&AgentProfile>) -> PathBuf {
         match agent.and_then(|a| a.workspace.as_ref()) {
-            Some(ws) => self.workspace.join(ws),
-            None => self.workspace.clone(),
+            Some(ws) if !self.pinned_workspace => self.workspace.join(ws),
+            _ => self.workspace.clone(),
         }
     }
 

@@ -72,6 +72,10 @@ pub struct RunLink {
     /// Its children outlive it (`run --detach-children`): it neither waits for them nor
     /// cancels them, and they do not end with its process.
     pub detach_children: bool,
+    /// The team the run works for, and the id of the task it works on: the team tools' default
+    /// team and task.
+    pub team: Option<String>,
+    pub task_id: Option<String>,
 }
 
 /// The policy inputs of a call beyond its agent and provider: the chat group's and the

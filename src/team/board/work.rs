@@ -1,0 +1,231 @@
+//! A task worked on by a run. The claim records the run (`run_id`), so the run ends only the
+//! task it holds (a task taken from it, by a blocker or the lead, is left alone), a dispatcher
+//! counts its runs on the task, and a claim whose run is gone — a crashed member or dispatcher —
+//! goes back to pending ([`Board::release_dead_claims`], part of every recovery).
+
+use super::*;
+
+/// A run that never recorded itself is dead after this long (its process failed to start).
+const START_GRACE_MS: i64 = 30_000;
+
+/// How a run's work on its task ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The answer completes the task.
+    Complete(String),
+    /// The answer is submitted for review.
+    Review(String),
+    /// The run failed: the task fails (`FAILED: reason`).
+    Fail(String),
+    /// The run was stopped (Ctrl-C, SIGTERM, a deadline of its dispatcher): the task goes back
+    /// to pending, nobody holding it, so it is not lost.
+    Release,
+}
+
+/// Who works on a task now: its identifier, status and run (a plain read, no recovery: what
+/// a run's watch polls).
+pub fn holder(
+    conn: &rusqlite::Connection,
+    task_id: &str,
+) -> Result<Option<(String, String, Option<String>)>> {
+    conn.query_row(
+        "SELECT identifier, status, run_id FROM tasks WHERE id = ?1",
+        [task_id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
+    .optional()
+    .map_err(sql)
+}
+
+impl Board<'_> {
+    /// Claims a task for a run of the acting agent: the one named, or (`None`) the most urgent
+    /// it may take. `None` back when there was nothing to claim. `dispatched` counts the claim
+    /// against the task's dispatch limit.
+    pub fn claim_for_run(
+        &mut self,
+        key: Option<&str>,
+        run_id: &str,
+        dispatched: bool,
+    ) -> Result<Option<Task>> {
+        let claimed = match key {
+            Some(k) => Some(self.claim(k)?),
+            None => self.claim_next()?,
+        };
+        let Some(task) = claimed else {
+            return Ok(None);
+        };
+        self.attach_run(&task.id, run_id, dispatched)?;
+        self.reload(&task.id).map(Some)
+    }
+
+    /// Takes a task for a run of the acting agent: claims it when it is pending; when the agent
+    /// holds it already (claimed by hand, or given back after a rejected review), records the
+    /// run, unless another run of it is working on it.
+    pub fn take_for_run(&mut self, key: &str, run_id: &str) -> Result<Task> {
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        drop(tx);
+        if task.status != "in_progress" {
+            return self
+                .claim_for_run(Some(&task.id), run_id, false)?
+                .ok_or_else(|| Error::internal("a claimed task vanished"));
+        }
+        if task.owner.as_deref() != Some(self.actor.as_str()) {
+            return Err(Self::refused(
+                &task,
+                "work on",
+                "a pending task, or one the agent holds",
+            ));
+        }
+        self.attach_run(&task.id, run_id, false)?;
+        self.reload(&task.id)
+    }
+
+    /// Records `run_id` on a task the acting agent holds, when no other live run has it.
+    fn attach_run(&mut self, id: &str, run_id: &str, dispatched: bool) -> Result<()> {
+        let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, id)?;
+        let now = now_ms();
+        let n = tx
+            .execute(
+                "UPDATE tasks SET run_id = ?3, dispatch_count = dispatch_count + ?4, lock_expires_at = ?5, updated_at = ?6
+                 WHERE id = ?1 AND status = 'in_progress' AND owner = ?2
+                   AND (run_id IS NULL OR run_id = ?3
+                        OR NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = tasks.run_id AND r.status = 'running'))",
+                params![id, actor, run_id, i64::from(dispatched), now + lock, now],
+            )
+            .map_err(sql)?;
+        if n == 0 {
+            return Err(Error::conflict(format!(
+                "cannot work on task {}: run {} is working on it",
+                task.identifier,
+                task.run_id.unwrap_or_default()
+            )));
+        }
+        Self::event(&tx, &team, id, "run", &actor, json!({"run_id": run_id}))?;
+        tx.commit().map_err(sql)
+    }
+
+    /// Ends the work of `run_id` on task `id`, if the run still holds it; `None` when the task
+    /// was taken from it (failed by a blocker, cancelled, or already ended by the run's own
+    /// tool calls), which is then left as it is.
+    pub fn end_run(&mut self, id: &str, run_id: &str, end: &RunEnd) -> Result<Option<Task>> {
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, id)?;
+        if task.status != "in_progress" || task.run_id.as_deref() != Some(run_id) {
+            return Ok(None);
+        }
+        let holder = task.owner.clone().unwrap_or_else(|| SYSTEM.to_string());
+        let (set, value, event, release) = match end {
+            RunEnd::Complete(result) => (
+                "status = 'completed', result = ?3, progress_percent = NULL",
+                Some(result.clone()),
+                "completed",
+                true,
+            ),
+            RunEnd::Review(result) => (
+                "status = 'in_review', result = ?3",
+                Some(result.clone()),
+                "reviewed",
+                false,
+            ),
+            RunEnd::Fail(reason) => (
+                "status = 'failed', result = ?3",
+                Some(format!("FAILED: {reason}")),
+                "failed",
+                false,
+            ),
+            RunEnd::Release => (
+                "status = 'pending', owner = NULL, progress_percent = NULL, progress_step = NULL",
+                None,
+                "released",
+                false,
+            ),
+        };
+        let n = tx
+            .execute(
+                &format!(
+                    "UPDATE tasks SET {set}, run_id = NULL, locked_at = NULL, lock_expires_at = NULL, ask_user = NULL, updated_at = ?4
+                     WHERE id = ?1 AND status = 'in_progress' AND run_id = ?2"
+                ),
+                params![id, run_id, value, now_ms()],
+            )
+            .map_err(sql)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        Self::event(
+            &tx,
+            &team,
+            id,
+            event,
+            &holder,
+            json!({"run_id": run_id, "result": value}),
+        )?;
+        if release {
+            Self::release_dependents(&tx, &team, id, &holder)?;
+        }
+        let t = Self::find(&tx, &team, id)?;
+        tx.commit().map_err(sql)?;
+        Ok(Some(t))
+    }
+
+    /// Claims whose run is gone go back to pending: the run ended without ending its task, or
+    /// never started (no run row `START_GRACE_MS` after the claim). A run still marked running
+    /// whose process died is found by the run reaper first (`agent::record::reap_abandoned`).
+    pub(super) fn release_dead_claims(tx: &Transaction<'_>, team: &Team) -> Result<Vec<String>> {
+        let now = now_ms();
+        let dead: Vec<String> = tx
+            .prepare(
+                "SELECT t.id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
+                 WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
+                   AND ((r.id IS NULL AND t.locked_at < ?2) OR (r.id IS NOT NULL AND r.status != 'running'))",
+            )
+            .and_then(|mut s| {
+                s.query_map(params![team.id, now - START_GRACE_MS], |r| r.get(0))
+                    .and_then(|rows| rows.collect())
+            })
+            .map_err(sql)?;
+        for id in &dead {
+            tx.execute(
+                "UPDATE tasks SET status = 'pending', owner = NULL, run_id = NULL, locked_at = NULL, lock_expires_at = NULL,
+                        progress_percent = NULL, progress_step = NULL, updated_at = ?2
+                 WHERE id = ?1",
+                params![id, now],
+            )
+            .map_err(sql)?;
+            Self::event(
+                tx,
+                team,
+                id,
+                "recovered",
+                SYSTEM,
+                json!({"reason": "its run is gone"}),
+            )?;
+        }
+        Ok(dead)
+    }
+
+    /// How many runs a dispatcher started on the task.
+    pub fn dispatch_count(&mut self, key: &str) -> Result<i64> {
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        tx.query_row(
+            "SELECT dispatch_count FROM tasks WHERE id = ?1",
+            [&task.id],
+            |r| r.get(0),
+        )
+        .map_err(sql)
+    }
+
+    /// The task as it is now.
+    pub fn reload(&mut self, key: &str) -> Result<Task> {
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        Self::find(&tx, &team, key)
+    }
+}
