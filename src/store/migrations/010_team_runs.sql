@@ -6,3 +6,23 @@ ALTER TABLE tasks ADD COLUMN run_id TEXT;
 ALTER TABLE tasks ADD COLUMN dispatch_count INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE tasks ADD COLUMN gate TEXT;
 CREATE INDEX tasks_by_run ON tasks (run_id) WHERE run_id IS NOT NULL;
+
+-- Two more task events: `run` (a run took the task) and `released` (a stopped run gave it back).
+-- SQLite cannot change a CHECK constraint, so the table is copied.
+CREATE TABLE task_events_new (
+    id      INTEGER PRIMARY KEY,
+    task_id TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+    team_id INTEGER NOT NULL,
+    event   TEXT NOT NULL CHECK (event IN ('created', 'claimed', 'assigned', 'progress', 'commented', 'reviewed',
+                 'approved', 'rejected', 'completed', 'failed', 'cancelled', 'updated', 'stale', 'recovered', 'retried',
+                 'attached', 'asked_user', 'cleared_ask_user', 'unblocked', 'run', 'released')),
+    actor   TEXT NOT NULL,
+    data    TEXT NOT NULL DEFAULT '{}',             -- JSON
+    at      INTEGER NOT NULL
+) STRICT;
+INSERT INTO task_events_new (id, task_id, team_id, event, actor, data, at)
+    SELECT id, task_id, team_id, event, actor, data, at FROM task_events;
+DROP TABLE task_events;
+ALTER TABLE task_events_new RENAME TO task_events;
+CREATE INDEX task_events_task ON task_events (task_id, id);
+CREATE INDEX task_events_team ON task_events (team_id, id);

@@ -7,16 +7,24 @@ use super::*;
 impl Board<'_> {
     /// Claims a task: `pending` (or stale), unassigned or assigned to the caller.
     pub fn claim(&mut self, key: &str) -> Result<Task> {
+        self.claim_inner(key, None)
+    }
+
+    /// Claims a task, for a run (`(run_id, dispatched)`) when one will work on it: the run is
+    /// recorded in the same statement, and a dispatched claim counts against the task's limit.
+    pub(super) fn claim_inner(&mut self, key: &str, run: Option<(&str, bool)>) -> Result<Task> {
         self.writable()?;
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
         let tx = self.begin()?;
         let task = Self::find(&tx, &team, key)?;
         let now = now_ms();
+        let (run_id, dispatched) = run.map_or((None, false), |(r, d)| (Some(r), d));
         let n = tx
             .execute(
-                "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3
+                "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3,
+                        run_id = ?5, dispatch_count = dispatch_count + ?6
                  WHERE id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL AND (assignee IS NULL OR assignee = ?2)",
-                params![task.id, actor, now, now + lock],
+                params![task.id, actor, now, now + lock, run_id, i64::from(dispatched)],
             )
             .map_err(sql)?;
         if n == 0 {
@@ -31,7 +39,14 @@ impl Board<'_> {
             }
             return Err(Self::refused(&task, "claim", "a pending task nobody holds"));
         }
-        Self::event(&tx, &team, &task.id, "claimed", &actor, json!({}))?;
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            "claimed",
+            &actor,
+            json!({"run_id": run_id}),
+        )?;
         let t = Self::find(&tx, &team, &task.id)?;
         tx.commit().map_err(sql)?;
         Ok(t)
@@ -39,6 +54,11 @@ impl Board<'_> {
 
     /// Claims the most urgent task the caller may take, if any.
     pub fn claim_next(&mut self) -> Result<Option<Task>> {
+        self.claim_next_inner(None)
+    }
+
+    /// [`claim_next`](Self::claim_next), for a run (see [`claim_inner`](Self::claim_inner)).
+    pub(super) fn claim_next_inner(&mut self, run: Option<(&str, bool)>) -> Result<Option<Task>> {
         self.writable()?;
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
         let tx = self.begin()?;
@@ -54,12 +74,21 @@ impl Board<'_> {
             .map_err(sql)?;
         let Some(id) = next else { return Ok(None) };
         let now = now_ms();
+        let (run_id, dispatched) = run.map_or((None, false), |(r, d)| (Some(r), d));
         tx.execute(
-            "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3 WHERE id = ?1",
-            params![id, actor, now, now + lock],
+            "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3,
+                    run_id = ?5, dispatch_count = dispatch_count + ?6 WHERE id = ?1",
+            params![id, actor, now, now + lock, run_id, i64::from(dispatched)],
         )
         .map_err(sql)?;
-        Self::event(&tx, &team, &id, "claimed", &actor, json!({}))?;
+        Self::event(
+            &tx,
+            &team,
+            &id,
+            "claimed",
+            &actor,
+            json!({"run_id": run_id}),
+        )?;
         let t = Self::find(&tx, &team, &id)?;
         tx.commit().map_err(sql)?;
         Ok(Some(t))

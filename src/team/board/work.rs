@@ -5,7 +5,9 @@
 
 use super::*;
 
-/// A run that never recorded itself is dead after this long (its process failed to start).
+/// A run that never recorded itself is dead this long after its claim (its process failed to
+/// start); one that ended without ending its task, this long after its end (it ends its task
+/// right after its run row).
 const START_GRACE_MS: i64 = 30_000;
 
 /// How a run's work on its task ended.
@@ -47,15 +49,10 @@ impl Board<'_> {
         run_id: &str,
         dispatched: bool,
     ) -> Result<Option<Task>> {
-        let claimed = match key {
-            Some(k) => Some(self.claim(k)?),
-            None => self.claim_next()?,
-        };
-        let Some(task) = claimed else {
-            return Ok(None);
-        };
-        self.attach_run(&task.id, run_id, dispatched)?;
-        self.reload(&task.id).map(Some)
+        match key {
+            Some(k) => self.claim_inner(k, Some((run_id, dispatched))).map(Some),
+            None => self.claim_next_inner(Some((run_id, dispatched))),
+        }
     }
 
     /// Takes a task for a run of the acting agent: claims it when it is pending; when the agent
@@ -174,7 +171,7 @@ impl Board<'_> {
     }
 
     /// Claims whose run is gone go back to pending: the run ended without ending its task, or
-    /// never started (no run row `START_GRACE_MS` after the claim). A run still marked running
+    /// never started (each `START_GRACE_MS` ago). A run still marked running
     /// whose process died is found by the run reaper first (`agent::record::reap_abandoned`).
     pub(super) fn release_dead_claims(tx: &Transaction<'_>, team: &Team) -> Result<Vec<String>> {
         let now = now_ms();
@@ -182,7 +179,8 @@ impl Board<'_> {
             .prepare(
                 "SELECT t.id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
                  WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
-                   AND ((r.id IS NULL AND t.locked_at < ?2) OR (r.id IS NOT NULL AND r.status != 'running'))",
+                   AND ((r.id IS NULL AND t.locked_at < ?2)
+                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))",
             )
             .and_then(|mut s| {
                 s.query_map(params![team.id, now - START_GRACE_MS], |r| r.get(0))
