@@ -14,6 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::config::QualityGate;
+use super::review::{Review, parse_review};
 use super::turn::{CallSite, RunState};
 use super::*;
 use crate::tools::child_run::{self, ChildRun};
@@ -58,13 +59,6 @@ enum Check {
     Broken(Error),
     /// The run must stop.
     Stopped(End),
-}
-
-/// A reviewer's answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Review {
-    Approved,
-    Rejected(String),
 }
 
 /// The arguments of the `exec` call of a command gate.
@@ -376,28 +370,6 @@ impl Runner<'_> {
         });
         Ok(())
     }
-}
-
-/// A reviewer's answer, by the seed's protocol: `APPROVED` (a case-insensitive prefix of the
-/// trimmed text) passes; `REJECTED: feedback` gives the feedback; anything else is a rejection
-/// with the whole text as feedback.
-fn parse_review(text: &str) -> Review {
-    let text = text.trim();
-    let starts = |word: &str| {
-        text.get(..word.len())
-            .is_some_and(|p| p.eq_ignore_ascii_case(word))
-    };
-    if starts("APPROVED") {
-        return Review::Approved;
-    }
-    if starts("REJECTED") {
-        let rest = text["REJECTED".len()..].trim_start();
-        let rest = rest.strip_prefix(':').unwrap_or(rest).trim();
-        if !rest.is_empty() {
-            return Review::Rejected(rest.to_string());
-        }
-    }
-    Review::Rejected(text.to_string())
 }
 
 /// What a reviewer is asked: the task, the answer, and the protocol of its reply.

@@ -19,6 +19,7 @@ pub mod loopdetect;
 mod prepare;
 pub mod prompt;
 pub mod record;
+pub mod review;
 pub mod runs;
 mod team;
 mod turn;

@@ -69,14 +69,14 @@ impl Runner<'_> {
         while st.iteration < st.max_iterations {
             st.iteration += 1;
             outcome.iterations = st.iteration;
+            if st.iteration > 1 {
+                self.between_iterations(req, st)?;
+            }
             if let Some(e) = self.interrupted(st.deadline) {
                 return Ok(e);
             }
             if st.spawned {
                 self.announce(st)?;
-            }
-            if st.iteration > 1 {
-                self.between_iterations(req, st)?;
             }
             match self.step(req, st, em)? {
                 Flow::Next => {}

@@ -38,6 +38,7 @@ pub mod signals;
 pub mod skills;
 pub mod tasks;
 pub mod team;
+pub mod team_run;
 pub mod terminal;
 pub mod tools;
 pub mod traces;

@@ -133,11 +133,22 @@ enum Show {
 /// With `--events`, the children's events join the stream as they come (each line one event of
 /// a child, with its `run_id` and `parent_run_id`).
 #[derive(Debug)]
-struct EventRelay {
+pub(crate) struct EventRelay {
     out: Output,
     /// Children whose stream is still open.
     open: std::sync::Mutex<usize>,
     ended: std::sync::Condvar,
+}
+
+impl EventRelay {
+    /// A relay to this command's stdout.
+    pub(crate) fn shared(ctx: &Context) -> crate::tools::gate::SharedRelay {
+        Arc::new(EventRelay {
+            out: ctx.out.clone(),
+            open: std::sync::Mutex::new(0),
+            ended: std::sync::Condvar::new(),
+        })
+    }
 }
 
 impl crate::tools::gate::Relay for EventRelay {
@@ -257,13 +268,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
             .collect(),
         skip_gates: a.skip_gates,
         child: None,
-        relay: a.events.then(|| {
-            Arc::new(EventRelay {
-                out: ctx.out.clone(),
-                open: std::sync::Mutex::new(0),
-                ended: std::sync::Condvar::new(),
-            }) as crate::tools::gate::SharedRelay
-        }),
+        relay: a.events.then(|| EventRelay::shared(ctx)),
         team: work.as_ref().map(TeamWork::team_run),
     };
     let result = execute(ctx, &a, &mut store, request, work.as_ref());
@@ -316,7 +321,7 @@ fn execute(
     let gate = kit.gate(super::shared::at_terminal(ctx, None).asker);
     let rt = crate::ops::run::runtime()?;
     let cancel = Arc::new(Cancel::default());
-    watch_signals(&rt, cancel.clone())?;
+    super::shared::watch_signals(&rt, cancel.clone())?;
     request.child = a.parent_run.as_ref().map(|parent_run_id| {
         if !a.detached {
             watch_parent(cancel.clone());
@@ -518,23 +523,6 @@ fn watch_parent(cancel: Arc<Cancel>) {
             }
         }
     });
-}
-
-/// SIGINT and SIGTERM cancel the run (it then ends cleanly and records why).
-fn watch_signals(rt: &tokio::runtime::Runtime, cancel: Arc<Cancel>) -> Result<()> {
-    use tokio::signal::unix::{SignalKind, signal};
-    let _guard = rt.enter();
-    let mut int = signal(SignalKind::interrupt())
-        .map_err(|e| Error::internal(format!("cannot watch SIGINT: {e}")))?;
-    let mut term = signal(SignalKind::terminate())
-        .map_err(|e| Error::internal(format!("cannot watch SIGTERM: {e}")))?;
-    rt.spawn(async move {
-        tokio::select! {
-            _ = int.recv() => cancel.cancel(false),
-            _ = term.recv() => cancel.cancel(true),
-        }
-    });
-    Ok(())
 }
 
 /// The quality gates of `--gate`, `--gate-agent` and `--evaluator`, in that order: commands

@@ -96,3 +96,23 @@ pub fn parse_duration(s: &str) -> Result<Duration> {
     };
     Ok(Duration::from_secs_f64(secs.max(0.0)))
 }
+
+/// SIGINT and SIGTERM cancel the run (it then ends cleanly and records why).
+pub(crate) fn watch_signals(
+    rt: &tokio::runtime::Runtime,
+    cancel: std::sync::Arc<crate::agent::Cancel>,
+) -> Result<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let _guard = rt.enter();
+    let mut int = signal(SignalKind::interrupt())
+        .map_err(|e| Error::internal(format!("cannot watch SIGINT: {e}")))?;
+    let mut term = signal(SignalKind::terminate())
+        .map_err(|e| Error::internal(format!("cannot watch SIGTERM: {e}")))?;
+    rt.spawn(async move {
+        tokio::select! {
+            _ = int.recv() => cancel.cancel(false),
+            _ = term.recv() => cancel.cancel(true),
+        }
+    });
+    Ok(())
+}

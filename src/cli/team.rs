@@ -35,9 +35,13 @@ pub enum TeamCommand {
     /// List teams
     List,
     /// A team with its members and effective settings
-    Show { name: String },
+    Show {
+        name: String,
+    },
     /// Archive a team (its board stays readable)
-    Archive { name: String },
+    Archive {
+        name: String,
+    },
     /// Add or remove members
     Members {
         #[command(subcommand)]
@@ -50,6 +54,8 @@ pub enum TeamCommand {
     },
     /// The mailbox: send, broadcast, read, wait
     Message(MessageArgs),
+    Run(super::team_run::TeamRunArgs),
+    Work(super::team_run::TeamWorkArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -133,6 +139,8 @@ pub(crate) fn resolve_team(
 pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
     let mut store = ctx.store()?;
     match args.command {
+        TeamCommand::Run(a) => return super::team_run::run(ctx, a),
+        TeamCommand::Work(a) => return super::team_run::work(ctx, a),
         TeamCommand::Create {
             name,
             lead,

@@ -11,6 +11,7 @@
 pub mod run;
 pub mod scrubber;
 pub mod task_run;
+pub mod team_run;
 pub mod tick;
 pub mod toolbox;
 

@@ -104,7 +104,10 @@ impl RunKit {
     /// `workspace` says: a team run's workspace.
     pub fn pin_workspace(&mut self, dir: std::path::PathBuf) -> Result<()> {
         std::fs::create_dir_all(&dir).map_err(|e| {
-            Error::failed(format!("cannot create the workspace {}: {e}", dir.display()))
+            Error::failed(format!(
+                "cannot create the workspace {}: {e}",
+                dir.display()
+            ))
         })?;
         self.workspace = Some(dir);
         Ok(())

@@ -117,6 +117,18 @@ pub fn read(conn: &Connection, team: &Team, agent: &str) -> Result<Vec<Message>>
     Ok(msgs)
 }
 
+/// How many messages from `sender` `agent` has not read (nothing is marked read).
+pub fn unread_from(conn: &Connection, team: &Team, agent: &str, sender: &str) -> Result<i64> {
+    conn.query_row(
+        "SELECT count(*) FROM messages m
+         WHERE m.team_id = ?1 AND m.sender = ?3 AND (m.recipient = ?2 OR (m.recipient IS NULL AND m.sender != ?2))
+           AND NOT EXISTS (SELECT 1 FROM message_reads r WHERE r.message_id = m.id AND r.agent = ?2)",
+        params![team.id, agent, sender],
+        |r| r.get(0),
+    )
+    .map_err(sql)
+}
+
 /// Blocks until `agent` has unread messages, then reads them; a timeout is exit code 7.
 pub fn wait(
     conn: &Connection,

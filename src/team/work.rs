@@ -183,11 +183,23 @@ mod tests {
         let base = Path::new("/ws");
         let t = team("isolated");
         assert_eq!(team_dir(base, &t), Path::new("/ws/teams/docs_.._x"));
-        assert_eq!(workspace(base, &t, "w1"), Path::new("/ws/teams/docs_.._x/w1"));
-        assert_eq!(workspace(base, &t, "lead"), Path::new("/ws/teams/docs_.._x"));
-        assert_eq!(workspace(base, &t, ".."), Path::new("/ws/teams/docs_.._x/_.."));
+        assert_eq!(
+            workspace(base, &t, "w1"),
+            Path::new("/ws/teams/docs_.._x/w1")
+        );
+        assert_eq!(
+            workspace(base, &t, "lead"),
+            Path::new("/ws/teams/docs_.._x")
+        );
+        assert_eq!(
+            workspace(base, &t, ".."),
+            Path::new("/ws/teams/docs_.._x/_..")
+        );
         let shared = team("shared");
-        assert_eq!(workspace(base, &shared, "w1"), Path::new("/ws/teams/docs_.._x"));
+        assert_eq!(
+            workspace(base, &shared, "w1"),
+            Path::new("/ws/teams/docs_.._x")
+        );
         assert!(team_md(&t, base).contains("- w1 (member)"));
         assert!(!team_md(&t, base).contains("- lead"));
     }

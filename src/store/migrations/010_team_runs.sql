@@ -26,3 +26,29 @@ DROP TABLE task_events;
 ALTER TABLE task_events_new RENAME TO task_events;
 CREATE INDEX task_events_task ON task_events (task_id, id);
 CREATE INDEX task_events_team ON task_events (team_id, id);
+
+-- A third kind of span: `gate`, one check of a run's answer by a quality gate or an evaluator.
+CREATE TABLE spans_new (
+    id             INTEGER PRIMARY KEY,
+    run_id         TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    parent_id      INTEGER,
+    kind           TEXT NOT NULL CHECK (kind IN ('agent', 'llm', 'tool', 'gate')),
+    name           TEXT NOT NULL,
+    started_at     INTEGER NOT NULL,
+    duration_ms    INTEGER,
+    status         TEXT NOT NULL,
+    error          TEXT,
+    provider       TEXT,
+    model          TEXT,
+    input_tokens   INTEGER,
+    output_tokens  INTEGER,
+    cost           REAL,
+    finish_reason  TEXT,
+    tool_call_id   TEXT,
+    input_preview  TEXT,                            -- GOCLAW_TRACE_VERBOSE=1 only (LLM input)
+    output_preview TEXT
+) STRICT;
+INSERT INTO spans_new SELECT * FROM spans;
+DROP TABLE spans;
+ALTER TABLE spans_new RENAME TO spans;
+CREATE INDEX spans_by_run ON spans (run_id, id);

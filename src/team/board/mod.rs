@@ -34,7 +34,7 @@ mod recover;
 mod transitions;
 mod work;
 
-pub use work::{RunEnd, holder};
+pub use work::{RunEnd, TaskState, events_after, holder, last_event, snapshot};
 
 /// Statuses that end work.
 pub const TERMINAL: [&str; 3] = ["completed", "cancelled", "failed"];

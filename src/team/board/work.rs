@@ -101,7 +101,9 @@ impl Board<'_> {
                 task.run_id.unwrap_or_default()
             )));
         }
-        Self::event(&tx, &team, id, "run", &actor, json!({"run_id": run_id}))?;
+        if task.run_id.as_deref() != Some(run_id) {
+            Self::event(&tx, &team, id, "run", &actor, json!({"run_id": run_id}))?;
+        }
         tx.commit().map_err(sql)
     }
 
@@ -207,6 +209,19 @@ impl Board<'_> {
         Ok(dead)
     }
 
+    /// Counts one more run a dispatcher started on the task (one it holds already).
+    pub fn count_dispatch(&mut self, key: &str) -> Result<()> {
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        tx.execute(
+            "UPDATE tasks SET dispatch_count = dispatch_count + 1 WHERE id = ?1",
+            [&task.id],
+        )
+        .map_err(sql)?;
+        tx.commit().map_err(sql)
+    }
+
     /// How many runs a dispatcher started on the task.
     pub fn dispatch_count(&mut self, key: &str) -> Result<i64> {
         let team = self.team.clone();
@@ -226,4 +241,80 @@ impl Board<'_> {
         let tx = self.begin()?;
         Self::find(&tx, &team, key)
     }
+}
+
+/// A task as a dispatcher watches it: the task, its result and how many runs were dispatched
+/// on it.
+#[derive(Debug, Clone)]
+pub struct TaskState {
+    pub task: Task,
+    pub result: Option<String>,
+    pub dispatch_count: i64,
+    /// It waits for tasks that have not completed (blocked).
+    pub waiting: bool,
+}
+
+/// The team's tasks created at or after `since` (all with `None`), oldest first: a plain read.
+pub fn snapshot(
+    conn: &rusqlite::Connection,
+    team_id: i64,
+    since: Option<i64>,
+) -> Result<Vec<TaskState>> {
+    let sql_text = format!(
+        "SELECT {COLUMNS}, result, dispatch_count,
+                EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = tasks.id)
+         FROM tasks WHERE team_id = ?1 AND created_at >= ?2 ORDER BY task_number"
+    );
+    conn.prepare(&sql_text)
+        .and_then(|mut s| {
+            s.query_map(params![team_id, since.unwrap_or(i64::MIN)], |r| {
+                Ok(TaskState {
+                    task: row_task(r)?,
+                    result: r.get(14)?,
+                    dispatch_count: r.get(15)?,
+                    waiting: r.get(16)?,
+                })
+            })
+            .and_then(|rows| rows.collect())
+        })
+        .map_err(sql)
+}
+
+/// The board's events after event `after`, oldest first (at most `limit`): a plain read.
+pub fn events_after(
+    conn: &rusqlite::Connection,
+    team_id: i64,
+    after: i64,
+    limit: usize,
+) -> Result<Vec<Event>> {
+    conn.prepare(
+        "SELECT e.id, e.task_id, t.identifier, e.event, e.actor, e.data, e.at FROM task_events e JOIN tasks t ON t.id = e.task_id
+         WHERE e.team_id = ?1 AND e.id > ?2 ORDER BY e.id LIMIT ?3",
+    )
+    .and_then(|mut s| {
+        s.query_map(params![team_id, after, limit as i64], |r| {
+            let data: String = r.get(5)?;
+            Ok(Event {
+                id: r.get(0)?,
+                task_id: r.get(1)?,
+                identifier: r.get(2)?,
+                event: r.get(3)?,
+                actor: r.get(4)?,
+                data: serde_json::from_str(&data).unwrap_or(Value::Null),
+                at: r.get(6)?,
+            })
+        })
+        .and_then(|rows| rows.collect())
+    })
+    .map_err(sql)
+}
+
+/// The id of the board's last event (0 for none).
+pub fn last_event(conn: &rusqlite::Connection, team_id: i64) -> Result<i64> {
+    conn.query_row(
+        "SELECT coalesce(max(id), 0) FROM task_events WHERE team_id = ?1",
+        [team_id],
+        |r| r.get(0),
+    )
+    .map_err(sql)
 }

@@ -116,7 +116,10 @@ pub fn plan_for(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
         ),
         ("GOCLAW_SESSION", ctx.session_key.as_deref()),
         ("GOCLAW_AGENT", ctx.agent.as_deref()),
-        ("GOCLAW_TEAM", ctx.run.as_ref().and_then(|r| r.team.as_deref())),
+        (
+            "GOCLAW_TEAM",
+            ctx.run.as_ref().and_then(|r| r.team.as_deref()),
+        ),
         (
             "GOCLAW_TASK_ID",
             ctx.run.as_ref().and_then(|r| r.task_id.as_deref()),

@@ -1,0 +1,712 @@
+//! `goclaw team run` and `goclaw team work`: the dispatcher. The lead gets the message and posts
+//! tasks; after its turn, the dispatcher starts members' runs in parallel (at most `workers`,
+//! one task per member at a time), each on the next task it may claim (the claim names the run,
+//! so two dispatchers never run one task twice); a completed task releases its dependents, which
+//! are dispatched in turn; a task failed by a blocker comment escalates to the lead (a lead turn
+//! with the escalation); a task failed otherwise is tried again, up to the team's
+//! `max_task_dispatches`; a task submitted for review (`require_review`) is reviewed by the
+//! team's reviewer (or the lead) by the APPROVED / REJECTED protocol. When nothing on the board
+//! can move any more, the lead gets a final turn with every result and writes the answer.
+//!
+//! The dispatcher holds nothing only in memory: the board says what is claimed by which run, a
+//! run ends its own task, a run whose dispatcher dies cancels itself and gives its task back,
+//! and a claim whose run is gone is released by recovery (`tasks recover`, the next team run).
+//! Stopping (Ctrl-C, SIGTERM, `--timeout`) stops every run, and their tasks go back to pending.
+
+mod events;
+mod procs;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::agent::Cancel;
+use crate::agent::review::{Review, parse_review};
+use crate::config::Settings;
+use crate::error::{Error, ErrorKind, Result};
+use crate::store::Store;
+use crate::team::board::{self, Board, RunEnd, TaskState};
+use crate::team::{self, Team, mailbox};
+use crate::text::scrub::Scrubber;
+use crate::tools::gate::SharedRelay;
+pub use events::{TeamEvent, TeamEventData};
+use procs::{Ended, Launcher, Procs, Role, Started};
+
+/// How often the board is looked at when no run ends.
+const LOOK_EVERY: Duration = Duration::from_millis(100);
+/// How long stopped runs are given to end cleanly before they are killed.
+const STOP_GRACE: Duration = Duration::from_secs(3);
+/// Characters of each task's result in the lead's final turn.
+const RESULT_IN_SUMMARY: usize = 4000;
+/// The sender of escalations (the board's blocker comments).
+const ESCALATION: &str = "system:escalation";
+
+/// When a team run ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Until {
+    /// When nothing on the board can move any more (the default).
+    #[default]
+    Empty,
+    /// Never: new tasks are dispatched as they come, until stopped.
+    Watch,
+}
+
+/// What a team run is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct TeamRunOptions {
+    pub team: String,
+    /// The lead's message; without one, the board is worked as it is.
+    pub message: Option<String>,
+    /// Members' runs at once (default: the number of workers).
+    pub workers: Option<usize>,
+    pub until: Until,
+    pub timeout: Option<Duration>,
+    /// Only this member works (`team work`): no lead turns, no reviews.
+    pub only: Option<String>,
+    /// Where the events go (`--events`): the team run's own and every run's.
+    pub relay: Option<SharedRelay>,
+}
+
+/// A task as the report shows it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TaskEnd {
+    pub id: String,
+    pub identifier: String,
+    pub subject: String,
+    pub status: String,
+    pub owner: Option<String>,
+    pub result: Option<String>,
+}
+
+/// How a team run ended: the document `goclaw team run` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamRunReport {
+    pub team_run_id: String,
+    pub team: String,
+    /// completed | failed | cancelled | timed_out
+    pub status: String,
+    /// The lead's final answer.
+    pub answer: Option<String>,
+    /// The tasks this team run touched, and those still open.
+    pub tasks: Vec<TaskEnd>,
+    /// The tasks that did not complete (failed, cancelled, or left unfinished).
+    pub failed: Vec<TaskEnd>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The error kind the exit code follows (`None`: success).
+    #[serde(skip)]
+    pub kind: Option<ErrorKind>,
+}
+
+/// Why the dispatch loop stopped.
+enum Stop {
+    Done,
+    Cancelled,
+    TimedOut,
+}
+
+/// Runs a team: see the module's doc. `cancel` stops it (SIGINT/SIGTERM).
+pub fn run(
+    settings: &Settings,
+    store: &mut Store,
+    scrubber: &Scrubber,
+    o: TeamRunOptions,
+    cancel: Arc<Cancel>,
+) -> Result<TeamRunReport> {
+    let team = team::get(store.conn(), &o.team)?;
+    if team.status != "active" {
+        return Err(Error::conflict(format!("team `{}` is archived", team.name)));
+    }
+    let workers: Vec<String> = match &o.only {
+        Some(a) if team.is_member(a) => vec![a.clone()],
+        Some(a) => {
+            return Err(Error::denied(format!(
+                "`{a}` is not a member of team `{}`",
+                team.name
+            )));
+        }
+        None => team
+            .members
+            .iter()
+            .filter(|m| m.role == "member")
+            .map(|m| m.agent.clone())
+            .collect(),
+    };
+    if workers.is_empty() {
+        return Err(Error::usage(format!(
+            "team `{}` has no members to work on tasks (add one: goclaw team members add {} AGENT)",
+            team.name, team.name
+        )));
+    }
+    // Claims of runs that are gone go back to the board first.
+    crate::agent::record::reap_abandoned(store.conn())?;
+    Board::system(store, team.clone())?.recover()?;
+    let team_run_id = uuid::Uuid::now_v7().to_string();
+    let launcher = Launcher {
+        store_path: settings.db_path.clone(),
+        workspace: settings.workspace.clone(),
+        config: settings.config_exists.then(|| settings.config_path.clone()),
+        team: team.name.clone(),
+        team_run_id: team_run_id.clone(),
+        relay: o.relay.clone(),
+    };
+    let mut d = Dispatcher {
+        max_workers: o.workers.unwrap_or(workers.len()).max(1),
+        max_dispatches: team
+            .setting("max_task_dispatches")
+            .as_i64()
+            .unwrap_or(3)
+            .max(1),
+        reviewer: team
+            .members
+            .iter()
+            .find(|m| m.role == "reviewer")
+            .map_or_else(|| team.lead.clone(), |m| m.agent.clone()),
+        last_event: board::last_event(store.conn(), team.id)?,
+        started_ms: crate::store::now_ms(),
+        deadline: o.timeout.map(|t| Instant::now() + t),
+        procs: Procs::new(launcher),
+        team_run_id,
+        store,
+        scrubber,
+        workers,
+        team,
+        o,
+        cancel,
+        lead_answer: None,
+        lead_error: None,
+        reviews: BTreeMap::new(),
+        touched: BTreeSet::new(),
+        runs_of: BTreeMap::new(),
+    };
+    d.emit(TeamEvent::new(
+        "team.started",
+        &d.team_run_id,
+        None,
+        TeamEventData::Started {
+            team: d.team.name.clone(),
+            lead: d.team.lead.clone(),
+            workers: d.workers.clone(),
+        },
+    ));
+    let stop = d.drive();
+    let stop = match stop {
+        Ok(s) => s,
+        Err(e) => {
+            d.stop_everything()?;
+            return Err(e);
+        }
+    };
+    d.report(stop)
+}
+
+/// The dispatcher's state.
+struct Dispatcher<'a> {
+    store: &'a mut Store,
+    scrubber: &'a Scrubber,
+    team: Team,
+    o: TeamRunOptions,
+    cancel: Arc<Cancel>,
+    procs: Procs,
+    team_run_id: String,
+    workers: Vec<String>,
+    max_workers: usize,
+    max_dispatches: i64,
+    /// Who reviews tasks submitted for review.
+    reviewer: String,
+    /// The board's last event sent to `--events`.
+    last_event: i64,
+    started_ms: i64,
+    deadline: Option<Instant>,
+    lead_answer: Option<String>,
+    lead_error: Option<String>,
+    /// Reviews started per task.
+    reviews: BTreeMap<String, i64>,
+    /// Tasks this team run dispatched or reviewed.
+    touched: BTreeSet<String>,
+    /// Runs started per worker.
+    runs_of: BTreeMap<String, usize>,
+}
+
+impl Dispatcher<'_> {
+    /// The loop: the lead's first turn, then dispatching until nothing can move (or forever
+    /// with `--watch`), then the lead's final turn.
+    fn drive(&mut self) -> Result<Stop> {
+        let leading = self.o.only.is_none();
+        if let (Some(message), true) = (self.o.message.clone(), leading) {
+            self.lead_turn(&message)?;
+        }
+        loop {
+            if let Some(stop) = self.interrupted() {
+                self.stop_everything()?;
+                return Ok(stop);
+            }
+            for ended in self.procs.ended(LOOK_EVERY) {
+                self.on_end(ended)?;
+            }
+            self.send_board_events()?;
+            if self.lead_busy() {
+                continue;
+            }
+            if leading && self.escalation_waiting()? {
+                self.lead_turn(ESCALATION_TURN)?;
+                continue;
+            }
+            if leading {
+                self.start_reviews()?;
+            }
+            self.dispatch()?;
+            if self.o.until == Until::Empty && self.procs.is_empty() && !self.others_working()? {
+                break;
+            }
+        }
+        if let (Some(_), true) = (&self.o.message, leading) {
+            let summary = self.results_message()?;
+            self.lead_turn(&summary)?;
+            while self.lead_busy() {
+                if let Some(stop) = self.interrupted() {
+                    self.stop_everything()?;
+                    return Ok(stop);
+                }
+                for ended in self.procs.ended(LOOK_EVERY) {
+                    self.on_end(ended)?;
+                }
+                self.send_board_events()?;
+            }
+        }
+        Ok(Stop::Done)
+    }
+
+    fn interrupted(&self) -> Option<Stop> {
+        if self.cancel.is_cancelled() {
+            return Some(Stop::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(Stop::TimedOut);
+        }
+        None
+    }
+
+    fn lead_busy(&self) -> bool {
+        self.procs.running().any(|s| s.role == Role::Lead)
+    }
+
+    /// Starts a turn of the lead, in the team run's session.
+    fn lead_turn(&mut self, message: &str) -> Result<()> {
+        let run_id = uuid::Uuid::now_v7().to_string();
+        let session = format!("--session=team-run:{}", self.team_run_id);
+        let lead = self.team.lead.clone();
+        let started = self
+            .procs
+            .start(&run_id, &lead, Role::Lead, (message, vec![session]))?;
+        self.dispatched(&started);
+        Ok(())
+    }
+
+    fn dispatched(&mut self, s: &Started) {
+        let (role, task) = match &s.role {
+            Role::Lead => ("lead", None),
+            Role::Member { task_id } => ("member", Some(task_id.clone())),
+            Role::Review { task_id } => ("review", Some(task_id.clone())),
+        };
+        if let Some(t) = &task {
+            self.touched.insert(t.clone());
+        }
+        self.emit(TeamEvent::new(
+            "team.dispatched",
+            &self.team_run_id,
+            task.as_deref(),
+            TeamEventData::Dispatched {
+                agent: s.agent.clone(),
+                role,
+                child_run_id: s.run_id.clone(),
+            },
+        ));
+    }
+
+    /// Unread escalations for the lead (its next turn reads them).
+    fn escalation_waiting(&self) -> Result<bool> {
+        Ok(mailbox::unread_from(self.store.conn(), &self.team, &self.team.lead, ESCALATION)? > 0)
+    }
+
+    /// Starts members' runs: for each idle worker, a task it holds that waits for it (given
+    /// back after a rejected review), else the next task it may claim.
+    fn dispatch(&mut self) -> Result<()> {
+        let busy: BTreeSet<String> = self
+            .procs
+            .running()
+            .filter(|s| matches!(s.role, Role::Member { .. }))
+            .map(|s| s.agent.clone())
+            .collect();
+        let mut working = busy.len();
+        // The workers that ran least first, so work spreads over the team.
+        let mut workers = self.workers.clone();
+        workers.sort_by_key(|w| self.runs_of.get(w).copied().unwrap_or(0));
+        for worker in workers {
+            if working >= self.max_workers {
+                break;
+            }
+            if busy.contains(&worker) {
+                continue;
+            }
+            let run_id = uuid::Uuid::now_v7().to_string();
+            let Some(task_id) = self.next_task(&worker, &run_id)? else {
+                continue;
+            };
+            let started = self.procs.start(
+                &run_id,
+                &worker,
+                Role::Member {
+                    task_id: task_id.clone(),
+                },
+                ("", vec![format!("--task={task_id}")]),
+            );
+            match started {
+                Ok(s) => {
+                    self.dispatched(&s);
+                    *self.runs_of.entry(worker.clone()).or_default() += 1;
+                    working += 1;
+                }
+                Err(e) => {
+                    // The claim goes back: nothing runs on it.
+                    let mut b = Board::system(self.store, self.team.clone())?;
+                    b.end_run(&task_id, &run_id, &RunEnd::Release)?;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The task `worker`'s next run works on: one it holds without a run (its run records
+    /// itself), else one claimed for `run_id`.
+    fn next_task(&mut self, worker: &str, run_id: &str) -> Result<Option<String>> {
+        let held = board::snapshot(self.store.conn(), self.team.id, None)?
+            .into_iter()
+            .find(|t| {
+                t.task.status == "in_progress"
+                    && t.task.owner.as_deref() == Some(worker)
+                    && t.task.run_id.is_none()
+            });
+        let mut b = Board::open(self.store, self.team.clone(), worker)?;
+        if let Some(t) = held {
+            if t.dispatch_count >= self.max_dispatches {
+                // Rejected too often: it fails, past its retries.
+                b.take_for_run(&t.task.id, run_id)?;
+                b.end_run(
+                    &t.task.id,
+                    run_id,
+                    &RunEnd::Fail(format!(
+                        "not accepted after {} runs (the team's max_task_dispatches)",
+                        t.dispatch_count
+                    )),
+                )?;
+                return Ok(None);
+            }
+            b.count_dispatch(&t.task.id)?;
+            return Ok(Some(t.task.id));
+        }
+        Ok(b.claim_for_run(None, run_id, true)?.map(|t| t.id))
+    }
+
+    /// Tasks submitted for review by a run, reviewed by the reviewer (one review at a time per
+    /// task, at most `max_task_dispatches` per task).
+    fn start_reviews(&mut self) -> Result<()> {
+        let reviewing: BTreeSet<String> = self
+            .procs
+            .running()
+            .filter_map(|s| match &s.role {
+                Role::Review { task_id } => Some(task_id.clone()),
+                _ => None,
+            })
+            .collect();
+        let waiting: Vec<TaskState> = board::snapshot(self.store.conn(), self.team.id, None)?
+            .into_iter()
+            .filter(|t| t.task.status == "in_review" && t.task.owner.is_some())
+            .filter(|t| !reviewing.contains(&t.task.id))
+            .filter(|t| self.reviews.get(&t.task.id).copied().unwrap_or(0) < self.max_dispatches)
+            .collect();
+        for t in waiting {
+            let description = Board::system(self.store, self.team.clone())?
+                .get(&t.task.id)?
+                .description;
+            let message = review_message(&t, &description);
+            let run_id = uuid::Uuid::now_v7().to_string();
+            let reviewer = self.reviewer.clone();
+            let s = self.procs.start(
+                &run_id,
+                &reviewer,
+                Role::Review {
+                    task_id: t.task.id.clone(),
+                },
+                (&message, vec!["--skip-gates".into()]),
+            )?;
+            *self.reviews.entry(t.task.id.clone()).or_default() += 1;
+            self.dispatched(&s);
+        }
+        Ok(())
+    }
+
+    /// A run ended: its task, the lead's answer, or a review's verdict.
+    fn on_end(&mut self, e: Ended) -> Result<()> {
+        let row = crate::agent::runs::get(self.store.conn(), &e.started.run_id)?;
+        match &e.started.role {
+            Role::Lead => match row {
+                Some(r) if r.status == "completed" => self.lead_answer = r.content,
+                Some(r) => {
+                    self.lead_error = Some(format!(
+                        "the lead's run {} {}: {}",
+                        r.id,
+                        r.status,
+                        r.error.unwrap_or_default()
+                    ))
+                }
+                None => {
+                    self.lead_error = Some(format!("the lead's run did not start ({:?})", e.exit))
+                }
+            },
+            Role::Member { task_id } => self.member_ended(task_id, &e)?,
+            Role::Review { task_id } => {
+                let verdict = row
+                    .filter(|r| r.status == "completed")
+                    .map(|r| parse_review(r.content.as_deref().unwrap_or("")));
+                let mut b = Board::system(self.store, self.team.clone())?;
+                match verdict {
+                    Some(Review::Approved) => {
+                        b.approve(task_id)?;
+                    }
+                    Some(Review::Rejected(feedback)) => {
+                        b.reject(task_id, &feedback)?;
+                    }
+                    // A reviewer that did not answer: the task waits for the next review.
+                    None => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A member's run ended. A run that died without ending its task fails it; a task failed
+    /// (not by a blocker, which goes to the lead) is tried again while its dispatches allow.
+    fn member_ended(&mut self, task_id: &str, e: &Ended) -> Result<()> {
+        let run_id = &e.started.run_id;
+        let mut b = Board::system(self.store, self.team.clone())?;
+        b.end_run(
+            task_id,
+            run_id,
+            &RunEnd::Fail(format!(
+                "{}'s run ended without ending its task ({})",
+                e.started.agent,
+                match &e.exit {
+                    Ok(s) => s.to_string(),
+                    Err(err) => err.to_string(),
+                }
+            )),
+        )?;
+        let Some(t) = board::snapshot(self.store.conn(), self.team.id, None)?
+            .into_iter()
+            .find(|t| t.task.id == task_id)
+        else {
+            return Ok(());
+        };
+        let blocked = t
+            .result
+            .as_deref()
+            .is_some_and(|r| r.starts_with("FAILED: Blocked:"));
+        if t.task.status == "failed" && !blocked && t.dispatch_count < self.max_dispatches {
+            Board::system(self.store, self.team.clone())?.retry(task_id)?;
+        }
+        Ok(())
+    }
+
+    /// Runs of other dispatchers (or `team work` elsewhere) still working on this board.
+    fn others_working(&self) -> Result<bool> {
+        let live: i64 = self
+            .store
+            .conn()
+            .query_row(
+                "SELECT count(*) FROM tasks t JOIN runs r ON r.id = t.run_id
+                 WHERE t.team_id = ?1 AND t.status = 'in_progress' AND r.status = 'running'",
+                [self.team.id],
+                |r| r.get(0),
+            )
+            .map_err(crate::store::sql)?;
+        Ok(live > 0)
+    }
+
+    /// The lead's final turn: every result of this team run.
+    fn results_message(&self) -> Result<String> {
+        let mut s = String::from(
+            "[Team results] The team's work has ended. The tasks and their results:\n",
+        );
+        for t in self.tasks()? {
+            let result = t.result.clone().unwrap_or_default();
+            let result: String = result.chars().take(RESULT_IN_SUMMARY).collect();
+            s.push_str(&format!(
+                "\n- {} \"{}\" ({}{}):\n{}\n",
+                t.identifier,
+                t.subject,
+                t.status,
+                t.owner
+                    .as_ref()
+                    .map(|o| format!(", by {o}"))
+                    .unwrap_or_default(),
+                result.trim()
+            ));
+        }
+        s.push_str("\nWrite the final answer for the user from these results.");
+        Ok(s)
+    }
+
+    /// The tasks of this team run: those created or dispatched since it started, and those
+    /// still open.
+    fn tasks(&self) -> Result<Vec<TaskEnd>> {
+        Ok(board::snapshot(self.store.conn(), self.team.id, None)?
+            .into_iter()
+            .filter(|t| {
+                t.task.created_at >= self.started_ms
+                    || self.touched.contains(&t.task.id)
+                    || !board::TERMINAL.contains(&t.task.status.as_str())
+            })
+            .map(|t| TaskEnd {
+                id: t.task.id,
+                identifier: t.task.identifier,
+                subject: t.task.subject,
+                status: t.task.status,
+                owner: t.task.owner,
+                result: t.result,
+            })
+            .collect())
+    }
+
+    /// The board's changes since the last look, as `task.*` events.
+    fn send_board_events(&mut self) -> Result<()> {
+        if self.o.relay.is_none() {
+            return Ok(());
+        }
+        let events = board::events_after(self.store.conn(), self.team.id, self.last_event, 1000)?;
+        for e in events {
+            self.last_event = e.id;
+            self.emit(TeamEvent::board(&self.team_run_id, &e));
+        }
+        Ok(())
+    }
+
+    fn emit(&self, mut event: TeamEvent) {
+        let Some(relay) = &self.o.relay else { return };
+        if let TeamEventData::Board { data, .. } = &mut event.data {
+            self.scrubber.scrub_json(data);
+        }
+        if let TeamEventData::Completed {
+            answer: Some(a), ..
+        } = &mut event.data
+        {
+            *a = self.scrubber.scrub_str(a, None);
+        }
+        if let Ok(line) = serde_json::to_string(&event) {
+            relay.line(&line);
+        }
+    }
+
+    /// Stops every run; a task a stopped run still holds goes back to pending.
+    fn stop_everything(&mut self) -> Result<()> {
+        let ended = self.procs.stop_all(STOP_GRACE);
+        for e in ended {
+            if let Role::Member { task_id } = &e.started.role {
+                Board::system(self.store, self.team.clone())?.end_run(
+                    task_id,
+                    &e.started.run_id,
+                    &RunEnd::Release,
+                )?;
+            }
+        }
+        self.send_board_events()
+    }
+
+    /// The report, and the `team.completed` event.
+    fn report(mut self, stop: Stop) -> Result<TeamRunReport> {
+        self.send_board_events()?;
+        let tasks = self.tasks()?;
+        let failed: Vec<TaskEnd> = tasks
+            .iter()
+            .filter(|t| t.status != "completed")
+            .cloned()
+            .collect();
+        let (status, kind, error) = match stop {
+            Stop::Cancelled => (
+                "cancelled",
+                Some(if self.cancel.terminated() {
+                    ErrorKind::Terminated
+                } else {
+                    ErrorKind::Interrupted
+                }),
+                Some("the team run was stopped; its tasks went back to pending".to_string()),
+            ),
+            Stop::TimedOut => (
+                "timed_out",
+                Some(ErrorKind::Timeout),
+                Some(format!(
+                    "the team run timed out after {}s; its tasks went back to pending",
+                    self.o.timeout.unwrap_or_default().as_secs()
+                )),
+            ),
+            Stop::Done => match (&self.lead_error, failed.is_empty()) {
+                (Some(e), _) => ("failed", Some(ErrorKind::Failed), Some(e.clone())),
+                (None, false) => (
+                    "failed",
+                    Some(ErrorKind::Failed),
+                    Some(format!(
+                        "{} task(s) did not complete: {}",
+                        failed.len(),
+                        failed
+                            .iter()
+                            .map(|t| format!("{} ({})", t.identifier, t.status))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                ),
+                (None, true) => ("completed", None, None),
+            },
+        };
+        let report = TeamRunReport {
+            team_run_id: self.team_run_id.clone(),
+            team: self.team.name.clone(),
+            status: status.to_string(),
+            answer: self.lead_answer.take(),
+            failed,
+            tasks,
+            error,
+            kind,
+        };
+        self.emit(TeamEvent::new(
+            "team.completed",
+            &self.team_run_id,
+            None,
+            TeamEventData::Completed {
+                status: report.status.clone(),
+                answer: report.answer.clone(),
+                failed: report.failed.iter().map(|t| t.identifier.clone()).collect(),
+            },
+        ));
+        Ok(report)
+    }
+}
+
+/// The lead's turn on an escalation (the escalation itself arrives as a team message).
+const ESCALATION_TURN: &str = "[Team dispatcher] A task of your team was blocked and failed (the escalation is above). Decide what to do: give it new instructions and retry it (team_tasks update, then retry), cancel it, or create other tasks. The members keep working meanwhile.";
+
+/// What a reviewer is asked about a task submitted for review.
+fn review_message(t: &TaskState, description: &str) -> String {
+    format!(
+        "Review the result of team task #{} \"{}\" ({}).\n\nThe task:\n<task>\n{}\n</task>\n\n\
+         Its result:\n<result>\n{}\n</result>\n\n\
+         Reply with exactly one of:\nAPPROVED\nREJECTED: <what must change>",
+        t.task.task_number,
+        t.task.subject,
+        t.task.identifier,
+        description.trim(),
+        t.result.as_deref().unwrap_or("").trim()
+    )
+}
