@@ -20,6 +20,7 @@ mod scrub_go;
 mod skills;
 mod store;
 mod subagents;
+mod team_run;
 mod teams;
 mod tools;
 mod trust;

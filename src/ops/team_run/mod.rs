@@ -561,14 +561,16 @@ impl Dispatcher<'_> {
     }
 
     /// The tasks of this team run: those created or dispatched since it started, and those
-    /// still open.
+    /// still open; for one member's work (`team work`), the tasks it ran.
     fn tasks(&self) -> Result<Vec<TaskEnd>> {
+        let one_member = self.o.only.is_some();
         Ok(board::snapshot(self.store.conn(), self.team.id, None)?
             .into_iter()
             .filter(|t| {
-                t.task.created_at >= self.started_ms
-                    || self.touched.contains(&t.task.id)
-                    || !board::TERMINAL.contains(&t.task.status.as_str())
+                self.touched.contains(&t.task.id)
+                    || (!one_member
+                        && (t.task.created_at >= self.started_ms
+                            || !board::TERMINAL.contains(&t.task.status.as_str())))
             })
             .map(|t| TaskEnd {
                 id: t.task.id,

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitStatus;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
@@ -138,10 +138,7 @@ impl Procs {
     /// The runs that ended, waiting up to `wait` for the first.
     pub fn ended(&mut self, wait: Duration) -> Vec<Ended> {
         let mut out = Vec::new();
-        let first = match self.exits.recv_timeout(wait) {
-            Ok(e) => Some(e),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        };
+        let first = self.exits.recv_timeout(wait).ok();
         for (run_id, exit) in first.into_iter().chain(self.exits.try_iter()) {
             if let Some(started) = self.running.remove(&run_id) {
                 out.push(Ended { started, exit });

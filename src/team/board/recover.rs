@@ -13,8 +13,10 @@ impl Board<'_> {
         let review_h = team.setting("stale_review_hours").as_i64().unwrap_or(4);
         let tx = self.begin()?;
         let now = now_ms();
-        let mut out = Recovered::default();
-        out.recovered = Self::release_dead_claims(&tx, &team)?;
+        let mut out = Recovered {
+            recovered: Self::release_dead_claims(&tx, &team)?,
+            ..Recovered::default()
+        };
         let ids =
             |tx: &Transaction<'_>, q: &str, p: &[&dyn rusqlite::ToSql]| -> Result<Vec<String>> {
                 tx.prepare(q)

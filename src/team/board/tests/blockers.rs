@@ -53,7 +53,7 @@ fn a_blocked_task_waits_for_all_its_blockers_to_complete() {
 }
 
 #[test]
-fn failing_or_cancelling_a_blocker_releases_its_dependents() {
+fn a_failed_blocker_keeps_its_dependents_waiting_and_a_cancelled_one_releases_them() {
     let mut fx = fixture();
     let probe = fx.task("probe");
     let after_fail = fx.blocked_task("use probe", &[&probe]);
@@ -69,10 +69,10 @@ fn failing_or_cancelling_a_blocker_releases_its_dependents() {
     );
     let d = fx.get(&after_fail.id).task;
     assert_eq!(
-        d.status, "pending",
-        "a failed blocker releases its dependents"
+        d.status, "blocked",
+        "a failed blocker keeps its dependents waiting for its work"
     );
-    assert!(d.blocked_by.is_empty());
+    assert_eq!(d.blocked_by, vec![probe.identifier.clone()]);
 
     expect_err(
         fx.board("w1").cancel(&legacy.id, "not needed"),
@@ -102,8 +102,11 @@ fn failing_or_cancelling_a_blocker_releases_its_dependents() {
         )
     );
 
-    // The edge is gone for good: retrying the failed blocker does not block the dependent again.
+    // Retried and completed, the blocker releases its dependent.
     assert_eq!(fx.board("lead").retry(&probe.id).unwrap().status, "pending");
+    assert_eq!(fx.get(&after_fail.id).task.status, "blocked");
+    fx.board("w1").claim(&probe.id).unwrap();
+    fx.board("w1").complete(&probe.id, "it works").unwrap();
     let d = fx.get(&after_fail.id).task;
     assert_eq!(d.status, "pending");
     assert!(d.blocked_by.is_empty());

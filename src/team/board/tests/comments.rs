@@ -36,8 +36,8 @@ fn a_blocker_comment_on_a_task_in_progress_fails_it_and_escalates_to_the_lead() 
     );
     assert_eq!(
         fx.get(&dep.id).task.status,
-        "pending",
-        "the auto-fail releases dependents"
+        "blocked",
+        "the dependents wait: the lead may retry the task"
     );
 
     let msgs = fx.messages();
@@ -90,28 +90,30 @@ fn a_blocker_comment_off_progress_is_only_saved_and_escalation_can_be_turned_off
     assert!(fx.messages().is_empty());
 }
 
-/// A blocker comment fails the task, so only its holder may make one on a task in progress;
-/// anyone else is refused (exit 6) and nothing is written.
+/// A blocker comment on a task in progress fails it, whoever of the team makes it (the issue of
+/// team runs: whoever sees the work cannot go on says so, and the run working on it stops).
 #[test]
-fn a_blocker_comment_from_a_non_holder_is_refused() {
+fn a_blocker_comment_from_any_member_fails_the_task() {
     let mut fx = fixture();
     let t = fx.task("deploy");
     fx.board("w1").claim(&t.id).unwrap();
-    for who in ["w2", "lead"] {
-        let e = fx
-            .board(who)
-            .comment(&t.id, "I think this is stuck", true)
-            .unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Conflict, "{who}: {}", e.message);
-        assert!(e.message.contains("held by w1"), "{}", e.message);
-    }
-    let task = fx.board("w1").get(&t.id).unwrap().task;
-    assert_eq!(task.status, "in_progress");
-    assert!(fx.messages().is_empty());
-    // A note from anyone is fine.
-    fx.board("w2")
-        .comment(&t.id, "I think this is stuck", false)
-        .unwrap();
+    let (task, _) = fx.board("w2").comment(&t.id, "prod is down", true).unwrap();
+    assert_eq!(task.status, "failed");
+    let msgs = fx.messages();
+    assert_eq!(msgs.len(), 1);
+    assert!(
+        msgs[0].3.contains("was blocked by w2: prod is down"),
+        "{}",
+        msgs[0].3
+    );
+    // A note changes nothing.
+    let n = fx.task("note me");
+    fx.board("w1").claim(&n.id).unwrap();
+    fx.board("w2").comment(&n.id, "looks stuck", false).unwrap();
+    assert_eq!(
+        fx.board("w1").get(&n.id).unwrap().task.status,
+        "in_progress"
+    );
 }
 
 #[test]

@@ -1,0 +1,585 @@
+//! Teams that work: `goclaw run --task`, `goclaw team run` (the dispatcher: a lead posts tasks,
+//! members run in parallel, blockers escalate, Ctrl-C gives tasks back), `goclaw team work`, and
+//! quality gates (`run --gate`, `--evaluator`). Against fakellm (rules in fixtures/llm-peers:
+//! "plan the launch", "ship the blocked thing", "take all night", "make the gate pass", "write a
+//! slogan"), with real member processes, files and the real store.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::run::{Llm, events, fakellm};
+use crate::util::*;
+
+/// Config: one provider (fakellm), a lead per scenario (told apart by their model names, which
+/// the rules match), three members and a critic.
+fn team_config(env: &TestEnv, llm: &Llm) {
+    let mut c = format!(
+        "[providers.fake]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\n",
+        llm.base
+    );
+    for (agent, model) in [
+        ("lead", "lead-model"),
+        ("lead2", "lead2-model"),
+        ("w1", "gpt-4o"),
+        ("w2", "gpt-4o"),
+        ("w3", "gpt-4o"),
+        ("critic", "critic-model"),
+    ] {
+        c.push_str(&format!(
+            "\n[agents.{agent}]\nprovider = \"fake\"\nmodel = \"{model}\"\n"
+        ));
+    }
+    env.write("c.toml", c);
+}
+
+fn goclaw(env: &TestEnv, args: &[&str]) -> std::process::Output {
+    let mut all = vec!["--config", "c.toml"];
+    all.extend_from_slice(args);
+    env.run(&all)
+}
+
+fn team(env: &TestEnv, name: &str, lead: &str, members: &[&str]) {
+    let mut args = vec!["team", "create", name, "--lead", lead];
+    for m in members {
+        args.extend(["--member", m]);
+    }
+    let o = goclaw(env, &args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// The runs of the store, oldest first.
+fn runs(env: &TestEnv) -> Vec<Value> {
+    let o = goclaw(env, &["runs", "list", "--limit", "100"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut all: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    all.reverse();
+    all
+}
+
+/// The team's tasks, as its lead lists them (`t2`'s lead is `lead2`).
+fn tasks(env: &TestEnv, team: &str) -> Vec<Value> {
+    let lead = if team == "t2" { "lead2" } else { "lead" };
+    let o = goclaw(env, &["tasks", "--as", lead, "--team", team, "list"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    json(&o)["tasks"].as_array().unwrap().clone()
+}
+
+fn ms(v: &Value, key: &str) -> i64 {
+    v[key].as_i64().unwrap_or_else(|| panic!("{key} in {v}"))
+}
+
+#[test]
+fn a_team_run_dispatches_members_in_parallel_and_the_lead_answers_with_every_result() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t1", "lead", &["w1", "w2", "w3"]);
+    let o = goclaw(&env, &["team", "run", "t1", "plan the launch"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let report = json(&o);
+    assert_eq!(report["status"], "completed", "{report}");
+    assert_eq!(report["answer"], "FINAL: the launch plan is ready.");
+    assert_eq!(report["failed"], Value::Array(vec![]));
+    let mut results: Vec<&str> = report["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            assert_eq!(t["status"], "completed", "{t}");
+            t["result"].as_str().unwrap()
+        })
+        .collect();
+    results.sort();
+    assert_eq!(
+        results,
+        [
+            "ALPHA-RESULT",
+            "BETA-RESULT",
+            "DELTA-RESULT",
+            "GAMMA-RESULT"
+        ]
+    );
+
+    // Every run is linked to the team run; the members' runs overlap in time; the two that
+    // wait for "research alpha" start only after its run ended.
+    let team_run = report["team_run_id"].as_str().unwrap();
+    let all = runs(&env);
+    assert!(
+        all.iter().all(|r| r["parent_run_id"] == team_run),
+        "{all:?}"
+    );
+    let member = |subject_result: &str| -> Value {
+        all.iter()
+            .find(|r| r["content"] == subject_result)
+            .cloned()
+            .unwrap_or_else(|| panic!("no run answered {subject_result}: {all:?}"))
+    };
+    let (alpha, beta, gamma, delta) = (
+        member("ALPHA-RESULT"),
+        member("BETA-RESULT"),
+        member("GAMMA-RESULT"),
+        member("DELTA-RESULT"),
+    );
+    assert!(
+        ms(&alpha, "started_at") < ms(&delta, "ended_at")
+            && ms(&delta, "started_at") < ms(&alpha, "ended_at"),
+        "alpha and delta did not overlap: {alpha} {delta}"
+    );
+    for dependent in [&beta, &gamma] {
+        assert!(
+            ms(dependent, "started_at") >= ms(&alpha, "ended_at"),
+            "a dependent started before its blocker ended: {dependent} {alpha}"
+        );
+    }
+    assert!(
+        ms(&beta, "started_at") < ms(&gamma, "ended_at")
+            && ms(&gamma, "started_at") < ms(&beta, "ended_at"),
+        "beta and gamma did not overlap"
+    );
+
+    // The lead's final turn was given every result (its session keeps the turn).
+    let session = format!("team-run:{team_run}");
+    let history = stdout(&goclaw(&env, &["sessions", "history", &session]));
+    let results_turn = history
+        .lines()
+        .find(|l| l.contains("[Team results]"))
+        .unwrap_or_else(|| panic!("no results turn in {history}"));
+    for r in [
+        "ALPHA-RESULT",
+        "BETA-RESULT",
+        "GAMMA-RESULT",
+        "DELTA-RESULT",
+    ] {
+        assert!(results_turn.contains(r), "{r} missing from {results_turn}");
+    }
+    // Members work in their own directories of the team's workspace (isolated, the default).
+    let alpha_file = env
+        .work()
+        .join("teams/t1")
+        .join(alpha["agent"].as_str().unwrap())
+        .join("alpha.txt");
+    assert_eq!(std::fs::read_to_string(&alpha_file).unwrap(), "alpha\n");
+}
+
+#[test]
+fn a_blocker_cancels_the_members_run_and_escalates_to_the_lead() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t2", "lead2", &["w1"]);
+    let o = goclaw(
+        &env,
+        &["team", "run", "t2", "ship the blocked thing", "--events"],
+    );
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("did not complete: T-001-"),
+        "{}",
+        stderr(&o)
+    );
+    let evs = events(&o);
+    for e in &evs {
+        assert_eq!(e["v"], 1, "{e}");
+        assert!(e["ts"].as_i64().unwrap() > 0, "{e}");
+    }
+    let types: Vec<&str> = evs.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    for t in [
+        "team.started",
+        "task.created",
+        "task.claimed",
+        "task.commented",
+        "task.failed",
+        "team.completed",
+    ] {
+        assert!(types.contains(&t), "{t} missing: {types:?}");
+    }
+    let last = evs.last().unwrap();
+    assert_eq!(last["type"], "team.completed");
+    assert_eq!(last["status"], "failed");
+    assert_eq!(last["answer"], "FINAL: shipping is blocked.");
+    // The member's own events carry its task.
+    let task_id = evs.iter().find(|e| e["type"] == "task.created").unwrap()["task_id"].clone();
+    assert!(
+        evs.iter()
+            .any(|e| e["type"] == "tool.call" && e["task_id"] == task_id),
+        "no member event names the task"
+    );
+
+    // The member's run stopped when its blocker failed the task (it never asked the model again).
+    let all = runs(&env);
+    let member: Vec<&Value> = all.iter().filter(|r| r["agent"] == "w1").collect();
+    assert_eq!(member.len(), 1, "{all:?}");
+    assert_eq!(member[0]["status"], "cancelled", "{}", member[0]);
+    assert!(
+        member[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("it is failed now"),
+        "{}",
+        member[0]
+    );
+    // The lead took three turns: the first, the escalation, the final one.
+    let lead: Vec<&Value> = all.iter().filter(|r| r["agent"] == "lead2").collect();
+    assert_eq!(lead.len(), 3, "{all:?}");
+    assert_eq!(lead[1]["content"], "I will get the credentials.");
+    let t = &tasks(&env, "t2")[0];
+    assert_eq!(t["status"], "failed");
+    let detail = json(&goclaw(&env, &["tasks", "--as", "lead2", "get", "1"]));
+    assert_eq!(detail["result"], "FAILED: Blocked: no credentials for prod");
+    // The escalation reached the lead's turn as a team message.
+    let session = lead[0]["session"].as_str().unwrap();
+    let history = stdout(&goclaw(&env, &["sessions", "history", session]));
+    assert!(
+        history.contains("[Team message from system:escalation]: [Escalation] Task #1"),
+        "{history}"
+    );
+}
+
+/// Waits until `n` members' runs are running.
+fn members_running(env: &TestEnv, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let running = runs(env)
+            .iter()
+            .filter(|r| {
+                r["status"] == "running"
+                    && r["label"]
+                        .as_str()
+                        .is_some_and(|l| l.starts_with("member:"))
+            })
+            .count();
+        if running >= n {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{n} members never ran: {:?}",
+            runs(env)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn ctrl_c_stops_every_member_and_gives_their_tasks_back() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t1", "lead", &["w1", "w2"]);
+    let mut child = env.spawn(&["--config", "c.toml", "team", "run", "t1", "take all night"]);
+    members_running(&env, 2);
+    // Give the members' commands a moment to start.
+    std::thread::sleep(Duration::from_millis(300));
+    let pids: Vec<i64> = runs(&env)
+        .iter()
+        .filter(|r| r["status"] == "running")
+        .filter_map(|r| {
+            let id = r["id"].as_str().unwrap().to_string();
+            rusqlite::Connection::open(env.db())
+                .unwrap()
+                .query_row("SELECT pid FROM runs WHERE id = ?1", [id], |r| r.get(0))
+                .ok()
+        })
+        .collect();
+    assert_eq!(pids.len(), 2);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let stopped = Instant::now();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        stopped.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        stopped.elapsed()
+    );
+    for pid in pids {
+        assert!(
+            nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), None).is_err(),
+            "member process {pid} still runs"
+        );
+    }
+    assert!(processes_end("sleep 60"), "a member's command outlived it");
+    for t in tasks(&env, "t1") {
+        assert_eq!(t["status"], "pending", "{t}");
+        assert!(t["owner"].is_null(), "{t}");
+    }
+    assert!(runs(&env).iter().all(|r| r["status"] != "running"));
+}
+
+#[test]
+fn a_killed_dispatcher_leaves_no_task_in_progress_under_a_dead_owner() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t1", "lead", &["w1", "w2"]);
+    let mut child = env.spawn(&["--config", "c.toml", "team", "run", "t1", "take all night"]);
+    members_running(&env, 2);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The members watch their dispatcher: they stop and give their tasks back.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tasks(&env, "t1").iter().any(|t| t["status"] != "pending") {
+        assert!(Instant::now() < deadline, "{:?}", tasks(&env, "t1"));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(processes_end("sleep 60"), "a member's command outlived it");
+    let o = goclaw(&env, &["tasks", "--as", "lead", "--team", "t1", "recover"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn run_task_claims_the_task_and_its_answer_completes_it() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t1", "lead", &["w1", "w2"]);
+    for subject in ["first", "second"] {
+        let o = goclaw(
+            &env,
+            &[
+                "tasks",
+                "--as",
+                "lead",
+                "create",
+                "--subject",
+                subject,
+                "--description",
+                "say anything",
+            ],
+        );
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let o = goclaw(&env, &["run", "--agent", "w1", "--task", "#1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let answer = json(&o)["content"].as_str().unwrap().to_string();
+    let t = json(&goclaw(&env, &["tasks", "--as", "lead", "get", "1"]));
+    assert_eq!(t["status"], "completed");
+    assert_eq!(t["owner"], "w1");
+    assert_eq!(t["result"], answer.as_str());
+    // A task someone else holds is refused before anything runs (exit 6); so is a finished one.
+    let o = goclaw(&env, &["tasks", "--as", "w2", "claim", "2"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let before = runs(&env).len();
+    let o = goclaw(&env, &["run", "--agent", "w1", "--task", "2"]);
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    let o = goclaw(&env, &["run", "--agent", "w1", "--task", "1"]);
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    assert_eq!(runs(&env).len(), before);
+    // The holder itself may run on the task it holds.
+    let o = goclaw(
+        &env,
+        &["run", "--agent", "w2", "--task", "2", "extra words"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        json(&goclaw(&env, &["tasks", "--as", "lead", "get", "2"]))["status"],
+        "completed"
+    );
+}
+
+#[test]
+fn team_work_runs_one_members_tasks_until_the_board_is_empty() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t1", "lead", &["w1", "w2"]);
+    for subject in ["one", "two", "three"] {
+        goclaw(
+            &env,
+            &["tasks", "--as", "lead", "create", "--subject", subject],
+        );
+    }
+    goclaw(
+        &env,
+        &[
+            "tasks",
+            "--as",
+            "lead",
+            "create",
+            "--subject",
+            "for w2",
+            "--assignee",
+            "w2",
+        ],
+    );
+    let o = goclaw(&env, &["team", "work", "t1", "--agent", "w1"]);
+    // The task assigned to w2 is left for w2; what w1 ran completed.
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(json(&o)["tasks"].as_array().unwrap().len(), 3);
+    let all = tasks(&env, "t1");
+    let done: Vec<&Value> = all.iter().filter(|t| t["status"] == "completed").collect();
+    assert_eq!(done.len(), 3, "{all:?}");
+    assert!(done.iter().all(|t| t["owner"] == "w1"));
+    let o = goclaw(&env, &["team", "work", "t1", "--agent", "w2"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(tasks(&env, "t1").iter().all(|t| t["status"] == "completed"));
+}
+
+#[test]
+fn a_quality_gate_sends_the_agent_back_until_its_command_passes() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    let o = goclaw(
+        &env,
+        &[
+            "run",
+            "--agent",
+            "w1",
+            "--gate",
+            "test -f done.txt",
+            "--events",
+            "make the gate pass",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = events(&o);
+    let checks: Vec<(i64, bool)> = evs
+        .iter()
+        .filter(|e| e["type"] == "gate.checked")
+        .map(|e| {
+            (
+                e["attempt"].as_i64().unwrap(),
+                e["passed"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(checks, [(1, false), (2, false), (3, true)]);
+    assert_eq!(evs.last().unwrap()["content"], "Created done.txt.");
+    assert!(env.work().join("done.txt").exists());
+    // Each check is a span of the trace.
+    let run_id = evs[0]["run_id"].as_str().unwrap();
+    let trace = json(&goclaw(&env, &["traces", "show", run_id]));
+    let gates = trace["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "gate")
+        .count();
+    assert_eq!(gates, 3, "{trace}");
+}
+
+#[test]
+fn a_gate_that_keeps_failing_fails_the_run() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    let o = goclaw(
+        &env,
+        &[
+            "run",
+            "--agent",
+            "w1",
+            "--gate",
+            "exit 3",
+            "--gate-retries",
+            "1",
+            "make the gate pass",
+        ],
+    );
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    let err = json(&o);
+    assert!(
+        err["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("quality gate `exit 3` failed after 2 attempts"),
+        "{err}"
+    );
+    // A bad flag is a usage error before anything runs.
+    let o = goclaw(
+        &env,
+        &[
+            "run",
+            "--agent",
+            "w1",
+            "--evaluator",
+            "critic",
+            "--max-rounds",
+            "9",
+            "x",
+        ],
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let o = goclaw(
+        &env,
+        &["run", "--agent", "w1", "--gate-agent", "nobody", "x"],
+    );
+    assert_ne!(code(&o), 0);
+}
+
+#[test]
+fn the_evaluator_loop_stops_at_approved() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    let o = goclaw(
+        &env,
+        &[
+            "run",
+            "--agent",
+            "w1",
+            "--evaluator",
+            "critic",
+            "--max-rounds",
+            "3",
+            "write a slogan",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let out = json(&o);
+    assert_eq!(out["content"], "Slogan v2: agents, piped");
+    let trace = json(&goclaw(
+        &env,
+        &["traces", "show", out["run_id"].as_str().unwrap()],
+    ));
+    let rounds: Vec<(String, String)> = trace["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "gate")
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rounds,
+        [
+            ("evaluator: critic round 1".to_string(), "error".to_string()),
+            ("evaluator: critic round 2".to_string(), "ok".to_string())
+        ]
+    );
+    // The critic's runs are children of the run, and checked no gates of their own.
+    let all = runs(&env);
+    let critics: Vec<&Value> = all.iter().filter(|r| r["agent"] == "critic").collect();
+    assert_eq!(critics.len(), 2);
+    assert!(critics.iter().all(|c| c["parent_run_id"] == out["run_id"]));
+}
