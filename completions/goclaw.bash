@@ -349,11 +349,17 @@ _goclaw() {
             goclaw__subcmd__team,message)
                 cmd="goclaw__subcmd__team__subcmd__message"
                 ;;
+            goclaw__subcmd__team,run)
+                cmd="goclaw__subcmd__team__subcmd__run"
+                ;;
             goclaw__subcmd__team,settings)
                 cmd="goclaw__subcmd__team__subcmd__settings"
                 ;;
             goclaw__subcmd__team,show)
                 cmd="goclaw__subcmd__team__subcmd__show"
+                ;;
+            goclaw__subcmd__team,work)
+                cmd="goclaw__subcmd__team__subcmd__work"
                 ;;
             goclaw__subcmd__team__subcmd__members,add)
                 cmd="goclaw__subcmd__team__subcmd__members__subcmd__add"
@@ -2132,7 +2138,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__run)
-            opts="-q -v -h -V --agent --user --session --model --provider --max-iterations --timeout --on-ask --events --record --allow-tools --detach --run-id --literal --sent --parent-run --detach-children --detached --depth --label --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --agent --user --session --model --provider --max-iterations --timeout --on-ask --events --record --allow-tools --detach --run-id --literal --sent --parent-run --detach-children --detached --depth --label --gate --gate-retries --gate-agent --evaluator --max-rounds --skip-gates --task --team --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2191,6 +2197,34 @@ _goclaw() {
                     return 0
                     ;;
                 --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gate-retries)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gate-agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --evaluator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-rounds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --task)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3298,7 +3332,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__create)
-            opts="-q -v -h -V --subject --description --priority --blocked-by --assignee --dedupe-key --require-approval --request --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --subject --description --priority --blocked-by --assignee --dedupe-key --require-approval --request --gate --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3325,6 +3359,10 @@ _goclaw() {
                     return 0
                     ;;
                 --dedupe-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3816,7 +3854,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version create list show archive members settings message"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version create list show archive members settings message run work"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4195,6 +4233,40 @@ _goclaw() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        goclaw__subcmd__team__subcmd__run)
+            opts="-q -v -h -V --workers --until-empty --watch --timeout --events --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         goclaw__subcmd__team__subcmd__settings)
             opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version get set"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -4280,6 +4352,40 @@ _goclaw() {
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__team__subcmd__work)
+            opts="-q -v -h -V --agent --watch --timeout --events --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -71,6 +71,13 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l run-id -d 'The run
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l parent-run -d 'A subagent\'s parent run (set by the spawn tool)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l depth -d 'A subagent\'s depth (set by the spawn tool)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l label -d 'A subagent\'s label (set by the spawn tool)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l gate -d 'A quality gate: after the answer, CMD runs in the workspace (through exec); exit 0 passes, otherwise its output goes back to the agent for revision (repeatable)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l gate-retries -d 'Revisions a failing --gate or --gate-agent allows before the run fails' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l gate-agent -d 'A quality gate run by AGENT, which reviews the answer: APPROVED, or REJECTED: feedback for revision (repeatable)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l evaluator -d 'Evaluate-optimize: AGENT judges each answer (APPROVED or REJECTED: feedback) and the agent revises until approved or --max-rounds is reached' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-rounds -d 'Rounds of the evaluator loop, 1 to 5 (default 3)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l task -d 'Work on this team task (id, identifier or #number): the run claims it (or takes it when the agent holds it), starts from it, and its end completes, fails or gives it back' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l team -d 'Run for this team (default with --task: the agent\'s only team): the lead gets TEAM.md, every run its team messages, and works in the team\'s workspace' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
@@ -80,6 +87,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l literal -d 'The me
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l sent -d 'A run that sessions_send started: the subagent deny lists apply, so it cannot start further runs (set by the sessions_send tool)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detach-children -d 'Leave the subagents this run starts running when it ends (default: a run that answers waits for them, one that ends otherwise cancels them)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detached -d 'A subagent that does not end with its parent\'s process (set by the spawn tool)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l skip-gates -d 'Check no quality gate (a gate\'s own reviewer run: the recursion guard)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -728,22 +736,24 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l json -d 'Print JSON even on a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -l human -d 'Print human text even when stdout is not a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -s h -l help -d 'Print help'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -f -a "create" -d 'Create a team of agents (keys of [agents.KEY] in config)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -f -a "list" -d 'List teams'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -f -a "show" -d 'A team with its members and effective settings'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -f -a "archive" -d 'Archive a team (its board stays readable)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -f -a "members" -d 'Add or remove members'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -f -a "settings" -d 'Read or change settings'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message" -f -a "message" -d 'The mailbox: send, broadcast, read, wait'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "create" -d 'Create a team of agents (keys of [agents.KEY] in config)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "list" -d 'List teams'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "show" -d 'A team with its members and effective settings'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "archive" -d 'Archive a team (its board stays readable)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "members" -d 'Add or remove members'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "settings" -d 'Read or change settings'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "message" -d 'The mailbox: send, broadcast, read, wait'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "run" -d 'Run a team on a message: the lead posts tasks, members work on them in parallel, the lead answers'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "work" -d 'Work on a team\'s tasks as one member, on this machine: claim the next task, run it, repeat'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l lead -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l member -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l reviewer -r
@@ -821,6 +831,33 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "broadcast" -d 'Send TEXT to every member (lead only)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "read" -d 'Read unread messages (each is marked read for the reader only)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "wait" -d 'Block until a message arrives for the acting agent, then read it (exit 7 on timeout)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l workers -d 'Members\' runs at once (default: the number of members)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l timeout -d 'Stop everything after this long (30s, 5m, 1h): exit 7, tasks back to pending' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l until-empty -d 'Stop when nothing on the board can move any more (the default)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l watch -d 'Keep dispatching tasks as they are created, until stopped'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l events -d 'Print the events of the team run and of every run as JSON Lines (and nothing else)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l agent -d 'The member that works' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l timeout -d 'Stop after this long (30s, 5m, 1h): exit 7, the task back to pending' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l watch -d 'Keep waiting for tasks, until stopped (default: stop when there is nothing to claim)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l events -d 'Print the events of every run as JSON Lines (and nothing else)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -857,9 +894,10 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l subject -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l description -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l priority -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l blocked-by -d 'A task this one waits for (repeatable): id or identifier' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l blocked-by -d 'A task this one waits for (repeatable): id, identifier or number (#3)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l assignee -d 'Only this member may claim it' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l dedupe-key -d 'Return the existing task with this key instead of creating a duplicate' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l gate -d 'A command the answer of a run on the task must pass (a quality gate, run in the member\'s workspace)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
