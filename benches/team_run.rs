@@ -70,7 +70,16 @@ fn post(home: &Path, n: usize, tag: &str) {
     for i in 0..n {
         goclaw(
             home,
-            &["tasks", "--as", "lead", "--team", "t", "create", "--subject", &format!("{tag} {i}")],
+            &[
+                "tasks",
+                "--as",
+                "lead",
+                "--team",
+                "t",
+                "create",
+                "--subject",
+                &format!("{tag} {i}"),
+            ],
         );
     }
 }
@@ -78,7 +87,9 @@ fn post(home: &Path, n: usize, tag: &str) {
 /// The tasks still pending, by number.
 fn pending(home: &Path) -> Vec<String> {
     let o = Command::new(env!("CARGO_BIN_EXE_goclaw"))
-        .args(["tasks", "--as", "lead", "--team", "t", "list", "--status", "pending", "--limit", "100"])
+        .args([
+            "tasks", "--as", "lead", "--team", "t", "list", "--status", "pending", "--limit", "100",
+        ])
         .env("GOCLAW_HOME", home)
         .output()
         .unwrap();
@@ -124,8 +135,13 @@ fn main() {
     let (tmean, _, tbest) = common::stats(&together);
     let (amean, _, abest) = common::stats(&apart);
     println!("team run, {MEMBERS} tasks of 1 s at once: mean {tmean:.0} ms, best {tbest:.0} ms");
-    println!("the same {MEMBERS} tasks one by one (run --task): mean {amean:.0} ms, best {abest:.0} ms");
-    println!("wall ratio (best, team run / one by one): {:.2}", tbest / abest);
+    println!(
+        "the same {MEMBERS} tasks one by one (run --task): mean {amean:.0} ms, best {abest:.0} ms"
+    );
+    println!(
+        "wall ratio (best, team run / one by one): {:.2}",
+        tbest / abest
+    );
 
     // (2) The dispatcher's overhead per task, the LLM answering at once.
     *latency.lock().unwrap() = Duration::ZERO;
@@ -144,7 +160,10 @@ fn main() {
     let (smean, _, sbest) = common::stats(&single);
     println!("team run --workers 1, per task: mean {pmean:.1} ms, best {pbest:.1} ms");
     println!("one run --task alone: mean {smean:.1} ms, best {sbest:.1} ms");
-    println!("dispatcher overhead per task (best): {:.1} ms", pbest - sbest);
+    println!(
+        "dispatcher overhead per task (best): {:.1} ms",
+        pbest - sbest
+    );
 }
 
 /// A home with provider `bench` (the server above), a lead and four members, and team `t`.
@@ -162,7 +181,10 @@ fn setup(port: u16) -> PathBuf {
     goclaw(&home, &["db", "migrate"]);
     goclaw(
         &home,
-        &["team", "create", "t", "--lead", "lead", "--member", "w1", "--member", "w2", "--member", "w3", "--member", "w4"],
+        &[
+            "team", "create", "t", "--lead", "lead", "--member", "w1", "--member", "w2",
+            "--member", "w3", "--member", "w4",
+        ],
     );
     home
 }

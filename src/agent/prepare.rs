@@ -18,31 +18,12 @@ impl Runner<'_> {
         outcome: &mut RunOutcome,
     ) -> Result<RunState> {
         let profile = self.agent.map(|a| a.profile());
-        // A subagent's tools: the subagent deny list, and the leaf list at the deepest level.
         let depth = req.child.as_ref().map_or(0, |c| c.depth);
-        let scope = Scope {
-            subagent: depth > 0 || req.restricted,
-            leaf: (depth > 0 && depth >= cfg.subagents.max_spawn_depth) || req.restricted,
-            ..Scope::default()
-        };
-        let allowed = self
-            .gate
-            .evaluate(profile.as_ref(), Some(&meta.provider), &scope)
-            .tools;
-        let mut tools: Vec<ToolDef> = allowed
-            .iter()
-            .filter_map(|n| self.gate.registry().get(n))
-            .map(|t| ToolDef {
-                name: t.name().to_string(),
-                description: t.description().to_string(),
-                parameters: t.parameters(),
-            })
-            .collect();
-        let team_md = req.team.as_ref().and_then(|t| {
-            t.team
-                .is_lead(self.agent_key)
-                .then(|| crate::team::work::team_md(&t.team, &t.base))
-        });
+        let (scope, mut tools) = self.tools_for(req, &cfg, &meta, profile.as_ref());
+        // Only a team's lead gets TEAM.md (seed 000, "Lead-Centric Design").
+        let team_md = (req.team.as_ref())
+            .filter(|t| t.team.is_lead(self.agent_key))
+            .map(|t| crate::team::work::team_md(&t.team, &t.base));
         let system = self.system_prompt(owner, profile.as_ref(), &mut tools, team_md)?;
         let mut all = vec![Message::new(Role::System, system)];
         if let Some(key) = &req.session {
@@ -126,6 +107,37 @@ impl Runner<'_> {
             mid_compacted: false,
             iteration: 0,
         })
+    }
+
+    /// The tools the agent may use, and the policy scope they came from: a subagent's get the
+    /// subagent deny list, and the leaf list at the deepest level.
+    fn tools_for(
+        &self,
+        req: &RunRequest,
+        cfg: &AgentConfig,
+        meta: &RunMeta,
+        profile: Option<&crate::tools::config::AgentProfile>,
+    ) -> (Scope, Vec<ToolDef>) {
+        let depth = req.child.as_ref().map_or(0, |c| c.depth);
+        let scope = Scope {
+            subagent: depth > 0 || req.restricted,
+            leaf: (depth > 0 && depth >= cfg.subagents.max_spawn_depth) || req.restricted,
+            ..Scope::default()
+        };
+        let allowed = self
+            .gate
+            .evaluate(profile, Some(&meta.provider), &scope)
+            .tools;
+        let tools = allowed
+            .iter()
+            .filter_map(|n| self.gate.registry().get(n))
+            .map(|t| ToolDef {
+                name: t.name().to_string(),
+                description: t.description().to_string(),
+                parameters: t.parameters(),
+            })
+            .collect();
+        (scope, tools)
     }
 
     /// The system prompt: context files, memory, credentialed CLIs and skills as far as the

@@ -15,6 +15,7 @@
 
 mod events;
 mod procs;
+mod report;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -536,53 +537,6 @@ impl Dispatcher<'_> {
         Ok(live > 0)
     }
 
-    /// The lead's final turn: every result of this team run.
-    fn results_message(&self) -> Result<String> {
-        let mut s = String::from(
-            "[Team results] The team's work has ended. The tasks and their results:\n",
-        );
-        for t in self.tasks()? {
-            let result = t.result.clone().unwrap_or_default();
-            let result: String = result.chars().take(RESULT_IN_SUMMARY).collect();
-            s.push_str(&format!(
-                "\n- {} \"{}\" ({}{}):\n{}\n",
-                t.identifier,
-                t.subject,
-                t.status,
-                t.owner
-                    .as_ref()
-                    .map(|o| format!(", by {o}"))
-                    .unwrap_or_default(),
-                result.trim()
-            ));
-        }
-        s.push_str("\nWrite the final answer for the user from these results.");
-        Ok(s)
-    }
-
-    /// The tasks of this team run: those created or dispatched since it started, and those
-    /// still open; for one member's work (`team work`), the tasks it ran.
-    fn tasks(&self) -> Result<Vec<TaskEnd>> {
-        let one_member = self.o.only.is_some();
-        Ok(board::snapshot(self.store.conn(), self.team.id, None)?
-            .into_iter()
-            .filter(|t| {
-                self.touched.contains(&t.task.id)
-                    || (!one_member
-                        && (t.task.created_at >= self.started_ms
-                            || !board::TERMINAL.contains(&t.task.status.as_str())))
-            })
-            .map(|t| TaskEnd {
-                id: t.task.id,
-                identifier: t.task.identifier,
-                subject: t.task.subject,
-                status: t.task.status,
-                owner: t.task.owner,
-                result: t.result,
-            })
-            .collect())
-    }
-
     /// The board's changes since the last look, as `task.*` events.
     fn send_board_events(&mut self) -> Result<()> {
         if self.o.relay.is_none() {
@@ -625,74 +579,6 @@ impl Dispatcher<'_> {
             }
         }
         self.send_board_events()
-    }
-
-    /// The report, and the `team.completed` event.
-    fn report(mut self, stop: Stop) -> Result<TeamRunReport> {
-        self.send_board_events()?;
-        let tasks = self.tasks()?;
-        let failed: Vec<TaskEnd> = tasks
-            .iter()
-            .filter(|t| t.status != "completed")
-            .cloned()
-            .collect();
-        let (status, kind, error) = match stop {
-            Stop::Cancelled => (
-                "cancelled",
-                Some(if self.cancel.terminated() {
-                    ErrorKind::Terminated
-                } else {
-                    ErrorKind::Interrupted
-                }),
-                Some("the team run was stopped; its tasks went back to pending".to_string()),
-            ),
-            Stop::TimedOut => (
-                "timed_out",
-                Some(ErrorKind::Timeout),
-                Some(format!(
-                    "the team run timed out after {}s; its tasks went back to pending",
-                    self.o.timeout.unwrap_or_default().as_secs()
-                )),
-            ),
-            Stop::Done => match (&self.lead_error, failed.is_empty()) {
-                (Some(e), _) => ("failed", Some(ErrorKind::Failed), Some(e.clone())),
-                (None, false) => (
-                    "failed",
-                    Some(ErrorKind::Failed),
-                    Some(format!(
-                        "{} task(s) did not complete: {}",
-                        failed.len(),
-                        failed
-                            .iter()
-                            .map(|t| format!("{} ({})", t.identifier, t.status))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )),
-                ),
-                (None, true) => ("completed", None, None),
-            },
-        };
-        let report = TeamRunReport {
-            team_run_id: self.team_run_id.clone(),
-            team: self.team.name.clone(),
-            status: status.to_string(),
-            answer: self.lead_answer.take(),
-            failed,
-            tasks,
-            error,
-            kind,
-        };
-        self.emit(TeamEvent::new(
-            "team.completed",
-            &self.team_run_id,
-            None,
-            TeamEventData::Completed {
-                status: report.status.clone(),
-                answer: report.answer.clone(),
-                failed: report.failed.iter().map(|t| t.identifier.clone()).collect(),
-            },
-        ));
-        Ok(report)
     }
 }
 
