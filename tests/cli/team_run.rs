@@ -25,6 +25,8 @@ fn team_config(env: &TestEnv, llm: &Llm) {
         ("w2", "gpt-4o"),
         ("w3", "gpt-4o"),
         ("critic", "critic-model"),
+        ("lead3", "lead3-model"),
+        ("rev", "reviewer-model"),
     ] {
         c.push_str(&format!(
             "\n[agents.{agent}]\nprovider = \"fake\"\nmodel = \"{model}\"\n"
@@ -62,7 +64,11 @@ fn runs(env: &TestEnv) -> Vec<Value> {
 
 /// The team's tasks, as its lead lists them (`t2`'s lead is `lead2`).
 fn tasks(env: &TestEnv, team: &str) -> Vec<Value> {
-    let lead = if team == "t2" { "lead2" } else { "lead" };
+    let lead = match team {
+        "t2" => "lead2",
+        "t3" => "lead3",
+        _ => "lead",
+    };
     let o = goclaw(env, &["tasks", "--as", lead, "--team", team, "list"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     json(&o)["tasks"].as_array().unwrap().clone()
@@ -582,4 +588,73 @@ fn the_evaluator_loop_stops_at_approved() {
     let critics: Vec<&Value> = all.iter().filter(|r| r["agent"] == "critic").collect();
     assert_eq!(critics.len(), 2);
     assert!(critics.iter().all(|c| c["parent_run_id"] == out["run_id"]));
+}
+
+#[test]
+fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    let o = goclaw(
+        &env,
+        &[
+            "team",
+            "create",
+            "t3",
+            "--lead",
+            "lead3",
+            "--member",
+            "w1",
+            "--reviewer",
+            "rev",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = goclaw(
+        &env,
+        &["team", "settings", "set", "t3", "require_review", "true"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = goclaw(&env, &["team", "run", "t3", "review the docs"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let report = json(&o);
+    assert_eq!(report["answer"], "FINAL: the docs are reviewed.");
+    assert_eq!(report["tasks"][0]["result"], "DRAFT v2 with examples");
+    let events = stdout(&goclaw(
+        &env,
+        &["tasks", "--as", "lead3", "--team", "t3", "events", "1"],
+    ));
+    let kinds: Vec<String> = events
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["event"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .filter(|e| ["reviewed", "rejected", "approved"].contains(&e.as_str()))
+        .collect();
+    assert_eq!(kinds, ["reviewed", "rejected", "reviewed", "approved"]);
+    // The member's second run was told why.
+    let all = runs(&env);
+    let second = all
+        .iter()
+        .filter(|r| r["agent"] == "w1")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{all:?}"));
+    let message: String = rusqlite::Connection::open(env.db())
+        .unwrap()
+        .query_row(
+            "SELECT message FROM runs WHERE id = ?1",
+            [second["id"].as_str().unwrap()],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        message.contains("[Review feedback] Your previous result was rejected: add examples"),
+        "{message}"
+    );
+    assert_eq!(all.iter().filter(|r| r["agent"] == "rev").count(), 2);
 }
