@@ -163,7 +163,8 @@ pub enum TasksCommand {
         #[arg(long, default_value_t = 1000)]
         limit: usize,
     },
-    /// Recover expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)
+    /// Release claims whose run is gone and expired locks, mark stale tasks, release orphaned
+    /// blocked tasks (cron-safe)
     Recover,
     /// Run one action given as the team_tasks tool's JSON (`{"action":"claim","task_id":…}`):
     /// JSON, @FILE or -
@@ -177,6 +178,10 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
         command => action_of(ctx, command)?,
     };
     let mut store = ctx.store()?;
+    if action == Action::Recover {
+        // Runs whose process died are marked first, so the claims they held are released.
+        crate::agent::record::reap_abandoned(store.conn())?;
+    }
     let team = resolve_team(store.conn(), &args.team, &agent)?;
     let mut board = Board::open(&mut store, team, &agent)?;
     let team_name = board.team.name.clone();

@@ -658,3 +658,127 @@ fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback() {
     );
     assert_eq!(all.iter().filter(|r| r["agent"] == "rev").count(), 2);
 }
+
+#[test]
+fn team_messages_reach_a_run_for_the_team_and_only_the_lead_gets_team_md() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t1", "lead", &["w1", "w2"]);
+    let o = goclaw(
+        &env,
+        &[
+            "team",
+            "message",
+            "send",
+            "--as",
+            "lead",
+            "--to",
+            "w1",
+            "use the blue paint",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let verbose_run = |agent: &str, message: &str| -> String {
+        let o = env
+            .cmd(&[
+                "--config", "c.toml", "run", "--agent", agent, "--team", "t1", message,
+            ])
+            .env("GOCLAW_TRACE_VERBOSE", "1")
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let id = json(&o)["run_id"].as_str().unwrap().to_string();
+        goclaw(&env, &["traces", "show", &id])
+            .stdout
+            .iter()
+            .map(|&b| b as char)
+            .collect()
+    };
+    let member = verbose_run("w1", "hello there");
+    assert!(
+        member.contains("[Team message from lead]: use the blue paint"),
+        "{member}"
+    );
+    assert!(!member.contains("You lead team"), "a member got TEAM.md");
+    // Delivered once: it is marked read.
+    let inbox = json(&goclaw(&env, &["team", "message", "read", "--as", "w1"]));
+    assert_eq!(inbox["count"], 0, "{inbox}");
+    let lead = verbose_run("lead", "hi lead");
+    assert!(lead.contains("You lead team `t1`"), "{lead}");
+    assert!(lead.contains("- w1 (member)"), "{lead}");
+}
+
+#[test]
+fn two_dispatchers_on_one_board_never_run_a_task_twice() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t1", "lead", &["w1", "w2", "w3"]);
+    for i in 0..6 {
+        let subject = format!("chore {i}");
+        goclaw(
+            &env,
+            &["tasks", "--as", "lead", "create", "--subject", &subject],
+        );
+    }
+    let a = env.spawn(&["--config", "c.toml", "team", "run", "t1"]);
+    let b = env.spawn(&["--config", "c.toml", "team", "run", "t1"]);
+    for c in [a, b] {
+        let o = c.wait_with_output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let all = tasks(&env, "t1");
+    assert_eq!(all.len(), 6);
+    assert!(all.iter().all(|t| t["status"] == "completed"), "{all:?}");
+    let members = runs(&env)
+        .iter()
+        .filter(|r| {
+            r["label"]
+                .as_str()
+                .is_some_and(|l| l.starts_with("member:"))
+        })
+        .count();
+    assert_eq!(members, 6, "a task ran twice");
+}
+
+#[test]
+fn a_task_with_a_gate_completes_only_once_its_command_passes() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t1", "lead", &["w1"]);
+    let o = goclaw(
+        &env,
+        &[
+            "tasks",
+            "--as",
+            "lead",
+            "create",
+            "--subject",
+            "make the gate pass",
+            "--gate",
+            "test -f done.txt",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = goclaw(&env, &["run", "--agent", "w1", "--task", "1"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let t = json(&goclaw(&env, &["tasks", "--as", "lead", "get", "1"]));
+    assert_eq!(t["status"], "completed");
+    assert_eq!(t["result"], "Created done.txt.");
+    assert_eq!(t["gate"], "test -f done.txt");
+    // The gate ran where the member works: its own directory of the team's workspace.
+    assert!(env.work().join("teams/t1/w1/done.txt").exists());
+}
