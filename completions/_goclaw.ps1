@@ -1565,7 +1565,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('clear-ask-user', 'clear-ask-user', [CompletionResultType]::ParameterValue, 'Clear the question (holder or lead)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Full-text search over subject and description')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Audit events of one task or the whole board, as JSON Lines')
-            [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Recover expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)')
+            [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Release claims whose run is gone and expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)')
             [CompletionResult]::new('do', 'do', [CompletionResultType]::ParameterValue, 'Run one action given as the team_tasks tool''s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -')
             break
         }

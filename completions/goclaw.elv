@@ -1482,7 +1482,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand clear-ask-user 'Clear the question (holder or lead)'
             cand search 'Full-text search over subject and description'
             cand events 'Audit events of one task or the whole board, as JSON Lines'
-            cand recover 'Recover expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)'
+            cand recover 'Release claims whose run is gone and expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)'
             cand do 'Run one action given as the team_tasks tool''s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -'
         }
         &'goclaw;tasks;create'= {
