@@ -37,6 +37,8 @@ use procs::{Ended, Launcher, Procs, Role, Started};
 
 /// How often the board is looked at when no run ends.
 const LOOK_EVERY: Duration = Duration::from_millis(100);
+/// The dispatcher acts on an unchanged board at least this often.
+const LOOK_ANYWAY: Duration = Duration::from_secs(5);
 /// How long stopped runs are given to end cleanly before they are killed.
 const STOP_GRACE: Duration = Duration::from_secs(3);
 /// Characters of each task's result in the lead's final turn.
@@ -181,6 +183,7 @@ pub fn run(
         reviews: BTreeMap::new(),
         touched: BTreeSet::new(),
         runs_of: BTreeMap::new(),
+        look: None,
     };
     d.emit(TeamEvent::new(
         "team.started",
@@ -229,6 +232,8 @@ struct Dispatcher<'a> {
     touched: BTreeSet<String>,
     /// Runs started per worker.
     runs_of: BTreeMap<String, usize>,
+    /// The board's last event and message when the dispatcher last acted, and when.
+    look: Option<((i64, i64), Instant)>,
 }
 
 impl Dispatcher<'_> {
@@ -246,9 +251,10 @@ impl Dispatcher<'_> {
             }
             for ended in self.procs.ended(LOOK_EVERY) {
                 self.on_end(ended)?;
+                self.look = None;
             }
             self.send_board_events()?;
-            if self.lead_busy() {
+            if self.lead_busy() || !self.board_moved()? {
                 continue;
             }
             if leading && self.escalation_waiting()? {
@@ -278,6 +284,30 @@ impl Dispatcher<'_> {
             }
         }
         Ok(Stop::Done)
+    }
+
+    /// Whether the board may offer something new since the dispatcher last acted on it: a
+    /// run ended, the board changed, a message arrived, or [`LOOK_ANYWAY`] passed (locks expire
+    /// silently). Claims are writes: an idle dispatcher does not make one every look.
+    fn board_moved(&mut self) -> Result<bool> {
+        let conn = self.store.conn();
+        let now = (
+            board::last_event(conn, self.team.id)?,
+            conn.query_row(
+                "SELECT coalesce(max(id), 0) FROM messages WHERE team_id = ?1",
+                [self.team.id],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(crate::store::sql)?,
+        );
+        let moved = match self.look {
+            Some((seen, at)) => seen != now || at.elapsed() >= LOOK_ANYWAY,
+            None => true,
+        };
+        if moved {
+            self.look = Some((now, Instant::now()));
+        }
+        Ok(moved)
     }
 
     fn interrupted(&self) -> Option<Stop> {
