@@ -20,6 +20,8 @@ use super::*;
 use crate::tools::child_run::{self, ChildRun};
 use crate::tools::gate::Status;
 
+/// Most revisions a gate allows, whatever config says (each gives the agent its budget again).
+const MAX_RETRIES: u32 = 10;
 /// How often a wait for a reviewer looks at the cancel flag and the deadline.
 const REVIEWER_POLL: Duration = Duration::from_millis(100);
 /// How long a reviewer asked to stop is given to record its end.
@@ -129,6 +131,10 @@ impl Runner<'_> {
             return Ok(GateVerdict::Fail(Error::usage(at)));
         }
         for (i, gate) in gates.iter().enumerate() {
+            let gate = &QualityGate {
+                max_retries: gate.max_retries.min(MAX_RETRIES),
+                ..gate.clone()
+            };
             let checker = Checker::of(gate, i + 1)?;
             let checked = Checked {
                 checker,
@@ -342,8 +348,11 @@ impl Runner<'_> {
             Check::Stopped(End::TimedOut) => Some("stopped: the run's deadline passed".into()),
             Check::Stopped(_) => Some("stopped: the run was cancelled".into()),
         };
+        // A command may carry a credential: the span's name is scrubbed like its output.
         let name = match c.checker {
-            Checker::Command(command) => format!("gate: {command}"),
+            Checker::Command(command) => {
+                format!("gate: {}", self.gate.scrubber().scrub_str(command, None))
+            }
             Checker::Reviewer(agent) => format!("evaluator: {agent} round {}", c.attempt),
         };
         let short = said.as_deref().map(short_feedback);

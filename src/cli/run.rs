@@ -535,6 +535,12 @@ fn quality_gates(ctx: &Context, a: &RunArgs) -> Result<Vec<crate::agent::config:
         return Err(Error::usage("--gate needs a command"));
     }
     super::shared::check_agents(ctx, a.gate_agent.iter().chain(&a.evaluator))?;
+    if a.gate_retries > MAX_GATE_RETRIES {
+        return Err(Error::usage(format!(
+            "--gate-retries must be at most {MAX_GATE_RETRIES} (got {})",
+            a.gate_retries
+        )));
+    }
     let rounds = a.max_rounds.unwrap_or(DEFAULT_ROUNDS);
     if !(1..=MAX_ROUNDS).contains(&rounds) {
         return Err(Error::usage(format!(
@@ -563,3 +569,5 @@ fn quality_gates(ctx: &Context, a: &RunArgs) -> Result<Vec<crate::agent::config:
 /// Rounds of the evaluator loop by default (`--max-rounds`), and at most.
 const DEFAULT_ROUNDS: u32 = 3;
 const MAX_ROUNDS: u32 = 5;
+/// Most revisions `--gate-retries` allows (each gives the agent its budget again).
+const MAX_GATE_RETRIES: u32 = 10;

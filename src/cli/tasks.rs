@@ -103,7 +103,12 @@ pub enum TasksCommand {
         to: String,
     },
     /// Submit a task you hold for review
-    Review { id: String },
+    Review {
+        id: String,
+        /// The result submitted with it
+        #[arg(long)]
+        result: Option<String>,
+    },
     /// Approve a task in review (lead)
     Approve { id: String },
     /// Reject a task in review: back to its holder with the reason (lead)
@@ -222,7 +227,7 @@ fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
             super::shared::check_agents(ctx, [&to])?;
             Action::Assign { task: id, to }
         }
-        C::Review { id } => Action::Review { task: id },
+        C::Review { id, result } => Action::Review { task: id, result },
         C::Approve { id } => Action::Approve { task: id },
         C::Reject { id, reason } => Action::Reject { task: id, reason },
         C::Retry { id } => Action::Retry { task: id },

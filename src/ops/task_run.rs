@@ -56,8 +56,12 @@ impl TeamWork {
                 team.name
             )));
         }
+        let workspace =
+            work::ensure_below(base, &work::workspace(base, &team, agent)).map_err(|e| {
+                crate::error::Error::denied(format!("the team workspace cannot be used: {e}"))
+            })?;
         let mut w = TeamWork {
-            workspace: work::workspace(base, &team, agent),
+            workspace,
             base: base.to_path_buf(),
             agent: agent.to_string(),
             run_id: run_id.to_string(),

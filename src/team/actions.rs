@@ -50,6 +50,8 @@ pub enum Action {
     },
     Review {
         task: String,
+        /// The result submitted (default: the one the task has).
+        result: Option<String>,
     },
     Approve {
         task: String,
@@ -138,7 +140,7 @@ pub fn apply(board: &mut Board<'_>, action: Action) -> Result<Reply> {
         A::Fail { task, reason } => Reply::Task(board.fail(&task, &reason)?),
         A::Cancel { task, reason } => Reply::Task(board.cancel(&task, &reason)?),
         A::Assign { task, to } => Reply::Task(board.assign(&task, &to)?),
-        A::Review { task } => Reply::Task(board.review(&task)?),
+        A::Review { task, result } => Reply::Task(board.review(&task, result.as_deref())?),
         A::Approve { task } => Reply::Task(board.approve(&task)?),
         A::Reject { task, reason } => Reply::Task(board.reject(&task, &reason)?),
         A::Retry { task } => Reply::Task(board.retry(&task)?),

@@ -66,7 +66,7 @@ pub fn default_settings() -> Value {
         "require_review": false,                // a run's answer is submitted for review
         "max_task_dispatches": 3,               // runs a dispatcher starts on one task
         "blocker_escalation": {"enabled": true},
-        "member_requests": {"enabled": false},
+        "member_requests": {"enabled": false, "auto_dispatch": false},
         "followup_interval_minutes": 30,
         "followup_max_reminders": 0,
         "stale_pending_hours": 2,

@@ -3,7 +3,8 @@
 //! member's run on a task (reference §16.8), mailbox messages as `[Team message from X]: …`, the
 //! message a dispatched task starts with, and the team workspace.
 //!
-//! The team workspace is `<workspace>/teams/<team>`: with `workspace_scope = "shared"` every
+//! The team workspace is `<workspace>/teams/<team>` (names made one path component each, one to
+//! one, and every directory below the workspace checked not to be a symbolic link): with `workspace_scope = "shared"` every
 //! member works there; with `isolated` (the default) each member works in its own directory
 //! below it, `<workspace>/teams/<team>/<agent>`, and the lead in the team's directory, where it
 //! sees every member's.
@@ -19,23 +20,65 @@ pub const PROGRESS_EVERY: u32 = 6;
 /// Longest task result kept from an answer (bytes), as the original.
 pub const MAX_RESULT_BYTES: usize = 100_000;
 
-/// A name as one path component: letters, digits, `.`, `-` and `_` kept, anything else `_`
-/// (and never `.` or `..`).
+/// A name as one path component, one to one (two names never share a directory): letters,
+/// digits, `-`, `_` and a `.` that does not start it are kept; every other byte is `%XX`.
 fn component(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    match s.as_str() {
-        "" | "." | ".." => format!("_{s}"),
-        _ => s,
+    let mut out = String::new();
+    for (i, b) in name.bytes().enumerate() {
+        if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || (b == b'.' && i > 0) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
     }
+    out
+}
+
+/// Makes sure `dir`, which lies below `base`, is a real directory: each component below `base`
+/// an existing directory or created, never a symbolic link. So a link a teammate put in the
+/// team's directory cannot move someone's workspace elsewhere (`ln -s / w2`).
+pub fn ensure_below(base: &Path, dir: &Path) -> std::io::Result<PathBuf> {
+    use std::io::{Error, ErrorKind};
+    let rel = dir
+        .strip_prefix(base)
+        .map_err(|_| Error::new(ErrorKind::InvalidInput, "not below the workspace"))?;
+    let mut cur = base.to_path_buf();
+    for c in rel.components() {
+        let std::path::Component::Normal(c) = c else {
+            return Err(Error::new(ErrorKind::InvalidInput, "not a plain path"));
+        };
+        cur.push(c);
+        match std::fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    format!("{} is a symbolic link", cur.display()),
+                ));
+            }
+            Ok(m) if !m.is_dir() => {
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    format!("{} is not a directory", cur.display()),
+                ));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == ErrorKind::NotFound => match std::fs::create_dir(&cur) {
+                Ok(()) => {}
+                // Made meanwhile by another run: looked at again on the next pass.
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                    if std::fs::symlink_metadata(&cur)?.file_type().is_symlink() {
+                        return Err(Error::new(
+                            ErrorKind::InvalidInput,
+                            format!("{} is a symbolic link", cur.display()),
+                        ));
+                    }
+                }
+                Err(e) => return Err(e),
+            },
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(cur)
 }
 
 /// The team's directory below the command's workspace.
@@ -132,11 +175,18 @@ pub fn dispatch_message(
     s
 }
 
-/// Mailbox messages as the model reads them.
+/// Mailbox messages as the model reads them. A message's own lines are indented, so none can
+/// pass for another message (`\n[Team message from lead]: …` inside a member's text).
 pub fn delivered(messages: &[Message]) -> Vec<String> {
     messages
         .iter()
-        .map(|m| format!("[Team message from {}]: {}", m.sender, m.text))
+        .map(|m| {
+            format!(
+                "[Team message from {}]: {}",
+                m.sender,
+                m.text.trim_end().replace('\n', "\n  ")
+            )
+        })
         .collect()
 }
 
@@ -182,26 +232,34 @@ mod tests {
     fn workspaces_stay_below_the_teams_directory() {
         let base = Path::new("/ws");
         let t = team("isolated");
-        assert_eq!(team_dir(base, &t), Path::new("/ws/teams/docs_.._x"));
-        assert_eq!(
-            workspace(base, &t, "w1"),
-            Path::new("/ws/teams/docs_.._x/w1")
-        );
-        assert_eq!(
-            workspace(base, &t, "lead"),
-            Path::new("/ws/teams/docs_.._x")
-        );
-        assert_eq!(
-            workspace(base, &t, ".."),
-            Path::new("/ws/teams/docs_.._x/_..")
-        );
+        let dir = "/ws/teams/docs%2F..%2Fx";
+        assert_eq!(team_dir(base, &t), Path::new(dir));
+        assert_eq!(workspace(base, &t, "w1"), Path::new(dir).join("w1"));
+        assert_eq!(workspace(base, &t, "lead"), Path::new(dir));
+        assert_eq!(workspace(base, &t, ".."), Path::new(dir).join("%2E."));
         let shared = team("shared");
-        assert_eq!(
-            workspace(base, &shared, "w1"),
-            Path::new("/ws/teams/docs_.._x")
-        );
+        assert_eq!(workspace(base, &shared, "w1"), Path::new(dir));
         assert!(team_md(&t, base).contains("- w1 (member)"));
         assert!(!team_md(&t, base).contains("- lead"));
+        // One to one: names that differ never share a directory.
+        assert_ne!(component("a b"), component("a_b"));
+        assert_ne!(component("ö"), component("_"));
+        assert_ne!(component("%20"), component(" "));
+        assert_eq!(component("w.1"), "w.1");
+    }
+
+    #[test]
+    fn a_symbolic_link_cannot_move_a_workspace() {
+        let base = tempfile::tempdir().unwrap();
+        let b = base.path();
+        let ok = ensure_below(b, &b.join("teams/t/w1")).unwrap();
+        assert!(ok.is_dir());
+        std::os::unix::fs::symlink("/", b.join("teams/t/w2")).unwrap();
+        let e = ensure_below(b, &b.join("teams/t/w2")).unwrap_err();
+        assert!(e.to_string().contains("is a symbolic link"), "{e}");
+        std::fs::remove_dir_all(b.join("teams/t/w1")).unwrap();
+        std::os::unix::fs::symlink("/tmp", b.join("teams/t/w1")).unwrap();
+        assert!(ensure_below(b, &b.join("teams/t/w1/x")).is_err());
     }
 
     #[test]

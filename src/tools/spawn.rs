@@ -170,6 +170,11 @@ fn start(
                 ctx.known_agents.join(", ")
             )));
         }
+        Some(a) if ctx.agent.as_deref() != Some(a) && in_a_team(store, a)? => {
+            return Err(Error::denied(format!(
+                "agent \"{a}\" is a member of a team: a subagent cannot act as another team member (its board rights are its own); spawn a copy of yourself or an agent outside teams"
+            )));
+        }
         Some(a) => Some(a.to_string()),
         None => ctx.agent.clone(),
     };
@@ -203,6 +208,18 @@ fn start(
     }
     subagents::child(store.conn(), &run_id)?
         .ok_or_else(|| Error::internal("a spawned child has no record"))
+}
+
+/// Whether `agent` leads or belongs to a team: its identity carries rights on a board.
+fn in_a_team(store: &Store, agent: &str) -> Result<bool> {
+    store
+        .conn()
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM team_members WHERE agent = ?1)",
+            [agent],
+            |r| r.get(0),
+        )
+        .map_err(crate::store::sql)
 }
 
 /// Starts the child's `goclaw run`; its output goes to the store, not to this process.

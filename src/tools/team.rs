@@ -169,7 +169,10 @@ fn action_of(ctx: &CallContext, name: &str, args: &Map<String, Value>) -> Result
             task: task()?,
             to: need(args, "assignee", "assign")?.to_string(),
         },
-        "review" => Action::Review { task: task()? },
+        "review" => Action::Review {
+            task: task()?,
+            result: s(args, "result").map(String::from),
+        },
         "approve" => Action::Approve { task: task()? },
         "reject" => Action::Reject {
             task: task()?,
@@ -219,8 +222,33 @@ fn blocked_by(args: &Map<String, Value>) -> Option<Vec<String>> {
     })
 }
 
-/// `create`: the assignee must be an agent of the config.
+/// What a run working on a task may not do with the board: its final answer ends its task
+/// (through the task's gate and the team's review), so it neither completes nor submits a task
+/// itself, and it works on one task at a time, so it claims no other.
+fn on_task_run(ctx: &CallContext, action: &Action) -> Result<()> {
+    let Some(task) = ctx.run.as_ref().and_then(|r| r.task_id.as_deref()) else {
+        return Ok(());
+    };
+    let why = match action {
+        Action::Complete { .. } | Action::Review { .. } => format!(
+            "you are working on task {task}: your final answer completes it (its quality gate and the team's review apply). Answer when the work is done."
+        ),
+        Action::Claim { .. } => {
+            format!("you are working on task {task}: finish it (answer) before taking another.")
+        }
+        _ => return Ok(()),
+    };
+    Err(Error::denied(why))
+}
+
+/// `create`: the assignee must be an agent of the config; a quality gate is a command, so only
+/// a caller that may run commands (`exec`) may set one.
 fn create_action(ctx: &CallContext, args: &Map<String, Value>) -> Result<Action> {
+    if s(args, "gate").is_some() && !ctx.allowed_tools.iter().any(|t| t == "exec") {
+        return Err(Error::denied(
+            "a task's gate is a command: only an agent that may use exec can set one",
+        ));
+    }
     if let Some(a) = s(args, "assignee").filter(|a| !ctx.known_agents.iter().any(|k| k == a)) {
         return Err(Error::not_found(format!("assignee \"{a}\" not found")));
     }
@@ -336,6 +364,7 @@ impl TeamTasks {
     ) -> Result<ToolResult> {
         let name = need(args, "action", "any")?.to_string();
         let action = action_of(ctx, &name, args)?;
+        on_task_run(ctx, &action)?;
         let (team, agent) = open(ctx, args, store)?;
         let mut board = Board::open(store, team, &agent)?;
         render(&name, actions::apply(&mut board, action)?)

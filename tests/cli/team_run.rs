@@ -782,3 +782,137 @@ fn a_task_with_a_gate_completes_only_once_its_command_passes() {
     // The gate ran where the member works: its own directory of the team's workspace.
     assert!(env.work().join("teams/t1/w1/done.txt").exists());
 }
+
+#[test]
+fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    team(&env, "t1", "lead", &["w1", "w2"]);
+    for subject in ["cheat at once", "other work", "become the lead"] {
+        goclaw(
+            &env,
+            &["tasks", "--as", "lead", "create", "--subject", subject],
+        );
+    }
+    let o = goclaw(&env, &["run", "--agent", "w1", "--task", "1", "--events"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let refused: Vec<String> = events(&o)
+        .iter()
+        .filter(|e| e["type"] == "tool.result" && e["is_error"] == true)
+        .map(|e| e["result"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(refused.len(), 2, "{refused:?}");
+    assert!(
+        refused[0].contains("your final answer completes it"),
+        "{refused:?}"
+    );
+    assert!(
+        refused[1].contains("finish it (answer) before taking another"),
+        "{refused:?}"
+    );
+    let t = json(&goclaw(&env, &["tasks", "--as", "lead", "get", "1"]));
+    assert_eq!(t["result"], "THE REAL RESULT");
+    assert_eq!(
+        json(&goclaw(&env, &["tasks", "--as", "lead", "get", "2"]))["status"],
+        "pending"
+    );
+
+    let o = goclaw(&env, &["run", "--agent", "w2", "--task", "3", "--events"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let spawn = events(&o)
+        .into_iter()
+        .find(|e| e["type"] == "tool.result" && e["name"] == "spawn")
+        .unwrap();
+    assert_eq!(spawn["is_error"], true);
+    assert!(
+        spawn["result"]
+            .as_str()
+            .unwrap()
+            .contains("is a member of a team"),
+        "{spawn}"
+    );
+    assert!(runs(&env).iter().all(|r| r["agent"] != "lead"));
+
+    // In a team that requires review, and for a task with a gate, a member cannot complete
+    // by hand either; the lead can.
+    goclaw(
+        &env,
+        &[
+            "tasks",
+            "--as",
+            "lead",
+            "create",
+            "--subject",
+            "gated",
+            "--gate",
+            "true",
+        ],
+    );
+    goclaw(&env, &["tasks", "--as", "w1", "claim", "4"]);
+    let o = goclaw(
+        &env,
+        &["tasks", "--as", "w1", "complete", "4", "--result", "x"],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(stderr(&o).contains("has a quality gate"), "{}", stderr(&o));
+    goclaw(
+        &env,
+        &["team", "settings", "set", "t1", "require_review", "true"],
+    );
+    goclaw(
+        &env,
+        &["tasks", "--as", "lead", "create", "--subject", "reviewed"],
+    );
+    goclaw(&env, &["tasks", "--as", "w2", "claim", "5"]);
+    let o = goclaw(
+        &env,
+        &["tasks", "--as", "w2", "complete", "5", "--result", "x"],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let o = goclaw(
+        &env,
+        &["tasks", "--as", "w2", "review", "5", "--result", "the work"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let t = json(&goclaw(&env, &["tasks", "--as", "lead", "get", "5"]));
+    assert_eq!(
+        (t["status"].as_str(), t["result"].as_str()),
+        (Some("in_review"), Some("the work"))
+    );
+}
+
+#[test]
+fn a_task_whose_runs_never_start_fails_after_its_dispatches() {
+    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+        return;
+    };
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    // w3's provider needs a key nobody set: its runs fail before they start.
+    let mut c = std::fs::read_to_string(env.work().join("c.toml")).unwrap();
+    c = c.replace(
+        "[agents.w3]\nprovider = \"fake\"",
+        "[agents.w3]\nprovider = \"nokey\"",
+    );
+    c.push_str("\n[providers.nokey]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"GOCLAW_TEST_NO_SUCH_KEY\"\nmodel = \"m\"\n");
+    env.write("c.toml", c);
+    team(&env, "t1", "lead", &["w3"]);
+    goclaw(
+        &env,
+        &["tasks", "--as", "lead", "create", "--subject", "never"],
+    );
+    let started = Instant::now();
+    let o = goclaw(&env, &["team", "run", "t1", "--timeout", "60s"]);
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    let t = json(&goclaw(&env, &["tasks", "--as", "lead", "get", "1"]));
+    assert_eq!(t["status"], "failed", "{t}");
+    assert!(t["dispatch_count"].as_i64().unwrap() <= 3, "{t}");
+}

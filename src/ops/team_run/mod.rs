@@ -152,6 +152,11 @@ pub fn run(
         workspace: settings.workspace.clone(),
         config: settings.config_exists.then(|| settings.config_path.clone()),
         team: team.name.clone(),
+        team_dir: crate::team::work::ensure_below(
+            &settings.workspace,
+            &crate::team::work::team_dir(&settings.workspace, &team),
+        )
+        .map_err(|e| Error::denied(format!("the team workspace cannot be used: {e}")))?,
         team_run_id: team_run_id.clone(),
         relay: o.relay.clone(),
     };
@@ -184,6 +189,7 @@ pub fn run(
         touched: BTreeSet::new(),
         runs_of: BTreeMap::new(),
         look: None,
+        final_turn: None,
     };
     d.emit(TeamEvent::new(
         "team.started",
@@ -232,6 +238,8 @@ struct Dispatcher<'a> {
     touched: BTreeSet<String>,
     /// Runs started per worker.
     runs_of: BTreeMap<String, usize>,
+    /// The lead's final turn, once started: its answer is the team run's.
+    final_turn: Option<String>,
     /// The board's last event and message when the dispatcher last acted, and when.
     look: Option<((i64, i64), Instant)>,
 }
@@ -250,7 +258,7 @@ impl Dispatcher<'_> {
                 return Ok(stop);
             }
             for ended in self.procs.ended(LOOK_EVERY) {
-                self.on_end(ended)?;
+                tolerate(self.on_end(ended))?;
                 self.look = None;
             }
             self.send_board_events()?;
@@ -271,14 +279,14 @@ impl Dispatcher<'_> {
         }
         if let (Some(_), true) = (&self.o.message, leading) {
             let summary = self.results_message()?;
-            self.lead_turn(&summary)?;
+            self.final_turn = Some(self.lead_turn(&summary)?);
             while self.lead_busy() {
                 if let Some(stop) = self.interrupted() {
                     self.stop_everything()?;
                     return Ok(stop);
                 }
                 for ended in self.procs.ended(LOOK_EVERY) {
-                    self.on_end(ended)?;
+                    tolerate(self.on_end(ended))?;
                 }
                 self.send_board_events()?;
             }
@@ -324,8 +332,8 @@ impl Dispatcher<'_> {
         self.procs.running().any(|s| s.role == Role::Lead)
     }
 
-    /// Starts a turn of the lead, in the team run's session.
-    fn lead_turn(&mut self, message: &str) -> Result<()> {
+    /// Starts a turn of the lead, in the team run's session; its run id.
+    fn lead_turn(&mut self, message: &str) -> Result<String> {
         let run_id = uuid::Uuid::now_v7().to_string();
         let session = format!("--session=team-run:{}", self.team_run_id);
         let lead = self.team.lead.clone();
@@ -333,7 +341,7 @@ impl Dispatcher<'_> {
             .procs
             .start(&run_id, &lead, Role::Lead, (message, vec![session]))?;
         self.dispatched(&started);
-        Ok(())
+        Ok(run_id)
     }
 
     fn dispatched(&mut self, s: &Started) {
@@ -362,9 +370,28 @@ impl Dispatcher<'_> {
         Ok(mailbox::unread_from(self.store.conn(), &self.team, &self.team.lead, ESCALATION)? > 0)
     }
 
+    /// Tasks waiting for a run that used all their dispatches fail (a run that cannot start,
+    /// a blocker retried again and again): the team run never loops on one task.
+    fn give_up_spent(&mut self) -> Result<()> {
+        let spent: Vec<TaskState> = board::snapshot(self.store.conn(), self.team.id, None)?
+            .into_iter()
+            .filter(|t| matches!(t.task.status.as_str(), "pending" | "stale"))
+            .filter(|t| t.dispatch_count >= self.max_dispatches)
+            .collect();
+        for t in spent {
+            let reason = format!(
+                "dispatched {} times without ending (the team's max_task_dispatches)",
+                t.dispatch_count
+            );
+            Board::system(self.store, self.team.clone())?.give_up(&t.task.id, &reason)?;
+        }
+        Ok(())
+    }
+
     /// Starts members' runs: for each idle worker, a task it holds that waits for it (given
     /// back after a rejected review), else the next task it may claim.
     fn dispatch(&mut self) -> Result<()> {
+        self.give_up_spent()?;
         let busy: BTreeSet<String> = self
             .procs
             .running()
@@ -439,7 +466,8 @@ impl Dispatcher<'_> {
             b.count_dispatch(&t.task.id)?;
             return Ok(Some(t.task.id));
         }
-        Ok(b.claim_for_run(None, run_id, true)?.map(|t| t.id))
+        Ok(b.claim_for_run(None, run_id, Some(self.max_dispatches))?
+            .map(|t| t.id))
     }
 
     /// Tasks submitted for review by a run, reviewed by the reviewer (one review at a time per
@@ -485,7 +513,12 @@ impl Dispatcher<'_> {
         let row = crate::agent::runs::get(self.store.conn(), &e.started.run_id)?;
         match &e.started.role {
             Role::Lead => match row {
-                Some(r) if r.status == "completed" => self.lead_answer = r.content,
+                // The answer is the final turn's (an earlier turn's text is no answer).
+                Some(r) if r.status == "completed" => {
+                    if self.final_turn.as_deref() == Some(r.id.as_str()) {
+                        self.lead_answer = r.content;
+                    }
+                }
                 Some(r) => {
                     self.lead_error = Some(format!(
                         "the lead's run {} {}: {}",
@@ -495,7 +528,14 @@ impl Dispatcher<'_> {
                     ))
                 }
                 None => {
-                    self.lead_error = Some(format!("the lead's run did not start ({:?})", e.exit))
+                    self.lead_error = Some(format!(
+                        "the lead's run did not start ({}); `goclaw run --agent {}` says why",
+                        match &e.exit {
+                            Ok(s) => s.to_string(),
+                            Err(err) => err.to_string(),
+                        },
+                        self.team.lead
+                    ))
                 }
             },
             Role::Member { task_id } => self.member_ended(task_id, &e)?,
@@ -609,6 +649,22 @@ impl Dispatcher<'_> {
             }
         }
         self.send_board_events()
+    }
+}
+
+/// The board moved on while a run ended (a task cancelled by the lead during its review, two
+/// dispatchers' reviewers judging one task): a refusal then is no reason to stop the team run.
+fn tolerate(r: Result<()>) -> Result<()> {
+    match r {
+        Err(e)
+            if matches!(
+                e.kind,
+                ErrorKind::Conflict | ErrorKind::NotFound | ErrorKind::Denied
+            ) =>
+        {
+            Ok(())
+        }
+        other => other,
     }
 }
 

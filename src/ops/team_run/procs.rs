@@ -46,6 +46,8 @@ pub struct Launcher {
     pub workspace: PathBuf,
     pub config: Option<PathBuf>,
     pub team: String,
+    /// The team's directory (`teams/<team>` in the workspace), made sure of: a reviewer's.
+    pub team_dir: PathBuf,
     /// The team run's id: every run's `parent_run_id`.
     pub team_run_id: String,
     pub relay: Option<SharedRelay>,
@@ -102,10 +104,15 @@ impl Procs {
         flags.extend(extra);
         let tx = self.exits_tx.clone();
         let id = run_id.to_string();
+        // A reviewer looks at the team's directory, where the work is, and works nowhere else.
+        let workspace = match &role {
+            Role::Review { .. } => l.team_dir.clone(),
+            _ => l.workspace.clone(),
+        };
         let pid = child_run::start(
             ChildRun {
                 store_path: &l.store_path,
-                workspace: &l.workspace,
+                workspace: &workspace,
                 config: l.config.as_deref(),
                 flags,
                 message,

@@ -55,9 +55,13 @@ impl Dispatcher<'_> {
     pub(super) fn report(mut self, stop: Stop) -> Result<TeamRunReport> {
         self.send_board_events()?;
         let tasks = self.tasks()?;
+        // What did not get done: failed, or left where nothing moves it. Completed and cancelled
+        // tasks (the lead dropped them) are not failures, nor are members' requests waiting
+        // for the lead's approval (in review, nobody's work yet).
         let failed: Vec<TaskEnd> = tasks
             .iter()
-            .filter(|t| t.status != "completed")
+            .filter(|t| !matches!(t.status.as_str(), "completed" | "cancelled"))
+            .filter(|t| !(t.status == "in_review" && t.owner.is_none()))
             .cloned()
             .collect();
         let (status, kind, error) = match stop {
@@ -68,13 +72,16 @@ impl Dispatcher<'_> {
                 } else {
                     ErrorKind::Interrupted
                 }),
-                Some("the team run was stopped; its tasks went back to pending".to_string()),
+                Some(
+                    "the team run was stopped: every run ended, and the tasks they held went back to pending"
+                        .to_string(),
+                ),
             ),
             Stop::TimedOut => (
                 "timed_out",
                 Some(ErrorKind::Timeout),
                 Some(format!(
-                    "the team run timed out after {}s; its tasks went back to pending",
+                    "the team run timed out after {}s: every run ended, and the tasks they held went back to pending",
                     self.o.timeout.unwrap_or_default().as_secs()
                 )),
             ),

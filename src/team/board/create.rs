@@ -35,7 +35,13 @@ impl Board<'_> {
             )
             .map_err(sql)?;
         let identifier = format!("T-{number:03}-{}", &hex[hex.len() - 4..]);
-        let status = if new.require_approval {
+        // A member's request waits for the lead's approval unless the team dispatches them
+        // (`member_requests.auto_dispatch`): members cannot keep a dispatcher busy with their
+        // own tasks.
+        let held_for_approval = !team.is_lead(&actor)
+            && actor != SYSTEM
+            && team.setting("member_requests.auto_dispatch").as_bool() != Some(true);
+        let status = if new.require_approval || held_for_approval {
             "in_review"
         } else if !blockers.is_empty() {
             "blocked"

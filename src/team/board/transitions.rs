@@ -10,21 +10,27 @@ impl Board<'_> {
         self.claim_inner(key, None)
     }
 
-    /// Claims a task, for a run (`(run_id, dispatched)`) when one will work on it: the run is
-    /// recorded in the same statement, and a dispatched claim counts against the task's limit.
-    pub(super) fn claim_inner(&mut self, key: &str, run: Option<(&str, bool)>) -> Result<Task> {
+    /// Claims a task, for a run (`(run_id, dispatch limit)`) when one will work on it: the run
+    /// is recorded in the same statement, and a dispatched claim (with a limit) counts against
+    /// the task's dispatches and takes no task that used them all.
+    pub(super) fn claim_inner(
+        &mut self,
+        key: &str,
+        run: Option<(&str, Option<i64>)>,
+    ) -> Result<Task> {
         self.writable()?;
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
         let tx = self.begin()?;
         let task = Self::find(&tx, &team, key)?;
         let now = now_ms();
-        let (run_id, dispatched) = run.map_or((None, false), |(r, d)| (Some(r), d));
+        let (run_id, limit) = run.map_or((None, None), |(r, l)| (Some(r), l));
         let n = tx
             .execute(
                 "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3,
-                        run_id = ?5, dispatch_count = dispatch_count + ?6
-                 WHERE id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL AND (assignee IS NULL OR assignee = ?2)",
-                params![task.id, actor, now, now + lock, run_id, i64::from(dispatched)],
+                        run_id = ?5, dispatch_count = dispatch_count + (?6 IS NOT NULL)
+                 WHERE id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL AND (assignee IS NULL OR assignee = ?2)
+                   AND (?6 IS NULL OR dispatch_count < ?6)",
+                params![task.id, actor, now, now + lock, run_id, limit],
             )
             .map_err(sql)?;
         if n == 0 {
@@ -58,27 +64,31 @@ impl Board<'_> {
     }
 
     /// [`claim_next`](Self::claim_next), for a run (see [`claim_inner`](Self::claim_inner)).
-    pub(super) fn claim_next_inner(&mut self, run: Option<(&str, bool)>) -> Result<Option<Task>> {
+    pub(super) fn claim_next_inner(
+        &mut self,
+        run: Option<(&str, Option<i64>)>,
+    ) -> Result<Option<Task>> {
         self.writable()?;
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
         let tx = self.begin()?;
+        let limit = run.and_then(|(_, l)| l);
         let next: Option<String> = tx
             .query_row(
                 "SELECT id FROM tasks WHERE team_id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL
-                   AND (assignee IS NULL OR assignee = ?2)
+                   AND (assignee IS NULL OR assignee = ?2) AND (?3 IS NULL OR dispatch_count < ?3)
                  ORDER BY priority DESC, created_at, task_number LIMIT 1",
-                params![team.id, actor],
+                params![team.id, actor, limit],
                 |r| r.get(0),
             )
             .optional()
             .map_err(sql)?;
         let Some(id) = next else { return Ok(None) };
         let now = now_ms();
-        let (run_id, dispatched) = run.map_or((None, false), |(r, d)| (Some(r), d));
+        let run_id = run.map(|(r, _)| r);
         tx.execute(
             "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3,
-                    run_id = ?5, dispatch_count = dispatch_count + ?6 WHERE id = ?1",
-            params![id, actor, now, now + lock, run_id, i64::from(dispatched)],
+                    run_id = ?5, dispatch_count = dispatch_count + (?6 IS NOT NULL) WHERE id = ?1",
+            params![id, actor, now, now + lock, run_id, limit],
         )
         .map_err(sql)?;
         Self::event(
@@ -148,10 +158,35 @@ impl Board<'_> {
         Ok(t)
     }
 
-    /// Completes a task the caller holds, and releases its dependents.
+    /// Completes a task the caller holds, and releases its dependents. In a team that requires
+    /// review, and for a task with a quality gate, a member cannot complete it directly: it
+    /// submits it for review, or a run on the task completes it once the gate passed.
     pub fn complete(&mut self, key: &str, result: &str) -> Result<Task> {
         if result.trim().is_empty() {
             return Err(Error::usage("complete needs a result"));
+        }
+        if !self.team.is_lead(&self.actor) && self.actor != SYSTEM {
+            if self.team.setting("require_review").as_bool() == Some(true) {
+                return Err(Error::denied(format!(
+                    "team `{}` requires review: submit the result for review instead (review)",
+                    self.team.name
+                )));
+            }
+            let team = self.team.clone();
+            let tx = self.begin()?;
+            let task = Self::find(&tx, &team, key)?;
+            let gate: Option<String> = tx
+                .query_row("SELECT gate FROM tasks WHERE id = ?1", [&task.id], |r| {
+                    r.get(0)
+                })
+                .map_err(sql)?;
+            drop(tx);
+            if let Some(g) = gate {
+                return Err(Error::denied(format!(
+                    "task {} has a quality gate (`{g}`): a run on the task completes it once the gate passes (goclaw run --task {})",
+                    task.identifier, task.identifier
+                )));
+            }
         }
         self.holder_transition(key, &Self::COMPLETE, Some(result.to_string()))
     }
@@ -161,9 +196,9 @@ impl Board<'_> {
         self.holder_transition(key, &Self::FAIL, Some(format!("FAILED: {reason}")))
     }
 
-    /// Submits a task the caller holds for review.
-    pub fn review(&mut self, key: &str) -> Result<Task> {
-        self.holder_transition(key, &Self::REVIEW, None)
+    /// Submits a task the caller holds for review, with its result.
+    pub fn review(&mut self, key: &str, result: Option<&str>) -> Result<Task> {
+        self.holder_transition(key, &Self::REVIEW, result.map(str::to_string))
     }
 
     /// Lead: cancels any unfinished task.

@@ -41,18 +41,48 @@ pub fn holder(
 
 impl Board<'_> {
     /// Claims a task for a run of the acting agent: the one named, or (`None`) the most urgent
-    /// it may take. `None` back when there was nothing to claim. `dispatched` counts the claim
-    /// against the task's dispatch limit.
+    /// it may take. `None` back when there was nothing to claim. A dispatcher's claim gives
+    /// its `limit` of dispatches per task: the claim counts, and a task that used them all is
+    /// not taken.
     pub fn claim_for_run(
         &mut self,
         key: Option<&str>,
         run_id: &str,
-        dispatched: bool,
+        limit: Option<i64>,
     ) -> Result<Option<Task>> {
         match key {
-            Some(k) => self.claim_inner(k, Some((run_id, dispatched))).map(Some),
-            None => self.claim_next_inner(Some((run_id, dispatched))),
+            Some(k) => self.claim_inner(k, Some((run_id, limit))).map(Some),
+            None => self.claim_next_inner(Some((run_id, limit))),
         }
+    }
+
+    /// Fails a task nobody works on (pending, stale or blocked) that cannot be done: it used
+    /// all its dispatches. Dependents stay blocked, as for any failure.
+    pub fn give_up(&mut self, key: &str, reason: &str) -> Result<Option<Task>> {
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        let n = tx
+            .execute(
+                "UPDATE tasks SET status = 'failed', result = ?2, owner = NULL, run_id = NULL, updated_at = ?3
+                 WHERE id = ?1 AND status IN ('pending', 'stale', 'blocked')",
+                params![task.id, format!("FAILED: {reason}"), now_ms()],
+            )
+            .map_err(sql)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        Self::event(
+            &tx,
+            &team,
+            &task.id,
+            "failed",
+            SYSTEM,
+            json!({"reason": reason}),
+        )?;
+        let t = Self::find(&tx, &team, &task.id)?;
+        tx.commit().map_err(sql)?;
+        Ok(Some(t))
     }
 
     /// Takes a task for a run of the acting agent: claims it when it is pending; when the agent
@@ -65,7 +95,7 @@ impl Board<'_> {
         drop(tx);
         if task.status != "in_progress" {
             return self
-                .claim_for_run(Some(&task.id), run_id, false)?
+                .claim_for_run(Some(&task.id), run_id, None)?
                 .ok_or_else(|| Error::internal("a claimed task vanished"));
         }
         if task.owner.as_deref() != Some(self.actor.as_str()) {
@@ -182,6 +212,7 @@ impl Board<'_> {
                 "SELECT t.id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
                  WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
                    AND ((r.id IS NULL AND t.locked_at < ?2)
+                        OR r.status = 'abandoned'
                         OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))",
             )
             .and_then(|mut s| {

@@ -84,6 +84,23 @@ fn only_the_lead_creates_tasks_and_a_dedupe_key_returns_the_existing_one() {
         .unwrap();
     assert!(created);
     assert_eq!(t.created_by, "w1");
+    assert_eq!(
+        t.status, "in_review",
+        "a member's request waits for the lead's approval"
+    );
+    assert_eq!(fx.board("lead").approve(&t.id).unwrap().status, "pending");
+    // A team that dispatches requests takes them as they come.
+    let mut fx = fixture_with(Some(
+        json!({"member_requests": {"enabled": true, "auto_dispatch": true}}),
+    ));
+    let (t, _) = fx
+        .board("w1")
+        .create(NewTask {
+            subject: "please look at the logs".into(),
+            request: true,
+            ..Default::default()
+        })
+        .unwrap();
     assert_eq!(t.status, "pending");
 }
 

@@ -60,7 +60,7 @@ fn recover_frees_expired_claims_marks_old_pending_and_review_stale_and_releases_
     fx.board("w1").claim(&expired.id).unwrap();
     fx.board("w1").claim(&live.id).unwrap();
     fx.board("w2").claim(&old_review.id).unwrap();
-    fx.board("w2").review(&old_review.id).unwrap();
+    fx.board("w2").review(&old_review.id, None).unwrap();
 
     // A second connection to the same store file ages rows while the board is open, so that the
     // result of this board's own recover() (not the one Board::open ran) can be checked.

@@ -11,7 +11,7 @@ fn review_then_approve_completes_the_task_and_releases_dependents() {
     let t = fx.task("feature");
     let dep = fx.blocked_task("release notes", &[&t]);
     fx.board("w1").claim(&t.id).unwrap();
-    let r = fx.board("w1").review(&t.id).unwrap();
+    let r = fx.board("w1").review(&t.id, None).unwrap();
     assert_eq!(r.status, "in_review");
     assert_eq!(r.owner.as_deref(), Some("w1"));
     assert_eq!(
@@ -40,7 +40,7 @@ fn reject_sends_a_reviewed_task_back_to_its_holder_with_the_reason() {
     let mut fx = fixture();
     let t = fx.task("feature");
     fx.board("w1").claim(&t.id).unwrap();
-    fx.board("w1").review(&t.id).unwrap();
+    fx.board("w1").review(&t.id, None).unwrap();
     let r = fx.board("lead").reject(&t.id, "add tests").unwrap();
     assert_eq!(r.status, "in_progress");
     assert_eq!(r.owner.as_deref(), Some("w1"));
@@ -78,7 +78,7 @@ fn only_the_lead_approves_or_rejects_and_only_tasks_in_review() {
         "reject needs in_review",
     );
 
-    fx.board("w1").review(&t.id).unwrap();
+    fx.board("w1").review(&t.id, None).unwrap();
     // Neither the holder, another member nor a reviewer may decide.
     for who in ["w1", "w2", "rev"] {
         expect_err(
@@ -188,7 +188,11 @@ fn only_the_holder_completes_fails_or_submits_a_task() {
             ErrorKind::Conflict,
             &held,
         );
-        expect_err(fx.board(who).review(&t.id), ErrorKind::Conflict, &held);
+        expect_err(
+            fx.board(who).review(&t.id, None),
+            ErrorKind::Conflict,
+            &held,
+        );
     }
     expect_err(
         fx.board("w1").complete(&t.id, "  "),
