@@ -1730,6 +1730,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             break
         }
         'goclaw;tasks;review' {
+            [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'The result submitted with it')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'The team (default: the acting agent''s only team)')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The acting agent')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')

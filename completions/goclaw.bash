@@ -3728,12 +3728,16 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__review)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --result --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --team)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -1638,6 +1638,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;review'= {
+            cand --result 'The result submitted with it'
             cand --team 'The team (default: the acting agent''s only team)'
             cand --as 'The acting agent'
             cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'

@@ -995,6 +995,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l result -d 'The result submitted with it' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
