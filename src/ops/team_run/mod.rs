@@ -313,6 +313,11 @@ impl Dispatcher<'_> {
             None => true,
         };
         if moved {
+            // Runs of other dispatchers whose process died are marked, so their claims go
+            // back and nobody waits for them.
+            crate::agent::record::reap_abandoned(self.store.conn())?;
+        }
+        if moved {
             self.look = Some((now, Instant::now()));
         }
         Ok(moved)

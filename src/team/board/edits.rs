@@ -97,7 +97,7 @@ impl Board<'_> {
             } else {
                 let reason: String = text.chars().take(BLOCKER_REASON_RUNES).collect();
                 tx.execute(
-                    "UPDATE tasks SET status = 'failed', result = ?2, locked_at = NULL, lock_expires_at = NULL, run_id = NULL, updated_at = ?3
+                    "UPDATE tasks SET status = 'failed', result = ?2, locked_at = NULL, lock_expires_at = NULL, run_id = NULL, ask_user = NULL, updated_at = ?3
                      WHERE id = ?1 AND status = 'in_progress'",
                     params![task.id, format!("FAILED: Blocked: {reason}"), now],
                 )
