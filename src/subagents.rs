@@ -353,8 +353,8 @@ pub fn archive(conn: &Connection) -> Result<usize> {
     let cutoff = now_ms() - ARCHIVE_AFTER_MS;
     conn.execute(
         "UPDATE subagents SET status = 'archived'
-         WHERE status = 'started' AND run_id IN
-           (SELECT id FROM runs WHERE status != 'running' AND ended_at < ?1)",
+         WHERE status = 'started' AND EXISTS
+           (SELECT 1 FROM runs r WHERE r.id = subagents.run_id AND r.status != 'running' AND r.ended_at < ?1)",
         [cutoff],
     )
     .map_err(sql)

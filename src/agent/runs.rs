@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::record::reap_abandoned;
@@ -84,20 +84,21 @@ fn reap(conn: &Connection) {
 /// Runs, newest first (runs whose process is gone are marked abandoned first).
 pub fn list(conn: &Connection, f: &RunFilter) -> Result<Vec<RunRow>> {
     reap(conn);
+    let (filter, values) = crate::store::where_equal(&[
+        ("parent_run_id", f.parent.as_deref()),
+        ("status", f.status.as_deref()),
+        ("agent", f.agent.as_deref()),
+        ("session", f.session.as_deref()),
+    ]);
     let mut stmt = conn
         .prepare(&format!(
-            "SELECT {COLUMNS} FROM runs
-             WHERE (?1 IS NULL OR parent_run_id = ?1) AND (?2 IS NULL OR status = ?2)
-               AND (?3 IS NULL OR agent = ?3) AND (?4 IS NULL OR session = ?4)
-             ORDER BY started_at DESC, id DESC LIMIT ?5"
+            "SELECT {COLUMNS} FROM runs {filter} ORDER BY started_at DESC, id DESC LIMIT {}",
+            f.limit
         ))
         .map_err(sql)?;
-    stmt.query_map(
-        params![f.parent, f.status, f.agent, f.session, f.limit],
-        row,
-    )
-    .and_then(|rows| rows.collect())
-    .map_err(sql)
+    stmt.query_map(rusqlite::params_from_iter(values), row)
+        .and_then(|rows| rows.collect())
+        .map_err(sql)
 }
 
 /// One run by id (or a unique prefix of it).

@@ -15,6 +15,9 @@ pub mod team_run;
 pub mod tick;
 pub mod toolbox;
 
+#[cfg(test)]
+mod query_plans;
+
 /// Something for the person running the command, which the entry point shows or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {

@@ -115,7 +115,28 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "team_runs",
         sql: include_str!("migrations/010_team_runs.sql"),
     },
+    Migration {
+        version: 11,
+        name: "indexes",
+        sql: include_str!("migrations/011_indexes.sql"),
+    },
 ];
+
+/// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,
+/// …): a filter left out is not in the SQL, so the index on a column given is used (a
+/// `(?1 IS NULL OR col = ?1)` filter cannot use one).
+pub fn where_equal<'a>(pairs: &[(&'static str, Option<&'a str>)]) -> (String, Vec<&'a str>) {
+    let mut clause = String::new();
+    let mut values = Vec::new();
+    for (column, value) in pairs {
+        if let Some(v) = value {
+            values.push(*v);
+            clause.push_str(if values.len() == 1 { "WHERE " } else { " AND " });
+            clause.push_str(&format!("{column} = ?{}", values.len()));
+        }
+    }
+    (clause, values)
+}
 
 /// The schema version this binary writes.
 pub fn latest_version() -> i64 {

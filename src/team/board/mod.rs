@@ -258,7 +258,8 @@ impl Board<'_> {
 }
 
 impl<'s> Board<'s> {
-    /// Opens the board of `team` for `actor`, who must be a member. Runs stale recovery first.
+    /// Opens the board of `team` for `actor`, who must be a member. Nothing is read or written
+    /// yet: each write recovers stale work first, in its own transaction.
     pub fn open(store: &'s mut Store, team: Team, actor: &str) -> Result<Board<'s>> {
         if !team.is_member(actor) {
             return Err(Error::denied(format!(
@@ -266,35 +267,44 @@ impl<'s> Board<'s> {
                 team.name
             )));
         }
-        let mut b = Board {
+        Ok(Board {
             store,
             team,
             actor: actor.to_string(),
-        };
-        if b.team.status == "active" {
-            b.recover()?;
-        }
-        Ok(b)
+        })
     }
 
     /// The board as goclaw itself acts on it (the team dispatcher): the actor `system`, which
     /// may do what the lead may (the original's `system` channel) but holds no task.
     pub fn system(store: &'s mut Store, team: Team) -> Result<Board<'s>> {
-        let mut b = Board {
+        Ok(Board {
             store,
             team,
             actor: SYSTEM.to_string(),
-        };
-        if b.team.status == "active" {
-            b.recover()?;
-        }
-        Ok(b)
+        })
     }
 
+    /// A write's transaction (`BEGIN IMMEDIATE`: two workers never both win), which first
+    /// recovers stale work (expired claims, claims of dead runs, stale tasks): one transaction
+    /// per change, recovery included.
     fn begin(&mut self) -> Result<Transaction<'_>> {
-        self.store
+        let team = self.team.clone();
+        let tx = self
+            .store
             .conn_mut()
             .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sql)?;
+        if team.status == "active" {
+            Self::recover_in(&tx, &team)?;
+        }
+        Ok(tx)
+    }
+
+    /// A read's transaction (deferred: it takes no write lock, and sees one state).
+    fn read(&mut self) -> Result<Transaction<'_>> {
+        self.store
+            .conn_mut()
+            .transaction_with_behavior(TransactionBehavior::Deferred)
             .map_err(sql)
     }
 

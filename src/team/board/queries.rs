@@ -41,7 +41,7 @@ impl Board<'_> {
         };
         let limit = limit.clamp(1, 1000);
         let team = self.team.clone();
-        let tx = self.begin()?;
+        let tx = self.read()?;
         let sql_text = format!(
             "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND {cond}
                AND (priority < ?2 OR (priority = ?2 AND (created_at > ?3 OR (created_at = ?3 AND task_number > ?4))))
@@ -72,7 +72,7 @@ impl Board<'_> {
     /// One task with its comments, attachments and events.
     pub fn get(&mut self, key: &str) -> Result<Detail> {
         let team = self.team.clone();
-        let tx = self.begin()?;
+        let tx = self.read()?;
         let task = Self::find(&tx, &team, key)?;
         let (description, result, ask_user, dedupe_key, gate, dispatch_count): (
             String,
@@ -151,7 +151,7 @@ impl Board<'_> {
     /// Audit events, of one task or the whole board, oldest first.
     pub fn events(&mut self, key: Option<&str>, limit: usize) -> Result<Vec<Event>> {
         let team = self.team.clone();
-        let tx = self.begin()?;
+        let tx = self.read()?;
         let id = match key {
             Some(k) => Some(Self::find(&tx, &team, k)?.id),
             None => None,
@@ -177,7 +177,7 @@ impl Board<'_> {
             return Err(Error::usage("search needs a query"));
         }
         let team = self.team.clone();
-        let tx = self.begin()?;
+        let tx = self.read()?;
         let sql_text = format!(
             "SELECT {} FROM tasks_fts f JOIN tasks t ON t.rowid = f.rowid
              WHERE tasks_fts MATCH ?1 AND t.team_id = ?2 ORDER BY bm25(tasks_fts) LIMIT ?3",

@@ -9,12 +9,24 @@ impl Board<'_> {
     /// all gone are released. Safe to run at any time, from any process.
     pub fn recover(&mut self) -> Result<Recovered> {
         let team = self.team.clone();
+        let tx = self
+            .store
+            .conn_mut()
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sql)?;
+        let out = Self::recover_in(&tx, &team)?;
+        tx.commit().map_err(sql)?;
+        Ok(out)
+    }
+
+    /// Recovery inside a write's own transaction (every write runs it first, so a claim is one
+    /// transaction and a read none).
+    pub(super) fn recover_in(tx: &Transaction<'_>, team: &Team) -> Result<Recovered> {
         let pending_h = team.setting("stale_pending_hours").as_i64().unwrap_or(2);
         let review_h = team.setting("stale_review_hours").as_i64().unwrap_or(4);
-        let tx = self.begin()?;
         let now = now_ms();
         let mut out = Recovered {
-            recovered: Self::release_dead_claims(&tx, &team)?,
+            recovered: Self::release_dead_claims(tx, team)?,
             ..Recovered::default()
         };
         let ids =
@@ -24,7 +36,7 @@ impl Board<'_> {
                     .map_err(sql)
             };
         for id in ids(
-            &tx,
+            tx,
             // A claim a run holds lasts as long as the run (see `release_dead_claims`).
             "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL",
             &[&team.id, &now],
@@ -36,8 +48,8 @@ impl Board<'_> {
             )
             .map_err(sql)?;
             Self::event(
-                &tx,
-                &team,
+                tx,
+                team,
                 &id,
                 "recovered",
                 "system",
@@ -51,7 +63,7 @@ impl Board<'_> {
             }
             let cutoff = now - hours * 3_600_000;
             for id in ids(
-                &tx,
+                tx,
                 &format!(
                     "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2"
                 ),
@@ -62,12 +74,12 @@ impl Board<'_> {
                     params![id, now],
                 )
                 .map_err(sql)?;
-                Self::event(&tx, &team, &id, "stale", "system", json!({"was": status}))?;
+                Self::event(tx, team, &id, "stale", "system", json!({"was": status}))?;
                 out.stale.push(id);
             }
         }
         for id in ids(
-            &tx,
+            tx,
             "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)",
             &[&team.id],
         )? {
@@ -76,10 +88,9 @@ impl Board<'_> {
                 params![id, now],
             )
             .map_err(sql)?;
-            Self::event(&tx, &team, &id, "unblocked", "system", json!({}))?;
+            Self::event(tx, team, &id, "unblocked", "system", json!({}))?;
             out.unblocked.push(id);
         }
-        tx.commit().map_err(sql)?;
         Ok(out)
     }
 }

@@ -173,7 +173,7 @@ impl Board<'_> {
                 )));
             }
             let team = self.team.clone();
-            let tx = self.begin()?;
+            let tx = self.read()?;
             let task = Self::find(&tx, &team, key)?;
             let gate: Option<String> = tx
                 .query_row("SELECT gate FROM tasks WHERE id = ?1", [&task.id], |r| {

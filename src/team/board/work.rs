@@ -90,7 +90,7 @@ impl Board<'_> {
     /// run, unless another run of it is working on it.
     pub fn take_for_run(&mut self, key: &str, run_id: &str) -> Result<Task> {
         let team = self.team.clone();
-        let tx = self.begin()?;
+        let tx = self.read()?;
         let task = Self::find(&tx, &team, key)?;
         drop(tx);
         if task.status != "in_progress" {
@@ -256,7 +256,7 @@ impl Board<'_> {
     /// How many runs a dispatcher started on the task.
     pub fn dispatch_count(&mut self, key: &str) -> Result<i64> {
         let team = self.team.clone();
-        let tx = self.begin()?;
+        let tx = self.read()?;
         let task = Self::find(&tx, &team, key)?;
         tx.query_row(
             "SELECT dispatch_count FROM tasks WHERE id = ?1",
@@ -269,7 +269,7 @@ impl Board<'_> {
     /// The task as it is now.
     pub fn reload(&mut self, key: &str) -> Result<Task> {
         let team = self.team.clone();
-        let tx = self.begin()?;
+        let tx = self.read()?;
         Self::find(&tx, &team, key)
     }
 }

@@ -162,36 +162,37 @@ pub struct HistoryRow {
 
 /// The newest calls first.
 pub fn history(store: &Store, f: &HistoryFilter) -> Result<Vec<HistoryRow>> {
+    let (filter, values) = crate::store::where_equal(&[
+        ("tool", f.tool.as_deref()),
+        ("session_key", f.session.as_deref()),
+        ("agent", f.agent.as_deref()),
+    ]);
     let mut stmt = store
         .conn()
-        .prepare(
+        .prepare(&format!(
             "SELECT id, at, agent, session_key, tool, arguments, outcome, is_error, duration_ms, decision, result, user_id, channel
-             FROM tool_calls
-             WHERE (?1 IS NULL OR tool = ?1) AND (?2 IS NULL OR session_key = ?2) AND (?3 IS NULL OR agent = ?3)
-             ORDER BY id DESC LIMIT ?4",
-        )
+             FROM tool_calls {filter} ORDER BY id DESC LIMIT {}",
+            f.limit
+        ))
         .map_err(|e| sql_error(store.path(), e))?;
     let json = |s: String| serde_json::from_str::<Value>(&s).unwrap_or(Value::Null);
-    stmt.query_map(
-        rusqlite::params![f.tool, f.session, f.agent, f.limit],
-        |r| {
-            Ok(HistoryRow {
-                id: r.get(0)?,
-                at: r.get(1)?,
-                agent: r.get(2)?,
-                session_key: r.get(3)?,
-                tool: r.get(4)?,
-                arguments: json(r.get(5)?),
-                outcome: r.get(6)?,
-                is_error: r.get(7)?,
-                duration_ms: r.get(8)?,
-                decision: json(r.get(9)?),
-                result: r.get(10)?,
-                user: r.get(11)?,
-                channel: r.get(12)?,
-            })
-        },
-    )
+    stmt.query_map(rusqlite::params_from_iter(values), |r| {
+        Ok(HistoryRow {
+            id: r.get(0)?,
+            at: r.get(1)?,
+            agent: r.get(2)?,
+            session_key: r.get(3)?,
+            tool: r.get(4)?,
+            arguments: json(r.get(5)?),
+            outcome: r.get(6)?,
+            is_error: r.get(7)?,
+            duration_ms: r.get(8)?,
+            decision: json(r.get(9)?),
+            result: r.get(10)?,
+            user: r.get(11)?,
+            channel: r.get(12)?,
+        })
+    })
     .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
     .map_err(|e| sql_error(store.path(), e))
 }

@@ -5,8 +5,13 @@ use super::*;
 // ---------------------------------------------------------------------------------------------
 // Recovery
 
+/// Some change to the board (a note on a new task) that is not about the tasks tested.
+fn fx_note(b: &mut Board<'_>) {
+    b.comment("#2", "looking", false).unwrap();
+}
+
 #[test]
-fn opening_the_board_returns_an_expired_claim_to_pending() {
+fn the_next_change_returns_an_expired_claim_to_pending() {
     let mut fx = fixture();
     let t = fx.task("flaky worker");
     let fresh = fx.task("fresh");
@@ -18,7 +23,11 @@ fn opening_the_board_returns_an_expired_claim_to_pending() {
     );
 
     {
-        let mut b = fx.board("w2"); // Board::open runs recover()
+        let mut b = fx.board("w2");
+        // A read changes nothing; the next change (any write) recovers first, in its own
+        // transaction.
+        assert_eq!(b.get(&t.id).unwrap().task.status, "in_progress");
+        fx_note(&mut b);
         let d = b.get(&t.id).unwrap();
         assert_eq!(d.task.status, "pending");
         assert_eq!(d.task.owner, None);

@@ -1,0 +1,263 @@
+//! Every hot query uses an index: the store's operations are run on a store with rows in it,
+//! every statement they execute is captured (SQLite's trace), and the query plan of each must
+//! not scan a table that grows with use (tasks, their events, messages, runs, spans, the audit
+//! trail) or sort one in a temporary B-tree. A query added without its index fails here.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+use crate::agent::record::{self, NewRun, RunEnd, RunStatus};
+use crate::providers::{Message, Role};
+use crate::store::Store;
+use crate::team::board::{self, Board, NewTask};
+use crate::team::{self, mailbox};
+use crate::text::scrub::Scrubber;
+
+/// Tables that grow with use: a full scan of one is O(n).
+const GROWING: [&str; 12] = [
+    "tasks",
+    "task_events",
+    "task_comments",
+    "messages",
+    "message_reads",
+    "runs",
+    "spans",
+    "session_messages",
+    "tool_calls",
+    "subagents",
+    "rate_limit_events",
+    "cron_runs",
+];
+
+fn store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.db"), crate::store::BUSY_TIMEOUT).unwrap();
+    (dir, store)
+}
+
+/// Rows enough for the planner to prefer indexes, and the statistics it plans with.
+fn fill(store: &mut Store) -> team::Team {
+    let t = team::create(
+        store.conn_mut(),
+        "t",
+        "lead",
+        &["w1".into(), "w2".into()],
+        &[],
+        None,
+    )
+    .unwrap();
+    {
+        let mut b = Board::open(store, t.clone(), "lead").unwrap();
+        for i in 0..300 {
+            b.create(NewTask {
+                subject: format!("task {i}"),
+                ..Default::default()
+            })
+            .unwrap();
+        }
+    }
+    let conn = store.conn();
+    for i in 0..300 {
+        conn.execute(
+            "INSERT INTO runs (id, agent, provider, model, status, started_at) VALUES (?1, 'a', 'p', 'm', 'completed', ?2)",
+            rusqlite::params![format!("r{i}"), i],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO tool_calls (at, agent, tool, arguments, outcome, is_error, duration_ms, decision)
+             VALUES (?1, 'a', ?2, '{}', 'ok', 0, 1, '{}')",
+            rusqlite::params![i.to_string(), if i % 50 == 0 { "rare" } else { "read_file" }],
+        )
+        .unwrap();
+    }
+    conn.execute_batch("ANALYZE").unwrap();
+    t
+}
+
+/// The operations whose statements are checked.
+fn exercise(store: &mut Store, t: &team::Team) {
+    let scrubber = Scrubber::new(&[], &[]).unwrap();
+    {
+        let mut b = Board::open(store, t.clone(), "w1").unwrap();
+        b.list("all", 30, None).unwrap();
+        b.list("pending", 30, None).unwrap();
+        let claimed = b.claim_next().unwrap().unwrap();
+        b.get(&claimed.id).unwrap();
+        b.get("#7").unwrap();
+        b.complete(&claimed.id, "done").unwrap();
+        b.claim_for_run(None, "run-x", Some(3)).unwrap();
+        b.events(None, 50).unwrap();
+        b.search("task", 5).unwrap();
+        b.recover().unwrap();
+    }
+    board::snapshot(store.conn(), t.id, None).unwrap();
+    board::events_after(store.conn(), t.id, 10, 100).unwrap();
+    board::holder(store.conn(), "x").unwrap();
+    mailbox::send(store.conn(), t, "lead", "w1", "hi").unwrap();
+    mailbox::read(store.conn(), t, "w1").unwrap();
+    mailbox::unread_from(store.conn(), t, "lead", "system:escalation").unwrap();
+    let run = NewRun {
+        id: "run-1",
+        session: Some("s1"),
+        agent: "a",
+        user: None,
+        provider: "p",
+        model: "m",
+        message: "hello",
+        parent: None,
+    };
+    record::start_run(store.conn(), &scrubber, &run).unwrap();
+    let msgs = vec![Message::new(Role::User, "hello")];
+    record::checkpoint(
+        store.conn_mut(),
+        &scrubber,
+        "run-1",
+        ("s1", "a", None),
+        &msgs,
+    )
+    .unwrap();
+    record::finish_run(
+        store.conn_mut(),
+        &scrubber,
+        "run-1",
+        Some(("s1", "a", None)),
+        &msgs,
+        &RunEnd {
+            status: RunStatus::Completed,
+            content: "ok",
+            silent: false,
+            iterations: 1,
+            tool_calls: 0,
+            input_tokens: 0,
+            output_tokens: 0,
+            cost: 0.0,
+            error: None,
+        },
+        ("p", "m"),
+    )
+    .unwrap();
+    record::history(store.conn(), "s1").unwrap();
+    record::reap_abandoned(store.conn()).unwrap();
+    crate::agent::runs::get(store.conn(), "run-1").unwrap();
+    crate::agent::runs::list(
+        store.conn(),
+        &crate::agent::runs::RunFilter {
+            limit: 20,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    for tool in [Some("rare"), None] {
+        crate::tools::gate::audit::history(
+            store,
+            &crate::tools::gate::audit::HistoryFilter {
+                tool: tool.map(String::from),
+                session: None,
+                agent: None,
+                limit: 20,
+            },
+        )
+        .unwrap();
+    }
+}
+
+/// Sorts of sets that do not grow with the table: they are allowed, each with why.
+const BOUNDED_SORTS: [(&str, &str); 4] = [
+    // The blockers of one task.
+    (
+        "SELECT t.identifier FROM task_deps d JOIN tasks t",
+        "one task's blockers",
+    ),
+    // The files attached to one task.
+    (
+        "SELECT path FROM task_attachments",
+        "one task's attachments",
+    ),
+    // Ranking the matches of a full-text search (bm25 has no index order).
+    (
+        "SELECT t.id, t.identifier",
+        "full-text ranking of the matches",
+    ),
+    // One agent's unread messages, found through the recipient index.
+    (
+        "SELECT m.id, m.sender, m.recipient",
+        "one agent's unread messages",
+    ),
+];
+
+/// A statement that reads only `LIMIT` rows in index (or rowid) order: no `WHERE`, a `LIMIT`.
+fn reads_only_its_limit(sql: &str) -> bool {
+    let upper = sql.to_ascii_uppercase();
+    !upper.contains(" WHERE ") && upper.contains(" LIMIT ")
+}
+
+#[test]
+fn every_hot_query_uses_an_index() {
+    let (_dir, mut store) = store();
+    let t = fill(&mut store);
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let into = seen.clone();
+    store
+        .conn_mut()
+        .trace_v2(
+            rusqlite::trace::TraceEventCodes::SQLITE_TRACE_STMT,
+            Some(move |e: rusqlite::trace::TraceEvent<'_>| {
+                if let rusqlite::trace::TraceEvent::Stmt(stmt, _) = e
+                    && let Some(sql) = stmt.expanded_sql()
+                {
+                    into.lock().unwrap().push(sql);
+                }
+            }),
+        )
+        .unwrap();
+    exercise(&mut store, &t);
+    store
+        .conn_mut()
+        .trace_v2(
+            rusqlite::trace::TraceEventCodes::SQLITE_TRACE_STMT,
+            None::<fn(rusqlite::trace::TraceEvent<'_>)>,
+        )
+        .unwrap();
+    let statements: BTreeSet<String> = seen.lock().unwrap().iter().cloned().collect();
+    let mut bad = Vec::new();
+    for sql in statements {
+        let lead = sql.trim_start().to_ascii_uppercase();
+        if !(lead.starts_with("SELECT")
+            || lead.starts_with("UPDATE")
+            || lead.starts_with("DELETE")
+            || lead.starts_with("WITH")
+            || lead.starts_with("INSERT"))
+        {
+            continue;
+        }
+        let Ok(mut stmt) = store.conn().prepare(&format!("EXPLAIN QUERY PLAN {sql}")) else {
+            continue;
+        };
+        let plan: Vec<String> = stmt
+            .query_map([], |r| r.get::<_, String>(3))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        let flat = sql.split_whitespace().collect::<Vec<_>>().join(" ");
+        let bounded_sort = BOUNDED_SORTS.iter().any(|(p, _)| flat.starts_with(p));
+        for line in &plan {
+            let scans = !reads_only_its_limit(&flat)
+                && GROWING.iter().any(|t| {
+                    line == &format!("SCAN {t}")
+                        || (line.starts_with(&format!("SCAN {t} ")) && !line.contains("USING"))
+                });
+            let sorts = line.contains("USE TEMP B-TREE") && !bounded_sort;
+            if scans || sorts {
+                bad.push(format!(
+                    "{line}\n    in: {}",
+                    sql.split_whitespace().collect::<Vec<_>>().join(" ")
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "queries without an index:\n{}",
+        bad.join("\n")
+    );
+}
