@@ -41,7 +41,10 @@ fn setup(name: &str, tasks: usize, calls: usize, messages: usize) -> PathBuf {
     let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(home.join("config.toml"), "[agents.lead]\n[agents.w1]\n").unwrap();
-    goclaw(&home, &["team", "create", "t", "--lead", "lead", "--member", "w1"]);
+    goclaw(
+        &home,
+        &["team", "create", "t", "--lead", "lead", "--member", "w1"],
+    );
     let mut conn = rusqlite::Connection::open(home.join("goclaw.db")).unwrap();
     let tx = conn.transaction().unwrap();
     for i in 0..tasks {
@@ -96,29 +99,78 @@ fn best(runs: usize, mut op: impl FnMut() -> Duration) -> f64 {
 /// The operations on one store, best times in ms.
 fn measure(home: &Path, runs: usize) -> Vec<(&'static str, f64)> {
     let mut out = Vec::new();
-    out.push(("tasks get", best(runs, || goclaw(home, &["tasks", "--as", "lead", "get", "1"]))));
-    out.push(("tasks list", best(runs, || goclaw(home, &["tasks", "--as", "lead", "list", "--limit", "30"]))));
-    out.push(("claim + complete", best(runs, || {
-        let a = goclaw(home, &["tasks", "--as", "w1", "claim", "--next"]);
-        let o = Command::new(env!("CARGO_BIN_EXE_goclaw"))
-            .args(["tasks", "--as", "w1", "list", "--status", "in_progress", "--limit", "1"])
-            .env("GOCLAW_HOME", home)
-            .output()
-            .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        let id = v["tasks"][0]["id"].as_str().unwrap().to_string();
-        a + goclaw(home, &["tasks", "--as", "w1", "complete", &id, "--result", "ok"])
-    })));
-    out.push(("tools history --tool", best(runs, || goclaw(home, &["tools", "history", "--tool", "rare", "--limit", "20"]))));
-    out.push(("runs list", best(runs, || goclaw(home, &["runs", "list", "--limit", "20"]))));
-    let mut store = goclaw::store::Store::open(&home.join("goclaw.db"), goclaw::store::BUSY_TIMEOUT).unwrap();
+    out.push((
+        "tasks get",
+        best(runs, || {
+            goclaw(home, &["tasks", "--as", "lead", "get", "1"])
+        }),
+    ));
+    out.push((
+        "tasks list",
+        best(runs, || {
+            goclaw(home, &["tasks", "--as", "lead", "list", "--limit", "30"])
+        }),
+    ));
+    out.push((
+        "claim + complete",
+        best(runs, || {
+            let a = goclaw(home, &["tasks", "--as", "w1", "claim", "--next"]);
+            let o = Command::new(env!("CARGO_BIN_EXE_goclaw"))
+                .args([
+                    "tasks",
+                    "--as",
+                    "w1",
+                    "list",
+                    "--status",
+                    "in_progress",
+                    "--limit",
+                    "1",
+                ])
+                .env("GOCLAW_HOME", home)
+                .output()
+                .unwrap();
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let id = v["tasks"][0]["id"].as_str().unwrap().to_string();
+            a + goclaw(
+                home,
+                &["tasks", "--as", "w1", "complete", &id, "--result", "ok"],
+            )
+        }),
+    ));
+    out.push((
+        "tools history --tool",
+        best(runs, || {
+            goclaw(
+                home,
+                &["tools", "history", "--tool", "rare", "--limit", "20"],
+            )
+        }),
+    ));
+    out.push((
+        "runs list",
+        best(runs, || goclaw(home, &["runs", "list", "--limit", "20"])),
+    ));
+    let mut store =
+        goclaw::store::Store::open(&home.join("goclaw.db"), goclaw::store::BUSY_TIMEOUT).unwrap();
     let scrubber = goclaw::text::scrub::Scrubber::new(&[], &[]).unwrap();
-    let msgs: Vec<Message> = (0..10).map(|i| Message::new(Role::User, format!("m{i}"))).collect();
-    out.push(("checkpoint (in process)", best(runs * 5, || {
-        let t = Instant::now();
-        goclaw::agent::record::checkpoint(store.conn_mut(), &scrubber, "bench-run", ("bench", "a", None), &msgs).unwrap();
-        t.elapsed()
-    })));
+    let msgs: Vec<Message> = (0..10)
+        .map(|i| Message::new(Role::User, format!("m{i}")))
+        .collect();
+    out.push((
+        "checkpoint (in process)",
+        best(runs * 5, || {
+            let t = Instant::now();
+            goclaw::agent::record::checkpoint(
+                store.conn_mut(),
+                &scrubber,
+                "bench-run",
+                ("bench", "a", None),
+                &msgs,
+            )
+            .unwrap();
+            t.elapsed()
+        }),
+    ));
     out
 }
 
@@ -128,7 +180,10 @@ fn main() {
     let large = setup("large", 100_000, 100_000, 1_000_000);
     let a = measure(&small, runs);
     let b = measure(&large, runs);
-    println!("{:<26} {:>12} {:>12} {:>7}", "operation (best)", "small ms", "large ms", "ratio");
+    println!(
+        "{:<26} {:>12} {:>12} {:>7}",
+        "operation (best)", "small ms", "large ms", "ratio"
+    );
     for ((name, s), (_, l)) in a.iter().zip(&b) {
         println!("{name:<26} {s:>12.2} {l:>12.2} {:>7.2}", l / s);
     }

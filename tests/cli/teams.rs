@@ -507,7 +507,10 @@ fn stale_recovery_and_paging_and_search() {
     )
     .unwrap();
     // A read changes nothing; `recover` (or any change to the board) does the work.
-    assert_eq!(json(&tasks(&env, "lead", &["get", &a]))["status"], "in_progress");
+    assert_eq!(
+        json(&tasks(&env, "lead", &["get", &a]))["status"],
+        "in_progress"
+    );
     let r = json(&tasks(&env, "lead", &["recover"]));
     assert_eq!(r["recovered"].as_array().unwrap().len(), 1, "{r}");
     assert_eq!(r["stale"].as_array().unwrap().len(), 1, "{r}");

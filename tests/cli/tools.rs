@@ -346,9 +346,13 @@ fn file_tools_behave() {
         &["search"],
         json!({"pattern": "fn", "max_results": 1}),
     ));
+    // The search stops once past its limit: one of the first matches found, and a note.
     let text = o["result"]["for_llm"].as_str().unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
     assert!(
-        text.starts_with("src/a.rs:1:fn main() {}\n") && text.contains("2 more results not shown"),
+        text.starts_with("src/")
+            && text.contains(":1:fn ")
+            && text.ends_with("[more results not shown: the search stopped at max_results (1); narrow the pattern or raise max_results]\n"),
         "{text}"
     );
 }

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value, json};
 
@@ -293,8 +294,12 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     };
     let results: Mutex<Vec<FileHits>> = Mutex::new(Vec::new());
     let multiline = bool_arg(args, "multiline");
+    // The search stops once one more than `max` results were found (matches, or files in the
+    // files modes): enough to show `max` and say there are more.
+    let found = AtomicUsize::new(0);
+    let per_file = mode == "content";
     walker(&ws, &start, Walk::Search).build_parallel().run(|| {
-        let (ws, matcher, include, results) = (&ws, &matcher, &include, &results);
+        let (ws, matcher, include, results, found) = (&ws, &matcher, &include, &results, &found);
         let mut searcher = grep_searcher::SearcherBuilder::new()
             .line_number(true)
             .before_context(context)
@@ -303,6 +308,9 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
             .binary_detection(grep_searcher::BinaryDetection::quit(0))
             .build();
         Box::new(move |entry| {
+            if found.load(Ordering::Relaxed) > max {
+                return ignore::WalkState::Quit;
+            }
             let Ok(entry) = entry else {
                 return ignore::WalkState::Continue;
             };
@@ -327,11 +335,15 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
             let mut sink = HitSink {
                 lines: Vec::new(),
                 matches: 0,
+                found: per_file.then_some((found, max)),
             };
             if searcher.search_file(matcher, &file, &mut sink).is_ok()
                 && sink.matches > 0
                 && let Ok(mut r) = results.lock()
             {
+                if !per_file {
+                    found.fetch_add(1, Ordering::Relaxed);
+                }
                 r.push(FileHits {
                     path: rel,
                     lines: sink.lines,
@@ -343,7 +355,8 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     });
     let mut files = results.into_inner().unwrap_or_default();
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(render_search(files, mode, max, pattern))
+    let stopped = found.into_inner() > max;
+    Ok(render_search(files, mode, max, pattern, stopped))
 }
 
 struct FileHits {
@@ -353,12 +366,14 @@ struct FileHits {
     matches: usize,
 }
 
-struct HitSink {
+struct HitSink<'f> {
     lines: Vec<(u64, bool, String)>,
     matches: usize,
+    /// The search's count of matches and its limit: a file's search stops once past it.
+    found: Option<(&'f AtomicUsize, usize)>,
 }
 
-impl grep_searcher::Sink for HitSink {
+impl grep_searcher::Sink for HitSink<'_> {
     type Error = std::io::Error;
     fn matched(
         &mut self,
@@ -370,7 +385,10 @@ impl grep_searcher::Sink for HitSink {
         for (i, line) in m.lines().enumerate() {
             self.lines.push((first + i as u64, true, line_text(line)));
         }
-        Ok(true)
+        Ok(match self.found {
+            Some((found, max)) => found.fetch_add(1, Ordering::Relaxed) < max,
+            None => true,
+        })
     }
     fn context(
         &mut self,
@@ -389,7 +407,15 @@ fn line_text(bytes: &[u8]) -> String {
     cut_chars(s, MAX_LINE_CHARS).into_owned()
 }
 
-fn render_search(files: Vec<FileHits>, mode: &str, max: usize, pattern: &str) -> ToolResult {
+/// The results, sorted by path. When the search stopped at its limit (`stopped`), they are
+/// the first found (the walk is parallel), and the note says there are more.
+fn render_search(
+    files: Vec<FileHits>,
+    mode: &str,
+    max: usize,
+    pattern: &str,
+    stopped: bool,
+) -> ToolResult {
     if files.is_empty() {
         return ToolResult::silent(format!("No matches for {pattern}"));
     }
@@ -427,7 +453,11 @@ fn render_search(files: Vec<FileHits>, mode: &str, max: usize, pattern: &str) ->
             }
         }
     }
-    if total > shown {
+    if stopped {
+        out.push_str(&format!(
+            "[more results not shown: the search stopped at max_results ({max}); narrow the pattern or raise max_results]\n"
+        ));
+    } else if total > shown {
         out.push_str(&format!(
             "[{} more results not shown ({total} in all); narrow the pattern or raise max_results]\n",
             total - shown
