@@ -76,6 +76,41 @@ fn main() {
         println!("(rg not installed: apt-get install ripgrep)");
     }
 
+    // The first 100 matches: search with max_results against `rg | head -n 100`.
+    let limited = r#"{"pattern":"fn ","max_results":100}"#;
+    let (lim_ms, lim_best, _) = time(5, || {
+        let out = Command::new(goclaw)
+            .args(["tools", "exec", "search", limited, "--workspace"])
+            .arg(&tree)
+            .env("GOCLAW_HOME", &home)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        0
+    });
+    println!(
+        "search 'fn ' max_results 100: goclaw        mean {lim_ms:7.1} ms  best {lim_best:7.1} ms"
+    );
+    if let Some(rg) = &rg {
+        let (h_ms, h_best, _) = time(5, || {
+            let out = Command::new("sh")
+                .arg("-c")
+                .arg(format!(
+                    "{} --no-config 'fn ' {} | head -n 100",
+                    rg.display(),
+                    tree.display()
+                ))
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            0
+        });
+        println!(
+            "search 'fn ' first 100: rg | head -n 100    mean {h_ms:7.1} ms  best {h_best:7.1} ms"
+        );
+        println!("limited search ratio (best): {:.2}x rg | head", lim_best / h_best);
+    }
+
     let dir = std::env::temp_dir().join("goclaw-bench-tools-ws");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
