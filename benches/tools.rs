@@ -108,7 +108,43 @@ fn main() {
         println!(
             "search 'fn ' first 100: rg | head -n 100    mean {h_ms:7.1} ms  best {h_best:7.1} ms"
         );
-        println!("limited search ratio (best): {:.2}x rg | head", lim_best / h_best);
+        println!(
+            "limited search ratio (best): {:.2}x rg | head",
+            lim_best / h_best
+        );
+    }
+
+    // glob against fd: every Rust file of the tree.
+    let globbed = r#"{"pattern":"**/*.rs","max_results":10000000}"#;
+    let (g_ms, g_best, n_g) = time(5, || {
+        let out = Command::new(goclaw)
+            .args(["tools", "exec", "glob", globbed, "--workspace"])
+            .arg(&tree)
+            .env("GOCLAW_HOME", &home)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["result"]["for_llm"].as_str().unwrap().lines().count()
+    });
+    println!(
+        "glob '**/*.rs': goclaw tools exec glob      mean {g_ms:7.1} ms  best {g_best:7.1} ms  ({n_g} files)"
+    );
+    if let Some(fd) = which::which("fd").or_else(|_| which::which("fdfind")).ok() {
+        let (f_ms, f_best, n_f) = time(5, || {
+            let out = Command::new(&fd)
+                .args(["--no-ignore", "--hidden", "-t", "f", "-e", "rs", "."])
+                .arg(&tree)
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).lines().count()
+        });
+        println!(
+            "glob '**/*.rs': fd -e rs                    mean {f_ms:7.1} ms  best {f_best:7.1} ms  ({n_f} files)"
+        );
+        println!("glob ratio (best): {:.2}x fd", g_best / f_best);
+    } else {
+        println!("(fd not installed: apt-get install fd-find)");
     }
 
     let dir = std::env::temp_dir().join("goclaw-bench-tools-ws");

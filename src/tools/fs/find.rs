@@ -195,29 +195,40 @@ fn glob_once(
         .map_err(|e| format!("invalid glob pattern {pattern:?}: {e}"))?
         .compile_matcher();
     let base = ws.absolute(start);
-    let mut found = Vec::new();
-    for entry in walker(ws, start, Walk::Glob).build().flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let Ok(rel_to_start) = entry.path().strip_prefix(&base) else {
-            continue;
-        };
-        if matcher.is_match(rel_to_start) {
-            let mtime = entry
-                .metadata()
-                .ok()
-                .and_then(|m| m.modified().ok())
-                .unwrap_or(std::time::UNIX_EPOCH);
-            let rel = entry
-                .path()
-                .strip_prefix(ws.root())
-                .unwrap_or(entry.path())
-                .to_path_buf();
-            found.push((rel, mtime));
-        }
-    }
-    Ok(found)
+    let found: Mutex<Vec<(PathBuf, std::time::SystemTime)>> = Mutex::new(Vec::new());
+    // The parallel walker, as `fd`: one thread per core walks and matches; only a match is
+    // looked at further (its modification time, for the order).
+    walker(ws, start, Walk::Glob).build_parallel().run(|| {
+        let (matcher, base, found) = (&matcher, &base, &found);
+        Box::new(move |entry| {
+            let Ok(entry) = entry else {
+                return ignore::WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return ignore::WalkState::Continue;
+            }
+            let Ok(rel_to_start) = entry.path().strip_prefix(base) else {
+                return ignore::WalkState::Continue;
+            };
+            if matcher.is_match(rel_to_start) {
+                let mtime = entry
+                    .metadata()
+                    .ok()
+                    .and_then(|m| m.modified().ok())
+                    .unwrap_or(std::time::UNIX_EPOCH);
+                let rel = entry
+                    .path()
+                    .strip_prefix(ws.root())
+                    .unwrap_or(entry.path())
+                    .to_path_buf();
+                if let Ok(mut f) = found.lock() {
+                    f.push((rel, mtime));
+                }
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    Ok(found.into_inner().unwrap_or_default())
 }
 
 /// `search`.
