@@ -106,6 +106,9 @@ fn walker(ws: &Workspace, start: &Path, walk: Walk) -> ignore::WalkBuilder {
     b
 }
 
+/// Entries a glob walks on its own thread before it walks in parallel.
+const SERIAL_ENTRIES: usize = 1000;
+
 /// `glob`.
 pub struct Glob;
 
@@ -195,35 +198,49 @@ fn glob_once(
         .map_err(|e| format!("invalid glob pattern {pattern:?}: {e}"))?
         .compile_matcher();
     let base = ws.absolute(start);
+    let consider = |entry: &ignore::DirEntry| -> Option<(PathBuf, std::time::SystemTime)> {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            return None;
+        }
+        let rel_to_start = entry.path().strip_prefix(&base).ok()?;
+        if !matcher.is_match(rel_to_start) {
+            return None;
+        }
+        let mtime = entry
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .unwrap_or(std::time::UNIX_EPOCH);
+        let rel = entry
+            .path()
+            .strip_prefix(ws.root())
+            .unwrap_or(entry.path())
+            .to_path_buf();
+        Some((rel, mtime))
+    };
+    // A small tree is walked on this thread (a parallel walk costs about a millisecond to
+    // start and end its threads); past SERIAL_ENTRIES entries the walk starts again in
+    // parallel, as `fd` walks.
+    let mut found = Vec::new();
+    let mut small = true;
+    for (n, entry) in walker(ws, start, Walk::Glob).build().flatten().enumerate() {
+        if n >= SERIAL_ENTRIES {
+            small = false;
+            break;
+        }
+        found.extend(consider(&entry));
+    }
+    if small {
+        return Ok(found);
+    }
     let found: Mutex<Vec<(PathBuf, std::time::SystemTime)>> = Mutex::new(Vec::new());
-    // The parallel walker, as `fd`: one thread per core walks and matches; only a match is
-    // looked at further (its modification time, for the order).
     walker(ws, start, Walk::Glob).build_parallel().run(|| {
-        let (matcher, base, found) = (&matcher, &base, &found);
+        let (consider, found) = (&consider, &found);
         Box::new(move |entry| {
-            let Ok(entry) = entry else {
-                return ignore::WalkState::Continue;
-            };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                return ignore::WalkState::Continue;
-            }
-            let Ok(rel_to_start) = entry.path().strip_prefix(base) else {
-                return ignore::WalkState::Continue;
-            };
-            if matcher.is_match(rel_to_start) {
-                let mtime = entry
-                    .metadata()
-                    .ok()
-                    .and_then(|m| m.modified().ok())
-                    .unwrap_or(std::time::UNIX_EPOCH);
-                let rel = entry
-                    .path()
-                    .strip_prefix(ws.root())
-                    .unwrap_or(entry.path())
-                    .to_path_buf();
-                if let Ok(mut f) = found.lock() {
-                    f.push((rel, mtime));
-                }
+            if let Some(hit) = entry.ok().as_ref().and_then(consider)
+                && let Ok(mut f) = found.lock()
+            {
+                f.push(hit);
             }
             ignore::WalkState::Continue
         })
