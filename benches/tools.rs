@@ -130,7 +130,7 @@ fn main() {
     println!(
         "glob '**/*.rs': goclaw tools exec glob      mean {g_ms:7.1} ms  best {g_best:7.1} ms  ({n_g} files)"
     );
-    if let Some(fd) = which::which("fd").or_else(|_| which::which("fdfind")).ok() {
+    if let Ok(fd) = which::which("fd").or_else(|_| which::which("fdfind")) {
         let (f_ms, f_best, n_f) = time(5, || {
             let out = Command::new(&fd)
                 .args(["--no-ignore", "--hidden", "-t", "f", "-e", "rs", "."])

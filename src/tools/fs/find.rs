@@ -302,24 +302,7 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
         },
         Err(e) => return Err(fail(e)),
     };
-    let matcher = match grep_regex::RegexMatcherBuilder::new()
-        .case_insensitive(bool_arg(args, "case_insensitive"))
-        .multi_line(bool_arg(args, "multiline"))
-        .dot_matches_new_line(bool_arg(args, "multiline"))
-        .build(pattern)
-    {
-        Ok(m) => m,
-        Err(e) => return Err(ToolResult::error(format!("invalid regex: {e}"))),
-    };
-    let include = match str_arg(args, "include") {
-        Some(g) => match globset::Glob::new(g) {
-            Ok(g) => Some(g.compile_matcher()),
-            Err(e) => {
-                return Err(ToolResult::error(format!("invalid include glob: {e}")));
-            }
-        },
-        None => None,
-    };
+    let (matcher, include) = search_matchers(args, pattern)?;
     let results: Mutex<Vec<FileHits>> = Mutex::new(Vec::new());
     let multiline = bool_arg(args, "multiline");
     // The search stops once one more than `max` results were found (matches, or files in the
@@ -385,6 +368,28 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let stopped = found.into_inner() > max;
     Ok(render_search(files, mode, max, pattern, stopped))
+}
+
+/// The regex of a search and its `include` glob.
+fn search_matchers(
+    args: &Map<String, Value>,
+    pattern: &str,
+) -> Result<(grep_regex::RegexMatcher, Option<globset::GlobMatcher>), ToolResult> {
+    let matcher = grep_regex::RegexMatcherBuilder::new()
+        .case_insensitive(bool_arg(args, "case_insensitive"))
+        .multi_line(bool_arg(args, "multiline"))
+        .dot_matches_new_line(bool_arg(args, "multiline"))
+        .build(pattern)
+        .map_err(|e| ToolResult::error(format!("invalid regex: {e}")))?;
+    let include = match str_arg(args, "include") {
+        Some(g) => Some(
+            globset::Glob::new(g)
+                .map_err(|e| ToolResult::error(format!("invalid include glob: {e}")))?
+                .compile_matcher(),
+        ),
+        None => None,
+    };
+    Ok((matcher, include))
 }
 
 struct FileHits {
