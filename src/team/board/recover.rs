@@ -57,7 +57,12 @@ impl Board<'_> {
             )?;
             out.recovered.push(id);
         }
-        for (status, hours) in [("pending", pending_h), ("in_review", review_h)] {
+        // A task waiting for the lead's approval (in review, nobody's work yet) is never marked
+        // stale: a stale task nobody holds may be claimed, which would skip the approval.
+        for (status, extra, hours) in [
+            ("pending", "", pending_h),
+            ("in_review", " AND owner IS NOT NULL", review_h),
+        ] {
             if hours <= 0 {
                 continue;
             }
@@ -65,7 +70,7 @@ impl Board<'_> {
             for id in ids(
                 tx,
                 &format!(
-                    "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2"
+                    "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2{extra}"
                 ),
                 &[&team.id, &cutoff],
             )? {

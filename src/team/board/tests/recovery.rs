@@ -150,3 +150,25 @@ fn recover_frees_expired_claims_marks_old_pending_and_review_stale_and_releases_
     assert_eq!(retried.status, "pending");
     assert_eq!(retried.owner, None);
 }
+
+#[test]
+fn a_task_waiting_for_approval_never_goes_stale_and_cannot_be_claimed() {
+    let mut fx = fixture();
+    let (t, _) = fx
+        .board("lead")
+        .create(NewTask {
+            subject: "risky".into(),
+            require_approval: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(t.status, "in_review");
+    fx.exec(
+        "UPDATE tasks SET updated_at = 1 WHERE id = ?1",
+        rusqlite::params![t.id],
+    );
+    let r = fx.board("lead").recover().unwrap();
+    assert!(r.stale.is_empty(), "{r:?}");
+    assert!(fx.board("w1").claim(&t.id).is_err());
+    assert_eq!(fx.get(&t.id).task.status, "in_review");
+}
