@@ -108,7 +108,7 @@ impl Client {
         };
         let http = std::sync::OnceLock::new();
         if replay.is_none() {
-            let _ = http.set(build_http().map_err(Failure::into_error)?);
+            let _ = http.set(build_http(&resolved.base_url).map_err(Failure::into_error)?);
         }
         Ok(Client {
             resolved,
@@ -217,7 +217,7 @@ impl Client {
         let http = match self.http.get() {
             Some(c) => c,
             None => {
-                let c = build_http()?;
+                let c = build_http(&self.resolved.base_url)?;
                 self.http.get_or_init(|| c)
             }
         };
@@ -346,9 +346,18 @@ impl Client {
     }
 }
 
-fn build_http() -> std::result::Result<reqwest::Client, Failure> {
-    reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(10))
+/// The HTTP client for a provider at `base_url`. A plain-http provider (a local Ollama, a
+/// server on loopback) gets a client without TLS roots: reading the system's certificate bundle
+/// costs milliseconds of CPU on every run, for nothing. (It then cannot follow a redirect to
+/// https; a provider that redirects is configured with its https URL.)
+fn build_http(base_url: &str) -> std::result::Result<reqwest::Client, Failure> {
+    let builder = reqwest::Client::builder().connect_timeout(Duration::from_secs(10));
+    let builder = if base_url.starts_with("http://") {
+        builder.tls_certs_only(std::iter::empty())
+    } else {
+        builder
+    };
+    builder
         .build()
         .map_err(|e| {
             Failure::fatal(Error::internal(format!(
