@@ -357,13 +357,11 @@ fn build_http(base_url: &str) -> std::result::Result<reqwest::Client, Failure> {
     } else {
         builder
     };
-    builder
-        .build()
-        .map_err(|e| {
-            Failure::fatal(Error::internal(format!(
-                "cannot build the HTTP client: {e}"
-            )))
-        })
+    builder.build().map_err(|e| {
+        Failure::fatal(Error::internal(format!(
+            "cannot build the HTTP client: {e}"
+        )))
+    })
 }
 
 /// Marks that something streamed, so the retry loop knows a retry would repeat it.
