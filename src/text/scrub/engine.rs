@@ -427,8 +427,19 @@ fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
 }
 
 fn is_hex(b: u8) -> bool {
-    b.is_ascii_hexdigit()
+    HEX[b as usize]
 }
+
+/// Hex digits, by byte.
+static HEX: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_hexdigit();
+        b += 1;
+    }
+    t
+};
 
 /// Adds every run of 64 or more hex digits (pattern 14). Such a run covers two consecutive
 /// multiples of 32, and everything between them: only where both probes and the bytes between
@@ -438,8 +449,13 @@ pub(super) fn hex_runs(text: &[u8], spans: &mut Vec<(usize, usize)>) {
     let n = text.len();
     let mut i = 0;
     while i + STRIDE < n {
+        // The two stride points, then three between them, before every byte between: most
+        // windows of text fail one of the five (a digit or a-f is common, five in a row less).
         if is_hex(text[i])
             && is_hex(text[i + STRIDE])
+            && is_hex(text[i + 16])
+            && is_hex(text[i + 8])
+            && is_hex(text[i + 24])
             && text[i + 1..i + STRIDE].iter().all(|&b| is_hex(b))
         {
             let mut lo = i;
