@@ -9,8 +9,8 @@ use regex::bytes::Regex;
 
 use super::go::{View, decode_go, origin, render, replace};
 use super::patterns::{
-    CREDENTIAL_VALUE, KEY_WORDS, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGES,
-    STATIC_PATTERNS, UNION,
+    CREDENTIAL_VALUE, KEY_WORDS, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_PROBE,
+    STAGES, STATIC_PATTERNS, UNION,
 };
 use super::stream::ScrubStream;
 use super::{MIN_VALUE_LEN, Report};
@@ -170,11 +170,20 @@ impl Scrubber {
         let line_of =
             |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
 
+        // Which stages' literals occur, in one pass (a stage without literals is the hex run's).
+        let mut literal_stages = [false; STAGE_LITERALS.len()];
+        match &*STAGE_PROBE {
+            Ok((ac, stage_of)) => {
+                for m in ac.find_overlapping_iter(&lower) {
+                    literal_stages[stage_of[m.pattern().as_usize()]] = true;
+                }
+            }
+            // Were the probe ever unbuildable, every stage is tried.
+            Err(_) => literal_stages = [true; STAGE_LITERALS.len()],
+        }
         for (stage, re) in stages.iter().enumerate() {
-            let possible = match STAGE_LITERALS.get(stage) {
-                Some(literals) => literals
-                    .iter()
-                    .any(|l| memmem::find(&lower, l.as_bytes()).is_some()),
+            let possible = match literal_stages.get(stage) {
+                Some(&found) => found,
                 None => has_hex_run(input),
             };
             if !possible {

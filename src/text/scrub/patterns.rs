@@ -139,6 +139,24 @@ pub(super) const KEY_WORDS: [&[u8]; 13] = [
 pub(super) static STAGES: LazyLock<Result<Vec<Regex>, String>> =
     LazyLock::new(|| STATIC_PATTERNS.iter().map(|p| go_regex(p.go)).collect());
 
+/// All the stages' literals at once, each pattern's stage beside it: which stages may match a
+/// region, in one pass over it (instead of one search per literal). Overlapping matches, so a
+/// literal inside another (`token` in `access_token`) is found too.
+pub(super) static STAGE_PROBE: LazyLock<Result<(aho_corasick::AhoCorasick, Vec<usize>), String>> =
+    LazyLock::new(|| {
+        let mut literals = Vec::new();
+        let mut stage_of = Vec::new();
+        for (stage, lits) in STAGE_LITERALS.iter().enumerate() {
+            for l in lits.iter() {
+                literals.push(*l);
+                stage_of.push(stage);
+            }
+        }
+        aho_corasick::AhoCorasick::new(&literals)
+            .map(|ac| (ac, stage_of))
+            .map_err(|e| format!("stage literals: {e}"))
+    });
+
 /// Union of patterns 1–13: does a region hold a match at all? Compiled on first use.
 pub(super) static UNION: LazyLock<Result<Regex, String>> = LazyLock::new(|| {
     let union = STATIC_PATTERNS[..HEX_PATTERN]
