@@ -11,11 +11,10 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::config::QualityGate;
 use super::review::{Review, parse_review};
-use super::turn::{CallSite, RunState};
+use super::turn::RunState;
 use super::*;
 use crate::tools::child_run::{self, ChildRun};
 use crate::tools::gate::Status;
@@ -177,47 +176,13 @@ impl Runner<'_> {
         Ok(GateVerdict::Pass)
     }
 
-    /// A call of `tool` this run makes at `site`, as the gate receives it: the run's agent,
-    /// user, session, approval mode, stop conditions, policy scope and run link. (What
-    /// `call_tools` sends for each tool call, and a command gate for its `exec`.)
-    pub(super) fn call_request(
-        &self,
-        tool: &str,
-        args: Value,
-        req: &RunRequest,
-        site: &CallSite<'_>,
-    ) -> CallRequest {
-        CallRequest {
-            tool: tool.to_string(),
-            args,
-            agent: self.agent.map(|_| self.agent_key.to_string()),
-            user: req.user.clone(),
-            session_key: site.session.map(str::to_string),
-            channel: Some("run".into()),
-            on_ask: req.on_ask,
-            stop: crate::tools::StopWhen {
-                deadline: site.deadline,
-                signal: Some(self.cancel.flag()),
-            },
-            scope: site.scope.clone(),
-            run: site.link.cloned(),
-            ..Default::default()
-        }
-    }
-
     /// A command gate: the command through the gate's `exec`. A run that ends with exit 0
     /// passes; a failing command gives its output as feedback; a call the gate refused (policy,
     /// approval, rate limit) means the gate cannot check.
     fn run_command(&mut self, req: &RunRequest, st: &RunState, command: &str) -> Result<Check> {
         let args = serde_json::to_value(ExecArgs { command })
             .map_err(|e| Error::internal(format!("the exec arguments of a gate: {e}")))?;
-        let site = CallSite {
-            run_id: &st.meta.run_id,
-            session: st.session.as_deref(),
-            deadline: st.deadline,
-            link: Some(&st.link),
-            scope: &st.scope,
-        };
+        let site = st.site();
         let call = self.call_request("exec", args, req, &site);
         let outcome = self.gate.call(self.store, &call, self.prompter);
         if let Some(end) = self.interrupted(st.deadline) {

@@ -32,23 +32,12 @@ impl Runner<'_> {
     /// blocker comment, its own included, fails the task); else the team messages that arrived,
     /// and the progress nudge.
     pub(super) fn between_iterations(&mut self, req: &RunRequest, st: &mut RunState) -> Result<()> {
-        if let Some(task) = req.team.as_ref().and_then(|t| t.task.as_ref()) {
-            match crate::team::board::holder(self.store.conn(), &task.id)? {
-                Some((_, status, run))
-                    if status == "in_progress"
-                        && run.as_deref() == Some(st.meta.run_id.as_str()) => {}
-                Some((identifier, status, _)) => {
-                    self.cancel.withdraw(format!(
-                        "task {identifier} was taken from the run: it is {status} now"
-                    ));
-                    return Ok(());
-                }
-                None => {
-                    self.cancel
-                        .withdraw(format!("task {} is gone", task.identifier));
-                    return Ok(());
-                }
-            }
+        if let Some(task) = req.team.as_ref().and_then(|t| t.task.as_ref())
+            && let Some(why) =
+                crate::team::board::taken_from(self.store.conn(), task, &st.meta.run_id)?
+        {
+            self.cancel.withdraw(why);
+            return Ok(());
         }
         self.deliver_team_messages(req, &mut st.all)?;
         if let Some(task) = req.team.as_ref().and_then(|t| t.task.as_ref())

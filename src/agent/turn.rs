@@ -214,13 +214,7 @@ impl Runner<'_> {
             phase: Phase::ToolExec,
             iteration: Some(st.iteration),
         });
-        let site = CallSite {
-            run_id: &st.meta.run_id,
-            session: st.session.as_deref(),
-            deadline: st.deadline,
-            link: Some(&st.link),
-            scope: &st.scope,
-        };
+        let site = st.site();
         let results = self.call_tools(&response.tool_calls, req, &site, em)?;
         st.spawned |= response.tool_calls.iter().any(|c| c.name == "spawn");
         let mut stop = None;
@@ -400,22 +394,7 @@ impl Runner<'_> {
         }
         let requests: Vec<CallRequest> = calls
             .iter()
-            .map(|call| CallRequest {
-                tool: call.name.clone(),
-                args: call.arguments.clone(),
-                agent: self.agent.map(|_| self.agent_key.to_string()),
-                user: req.user.clone(),
-                session_key: site.session.map(str::to_string),
-                channel: Some("run".into()),
-                on_ask: req.on_ask,
-                stop: crate::tools::StopWhen {
-                    deadline: site.deadline,
-                    signal: Some(self.cancel.flag()),
-                },
-                scope: site.scope.clone(),
-                run: site.link.cloned(),
-                ..Default::default()
-            })
+            .map(|call| self.call_request(&call.name, call.arguments.clone(), req, site))
             .collect();
         let started_ms = now_ms();
         let timed = self.dispatch(&requests);
@@ -447,6 +426,34 @@ impl Runner<'_> {
             results.push((text, is_error));
         }
         Ok(results)
+    }
+
+    /// A call of `tool` this run makes at `site`, as the gate receives it: the run's agent,
+    /// user, session, approval mode, stop conditions, policy scope and run link. (Each tool call
+    /// of the model, and a command gate's `exec`.)
+    pub(super) fn call_request(
+        &self,
+        tool: &str,
+        args: serde_json::Value,
+        req: &RunRequest,
+        site: &CallSite<'_>,
+    ) -> CallRequest {
+        CallRequest {
+            tool: tool.to_string(),
+            args,
+            agent: self.agent.map(|_| self.agent_key.to_string()),
+            user: req.user.clone(),
+            session_key: site.session.map(str::to_string),
+            channel: Some("run".into()),
+            on_ask: req.on_ask,
+            stop: crate::tools::StopWhen {
+                deadline: site.deadline,
+                signal: Some(self.cancel.flag()),
+            },
+            scope: site.scope.clone(),
+            run: site.link.cloned(),
+            ..Default::default()
+        }
     }
 
     /// The calls through the gate, in order, each with how long it took.
@@ -491,6 +498,19 @@ impl Runner<'_> {
                 })
                 .collect()
         })
+    }
+}
+
+impl RunState {
+    /// Where this run's tool calls are made.
+    pub(super) fn site(&self) -> CallSite<'_> {
+        CallSite {
+            run_id: &self.meta.run_id,
+            session: self.session.as_deref(),
+            deadline: self.deadline,
+            link: Some(&self.link),
+            scope: &self.scope,
+        }
     }
 }
 

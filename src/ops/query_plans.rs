@@ -90,9 +90,20 @@ fn exercise(store: &mut Store, t: &team::Team) {
         b.search("task", 5).unwrap();
         b.recover().unwrap();
     }
-    board::snapshot(store.conn(), t.id, None).unwrap();
+    for which in [
+        board::Watch::Task("x"),
+        board::Watch::HeldWithoutRun("w1"),
+        board::Watch::Spent(3),
+        board::Watch::Submitted,
+    ] {
+        board::snapshot(store.conn(), t.id, which).unwrap();
+    }
     board::events_after(store.conn(), t.id, 10, 100).unwrap();
-    board::holder(store.conn(), "x").unwrap();
+    let task = Board::open(store, t.clone(), "lead")
+        .unwrap()
+        .reload("#1")
+        .unwrap();
+    board::taken_from(store.conn(), &task, "run-x").unwrap();
     mailbox::send(store.conn(), t, "lead", "w1", "hi").unwrap();
     mailbox::read(store.conn(), t, "w1").unwrap();
     mailbox::unread_from(store.conn(), t, "lead", "system:escalation").unwrap();

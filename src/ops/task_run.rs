@@ -14,7 +14,7 @@ use crate::agent::record::RunStatus;
 use crate::agent::{Cancel, RunOutcome, TeamRun};
 use crate::error::Result;
 use crate::store::Store;
-use crate::team::board::{Board, RunEnd, Task, holder};
+use crate::team::board::{Board, RunEnd, Task, taken_from};
 use crate::team::{self, Team, work};
 
 /// How often a run on a task looks whether the task is still its own.
@@ -130,22 +130,10 @@ impl TeamWork {
             };
             while !cancel.is_cancelled() {
                 std::thread::sleep(WATCH_EVERY);
-                let Ok(now) = holder(store.conn(), &task.id) else {
-                    continue;
-                };
-                let (identifier, status) = match now {
-                    Some((_, status, held))
-                        if status == "in_progress" && held.as_deref() == Some(run_id.as_str()) =>
-                    {
-                        continue;
-                    }
-                    Some((identifier, status, _)) => (identifier, status),
-                    None => (task.identifier.clone(), "deleted".to_string()),
-                };
-                cancel.withdraw(format!(
-                    "task {identifier} was taken from the run: it is {status} now"
-                ));
-                return;
+                if let Ok(Some(why)) = taken_from(store.conn(), &task, &run_id) {
+                    cancel.withdraw(why);
+                    return;
+                }
             }
         });
     }

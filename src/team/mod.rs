@@ -169,6 +169,16 @@ pub fn list(conn: &Connection) -> Result<Vec<Team>> {
     names.iter().map(|n| get(conn, n)).collect()
 }
 
+/// Whether `agent` leads or belongs to any team: its identity carries rights on a board.
+pub fn in_a_team(conn: &Connection, agent: &str) -> Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM team_members WHERE agent = ?1)",
+        [agent],
+        |r| r.get(0),
+    )
+    .map_err(sql)
+}
+
 /// The one active team `agent` belongs to (`--team` picks when there are several).
 pub fn team_of(conn: &Connection, agent: &str) -> Result<Team> {
     let names: Vec<String> = conn

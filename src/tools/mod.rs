@@ -81,6 +81,10 @@ impl ToolResult {
             ..ToolResult::default()
         }
     }
+    /// The result of a tool's body that may fail: its error as an error result (kind kept).
+    pub fn from_result(r: crate::error::Result<ToolResult>) -> ToolResult {
+        r.unwrap_or_else(|e| ToolResult::from_error(&e))
+    }
     /// An error result that keeps the error's kind.
     pub fn from_error(e: &crate::error::Error) -> ToolResult {
         ToolResult {

@@ -28,10 +28,6 @@ fn own_session(ctx: &CallContext, store: &Store, key: &str) -> Result<Value> {
     }
 }
 
-fn done(r: Result<ToolResult>) -> ToolResult {
-    r.unwrap_or_else(|e| ToolResult::from_error(&e))
-}
-
 /// `sessions_list`.
 pub struct SessionsList;
 
@@ -55,7 +51,7 @@ impl Tool for SessionsList {
         args: &Map<String, Value>,
         store: &mut Store,
     ) -> ToolResult {
-        done((|| {
+        ToolResult::from_result((|| {
             let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(20) as usize;
             let all = crate::sessions::sessions(store.conn(), Some(caller_agent(ctx)))?;
             let shown: Vec<&Value> = all.iter().take(limit).collect();
@@ -91,7 +87,7 @@ impl Tool for SessionsHistory {
         args: &Map<String, Value>,
         store: &mut Store,
     ) -> ToolResult {
-        done((|| {
+        ToolResult::from_result((|| {
             let key = given_arg(args, "session_key")
                 .ok_or_else(|| Error::usage("session_key is required"))?;
             own_session(ctx, store, key)?;
@@ -131,7 +127,7 @@ impl Tool for SessionsSend {
         args: &Map<String, Value>,
         store: &mut Store,
     ) -> ToolResult {
-        done(send(ctx, args, store))
+        ToolResult::from_result(send(ctx, args, store))
     }
 }
 
@@ -211,7 +207,7 @@ impl Tool for SessionStatus {
         _args: &Map<String, Value>,
         store: &mut Store,
     ) -> ToolResult {
-        done((|| {
+        ToolResult::from_result((|| {
             let mut doc = json!({"agent": caller_agent(ctx), "session_key": ctx.session_key});
             if let Some(run) = &ctx.run {
                 let iterations: i64 = store

@@ -49,7 +49,7 @@ impl Tool for SpawnTool {
         args: &Map<String, Value>,
         store: &mut Store,
     ) -> ToolResult {
-        act(ctx, args, store).unwrap_or_else(|e| ToolResult::from_error(&e))
+        ToolResult::from_result(act(ctx, args, store))
     }
 }
 
@@ -170,7 +170,7 @@ fn start(
                 ctx.known_agents.join(", ")
             )));
         }
-        Some(a) if ctx.agent.as_deref() != Some(a) && in_a_team(store, a)? => {
+        Some(a) if ctx.agent.as_deref() != Some(a) && crate::team::in_a_team(store.conn(), a)? => {
             return Err(Error::denied(format!(
                 "agent \"{a}\" is a member of a team: a subagent cannot act as another team member (its board rights are its own); spawn a copy of yourself or an agent outside teams"
             )));
@@ -208,18 +208,6 @@ fn start(
     }
     subagents::child(store.conn(), &run_id)?
         .ok_or_else(|| Error::internal("a spawned child has no record"))
-}
-
-/// Whether `agent` leads or belongs to a team: its identity carries rights on a board.
-fn in_a_team(store: &Store, agent: &str) -> Result<bool> {
-    store
-        .conn()
-        .query_row(
-            "SELECT EXISTS (SELECT 1 FROM team_members WHERE agent = ?1)",
-            [agent],
-            |r| r.get(0),
-        )
-        .map_err(crate::store::sql)
 }
 
 /// Starts the child's `goclaw run`; its output goes to the store, not to this process.

@@ -78,10 +78,6 @@ fn check_access(team: &Team, ctx: &CallContext) -> Result<()> {
     Ok(())
 }
 
-fn done(r: Result<ToolResult>) -> ToolResult {
-    r.unwrap_or_else(|e| ToolResult::from_error(&e))
-}
-
 /// `team_tasks`.
 pub struct TeamTasks;
 
@@ -113,7 +109,7 @@ impl Tool for TeamTasks {
         args: &Map<String, Value>,
         store: &mut Store,
     ) -> ToolResult {
-        done(self.run(ctx, args, store))
+        ToolResult::from_result(self.run(ctx, args, store))
     }
 }
 
@@ -395,7 +391,7 @@ impl Tool for TeamMessage {
         args: &Map<String, Value>,
         store: &mut Store,
     ) -> ToolResult {
-        done((|| {
+        ToolResult::from_result((|| {
             let action = need(args, "action", "any")?.to_string();
             let (team, agent) = open(ctx, args, store)?;
             if !team.is_member(&agent) {

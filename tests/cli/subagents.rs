@@ -27,6 +27,16 @@ fn slow_agent(slow: &crate::run::Llm) -> String {
     )
 }
 
+/// fakellm for the parents, and an environment whose `c.toml` defines `slowpoke` on an llmock
+/// that takes `latency_ms` per answer.
+fn with_slowpoke(latency_ms: &str) -> Option<(crate::run::Llm, crate::run::Llm, TestEnv)> {
+    let llm = fakellm()?;
+    let slow = llmock_with(&["--latency-ms", latency_ms, "--tool-mode", "off"])?;
+    let env = TestEnv::new();
+    env.write("c.toml", slow_agent(&slow));
+    Some((llm, slow, env))
+}
+
 /// The parent's own `spawn` results (a child's are relayed into the same stream).
 fn own_spawn_results(evs: &[Value]) -> Vec<Value> {
     evs.iter()
@@ -51,12 +61,9 @@ fn runs(env: &TestEnv) -> Vec<Value> {
 
 #[test]
 fn three_async_children_run_at_once_and_report_back() {
-    let Some(llm) = fakellm() else { return };
-    let Some(slow) = llmock_with(&["--latency-ms", "1000", "--tool-mode", "off"]) else {
+    let Some((llm, _slow, env)) = with_slowpoke("1000") else {
         return;
     };
-    let env = TestEnv::new();
-    env.write("c.toml", slow_agent(&slow));
     let o = run(
         &env,
         &llm,
@@ -427,12 +434,9 @@ fn a_spawn_over_the_limit_is_refused_with_the_count() {
 /// is a configured agent, so it runs on its own provider (a slow one here), not the parent's.
 #[test]
 fn detached_children_outlive_their_parent() {
-    let Some(llm) = fakellm() else { return };
-    let Some(slow) = llmock_with(&["--latency-ms", "1500", "--tool-mode", "off"]) else {
+    let Some((llm, _slow, env)) = with_slowpoke("1500") else {
         return;
     };
-    let env = TestEnv::new();
-    env.write("c.toml", slow_agent(&slow));
     let o = run(
         &env,
         &llm,

@@ -35,6 +35,32 @@ fn team_config(env: &TestEnv, llm: &Llm) {
     env.write("c.toml", c);
 }
 
+/// A fakellm and a test environment with [`team_config`]; `None` (after failing in CI) when
+/// the peer is missing.
+fn team_env() -> Option<(Llm, TestEnv)> {
+    let llm = require_peer(fakellm(), "fakellm")?;
+    let env = TestEnv::new();
+    team_config(&env, &llm);
+    Some((llm, env))
+}
+
+/// The quality-gate spans of a run's trace: (name, status).
+fn gate_spans(env: &TestEnv, run_id: &str) -> Vec<(String, String)> {
+    let trace = json(&goclaw(env, &["traces", "show", run_id]));
+    trace["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "gate")
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
 fn goclaw(env: &TestEnv, args: &[&str]) -> std::process::Output {
     let mut all = vec!["--config", "c.toml"];
     all.extend_from_slice(args);
@@ -80,11 +106,9 @@ fn ms(v: &Value, key: &str) -> i64 {
 
 #[test]
 fn a_team_run_dispatches_members_in_parallel_and_the_lead_answers_with_every_result() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t1", "lead", &["w1", "w2", "w3"]);
     let o = goclaw(&env, &["team", "run", "t1", "plan the launch"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
@@ -175,11 +199,9 @@ fn a_team_run_dispatches_members_in_parallel_and_the_lead_answers_with_every_res
 
 #[test]
 fn a_blocker_cancels_the_members_run_and_escalates_to_the_lead() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t2", "lead2", &["w1"]);
     let o = goclaw(
         &env,
@@ -276,11 +298,9 @@ fn members_running(env: &TestEnv, n: usize) {
 
 #[test]
 fn ctrl_c_stops_every_member_and_gives_their_tasks_back() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t1", "lead", &["w1", "w2"]);
     let mut child = env.spawn(&["--config", "c.toml", "team", "run", "t1", "take all night"]);
     members_running(&env, 2);
@@ -327,11 +347,9 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back() {
 
 #[test]
 fn a_killed_dispatcher_leaves_no_task_in_progress_under_a_dead_owner() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t1", "lead", &["w1", "w2"]);
     let mut child = env.spawn(&["--config", "c.toml", "team", "run", "t1", "take all night"]);
     members_running(&env, 2);
@@ -350,11 +368,9 @@ fn a_killed_dispatcher_leaves_no_task_in_progress_under_a_dead_owner() {
 
 #[test]
 fn run_task_claims_the_task_and_its_answer_completes_it() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t1", "lead", &["w1", "w2"]);
     for subject in ["first", "second"] {
         let o = goclaw(
@@ -402,11 +418,9 @@ fn run_task_claims_the_task_and_its_answer_completes_it() {
 
 #[test]
 fn team_work_runs_one_members_tasks_until_the_board_is_empty() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t1", "lead", &["w1", "w2"]);
     for subject in ["one", "two", "three"] {
         goclaw(
@@ -442,11 +456,9 @@ fn team_work_runs_one_members_tasks_until_the_board_is_empty() {
 
 #[test]
 fn a_quality_gate_sends_the_agent_back_until_its_command_passes() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     let o = goclaw(
         &env,
         &[
@@ -476,23 +488,15 @@ fn a_quality_gate_sends_the_agent_back_until_its_command_passes() {
     assert!(env.work().join("done.txt").exists());
     // Each check is a span of the trace.
     let run_id = evs[0]["run_id"].as_str().unwrap();
-    let trace = json(&goclaw(&env, &["traces", "show", run_id]));
-    let gates = trace["spans"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| s["kind"] == "gate")
-        .count();
-    assert_eq!(gates, 3, "{trace}");
+    let gates = gate_spans(&env, run_id);
+    assert_eq!(gates.len(), 3, "{gates:?}");
 }
 
 #[test]
 fn a_gate_that_keeps_failing_fails_the_run() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     let o = goclaw(
         &env,
         &[
@@ -539,11 +543,9 @@ fn a_gate_that_keeps_failing_fails_the_run() {
 
 #[test]
 fn the_evaluator_loop_stops_at_approved() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     let o = goclaw(
         &env,
         &[
@@ -560,22 +562,7 @@ fn the_evaluator_loop_stops_at_approved() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let out = json(&o);
     assert_eq!(out["content"], "Slogan v2: agents, piped");
-    let trace = json(&goclaw(
-        &env,
-        &["traces", "show", out["run_id"].as_str().unwrap()],
-    ));
-    let rounds: Vec<(String, String)> = trace["spans"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| s["kind"] == "gate")
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap().to_string(),
-                s["status"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let rounds = gate_spans(&env, out["run_id"].as_str().unwrap());
     assert_eq!(
         rounds,
         [
@@ -592,11 +579,9 @@ fn the_evaluator_loop_stops_at_approved() {
 
 #[test]
 fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     let o = goclaw(
         &env,
         &[
@@ -661,11 +646,9 @@ fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback() {
 
 #[test]
 fn team_messages_reach_a_run_for_the_team_and_only_the_lead_gets_team_md() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t1", "lead", &["w1", "w2"]);
     let o = goclaw(
         &env,
@@ -713,11 +696,9 @@ fn team_messages_reach_a_run_for_the_team_and_only_the_lead_gets_team_md() {
 
 #[test]
 fn two_dispatchers_on_one_board_never_run_a_task_twice() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t1", "lead", &["w1", "w2", "w3"]);
     for i in 0..6 {
         let subject = format!("chore {i}");
@@ -753,11 +734,9 @@ fn two_dispatchers_on_one_board_never_run_a_task_twice() {
 
 #[test]
 fn a_task_with_a_gate_completes_only_once_its_command_passes() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t1", "lead", &["w1"]);
     let o = goclaw(
         &env,
@@ -785,11 +764,9 @@ fn a_task_with_a_gate_completes_only_once_its_command_passes() {
 
 #[test]
 fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     team(&env, "t1", "lead", &["w1", "w2"]);
     for subject in ["cheat at once", "other work", "become the lead"] {
         goclaw(
@@ -886,11 +863,9 @@ fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead() {
 
 #[test]
 fn a_task_whose_runs_never_start_fails_after_its_dispatches() {
-    let Some(llm) = require_peer(fakellm(), "fakellm") else {
+    let Some((_llm, env)) = team_env() else {
         return;
     };
-    let env = TestEnv::new();
-    team_config(&env, &llm);
     // w3's provider needs a key nobody set: its runs fail before they start.
     let mut c = std::fs::read_to_string(env.work().join("c.toml")).unwrap();
     c = c.replace(

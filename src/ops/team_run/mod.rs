@@ -28,7 +28,7 @@ use crate::agent::review::{Review, parse_review};
 use crate::config::Settings;
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::Store;
-use crate::team::board::{self, Board, RunEnd, TaskState};
+use crate::team::board::{self, Board, RunEnd, TaskState, Watch};
 use crate::team::{self, Team, mailbox};
 use crate::text::scrub::Scrubber;
 use crate::tools::gate::SharedRelay;
@@ -145,7 +145,7 @@ pub fn run(
     }
     // Claims of runs that are gone go back to the board first.
     crate::agent::record::reap_abandoned(store.conn())?;
-    Board::system(store, team.clone())?.recover()?;
+    Board::system(store, team.clone()).recover()?;
     let team_run_id = uuid::Uuid::now_v7().to_string();
     let launcher = Launcher {
         store_path: settings.db_path.clone(),
@@ -378,17 +378,17 @@ impl Dispatcher<'_> {
     /// Tasks waiting for a run that used all their dispatches fail (a run that cannot start,
     /// a blocker retried again and again): the team run never loops on one task.
     fn give_up_spent(&mut self) -> Result<()> {
-        let spent: Vec<TaskState> = board::snapshot(self.store.conn(), self.team.id, None)?
-            .into_iter()
-            .filter(|t| matches!(t.task.status.as_str(), "pending" | "stale"))
-            .filter(|t| t.dispatch_count >= self.max_dispatches)
-            .collect();
+        let spent = board::snapshot(
+            self.store.conn(),
+            self.team.id,
+            Watch::Spent(self.max_dispatches),
+        )?;
         for t in spent {
             let reason = format!(
                 "dispatched {} times without ending (the team's max_task_dispatches)",
                 t.dispatch_count
             );
-            Board::system(self.store, self.team.clone())?.give_up(&t.task.id, &reason)?;
+            Board::system(self.store, self.team.clone()).give_up(&t.task.id, &reason)?;
         }
         Ok(())
     }
@@ -434,7 +434,7 @@ impl Dispatcher<'_> {
                 }
                 Err(e) => {
                     // The claim goes back: nothing runs on it.
-                    let mut b = Board::system(self.store, self.team.clone())?;
+                    let mut b = Board::system(self.store, self.team.clone());
                     b.end_run(&task_id, &run_id, &RunEnd::Release)?;
                     return Err(e);
                 }
@@ -446,13 +446,13 @@ impl Dispatcher<'_> {
     /// The task `worker`'s next run works on: one it holds without a run (its run records
     /// itself), else one claimed for `run_id`.
     fn next_task(&mut self, worker: &str, run_id: &str) -> Result<Option<String>> {
-        let held = board::snapshot(self.store.conn(), self.team.id, None)?
-            .into_iter()
-            .find(|t| {
-                t.task.status == "in_progress"
-                    && t.task.owner.as_deref() == Some(worker)
-                    && t.task.run_id.is_none()
-            });
+        let held = board::snapshot(
+            self.store.conn(),
+            self.team.id,
+            Watch::HeldWithoutRun(worker),
+        )?
+        .into_iter()
+        .next();
         let mut b = Board::open(self.store, self.team.clone(), worker)?;
         if let Some(t) = held {
             if t.dispatch_count >= self.max_dispatches {
@@ -486,14 +486,16 @@ impl Dispatcher<'_> {
                 _ => None,
             })
             .collect();
-        let waiting: Vec<TaskState> = board::snapshot(self.store.conn(), self.team.id, None)?
-            .into_iter()
-            .filter(|t| t.task.status == "in_review" && t.task.owner.is_some())
-            .filter(|t| !reviewing.contains(&t.task.id))
-            .filter(|t| self.reviews.get(&t.task.id).copied().unwrap_or(0) < self.max_dispatches)
-            .collect();
+        let waiting: Vec<TaskState> =
+            board::snapshot(self.store.conn(), self.team.id, Watch::Submitted)?
+                .into_iter()
+                .filter(|t| !reviewing.contains(&t.task.id))
+                .filter(|t| {
+                    self.reviews.get(&t.task.id).copied().unwrap_or(0) < self.max_dispatches
+                })
+                .collect();
         for t in waiting {
-            let description = Board::system(self.store, self.team.clone())?
+            let description = Board::system(self.store, self.team.clone())
                 .get(&t.task.id)?
                 .description;
             let message = review_message(&t, &description);
@@ -548,7 +550,7 @@ impl Dispatcher<'_> {
                 let verdict = row
                     .filter(|r| r.status == "completed")
                     .map(|r| parse_review(r.content.as_deref().unwrap_or("")));
-                let mut b = Board::system(self.store, self.team.clone())?;
+                let mut b = Board::system(self.store, self.team.clone());
                 match verdict {
                     Some(Review::Approved) => {
                         b.approve(task_id)?;
@@ -568,7 +570,7 @@ impl Dispatcher<'_> {
     /// (not by a blocker, which goes to the lead) is tried again while its dispatches allow.
     fn member_ended(&mut self, task_id: &str, e: &Ended) -> Result<()> {
         let run_id = &e.started.run_id;
-        let mut b = Board::system(self.store, self.team.clone())?;
+        let mut b = Board::system(self.store, self.team.clone());
         b.end_run(
             task_id,
             run_id,
@@ -581,9 +583,9 @@ impl Dispatcher<'_> {
                 }
             )),
         )?;
-        let Some(t) = board::snapshot(self.store.conn(), self.team.id, None)?
+        let Some(t) = board::snapshot(self.store.conn(), self.team.id, Watch::Task(task_id))?
             .into_iter()
-            .find(|t| t.task.id == task_id)
+            .next()
         else {
             return Ok(());
         };
@@ -592,7 +594,7 @@ impl Dispatcher<'_> {
             .as_deref()
             .is_some_and(|r| r.starts_with("FAILED: Blocked:"));
         if t.task.status == "failed" && !blocked && t.dispatch_count < self.max_dispatches {
-            Board::system(self.store, self.team.clone())?.retry(task_id)?;
+            Board::system(self.store, self.team.clone()).retry(task_id)?;
         }
         Ok(())
     }
@@ -646,7 +648,7 @@ impl Dispatcher<'_> {
         let ended = self.procs.stop_all(STOP_GRACE);
         for e in ended {
             if let Role::Member { task_id } = &e.started.role {
-                Board::system(self.store, self.team.clone())?.end_run(
+                Board::system(self.store, self.team.clone()).end_run(
                     task_id,
                     &e.started.run_id,
                     &RunEnd::Release,

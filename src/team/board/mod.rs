@@ -34,7 +34,7 @@ mod recover;
 mod transitions;
 mod work;
 
-pub use work::{RunEnd, TaskState, events_after, holder, last_event, snapshot};
+pub use work::{RunEnd, TaskState, Watch, events_after, last_event, snapshot, taken_from};
 
 /// Statuses that end work.
 pub const TERMINAL: [&str; 3] = ["completed", "cancelled", "failed"];
@@ -276,12 +276,12 @@ impl<'s> Board<'s> {
 
     /// The board as goclaw itself acts on it (the team dispatcher): the actor `system`, which
     /// may do what the lead may (the original's `system` channel) but holds no task.
-    pub fn system(store: &'s mut Store, team: Team) -> Result<Board<'s>> {
-        Ok(Board {
+    pub fn system(store: &'s mut Store, team: Team) -> Board<'s> {
+        Board {
             store,
             team,
             actor: SYSTEM.to_string(),
-        })
+        }
     }
 
     /// A write's transaction (`BEGIN IMMEDIATE`: two workers never both win), which first

@@ -24,19 +24,30 @@ pub enum RunEnd {
     Release,
 }
 
-/// Who works on a task now: its identifier, status and run (a plain read, no recovery: what
-/// a run's watch polls).
-pub fn holder(
+/// Why the run `run_id` no longer holds task `task` (failed by a blocker comment, cancelled,
+/// taken back, deleted), or `None` while it does: a plain read, no recovery. A run checks it
+/// before each iteration and its watch every 250 ms.
+pub fn taken_from(
     conn: &rusqlite::Connection,
-    task_id: &str,
-) -> Result<Option<(String, String, Option<String>)>> {
-    conn.query_row(
-        "SELECT identifier, status, run_id FROM tasks WHERE id = ?1",
-        [task_id],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )
-    .optional()
-    .map_err(sql)
+    task: &Task,
+    run_id: &str,
+) -> Result<Option<String>> {
+    let now: Option<(String, Option<String>)> = conn
+        .query_row(
+            "SELECT status, run_id FROM tasks WHERE id = ?1",
+            [&task.id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map_err(sql)?;
+    Ok(match now {
+        Some((status, held)) if status == "in_progress" && held.as_deref() == Some(run_id) => None,
+        Some((status, _)) => Some(format!(
+            "task {} was taken from the run: it is {status} now",
+            task.identifier
+        )),
+        None => Some(format!("task {} is gone", task.identifier)),
+    })
 }
 
 impl Board<'_> {
@@ -253,19 +264,6 @@ impl Board<'_> {
         tx.commit().map_err(sql)
     }
 
-    /// How many runs a dispatcher started on the task.
-    pub fn dispatch_count(&mut self, key: &str) -> Result<i64> {
-        let team = self.team.clone();
-        let tx = self.read()?;
-        let task = Self::find(&tx, &team, key)?;
-        tx.query_row(
-            "SELECT dispatch_count FROM tasks WHERE id = ?1",
-            [&task.id],
-            |r| r.get(0),
-        )
-        .map_err(sql)
-    }
-
     /// The task as it is now.
     pub fn reload(&mut self, key: &str) -> Result<Task> {
         let team = self.team.clone();
@@ -281,34 +279,60 @@ pub struct TaskState {
     pub task: Task,
     pub result: Option<String>,
     pub dispatch_count: i64,
-    /// It waits for tasks that have not completed (blocked).
-    pub waiting: bool,
 }
 
-/// The team's tasks created at or after `since` (all with `None`), oldest first: a plain read.
+/// Which of a team's tasks a dispatcher looks at: each an indexed read of what it needs, not the
+/// whole board.
+#[derive(Debug, Clone, Copy)]
+pub enum Watch<'a> {
+    /// Every task (the report at the end).
+    All,
+    /// One task, by id.
+    Task(&'a str),
+    /// The tasks `agent` holds with no run working on them (given back after a rejected review).
+    HeldWithoutRun(&'a str),
+    /// The tasks waiting for a run (nobody holds them) that used `n` dispatches or more.
+    Spent(i64),
+    /// The tasks a run submitted for review (a holder, in review).
+    Submitted,
+}
+
+/// The team's tasks `which` names: a plain read.
 pub fn snapshot(
     conn: &rusqlite::Connection,
     team_id: i64,
-    since: Option<i64>,
+    which: Watch<'_>,
 ) -> Result<Vec<TaskState>> {
-    let sql_text = format!(
-        "SELECT {COLUMNS}, result, dispatch_count,
-                EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = tasks.id)
-         FROM tasks WHERE team_id = ?1 AND created_at >= ?2 ORDER BY task_number"
-    );
-    conn.prepare(&sql_text)
-        .and_then(|mut s| {
-            s.query_map(params![team_id, since.unwrap_or(i64::MIN)], |r| {
-                Ok(TaskState {
-                    task: row_task(r)?,
-                    result: r.get(14)?,
-                    dispatch_count: r.get(15)?,
-                    waiting: r.get(16)?,
-                })
-            })
-            .and_then(|rows| rows.collect())
+    // Only the whole board is read in order (by the unique index on the number); the other
+    // sets are small and read as they come.
+    let (filter, value): (&str, Option<rusqlite::types::Value>) = match which {
+        Watch::All => (" ORDER BY task_number", None),
+        Watch::Task(id) => (" AND id = ?2", Some(id.to_string().into())),
+        Watch::HeldWithoutRun(agent) => (
+            " AND status = 'in_progress' AND owner = ?2 AND run_id IS NULL",
+            Some(agent.to_string().into()),
+        ),
+        Watch::Spent(n) => (
+            " AND status IN ('pending', 'stale') AND owner IS NULL AND dispatch_count >= ?2",
+            Some(n.into()),
+        ),
+        Watch::Submitted => (" AND status = 'in_review' AND owner IS NOT NULL", None),
+    };
+    let sql_text =
+        format!("SELECT {COLUMNS}, result, dispatch_count FROM tasks WHERE team_id = ?1{filter}");
+    let row = |r: &rusqlite::Row<'_>| {
+        Ok(TaskState {
+            task: row_task(r)?,
+            result: r.get(14)?,
+            dispatch_count: r.get(15)?,
         })
-        .map_err(sql)
+    };
+    let mut stmt = conn.prepare(&sql_text).map_err(sql)?;
+    let rows = match value {
+        Some(v) => stmt.query_map(params![team_id, v], row),
+        None => stmt.query_map(params![team_id], row),
+    };
+    rows.and_then(|rows| rows.collect()).map_err(sql)
 }
 
 /// The board's events after event `after`, oldest first (at most `limit`): a plain read.
