@@ -891,3 +891,70 @@ fn a_task_whose_runs_never_start_fails_after_its_dispatches() {
     assert_eq!(t["status"], "failed", "{t}");
     assert!(t["dispatch_count"].as_i64().unwrap() <= 3, "{t}");
 }
+
+#[test]
+fn a_team_message_reaches_a_running_member_at_its_next_iteration() {
+    let Some((_llm, env)) = team_env() else {
+        return;
+    };
+    team(&env, "t1", "lead", &["w1"]);
+    let member = env.spawn(&[
+        "--config",
+        "c.toml",
+        "run",
+        "--agent",
+        "w1",
+        "--team",
+        "t1",
+        "wait for news",
+    ]);
+    // While its command runs, the lead writes to it.
+    std::thread::sleep(Duration::from_millis(700));
+    let o = goclaw(
+        &env,
+        &[
+            "team", "message", "send", "--as", "lead", "--to", "w1", "hurry up",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = member.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["content"], "GOT THE NEWS");
+}
+
+#[test]
+fn an_agents_quality_gates_apply_and_a_reviewers_own_do_not() {
+    let Some((_llm, env)) = team_env() else {
+        return;
+    };
+    // w2 must create done.txt; the critic has a gate that can never pass, which its runs as a
+    // reviewer skip (the recursion guard).
+    let mut c = std::fs::read_to_string(env.work().join("c.toml")).unwrap();
+    c.push_str("\n[[agents.w2.quality_gates]]\ncommand = \"test -f done.txt\"\n");
+    c.push_str("\n[[agents.critic.quality_gates]]\ncommand = \"false\"\nmax_retries = 0\n");
+    env.write("c.toml", c);
+    let o = goclaw(&env, &["run", "--agent", "w2", "make the gate pass"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let out = json(&o);
+    assert_eq!(out["content"], "Created done.txt.");
+    assert_eq!(gate_spans(&env, out["run_id"].as_str().unwrap()).len(), 3);
+    let o = goclaw(
+        &env,
+        &[
+            "run",
+            "--agent",
+            "w1",
+            "--gate-agent",
+            "critic",
+            "write a slogan",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(json(&o)["content"], "Slogan v2: agents, piped");
+}
