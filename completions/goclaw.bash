@@ -448,24 +448,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd____sandbox__subcmd__exec)
-            opts="-q -v -h -V --rw --mask --net --no-sandbox --parent --guarded --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --rw --mask --net --no-sandbox --parent --guarded --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --rw)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --mask)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --parent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -475,6 +463,18 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rw)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mask)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -538,16 +538,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__agents__subcmd__files__subcmd__get)
-            opts="-q -v -h -V --user --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --user --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --user)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -557,6 +553,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -568,16 +568,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__agents__subcmd__files__subcmd__ls)
-            opts="-q -v -h -V --user --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --user --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --user)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -587,6 +583,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -598,16 +598,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__agents__subcmd__files__subcmd__set)
-            opts="-q -v -h -V --user --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --user --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --user)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -617,6 +613,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -706,16 +706,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__approvals__subcmd__allow)
-            opts="-q -v -h -V --note --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --note --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --note)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -725,6 +721,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --note)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -736,16 +736,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__approvals__subcmd__deny)
-            opts="-q -v -h -V --note --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --note --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --note)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -755,6 +751,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --note)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -974,12 +974,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__add)
-            opts="-q -v -h -V --at --every --cron --tz --message --tool --args --agent --user --session --delete-after-run --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --at --every --cron --tz --message --tool --args --agent --user --session --delete-after-run --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1020,18 +1032,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1040,16 +1040,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__daemon)
-            opts="-q -v -h -V --interval --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --interval --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --interval)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1059,6 +1055,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1070,16 +1070,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__disable)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1089,6 +1085,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1100,16 +1100,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__enable)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1119,6 +1115,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1130,16 +1130,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__list)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1149,6 +1145,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1160,16 +1160,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__rm)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1179,6 +1175,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1190,20 +1190,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__runs)
-            opts="-q -v -h -V --agent --limit --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --limit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1213,6 +1205,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1224,16 +1224,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__tick)
-            opts="-q -v -h -V --force --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --force --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --force)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1243,6 +1239,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --force)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1280,7 +1280,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__db__subcmd__backup)
-            opts="-q -v -h -V --force --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --force --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1384,24 +1384,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__db__subcmd__query)
-            opts="-q -v -h -V --param --timeout --max-bytes --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --param --timeout --max-bytes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --param)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-bytes)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1411,6 +1399,18 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --param)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1448,20 +1448,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__guard)
-            opts="-q -v -h -V --mode --max-chars --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --mode --max-chars --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --mode)
-                    COMPREPLY=($(compgen -W "off log warn block" -- "${cur}"))
-                    return 0
-                    ;;
-                --max-chars)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1471,6 +1463,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "off log warn block" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-chars)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1534,12 +1534,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__add)
-            opts="-q -v -h -V --command --arg --env --url --transport --header --prefix --timeout --access --disabled --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --command --arg --env --url --transport --header --prefix --timeout --access --disabled --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --command)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1576,6 +1588,20 @@ _goclaw() {
                     COMPREPLY=($(compgen -W "open granted" -- "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__mcp__subcmd__call)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1588,20 +1614,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        goclaw__subcmd__mcp__subcmd__call)
-            opts="-q -v -h -V --agent --user --session --db --config --workspace --json --human --quiet --verbose --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1611,18 +1623,6 @@ _goclaw() {
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1686,12 +1686,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__grant)
-            opts="-q -v -h -V --agent --user --allow --deny --disabled --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --allow --deny --disabled --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1705,18 +1717,6 @@ _goclaw() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1806,12 +1806,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__request)
-            opts="-q -v -h -V --agent --user --tools --reason --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --tools --reason --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1828,18 +1840,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1848,16 +1848,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__requests)
-            opts="-q -v -h -V --status --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --status --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --status)
-                    COMPREPLY=($(compgen -W "pending approved rejected" -- "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1868,6 +1864,10 @@ _goclaw() {
                     ;;
                 --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -W "pending approved rejected" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1878,16 +1878,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__review)
-            opts="-q -v -h -V --approve --reject --note --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --approve --reject --note --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --note)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1897,6 +1893,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --note)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1908,20 +1908,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__revoke)
-            opts="-q -v -h -V --agent --user --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --user)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1931,6 +1923,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1968,12 +1968,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__serve)
-            opts="-q -v -h -V --agent --user --session --on-ask --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --on-ask --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1988,18 +2000,6 @@ _goclaw() {
                     ;;
                 --on-ask)
                     COMPREPLY=($(compgen -W "deny fail allow" -- "${cur}"))
-                    return 0
-                    ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2088,12 +2088,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__policy__subcmd__explain)
-            opts="-q -v -h -V --agent --mcp --provider --subagent --leaf --group-allow --request-allow --tool --args --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --mcp --provider --subagent --leaf --group-allow --request-allow --tool --args --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2118,6 +2130,20 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__run)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --model --provider --max-iterations --timeout --on-ask --events --record --allow-tools --detach --run-id --literal --sent --parent-run --detach-children --detached --depth --label --gate --gate-retries --gate-agent --evaluator --max-rounds --skip-gates --task --team --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2130,20 +2156,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        goclaw__subcmd__run)
-            opts="-q -v -h -V --agent --user --session --model --provider --max-iterations --timeout --on-ask --events --record --allow-tools --detach --run-id --literal --sent --parent-run --detach-children --detached --depth --label --gate --gate-retries --gate-agent --evaluator --max-rounds --skip-gates --task --team --db --config --workspace --json --human --quiet --verbose --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2228,18 +2240,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2274,16 +2274,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__runs__subcmd__cancel)
-            opts="-q -v -h -V --all --session --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --all --session --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2296,6 +2292,10 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2304,12 +2304,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__runs__subcmd__list)
-            opts="-q -v -h -V --parent --status --agent --session --limit --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --parent --status --agent --session --limit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --parent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2327,18 +2339,6 @@ _goclaw() {
                     return 0
                     ;;
                 --limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2402,16 +2402,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__runs__subcmd__wait)
-            opts="-q -v -h -V --any --timeout --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --any --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2421,6 +2417,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2458,24 +2458,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__scrub)
-            opts="-q -v -h -V --value --values-file --server-ip --detect-server-ips --json-values --check --report --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --value --values-file --server-ip --detect-server-ips --json-values --check --report --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --value)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --values-file)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --server-ip)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2485,6 +2473,18 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --values-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server-ip)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2522,12 +2522,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__secure__subcmd__cli__subcmd__add)
-            opts="-q -v -h -V --preset --path --env --deny-args --deny-verbose --timeout --description --tips --agent --disabled --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --preset --path --env --deny-args --deny-verbose --timeout --description --tips --agent --disabled --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --preset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2564,18 +2576,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2584,16 +2584,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__secure__subcmd__cli__subcmd__disable)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2603,6 +2599,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2614,16 +2614,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__secure__subcmd__cli__subcmd__enable)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2633,6 +2629,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2696,16 +2696,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__secure__subcmd__cli__subcmd__rm)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2715,6 +2711,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2778,16 +2778,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__sessions__subcmd__list)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2797,6 +2793,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2860,16 +2860,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__skills)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version list search show"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version list search show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2879,6 +2875,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2890,16 +2890,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__skills__subcmd__list)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2909,6 +2905,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2920,20 +2920,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__skills__subcmd__search)
-            opts="-q -v -h -V --max --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --max --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --max)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2943,6 +2935,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2954,16 +2954,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__skills__subcmd__show)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2973,6 +2969,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2984,20 +2984,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3007,6 +2999,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3018,20 +3018,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__approve)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3041,6 +3033,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3052,20 +3052,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__ask__subcmd__user)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3075,6 +3067,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3086,20 +3086,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__assign)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3109,6 +3101,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3120,20 +3120,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__attach)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3143,6 +3135,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3154,13 +3154,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__cancel)
-            opts="-q -v -h -V --reason --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --reason --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --reason)
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3172,15 +3180,7 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3192,20 +3192,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__claim)
-            opts="-q -v -h -V --next --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --next --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3215,6 +3207,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3226,20 +3226,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__clear__subcmd__ask__subcmd__user)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3249,6 +3241,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3260,20 +3260,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__comment)
-            opts="-q -v -h -V --blocker --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --blocker --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3283,6 +3275,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3294,24 +3294,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__complete)
-            opts="-q -v -h -V --result --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --result --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --result)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3324,6 +3312,18 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3332,12 +3332,32 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__create)
-            opts="-q -v -h -V --subject --description --priority --blocked-by --assignee --dedupe-key --require-approval --request --gate --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --subject --description --priority --blocked-by --assignee --dedupe-key --require-approval --request --gate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --subject)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3366,26 +3386,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3394,20 +3394,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__do)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3417,6 +3409,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3428,13 +3428,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__events)
-            opts="-q -v -h -V --limit --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --limit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --limit)
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3446,15 +3454,7 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3466,13 +3466,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__fail)
-            opts="-q -v -h -V --reason --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --reason --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --reason)
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3484,15 +3492,7 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3504,20 +3504,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__get)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3530,6 +3522,14 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3538,12 +3538,32 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__list)
-            opts="-q -v -h -V --status --limit --cursor --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --status --limit --cursor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --status)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3556,26 +3576,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3584,13 +3584,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__progress)
-            opts="-q -v -h -V --step --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --step --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --step)
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3602,15 +3610,7 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
+                --step)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3622,20 +3622,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__recover)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3645,6 +3637,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3656,13 +3656,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__reject)
-            opts="-q -v -h -V --reason --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --reason --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --reason)
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3674,15 +3682,7 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3694,20 +3694,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__retry)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3717,6 +3709,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3728,13 +3728,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__review)
-            opts="-q -v -h -V --result --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --result --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --result)
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3746,15 +3754,7 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
+                --result)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3766,24 +3766,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__search)
-            opts="-q -v -h -V --limit --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --limit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3796,6 +3784,18 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3804,12 +3804,32 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__update)
-            opts="-q -v -h -V --subject --description --priority --assignee --blocked-by --clear-blocked-by --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --subject --description --priority --assignee --blocked-by --clear-blocked-by --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --subject)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3827,26 +3847,6 @@ _goclaw() {
                     return 0
                     ;;
                 --blocked-by)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3910,12 +3910,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__create)
-            opts="-q -v -h -V --lead --member --reviewer --settings --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --lead --member --reviewer --settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lead)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3929,18 +3941,6 @@ _goclaw() {
                     return 0
                     ;;
                 --settings)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4004,16 +4004,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__members__subcmd__add)
-            opts="-q -v -h -V --role --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --role --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --role)
-                    COMPREPLY=($(compgen -W "member reviewer" -- "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4024,6 +4020,10 @@ _goclaw() {
                     ;;
                 --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --role)
+                    COMPREPLY=($(compgen -W "member reviewer" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -4060,20 +4060,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__message)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version send broadcast read wait"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version send broadcast read wait"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4083,6 +4075,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4094,20 +4094,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__message__subcmd__broadcast)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4117,6 +4109,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4128,20 +4128,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__message__subcmd__read)
-            opts="-q -v -h -V --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --team)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4151,6 +4143,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4162,13 +4162,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__message__subcmd__send)
-            opts="-q -v -h -V --to --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --to --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --to)
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4180,15 +4188,7 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
+                --to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4200,13 +4200,21 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__message__subcmd__wait)
-            opts="-q -v -h -V --timeout --team --as --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --timeout)
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4218,15 +4226,7 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4238,20 +4238,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__run)
-            opts="-q -v -h -V --workers --until-empty --watch --timeout --events --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --workers --until-empty --watch --timeout --events --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --workers)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4261,6 +4253,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4376,20 +4376,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__work)
-            opts="-q -v -h -V --agent --watch --timeout --events --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --watch --timeout --events --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4399,6 +4391,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4436,16 +4436,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tools__subcmd__add)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4455,6 +4451,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4544,12 +4544,24 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tools__subcmd__exec)
-            opts="-q -v -h -V --agent --user --session --channel --chat-id --provider --dry-run --on-ask --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --channel --chat-id --provider --dry-run --on-ask --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4578,6 +4590,20 @@ _goclaw() {
                     COMPREPLY=($(compgen -W "deny fail allow" -- "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__tools__subcmd__history)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --limit --tool --session --agent --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4590,20 +4616,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        goclaw__subcmd__tools__subcmd__history)
-            opts="-q -v -h -V --limit --tool --session --agent --db --config --workspace --json --human --quiet --verbose --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4620,18 +4632,6 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -4640,16 +4640,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tools__subcmd__list)
-            opts="-q -v -h -V --agent --all --mcp --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --all --mcp --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4659,6 +4655,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4670,16 +4670,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tools__subcmd__rm)
-            opts="-q -v -h -V --agent --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4689,6 +4685,10 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4726,20 +4726,12 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__traces__subcmd__list)
-            opts="-q -v -h -V --session --limit --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --session --limit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4749,6 +4741,14 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -55,6 +55,9 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "config" -d 'Show or c
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "help" -d 'Show help for a command, or a topic: exit-codes'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "__sandbox-exec" -d 'Internal: apply the exec sandbox, then run a command (used by exec itself)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
@@ -78,9 +81,10 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l evaluator -d 'Eval
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-rounds -d 'Rounds of the evaluator loop, 1 to 5 (default 3)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l task -d 'Work on this team task (id, identifier or #number): the run claims it (or takes it when the agent holds it), starts from it, and its end completes, fails or gives it back' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l team -d 'Run for this team (default with --task: the agent\'s only team): the lead gets TEAM.md, every run its team messages, and works in the team\'s workspace' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l events -d 'Print every event as JSON Lines (and nothing else) on stdout'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detach -d 'Print {"run_id": …} at once and run in the background (its end is in the store: `goclaw runs show`, `runs wait`)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l literal -d 'The message is text as it is, never @FILE or - (set when goclaw starts a run itself)'
@@ -88,10 +92,6 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l sent -d 'A run tha
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detach-children -d 'Leave the subagents this run starts running when it ends (default: a run that answers waits for them, one that ends otherwise cancels them)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detached -d 'A subagent that does not end with its parent\'s process (set by the spawn tool)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l skip-gates -d 'Check no quality gate (a gate\'s own reviewer run: the recursion guard)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l json -d 'Print JSON even on a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l human -d 'Print human text even when stdout is not a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -108,14 +108,14 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "wait" -d 'Wait until the runs end; the exit code is the run\'s (0 completed, 1 failed, 7 timed out, 130 cancelled)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "cancel" -d 'Cancel runs: the process running each ends it cleanly, children too'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "prune" -d 'Archive subagents that ended more than an hour ago'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l parent -d 'Only the children of this run' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l status -d 'running | completed | failed | cancelled | timed_out | denied | abandoned' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l agent -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l session -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l limit -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -131,26 +131,26 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l timeout -d 'Give up after this long (exit 7)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l any -d 'Return when one of them ends (default: when all have)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l timeout -d 'Give up after this long (exit 7)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l any -d 'Return when one of them ends (default: when all have)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l session -d 'The running runs of this session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l all -d 'Every running run'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l session -d 'The running runs of this session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l all -d 'Every running run'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -175,10 +175,10 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_s
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "show" -d 'One session: agent, model, token counts, message count, summary'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "history" -d 'A session\'s messages, oldest first (JSON Lines off a terminal)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "rm" -d 'Delete a session and its messages'
-complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -265,11 +265,11 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -f -a "list" -d 'Recent runs, newest first'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -f -a "show" -d 'One run\'s trace'
-complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l session -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l limit -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l session -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l limit -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -285,30 +285,30 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l value -d 'A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l values-file -d 'A file of credential values, one per line (repeatable)' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l server-ip -d 'A server address to redact as [SERVER_IP] (repeatable)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l detect-server-ips -d 'Also redact this host\'s non-loopback interface addresses (no network requests)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l json-values -d 'The input is JSON (documents or JSON Lines): scrub every string value on its own, keep the JSON valid, print one compact document per line'
-complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l check -d 'Print only a report; exit 1 when anything would be redacted, 0 otherwise'
-complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l report -d 'Also write a JSON report (counts and line numbers per pattern, never a secret) to stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l value -d 'A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l values-file -d 'A file of credential values, one per line (repeatable)' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l server-ip -d 'A server address to redact as [SERVER_IP] (repeatable)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l detect-server-ips -d 'Also redact this host\'s non-loopback interface addresses (no network requests)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l json-values -d 'The input is JSON (documents or JSON Lines): scrub every string value on its own, keep the JSON valid, print one compact document per line'
+complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l check -d 'Print only a report; exit 1 when anything would be redacted, 0 otherwise'
+complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l report -d 'Also write a JSON report (counts and line numbers per pattern, never a secret) to stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l mode -d 'off | log | warn | block [default: [guard] mode, else warn]' -r -f -a "off\t'No scan at all'
 log\t'Scan and note matches at info level'
 warn\t'Scan and warn on matches; processing continues'
 block\t'Scan and refuse the message on a match'"
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l max-chars -d 'Cut messages longer than this many bytes, as the agent loop does [default: [guard] max_message_chars, else 32000]' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -340,16 +340,16 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "rm" -d 'Remove a custom tool'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "custom" -d 'Custom tools: list'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "history" -d 'The audit trail: recent calls, newest first, as JSON Lines'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l all -d 'Show the tools the policy removes too'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l mcp -d 'Also connect to the MCP servers the agent may use and list their tools'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l all -d 'Show the tools the policy removes too'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l mcp -d 'Also connect to the MCP servers the agent may use and list their tools'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -361,6 +361,9 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
@@ -370,30 +373,27 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l on-ask -d 'When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow' -r -f -a "deny\t'Refuse the call (exit 3)'
 fail\t'Return a tool error saying approval was required (exit 1)'
 allow\t'Run it'"
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l dry-run -d 'Show what the gate would decide (and which sandbox would apply); run nothing'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l dry-run -d 'Show what the gate would decide (and which sandbox would apply); run nothing'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l agent -d 'Only for this agent (overrides "agent" in the definition)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l agent -d 'Only for this agent (overrides "agent" in the definition)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l agent -d 'The agent\'s own tool instead of the global one' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l agent -d 'The agent\'s own tool instead of the global one' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -410,13 +410,13 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -f -a "list" -d 'The registered custom tools (variable names, never values)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l limit -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l tool -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l session -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l agent -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -433,22 +433,22 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -f -a "explain" -d 'Show the final tool list and, for each step, the rule that applied and what it changed'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l agent -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l provider -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l group-allow -d 'The chat group\'s allow list (comma-separated names or group:NAME)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l request-allow -d 'A per-request allow list (comma-separated)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l tool -d 'Explain one call of this tool' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l args -d 'The call\'s arguments: JSON, @FILE or -' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l mcp -d 'Also connect to the MCP servers the agent may use, so their tools and the `mcp` and `mcp:<server>` groups take part'
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l subagent -d 'Apply the subagent deny list'
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l leaf -d 'Apply the leaf-subagent deny list too'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l mcp -d 'Also connect to the MCP servers the agent may use, so their tools and the `mcp` and `mcp:<server>` groups take part'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l subagent -d 'Apply the subagent deny list'
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l leaf -d 'Apply the leaf-subagent deny list too'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -473,20 +473,20 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l note -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l note -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l note -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l note -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -519,6 +519,9 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "runs" -d 'Runs, newest first (of one job, or all)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "tick" -d 'Run every due job once, then exit (call it from crontab every minute)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "daemon" -d 'Tick in a loop until interrupted'
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l at -d 'Once, at this time (RFC 3339, or Unix milliseconds)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l every -d 'Repeatedly, this often (30s, 5m, 1h)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l cron -d 'A 5-field cron expression' -r
@@ -529,81 +532,78 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l delete-after-run -d 'Delete an `--at` job after it ran successfully'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l delete-after-run -d 'Delete an `--at` job after it ran successfully'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l agent -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l agent -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l agent -d 'Whose job, when names repeat across agents' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l agent -d 'Whose job, when names repeat across agents' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l agent -d 'Whose job, when names repeat across agents' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l agent -d 'Whose job, when names repeat across agents' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l agent -d 'Whose job, when names repeat across agents' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l agent -d 'Whose job, when names repeat across agents' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l agent -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l limit -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l limit -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l force -d 'Also run this job now, due or not' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l force -d 'Also run this job now, due or not' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l interval -d 'Time between ticks' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l interval -d 'Time between ticks' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -625,6 +625,9 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "enable" -d 'Let credentialed_exec use a registered CLI again'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "disable" -d 'Keep a registration but refuse to run it'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "presets" -d 'The presets: gh, gcloud, aws, kubectl, terraform'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l preset -d 'Fill in variables, deny patterns, time limit and tips from a preset' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l path -d 'The binary\'s absolute path [default: where `which NAME` finds it now]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l env -d 'KEY=VALUE, or KEY to take the value from goclaw\'s environment (repeatable; sealed)' -r
@@ -634,14 +637,11 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l description -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l tips -d 'A hint shown to the agent (e.g. "use --json")' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l agent -d 'Only for this agent [default: every agent]' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l disabled -d 'Register it turned off'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l disabled -d 'Register it turned off'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -653,30 +653,30 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l agent -d 'The agent\'s own registration instead of the global one' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l agent -d 'The agent\'s own registration instead of the global one' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l agent -d 'The agent\'s own registration instead of the global one' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l agent -d 'The agent\'s own registration instead of the global one' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l agent -d 'The agent\'s own registration instead of the global one' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l agent -d 'The agent\'s own registration instead of the global one' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -692,10 +692,10 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l agent -d 'The agent whose published skills count too' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l agent -d 'The agent whose published skills count too' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -705,31 +705,31 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -f -a "list" -d 'Every skill in the roots and the store'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -f -a "search" -d 'Rank skills for a query (BM25 over name and description)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -f -a "show" -d 'A skill\'s metadata and SKILL.md'
-complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose published skills count too' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose published skills count too' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l max -d 'At most this many' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l agent -d 'The agent whose published skills count too' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l agent -d 'The agent whose published skills count too' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l max -d 'At most this many' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l agent -d 'The agent whose published skills count too' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l agent -d 'The agent whose published skills count too' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -754,13 +754,13 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "message" -d 'The mailbox: send, broadcast, read, wait'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "run" -d 'Run a team on a message: the lead posts tasks, members work on them in parallel, the lead answers'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "work" -d 'Work on a team\'s tasks as one member, on this machine: claim the next task, run it, repeat'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l lead -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l member -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l reviewer -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l settings -d 'Settings as JSON, @FILE or -' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -816,11 +816,11 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -f -a "get" -d 'Print the effective settings, or one (dotted key)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -f -a "set" -d 'Set one setting: KEY (dotted for nested) to VALUE (JSON, or a plain string)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -831,38 +831,38 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "broadcast" -d 'Send TEXT to every member (lead only)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "read" -d 'Read unread messages (each is marked read for the reader only)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "wait" -d 'Block until a message arrives for the acting agent, then read it (exit 7 on timeout)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l workers -d 'Members\' runs at once (default: the number of members)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l timeout -d 'Stop everything after this long (30s, 5m, 1h): exit 7, tasks back to pending' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l until-empty -d 'Stop when nothing on the board can move any more (the default)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l watch -d 'Keep dispatching tasks as they are created, until stopped'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l events -d 'Print the events of the team run and of every run as JSON Lines (and nothing else)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l workers -d 'Members\' runs at once (default: the number of members)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l timeout -d 'Stop everything after this long (30s, 5m, 1h): exit 7, tasks back to pending' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l until-empty -d 'Stop when nothing on the board can move any more (the default)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l watch -d 'Keep dispatching tasks as they are created, until stopped'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l events -d 'Print the events of the team run and of every run as JSON Lines (and nothing else)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l agent -d 'The member that works' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l timeout -d 'Stop after this long (30s, 5m, 1h): exit 7, the task back to pending' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l watch -d 'Keep waiting for tasks, until stopped (default: stop when there is nothing to claim)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l events -d 'Print the events of every run as JSON Lines (and nothing else)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l agent -d 'The member that works' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l timeout -d 'Stop after this long (30s, 5m, 1h): exit 7, the task back to pending' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l watch -d 'Keep waiting for tasks, until stopped (default: stop when there is nothing to claim)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l events -d 'Print the events of every run as JSON Lines (and nothing else)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -891,6 +891,11 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "events" -d 'Audit events of one task or the whole board, as JSON Lines'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "recover" -d 'Release claims whose run is gone and expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "do" -d 'Run one action given as the team_tasks tool\'s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l subject -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l description -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l priority -r
@@ -898,263 +903,258 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l assignee -d 'Only this member may claim it' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l dedupe-key -d 'Return the existing task with this key instead of creating a duplicate' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l gate -d 'A command the answer of a run on the task must pass (a quality gate, run in the member\'s workspace)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l as -d 'The acting agent' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l require-approval -d 'Start in review: the lead approves it'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l request -d 'A member\'s request (when member_requests is enabled)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l require-approval -d 'Start in review: the lead approves it'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l request -d 'A member\'s request (when member_requests is enabled)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l status -d 'all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l limit -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l cursor -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l as -d 'The acting agent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l status -d 'all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l cursor -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l next
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l next
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l result -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l as -d 'The acting agent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l result -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l reason -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l as -d 'The acting agent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l reason -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l reason -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l as -d 'The acting agent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l reason -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l result -d 'The result submitted with it' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l as -d 'The acting agent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l result -d 'The result submitted with it' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l reason -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l as -d 'The acting agent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l reason -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l blocker
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l blocker
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l step -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l as -d 'The acting agent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l step -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l subject -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l description -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l priority -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l assignee -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l blocked-by -d 'Replace the dependencies (repeatable); --clear-blocked-by removes them all' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l as -d 'The acting agent' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l clear-blocked-by
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l clear-blocked-by
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l limit -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l as -d 'The acting agent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l limit -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l limit -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l as -d 'The acting agent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l limit -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l team -d 'The team (default: the acting agent\'s only team)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l team -d 'The team (default: the acting agent\'s only team)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1186,6 +1186,9 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_s
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "call" -d 'Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the server fails'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "serve" -d 'Serve goclaw\'s tools to an MCP client over stdio, under an agent\'s policy'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "review" -d 'Approve (creating the grant in the same transaction) or reject a request'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l command -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l arg -d 'An argument of the command (repeatable)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env -d 'K=V for the server\'s environment (repeatable; encrypted)' -r
@@ -1198,14 +1201,11 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l timeout -d 'Per-call timeout in seconds' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l access -d 'open: every agent may use it (grants narrow); granted: only agents with a grant' -r -f -a "open\t''
 granted\t''"
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l disabled
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l disabled
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -1253,25 +1253,25 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l agent -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l user -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l allow -d 'Only these tools (comma-separated original names)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l deny -d 'Never these tools (wins over --allow)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l disabled -d 'Record the grant disabled (a disabled user grant removes the server for that user)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l disabled -d 'Record the grant disabled (a disabled user grant removes the server for that user)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l agent -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l user -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l user -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1287,25 +1287,25 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l agent -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l user -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l tools -d 'The tools wanted (comma-separated; default all)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l reason -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l status -d 'pending | approved | rejected' -r -f -a "pending\t''
-approved\t''
-rejected\t''"
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l status -d 'pending | approved | rejected' -r -f -a "pending\t''
+approved\t''
+rejected\t''"
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1330,43 +1330,43 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l on-ask -d 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow' -r -f -a "deny\t'Refuse the call (exit 3)'
 fail\t'Return a tool error saying approval was required (exit 1)'
 allow\t'Run it'"
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l note -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l approve
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l reject
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l note -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l approve
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l reject
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -1423,19 +1423,19 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l force -d 'Replace FILE if it exists'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l force -d 'Replace FILE if it exists'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l param -d 'A value for the next `?` placeholder (repeatable)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l timeout -d 'Seconds the statement may run (exit 7 past it)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l max-bytes -d 'Bytes of values the result may hold (exit 4 past it)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l param -d 'A value for the next `?` placeholder (repeatable)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l timeout -d 'Seconds the statement may run (exit 7 past it)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l max-bytes -d 'Bytes of values the result may hold (exit 4 past it)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1499,18 +1499,18 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s q -l quiet -d 'Pr
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l rw -d 'A path the command may write (the first: the workspace)' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l mask -d 'A path the command sees empty (goclaw\'s own state)' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l parent -d 'The pid of the goclaw that spawned it directly' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l net -d 'Allow the network'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l no-sandbox -d 'Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l guarded -d 'Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l rw -d 'A path the command may write (the first: the workspace)' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l mask -d 'A path the command sees empty (goclaw\'s own state)' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l parent -d 'The pid of the goclaw that spawned it directly' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l net -d 'Allow the network'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l no-sandbox -d 'Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l guarded -d 'Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s V -l version -d 'Print version'

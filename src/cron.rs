@@ -12,7 +12,6 @@
 
 use std::str::FromStr;
 
-use chrono::TimeZone;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -107,19 +106,14 @@ impl Schedule {
                 let cron = croner::Cron::from_str(expr)
                     .map_err(|e| format!("invalid cron expression {expr:?}: {e}"))?;
                 let zone = match tz {
-                    None => chrono_tz::Tz::UTC,
-                    Some(t) => chrono_tz::Tz::from_str(t).map_err(|_| {
-                        format!(
-                            "invalid timezone '{t}': use IANA names like 'Asia/Ho_Chi_Minh', 'America/New_York'"
-                        )
-                    })?,
+                    None => jiff::tz::TimeZone::UTC,
+                    Some(t) => crate::host::time_zone(t)?,
                 };
-                let start = zone
-                    .timestamp_millis_opt(after)
-                    .single()
-                    .ok_or("time out of range")?;
+                let start = jiff::Timestamp::from_millisecond(after)
+                    .map_err(|_| "time out of range")?
+                    .to_zoned(zone);
                 cron.find_next_occurrence(&start, false)
-                    .map(|t| Some(t.timestamp_millis()))
+                    .map(|t| Some(t.timestamp().as_millisecond()))
                     .map_err(|e| format!("cron expression {expr:?}: {e}"))
             }
         }

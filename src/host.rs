@@ -1,4 +1,5 @@
-//! Facts about this host that need a system call but no network: its interface addresses.
+//! Facts about this host that need a system call but no network: its interface addresses and
+//! its time zones.
 
 use std::net::IpAddr;
 
@@ -43,6 +44,16 @@ pub fn is_server_address(ip: IpAddr) -> bool {
 
 fn is_v4_link_local_multicast(o: [u8; 4]) -> bool {
     o[0] == 224 && o[1] == 0 && o[2] == 0
+}
+
+/// The IANA time zone `name` ("Asia/Ho_Chi_Minh"), from the system's tz database, or jiff's
+/// bundled copy when the system has none. `Err`: the message for an unknown name.
+pub fn time_zone(name: &str) -> Result<jiff::tz::TimeZone, String> {
+    jiff::tz::TimeZone::get(name).map_err(|_| {
+        format!(
+            "invalid timezone '{name}': use IANA names like 'Asia/Ho_Chi_Minh', 'America/New_York'"
+        )
+    })
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::memory::files;
 
-/// Agents and their context files
+// Agents and their context files
 #[derive(Debug, Args)]
 pub struct AgentsArgs {
     #[command(subcommand)]
@@ -20,6 +20,7 @@ pub struct AgentsArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum AgentsCommand {
     /// Every agent: key, type, provider, model
     List,
@@ -31,6 +32,7 @@ pub enum AgentsCommand {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum FilesCommand {
     /// List an agent's context files (agent-level and per user)
     Ls {

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::store::sql_error;
 use crate::tools::exec::approvals;
 
-/// Manage the exec allowlist.
+// Manage the exec allowlist.
 #[derive(Debug, Args)]
 pub struct ApprovalsArgs {
     #[command(subcommand)]
@@ -17,6 +17,7 @@ pub struct ApprovalsArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum ApprovalsCommand {
     /// List the entries
     List,

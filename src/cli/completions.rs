@@ -7,7 +7,7 @@ use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::output::write_all;
 
-/// Print a completion script for SHELL to stdout.
+// Print a completion script for SHELL to stdout.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     goclaw completions bash > ~/.local/share/bash-completion/completions/goclaw\n  \

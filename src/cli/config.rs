@@ -11,7 +11,7 @@ use crate::config::STARTER;
 use crate::error::{Error, Result};
 use crate::text::scrub::Scrubber;
 
-/// Show or create the configuration (TOML).
+// Show or create the configuration (TOML).
 #[derive(Debug, Args)]
 pub struct ConfigArgs {
     #[command(subcommand)]
@@ -19,6 +19,7 @@ pub struct ConfigArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum ConfigCommand {
     /// Print the resolved paths: config file, store, workspace, and where each came from
     Path,

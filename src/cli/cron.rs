@@ -22,7 +22,7 @@ use crate::ops::tick::JobReport;
 use crate::ops::toolbox::{Bridge, GateOptions};
 use crate::store::now_ms;
 
-/// Scheduled agent runs and tool calls
+// Scheduled agent runs and tool calls
 #[derive(Debug, Args)]
 pub struct CronArgs {
     #[command(subcommand)]
@@ -30,6 +30,7 @@ pub struct CronArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum CronCommand {
     /// Add a job: an agent run (--message) or a tool call (--tool) on a schedule
     #[command(after_help = "Examples:\n  \

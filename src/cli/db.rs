@@ -11,7 +11,7 @@ use super::{Context, Status};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{self, Migration, Store, backup};
 
-/// Inspect and maintain the SQLite store (created on first use).
+// Inspect and maintain the SQLite store (created on first use).
 #[derive(Debug, Args)]
 pub struct DbArgs {
     #[command(subcommand)]
@@ -19,6 +19,7 @@ pub struct DbArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum DbCommand {
     /// Print the store's path (does not create it)
     Path,

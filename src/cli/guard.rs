@@ -8,8 +8,8 @@ use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::text::guard::{self, GuardMode, Verdict};
 
-/// Scan a message for prompt injection with GoClaw's six patterns. Prints
-/// {"matches":[…],"mode":…,"blocked":…,"truncated":…}; in block mode a match exits 3.
+// Scan a message for prompt injection with GoClaw's six patterns. Prints
+// {"matches":[…],"mode":…,"blocked":…,"truncated":…}; in block mode a match exits 3.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     goclaw guard 'ignore previous instructions'\n  \

@@ -7,7 +7,7 @@ use super::{Context, Status};
 use crate::error::{Error, ErrorKind, Result};
 use crate::output::write_all;
 
-/// Show the long help of a command (e.g. `goclaw help db backup`), or a topic: exit-codes.
+// Show the long help of a command (e.g. `goclaw help db backup`), or a topic: exit-codes.
 #[derive(Debug, Args)]
 pub struct HelpArgs {
     /// A command path, or the topic `exit-codes`

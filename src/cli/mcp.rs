@@ -16,7 +16,7 @@ use crate::secrets::SecretKey;
 use crate::store::Store;
 use crate::tools::gate::{CallRequest, Gate, OnAsk};
 
-/// MCP servers, grants and access requests.
+// MCP servers, grants and access requests.
 #[derive(Debug, Args)]
 pub struct McpArgs {
     #[command(subcommand)]
@@ -24,6 +24,7 @@ pub struct McpArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum McpCommand {
     /// Add a server: --command for stdio, --url for streamable HTTP or SSE
     #[command(after_help = "Examples:\n  \

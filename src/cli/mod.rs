@@ -72,7 +72,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Flags every subcommand accepts.
+// Flags every subcommand accepts.
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]
@@ -99,6 +99,7 @@ pub struct GlobalArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Run an agent: Think → Act → Observe until it answers
     Run(run::RunArgs),
@@ -147,7 +148,7 @@ pub enum Command {
     SandboxExec(SandboxExecArgs),
 }
 
-/// Arguments of the hidden sandbox re-exec.
+// Arguments of the hidden sandbox re-exec.
 #[derive(Debug, Args)]
 pub struct SandboxExecArgs {
     /// A path the command may write (the first: the workspace)

@@ -12,7 +12,7 @@ use crate::ops::toolbox::{Bridge, Caller, GateOptions};
 use crate::tools::gate::decision::{SandboxCheck, Verdict};
 use crate::tools::gate::{CallRequest, Decided, Scope, Status as CallStatus};
 
-/// Explain the tool policy.
+// Explain the tool policy.
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
     #[command(subcommand)]
@@ -20,6 +20,7 @@ pub struct PolicyArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum PolicyCommand {
     /// Show the final tool list and, for each step, the rule that applied and what it changed
     #[command(after_help = "Examples:\n  \

@@ -21,7 +21,7 @@ use crate::ops::task_run::TeamWork;
 use crate::output::Output;
 use crate::tools::gate::{OnAsk, Prompter};
 
-/// Run an agent: Think → Act → Observe until it answers
+// Run an agent: Think → Act → Observe until it answers
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     goclaw run 'summarize README.md'\n  \

@@ -12,7 +12,7 @@ use super::{Context, Status};
 use crate::agent::runs::{self, RunFilter, RunRow};
 use crate::error::{Error, Result};
 
-/// Agent runs: list, show, wait for and cancel them
+// Agent runs: list, show, wait for and cancel them
 #[derive(Debug, Args)]
 pub struct RunsArgs {
     #[command(subcommand)]
@@ -20,6 +20,7 @@ pub struct RunsArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum RunsCommand {
     /// Runs, newest first
     List {

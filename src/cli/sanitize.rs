@@ -9,11 +9,11 @@ use crate::error::{Error, Result};
 use crate::output::write_all;
 use crate::text::sanitize;
 
-/// Clean assistant output with GoClaw's eight steps: garbled tool-call XML, tool calls
-/// downgraded to text, thinking blocks, <final> tags, echoed system messages, duplicate
-/// paragraphs, MEDIA: paths, leading blank lines; then trim. Prints the cleaned text and a
-/// newline (nothing for an empty result); with --json, {"content":…,"silent":…}, where silent
-/// says the reply is NO_REPLY and should not be delivered.
+// Clean assistant output with GoClaw's eight steps: garbled tool-call XML, tool calls
+// downgraded to text, thinking blocks, <final> tags, echoed system messages, duplicate
+// paragraphs, MEDIA: paths, leading blank lines; then trim. Prints the cleaned text and a
+// newline (nothing for an empty result); with --json, {"content":…,"silent":…}, where silent
+// says the reply is NO_REPLY and should not be delivered.
 #[derive(Debug, Args)]
 #[command(after_help = "Example:\n  some-llm-cli \"$prompt\" | goclaw sanitize | goclaw scrub")]
 pub struct SanitizeArgs {

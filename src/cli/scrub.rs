@@ -12,9 +12,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::output::write_all;
 use crate::text::scrub::{Report, Scrubber};
 
-/// Redact credentials: GoClaw's 14 patterns, then exact credential values as [REDACTED], then
-/// server addresses as [SERVER_IP]. Reads the FILEs (each scrubbed on its own) or stdin, and
-/// writes the scrubbed text to stdout, every other byte unchanged.
+// Redact credentials: GoClaw's 14 patterns, then exact credential values as [REDACTED], then
+// server addresses as [SERVER_IP]. Reads the FILEs (each scrubbed on its own) or stdin, and
+// writes the scrubbed text to stdout, every other byte unchanged.
 #[derive(Debug, Default, Args)]
 #[command(after_help = "Examples:\n  \
     app 2>&1 | goclaw scrub --value \"$API_TOKEN\" >> app.log\n  \

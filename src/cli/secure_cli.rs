@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
 use crate::tools::credentialed::{self, Cli, Preset};
 
-/// Credentialed CLIs for credentialed_exec
+// Credentialed CLIs for credentialed_exec
 #[derive(Debug, Args)]
 pub struct SecureCliArgs {
     #[command(subcommand)]
@@ -20,6 +20,7 @@ pub struct SecureCliArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum SecureCliCommand {
     /// Register a CLI (or replace its registration)
     Add(AddArgs),

@@ -10,7 +10,7 @@ use super::{Context, Status};
 use crate::agent::record;
 use crate::error::{Error, Result};
 
-/// Sessions: their messages, kept in the store
+// Sessions: their messages, kept in the store
 #[derive(Debug, Args)]
 pub struct SessionsArgs {
     #[command(subcommand)]
@@ -18,6 +18,7 @@ pub struct SessionsArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum SessionsCommand {
     /// Every session, most recently used first
     List {

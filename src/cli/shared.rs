@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::ops::toolbox::{Bridge, Caller, GateOptions, Toolbox};
 use crate::tools::gate::Ceiling;
 
-/// Who a tool call is made for: the agent whose policy applies, the user, the session.
+// Who a tool call is made for: the agent whose policy applies, the user, the session.
 #[derive(Debug, Clone, Args)]
 pub struct CallerArgs {
     /// The agent whose policy applies (a key of [agents] in config)

@@ -7,7 +7,7 @@ use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::skills::{self, Skill};
 
-/// Skills: list, search, show
+// Skills: list, search, show
 #[derive(Debug, Args)]
 pub struct SkillsArgs {
     #[command(subcommand)]
@@ -18,6 +18,7 @@ pub struct SkillsArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum SkillsCommand {
     /// Every skill in the roots and the store
     List,

@@ -15,7 +15,7 @@ use crate::team::actions::{self, Action, Reply};
 use crate::team::board::{Board, Changes, Detail, NewTask, Task};
 use crate::tools::gate::CallRequest;
 
-/// The task board.
+// The task board.
 #[derive(Debug, Args)]
 pub struct TasksArgs {
     #[command(subcommand)]
@@ -29,6 +29,7 @@ pub struct TasksArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum TasksCommand {
     /// Create a task (lead; members only --request tasks when the team allows)
     Create {

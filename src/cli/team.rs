@@ -10,7 +10,7 @@ use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::team::{self, mailbox};
 
-/// Teams: create and manage them, and send messages between their agents.
+// Teams: create and manage them, and send messages between their agents.
 #[derive(Debug, Args)]
 pub struct TeamArgs {
     #[command(subcommand)]
@@ -18,6 +18,7 @@ pub struct TeamArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum TeamCommand {
     /// Create a team of agents (keys of [agents.KEY] in config)
     Create {
@@ -35,13 +36,9 @@ pub enum TeamCommand {
     /// List teams
     List,
     /// A team with its members and effective settings
-    Show {
-        name: String,
-    },
+    Show { name: String },
     /// Archive a team (its board stays readable)
-    Archive {
-        name: String,
-    },
+    Archive { name: String },
     /// Add or remove members
     Members {
         #[command(subcommand)]
@@ -54,11 +51,15 @@ pub enum TeamCommand {
     },
     /// The mailbox: send, broadcast, read, wait
     Message(MessageArgs),
+    /// Run a team on a message: the lead posts tasks, members work on them in parallel, the lead
+    /// answers
     Run(super::team_run::TeamRunArgs),
+    /// Work on a team's tasks as one member, on this machine: claim the next task, run it, repeat
     Work(super::team_run::TeamWorkArgs),
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum MembersCommand {
     /// Add an agent (or change its role)
     Add {
@@ -72,6 +73,7 @@ pub enum MembersCommand {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum SettingsCommand {
     /// Print the effective settings, or one (dotted key)
     Get { team: String, key: Option<String> },
@@ -96,6 +98,7 @@ pub struct MessageArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum MessageCommand {
     /// Send TEXT to one member
     Send {

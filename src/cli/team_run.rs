@@ -14,8 +14,8 @@ use crate::agent::Cancel;
 use crate::error::{Error, Result};
 use crate::ops::team_run::{self, TeamRunOptions, TeamRunReport, Until};
 
-/// Run a team on a message: the lead posts tasks, members work on them in parallel, the lead
-/// answers
+// Run a team on a message: the lead posts tasks, members work on them in parallel, the lead
+// answers
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     goclaw team run docs 'write the release notes for v2'\n  \
@@ -46,7 +46,7 @@ pub struct TeamRunArgs {
     pub events: bool,
 }
 
-/// Work on a team's tasks as one member, on this machine: claim the next task, run it, repeat
+// Work on a team's tasks as one member, on this machine: claim the next task, run it, repeat
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     goclaw team work docs --agent writer\n  \

@@ -15,7 +15,7 @@ use crate::tools::gate::audit::{self, HistoryFilter};
 use crate::tools::gate::{CallRequest, OnAsk, Prompter};
 use crate::tools::{Registry, groups_of};
 
-/// List, describe and run tools; read the audit trail.
+// List, describe and run tools; read the audit trail.
 #[derive(Debug, Args)]
 pub struct ToolsArgs {
     #[command(subcommand)]
@@ -23,6 +23,7 @@ pub struct ToolsArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum ToolsCommand {
     /// The tools an agent may use: name, groups, risk, allowed
     List {
@@ -110,6 +111,7 @@ pub struct ExecArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum CustomCommand {
     /// The registered custom tools (variable names, never values)
     List,

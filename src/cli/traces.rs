@@ -11,7 +11,7 @@ use super::{Context, Status};
 use crate::agent::record;
 use crate::error::{Error, Result};
 
-/// Traces of runs: LLM and tool spans, tokens, cost
+// Traces of runs: LLM and tool spans, tokens, cost
 #[derive(Debug, Args)]
 pub struct TracesArgs {
     #[command(subcommand)]
@@ -19,6 +19,7 @@ pub struct TracesArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum TracesCommand {
     /// Recent runs, newest first
     List {

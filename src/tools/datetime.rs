@@ -2,8 +2,6 @@
 //! A pretty JSON document: `utc` (RFC 3339, `Z`), `unix_ms`, and `local` (RFC 3339 with the
 //! offset) and `timezone` when one was asked for.
 
-use std::str::FromStr;
-
 use chrono::SecondsFormat;
 use serde_json::{Map, Value, json};
 
@@ -23,15 +21,11 @@ pub fn render(
         "unix_ms": now.timestamp_millis(),
     });
     if let Some(name) = timezone.map(str::trim).filter(|t| !t.is_empty()) {
-        let tz = chrono_tz::Tz::from_str(name).map_err(|_| {
-            format!(
-                "invalid timezone '{name}': use IANA names like 'Asia/Ho_Chi_Minh', 'America/New_York'"
-            )
-        })?;
-        doc["local"] = Value::String(
-            now.with_timezone(&tz)
-                .to_rfc3339_opts(SecondsFormat::Secs, true),
-        );
+        let zone = crate::host::time_zone(name)?;
+        let local = jiff::Timestamp::from_millisecond(now.timestamp_millis())
+            .map_err(|_| "time out of range".to_string())?
+            .to_zoned(zone);
+        doc["local"] = Value::String(local.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string());
         doc["timezone"] = Value::String(name.to_string());
     }
     Ok(serde_json::to_string_pretty(&doc).unwrap_or_default())
