@@ -112,7 +112,10 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
             let custom = header_map(server, headers)?.into_iter();
             let custom = custom.filter_map(|(k, v)| Some((k?, v))).collect();
             let cfg = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
-            let transport = StreamableHttpClientTransport::from_config(cfg);
+            let client = crate::providers::http::client_builder()
+                .build()
+                .map_err(|e| Error::internal(format!("cannot build the HTTP client: {e}")))?;
+            let transport = StreamableHttpClientTransport::with_client(client, cfg);
             tokio::time::timeout(timeout, config.serve(transport)).await
         }
         Transport::Sse => {

@@ -20,7 +20,7 @@ pub type Incoming = Pin<Box<dyn Stream<Item = ServerJsonRpcMessage> + Send>>;
 /// HTTP status, a stream that ended before naming its endpoint, an endpoint on another origin).
 pub async fn connect(url: &str, headers: HeaderMap) -> Result<(Outgoing, Incoming), String> {
     let base = reqwest::Url::parse(url).map_err(|e| format!("invalid URL `{url}`: {e}"))?;
-    let client = reqwest::Client::builder()
+    let client = crate::providers::http::client_builder()
         .default_headers(headers)
         .build()
         .map_err(|e| format!("cannot build the HTTP client: {e}"))?;

@@ -50,7 +50,7 @@ impl Embedder {
         let url = format!("{}/embeddings", self.base_url);
         let body = json!({"model": self.model, "input": texts}).to_string();
         let text = rt.block_on(async {
-            let client = reqwest::Client::builder()
+            let client = crate::providers::http::client_builder()
                 .connect_timeout(Duration::from_secs(10))
                 .timeout(Duration::from_secs(60))
                 .build()

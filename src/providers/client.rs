@@ -351,7 +351,7 @@ impl Client {
 /// costs milliseconds of CPU on every run, for nothing. (It then cannot follow a redirect to
 /// https; a provider that redirects is configured with its https URL.)
 fn build_http(base_url: &str) -> std::result::Result<reqwest::Client, Failure> {
-    let builder = reqwest::Client::builder().connect_timeout(Duration::from_secs(10));
+    let builder = super::http::client_builder().connect_timeout(Duration::from_secs(10));
     let builder = if base_url.starts_with("http://") {
         builder.tls_certs_only(std::iter::empty())
     } else {

@@ -12,6 +12,7 @@
 pub mod anthropic;
 mod client;
 mod config;
+pub mod http;
 pub mod openai;
 pub mod replay;
 mod types;

@@ -22,6 +22,7 @@ mod store;
 mod subagents;
 mod team_run;
 mod teams;
+mod tls;
 mod tools;
 mod trust;
 mod util;

@@ -169,7 +169,7 @@ impl reqwest::dns::Resolve for GuardedResolver {
 /// platform's trusted roots; without, no roots are loaded at all (reading the system's
 /// certificate bundle costs ~9 ms of CPU, wasted on a plain-http request).
 pub fn builder(timeout: Duration, https: bool) -> reqwest::ClientBuilder {
-    let builder = reqwest::Client::builder()
+    let builder = crate::providers::http::client_builder()
         .timeout(timeout)
         .user_agent(USER_AGENT);
     if https {
