@@ -56,17 +56,16 @@ pub fn history(conn: &Connection, key: &str) -> Result<Vec<Message>> {
             "SELECT message FROM session_messages WHERE session = ?1 AND committed = 1 ORDER BY seq",
         )
         .map_err(sql)?;
-    let rows: Vec<String> = stmt
-        .query_map(params![key], |r| r.get(0))
-        .and_then(|rows| rows.collect())
-        .map_err(sql)?;
-    rows.iter()
-        .map(|t| {
-            serde_json::from_str(t).map_err(|e| {
-                Error::internal(format!(
-                    "session {key}: a stored message does not parse: {e}"
-                ))
-            })
-        })
-        .collect()
+    // Each message is parsed from SQLite's own text, with no copy in between.
+    let mut rows = stmt.query(params![key]).map_err(sql)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(sql)? {
+        let text = row.get_ref(0).and_then(|v| Ok(v.as_str()?)).map_err(sql)?;
+        out.push(serde_json::from_str(text).map_err(|e| {
+            Error::internal(format!(
+                "session {key}: a stored message does not parse: {e}"
+            ))
+        })?);
+    }
+    Ok(out)
 }

@@ -156,7 +156,7 @@ pub(crate) async fn chat(
         headers.push(("x-api-key", key.clone()));
     }
     let response = client
-        .post("/v1/messages", &headers, &body(req, stream))
+        .post("/v1/messages", &headers, encode(&body(req, stream))?)
         .await?;
     if !stream {
         let v = client.json_body(response).await?;
@@ -317,6 +317,15 @@ pub(crate) fn parse_whole(provider: &str, v: &Value) -> Result<ChatResponse, Fai
         }
     }
     Ok(out)
+}
+
+/// The body's JSON bytes.
+fn encode(body: &Body) -> Result<Vec<u8>, Failure> {
+    serde_json::to_vec(body).map_err(|e| {
+        Failure::fatal(crate::error::Error::internal(format!(
+            "cannot encode the request: {e}"
+        )))
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::{
@@ -202,18 +201,15 @@ impl Client {
         Duration::from_secs(self.resolved.config.idle_timeout_secs.max(1))
     }
 
-    /// Sends `body` to `path` under the request time limit; a connection error may be retried,
-    /// an error status is a [`status_failure`].
+    /// Sends `body` (JSON) to `path` under the request time limit; a connection error may be
+    /// retried, an error status is a [`status_failure`].
     pub(crate) async fn post(
         &self,
         path: &str,
         headers: &[(&str, String)],
-        body: &impl Serialize,
+        body: Vec<u8>,
     ) -> std::result::Result<reqwest::Response, Failure> {
         let url = format!("{}{path}", self.resolved.base_url);
-        let body = serde_json::to_vec(body).map_err(|e| {
-            Failure::fatal(Error::internal(format!("cannot encode the request: {e}")))
-        })?;
         let http = match self.http.get() {
             Some(c) => c,
             None => {

@@ -9,29 +9,97 @@ use serde_json::{Value, json};
 
 use serde::Serialize;
 
+use crate::text::json_string;
+
 use super::{
     ChatRequest, ChatResponse, Client, Failure, Message, Observer, Role, ToolCall, ToolDef, Usage,
     parse_arguments,
 };
 
-/// The request body for `req`, serialized straight from the messages (no JSON tree is built:
-/// a long session is sent every iteration).
-pub fn body(req: &ChatRequest, stream: bool) -> Body<'_> {
-    Body {
-        model: &req.model,
-        messages: req.messages.iter().map(WireMessage).collect(),
-        max_tokens: req.max_tokens,
-        temperature: req.temperature,
-        stream,
-        stream_options: stream.then_some(StreamOptions {
-            include_usage: true,
-        }),
-        tools: req.tools.iter().map(WireTool).collect(),
+/// The request body for `req`, as JSON bytes. The messages, the bulk of a long session's request
+/// (sent again every iteration), are written straight into the buffer with
+/// [`json_string::push`]; the small parts go through serde. Byte-identical to serializing
+/// [`Body`] (a test checks it).
+pub fn body(req: &ChatRequest, stream: bool) -> Vec<u8> {
+    let text: usize = req.messages.iter().map(|m| m.content.len() + 64).sum();
+    let mut out = Vec::with_capacity(text + 4096);
+    out.extend_from_slice(b"{\"model\":");
+    json_string::push(&mut out, &req.model);
+    out.extend_from_slice(b",\"messages\":[");
+    for (i, m) in req.messages.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        push_message(&mut out, m);
+    }
+    out.extend_from_slice(b"],\"max_tokens\":");
+    out.extend_from_slice(req.max_tokens.to_string().as_bytes());
+    out.extend_from_slice(b",\"temperature\":");
+    push_serde(&mut out, &req.temperature);
+    out.extend_from_slice(if stream {
+        b",\"stream\":true,\"stream_options\":{\"include_usage\":true}"
+    } else {
+        b",\"stream\":false"
+    });
+    if !req.tools.is_empty() {
+        out.extend_from_slice(b",\"tools\":");
+        push_serde(
+            &mut out,
+            &req.tools.iter().map(WireTool).collect::<Vec<_>>(),
+        );
+    }
+    out.push(b'}');
+    out
+}
+
+/// One message as chat completions wants it.
+fn push_message(out: &mut Vec<u8>, m: &Message) {
+    match m.role {
+        Role::Tool => {
+            out.extend_from_slice(b"{\"role\":\"tool\",\"tool_call_id\":");
+            json_string::push(out, m.tool_call_id.as_deref().unwrap_or(""));
+            out.extend_from_slice(b",\"content\":");
+            json_string::push(out, &m.content);
+        }
+        Role::Assistant if !m.tool_calls.is_empty() => {
+            out.extend_from_slice(b"{\"role\":\"assistant\",\"content\":");
+            if m.content.is_empty() {
+                out.extend_from_slice(b"null");
+            } else {
+                json_string::push(out, &m.content);
+            }
+            out.extend_from_slice(b",\"tool_calls\":");
+            push_serde(out, &m.tool_calls.iter().map(WireCall).collect::<Vec<_>>());
+        }
+        role => {
+            out.extend_from_slice(b"{\"role\":\"");
+            out.extend_from_slice(role_name(role).as_bytes());
+            out.extend_from_slice(b"\",\"content\":");
+            json_string::push(out, &m.content);
+        }
+    }
+    out.push(b'}');
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::System => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::Tool => "tool",
     }
 }
 
+/// Appends `value` as serde_json writes it; these values (numbers, tool calls and definitions
+/// built from JSON values) always serialize.
+fn push_serde(out: &mut Vec<u8>, value: &impl Serialize) {
+    let _ = serde_json::to_writer(out, value);
+}
+
+/// The same body through serde, field by field: the reference [`body`] is checked against.
+#[cfg(test)]
 #[derive(Serialize)]
-pub struct Body<'a> {
+struct Body<'a> {
     model: &'a str,
     messages: Vec<WireMessage<'a>>,
     max_tokens: u32,
@@ -43,14 +111,17 @@ pub struct Body<'a> {
     tools: Vec<WireTool<'a>>,
 }
 
+#[cfg(test)]
 #[derive(Serialize)]
 struct StreamOptions {
     include_usage: bool,
 }
 
-/// A message as chat completions wants it.
+/// A message as chat completions wants it, through serde (the test's reference).
+#[cfg(test)]
 struct WireMessage<'a>(&'a Message);
 
+#[cfg(test)]
 impl Serialize for WireMessage<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
@@ -118,7 +189,7 @@ pub(crate) async fn chat(
         headers.push(("authorization", format!("Bearer {key}")));
     }
     let response = client
-        .post("/chat/completions", &headers, &body(req, stream))
+        .post("/chat/completions", &headers, body(req, stream))
         .await?;
     if !stream {
         let v = client.json_body(response).await?;
@@ -331,7 +402,8 @@ mod tests {
             max_tokens: 10,
             temperature: 0.7,
         };
-        let b = serde_json::to_value(body(&req, true)).unwrap();
+        let bytes = body(&req, true);
+        let b: Value = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(b["messages"][2]["content"], Value::Null);
         assert_eq!(
             b["messages"][2]["tool_calls"][0]["function"]["arguments"],
@@ -341,6 +413,63 @@ mod tests {
         assert_eq!(b["messages"][3]["tool_call_id"], "c1");
         assert_eq!(b["tools"][0]["function"]["name"], "read_file");
         assert_eq!(b["stream_options"]["include_usage"], true);
+    }
+
+    #[test]
+    fn the_written_body_is_byte_identical_to_serde() {
+        let call = ToolCall {
+            id: "c\"1".into(),
+            name: "exec".into(),
+            arguments: json!({"command": "echo \"hi\"\n", "n": 1.5}),
+        };
+        let mut with_text = Message::asking("I'll run it:\n", vec![call.clone()]);
+        with_text.name = Some("ignored".into());
+        let messages = vec![
+            Message::new(
+                Role::System,
+                "You are \"helpful\".\n\tBe brief. \u{1}\u{1f}",
+            ),
+            Message::new(Role::User, "ünïcödé → 漢字 😀, a \\ backslash"),
+            Message::asking("", vec![call.clone()]),
+            with_text,
+            Message::tool_result(&call, "line 1\r\nline 2\u{7f}"),
+            Message::new(Role::Assistant, ""),
+        ];
+        for (stream, tools, temperature) in
+            [(true, true, 0.7), (false, false, 1.0), (true, false, 0.0)]
+        {
+            let req = ChatRequest {
+                model: "gpt-\"4o\"".into(),
+                messages: messages.clone(),
+                tools: if tools {
+                    vec![ToolDef {
+                        name: "exec".into(),
+                        description: "Run \"a\" command".into(),
+                        parameters: json!({"type": "object", "properties": {"command": {"type": "string"}}}),
+                    }]
+                } else {
+                    Vec::new()
+                },
+                max_tokens: 8192,
+                temperature,
+            };
+            let reference = Body {
+                model: &req.model,
+                messages: req.messages.iter().map(WireMessage).collect(),
+                max_tokens: req.max_tokens,
+                temperature: req.temperature,
+                stream,
+                stream_options: stream.then_some(StreamOptions {
+                    include_usage: true,
+                }),
+                tools: req.tools.iter().map(WireTool).collect(),
+            };
+            let expected = serde_json::to_vec(&reference).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&body(&req, stream)),
+                String::from_utf8_lossy(&expected)
+            );
+        }
     }
 
     #[test]

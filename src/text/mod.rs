@@ -11,6 +11,7 @@
 
 pub mod bm25;
 pub mod guard;
+pub mod json_string;
 pub mod sanitize;
 pub mod scrub;
 
