@@ -2,7 +2,7 @@
 //! in a directory made 0700; WAL, a busy timeout and foreign keys on every connection.
 //! Durability: WAL with `synchronous=NORMAL` and no checkpoint at close (see `connect`). A
 //! goclaw process that crashes or is killed loses nothing it committed; a power loss or kernel
-//! crash can take back the commits since the last checkpoint (at most 256 KiB of WAL), and never
+//! crash can take back the commits since the last checkpoint (about 256 KiB of WAL), and never
 //! leaves a corrupt store. Copy the store with `goclaw db backup`: `goclaw.db` alone may lack
 //! the commits still in `goclaw.db-wal`.
 //! Versioned migrations are embedded in the binary and applied together in one
@@ -172,6 +172,24 @@ pub struct Store {
     path: PathBuf,
     /// Migrations this open applied.
     pub applied: Vec<Migration>,
+}
+
+impl Drop for Store {
+    /// A WAL past [`WAL_PAGES`] is copied into the database and truncated on the way out. Only a
+    /// truncated WAL stays small across processes: the next process to open the store rebuilds
+    /// the WAL's index, and the rebuild forgets what was already copied, so a WAL that was only
+    /// checkpointed would be copied again and appended to forever. Without waiting: when another
+    /// connection is reading, the checkpoint gives up and a later close does it.
+    fn drop(&mut self) {
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        let big = std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_PAGES * 4096);
+        if big && self.conn.busy_timeout(Duration::ZERO).is_ok() {
+            let _ = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        }
+    }
 }
 
 /// The migration state of a store.
@@ -367,11 +385,11 @@ fn newer_error(path: &Path, version: i64) -> Error {
     .with_hint("upgrade goclaw, or point --db at another store")
 }
 
-/// Pages the WAL holds before a commit checkpoints it (4 KiB each); the WAL file is kept at
-/// this size, not truncated. A tool call writes ~7 pages, so about one process in ten pays for
-/// a checkpoint (~1.2 ms of fsyncs), and every opening reads at most 256 KiB of WAL back
+/// The WAL size (in 4 KiB pages) past which a closing store copies it into the database and
+/// truncates it. A tool call writes ~7 pages, so about one process in ten pays for that
+/// checkpoint (~1.2 ms of fsyncs), and every opening reads at most about this much WAL back
 /// (`tools exec read_file`, 200 runs each: 64 pages 3.5 ms CPU; 1 000 pages 5.8 ms).
-const WAL_PAGES: i64 = 64;
+const WAL_PAGES: u64 = 64;
 
 fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Connection> {
     let flags = mode | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
@@ -381,16 +399,15 @@ fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Conne
     conn.pragma_update(None, "foreign_keys", true)
         .map_err(|e| sql_error(path, e))?;
     persist_wal(&conn);
-    // No checkpoint at close: a process that wrote leaves its pages in the WAL, and the commit
-    // that takes the WAL past WAL_PAGES copies them into the database (a passive checkpoint).
-    // A close-time checkpoint cost every writing process 4 fsyncs and 2 truncations, and the
-    // next one re-created the WAL. The next process to open reads the WAL back (at most
-    // WAL_PAGES pages) to rebuild its index.
+    // No checkpoint at every close: a process that wrote leaves its pages in the WAL, and the
+    // store that closes with more than WAL_PAGES in it checkpoints and truncates it (see
+    // `Drop for Store`). A close-time checkpoint cost every writing process 4 fsyncs and 2
+    // truncations, and the next one re-created the WAL. The next process to open reads the WAL
+    // back to rebuild its index. A long-lived process (a team run, `mcp serve`, the cron daemon)
+    // keeps SQLite's own checkpoints at 1 000 pages.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
         .map_err(|e| sql_error(path, e))?;
-    conn.pragma_update(None, "wal_autocheckpoint", WAL_PAGES)
-        .map_err(|e| sql_error(path, e))?;
-    conn.pragma_update(None, "journal_size_limit", WAL_PAGES * 4096)
+    conn.pragma_update(None, "journal_size_limit", (WAL_PAGES * 4096) as i64)
         .map_err(|e| sql_error(path, e))?;
     // Reading the schema fails here, not later, when the file is not a database.
     conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
