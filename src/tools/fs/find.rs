@@ -340,7 +340,7 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
                 }
             }
             // Contents are read only through the workspace: contained even if the tree changes.
-            let Ok((file, _)) = ws.open_file(&rel.to_string_lossy()) else {
+            let Ok(file) = ws.open_walked_file(&rel) else {
                 return ignore::WalkState::Continue;
             };
             let mut sink = HitSink {
