@@ -11,13 +11,18 @@ pub fn push(out: &mut Vec<u8>, s: &str) {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        if i + 8 <= bytes.len() {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(&bytes[i..i + 8]);
-            if !needs_escape(u64::from_le_bytes(word)) {
-                i += 8;
-                continue;
-            }
+        // Clean runs go 32 bytes, then 8 bytes, at a time.
+        if let Some(block) = bytes.get(i..i + 32)
+            && !block.chunks_exact(8).any(|w| needs_escape(word(w)))
+        {
+            i += 32;
+            continue;
+        }
+        if let Some(w) = bytes.get(i..i + 8)
+            && !needs_escape(word(w))
+        {
+            i += 8;
+            continue;
         }
         let b = bytes[i];
         if let Some(escape) = escape_of(b) {
@@ -37,6 +42,13 @@ pub fn push(out: &mut Vec<u8>, s: &str) {
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+}
+
+/// The 8 bytes of `w` (exactly 8) as one word.
+fn word(w: &[u8]) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(w);
+    u64::from_le_bytes(bytes)
 }
 
 enum Escape {
