@@ -2,6 +2,8 @@
 //! (file names, newest first) and `search` (file contents, ripgrep's libraries), with the
 //! tree walker they share.
 
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -100,10 +102,37 @@ fn walker(ws: &Workspace, start: &Path, walk: Walk) -> ignore::WalkBuilder {
         {
             return false;
         }
-        let rel = e.path().strip_prefix(&root).unwrap_or(e.path());
-        !ws_denied.iter().any(|d| rel.starts_with(d))
+        let rel = beneath(e.path(), &root).unwrap_or(e.path());
+        !ws_denied.iter().any(|d| under(rel, d))
     });
     b
+}
+
+/// `path` relative to `root` when it lies beneath it. By bytes: a walk's paths are `root`
+/// joined with names, and `Path::strip_prefix`, which compares component by component, was
+/// the costliest step of a walk of every entry. Paths spelled otherwise fall back to it.
+fn beneath<'p>(path: &'p Path, root: &Path) -> Option<&'p Path> {
+    let (p, r) = (path.as_os_str().as_bytes(), root.as_os_str().as_bytes());
+    let fast = match p.strip_prefix(r) {
+        Some(rest) if r.ends_with(b"/") => Some(rest),
+        Some([]) => Some(&[][..]),
+        Some([b'/', rest @ ..]) => Some(rest),
+        _ => None,
+    };
+    match fast {
+        Some(rest) => Some(Path::new(OsStr::from_bytes(rest))),
+        None => path.strip_prefix(root).ok(),
+    }
+}
+
+/// Whether `rel` is `prefix` or lies beneath it, by bytes (both relative to the root, as the
+/// walk spells them).
+fn under(rel: &Path, prefix: &Path) -> bool {
+    let (r, d) = (rel.as_os_str().as_bytes(), prefix.as_os_str().as_bytes());
+    match r.strip_prefix(d) {
+        Some(rest) => rest.is_empty() || rest.starts_with(b"/") || d.ends_with(b"/"),
+        None => false,
+    }
 }
 
 /// Entries a glob walks on its own thread before it walks in parallel.
@@ -167,8 +196,12 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     if found.is_empty() {
         return Err(ToolResult::silent(format!("No files match {pattern}")));
     }
-    // Newest first; ties by name.
-    found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    // Newest first; ties by path, byte by byte (files unpacked together share their time, and
+    // comparing paths component by component was a walk's costliest step).
+    found.sort_unstable_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then_with(|| a.0.as_os_str().as_bytes().cmp(b.0.as_os_str().as_bytes()))
+    });
     let total = found.len();
     let mut out: String = found
         .iter()
@@ -187,22 +220,18 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     Ok(ToolResult::silent(out))
 }
 
-fn glob_once(
-    ws: &Workspace,
-    start: &Path,
-    pattern: &str,
-) -> Result<Vec<(PathBuf, std::time::SystemTime)>, String> {
+fn glob_once(ws: &Workspace, start: &Path, pattern: &str) -> Result<Vec<GlobHit>, String> {
     let matcher = globset::GlobBuilder::new(pattern)
         .literal_separator(true)
         .build()
         .map_err(|e| format!("invalid glob pattern {pattern:?}: {e}"))?
         .compile_matcher();
     let base = ws.absolute(start);
-    let consider = |entry: &ignore::DirEntry| -> Option<(PathBuf, std::time::SystemTime)> {
+    let consider = |entry: &ignore::DirEntry| -> Option<GlobHit> {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             return None;
         }
-        let rel_to_start = entry.path().strip_prefix(&base).ok()?;
+        let rel_to_start = beneath(entry.path(), &base)?;
         if !matcher.is_match(rel_to_start) {
             return None;
         }
@@ -211,9 +240,7 @@ fn glob_once(
             .ok()
             .and_then(|m| m.modified().ok())
             .unwrap_or(std::time::UNIX_EPOCH);
-        let rel = entry
-            .path()
-            .strip_prefix(ws.root())
+        let rel = beneath(entry.path(), ws.root())
             .unwrap_or(entry.path())
             .to_path_buf();
         Some((rel, mtime))
@@ -233,19 +260,61 @@ fn glob_once(
     if small {
         return Ok(found);
     }
-    let found: Mutex<Vec<(PathBuf, std::time::SystemTime)>> = Mutex::new(Vec::new());
-    walker(ws, start, Walk::Glob).build_parallel().run(|| {
-        let (consider, found) = (&consider, &found);
-        Box::new(move |entry| {
-            if let Some(hit) = entry.ok().as_ref().and_then(consider)
-                && let Ok(mut f) = found.lock()
-            {
-                f.push(hit);
-            }
-            ignore::WalkState::Continue
-        })
-    });
+    let found: Mutex<Vec<GlobHit>> = Mutex::new(Vec::new());
+    walker(ws, start, Walk::Glob)
+        .build_parallel()
+        .visit(&mut Collect {
+            consider: &consider,
+            found: &found,
+        });
     Ok(found.into_inner().unwrap_or_default())
+}
+
+/// A glob match: its path relative to the root, and when it was last modified.
+type GlobHit = (PathBuf, std::time::SystemTime);
+
+/// Each thread of a parallel glob keeps its matches to itself and hands them over once, when
+/// it ends: a lock per match made the threads wait on each other.
+struct Collect<'a, F> {
+    consider: &'a F,
+    found: &'a Mutex<Vec<GlobHit>>,
+}
+
+impl<'a, F: Fn(&ignore::DirEntry) -> Option<GlobHit> + Sync> ignore::ParallelVisitorBuilder<'a>
+    for Collect<'a, F>
+{
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 'a> {
+        Box::new(Collector {
+            consider: self.consider,
+            found: self.found,
+            mine: Vec::new(),
+        })
+    }
+}
+
+struct Collector<'a, F> {
+    consider: &'a F,
+    found: &'a Mutex<Vec<GlobHit>>,
+    mine: Vec<GlobHit>,
+}
+
+impl<F: Fn(&ignore::DirEntry) -> Option<GlobHit> + Sync> ignore::ParallelVisitor
+    for Collector<'_, F>
+{
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        if let Some(hit) = entry.ok().as_ref().and_then(self.consider) {
+            self.mine.push(hit);
+        }
+        ignore::WalkState::Continue
+    }
+}
+
+impl<F> Drop for Collector<'_, F> {
+    fn drop(&mut self) {
+        if let Ok(mut found) = self.found.lock() {
+            found.append(&mut self.mine);
+        }
+    }
 }
 
 /// `search`.
@@ -328,9 +397,7 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
             if !entry.file_type().is_some_and(|t| t.is_file()) {
                 return ignore::WalkState::Continue;
             }
-            let rel = entry
-                .path()
-                .strip_prefix(ws.root())
+            let rel = beneath(entry.path(), ws.root())
                 .unwrap_or(entry.path())
                 .to_path_buf();
             if let Some(inc) = include {
@@ -497,4 +564,23 @@ fn render_search(
         ));
     }
     ToolResult::silent(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn beneath_and_under_by_bytes() {
+        let p = Path::new;
+        assert_eq!(beneath(p("/w/a/b.rs"), p("/w")), Some(p("a/b.rs")));
+        assert_eq!(beneath(p("/w/a/b.rs"), p("/w/")), Some(p("a/b.rs")));
+        assert_eq!(beneath(p("/w"), p("/w")), Some(p("")));
+        assert_eq!(beneath(p("/wx/a"), p("/w")), None);
+        assert!(under(p(".goclaw"), p(".goclaw")));
+        assert!(under(p(".goclaw/x"), p(".goclaw")));
+        assert!(!under(p(".goclawx"), p(".goclaw")));
+        assert!(!under(p("a/.goclaw"), p(".goclaw")));
+        assert!(under(p("a/b/c"), p("a/b")));
+    }
 }
