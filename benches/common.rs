@@ -65,3 +65,91 @@ pub fn read_request(reader: &mut impl std::io::BufRead) -> Option<Vec<u8>> {
     reader.read_exact(&mut body).unwrap();
     Some(body)
 }
+
+/// One figure of the performance goals (issue 17): what goclaw measured, the baseline measured
+/// beside it in the same run, their ratio, and the goal. [`figure`] prints it and, when
+/// `GOCLAW_BENCH_FIGURES` names a file, appends it there as one JSON line: `benches/report`
+/// runs every bench that way and regenerates the README's table from the lines.
+#[derive(serde::Serialize)]
+pub struct Figure<'a> {
+    /// The issue's section: "scrub", "start-up", "store", "search".
+    pub section: &'a str,
+    pub name: &'a str,
+    pub value: f64,
+    pub unit: &'a str,
+    /// The baseline command and its value, in the same unit.
+    pub baseline: Option<(&'a str, f64)>,
+    /// value / baseline (for speeds given in MB/s: baseline time / ours, so above 1 is faster).
+    pub ratio: Option<f64>,
+    pub goal: &'a str,
+    pub met: bool,
+}
+
+pub fn figure(f: Figure) {
+    let base = f
+        .baseline
+        .map(|(name, v)| format!(" vs {name} {v:.2}"))
+        .unwrap_or_default();
+    let ratio = f.ratio.map(|r| format!(" ({r:.2}x)")).unwrap_or_default();
+    println!(
+        "figure: {}: {} {:.2} {}{base}{ratio}; goal {}: {}",
+        f.section,
+        f.name,
+        f.value,
+        f.unit,
+        f.goal,
+        if f.met { "met" } else { "NOT met" }
+    );
+    if let Some(path) = std::env::var_os("GOCLAW_BENCH_FIGURES") {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap();
+        writeln!(file, "{}", serde_json::to_string(&f).unwrap()).unwrap();
+    }
+}
+
+/// Runs `a` and `b` alternately `runs` times (each returns the time it measured): their
+/// medians in ms and the median of the pair ratios a/b, so machine noise cancels.
+pub fn alternate(
+    runs: usize,
+    a: &mut dyn FnMut() -> Duration,
+    b: &mut dyn FnMut() -> Duration,
+) -> (f64, f64, f64) {
+    let (mut xs, mut ys, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let x = a().as_secs_f64() * 1000.0;
+        let y = b().as_secs_f64() * 1000.0;
+        xs.push(x);
+        ys.push(y);
+        ratios.push(x / y);
+    }
+    (median(xs), median(ys), median(ratios))
+}
+
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Runs `cmd` to its end: its wall time and its peak resident memory (KiB), from `wait4`.
+pub fn run_measured(cmd: &mut std::process::Command) -> (Duration, u64) {
+    let t = std::time::Instant::now();
+    let child = cmd.spawn().unwrap();
+    let pid = child.id() as i32;
+    let mut status = 0;
+    // SAFETY: `rusage` is a plain C struct, zeroed is a valid value; wait4 writes it and the
+    // status for our own child, which `child` never waits for (it is forgotten below).
+    let mut usage: nix::libc::rusage = unsafe { std::mem::zeroed() };
+    let rc = unsafe { nix::libc::wait4(pid, &mut status, 0, &mut usage) };
+    let took = t.elapsed();
+    std::mem::forget(child);
+    assert_eq!(rc, pid, "wait4");
+    assert!(
+        nix::libc::WIFEXITED(status) && nix::libc::WEXITSTATUS(status) <= 1,
+        "{cmd:?}: status {status}"
+    );
+    (took, usage.ru_maxrss as u64)
+}

@@ -160,3 +160,36 @@ fn corpus(seed: u64, bytes: usize, secret_every: u64) -> Vec<u8> {
     }
     out
 }
+
+/// About `bytes` of minified JSON without white space or secrets: an array of records
+/// `{"id","user","token_count","cache_key","url","status"}` (the probe words `key`, `token` and
+/// `url` on every record: the input that was quadratic).
+pub fn minified_json(seed: u64, bytes: usize) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(bytes + 256);
+    out.push(b'[');
+    let mut id = 0u64;
+    while out.len() < bytes {
+        if id > 0 {
+            out.push(b',');
+        }
+        let user = rng.pick(&["alice", "bob", "carol", "dave"]);
+        let count = rng.below(100_000);
+        out.extend_from_slice(
+            format!(
+                r#"{{"id":{id},"user":"{user}","token_count":{count},"cache_key":"ck-{count}","url":"https://api.example.com/v1/items/{id}","status":"ok"}}"#
+            )
+            .as_bytes(),
+        );
+        id += 1;
+    }
+    out.push(b']');
+    out
+}
+
+/// One token of `bytes` characters from the base64 alphabet: no white space at all.
+pub fn token(seed: u64, bytes: usize) -> Vec<u8> {
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut rng = Rng::new(seed);
+    (0..bytes).map(|_| B64[rng.below(64) as usize]).collect()
+}

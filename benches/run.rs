@@ -87,6 +87,7 @@ fn main() {
         "{:>9}  {:>24}  {:>24}",
         "messages", "goclaw's own", "whole process"
     );
+    let mut medians = Vec::new();
     for size in [100usize, 1_000, 10_000] {
         let home = setup(goclaw, port, size);
         let mut own = Vec::new();
@@ -134,15 +135,30 @@ fn main() {
         };
         let best = |v: &[f64]| v.iter().cloned().fold(f64::MAX, f64::min);
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let own_median = median(&mut own);
+        medians.push(own_median);
         println!(
             "{size:>9}  {:>7.2} / {:>6.2} / {:>6.2}  {:>7.2} / {:>6.2} / {:>6.2}",
-            median(&mut own),
+            own_median,
             best(&own),
             mean(&own),
             median(&mut wall),
             best(&wall),
             mean(&wall)
         );
+    }
+    for (i, (name, goal)) in [("1 000", 2.0), ("10 000", 5.0)].into_iter().enumerate() {
+        let value = medians[i + 1];
+        common::figure(common::Figure {
+            section: "store",
+            name: &format!("agent loop's own time per iteration, {name} messages"),
+            value,
+            unit: "ms",
+            baseline: Some(("the same at 100 messages", medians[0])),
+            ratio: Some(value / medians[0]),
+            goal: &format!("< {goal} ms"),
+            met: value < goal,
+        });
     }
 }
 

@@ -27,24 +27,6 @@ fn time(cmd: &mut Command) -> Duration {
     took
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-/// Runs `ours` and `cat` alternately `runs` times: the medians (ms) and the median ratio.
-fn side_by_side(runs: usize, ours: &mut dyn FnMut() -> Command, file: &Path) -> (f64, f64, f64) {
-    let (mut a, mut b, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..runs {
-        let x = time(&mut ours()).as_secs_f64() * 1000.0;
-        let y = time(Command::new("cat").arg(file)).as_secs_f64() * 1000.0;
-        a.push(x);
-        b.push(y);
-        ratios.push(x / y);
-    }
-    (median(a), median(b), median(ratios))
-}
-
 fn main() {
     let runs = common::runs(200);
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
@@ -64,25 +46,37 @@ fn main() {
         "{:<34} {:>10} {:>10} {:>8}",
         "(median of alternating runs)", "goclaw ms", "cat ms", "ratio"
     );
-    let cases: [(&str, Vec<&str>); 3] = [
-        ("goclaw --version", vec!["--version"]),
-        ("goclaw scrub </dev/null", vec!["scrub"]),
+    let cases: [(&str, Vec<&str>, f64); 3] = [
+        ("goclaw --version", vec!["--version"], 2.0),
+        ("goclaw scrub </dev/null", vec!["scrub"], 2.0),
         (
             "goclaw tools exec read_file",
             vec!["tools", "exec", "read_file", r#"{"path":"small.txt"}"#],
+            3.0,
         ),
     ];
-    for (name, args) in cases {
+    for (name, args, goal) in cases {
         let mut ours = || {
             let mut c = Command::new(goclaw);
             c.args(&args)
                 .arg_if_tools(&dir)
                 .env("GOCLAW_HOME", &home)
                 .current_dir(&dir);
-            c
+            time(&mut c)
         };
-        let (g, c, r) = side_by_side(runs, &mut ours, &file);
+        let mut cat = || time(Command::new("cat").arg(&file));
+        let (g, c, r) = common::alternate(runs, &mut ours, &mut cat);
         println!("{name:<34} {g:>10.2} {c:>10.2} {r:>7.2}x");
+        common::figure(common::Figure {
+            section: "start-up",
+            name,
+            value: g,
+            unit: "ms",
+            baseline: Some(("cat", c)),
+            ratio: Some(r),
+            goal: &format!("≤ {goal} ms"),
+            met: g <= goal,
+        });
     }
 }
 

@@ -8,6 +8,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "common.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -16,14 +19,15 @@ const TASKS_PER_WORKER: usize = 60;
 
 fn main() {
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
-    let sqlite3 = which::which("sqlite3").ok();
+    let sqlite3 =
+        which::which("sqlite3").expect("sqlite3 is the baseline: apt-get install sqlite3");
     println!(
-        "{:<10} {:>8} {:>12} {:>9} {:>9}",
-        "tool", "workers", "claims/s", "p50 ms", "p99 ms"
+        "{:<10} {:>8} {:>12} {:>9} {:>9} {:>11}",
+        "tool", "workers", "claims/s", "p50 ms", "p99 ms", "duplicates"
     );
     for workers in [1, 4, 8] {
         let home = setup(workers * TASKS_PER_WORKER, workers);
-        let (rate, p50, p99) = run(workers, |w| {
+        let (rate, p50, p99, claims) = run(workers, |w| {
             let out = Command::new(goclaw)
                 .args([
                     "tasks",
@@ -39,23 +43,76 @@ fn main() {
                 .unwrap();
             out.status.code() == Some(0)
         });
+        let duplicates = claims - in_progress(&home.join("goclaw.db"));
         println!(
-            "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2}",
-            "goclaw", workers, rate, p50, p99
+            "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2} {:>11}",
+            "goclaw", workers, rate, p50, p99, duplicates
         );
-        if let Some(sqlite3) = &sqlite3 {
-            let home = setup(workers * TASKS_PER_WORKER, workers);
-            let db = home.join("goclaw.db");
-            let (rate, p50, p99) = run(workers, |w| claim_with_sqlite3(sqlite3, &db, w));
-            println!(
-                "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2}",
-                "sqlite3", workers, rate, p50, p99
+        let base = setup(workers * TASKS_PER_WORKER, workers);
+        let db = base.join("goclaw.db");
+        let (s_rate, s_p50, s_p99, s_claims) =
+            run(workers, |w| claim_with_sqlite3(&sqlite3, &db, w));
+        println!(
+            "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2} {:>11}",
+            "sqlite3",
+            workers,
+            s_rate,
+            s_p50,
+            s_p99,
+            s_claims - in_progress(&db)
+        );
+        if workers == 8 {
+            let figure = |name: &str, value, unit, baseline, goal: &str, met| {
+                common::figure(common::Figure {
+                    section: "store",
+                    name,
+                    value,
+                    unit,
+                    baseline: Some(("sqlite3", baseline)),
+                    ratio: Some(value / baseline),
+                    goal,
+                    met,
+                })
+            };
+            figure(
+                "claims, 8 processes on the cores here",
+                rate,
+                "claims/s",
+                s_rate,
+                "≥ 1000 claims/s",
+                rate >= 1000.0,
             );
+            figure(
+                "claim latency p99, 8 processes",
+                p99,
+                "ms",
+                s_p99,
+                "< 20 ms",
+                p99 < 20.0,
+            );
+            common::figure(common::Figure {
+                section: "store",
+                name: "tasks claimed twice, 8 processes",
+                value: duplicates as f64,
+                unit: "tasks",
+                baseline: None,
+                ratio: None,
+                goal: "0",
+                met: duplicates == 0,
+            });
         }
     }
-    if sqlite3.is_none() {
-        println!("(sqlite3 not installed: apt-get install sqlite3 adds the baseline)");
-    }
+}
+
+/// Tasks in progress on the board (each successful claim made one).
+fn in_progress(db: &Path) -> usize {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(
+        "SELECT count(*) FROM tasks WHERE status = 'in_progress'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .unwrap() as usize
 }
 
 /// A fresh home with a team `bench` (workers w1..wN) and `n` pending tasks.
@@ -85,8 +142,9 @@ fn setup(n: usize, workers: usize) -> PathBuf {
     home
 }
 
-/// Runs `workers` threads, each spawning claims until one fails; returns claims/s, p50, p99.
-fn run(workers: usize, claim: impl Fn(usize) -> bool + Sync) -> (f64, f64, f64) {
+/// Runs `workers` threads, each spawning claims until one fails; returns claims/s, p50, p99 and
+/// the number of successful claims.
+fn run(workers: usize, claim: impl Fn(usize) -> bool + Sync) -> (f64, f64, f64, usize) {
     let start = Instant::now();
     let mut lat: Vec<f64> = std::thread::scope(|s| {
         let handles: Vec<_> = (1..=workers)
@@ -117,7 +175,7 @@ fn run(workers: usize, claim: impl Fn(usize) -> bool + Sync) -> (f64, f64, f64) 
             .copied()
             .unwrap_or(0.0)
     };
-    (lat.len() as f64 / total, pct(0.5), pct(0.99))
+    (lat.len() as f64 / total, pct(0.5), pct(0.99), lat.len())
 }
 
 /// The same claim with the sqlite3 command line: the guarded update in BEGIN IMMEDIATE.

@@ -1,20 +1,27 @@
-//! Benchmark: `goclaw tools exec` against the plain tools, side by side in one run.
-//! - `search` against `rg` on a large tree (default: the cargo registry's crate sources, real
-//!   Rust code; `-- --tree DIR` for another), same pattern, counting matches;
-//! - `read_file` of a small file against `cat`;
-//! - cold start: `goclaw --version` and a whole `tools exec read_file` call (store open, policy,
-//!   audit record included).
+//! Benchmark: `goclaw tools exec search` and `glob` against `rg` and `fd`, side by side in one
+//! run (alternating, 5 pairs each; medians and the median of the pair ratios) on a large tree
+//! (default: the cargo registry's crate sources, real Rust code; `-- --tree DIR` for another):
+//! - a full search counting matches, against `rg -c`;
+//! - the first 100 matches (`max_results`), against `rg | head -n 100`;
+//! - every Rust file, against `fd -e rs`.
 //!
-//! Run: `cargo bench --bench tools`. Prints wall-clock milliseconds (mean and best of N runs).
+//! Whole processes, so goclaw's figures include its start, the store and the audit record. The
+//! start-up figures are `benches/startup.rs`'s.
+//!
+//! Run: `cargo bench --bench tools [-- --runs N]`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "common.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn main() {
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
+    let runs = common::runs(5);
     let args: Vec<String> = std::env::args().collect();
     let tree = args
         .iter()
@@ -23,181 +30,128 @@ fn main() {
         .map(PathBuf::from)
         .or_else(registry_src)
         .expect("no tree to search: pass --tree DIR");
+    let rg = which::which("rg").expect("rg is the baseline: apt-get install ripgrep");
+    let fd = which::which("fd")
+        .or_else(|_| which::which("fdfind"))
+        .expect("fd is the baseline: apt-get install fd-find");
     let home = std::env::temp_dir().join("goclaw-bench-tools-home");
     std::fs::create_dir_all(&home).unwrap();
-    let bytes = tree_size(&tree);
     println!(
         "tree: {} ({:.0} MB of files)",
         tree.display(),
-        bytes as f64 / 1e6
+        tree_size(&tree) as f64 / 1e6
     );
-
-    let pattern = "fn main";
-    let search =
-        format!(r#"{{"pattern":"{pattern}","output_mode":"count","max_results":1000000}}"#);
-    let ours = || {
-        let out = Command::new(goclaw)
-            .args(["tools", "exec", "search", &search, "--workspace"])
+    let tool = |name: &str, args: &str| {
+        let mut c = Command::new(goclaw);
+        c.args(["tools", "exec", name, args, "--workspace"])
             .arg(&tree)
-            .env("GOCLAW_HOME", &home)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        count_lines(v["result"]["for_llm"].as_str().unwrap())
-    };
-    let rg = which::which("rg").ok();
-    let theirs = |rg: &Path| {
-        let out = Command::new(rg)
-            .args(["-c", "--no-config", pattern])
-            .arg(&tree)
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| l.rsplit(':').next()?.parse::<usize>().ok())
-            .sum::<usize>()
-    };
-    let (ours_ms, ours_best, n_ours) = time(5, ours);
-    println!(
-        "search '{pattern}': goclaw tools exec search  mean {ours_ms:7.1} ms  best {ours_best:7.1} ms  ({n_ours} matches)"
-    );
-    if let Some(rg) = &rg {
-        let (rg_ms, rg_best, n_rg) = time(5, || theirs(rg));
-        println!(
-            "search '{pattern}': rg -c                    mean {rg_ms:7.1} ms  best {rg_best:7.1} ms  ({n_rg} matches)"
-        );
-        println!("search ratio (best): {:.2}x rg", ours_best / rg_best);
-    } else {
-        println!("(rg not installed: apt-get install ripgrep)");
-    }
-
-    // The first 100 matches: search with max_results against `rg | head -n 100`.
-    let limited = r#"{"pattern":"fn ","max_results":100}"#;
-    let (lim_ms, lim_best, _) = time(5, || {
-        let out = Command::new(goclaw)
-            .args(["tools", "exec", "search", limited, "--workspace"])
-            .arg(&tree)
-            .env("GOCLAW_HOME", &home)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        0
-    });
-    println!(
-        "search 'fn ' max_results 100: goclaw        mean {lim_ms:7.1} ms  best {lim_best:7.1} ms"
-    );
-    if let Some(rg) = &rg {
-        let (h_ms, h_best, _) = time(5, || {
-            let out = Command::new("sh")
-                .arg("-c")
-                .arg(format!(
-                    "{} --no-config 'fn ' {} | head -n 100",
-                    rg.display(),
-                    tree.display()
-                ))
-                .output()
-                .unwrap();
-            assert!(out.status.success());
-            0
-        });
-        println!(
-            "search 'fn ' first 100: rg | head -n 100    mean {h_ms:7.1} ms  best {h_best:7.1} ms"
-        );
-        println!(
-            "limited search ratio (best): {:.2}x rg | head",
-            lim_best / h_best
-        );
-    }
-
-    // glob against fd: every Rust file of the tree.
-    let globbed = r#"{"pattern":"**/*.rs","max_results":10000000}"#;
-    let (g_ms, g_best, n_g) = time(5, || {
-        let out = Command::new(goclaw)
-            .args(["tools", "exec", "glob", globbed, "--workspace"])
-            .arg(&tree)
-            .env("GOCLAW_HOME", &home)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        v["result"]["for_llm"].as_str().unwrap().lines().count()
-    });
-    println!(
-        "glob '**/*.rs': goclaw tools exec glob      mean {g_ms:7.1} ms  best {g_best:7.1} ms  ({n_g} files)"
-    );
-    if let Ok(fd) = which::which("fd").or_else(|_| which::which("fdfind")) {
-        let (f_ms, f_best, n_f) = time(5, || {
-            let out = Command::new(&fd)
-                .args(["--no-ignore", "--hidden", "-t", "f", "-e", "rs", "."])
-                .arg(&tree)
-                .output()
-                .unwrap();
-            String::from_utf8_lossy(&out.stdout).lines().count()
-        });
-        println!(
-            "glob '**/*.rs': fd -e rs                    mean {f_ms:7.1} ms  best {f_best:7.1} ms  ({n_f} files)"
-        );
-        println!("glob ratio (best): {:.2}x fd", g_best / f_best);
-    } else {
-        println!("(fd not installed: apt-get install fd-find)");
-    }
-
-    let dir = std::env::temp_dir().join("goclaw-bench-tools-ws");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("small.txt"),
-        "line one\nline two\nline three\n".repeat(20),
-    )
-    .unwrap();
-    let quiet = |c: &mut Command| {
-        c.stdout(Stdio::null())
-            .stderr(Stdio::null())
             .env("GOCLAW_HOME", &home);
-        assert!(c.status().unwrap().success());
+        c
     };
-    let (read_ms, read_best, _) = time(50, || {
-        quiet(
-            Command::new(goclaw)
-                .args([
-                    "tools",
-                    "exec",
-                    "read_file",
-                    r#"{"path":"small.txt"}"#,
-                    "--workspace",
-                ])
-                .arg(&dir),
-        )
-    });
-    let (cat_ms, cat_best, _) = time(50, || quiet(Command::new("cat").arg(dir.join("small.txt"))));
-    let (ver_ms, ver_best, _) = time(50, || quiet(Command::new(goclaw).arg("--version")));
-    println!(
-        "read_file small: goclaw tools exec read_file  mean {read_ms:6.2} ms  best {read_best:6.2} ms"
+
+    // The same counts from both, checked once.
+    let search = r#"{"pattern":"fn main","output_mode":"count","max_results":1000000}"#;
+    let out = tool("search", search).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
     );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ours = count_lines(v["result"]["for_llm"].as_str().unwrap());
+    let mut rg_count = Command::new(&rg);
+    rg_count.args(["-c", "--no-config", "fn main"]).arg(&tree);
+    let theirs = count_lines(&String::from_utf8_lossy(&rg_count.output().unwrap().stdout));
+    assert_eq!(ours, theirs, "goclaw and rg count different matches");
+
+    let cases: [(&str, Command, Command, f64); 4] = [
+        (
+            "search 'fn main', every match counted",
+            tool("search", search),
+            rg_count,
+            1.1,
+        ),
+        (
+            "search 'fn ', the first 100 matches",
+            tool("search", r#"{"pattern":"fn ","max_results":100}"#),
+            shell(&format!(
+                "{} --no-config 'fn ' {} | head -n 100",
+                rg.display(),
+                tree.display()
+            )),
+            2.0,
+        ),
+        (
+            "glob '**/*.rs', every Rust file",
+            tool("glob", r#"{"pattern":"**/*.rs","max_results":10000000}"#),
+            {
+                let mut c = Command::new(&fd);
+                c.args(["--no-ignore", "--hidden", "-t", "f", "-e", "rs", "."])
+                    .arg(&tree);
+                c
+            },
+            1.2,
+        ),
+        (
+            "glob '**/*.rs', against fd reading mtimes too",
+            tool("glob", r#"{"pattern":"**/*.rs","max_results":10000000}"#),
+            {
+                // glob orders newest first, so it reads every match's modification time; a
+                // time filter that keeps everything makes fd read them too.
+                let mut c = Command::new(&fd);
+                c.args(["--no-ignore", "--hidden", "-t", "f", "-e", "rs"])
+                    .args(["--changed-within", "100000weeks", "."])
+                    .arg(&tree);
+                c
+            },
+            1.2,
+        ),
+    ];
     println!(
-        "read_file small: cat                          mean {cat_ms:6.2} ms  best {cat_best:6.2} ms"
+        "{:<42} {:>10} {:>10} {:>7}",
+        "(median of 5 pairs)", "goclaw ms", "base ms", "ratio"
     );
-    println!(
-        "cold start: goclaw --version                  mean {ver_ms:6.2} ms  best {ver_best:6.2} ms"
-    );
+    for (name, mut ours, mut base, goal) in cases {
+        let (g, b, r) = common::alternate(runs, &mut || time(&mut ours), &mut || time(&mut base));
+        println!("{name:<42} {g:>10.1} {b:>10.1} {r:>6.2}x");
+        let base_name = if name.contains("mtimes") {
+            "fd --changed-within"
+        } else if name.starts_with("glob") {
+            "fd"
+        } else if name.contains("first 100") {
+            "rg | head -n 100"
+        } else {
+            "rg"
+        };
+        common::figure(common::Figure {
+            section: "search",
+            name,
+            value: g,
+            unit: "ms",
+            baseline: Some((base_name, b)),
+            ratio: Some(r),
+            goal: &format!("≤ {goal}x {base_name}"),
+            met: r <= goal,
+        });
+    }
 }
 
-fn time<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, f64, T) {
-    let mut total = 0.0;
-    let mut best = f64::MAX;
-    let mut last = None;
-    for _ in 0..n {
-        let t = Instant::now();
-        last = Some(f());
-        let ms = t.elapsed().as_secs_f64() * 1000.0;
-        total += ms;
-        best = best.min(ms);
-    }
-    (total / n as f64, best, last.unwrap())
+fn shell(script: &str) -> Command {
+    let mut c = Command::new("sh");
+    c.arg("-c").arg(script);
+    c
+}
+
+/// Runs `cmd` to its end, output discarded: its wall time.
+fn time(cmd: &mut Command) -> Duration {
+    let t = Instant::now();
+    let status = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{cmd:?}");
+    t.elapsed()
 }
 
 fn count_lines(text: &str) -> usize {
