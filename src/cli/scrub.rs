@@ -106,9 +106,17 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
             let report = if args.json_values {
                 scrub_json(&scrubber, &name, reader.as_mut(), sink, want_report)?
             } else {
-                scrub_stream(&scrubber, &name, reader.as_mut(), sink, want_report, &|n| {
-                    bar.inc(n)
-                })?
+                let more_waiting = || name != "-" || stdin_has_input();
+                let progress = |n| bar.inc(n);
+                scrub_stream(
+                    &scrubber,
+                    &name,
+                    reader.as_mut(),
+                    sink,
+                    want_report,
+                    &progress,
+                    &more_waiting,
+                )?
             };
             bar.finish_and_clear();
             reports.push(FileReport {
@@ -189,6 +197,19 @@ fn open_input(path: &Path) -> Result<(String, Box<dyn Read>, Option<u64>)> {
     Ok((path.display().to_string(), Box::new(file), Some(meta.len())))
 }
 
+/// Whether stdin has input waiting, or gets some within a millisecond: a fast producer refills
+/// a pipe within microseconds, so only a real pause (`tail -f`) flushes early. A file is never
+/// "paused": its short read is its end.
+fn stdin_has_input() -> bool {
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    let mut fds = [nix::poll::PollFd::new(
+        stdin.as_fd(),
+        nix::poll::PollFlags::POLLIN,
+    )];
+    nix::poll::poll(&mut fds, 1u8).is_ok_and(|n| n > 0)
+}
+
 /// The scrubber every command uses (`[scrub]` from config), plus the values of these flags.
 fn build_scrubber(ctx: &Context, args: &ScrubArgs) -> Result<Scrubber> {
     let extras = crate::ops::scrubber::ScrubExtras {
@@ -213,6 +234,7 @@ fn scrub_stream(
     sink: &mut dyn Write,
     with_report: bool,
     progress: &dyn Fn(u64),
+    more_waiting: &dyn Fn() -> bool,
 ) -> Result<Report> {
     let mut stream = scrubber.stream(with_report);
     let mut buf = vec![0u8; READ_BUF];
@@ -225,9 +247,18 @@ fn scrub_stream(
             Err(e) => return Err(Error::io("read", Path::new(name), &e)),
         };
         stream.push(&buf[..n], &mut out);
+        // A short read with nothing more waiting: the input paused (`tail -f`, a slow
+        // producer), so what is final goes out now, not at the next full chunk or the end.
+        let paused = n < buf.len() && !more_waiting();
+        if paused {
+            stream.flush_ready(&mut out);
+        }
         if !out.is_empty() {
             write_all(sink, &out)?;
             out.clear();
+        }
+        if paused {
+            sink.flush().map_err(Error::stdout)?;
         }
         progress(n as u64);
     }

@@ -347,3 +347,41 @@ fn input_without_white_space_scrubs_in_linear_time() {
         "1 MB without white space took {dense_time:?}, a 1 MB log {log_time:?}"
     );
 }
+
+/// Live input (a producer that writes a line, then pauses, as under `tail -f`) comes out
+/// scrubbed while the input is still open, not at the next 256 KiB or at the end.
+#[test]
+fn live_input_comes_out_as_it_arrives() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let env = TestEnv::new();
+    let mut child = env
+        .std_cmd(&["scrub"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut lines = BufReader::new(stdout).lines();
+        while let Some(Ok(line)) = lines.next() {
+            let _ = tx.send(line);
+        }
+    });
+    stdin.write_all(b"first token=abcdef123456\n").unwrap();
+    stdin.flush().unwrap();
+    let first = rx.recv_timeout(std::time::Duration::from_secs(5));
+    assert_eq!(
+        first.as_deref(),
+        Ok("first [REDACTED]"),
+        "the first line, while the input is open"
+    );
+    stdin.write_all(b"second password=hunter22 end\n").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+    let rest: Vec<String> = rx.try_iter().collect();
+    assert_eq!(rest, ["second [REDACTED] end"]);
+}

@@ -50,20 +50,37 @@ impl<'s> ScrubStream<'s> {
         if self.pending.len() < self.chunk {
             return;
         }
+        if !self.flush_to_last_cut(out) {
+            self.force_if_too_long(out);
+        }
+    }
+
+    /// The input paused (nothing more to read for now, as under `tail -f`): appends to `out`
+    /// everything up to the last safe cut, however little has gathered, so the output keeps up
+    /// with live input. The output stays what scrubbing the whole input at once gives.
+    pub fn flush_ready(&mut self, out: &mut Vec<u8>) {
+        if !self.pending.is_empty() {
+            self.flush_to_last_cut(out);
+        }
+    }
+
+    /// Flushes up to the last safe cut; `false` when there is none.
+    fn flush_to_last_cut(&mut self, out: &mut Vec<u8>) -> bool {
         // No white space since the last search: no new cut, and no new scan of old text.
         let fresh = &self.pending[self.searched..];
         if !fresh.iter().any(|&b| is_go_space(b)) {
             self.searched = self.pending.len();
-            return self.force_if_too_long(out);
+            return false;
         }
         let cut = self
             .scrubber
             .cut_before(&self.pending, self.pending.len(), 0);
         if cut == 0 {
             self.searched = self.pending.len();
-            return self.force_if_too_long(out);
+            return false;
         }
         self.flush(cut, out);
+        true
     }
 
     /// Memory stays bounded: past [`MAX_PENDING`] bytes without a safe cut (a huge token, a

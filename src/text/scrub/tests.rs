@@ -225,6 +225,31 @@ fn streaming_equals_whole_input_semantics() {
 }
 
 #[test]
+fn a_stream_flushed_at_every_pause_equals_whole_input_semantics() {
+    // Live input: the reader flushes what is final after every piece (as when the input pauses
+    // after each one); the output is still the whole input's.
+    let sc = Scrubber::new(&[b"hunter2pass".to_vec()], &[b"10.0.0.1".to_vec()]).unwrap();
+    for seed in 0..300 {
+        let input = corpus(seed, 400);
+        let expected = sc.scrub_naive(&input);
+        for piece_len in [1, 5, 13, 64] {
+            let mut out = Vec::new();
+            let mut stream = sc.stream(false);
+            for piece in input.chunks(piece_len) {
+                stream.push(piece, &mut out);
+                stream.flush_ready(&mut out);
+            }
+            stream.finish(&mut out);
+            assert_eq!(
+                String::from_utf8_lossy(&out),
+                String::from_utf8_lossy(&expected),
+                "seed {seed}, pieces of {piece_len}"
+            );
+        }
+    }
+}
+
+#[test]
 fn region_semantics_equals_oracle() {
     let sc = Scrubber::new(&[b"hunter2pass".to_vec()], &[b"10.0.0.1".to_vec()]).unwrap();
     for seed in 1000..1300 {
