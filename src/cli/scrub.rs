@@ -103,10 +103,17 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
             let bar = ctx
                 .out
                 .progress(len.filter(|&n| n > 16 << 20), &format!("scrub {name}"));
+            let more_waiting = || name != "-" || stdin_has_input();
             let report = if args.json_values {
-                scrub_json(&scrubber, &name, reader.as_mut(), sink, want_report)?
+                scrub_json(
+                    &scrubber,
+                    &name,
+                    reader.as_mut(),
+                    sink,
+                    want_report,
+                    &more_waiting,
+                )?
             } else {
-                let more_waiting = || name != "-" || stdin_has_input();
                 let progress = |n| bar.inc(n);
                 scrub_stream(
                     &scrubber,
@@ -275,23 +282,52 @@ fn scrub_json(
     reader: &mut dyn Read,
     sink: &mut dyn Write,
     with_report: bool,
+    more_waiting: &dyn Fn() -> bool,
 ) -> Result<Report> {
     let mut report = Report::default();
-    let docs = serde_json::Deserializer::from_reader(std::io::BufReader::new(reader))
+    let sink = std::cell::RefCell::new(sink);
+    // Each document is written as soon as it is read; before waiting for more input, what was
+    // written is flushed, so live JSON Lines come out one line per line.
+    let paced = FlushBeforeWait {
+        inner: reader,
+        sink: &sink,
+        more_waiting,
+    };
+    let docs = serde_json::Deserializer::from_reader(std::io::BufReader::new(paced))
         .into_iter::<serde_json::Value>();
     for (i, doc) in docs.enumerate() {
-        let mut doc = doc.map_err(|e| {
-            Error::usage(format!("invalid JSON in {name} (document {}): {e}", i + 1))
-                .with_hint("--json-values reads JSON documents or JSON Lines")
+        let mut doc = doc.map_err(|e| match e.io_error_kind() {
+            // Flushing what was written met a closed pipe: a normal end, as anywhere.
+            Some(std::io::ErrorKind::BrokenPipe) => Error::stdout(std::io::Error::from(e)),
+            Some(_) => Error::io("read", Path::new(name), &std::io::Error::from(e)),
+            None => Error::usage(format!("invalid JSON in {name} (document {}): {e}", i + 1))
+                .with_hint("--json-values reads JSON documents or JSON Lines"),
         })?;
         let mut found = Report::default();
         scrub_value(scrubber, &mut doc, with_report.then_some(&mut found));
         report.merge_at_line(&found, i as u64 + 1);
         let mut line = serde_json::to_vec(&doc).map_err(|e| Error::internal(e.to_string()))?;
         line.push(b'\n');
-        write_all(sink, &line)?;
+        write_all(*sink.borrow_mut(), &line)?;
     }
     Ok(report)
+}
+
+/// A reader that flushes `sink` before it would wait for input (none arrives within a
+/// millisecond): what was written so far goes out while the input pauses.
+struct FlushBeforeWait<'a, 'w> {
+    inner: &'a mut dyn Read,
+    sink: &'a std::cell::RefCell<&'w mut dyn Write>,
+    more_waiting: &'a dyn Fn() -> bool,
+}
+
+impl Read for FlushBeforeWait<'_, '_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if !(self.more_waiting)() {
+            self.sink.borrow_mut().flush()?;
+        }
+        self.inner.read(buf)
+    }
 }
 
 fn scrub_value(scrubber: &Scrubber, v: &mut serde_json::Value, mut report: Option<&mut Report>) {

@@ -349,14 +349,34 @@ fn input_without_white_space_scrubs_in_linear_time() {
 }
 
 /// Live input (a producer that writes a line, then pauses, as under `tail -f`) comes out
-/// scrubbed while the input is still open, not at the next 256 KiB or at the end.
+/// scrubbed while the input is still open, not at the next 256 KiB or at the end: plain text,
+/// and JSON Lines with `--json-values` (one line in, one line out).
 #[test]
 fn live_input_comes_out_as_it_arrives() {
+    live(
+        &["scrub"],
+        "first token=abcdef123456\n",
+        "first [REDACTED]",
+        "second password=hunter22 end\n",
+        "second [REDACTED] end",
+    );
+    live(
+        &["scrub", "--json-values"],
+        "{\"a\":\"token=abcdef123456\"}\n",
+        r#"{"a":"[REDACTED]"}"#,
+        "{\"b\":\"password=hunter22 end\"}\n",
+        r#"{"b":"[REDACTED] end"}"#,
+    );
+}
+
+/// Writes `first` to `goclaw ARGS` and waits (5 s at most) for `first_out` while stdin stays
+/// open; then writes `second`, closes stdin and expects `second_out` as the rest.
+fn live(args: &[&str], first: &str, first_out: &str, second: &str, second_out: &str) {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let env = TestEnv::new();
     let mut child = env
-        .std_cmd(&["scrub"])
+        .std_cmd(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -370,18 +390,18 @@ fn live_input_comes_out_as_it_arrives() {
             let _ = tx.send(line);
         }
     });
-    stdin.write_all(b"first token=abcdef123456\n").unwrap();
+    stdin.write_all(first.as_bytes()).unwrap();
     stdin.flush().unwrap();
-    let first = rx.recv_timeout(std::time::Duration::from_secs(5));
+    let got = rx.recv_timeout(std::time::Duration::from_secs(5));
     assert_eq!(
-        first.as_deref(),
-        Ok("first [REDACTED]"),
-        "the first line, while the input is open"
+        got.as_deref(),
+        Ok(first_out),
+        "{args:?}: the first line, while the input is open"
     );
-    stdin.write_all(b"second password=hunter22 end\n").unwrap();
+    stdin.write_all(second.as_bytes()).unwrap();
     drop(stdin);
     assert!(child.wait().unwrap().success());
     reader.join().unwrap();
     let rest: Vec<String> = rx.try_iter().collect();
-    assert_eq!(rest, ["second [REDACTED] end"]);
+    assert_eq!(rest, [second_out], "{args:?}");
 }
