@@ -199,6 +199,66 @@ fn a_symlink_swapped_in_during_reads_never_escapes() {
 }
 
 #[test]
+fn a_directory_swapped_for_a_symlink_during_searches_never_leaks() {
+    // search opens what its walk found without following symlinks; a directory swapped for a
+    // link (into the denied .goclaw, or out of the workspace) between the walk and the open
+    // must not let the link's target be read.
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.root().join("outside")).unwrap();
+    // Many files, so that opens go on while the directory flips.
+    for i in 0..300 {
+        env.write(&format!(".goclaw/f{i}.txt"), "needle internal");
+        std::fs::write(
+            env.root().join(format!("outside/f{i}.txt")),
+            "needle outside",
+        )
+        .unwrap();
+        env.write(&format!("d/f{i}.txt"), "needle real");
+    }
+    let work = env.work();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flipper = {
+        let (stop, work, outside) = (stop.clone(), work.clone(), env.root().join("outside"));
+        std::thread::spawn(move || {
+            let (d, real, tmp) = (work.join("d"), work.join("d.real"), work.join("d.tmp"));
+            let mut into_denied = false;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = std::fs::remove_file(&tmp);
+                if into_denied {
+                    symlink(".goclaw", &tmp).unwrap();
+                } else {
+                    symlink(&outside, &tmp).unwrap();
+                }
+                into_denied = !into_denied;
+                let _ = std::fs::rename(&d, &real);
+                let _ = std::fs::rename(&tmp, &d);
+                std::thread::yield_now();
+                let _ = std::fs::rename(&d, &tmp);
+                let _ = std::fs::rename(&real, &d);
+                std::thread::yield_now();
+            }
+        })
+    };
+    let mut found_real = 0;
+    for _ in 0..40 {
+        let o = exec_tool(
+            &env,
+            &["search"],
+            json!({"pattern": "needle", "max_results": 100000}),
+        );
+        let text = stdout(&o);
+        assert!(
+            !text.contains("internal") && !text.contains("outside"),
+            "a swapped link was followed: {text}"
+        );
+        found_real += usize::from(text.contains("needle real"));
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    flipper.join().unwrap();
+    assert!(found_real > 0, "some searches found the real file");
+}
+
+#[test]
 fn denied_prefixes_are_refused_and_hidden() {
     let env = TestEnv::new();
     env.write(".goclaw/state.txt", "internal");
