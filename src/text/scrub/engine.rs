@@ -345,10 +345,19 @@ impl Scrubber {
 
     /// The last safe cut at or before `pos` and not before `floor` (itself a safe cut).
     pub(super) fn cut_before(&self, text: &[u8], pos: usize, floor: usize) -> usize {
+        self.cut_since(text, pos, floor, floor)
+    }
+
+    /// [`Scrubber::cut_before`], judging only the white-space runs that end at or after `stop`:
+    /// a run that ended before it was judged by an earlier search, and its verdict cannot
+    /// change, since it depends only on the text before the run. A stream that waits for a cut
+    /// thus never judges a run twice, however often it looks.
+    pub(super) fn cut_since(&self, text: &[u8], pos: usize, floor: usize, stop: usize) -> usize {
+        let stop = stop.max(floor);
         let mut i = pos;
-        while i > floor {
+        while i > stop {
             // Find the last white-space run that ends at or before `i`.
-            let Some(last_ws) = (floor..i).rev().find(|&j| is_go_space(text[j])) else {
+            let Some(last_ws) = (stop..i).rev().find(|&j| is_go_space(text[j])) else {
                 return floor;
             };
             let mut run_start = last_ws;

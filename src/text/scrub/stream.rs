@@ -74,7 +74,7 @@ impl<'s> ScrubStream<'s> {
         }
         let cut = self
             .scrubber
-            .cut_before(&self.pending, self.pending.len(), 0);
+            .cut_since(&self.pending, self.pending.len(), 0, self.searched);
         if cut == 0 {
             self.searched = self.pending.len();
             return false;
