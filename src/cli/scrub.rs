@@ -286,23 +286,30 @@ fn scrub_json(
 ) -> Result<Report> {
     let mut report = Report::default();
     let sink = std::cell::RefCell::new(sink);
+    let write_error = std::cell::RefCell::new(None);
     // Each document is written as soon as it is read; before waiting for more input, what was
     // written is flushed, so live JSON Lines come out one line per line.
     let paced = FlushBeforeWait {
         inner: reader,
         sink: &sink,
         more_waiting,
+        write_error: &write_error,
     };
     let docs = serde_json::Deserializer::from_reader(std::io::BufReader::new(paced))
         .into_iter::<serde_json::Value>();
     for (i, doc) in docs.enumerate() {
-        let mut doc = doc.map_err(|e| match e.io_error_kind() {
-            // Flushing what was written met a closed pipe: a normal end, as anywhere.
-            Some(std::io::ErrorKind::BrokenPipe) => Error::stdout(std::io::Error::from(e)),
-            Some(_) => Error::io("read", Path::new(name), &std::io::Error::from(e)),
-            None => Error::usage(format!("invalid JSON in {name} (document {}): {e}", i + 1))
-                .with_hint("--json-values reads JSON documents or JSON Lines"),
-        })?;
+        let mut doc =
+            doc.map_err(
+                |e| match (write_error.borrow_mut().take(), e.io_error_kind()) {
+                    // Flushing what was written failed (a closed pipe is a normal end, as anywhere).
+                    (Some(written), _) => Error::stdout(written),
+                    (None, Some(_)) => Error::io("read", Path::new(name), &std::io::Error::from(e)),
+                    (None, None) => {
+                        Error::usage(format!("invalid JSON in {name} (document {}): {e}", i + 1))
+                            .with_hint("--json-values reads JSON documents or JSON Lines")
+                    }
+                },
+            )?;
         let mut found = Report::default();
         scrub_value(scrubber, &mut doc, with_report.then_some(&mut found));
         report.merge_at_line(&found, i as u64 + 1);
@@ -314,17 +321,23 @@ fn scrub_json(
 }
 
 /// A reader that flushes `sink` before it would wait for input (none arrives within a
-/// millisecond): what was written so far goes out while the input pauses.
+/// millisecond): what was written so far goes out while the input pauses. A failed flush is
+/// kept in `write_error`, so that it is reported as the write error it is.
 struct FlushBeforeWait<'a, 'w> {
     inner: &'a mut dyn Read,
     sink: &'a std::cell::RefCell<&'w mut dyn Write>,
     more_waiting: &'a dyn Fn() -> bool,
+    write_error: &'a std::cell::RefCell<Option<std::io::Error>>,
 }
 
 impl Read for FlushBeforeWait<'_, '_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if !(self.more_waiting)() {
-            self.sink.borrow_mut().flush()?;
+        if !(self.more_waiting)()
+            && let Err(e) = self.sink.borrow_mut().flush()
+        {
+            let kind = e.kind();
+            *self.write_error.borrow_mut() = Some(e);
+            return Err(std::io::Error::new(kind, "the output failed"));
         }
         self.inner.read(buf)
     }
