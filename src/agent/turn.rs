@@ -130,7 +130,13 @@ impl Runner<'_> {
         let request = ChatRequest {
             model: st.meta.model.clone(),
             messages: std::mem::take(&mut st.all),
-            tools: if last { Vec::new() } else { st.tools.clone() },
+            // Moved in and back, like the messages: cloning every schema each iteration cost
+            // as much as a small tool call.
+            tools: if last {
+                Vec::new()
+            } else {
+                std::mem::take(&mut st.tools)
+            },
             max_tokens: st.cfg.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
             temperature: st.cfg.temperature.unwrap_or(DEFAULT_TEMPERATURE),
         };
@@ -141,6 +147,9 @@ impl Runner<'_> {
             truncate_chars(&text, 50_000).to_string()
         });
         st.all = request.messages;
+        if !last {
+            st.tools = request.tools;
+        }
         let call_cost = answer.as_ref().map_or(0.0, |r| self.client.cost(r.usage));
         let exchange = Exchange {
             answer: &answer,
