@@ -153,3 +153,37 @@ pub fn run_measured(cmd: &mut std::process::Command) -> (Duration, u64) {
     );
     (took, usage.ru_maxrss as u64)
 }
+
+/// Runs `cmd` to its end with no input and its output discarded; it must succeed. Its wall time.
+pub fn time(cmd: &mut std::process::Command) -> Duration {
+    use std::process::Stdio;
+    let t = std::time::Instant::now();
+    let status = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    let took = t.elapsed();
+    assert!(status.success(), "{cmd:?}");
+    took
+}
+
+/// `goclaw ARGS` with `GOCLAW_HOME` and the working directory at `home`; it must succeed (its
+/// stderr in the panic). Its wall time.
+pub fn goclaw(home: &std::path::Path, args: &[&str]) -> Duration {
+    let t = std::time::Instant::now();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_goclaw"))
+        .args(args)
+        .env("GOCLAW_HOME", home)
+        .current_dir(home)
+        .output()
+        .unwrap();
+    let took = t.elapsed();
+    assert!(
+        o.status.success(),
+        "goclaw {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    took
+}

@@ -11,21 +11,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn time(cmd: &mut Command) -> Duration {
-    let t = Instant::now();
-    let status = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    let took = t.elapsed();
-    assert!(status.success(), "{cmd:?}");
-    took
-}
+use std::process::Command;
 
 fn main() {
     let runs = common::runs(200);
@@ -37,7 +23,7 @@ fn main() {
     std::fs::write(&file, "line one\nline two\nline three\n").unwrap();
     let home = dir.join("home");
     // The store exists, as it does after a first use.
-    time(
+    common::time(
         Command::new(goclaw)
             .args(["db", "migrate"])
             .env("GOCLAW_HOME", &home),
@@ -62,9 +48,9 @@ fn main() {
                 .arg_if_tools(&dir)
                 .env("GOCLAW_HOME", &home)
                 .current_dir(&dir);
-            time(&mut c)
+            common::time(&mut c)
         };
-        let mut cat = || time(Command::new("cat").arg(&file));
+        let mut cat = || common::time(Command::new("cat").arg(&file));
         let (g, c, r) = common::alternate(runs, &mut ours, &mut cat);
         println!("{name:<34} {g:>10.2} {c:>10.2} {r:>7.2}x");
         common::figure(common::Figure {

@@ -17,23 +17,6 @@ use std::time::{Duration, Instant};
 
 use goclaw::providers::{Message, Role};
 
-fn goclaw(home: &Path, args: &[&str]) -> Duration {
-    let t = Instant::now();
-    let o = Command::new(env!("CARGO_BIN_EXE_goclaw"))
-        .args(args)
-        .env("GOCLAW_HOME", home)
-        .current_dir(home)
-        .output()
-        .unwrap();
-    let took = t.elapsed();
-    assert!(
-        o.status.success(),
-        "goclaw {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    took
-}
-
 /// A store with `tasks` tasks on team `t`, `calls` audit rows and `messages` messages of other
 /// sessions.
 fn setup(name: &str, tasks: usize, calls: usize, messages: usize) -> PathBuf {
@@ -41,7 +24,7 @@ fn setup(name: &str, tasks: usize, calls: usize, messages: usize) -> PathBuf {
     let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(home.join("config.toml"), "[agents.lead]\n[agents.w1]\n").unwrap();
-    goclaw(
+    common::goclaw(
         &home,
         &["team", "create", "t", "--lead", "lead", "--member", "w1"],
     );
@@ -102,19 +85,19 @@ fn measure(home: &Path, runs: usize) -> Vec<(&'static str, f64)> {
     out.push((
         "tasks get",
         best(runs, || {
-            goclaw(home, &["tasks", "--as", "lead", "get", "1"])
+            common::goclaw(home, &["tasks", "--as", "lead", "get", "1"])
         }),
     ));
     out.push((
         "tasks list",
         best(runs, || {
-            goclaw(home, &["tasks", "--as", "lead", "list", "--limit", "30"])
+            common::goclaw(home, &["tasks", "--as", "lead", "list", "--limit", "30"])
         }),
     ));
     out.push((
         "claim + complete",
         best(runs, || {
-            let a = goclaw(home, &["tasks", "--as", "w1", "claim", "--next"]);
+            let a = common::goclaw(home, &["tasks", "--as", "w1", "claim", "--next"]);
             let o = Command::new(env!("CARGO_BIN_EXE_goclaw"))
                 .args([
                     "tasks",
@@ -131,7 +114,7 @@ fn measure(home: &Path, runs: usize) -> Vec<(&'static str, f64)> {
                 .unwrap();
             let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
             let id = v["tasks"][0]["id"].as_str().unwrap().to_string();
-            a + goclaw(
+            a + common::goclaw(
                 home,
                 &["tasks", "--as", "w1", "complete", &id, "--result", "ok"],
             )
@@ -140,7 +123,7 @@ fn measure(home: &Path, runs: usize) -> Vec<(&'static str, f64)> {
     out.push((
         "tools history --tool",
         best(runs, || {
-            goclaw(
+            common::goclaw(
                 home,
                 &["tools", "history", "--tool", "rare", "--limit", "20"],
             )
@@ -148,7 +131,9 @@ fn measure(home: &Path, runs: usize) -> Vec<(&'static str, f64)> {
     ));
     out.push((
         "runs list",
-        best(runs, || goclaw(home, &["runs", "list", "--limit", "20"])),
+        best(runs, || {
+            common::goclaw(home, &["runs", "list", "--limit", "20"])
+        }),
     ));
     let mut store =
         goclaw::store::Store::open(&home.join("goclaw.db"), goclaw::store::BUSY_TIMEOUT).unwrap();

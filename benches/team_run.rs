@@ -51,24 +51,10 @@ fn handle(stream: TcpStream, latency: &Mutex<Duration>) {
     }
 }
 
-fn goclaw(home: &Path, args: &[&str]) {
-    let o = Command::new(env!("CARGO_BIN_EXE_goclaw"))
-        .args(args)
-        .env("GOCLAW_HOME", home)
-        .current_dir(home)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "goclaw {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
 /// Posts `n` independent tasks on team `t`.
 fn post(home: &Path, n: usize, tag: &str) {
     for i in 0..n {
-        goclaw(
+        common::goclaw(
             home,
             &[
                 "tasks",
@@ -107,7 +93,7 @@ fn one_by_one(home: &Path) -> Duration {
     let t = Instant::now();
     for (i, n) in pending(home).iter().enumerate() {
         let agent = format!("w{}", i % MEMBERS + 1);
-        goclaw(home, &["run", "--agent", &agent, "--task", n]);
+        common::goclaw(home, &["run", "--agent", &agent, "--task", n]);
     }
     t.elapsed()
 }
@@ -127,7 +113,7 @@ fn main() {
     for r in 0..runs {
         post(&home, MEMBERS, &format!("together {r}"));
         let t = Instant::now();
-        goclaw(&home, &["team", "run", "t"]);
+        common::goclaw(&home, &["team", "run", "t"]);
         together.push(t.elapsed());
         post(&home, MEMBERS, &format!("apart {r}"));
         apart.push(one_by_one(&home));
@@ -151,7 +137,7 @@ fn main() {
     for r in 0..runs {
         post(&home, TASKS, &format!("overhead {r}"));
         let t = Instant::now();
-        goclaw(&home, &["team", "run", "t", "--workers", "1"]);
+        common::goclaw(&home, &["team", "run", "t", "--workers", "1"]);
         per_task.push(t.elapsed() / TASKS as u32);
         post(&home, 1, &format!("single {r}"));
         single.push(one_by_one(&home));
@@ -178,8 +164,8 @@ fn setup(port: u16) -> PathBuf {
         config.push_str(&format!("\n[agents.{a}]\nprovider = \"bench\"\n"));
     }
     std::fs::write(home.join("config.toml"), config).unwrap();
-    goclaw(&home, &["db", "migrate"]);
-    goclaw(
+    common::goclaw(&home, &["db", "migrate"]);
+    common::goclaw(
         &home,
         &[
             "team", "create", "t", "--lead", "lead", "--member", "w1", "--member", "w2",

@@ -16,8 +16,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 fn main() {
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
@@ -112,7 +111,9 @@ fn main() {
         "(median of 5 pairs)", "goclaw ms", "base ms", "ratio"
     );
     for (name, mut ours, mut base, goal) in cases {
-        let (g, b, r) = common::alternate(runs, &mut || time(&mut ours), &mut || time(&mut base));
+        let (g, b, r) = common::alternate(runs, &mut || common::time(&mut ours), &mut || {
+            common::time(&mut base)
+        });
         println!("{name:<42} {g:>10.1} {b:>10.1} {r:>6.2}x");
         let base_name = if name.contains("mtimes") {
             "fd --changed-within"
@@ -140,18 +141,6 @@ fn shell(script: &str) -> Command {
     let mut c = Command::new("sh");
     c.arg("-c").arg(script);
     c
-}
-
-/// Runs `cmd` to its end, output discarded: its wall time.
-fn time(cmd: &mut Command) -> Duration {
-    let t = Instant::now();
-    let status = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "{cmd:?}");
-    t.elapsed()
 }
 
 fn count_lines(text: &str) -> usize {

@@ -72,22 +72,13 @@ fn push_message(out: &mut Vec<u8>, m: &Message) {
             push_serde(out, &m.tool_calls.iter().map(WireCall).collect::<Vec<_>>());
         }
         role => {
-            out.extend_from_slice(b"{\"role\":\"");
-            out.extend_from_slice(role_name(role).as_bytes());
-            out.extend_from_slice(b"\",\"content\":");
+            out.extend_from_slice(b"{\"role\":");
+            push_serde(out, &role);
+            out.extend_from_slice(b",\"content\":");
             json_string::push(out, &m.content);
         }
     }
     out.push(b'}');
-}
-
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::System => "system",
-        Role::User => "user",
-        Role::Assistant => "assistant",
-        Role::Tool => "tool",
-    }
 }
 
 /// Appends `value` as serde_json writes it; these values (numbers, tool calls and definitions

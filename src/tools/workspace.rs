@@ -65,6 +65,22 @@ impl std::fmt::Display for FsError {
 
 pub type FsResult<T> = Result<T, FsError>;
 
+/// An opened path as a file to read: not a directory, and not a file with other hard links
+/// (another name could put it outside the workspace or under a denied prefix).
+fn readable_file(fd: OwnedFd, shown: &str) -> FsResult<File> {
+    let file = File::from(fd);
+    let meta = file
+        .metadata()
+        .map_err(|e| FsError::new(format!("{shown}: {e}")))?;
+    if meta.is_dir() {
+        return Err(FsError::new(format!("is a directory: {shown}")));
+    }
+    if meta.is_file() && meta.nlink() > 1 {
+        return Err(FsError::new("access denied: hardlinked file not allowed"));
+    }
+    Ok(file)
+}
+
 fn errno_error(path: &str, e: Errno) -> FsError {
     match e {
         Errno::EXDEV => FsError::new("access denied: symlink leads outside the workspace"),
@@ -225,17 +241,7 @@ impl Workspace {
         let fd = self.open_beneath(&rel, OFlag::O_RDONLY, Mode::empty(), path)?;
         let real = self.real_relative(&fd)?;
         self.check_denied(&real)?;
-        let file = File::from(fd);
-        let meta = file
-            .metadata()
-            .map_err(|e| FsError::new(format!("{path}: {e}")))?;
-        if meta.is_dir() {
-            return Err(FsError::new(format!("is a directory: {path}")));
-        }
-        if meta.is_file() && meta.nlink() > 1 {
-            return Err(FsError::new("access denied: hardlinked file not allowed"));
-        }
-        Ok((file, real))
+        Ok((readable_file(fd, path)?, real))
     }
 
     /// Opens a file a walk of the tree found at `rel` (relative to the root, no `..`) for
@@ -249,23 +255,11 @@ impl Workspace {
         let how = OpenHow::new()
             .flags(OFlag::O_RDONLY | OFlag::O_CLOEXEC | OFlag::O_NOCTTY)
             .resolve(RESOLVE | ResolveFlag::RESOLVE_NO_SYMLINKS);
-        let file = match openat2(self.dir.as_fd(), rel, how) {
-            Ok(fd) => File::from(fd),
-            Err(Errno::ELOOP | Errno::EXDEV) => {
-                return Ok(self.open_file(&rel.to_string_lossy())?.0);
-            }
-            Err(e) => return Err(errno_error(&rel.to_string_lossy(), e)),
-        };
-        let meta = file
-            .metadata()
-            .map_err(|e| FsError::new(format!("{}: {e}", rel.display())))?;
-        if meta.is_dir() {
-            return Err(FsError::new(format!("is a directory: {}", rel.display())));
+        match openat2(self.dir.as_fd(), rel, how) {
+            Ok(fd) => readable_file(fd, &rel.to_string_lossy()),
+            Err(Errno::ELOOP | Errno::EXDEV) => Ok(self.open_file(&rel.to_string_lossy())?.0),
+            Err(e) => Err(errno_error(&rel.to_string_lossy(), e)),
         }
-        if meta.is_file() && meta.nlink() > 1 {
-            return Err(FsError::new("access denied: hardlinked file not allowed"));
-        }
-        Ok(file)
     }
 
     /// Opens an existing directory. Returns its descriptor and real relative path.
