@@ -76,6 +76,17 @@ fn team(env: &TestEnv, name: &str, lead: &str, members: &[&str]) {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
 
+/// The lead of the team creates a task for each subject, in order.
+fn lead_creates(env: &TestEnv, subjects: &[&str]) {
+    for subject in subjects {
+        let o = goclaw(
+            env,
+            &["tasks", "--as", "lead", "create", "--subject", subject],
+        );
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+}
+
 /// The runs of the store, oldest first.
 fn runs(env: &TestEnv) -> Vec<Value> {
     let o = goclaw(env, &["runs", "list", "--limit", "100"]);
@@ -422,12 +433,7 @@ fn team_work_runs_one_members_tasks_until_the_board_is_empty() {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2"]);
-    for subject in ["one", "two", "three"] {
-        goclaw(
-            &env,
-            &["tasks", "--as", "lead", "create", "--subject", subject],
-        );
-    }
+    lead_creates(&env, &["one", "two", "three"]);
     goclaw(
         &env,
         &[
@@ -768,12 +774,7 @@ fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead() {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2"]);
-    for subject in ["cheat at once", "other work", "become the lead"] {
-        goclaw(
-            &env,
-            &["tasks", "--as", "lead", "create", "--subject", subject],
-        );
-    }
+    lead_creates(&env, &["cheat at once", "other work", "become the lead"]);
     let o = goclaw(&env, &["run", "--agent", "w1", "--task", "1", "--events"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let refused: Vec<String> = events(&o)
