@@ -1,5 +1,5 @@
 //! The SQLite store every goclaw command shares: one file, created on first use with mode 0600
-//! in a directory made 0700; WAL, a busy timeout and foreign keys on every connection.
+//! in a directory made 0700; WAL, a busy timeout (`busy`) and foreign keys on every connection.
 //! Durability: WAL with `synchronous=NORMAL` and no checkpoint at close (see `connect`). A
 //! goclaw process that crashes or is killed loses nothing it committed; a power loss or kernel
 //! crash can take back the commits since the last checkpoint (about 256 KiB of WAL), and never
@@ -394,8 +394,7 @@ const WAL_PAGES: u64 = 64;
 fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Connection> {
     let flags = mode | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
     let conn = Connection::open_with_flags(path, flags).map_err(|e| sql_error(path, e))?;
-    conn.busy_timeout(busy_timeout)
-        .map_err(|e| sql_error(path, e))?;
+    busy::install(&conn, busy_timeout).map_err(|e| sql_error(path, e))?;
     conn.pragma_update(None, "foreign_keys", true)
         .map_err(|e| sql_error(path, e))?;
     persist_wal(&conn);
@@ -503,6 +502,7 @@ pub fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
 }
 
 pub mod backup;
+mod busy;
 
 /// Runs one read-only statement on `conn`; calls `row` with each row as a JSON object (column
 /// name → value; BLOBs as `{"hex": "…"}`). Returns the column names.
