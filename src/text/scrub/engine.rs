@@ -7,10 +7,10 @@ use aho_corasick::AhoCorasick;
 use memchr::memmem;
 use regex::bytes::Regex;
 
-use super::go::{View, decode_go, origin, render, replace};
+use super::go::{Piece, View, decode_go, origin, render, replace};
 use super::patterns::{
     CREDENTIAL_VALUE, KEY_WORDS, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_PROBE,
-    STAGES, STATIC_PATTERNS, UNION,
+    STAGES, STATIC_PATTERNS,
 };
 use super::stream::ScrubStream;
 use super::{MIN_VALUE_LEN, Report};
@@ -162,8 +162,8 @@ impl Scrubber {
             out.extend_from_slice(REDACTED);
             return;
         };
-        let lower = ascii_lower(input);
         let mut pieces = decode_go(input);
+        let valid_utf8 = pieces.iter().all(|p| matches!(p, Piece::Original { .. }));
         let mut changed = false;
         let mut view = Vec::with_capacity(input.len() + 16);
         let mut matches = Vec::new();
@@ -174,7 +174,7 @@ impl Scrubber {
         let mut literal_stages = [false; STAGE_LITERALS.len()];
         match &*STAGE_PROBE {
             Ok((ac, stage_of)) => {
-                for m in ac.find_overlapping_iter(&lower) {
+                for m in ac.find_overlapping_iter(input) {
                     literal_stages[stage_of[m.pattern().as_usize()]] = true;
                 }
             }
@@ -189,10 +189,16 @@ impl Scrubber {
             if !possible {
                 continue;
             }
-            view.clear();
-            render(&pieces, input, View::Runes, &mut view);
+            // Until a stage replaces something, valid UTF-8 is its own rendering.
+            let text = if changed || !valid_utf8 {
+                view.clear();
+                render(&pieces, input, View::Runes, &mut view);
+                &view[..]
+            } else {
+                input
+            };
             matches.clear();
-            matches.extend(re.find_iter(&view).map(|m| (m.start(), m.end())));
+            matches.extend(re.find_iter(text).map(|m| (m.start(), m.end())));
             if matches.is_empty() {
                 continue;
             }
@@ -213,10 +219,16 @@ impl Scrubber {
             .map(|v| (v, REDACTED, CREDENTIAL_VALUE))
             .chain(self.dynamic.iter().map(|v| (v, SERVER_IP_MARK, SERVER_IP)));
         for (value, mark, name) in value_stages {
-            view.clear();
-            render(&pieces, input, View::Bytes, &mut view);
+            // Unchanged pieces render as the input's own bytes.
+            let text = if changed {
+                view.clear();
+                render(&pieces, input, View::Bytes, &mut view);
+                &view[..]
+            } else {
+                input
+            };
             matches.clear();
-            matches.extend(memmem::find_iter(&view, value).map(|s| (s, s + value.len())));
+            matches.extend(memmem::find_iter(text, value).map(|s| (s, s + value.len())));
             // memmem reports overlapping occurrences; Go's ReplaceAll takes them left to right.
             let mut last_end = 0;
             matches.retain(|&(s, e)| {
@@ -261,23 +273,23 @@ impl Scrubber {
                 .iter()
                 .map(|&b| b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)),
         );
-        // (start, end, certain): uncertain spans only hint that their region may match.
-        let mut spans: Vec<(usize, usize, bool)> = self
+        // Where a match may be: probe hits (most are not secrets), hex runs, credential values,
+        // and bytes Go reads differently. Each is scrubbed as a region cut at safe cuts; a region
+        // where no stage matches is copied as it is.
+        let mut spans: Vec<(usize, usize)> = self
             .probe
             .find_iter(lower)
-            .map(|m| (m.start(), m.end(), false))
+            .map(|m| (m.start(), m.end()))
             .collect();
-        let mut certain = Vec::new();
-        hex_runs(chunk, &mut certain);
+        hex_runs(chunk, &mut spans);
         if let Some(probe) = &self.value_probe {
-            certain.extend(probe.find_iter(chunk).map(|m| (m.start(), m.end())));
+            spans.extend(probe.find_iter(chunk).map(|m| (m.start(), m.end())));
         }
-        invalid_utf8(chunk, &mut certain);
-        if spans.is_empty() && certain.is_empty() {
+        invalid_utf8(chunk, &mut spans);
+        if spans.is_empty() {
             out.extend_from_slice(chunk);
             return;
         }
-        spans.extend(certain.into_iter().map(|(s, e)| (s, e, true)));
         spans.sort_unstable();
         // `done`: what is written; `floor`: the last safe cut known (the end of the last
         // region, scrubbed or not), so no scan goes back over text already judged.
@@ -287,25 +299,15 @@ impl Scrubber {
         while i < spans.len() {
             let start = self.cut_before(chunk, spans[i].0, floor);
             let mut end = self.cut_after(chunk, spans[i].1);
-            let mut sure = spans[i].2;
             i += 1;
             while i < spans.len() && spans[i].0 < end {
                 // A span that ends inside the region ends before its cut: no new scan.
                 if spans[i].1 > end {
                     end = self.cut_after(chunk, spans[i].1);
                 }
-                sure |= spans[i].2;
                 i += 1;
             }
             floor = end;
-            let may_match = || {
-                UNION
-                    .as_ref()
-                    .map_or(true, |u| u.is_match(&chunk[start..end]))
-            };
-            if !sure && !may_match() {
-                continue;
-            }
             out.extend_from_slice(&chunk[done..start]);
             if report.is_some() {
                 line_base += memchr::memchr_iter(b'\n', &chunk[done..start]).count() as u64;
@@ -408,15 +410,6 @@ impl Scrubber {
     }
 }
 
-/// ASCII letters lowered, every other byte kept (vectorises well).
-fn lower_byte(b: u8) -> u8 {
-    b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)
-}
-
-fn ascii_lower(text: &[u8]) -> Vec<u8> {
-    text.iter().map(|&b| lower_byte(b)).collect()
-}
-
 fn has_hex_run(text: &[u8]) -> bool {
     let mut spans = Vec::new();
     hex_runs(text, &mut spans);
@@ -467,14 +460,12 @@ pub(super) fn hex_runs(text: &[u8], spans: &mut Vec<(usize, usize)>) {
     let n = text.len();
     let mut i = 0;
     while i + STRIDE < n {
-        // The two stride points, then three between them, before every byte between: most
-        // windows of text fail one of the five (a digit or a-f is common, five in a row less).
-        if is_hex(text[i])
-            && is_hex(text[i + STRIDE])
-            && is_hex(text[i + 16])
-            && is_hex(text[i + 8])
-            && is_hex(text[i + 24])
-            && text[i + 1..i + STRIDE].iter().all(|&b| is_hex(b))
+        // The two stride points and three between them, together (one branch, not five: a
+        // digit or a-f is common, so each alone is a coin flip the CPU mispredicts), then every
+        // byte between: about one window of text in a hundred passes the five.
+        let w = &text[i..=i + STRIDE];
+        if is_hex(w[0]) & is_hex(w[8]) & is_hex(w[16]) & is_hex(w[24]) & is_hex(w[STRIDE])
+            && w[1..STRIDE].iter().all(|&b| is_hex(b))
         {
             let mut lo = i;
             while lo > 0 && is_hex(text[lo - 1]) {
@@ -496,6 +487,11 @@ pub(super) fn hex_runs(text: &[u8], spans: &mut Vec<(usize, usize)>) {
 
 /// Adds every stretch of bytes that is not valid UTF-8 (Go reads them differently).
 fn invalid_utf8(text: &[u8], spans: &mut Vec<(usize, usize)>) {
+    // Almost every chunk is valid: one fast check, and the standard library's only to find
+    // where it is not.
+    if simdutf8::basic::from_utf8(text).is_ok() {
+        return;
+    }
     let mut i = 0;
     while i < text.len() {
         match std::str::from_utf8(&text[i..]) {

@@ -21,8 +21,9 @@
 //! name's tail into `]`, so a cut safe in the input stays safe at every stage.) A chunk cut at
 //! safe cuts scrubs to the same bytes alone as inside the whole, so [`ScrubStream`] holds only
 //! the text since the last safe cut, and within a chunk only the regions around a possible match
-//! (found by one union regex, a hex-run probe, an Aho-Corasick pass over the values, and UTF-8
-//! validation) take the slow path. Memory is bounded by the chunk size plus the longest stretch
+//! (found by a probe for the stages' necessary literals, a hex-run probe, an Aho-Corasick pass
+//! over the values, and UTF-8 validation) take the slow path, which copies a region where no
+//! stage matches as it is. Memory is bounded by the chunk size plus the longest stretch
 //! no cut can split: a token without white space, or white space after a key name.
 
 mod engine;

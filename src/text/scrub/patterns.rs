@@ -82,9 +82,6 @@ pub const SERVER_IP: &str = "server_ip";
 
 pub(super) const REDACTED: &[u8] = b"[REDACTED]";
 pub(super) const SERVER_IP_MARK: &[u8] = b"[SERVER_IP]";
-/// Index of the hex pattern, which the fast path probes by hand.
-const HEX_PATTERN: usize = 13;
-
 /// For each of patterns 1–13, substrings in lower case, one of which every match contains once
 /// its ASCII letters are lowered. Unicode simple case folding maps exactly two non-ASCII
 /// characters to ASCII letters, the Kelvin sign (k) and the long s (s), so the literals avoid `k`
@@ -152,17 +149,11 @@ pub(super) static STAGE_PROBE: LazyLock<Result<(aho_corasick::AhoCorasick, Vec<u
                 stage_of.push(stage);
             }
         }
-        aho_corasick::AhoCorasick::new(&literals)
+        // ASCII case-insensitive: the same as searching the text with its ASCII letters
+        // lowered, without the lowered copy.
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&literals)
             .map(|ac| (ac, stage_of))
             .map_err(|e| format!("stage literals: {e}"))
     });
-
-/// Union of patterns 1–13: does a region hold a match at all? Compiled on first use.
-pub(super) static UNION: LazyLock<Result<Regex, String>> = LazyLock::new(|| {
-    let union = STATIC_PATTERNS[..HEX_PATTERN]
-        .iter()
-        .map(|p| format!("(?:{})", p.go))
-        .collect::<Vec<_>>()
-        .join("|");
-    go_regex(&union)
-});
