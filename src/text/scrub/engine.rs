@@ -170,17 +170,7 @@ impl Scrubber {
         let line_of =
             |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
 
-        // Which stages' literals occur, in one pass (a stage without literals is the hex run's).
-        let mut literal_stages = [false; STAGE_LITERALS.len()];
-        match &*STAGE_PROBE {
-            Ok((ac, stage_of)) => {
-                for m in ac.find_overlapping_iter(input) {
-                    literal_stages[stage_of[m.pattern().as_usize()]] = true;
-                }
-            }
-            // Were the probe ever unbuildable, every stage is tried.
-            Err(_) => literal_stages = [true; STAGE_LITERALS.len()],
-        }
+        let literal_stages = literal_stages(input);
         for (stage, re) in stages.iter().enumerate() {
             let possible = match literal_stages.get(stage) {
                 Some(&found) => found,
@@ -447,6 +437,22 @@ impl LiteralProbe {
     }
 }
 
+/// Which stages' literals occur in `text`, in one pass (a stage without literals is the hex
+/// run's).
+fn literal_stages(text: &[u8]) -> [bool; STAGE_LITERALS.len()] {
+    let mut found = [false; STAGE_LITERALS.len()];
+    match &*STAGE_PROBE {
+        Ok((ac, stage_of)) => {
+            for m in ac.find_overlapping_iter(text) {
+                found[stage_of[m.pattern().as_usize()]] = true;
+            }
+        }
+        // Were the probe ever unbuildable, every stage is tried.
+        Err(_) => found = [true; STAGE_LITERALS.len()],
+    }
+    found
+}
+
 fn has_hex_run(text: &[u8]) -> bool {
     let mut spans = Vec::new();
     hex_runs(text, &mut spans);
@@ -551,7 +557,10 @@ mod tests {
 
     #[test]
     fn the_teddy_probe_finds_what_the_regex_probe_finds() {
-        let literals: Vec<&str> = STAGE_LITERALS.iter().flat_map(|l| l.iter().copied()).collect();
+        let literals: Vec<&str> = STAGE_LITERALS
+            .iter()
+            .flat_map(|l| l.iter().copied())
+            .collect();
         let alternation: Vec<String> = literals.iter().map(|l| regex::escape(l)).collect();
         let regex = LiteralProbe::Regex(Regex::new(&alternation.join("|")).unwrap());
         let probe = LiteralProbe::new(&literals).unwrap();
