@@ -82,6 +82,9 @@ _goclaw() {
             goclaw,traces)
                 cmd="goclaw__subcmd__traces"
                 ;;
+            goclaw,version)
+                cmd="goclaw__subcmd__version"
+                ;;
             goclaw__subcmd__agents,files)
                 cmd="goclaw__subcmd__agents__subcmd__files"
                 ;;
@@ -422,7 +425,7 @@ _goclaw() {
 
     case "${cmd}" in
         goclaw)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version run runs sessions agents traces scrub guard sanitize tools policy approvals cron secure-cli skills team tasks mcp db config completions help __sandbox-exec"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version run runs sessions agents traces scrub guard sanitize tools policy approvals cron secure-cli skills team tasks mcp db config completions help version __sandbox-exec"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4762,6 +4765,32 @@ _goclaw() {
         goclaw__subcmd__traces__subcmd__show)
             opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__version)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -210,6 +210,21 @@ impl Settings {
     /// Resolves paths and loads the config file. A config file named by flag or environment
     /// must exist; the default one may be absent (empty configuration).
     pub fn resolve(args: &PathArgs, env: &Env) -> Result<Settings> {
+        Settings::resolve_with(args, env, false).map(|(s, _)| s)
+    }
+
+    /// [`Settings::resolve`] for commands that work without the configuration (`config path`,
+    /// `db path`, `scrub`): a config file that does not parse is set aside, and its error comes
+    /// back beside settings built from the defaults, for the command to warn about.
+    pub fn resolve_lenient(args: &PathArgs, env: &Env) -> Result<(Settings, Option<Error>)> {
+        Settings::resolve_with(args, env, true)
+    }
+
+    fn resolve_with(
+        args: &PathArgs,
+        env: &Env,
+        lenient: bool,
+    ) -> Result<(Settings, Option<Error>)> {
         let (config_path, config_source) = match &args.config {
             Some(g) => (env.absolute(&g.path), g.source),
             None => (env.default_config()?, Source::Default),
@@ -227,8 +242,14 @@ impl Settings {
             }
         };
         let config_exists = text.is_some();
-        let config = match text {
-            Some(t) => parse(&t, &config_path)?,
+        let mut broken = None;
+        let config = match text.map(|t| parse(&t, &config_path)) {
+            Some(Ok(c)) => c,
+            Some(Err(e)) if lenient => {
+                broken = Some(e);
+                Config::default()
+            }
+            Some(Err(e)) => return Err(e),
             None => Config::default(),
         };
         let config_dir = config_path
@@ -250,7 +271,7 @@ impl Settings {
                 workspace.display()
             )));
         }
-        Ok(Settings {
+        let settings = Settings {
             config_path,
             config_source,
             config_exists,
@@ -259,7 +280,8 @@ impl Settings {
             workspace,
             workspace_source,
             config,
-        })
+        };
+        Ok((settings, broken))
     }
 }
 

@@ -1,7 +1,8 @@
 //! The command-line output contract, in one place: data on stdout (JSON when stdout is not a
 //! terminal or with `--json`, human text on a terminal or with `--human`), human messages and
 //! progress on stderr, exactly one JSON error document on stdout in JSON mode when a command
-//! fails, and a closed pipe treated as a normal end. Domain modules never use this; only `cli`
+//! fails (text filters: on stderr only, unless `--json`), and a closed pipe treated as a normal
+//! end. Domain modules never use this; only `cli`
 //! and `main` do.
 
 use std::io::{self, IsTerminal, Write};
@@ -16,6 +17,8 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone)]
 pub struct Output {
     json: bool,
+    /// A failure's JSON error document goes to stdout (off for text filters' data streams).
+    json_errors: bool,
     quiet: bool,
     verbose: u8,
     stderr_tty: bool,
@@ -33,10 +36,19 @@ impl Output {
         };
         Output {
             json,
+            json_errors: json,
             quiet,
             verbose,
             stderr_tty: io::stderr().is_terminal(),
         }
+    }
+
+    /// This output for a text filter (`scrub`, `sanitize`): its stdout is the filtered data
+    /// (often redirected into a file), so a failure is reported on stderr only, with its exit
+    /// code, unless `--json` was asked for (`explicit_json`).
+    pub fn for_filter(mut self, explicit_json: bool) -> Output {
+        self.json_errors = explicit_json;
+        self
     }
 
     /// Is data printed as JSON?
@@ -144,7 +156,7 @@ impl Output {
     /// Reports a failure: the JSON error document on stdout in JSON mode, and one human line
     /// on stderr always.
     pub fn error(&self, err: &Error) {
-        if self.json {
+        if self.json_errors {
             let mut out = io::stdout().lock();
             let _ = serde_json::to_writer(&mut out, &err.to_json());
             let _ = out.write_all(b"\n");

@@ -2,6 +2,8 @@
 //! absolute path) and an argument prefix: `goclaw approvals allow git status` allows
 //! `git status …` and nothing else of git.
 
+use std::path::Path;
+
 use clap::{Args, Subcommand};
 
 use super::{Context, Status};
@@ -93,6 +95,14 @@ fn add(ctx: &Context, store: &crate::store::Store, e: EntryArgs, decision: &str)
             "`{}` is a shell builtin that needs no approval",
             e.program
         )));
+    }
+    // An allow entry for nothing would approve whatever is put there later; a deny entry may
+    // name a program before it exists.
+    if decision == "allow" && !Path::new(&program).is_file() {
+        return Err(
+            Error::not_found(format!("no program at {program} (`{}`)", e.program))
+                .with_hint("allow a program that exists; a deny entry may name one that does not"),
+        );
     }
     let entry = approvals::add(store.conn(), &program, &e.args, decision, e.note.as_deref())
         .map_err(|err| sql_error(store.path(), err))?;

@@ -43,7 +43,7 @@ struct PathsDoc<'a> {
 pub fn run(ctx: &Context, args: ConfigArgs) -> Result<Status> {
     match args.command {
         ConfigCommand::Path => {
-            let s = ctx.settings()?;
+            let s = ctx.settings_lenient("a [store] path in it is not shown")?;
             let doc = PathsDoc {
                 config: &s.config_path,
                 config_source: s.config_source,

@@ -77,7 +77,11 @@ struct CheckDoc<'a> {
 }
 
 pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
-    let settings = ctx.settings()?;
+    let settings = if matches!(args.command, DbCommand::Path) {
+        ctx.settings_lenient("the path shown is the default, not a [store] path in it")?
+    } else {
+        ctx.settings()?
+    };
     let path = &settings.db_path;
     match args.command {
         DbCommand::Path => {

@@ -40,12 +40,82 @@ fn collect(
 ) -> Result<(), String> {
     let page_cmd = cmd.clone().name(name.to_string());
     let mut out = Vec::new();
-    clap_mangen::Man::new(page_cmd)
-        .render(&mut out)
-        .map_err(|e| format!("man page {name}: {e}"))?;
+    let man = clap_mangen::Man::new(page_cmd);
+    let err = |e: std::io::Error| format!("man page {name}: {e}");
+    // clap_mangen's sections in its order, with EXIT STATUS and ENVIRONMENT before the version.
+    man.render_title(&mut out).map_err(err)?;
+    man.render_name_section(&mut out).map_err(err)?;
+    man.render_synopsis_section(&mut out).map_err(err)?;
+    man.render_description_section(&mut out).map_err(err)?;
+    if cmd.get_arguments().any(|a| !a.is_hide_set()) {
+        man.render_options_section(&mut out).map_err(err)?;
+    }
+    if cmd.has_subcommands() {
+        man.render_subcommands_section(&mut out).map_err(err)?;
+    }
+    if cmd.get_after_long_help().is_some() || cmd.get_after_help().is_some() {
+        man.render_extra_section(&mut out).map_err(err)?;
+    }
+    out.extend_from_slice(exit_status_section().as_bytes());
+    out.extend_from_slice(ENVIRONMENT_SECTION.as_bytes());
+    if cmd.get_version().is_some() || cmd.get_long_version().is_some() {
+        man.render_version_section(&mut out).map_err(err)?;
+    }
     pages.push((format!("{name}.1"), out));
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
         collect(sub, &format!("{name}-{}", sub.get_name()), pages)?;
     }
     Ok(())
 }
+
+/// The EXIT STATUS section: every exit code, its name and meaning, as a tagged list (one
+/// aligned column of codes).
+fn exit_status_section() -> String {
+    use crate::error::ErrorKind;
+    let mut s = String::from(".SH \"EXIT STATUS\"\n.TP 6\n\\fB0\\fR\nok: success\n");
+    for kind in ErrorKind::ALL {
+        s.push_str(&format!(
+            ".TP 6\n\\fB{}\\fR\n{}: {}\n",
+            kind.exit_code(),
+            kind.name(),
+            roff_text(kind.meaning())
+        ));
+    }
+    s.push_str(".PP\nOn failure stdout carries nothing more and stderr one error: a JSON document off a terminal or with \\fB\\-\\-json\\fR, else a line of text.\n");
+    s
+}
+
+/// Escapes text for a roff body line: backslashes, and a leading `.` or `'`.
+fn roff_text(text: &str) -> String {
+    let t = text.replace('\\', "\\e").replace('-', "\\-");
+    if t.starts_with('.') || t.starts_with('\'') {
+        format!("\\&{t}")
+    } else {
+        t
+    }
+}
+
+/// The ENVIRONMENT section: the variables goclaw reads.
+const ENVIRONMENT_SECTION: &str = r#".SH ENVIRONMENT
+.TP
+\fBGOCLAW_HOME\fR
+Where the config file and the store live by default (\fIconfig.toml\fR, \fIgoclaw.db\fR).
+.TP
+\fBXDG_CONFIG_HOME\fR, \fBXDG_DATA_HOME\fR, \fBHOME\fR
+The config file and the store without \fBGOCLAW_HOME\fR: \fI$XDG_CONFIG_HOME/goclaw/config.toml\fR and \fI$XDG_DATA_HOME/goclaw/goclaw.db\fR (defaults \fI~/.config\fR and \fI~/.local/share\fR).
+.TP
+\fBGOCLAW_CONFIG\fR, \fBGOCLAW_DB\fR, \fBGOCLAW_WORKSPACE\fR
+The same as \fB\-\-config\fR, \fB\-\-db\fR and \fB\-\-workspace\fR (a flag wins over its variable).
+.TP
+\fBGOCLAW_AGENT\fR, \fBGOCLAW_SESSION\fR
+The agent and session of commands that take \fB\-\-agent\fR and \fB\-\-session\fR; goclaw sets them, with \fBGOCLAW_RUN_ID\fR and \fBGOCLAW_PARENT_RUN_ID\fR, for the commands its exec tool runs.
+.TP
+\fBOPENAI_API_KEY\fR, \fBANTHROPIC_API_KEY\fR
+Provider keys when the config names none.
+.TP
+\fBOPENAI_BASE_URL\fR, \fBANTHROPIC_BASE_URL\fR
+Provider endpoints for a provider whose config names no \fBbase_url\fR.
+.TP
+\fBGOCLAW_SECRET_KEY\fR
+The key that encrypts stored secrets (secure CLIs, MCP server credentials).
+"#;

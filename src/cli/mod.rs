@@ -42,6 +42,7 @@ pub mod team_run;
 pub mod terminal;
 pub mod tools;
 pub mod traces;
+pub mod version;
 
 const ABOUT: &str =
     "The GoClaw agent platform as a Unix toolbox: one SQLite store, JSON in and out";
@@ -143,6 +144,8 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Show help for a command, or a topic: exit-codes
     Help(help::HelpArgs),
+    /// Show the version, the commit it was built from and the store schema version
+    Version(version::VersionArgs),
     /// Internal: apply the exec sandbox, then run a command (used by exec itself)
     #[command(name = "__sandbox-exec", hide = true)]
     SandboxExec(SandboxExecArgs),
@@ -210,6 +213,22 @@ impl Context {
         Ok(self.settings.get_or_init(|| s))
     }
 
+    /// [`Context::settings`] for a command that works without the configuration: a config file
+    /// that does not parse is warned about and its settings left out (the defaults stand).
+    pub fn settings_lenient(&self, what_is_lost: &str) -> Result<&Settings> {
+        if let Some(s) = self.settings.get() {
+            return Ok(s);
+        }
+        let (s, broken) = Settings::resolve_lenient(&self.paths, &Env::from_process()?)?;
+        if let Some(e) = broken {
+            self.out.warn(&format!(
+                "{}; going on without it: {what_is_lost}",
+                e.message
+            ));
+        }
+        Ok(self.settings.get_or_init(|| s))
+    }
+
     /// Opens (creating and migrating as needed) the store.
     pub fn store(&self) -> Result<Store> {
         let settings = self.settings()?;
@@ -249,10 +268,16 @@ pub fn parse(args: Vec<OsString>) -> std::result::Result<(Cli, ArgMatches), Earl
 fn clap_failure(args: &[OsString], e: clap::Error) -> Early {
     use clap::error::ErrorKind as K;
     match e.kind() {
+        K::DisplayVersion if args.iter().skip(1).any(|a| a == "--json") => {
+            Early::Print(version::json_line())
+        }
         K::DisplayHelp | K::DisplayVersion => Early::Print(e.render().to_string()),
         _ => {
             let has = |flag: &str| args.iter().skip(1).any(|a| a == flag);
-            let out = Output::new(has("--json"), has("--human"), false, 0);
+            let mut out = Output::new(has("--json"), has("--human"), false, 0);
+            if is_filter(&subcommand_of(args)) {
+                out = out.for_filter(has("--json"));
+            }
             if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
                 // A command left out is a usage error; the help goes to stderr for people.
                 out.stderr_text(&e.render().to_string());
@@ -265,12 +290,44 @@ fn clap_failure(args: &[OsString], e: clap::Error) -> Early {
             let rendered = e.render().to_string();
             let first = rendered.lines().next().unwrap_or("invalid arguments");
             let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
-            Early::Fail(
-                out,
-                Error::usage(message).with_hint("see `goclaw --help` or `goclaw help COMMAND`"),
-            )
+            let hint = match suggestion(&e) {
+                Some(s) => format!("did you mean `{s}`? (`goclaw help COMMAND` shows the usage)"),
+                None => "see `goclaw --help` or `goclaw help COMMAND`".to_string(),
+            };
+            Early::Fail(out, Error::usage(message).with_hint(hint))
         }
     }
+}
+
+/// The text filters: stdout is their data stream, never an error's.
+fn is_filter(subcommand: &str) -> bool {
+    matches!(subcommand, "scrub" | "sanitize")
+}
+
+/// The subcommand named on a command line that clap refused: the first word that is neither a
+/// flag nor the value of a global flag that takes one.
+fn subcommand_of(args: &[OsString]) -> String {
+    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(w) = words.next() {
+        if matches!(&*w, "--db" | "--config" | "--workspace") {
+            words.next();
+        } else if !w.starts_with('-') {
+            return w.into_owned();
+        }
+    }
+    String::new()
+}
+
+/// The closest subcommand or flag clap found for a misspelt one (`tols` -> `tools`).
+fn suggestion(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    [ContextKind::SuggestedSubcommand, ContextKind::SuggestedArg]
+        .into_iter()
+        .find_map(|kind| match e.get(kind)? {
+            ContextValue::String(s) => Some(s.clone()),
+            ContextValue::Strings(v) => v.first().cloned(),
+            _ => None,
+        })
 }
 
 /// Builds the context and runs the command.
@@ -295,6 +352,10 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
             workspace: given("workspace", &g.workspace),
         },
         settings: OnceCell::new(),
+    };
+    let out = match &cli.command {
+        Command::Scrub(_) | Command::Sanitize(_) => out.for_filter(g.json),
+        _ => out,
     };
     let result = match cli.command {
         Command::Run(a) => run::run(&ctx, a),
@@ -331,6 +392,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Config(a) => config::run(&ctx, a),
         Command::Completions(a) => completions::run(&ctx, a),
         Command::Help(a) => help::run(&ctx, a),
+        Command::Version(a) => version::run(&ctx, a),
     };
     (out, result)
 }

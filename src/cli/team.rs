@@ -204,10 +204,7 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
         TeamCommand::Settings { command } => match command {
             SettingsCommand::Get { team: name, key } => {
                 let t = team::get(store.conn(), &name)?;
-                let v = match key {
-                    Some(k) => t.setting(&k),
-                    None => team::effective_settings(&t),
-                };
+                let v = effective_setting(&t, key.as_deref())?;
                 ctx.out.data(&v, |w| {
                     writeln!(
                         w,
@@ -284,4 +281,21 @@ fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result
         Ok(())
     })?;
     Ok(Status::Ok)
+}
+
+/// Every effective setting of a team, or the one at a dotted `key` (an unknown key is not
+/// found, exit 5, rather than a `null` a script would take for a value).
+fn effective_setting(t: &team::Team, key: Option<&str>) -> Result<Value> {
+    let all = team::effective_settings(t);
+    let Some(k) = key else {
+        return Ok(all);
+    };
+    all.pointer(&format!("/{}", k.replace('.', "/")))
+        .cloned()
+        .ok_or_else(|| {
+            Error::not_found(format!("no team setting `{k}`")).with_hint(format!(
+                "`goclaw team settings get {}` shows every setting",
+                t.name
+            ))
+        })
 }

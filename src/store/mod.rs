@@ -144,6 +144,11 @@ pub fn where_equal<'a>(pairs: &[(&'static str, Option<&'a str>)]) -> (String, Ve
     (clause, values)
 }
 
+/// The version of the SQLite compiled in.
+pub fn sqlite_version() -> &'static str {
+    rusqlite::version()
+}
+
 /// The schema version this binary writes.
 pub fn latest_version() -> i64 {
     MIGRATIONS.last().map_or(0, |m| m.version)
@@ -566,6 +571,10 @@ fn query_rows(
         .with_hint("select less, or raise --max-bytes")
     };
     let mut stmt = conn.prepare(sql).map_err(|e| match e.sqlite_error_code() {
+        _ if matches!(e, rusqlite::Error::MultipleStatement) => {
+            Error::usage("db query runs one statement; the SQL holds more than one")
+                .with_hint("run each statement with its own `goclaw db query`")
+        }
         Some(rusqlite::ErrorCode::TooBig) => too_big(),
         _ => sql_error(path, e),
     })?;
@@ -582,6 +591,10 @@ fn query_rows(
     }
     let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
     let map = |e: rusqlite::Error| match e.sqlite_error_code() {
+        // SQLite prepares nothing from text without a statement (blank, or only comments), and
+        // running that nothing is a misuse.
+        Some(rusqlite::ErrorCode::ApiMisuse) => Error::usage("the SQL holds no statement")
+            .with_hint("e.g. goclaw db query 'SELECT count(*) FROM runs'"),
         Some(rusqlite::ErrorCode::TooBig) => too_big(),
         _ => sql_error(path, e),
     };

@@ -119,17 +119,21 @@ fn config_errors_name_key_and_file() {
     );
     env.write("bad-section.toml", "[stor]\n");
     let err = assert_error(
-        &env.run(&["--config", "bad-section.toml", "db", "path"]),
+        &env.run(&["--config", "bad-section.toml", "db", "check"]),
         2,
         "usage",
     );
     assert!(err["message"].as_str().unwrap().contains("stor"), "{err}");
     env.write("bad-toml.toml", "[store\n");
     assert_error(
-        &env.run(&["--config", "bad-toml.toml", "db", "path"]),
+        &env.run(&["--config", "bad-toml.toml", "tools", "list"]),
         2,
         "usage",
     );
+    // `db path` does without the config: it warns, naming the file and the key.
+    let o = env.run(&["--config", "bad-section.toml", "db", "path"]);
+    assert_eq!(code(&o), 0);
+    assert!(stderr(&o).contains("bad-section.toml:1") && stderr(&o).contains("stor"));
     env.write("bad-type.toml", "[guard]\nmode = \"loud\"\n");
     assert_error(
         &env.run(&["--config", "bad-type.toml", "guard", "x"]),

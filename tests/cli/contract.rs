@@ -9,7 +9,7 @@ fn usage_errors_exit_2_with_one_json_document() {
     let env = TestEnv::new();
     for args in [
         &["bogus"][..],
-        &["scrub", "--no-such-flag"],
+        &["--json", "scrub", "--no-such-flag"],
         &["guard", "--mode", "loud", "x"],
         &["--json", "--human", "db", "path"],
     ] {
@@ -57,11 +57,7 @@ fn every_exit_code_this_layer_produces() {
         1
     );
     // 2: malformed JSON input
-    assert_error(
-        &env.run_stdin(&["scrub", "--json-values"], "{\"a\": "),
-        2,
-        "usage",
-    );
+    assert_filter_error(&env.run_stdin(&["scrub", "--json-values"], "{\"a\": "), 2);
     // 3: the guard in block mode
     assert_error(
         &env.run(&[
@@ -74,7 +70,7 @@ fn every_exit_code_this_layer_produces() {
         "denied",
     );
     // 5: a missing file
-    assert_error(&env.run(&["scrub", "missing.log"]), 5, "not_found");
+    assert_filter_error(&env.run(&["scrub", "missing.log"]), 5);
     // 6: config init over an existing file
     assert_eq!(code(&env.run(&["config", "init"])), 0);
     assert_error(&env.run(&["config", "init"]), 6, "conflict");

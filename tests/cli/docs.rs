@@ -34,6 +34,12 @@ fn committed_completions_and_man_pages_are_current() {
     }
     let pages = docs::man_pages().unwrap();
     assert!(pages.len() >= 15, "one page per command: {}", pages.len());
+    for (name, page) in &pages {
+        let page = String::from_utf8_lossy(page);
+        for section in [".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", "\\fB130\\fR"] {
+            assert!(page.contains(section), "{name} lacks {section}");
+        }
+    }
     let names: Vec<String> = pages.iter().map(|(n, _)| n.clone()).collect();
     for (name, page) in pages {
         check_or_bless(repo("man").join(&name), &page, &mut stale);

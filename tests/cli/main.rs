@@ -7,6 +7,7 @@ mod assist;
 mod automation;
 mod config;
 mod contract;
+mod contract_errors;
 mod credentialed;
 mod custom_tools;
 mod docs;

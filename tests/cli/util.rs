@@ -410,6 +410,23 @@ pub fn assert_error(o: &Output, exit: i32, name: &str) -> serde_json::Value {
     err
 }
 
+/// A text filter's failure (`scrub`, `sanitize` without `--json`): the exit code, nothing on
+/// stdout (the data stream, often a file), one `error:` line on stderr; returns that line.
+pub fn assert_filter_error(o: &Output, exit: i32) -> String {
+    assert_eq!(
+        code(o),
+        exit,
+        "exit code; stdout: {} stderr: {}",
+        stdout(o),
+        stderr(o)
+    );
+    assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
+    let errs = stderr(o);
+    let lines: Vec<&str> = errs.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(lines.len(), 1, "stderr: {errs}");
+    lines[0].to_string()
+}
+
 /// Replaces the temporary directory in output, for snapshots.
 pub fn redact(env: &TestEnv, text: &str) -> String {
     text.replace(&env.root().display().to_string(), "[TMP]")

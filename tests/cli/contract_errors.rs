@@ -1,0 +1,200 @@
+//! Errors a person or a script meets and what they must say: a misspelt command or flag gets
+//! the closest one, SQL that is not one statement is a usage error, an unknown setting is not
+//! found, an allow entry must name a program that exists, a broken config file does not stop
+//! the commands that can do without it, and `version` tells what the binary is.
+
+use crate::util::*;
+
+#[test]
+fn a_misspelt_subcommand_or_flag_gets_the_closest_one() {
+    let env = TestEnv::new();
+    let e = assert_error(&env.run(&["tols", "list"]), 2, "usage");
+    assert!(
+        e["hint"].as_str().unwrap().contains("did you mean `tools`"),
+        "{e}"
+    );
+    let e = assert_error(
+        &env.run_stdin(&["--json", "scrub", "--chek"], "x"),
+        2,
+        "usage",
+    );
+    assert!(
+        e["hint"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `--check`"),
+        "{e}"
+    );
+    // Nothing close: the general hint.
+    let e = assert_error(&env.run(&["zzzzzz"]), 2, "usage");
+    assert!(!e["hint"].as_str().unwrap().contains("did you mean"), "{e}");
+}
+
+#[test]
+fn db_query_runs_exactly_one_statement() {
+    let env = TestEnv::new();
+    for sql in ["SELECT 1; SELECT 2", "", "   ", "/* only a comment */"] {
+        let e = assert_error(&env.run(&["db", "query", sql]), 2, "usage");
+        assert!(
+            e["message"].as_str().unwrap().contains("statement"),
+            "{sql:?}: {e}"
+        );
+    }
+    // A trailing semicolon is still one statement.
+    let o = env.run(&["db", "query", "SELECT 41 + 1 AS n;"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)["n"], 42);
+}
+
+#[test]
+fn an_unknown_team_setting_is_not_found() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\n[agents.w1]\n",
+    )
+    .unwrap();
+    let o = env.run(&["team", "create", "t", "--lead", "lead", "--member", "w1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let e = assert_error(
+        &env.run(&["team", "settings", "get", "t", "nosuch.key"]),
+        5,
+        "not_found",
+    );
+    assert!(e["message"].as_str().unwrap().contains("nosuch.key"), "{e}");
+    assert_error(
+        &env.run(&["team", "settings", "get", "t", "blocker_escalation.nope"]),
+        5,
+        "not_found",
+    );
+    let o = env.run(&["team", "settings", "get", "t", "blocker_escalation.enabled"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o), serde_json::json!(true));
+    let o = env.run(&["team", "settings", "get", "t", "lock_minutes"]);
+    assert_eq!(json(&o), serde_json::json!(30));
+}
+
+#[test]
+fn an_allow_entry_names_a_program_that_exists() {
+    let env = TestEnv::new();
+    let e = assert_error(
+        &env.run(&["approvals", "allow", "/nonexistent/prog"]),
+        5,
+        "not_found",
+    );
+    assert!(
+        e["message"].as_str().unwrap().contains("/nonexistent/prog"),
+        "{e}"
+    );
+    // A directory is not a program either.
+    assert_error(&env.run(&["approvals", "allow", "/tmp"]), 5, "not_found");
+    // Nothing was stored.
+    let o = env.run(&["approvals", "list"]);
+    assert_eq!(json(&o), serde_json::json!([]), "{}", stdout(&o));
+    // A deny entry may come before the program does.
+    let o = env.run(&["approvals", "deny", "/nonexistent/prog"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let prog = env.write("bin/tool", "#!/bin/sh\n");
+    let o = env.run(&["approvals", "allow", prog.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn a_broken_config_stops_only_the_commands_that_need_it() {
+    let env = TestEnv::new();
+    std::fs::write(env.home().join("config.toml"), "broken = [\n").unwrap();
+    for args in [&["config", "path"][..], &["db", "path"]] {
+        let o = env.run(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("config.toml"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(stderr(&o).contains("going on without it"), "{}", stderr(&o));
+    }
+    let o = env.run_stdin(&["scrub"], "note sk-abcdefghijklmnopqrstuvwxyz\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "note [REDACTED]\n");
+    assert!(
+        stderr(&o).contains("[scrub] values are not redacted"),
+        "{}",
+        stderr(&o)
+    );
+    for args in [
+        &["completions", "bash"][..],
+        &["help", "exit-codes"],
+        &["--help"],
+    ] {
+        assert_eq!(code(&env.run(args)), 0, "{args:?}");
+    }
+    // A command that needs the config still says what is wrong with it.
+    let e = assert_error(&env.run(&["tools", "list"]), 2, "usage");
+    assert!(
+        e["message"].as_str().unwrap().contains("config.toml"),
+        "{e}"
+    );
+}
+
+#[test]
+fn version_tells_what_the_binary_is() {
+    let env = TestEnv::new();
+    let v = json(&env.run(&["version"]));
+    assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
+    assert!(v["commit"].as_str().is_some_and(|c| !c.is_empty()), "{v}");
+    assert!(v["schema_version"].as_i64().unwrap() >= 11, "{v}");
+    assert!(
+        v["sqlite_version"].as_str().unwrap().starts_with("3."),
+        "{v}"
+    );
+    assert!(
+        v["features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "store-sqlite"),
+        "{v}"
+    );
+    let o = env.run(&["--human", "version"]);
+    assert!(stdout(&o).starts_with(&format!("goclaw {} (", env!("CARGO_PKG_VERSION"))));
+    // --version: one line of text, unless --json asks for the document.
+    let o = env.run(&["--version"]);
+    assert_eq!(
+        stdout(&o),
+        format!("goclaw {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let o = env.run(&["--version", "--json"]);
+    assert_eq!(json(&o)["schema_version"], v["schema_version"]);
+}
+
+#[test]
+fn a_text_filter_reports_errors_on_stderr_only() {
+    let env = TestEnv::new();
+    // Its stdout is the data (`goclaw scrub app.log > clean.log`): no JSON error lands there.
+    for (args, exit) in [
+        (&["scrub", "missing.log"][..], 5),
+        (&["--db", "x.db", "scrub", "--no-such-flag"], 2),
+        (&["sanitize", "--no-such-flag"], 2),
+        (&["sanitize", "@missing.txt"], 5),
+    ] {
+        let line = assert_filter_error(&env.run_stdin(args, "text\n"), exit);
+        assert!(!line.is_empty(), "{args:?}");
+    }
+    // Asked for JSON, a filter prints the error document like every command.
+    assert_error(
+        &env.run(&["--json", "scrub", "missing.log"]),
+        5,
+        "not_found",
+    );
+    assert_error(
+        &env.run(&["scrub", "--json", "missing.log"]),
+        5,
+        "not_found",
+    );
+    // Every other command keeps its JSON error document off a terminal.
+    assert_error(
+        &env.run(&["tools", "describe", "no_such_tool"]),
+        5,
+        "not_found",
+    );
+}
