@@ -354,13 +354,17 @@ impl Runner<'_> {
             relay.drain(CHILD_EVENTS_DRAIN);
         }
         let (status, error) = self.judge(end, req, &mut st, &mut outcome);
-        // Keep only whole steps: an assistant's tool calls with all their results.
-        let mut pending = std::mem::take(&mut st.carried);
-        pending.extend(st.all.split_off(st.base_len));
+        // Only a run that completes adds to its session. One that fails, is cancelled or times
+        // out leaves the session as it was (its message, error and spans stay with the run:
+        // `goclaw runs show`, `goclaw traces show`), so a retried run (a cron job against a
+        // provider that is down) never finds its own unanswered message in the history, and
+        // the model never sees a question as if it had been dealt with.
         let messages = if status == RunStatus::Completed {
+            let mut pending = std::mem::take(&mut st.carried);
+            pending.extend(st.all.split_off(st.base_len));
             pending
         } else {
-            whole_steps(pending)
+            Vec::new()
         };
         let compaction = Compaction {
             model: &st.meta.model,
@@ -458,50 +462,4 @@ fn sanitized(text: &str) -> String {
 
 fn is_silent(text: &str) -> bool {
     crate::text::sanitize::is_silent(text.as_bytes())
-}
-
-/// The messages up to the last whole step: a trailing assistant whose tool calls lack results
-/// (or a partial answer) is dropped.
-fn whole_steps(mut msgs: Vec<Message>) -> Vec<Message> {
-    loop {
-        let Some(last) = msgs.last() else { return msgs };
-        let whole = match last.role {
-            Role::Assistant => last.tool_calls.is_empty(),
-            Role::Tool => {
-                // Whole when the assistant before the results has all of them.
-                let start = msgs.iter().rposition(|m| m.role != Role::Tool).unwrap_or(0);
-                let answered = msgs.len() - start - 1;
-                msgs[start].tool_calls.len() == answered
-            }
-            _ => true,
-        };
-        if whole {
-            return msgs;
-        }
-        msgs.pop();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn whole_steps_drops_unanswered_calls() {
-        let call = ToolCall {
-            id: "a".into(),
-            name: "t".into(),
-            arguments: json!({}),
-        };
-        let asking = Message::asking("", vec![call.clone()]);
-        let msgs = vec![Message::new(Role::User, "hi"), asking.clone()];
-        assert_eq!(whole_steps(msgs).len(), 1);
-        let msgs = vec![
-            Message::new(Role::User, "hi"),
-            asking,
-            Message::tool_result(&call, "r"),
-        ];
-        assert_eq!(whole_steps(msgs).len(), 3);
-    }
 }

@@ -197,12 +197,13 @@ pub fn finish_run(
             format!("run {id} is no longer running (another process marked it abandoned)"),
         ));
     }
+    // The run's checkpoint goes whatever the end: a completed run's messages replace it.
+    tx.execute(
+        "DELETE FROM session_messages WHERE run_id = ?1 AND committed = 0",
+        params![id],
+    )
+    .map_err(sql)?;
     if let Some((key, agent, user)) = session {
-        tx.execute(
-            "DELETE FROM session_messages WHERE run_id = ?1 AND committed = 0",
-            params![id],
-        )
-        .map_err(sql)?;
         append(&tx, scrubber, (key, agent, user), id, messages, true)?;
         tx.execute(
             "UPDATE sessions SET updated_at = ?2, provider = ?3, model = ?4,

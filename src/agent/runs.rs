@@ -24,6 +24,8 @@ pub struct RunRow {
     pub started_at: i64,
     pub ended_at: Option<i64>,
     pub iterations: i64,
+    /// What the run was asked (scrubbed); a run that did not complete keeps it here only.
+    pub message: Option<String>,
     pub content: Option<String>,
     pub error: Option<String>,
     #[serde(skip)]
@@ -53,7 +55,7 @@ pub struct RunFilter {
     pub limit: u32,
 }
 
-const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid";
+const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
     Ok(RunRow {
@@ -70,6 +72,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
         content: r.get(10)?,
         error: r.get(11)?,
         pid: r.get(12)?,
+        message: r.get(13)?,
     })
 }
 
