@@ -174,14 +174,26 @@ impl crate::tools::gate::Relay for EventRelay {
 struct CliSink {
     show: Show,
     out: Output,
+    /// Stopped when the reader of `--events` is gone (`goclaw run --events | head -1`): nobody
+    /// sees what the run does any more, so it should do no more.
+    cancel: Arc<Cancel>,
+    reader_gone: bool,
 }
+
+/// Why a run whose events nobody reads any more ends (its status: cancelled).
+const READER_GONE: &str = "the reader of the events went away (a closed pipe)";
 
 impl Sink for CliSink {
     fn event(&mut self, event: &Event) {
         match &mut self.show {
-            // A closed pipe ends the output, not the run (its state is recorded anyway).
             Show::Events => {
-                let _ = self.out.record_json(event);
+                if let Err(e) = self.out.record_json(event)
+                    && e.is_closed_pipe()
+                    && !self.reader_gone
+                {
+                    self.reader_gone = true;
+                    self.cancel.withdraw(READER_GONE.into());
+                }
             }
             Show::Terminal { streamed } => match &event.kind {
                 EventKind::Chunk { content } => {
@@ -356,6 +368,8 @@ fn execute(
     let mut sink = CliSink {
         show,
         out: ctx.out.clone(),
+        cancel: cancel.clone(),
+        reader_gone: false,
     };
     let outcome = kit
         .runner(&gate, store, prompter, cancel, &rt)
@@ -365,6 +379,12 @@ fn execute(
     }
     for w in &outcome.warnings {
         ctx.out.warn(w);
+    }
+    if sink.reader_gone {
+        // The run is recorded as cancelled; for the pipeline a closed pipe is a normal end.
+        ctx.out
+            .note(&format!("run {} stopped: {READER_GONE}", outcome.run_id));
+        return Ok(Status::Ok);
     }
     show_outcome(ctx, &sink.show, &outcome)
 }

@@ -48,6 +48,8 @@ pub struct RunKit {
     busy_timeout: Duration,
     /// The run's workspace, when it is not the agent's (a team workspace).
     workspace: Option<std::path::PathBuf>,
+    /// What the assembly has to say (an endpoint variable the config overrides).
+    notes: Vec<Note>,
 }
 
 impl RunKit {
@@ -68,6 +70,14 @@ impl RunKit {
             None => providers::default_name(&config.providers, &env)?,
         };
         let resolved = providers::resolve(&config.providers, &provider, &env)?;
+        let mut notes = Vec::new();
+        if let Some(var) = resolved.overridden_env {
+            notes.push(Note::Warn(format!(
+                "{var} is set but provider `{}` has base_url = \"{}\" in config, which wins \
+                 (a configured provider's own address; unset {var} or change [providers.{}] base_url)",
+                resolved.name, resolved.base_url, resolved.name
+            )));
+        }
         let client = Client::new(resolved, o.record)?;
         let caller = Caller {
             agent: o.agent,
@@ -92,12 +102,15 @@ impl RunKit {
             max_message_chars: config.guard.max_message_chars,
             busy_timeout: config.store.busy_timeout(),
             workspace: None,
+            notes,
         })
     }
 
     /// What the person running it should hear of the assembly; taken once.
     pub fn take_notes(&mut self) -> Vec<Note> {
-        self.toolbox.take_notes()
+        let mut notes = std::mem::take(&mut self.notes);
+        notes.extend(self.toolbox.take_notes());
+        notes
     }
 
     /// Every call of the run works in `dir` (created when missing), whatever the agent's

@@ -72,6 +72,9 @@ pub struct Resolved {
     pub config: ProviderConfig,
     pub base_url: String,
     pub api_key: Option<String>,
+    /// The endpoint variable (`OPENAI_BASE_URL`…) set to another address than the config's
+    /// `base_url`, which wins for a configured provider: worth a warning, never silence.
+    pub overridden_env: Option<&'static str>,
 }
 
 const OPENAI_URL: &str = "https://api.openai.com/v1";
@@ -96,6 +99,7 @@ pub fn resolve(
             },
             base_url: String::new(),
             api_key: None,
+            overridden_env: None,
         });
     }
     let config = match (providers.get(name), name) {
@@ -127,8 +131,17 @@ pub fn resolve(
                 config: ProviderConfig { model, ..config },
                 base_url: String::new(),
                 api_key: None,
+                overridden_env: None,
             });
         }
+    };
+    let overridden_env = match (&config.base_url, nonempty(url_env)) {
+        (Some(configured), Some(from_env))
+            if configured.trim_end_matches('/') != from_env.trim_end_matches('/') =>
+        {
+            Some(url_env)
+        }
+        _ => None,
     };
     let base_url = config
         .base_url
@@ -153,6 +166,7 @@ pub fn resolve(
         config,
         base_url,
         api_key,
+        overridden_env,
     })
 }
 

@@ -61,6 +61,43 @@ mod tests {
     }
 
     #[test]
+    fn a_configured_base_url_wins_over_the_environment_and_says_so() {
+        let mut providers = BTreeMap::new();
+        providers.insert(
+            "local".to_string(),
+            ProviderConfig {
+                base_url: Some("http://127.0.0.1:8080/v1".into()),
+                ..Default::default()
+            },
+        );
+        let env = env_of(&[("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")]);
+        let r = resolve(&providers, "local", &env).unwrap();
+        assert_eq!(r.base_url, "http://127.0.0.1:8080/v1");
+        assert_eq!(r.overridden_env, Some("OPENAI_BASE_URL"));
+        // The same address (a trailing slash aside), or none in the environment: nothing to say.
+        for env in [
+            env_of(&[("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1/")]),
+            env_of(&[]),
+        ] {
+            assert_eq!(
+                resolve(&providers, "local", &env).unwrap().overridden_env,
+                None
+            );
+        }
+        // Without base_url in config, the environment's address is used.
+        let r = resolve(
+            &BTreeMap::new(),
+            "openai",
+            &env_of(&[("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")]),
+        )
+        .unwrap();
+        assert_eq!(
+            (r.base_url.as_str(), r.overridden_env),
+            ("http://127.0.0.1:9/v1", None)
+        );
+    }
+
+    #[test]
     fn retry_rules() {
         let s = |code| reqwest::StatusCode::from_u16(code).unwrap();
         assert_eq!(

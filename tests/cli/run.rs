@@ -1490,3 +1490,60 @@ fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool() {
         assert_eq!(rest.last().unwrap()["type"], "run.cancelled", "{sig}");
     }
 }
+
+#[test]
+fn a_run_whose_events_nobody_reads_stops() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    // `goclaw run --events … | head -1`: the reader takes one line and goes.
+    let mut child = env
+        .std_cmd(&[
+            "run",
+            "--model",
+            "gpt-4o",
+            "--events",
+            "sleep long, nobody reading",
+        ])
+        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    assert!(first.contains("run.started"), "{first}");
+    drop(reader);
+    let t = std::time::Instant::now();
+    let status = child.wait().unwrap();
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    // A closed pipe is a normal end for the pipeline; the run is recorded as stopped.
+    assert_eq!(status.code(), Some(0));
+    assert!(processes_end("^sleep 40$"), "the tool outlived the run");
+    let runs = events(&env.run(&["runs", "list"]));
+    assert_eq!(runs[0]["status"], "cancelled", "{runs:?}");
+    assert!(
+        runs[0]["error"].as_str().unwrap().contains("closed pipe"),
+        "{runs:?}"
+    );
+}
+
+#[test]
+fn an_endpoint_variable_the_config_overrides_is_warned_about() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    mock_provider(&env, &llm, "");
+    let o = env
+        .cmd(&["run", "remember zebra"])
+        .env("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
+        .output()
+        .unwrap();
+    // The configured provider's own address wins, and the variable is not silently ignored.
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)["content"], "Noted.");
+    assert!(
+        stderr(&o).contains("OPENAI_BASE_URL is set but provider `mock` has base_url"),
+        "{}",
+        stderr(&o)
+    );
+}
