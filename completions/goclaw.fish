@@ -65,7 +65,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l session -d 'Sessio
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l model -d 'The model (default: the agent\'s, then the provider\'s)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l provider -d 'A key of [providers], openai, anthropic, or replay:FILE (default: the agent\'s)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-iterations -d 'At most this many LLM iterations (the agent\'s limit still applies)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l timeout -d 'End the run after this long (30s, 5m, 1h), status timed_out, exit 7' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l timeout -d 'End the run after this long (90s, 5m, 1h30m, 2d), status timed_out, exit 7' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l on-ask -d 'When a tool needs approval and there is no terminal: deny, fail or allow' -r -f -a "deny\t'Refuse the call (exit 3)'
 fail\t'Return a tool error saying approval was required (exit 1)'
 allow\t'Run it'"
@@ -524,7 +524,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l at -d 'Once, at this time (RFC 3339, or Unix milliseconds)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l every -d 'Repeatedly, this often (30s, 5m, 1h)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l every -d 'Repeatedly, this often (90s, 5m, 1h30m, 2d)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l cron -d 'A 5-field cron expression' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l tz -d 'The cron expression\'s IANA time zone [default: UTC]' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l message -d 'Run the agent with this message' -r
@@ -836,7 +836,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l workers -d 'Members\' runs at once (default: the number of members)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l timeout -d 'Stop everything after this long (30s, 5m, 1h): exit 7, tasks back to pending' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l timeout -d 'Stop everything after this long (90s, 5m, 1h30m, 2d): exit 7, tasks back to pending' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -850,7 +850,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l agent -d 'The member that works' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l timeout -d 'Stop after this long (30s, 5m, 1h): exit 7, the task back to pending' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l timeout -d 'Stop after this long (90s, 5m, 1h30m, 2d): exit 7, the task back to pending' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'

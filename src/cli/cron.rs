@@ -87,7 +87,7 @@ pub struct AddArgs {
     /// Once, at this time (RFC 3339, or Unix milliseconds)
     #[arg(long, group = "when")]
     pub at: Option<String>,
-    /// Repeatedly, this often (30s, 5m, 1h)
+    /// Repeatedly, this often (90s, 5m, 1h30m, 2d)
     #[arg(long, group = "when")]
     pub every: Option<String>,
     /// A 5-field cron expression

@@ -44,7 +44,7 @@ pub struct RunArgs {
     /// At most this many LLM iterations (the agent's limit still applies)
     #[arg(long)]
     pub max_iterations: Option<u32>,
-    /// End the run after this long (30s, 5m, 1h), status timed_out, exit 7
+    /// End the run after this long (90s, 5m, 1h30m, 2d), status timed_out, exit 7
     #[arg(long)]
     pub timeout: Option<String>,
     /// When a tool needs approval and there is no terminal: deny, fail or allow

@@ -77,24 +77,29 @@ pub(crate) fn check_agents<'a>(
 /// `30s`, `5m`, `1h`, `250ms`, or plain seconds.
 pub fn parse_duration(s: &str) -> Result<Duration> {
     let s = s.trim();
+    let invalid = |why: String| {
+        Error::usage(format!("invalid duration `{s}`{why}"))
+            .with_hint("e.g. 30 (seconds), 90s, 1.5m, 1h30m, 2d, 500ms")
+    };
+    // A bare number is seconds; a number with one unit may have a fraction (1.5h).
     let (num, unit) = s
         .find(|c: char| !c.is_ascii_digit() && c != '.')
         .map_or((s, ""), |i| (&s[..i], &s[i..]));
-    let n: f64 = num
-        .parse()
-        .map_err(|_| Error::usage(format!("invalid duration `{s}` (use e.g. 30s, 5m, 1h)")))?;
-    let secs = match unit {
-        "" | "s" => n,
-        "ms" => n / 1000.0,
-        "m" => n * 60.0,
-        "h" => n * 3600.0,
-        _ => {
-            return Err(Error::usage(format!(
-                "invalid duration `{s}` (use e.g. 30s, 5m, 1h)"
-            )));
+    if let Ok(n) = num.parse::<f64>() {
+        let scale = match unit {
+            "" | "s" => Some(1.0),
+            "ms" => Some(0.001),
+            "m" => Some(60.0),
+            "h" => Some(3600.0),
+            "d" => Some(86_400.0),
+            _ => None,
+        };
+        if let Some(scale) = scale {
+            return Duration::try_from_secs_f64(n * scale).map_err(|e| invalid(format!(": {e}")));
         }
-    };
-    Ok(Duration::from_secs_f64(secs.max(0.0)))
+    }
+    // Everything else as humantime reads it: 1h30m, 2d 4h, 90sec, 1week.
+    humantime::parse_duration(s).map_err(|e| invalid(format!(": {e}")))
 }
 
 /// SIGINT and SIGTERM cancel the run (it then ends cleanly and records why).
@@ -115,4 +120,37 @@ pub(crate) fn watch_signals(
         }
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn durations_as_people_write_them() {
+        for (text, secs) in [
+            ("30", 30.0),
+            ("90s", 90.0),
+            ("1.5m", 90.0),
+            ("500ms", 0.5),
+            ("1h30m", 5400.0),
+            ("1h 30m", 5400.0),
+            ("2d", 172_800.0),
+            ("1w", 604_800.0),
+            (" 5m ", 300.0),
+        ] {
+            assert_eq!(parse_duration(text).unwrap().as_secs_f64(), secs, "{text}");
+        }
+        for bad in ["", "soon", "5 parsecs", "-5s", "1e999"] {
+            let e = parse_duration(bad).unwrap_err();
+            assert_eq!(e.kind, crate::error::ErrorKind::Usage, "{bad}");
+            assert!(
+                e.message.contains("invalid duration"),
+                "{bad}: {}",
+                e.message
+            );
+        }
+    }
 }

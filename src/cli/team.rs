@@ -112,7 +112,7 @@ pub enum MessageCommand {
     Read,
     /// Block until a message arrives for the acting agent, then read it (exit 7 on timeout)
     Wait {
-        /// How long to wait: 30s, 5m, 1h, or seconds
+        /// How long to wait: 90s, 5m, 1h30m, or seconds
         #[arg(long)]
         timeout: Option<String>,
     },

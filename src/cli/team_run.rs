@@ -38,7 +38,7 @@ pub struct TeamRunArgs {
     /// Keep dispatching tasks as they are created, until stopped
     #[arg(long)]
     pub watch: bool,
-    /// Stop everything after this long (30s, 5m, 1h): exit 7, tasks back to pending
+    /// Stop everything after this long (90s, 5m, 1h30m, 2d): exit 7, tasks back to pending
     #[arg(long)]
     pub timeout: Option<String>,
     /// Print the events of the team run and of every run as JSON Lines (and nothing else)
@@ -61,7 +61,7 @@ pub struct TeamWorkArgs {
     /// Keep waiting for tasks, until stopped (default: stop when there is nothing to claim)
     #[arg(long)]
     pub watch: bool,
-    /// Stop after this long (30s, 5m, 1h): exit 7, the task back to pending
+    /// Stop after this long (90s, 5m, 1h30m, 2d): exit 7, the task back to pending
     #[arg(long)]
     pub timeout: Option<String>,
     /// Print the events of every run as JSON Lines (and nothing else)

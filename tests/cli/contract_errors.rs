@@ -198,3 +198,22 @@ fn a_text_filter_reports_errors_on_stderr_only() {
         "not_found",
     );
 }
+
+#[test]
+fn durations_are_read_as_people_write_them() {
+    let env = TestEnv::new();
+    let e = assert_error(
+        &env.run(&["runs", "wait", "nosuchrun", "--timeout", "soon"]),
+        2,
+        "usage",
+    );
+    assert!(e["message"].as_str().unwrap().contains("soon"), "{e}");
+    // 1h30m and 2d are durations: what fails next is the unknown run, not the flag.
+    for d in ["1h30m", "2d", "90s"] {
+        assert_error(
+            &env.run(&["runs", "wait", "nosuchrun", "--timeout", d]),
+            5,
+            "not_found",
+        );
+    }
+}
