@@ -1087,3 +1087,56 @@ fn tasks_do_goes_through_the_gate() {
     assert!(outcomes.contains(&("w1", "ok")), "{outcomes:?}");
     assert!(outcomes.contains(&("w2", "denied")), "{outcomes:?}");
 }
+
+#[test]
+fn a_task_is_found_by_what_a_person_types() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\n[agents.w1]\n",
+    )
+    .unwrap();
+    assert_eq!(
+        code(&env.run(&["team", "create", "t", "--lead", "lead", "--member", "w1"])),
+        0
+    );
+    let tasks = |args: &[&str]| {
+        let mut all = vec!["tasks", "--as", "lead", "--team", "t"];
+        all.extend_from_slice(args);
+        env.run(&all)
+    };
+    let mut made = Vec::new();
+    for subject in ["first", "second", "third"] {
+        made.push(json(&tasks(&["create", "--subject", subject]))["task"].clone());
+    }
+    let first = &made[0];
+    let ident = first["identifier"].as_str().unwrap();
+    let id = first["id"].as_str().unwrap();
+    for key in [
+        "1".to_string(),
+        "#1".into(),
+        "T-1".into(),
+        "T-001".into(),
+        "t-001".into(),
+        ident.into(),
+        ident.to_lowercase(),
+        ident.to_uppercase(),
+        id.into(),
+        id[..13].into(),
+        id[..13].to_uppercase(),
+    ] {
+        let o = tasks(&["get", &key]);
+        assert_eq!(code(&o), 0, "{key}: {}", stderr(&o));
+        assert_eq!(json(&o)["subject"], "first", "{key}");
+    }
+    // A wrong suffix, a number beyond the board: not found.
+    assert_error(&tasks(&["get", "T-001-zzzz"]), 5, "not_found");
+    assert_error(&tasks(&["get", "T-9"]), 5, "not_found");
+    // The start of the ids every task shares (made in the same second): ambiguous, candidates named.
+    let e = assert_error(&tasks(&["get", &id[..4]]), 2, "usage");
+    let message = e["message"].as_str().unwrap();
+    assert!(
+        message.contains("ambiguous") && message.contains(ident),
+        "{message}"
+    );
+}

@@ -348,24 +348,59 @@ impl<'s> Board<'s> {
             * 60_000
     }
 
-    /// Finds a task of this team by UUID, identifier (`T-007-3f9a`) or number (`#7` or `7`:
-    /// what a model copies best).
+    /// Finds a task of this team by what a person or a model types: its number (`7`, `#7`,
+    /// `T-7`, `T-007`), its identifier (`T-007-3f9a`), both in any case, its UUID, or the start
+    /// of its UUID (at least 4 characters; one that fits several tasks is a usage error listing
+    /// them).
     fn find(tx: &Transaction<'_>, team: &Team, key: &str) -> Result<Task> {
-        let digits = key.strip_prefix('#').unwrap_or(key);
-        let number = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| digits.parse::<i64>().ok())
-            .flatten();
-        let sql_text = format!(
-            "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND (id = ?2 OR identifier = ?2 OR task_number = ?3)"
-        );
-        let task = tx
-            .query_row(&sql_text, params![team.id, key, number], row_task)
-            .optional()
-            .map_err(sql)?;
-        let mut task = task.ok_or_else(|| {
+        let key = key.trim();
+        let not_found = || {
             Error::not_found(format!("no task `{key}` in team `{}`", team.name))
-                .with_hint("use the id or identifier from `goclaw tasks list`")
-        })?;
+                .with_hint("use the number, identifier or id from `goclaw tasks list`")
+        };
+        let by = |clause: &str, value: &dyn rusqlite::ToSql| -> Result<Vec<Task>> {
+            let sql_text = format!(
+                "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND {clause} ORDER BY task_number LIMIT 6"
+            );
+            tx.prepare(&sql_text)
+                .and_then(|mut st| {
+                    st.query_map(params![team.id, value], row_task)?
+                        .collect::<rusqlite::Result<Vec<Task>>>()
+                })
+                .map_err(sql)
+        };
+        let found = match task_number(key) {
+            Some((number, suffix)) => by("task_number = ?2", &number)?
+                .into_iter()
+                .filter(|t| suffix.is_none_or(|_| t.identifier.eq_ignore_ascii_case(key)))
+                .collect(),
+            None => {
+                let exact = by("id = ?2", &key)?;
+                let hexish =
+                    key.len() >= 4 && key.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-');
+                if exact.is_empty() && hexish {
+                    by("substr(id, 1, length(?2)) = lower(?2)", &key)?
+                } else {
+                    exact
+                }
+            }
+        };
+        let mut task = match <[Task; 1]>::try_from(found) {
+            Ok([task]) => task,
+            Err(found) if found.is_empty() => return Err(not_found()),
+            Err(found) => {
+                let names: Vec<String> = found
+                    .iter()
+                    .map(|t| format!("{} ({})", t.identifier, t.subject))
+                    .collect();
+                return Err(Error::usage(format!(
+                    "task `{key}` is ambiguous in team `{}`: {}",
+                    team.name,
+                    names.join(", ")
+                ))
+                .with_hint("give more of the id, or the task's number"));
+            }
+        };
         task.blocked_by = Self::blockers(tx, &task.id)?;
         Ok(task)
     }
@@ -408,3 +443,25 @@ impl<'s> Board<'s> {
 
 #[cfg(test)]
 mod tests;
+
+/// The task number in `7`, `#7`, `T-7`, `t-007` or an identifier `T-007-3f9a` (then with its
+/// suffix, which must match too).
+fn task_number(key: &str) -> Option<(i64, Option<&str>)> {
+    let rest = key
+        .strip_prefix('#')
+        .or_else(|| {
+            key.get(..2)
+                .filter(|p| p.eq_ignore_ascii_case("t-"))
+                .map(|_| &key[2..])
+        })
+        .unwrap_or(key);
+    let (digits, suffix) = match rest.split_once('-') {
+        Some((d, s)) if key.len() != rest.len() => (d, Some(s)),
+        Some(_) => return None,
+        None => (rest, None),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((digits.parse().ok()?, suffix))
+}
