@@ -22,6 +22,7 @@ pub mod config;
 pub mod cron;
 pub mod db;
 pub mod docs;
+pub mod doctor;
 pub mod guard;
 pub mod help;
 pub mod input;
@@ -36,6 +37,7 @@ pub mod sessions;
 pub mod shared;
 pub mod signals;
 pub mod skills;
+pub mod table;
 pub mod tasks;
 pub mod team;
 pub mod team_run;
@@ -140,6 +142,8 @@ pub enum Command {
     Db(db::DbArgs),
     /// Show or create the configuration
     Config(config::ConfigArgs),
+    /// Check the config, the store, providers, MCP servers and the sandbox; exit 1 if broken
+    Doctor(doctor::DoctorArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
     /// Show help for a command, or a topic: exit-codes
@@ -227,6 +231,11 @@ impl Context {
             ));
         }
         Ok(self.settings.get_or_init(|| s))
+    }
+
+    /// The `--config`, `--db` and `--workspace` given, and where from.
+    pub fn path_args(&self) -> &PathArgs {
+        &self.paths
     }
 
     /// Opens (creating and migrating as needed) the store.
@@ -390,6 +399,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         ))),
         Command::Db(a) => db::run(&ctx, a),
         Command::Config(a) => config::run(&ctx, a),
+        Command::Doctor(a) => doctor::run(&ctx, a),
         Command::Completions(a) => completions::run(&ctx, a),
         Command::Help(a) => help::run(&ctx, a),
         Command::Version(a) => version::run(&ctx, a),

@@ -8,6 +8,7 @@
 //!
 //! Nothing here prints: what a person should hear comes back as [`Note`]s.
 
+pub mod doctor;
 pub mod run;
 pub mod scrubber;
 pub mod task_run;

@@ -11,6 +11,7 @@ mod contract_errors;
 mod credentialed;
 mod custom_tools;
 mod docs;
+mod doctor;
 mod guard;
 mod mcp;
 mod mcp_serve;

@@ -188,6 +188,20 @@ pub fn plan(
     })
 }
 
+/// What `mode` gives on this host (`goclaw doctor`): the layers' name and a note on the
+/// choice, or why the mode cannot run here.
+pub fn layers_for(mode: SandboxMode) -> Result<(&'static str, Option<String>), String> {
+    let bwrap = which::which("bwrap").is_ok();
+    let (kind, note) = choose_kind(mode, landlock_supported(), bwrap)?;
+    let name = match kind {
+        Kind::None => "none (host)",
+        Kind::Landlock => "landlock",
+        Kind::BwrapLandlock => "bwrap + landlock",
+        Kind::Docker => "docker",
+    };
+    Ok((name, note))
+}
+
 /// The sandbox `mode` asks for, given what this host has: its kind and a note on the choice.
 fn choose_kind(
     mode: SandboxMode,

@@ -1,0 +1,373 @@
+//! `goclaw doctor`: is everything goclaw depends on in order? The config file, the store
+//! (integrity and migrations), the LLM providers (configured, key present, reachable), the MCP
+//! servers (they start and list their tools) and the exec sandbox's layers on this host. Each
+//! check is a typed result; the command renders them. Nothing is changed: the store is opened
+//! read-only and never created or migrated.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::config::{Env, PathArgs, Settings};
+use crate::providers::{self, Kind};
+use crate::store::Store;
+
+/// How long a provider has to answer the reachability probe.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A check's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Health {
+    Ok,
+    /// Works, but something is missing or worth knowing (exit 0).
+    Warn,
+    /// Broken: a command that needs it fails (exit 1).
+    Fail,
+}
+
+/// One check: its area (`config`, `store`, `provider`, `mcp`, `sandbox`), what it looked at,
+/// the verdict and what was found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub area: &'static str,
+    pub name: String,
+    pub status: Health,
+    pub detail: String,
+}
+
+/// Every check, and whether none failed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub ok: bool,
+    pub checks: Vec<Check>,
+}
+
+/// Runs every check. Fails only when the paths cannot be resolved at all (no home directory).
+pub fn examine(paths: &PathArgs, env: &Env) -> crate::error::Result<Report> {
+    let (settings, broken) = Settings::resolve_lenient(paths, env)?;
+    let mut checks = vec![config_check(&settings, broken)];
+    let store = store_checks(&settings, &mut checks);
+    provider_checks(&settings, &mut checks);
+    if let Some(store) = &store {
+        mcp_checks(&settings, store, &mut checks);
+    }
+    sandbox_checks(&settings, &mut checks);
+    let ok = checks.iter().all(|c| c.status != Health::Fail);
+    Ok(Report { ok, checks })
+}
+
+fn check(area: &'static str, name: impl Into<String>, status: Health, detail: String) -> Check {
+    Check {
+        area,
+        name: name.into(),
+        status,
+        detail,
+    }
+}
+
+fn config_check(s: &Settings, broken: Option<crate::error::Error>) -> Check {
+    let name = s.config_path.display().to_string();
+    match broken {
+        Some(e) => check("config", name, Health::Fail, e.message),
+        None if s.config_exists => check("config", name, Health::Ok, "parses".into()),
+        None => check(
+            "config",
+            name,
+            Health::Warn,
+            "absent: the defaults apply (`goclaw config init` writes one)".into(),
+        ),
+    }
+}
+
+/// The store's checks; the store itself, read-only, when it can be opened.
+fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<rusqlite::Connection> {
+    let path = &s.db_path;
+    let name = path.display().to_string();
+    if !path.exists() {
+        checks.push(check(
+            "store",
+            name,
+            Health::Warn,
+            "not created yet (the first command that uses it creates it)".into(),
+        ));
+        return None;
+    }
+    let conn = match Store::open_read_only(path) {
+        Ok(c) => c,
+        Err(e) => {
+            checks.push(check("store", name, Health::Fail, e.message));
+            return None;
+        }
+    };
+    let verdict = (|| {
+        let m = crate::store::migration_state(&conn, path)?;
+        let integrity = crate::store::integrity_check(&conn, path)?;
+        Ok::<_, crate::error::Error>(if m.schema_version > m.binary_version {
+            (
+                Health::Fail,
+                format!(
+                    "schema version {} is newer than this goclaw's {}: upgrade goclaw",
+                    m.schema_version, m.binary_version
+                ),
+            )
+        } else if integrity != ["ok"] {
+            (Health::Fail, format!("integrity: {}", integrity.join("; ")))
+        } else if !m.pending.is_empty() {
+            (
+                Health::Warn,
+                format!(
+                    "integrity ok; {} migration(s) pending (`goclaw db migrate`, or any command that writes)",
+                    m.pending.len()
+                ),
+            )
+        } else {
+            (
+                Health::Ok,
+                format!("integrity ok, schema version {}", m.schema_version),
+            )
+        })
+    })();
+    match verdict {
+        Ok((status, detail)) => checks.push(check("store", name, status, detail)),
+        Err(e) => checks.push(check("store", name, Health::Fail, e.message)),
+    }
+    Some(conn)
+}
+
+fn provider_checks(s: &Settings, checks: &mut Vec<Check>) {
+    let env = |k: &str| std::env::var(k).ok();
+    let providers = &s.config.providers;
+    let names: Vec<String> = if providers.is_empty() {
+        match providers::default_name(providers, &env) {
+            Ok(name) => vec![name],
+            Err(e) => {
+                checks.push(check(
+                    "provider",
+                    "(none)",
+                    Health::Warn,
+                    format!(
+                        "{}: `goclaw run` needs one ({})",
+                        e.message,
+                        e.hint.unwrap_or_default()
+                    ),
+                ));
+                return;
+            }
+        }
+    } else {
+        providers.keys().cloned().collect()
+    };
+    let rt = crate::ops::run::runtime().ok();
+    for name in names {
+        let resolved = match providers::resolve(providers, &name, &env) {
+            Ok(r) => r,
+            Err(e) => {
+                checks.push(check("provider", name, Health::Fail, e.message));
+                continue;
+            }
+        };
+        let (status, detail) = match resolved.config.kind {
+            Kind::Replay => match &resolved.config.file {
+                Some(f) if f.is_file() => (Health::Ok, format!("replays {}", f.display())),
+                Some(f) => (
+                    Health::Fail,
+                    format!("recording {} does not exist", f.display()),
+                ),
+                None => (Health::Fail, "a replay without a file".into()),
+            },
+            kind => match &rt {
+                Some(rt) => {
+                    rt.block_on(probe(kind, &resolved.base_url, resolved.api_key.as_deref()))
+                }
+                None => (Health::Fail, "cannot start the async runtime".into()),
+            },
+        };
+        checks.push(check("provider", name, status, detail));
+    }
+}
+
+/// Asks the provider for its models: any answer proves it reachable; 401/403 say the key was
+/// refused.
+async fn probe(kind: Kind, base_url: &str, key: Option<&str>) -> (Health, String) {
+    let client = match crate::providers::http::client_builder()
+        .timeout(PROBE_TIMEOUT)
+        .build()
+    {
+        Ok(c) => c,
+        Err(e) => return (Health::Fail, format!("HTTP client: {e}")),
+    };
+    let (url, request) = match kind {
+        Kind::Anthropic => {
+            let url = format!("{base_url}/v1/models");
+            let mut r = client.get(&url).header("anthropic-version", "2023-06-01");
+            if let Some(k) = key {
+                r = r.header("x-api-key", k);
+            }
+            (url, r)
+        }
+        _ => {
+            let url = format!("{base_url}/models");
+            let mut r = client.get(&url);
+            if let Some(k) = key {
+                r = r.bearer_auth(k);
+            }
+            (url, r)
+        }
+    };
+    let keyed = if key.is_some() {
+        "key present"
+    } else {
+        "no key (a local server needs none)"
+    };
+    let started = Instant::now();
+    match request.send().await {
+        Ok(resp) => {
+            let ms = started.elapsed().as_millis();
+            let code = resp.status();
+            if code.is_success() {
+                (Health::Ok, format!("reachable ({ms} ms), {keyed}"))
+            } else if code.as_u16() == 401 || code.as_u16() == 403 {
+                (
+                    Health::Fail,
+                    format!(
+                        "reachable, but the key was refused (HTTP {}) at {url}",
+                        code.as_u16()
+                    ),
+                )
+            } else if code.is_server_error() {
+                (
+                    Health::Warn,
+                    format!(
+                        "reachable ({ms} ms), {keyed}; but GET {url} answered HTTP {}",
+                        code.as_u16()
+                    ),
+                )
+            } else {
+                // Many compatible servers have no model list: any answer proves the address.
+                (
+                    Health::Ok,
+                    format!(
+                        "reachable ({ms} ms), {keyed} (GET {url}: HTTP {})",
+                        code.as_u16()
+                    ),
+                )
+            }
+        }
+        Err(e) => (
+            Health::Fail,
+            format!("unreachable at {url}: {}", with_causes(&e)),
+        ),
+    }
+}
+
+/// An error with its causes, innermost last (reqwest's own message names none).
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    text
+}
+
+fn mcp_checks(s: &Settings, conn: &rusqlite::Connection, checks: &mut Vec<Check>) {
+    let config = &s.config.mcp;
+    let servers = match crate::mcp::list(conn, config) {
+        Ok(list) => list,
+        Err(e) => {
+            checks.push(check("mcp", "(servers)", Health::Fail, e.message));
+            return;
+        }
+    };
+    let pool = crate::mcp::pool::Pool::new();
+    for server in servers {
+        if !server.enabled {
+            checks.push(check("mcp", server.name, Health::Ok, "disabled".into()));
+            continue;
+        }
+        let verdict = (|| {
+            let secrets =
+                crate::mcp::bridge::server_secrets(conn, config, &s.store_dir(), &server)?;
+            let started = Instant::now();
+            let link = pool.link(&server, secrets)?;
+            let tools = link.list_tools()?;
+            Ok::<_, crate::error::Error>(format!(
+                "started and listed {} tools in {} ms",
+                tools.len(),
+                started.elapsed().as_millis()
+            ))
+        })();
+        match verdict {
+            Ok(detail) => checks.push(check("mcp", server.name, Health::Ok, detail)),
+            Err(e) => checks.push(check("mcp", server.name, Health::Fail, e.message)),
+        }
+    }
+}
+
+fn sandbox_checks(s: &Settings, checks: &mut Vec<Check>) {
+    use crate::tools::exec::sandbox;
+    let abi = sandbox::landlock_abi();
+    checks.push(if abi >= 1 {
+        check("sandbox", "landlock", Health::Ok, format!("ABI {abi}"))
+    } else {
+        check(
+            "sandbox",
+            "landlock",
+            Health::Warn,
+            "this kernel does not enforce Landlock".into(),
+        )
+    });
+    checks.push(match which::which("bwrap") {
+        Ok(p) => check("sandbox", "bwrap", Health::Ok, p.display().to_string()),
+        Err(_) => check(
+            "sandbox",
+            "bwrap",
+            Health::Warn,
+            "bubblewrap is not installed (apt-get install bubblewrap)".into(),
+        ),
+    });
+    checks.push(match which::which("docker") {
+        Ok(p) => check("sandbox", "docker", Health::Ok, p.display().to_string()),
+        Err(_) => check(
+            "sandbox",
+            "docker",
+            Health::Ok,
+            "not installed (needed only for sandbox = \"docker\")".into(),
+        ),
+    });
+    let mode = s.config.tools.exec.sandbox;
+    let name = format!("[tools.exec] sandbox = {}", mode_name(mode));
+    checks.push(match sandbox::layers_for(mode) {
+        Ok((layers, None)) => check(
+            "sandbox",
+            name,
+            Health::Ok,
+            format!("commands run in {layers}"),
+        ),
+        Ok((layers, Some(note))) => check(
+            "sandbox",
+            name,
+            if layers == "none (host)" {
+                Health::Warn
+            } else {
+                Health::Ok
+            },
+            format!("commands run in {layers}: {note}"),
+        ),
+        Err(why) => check(
+            "sandbox",
+            name,
+            Health::Fail,
+            format!("exec cannot run: {why}"),
+        ),
+    });
+}
+
+fn mode_name(mode: crate::tools::exec::SandboxMode) -> String {
+    serde_json::to_value(mode)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}

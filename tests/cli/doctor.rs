@@ -1,0 +1,93 @@
+//! `goclaw doctor` against real peers: a provider that answers (fakellm) and one that does
+//! not, a real MCP server and one that cannot start, a broken config file, the host's sandbox.
+
+use serde_json::Value;
+
+use crate::mcp::{everything, no_server_left};
+use crate::run::fakellm;
+use crate::util::*;
+
+fn row<'a>(report: &'a Value, area: &str, name: &str) -> &'a Value {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["area"] == area && c["name"].as_str().unwrap().contains(name))
+        .unwrap_or_else(|| panic!("no {area} check for {name}: {report}"))
+}
+
+#[test]
+fn doctor_finds_what_works_and_what_is_broken() {
+    let Some(llm) = fakellm() else { return };
+    let Some(real_js) = everything() else { return };
+    let env = TestEnv::new();
+    // A path of this test's own, so the leftover check cannot see other tests' servers.
+    let link = env.root().join("everything-doctor.js");
+    std::os::unix::fs::symlink(&real_js, &link).unwrap();
+    let js = link.display().to_string();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[providers.up]\nkind = \"openai\"\nbase_url = \"{}/v1\"\n\n\
+             [providers.down]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:1/v1\"\n\n\
+             [mcp.servers.ev]\ncommand = \"node\"\nargs = [\"{js}\", \"stdio\"]\n\n\
+             [mcp.servers.gone]\ncommand = \"/nonexistent/server\"\n",
+            llm.base
+        ),
+    )
+    .unwrap();
+    // The store exists (doctor never creates one).
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    let o = env.run(&["doctor"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let report = json(&o);
+    assert_eq!(report["ok"], false);
+    assert_eq!(row(&report, "config", "config.toml")["status"], "ok");
+    assert_eq!(row(&report, "store", "goclaw.db")["status"], "ok");
+    assert_eq!(row(&report, "provider", "up")["status"], "ok", "{report}");
+    let down = row(&report, "provider", "down");
+    assert_eq!(down["status"], "fail");
+    assert!(
+        down["detail"].as_str().unwrap().contains("127.0.0.1:1"),
+        "{down}"
+    );
+    let ev = row(&report, "mcp", "ev");
+    assert_eq!(ev["status"], "ok", "{ev}");
+    assert!(ev["detail"].as_str().unwrap().contains("13 tools"), "{ev}");
+    assert_eq!(row(&report, "mcp", "gone")["status"], "fail");
+    for layer in ["landlock", "bwrap", "docker", "sandbox = auto"] {
+        row(&report, "sandbox", layer);
+    }
+    // The server doctor started is gone with it.
+    no_server_left(&js);
+    // On a terminal's terms: a table with a header, the verdict at the end.
+    let o = env.run(&["--human", "doctor"]);
+    let text = stdout(&o);
+    assert!(text.starts_with("AREA"), "{text}");
+    assert!(
+        text.contains("FAIL") && text.trim_end().ends_with("check(s) failed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn doctor_reports_a_broken_config_and_a_missing_store_without_creating_it() {
+    let env = TestEnv::new();
+    std::fs::write(env.home().join("config.toml"), "[store\n").unwrap();
+    let o = env.run(&["doctor"]);
+    assert_eq!(code(&o), 1);
+    let report = json(&o);
+    let config = row(&report, "config", "config.toml");
+    assert_eq!(config["status"], "fail");
+    assert!(
+        config["detail"].as_str().unwrap().contains("config.toml:1"),
+        "{config}"
+    );
+    assert_eq!(row(&report, "store", "goclaw.db")["status"], "warn");
+    assert!(!env.db().exists(), "doctor created the store");
+    // With a sound config and no provider anywhere, only warnings: exit 0.
+    std::fs::write(env.home().join("config.toml"), "").unwrap();
+    let o = env.run(&["doctor"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert_eq!(row(&json(&o), "provider", "none")["status"], "warn");
+}
