@@ -154,7 +154,7 @@ fn exec_show(ctx: &Context, settings: &Settings, key: &str) -> Result<()> {
         writeln!(
             w,
             "{}",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
+            super::human::fields(&serde_json::to_value(&doc).unwrap_or_default())
         )
     })
 }
@@ -189,6 +189,15 @@ fn exec_files_get(ctx: &Context, agent: &str, name: &str, user: Option<&str>) ->
     };
     let content = files::read_context(store.conn(), &owner, name)?
         .ok_or_else(|| Error::not_found(format!("agent `{agent}` has no {name}")))?;
+    // The file as it is, like `cat`; a JSON document only when --json asks for one.
+    if ctx.json_flag {
+        return ctx.out.record_json(&json!({
+            "agent": agent,
+            "name": name,
+            "user": user,
+            "content": content,
+        }));
+    }
     ctx.out.raw(content.as_bytes())
 }
 

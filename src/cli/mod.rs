@@ -25,6 +25,7 @@ pub mod docs;
 pub mod doctor;
 pub mod guard;
 pub mod help;
+pub mod human;
 pub mod input;
 pub mod mcp;
 pub mod policy;

@@ -65,7 +65,7 @@ pub fn run(ctx: &Context, args: SessionsArgs) -> Result<Status> {
                 writeln!(
                     w,
                     "{}",
-                    serde_json::to_string_pretty(&s).unwrap_or_default()
+                    super::human::fields(&serde_json::to_value(&s).unwrap_or_default())
                 )
             })?;
         }

@@ -209,7 +209,7 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
                     writeln!(
                         w,
                         "{}",
-                        serde_json::to_string_pretty(&v).unwrap_or_default()
+                        super::human::fields(&serde_json::to_value(&v).unwrap_or_default())
                     )
                 })?;
             }
@@ -225,7 +225,7 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
                     writeln!(
                         w,
                         "{}",
-                        serde_json::to_string_pretty(&s).unwrap_or_default()
+                        super::human::fields(&serde_json::to_value(&s).unwrap_or_default())
                     )
                 })?;
             }

@@ -217,3 +217,54 @@ fn durations_are_read_as_people_write_them() {
         );
     }
 }
+
+#[test]
+fn record_commands_print_text_for_people() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\nmodel = \"m\"\n[agents.w1]\n",
+    )
+    .unwrap();
+    assert_eq!(
+        code(&env.run(&["team", "create", "t", "--lead", "lead", "--member", "w1"])),
+        0
+    );
+    for (args, line) in [
+        (&["--human", "agents", "show", "lead"][..], "model "),
+        (&["--human", "team", "settings", "get", "t"], "lock_minutes"),
+        (
+            &["--human", "team", "settings", "get", "t", "lock_minutes"],
+            "30",
+        ),
+        (&["--human", "doctor"], "AREA"),
+        (&["--human", "version"], "store schema version"),
+    ] {
+        let o = env.run(args);
+        let text = stdout(&o);
+        assert!(
+            !text.trim_start().starts_with('{'),
+            "{args:?} printed JSON: {text}"
+        );
+        assert!(text.contains(line), "{args:?}: {text}");
+        assert!(
+            text.lines().all(|l| l == l.trim_end()),
+            "{args:?}: trailing blanks"
+        );
+    }
+    // The same commands print JSON off a terminal.
+    assert_eq!(json(&env.run(&["agents", "show", "lead"]))["model"], "m");
+    // A file is printed as it is, and as a document with --json.
+    let o = env.run_stdin(
+        &["agents", "files", "set", "lead", "AGENTS.md", "-"],
+        "be kind\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        stdout(&env.run(&["agents", "files", "get", "lead", "AGENTS.md"])),
+        "be kind\n"
+    );
+    let doc = json(&env.run(&["--json", "agents", "files", "get", "lead", "AGENTS.md"]));
+    assert_eq!(doc["content"], "be kind\n");
+    assert_eq!(doc["name"], "AGENTS.md");
+}
