@@ -85,6 +85,9 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
             .map(|p| open_input(p))
             .collect::<Result<_>>()?
     };
+    // SIGINT and SIGTERM end the input: what was read is scrubbed to the end and written, then
+    // goclaw exits 130 or 143 (a second signal exits at once).
+    let stop = super::signals::watch();
     let want_report = args.check || args.report || ctx.json_flag;
     let mut reports = Vec::new();
     // Plain output goes straight to stdout; --check prints nothing but the report; --json
@@ -103,16 +106,12 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
             let bar = ctx
                 .out
                 .progress(len.filter(|&n| n > 16 << 20), &format!("scrub {name}"));
-            let more_waiting = || name != "-" || stdin_has_input();
+            let pace = Pace {
+                stdin: name == "-",
+                stop: stop.as_ref(),
+            };
             let report = if args.json_values {
-                scrub_json(
-                    &scrubber,
-                    &name,
-                    reader.as_mut(),
-                    sink,
-                    want_report,
-                    &more_waiting,
-                )?
+                scrub_json(&scrubber, &name, reader.as_mut(), sink, want_report, &pace)?
             } else {
                 let progress = |n| bar.inc(n);
                 scrub_stream(
@@ -122,7 +121,7 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
                     sink,
                     want_report,
                     &progress,
-                    &more_waiting,
+                    &pace,
                 )?
             };
             bar.finish_and_clear();
@@ -131,9 +130,13 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
                 redactions: report.redactions,
                 patterns: report.patterns,
             });
+            if pace.stopped().is_some() {
+                break;
+            }
         }
         stdout.flush().map_err(Error::stdout)?;
     }
+    let stopped = stop.as_ref().and_then(crate::tools::SignalFlag::get);
     let total: u64 = reports.iter().map(|r| r.redactions).sum();
     let report = ScrubReport {
         clean: total == 0,
@@ -164,7 +167,11 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
             |_| Ok(()),
         )?;
     }
-    Ok(Status::Ok)
+    Ok(match stopped {
+        Some(crate::tools::Stopped::Terminated) => Status::Exit(ErrorKind::Terminated),
+        Some(_) => Status::Exit(ErrorKind::Interrupted),
+        None => Status::Ok,
+    })
 }
 
 fn human_report(w: &mut dyn Write, report: &ScrubReport) -> std::io::Result<()> {
@@ -204,17 +211,48 @@ fn open_input(path: &Path) -> Result<(String, Box<dyn Read>, Option<u64>)> {
     Ok((path.display().to_string(), Box::new(file), Some(meta.len())))
 }
 
-/// Whether stdin has input waiting, or gets some within a millisecond: a fast producer refills
-/// a pipe within microseconds, so only a real pause (`tail -f`) flushes early. A file is never
-/// "paused": its short read is its end.
-fn stdin_has_input() -> bool {
+/// How scrub meets its input over time: whether more is waiting when a read came back short
+/// (stdin that paused, as under `tail -f`, gets what is final flushed), and waiting for input
+/// that a SIGINT or SIGTERM ends.
+struct Pace<'a> {
+    /// The input is stdin (a pipe or terminal can pause; a file's short read is its end).
+    stdin: bool,
+    stop: Option<&'a crate::tools::SignalFlag>,
+}
+
+impl Pace<'_> {
+    /// Whether input is waiting, or arrives within a millisecond: a fast producer refills a
+    /// pipe within microseconds, so only a real pause flushes early.
+    fn more_waiting(&self) -> bool {
+        !self.stdin || stdin_ready(1)
+    }
+
+    /// Waits until a read would not block; false when a signal came first (the input ends).
+    fn until_readable(&self) -> bool {
+        loop {
+            if self.stopped().is_some() {
+                return false;
+            }
+            if !self.stdin || stdin_ready(100) {
+                return true;
+            }
+        }
+    }
+
+    fn stopped(&self) -> Option<crate::tools::Stopped> {
+        self.stop.and_then(crate::tools::SignalFlag::get)
+    }
+}
+
+/// Whether stdin is readable (data, or its end) within `ms` milliseconds.
+fn stdin_ready(ms: u8) -> bool {
     use std::os::fd::AsFd;
     let stdin = std::io::stdin();
     let mut fds = [nix::poll::PollFd::new(
         stdin.as_fd(),
         nix::poll::PollFlags::POLLIN,
     )];
-    nix::poll::poll(&mut fds, 1u8).is_ok_and(|n| n > 0)
+    nix::poll::poll(&mut fds, ms).is_ok_and(|n| n > 0)
 }
 
 /// The scrubber every command uses (`[scrub]` from config), plus the values of these flags.
@@ -242,12 +280,15 @@ fn scrub_stream(
     sink: &mut dyn Write,
     with_report: bool,
     progress: &dyn Fn(u64),
-    more_waiting: &dyn Fn() -> bool,
+    pace: &Pace<'_>,
 ) -> Result<Report> {
     let mut stream = scrubber.stream(with_report);
     let mut buf = vec![0u8; READ_BUF];
     let mut out = Vec::with_capacity(READ_BUF + 4096);
     loop {
+        if !pace.until_readable() {
+            break;
+        }
         let n = match reader.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => n,
@@ -257,7 +298,7 @@ fn scrub_stream(
         stream.push(&buf[..n], &mut out);
         // A short read with nothing more waiting: the input paused (`tail -f`, a slow
         // producer), so what is final goes out now, not at the next full chunk or the end.
-        let paused = n < buf.len() && !more_waiting();
+        let paused = n < buf.len() && !pace.more_waiting();
         if paused {
             stream.flush_ready(&mut out);
         }
@@ -283,7 +324,7 @@ fn scrub_json(
     reader: &mut dyn Read,
     sink: &mut dyn Write,
     with_report: bool,
-    more_waiting: &dyn Fn() -> bool,
+    pace: &Pace<'_>,
 ) -> Result<Report> {
     let mut report = Report::default();
     let sink = std::cell::RefCell::new(sink);
@@ -293,12 +334,16 @@ fn scrub_json(
     let paced = FlushBeforeWait {
         inner: reader,
         sink: &sink,
-        more_waiting,
+        pace,
         write_error: &write_error,
     };
     let docs = serde_json::Deserializer::from_reader(std::io::BufReader::new(paced))
         .into_iter::<serde_json::Value>();
     for (i, doc) in docs.enumerate() {
+        // A signal ends the input: a document cut short by it is dropped, not an error.
+        if doc.is_err() && pace.stopped().is_some() {
+            break;
+        }
         let mut doc =
             doc.map_err(
                 |e| match (write_error.borrow_mut().take(), e.io_error_kind()) {
@@ -327,18 +372,21 @@ fn scrub_json(
 struct FlushBeforeWait<'a, 'w> {
     inner: &'a mut dyn Read,
     sink: &'a std::cell::RefCell<&'w mut dyn Write>,
-    more_waiting: &'a dyn Fn() -> bool,
+    pace: &'a Pace<'a>,
     write_error: &'a std::cell::RefCell<Option<std::io::Error>>,
 }
 
 impl Read for FlushBeforeWait<'_, '_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if !(self.more_waiting)()
+        if !self.pace.more_waiting()
             && let Err(e) = self.sink.borrow_mut().flush()
         {
             let kind = e.kind();
             *self.write_error.borrow_mut() = Some(e);
             return Err(std::io::Error::new(kind, "the output failed"));
+        }
+        if !self.pace.until_readable() {
+            return Ok(0);
         }
         self.inner.read(buf)
     }

@@ -404,3 +404,50 @@ fn live(args: &[&str], first: &str, first_out: &str, second: &str, second_out: &
     let rest: Vec<String> = rx.try_iter().collect();
     assert_eq!(rest, [second_out], "{args:?}");
 }
+
+/// Ctrl-C (or SIGTERM) ends the input: what was read and held back (a line not yet ended, a
+/// key waiting for its value) is scrubbed as the input's end and written, nothing is lost, and
+/// goclaw exits 130 (143) within a second.
+#[test]
+fn a_signal_ends_the_input_and_loses_nothing() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    for (sig, exit) in [
+        (nix::sys::signal::Signal::SIGINT, 130),
+        (nix::sys::signal::Signal::SIGTERM, 143),
+    ] {
+        let env = TestEnv::new();
+        let mut child = env
+            .std_cmd(&["scrub"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        // A whole line (flushed live), then a held-back tail with a secret in it.
+        stdin.write_all(b"first line\n").unwrap();
+        stdin.flush().unwrap();
+        let mut first = [0u8; 11];
+        stdout.read_exact(&mut first).unwrap();
+        assert_eq!(&first, b"first line\n");
+        stdin
+            .write_all(b"token: sk-abcdefghijklmnopqrstuvwxyz and the rest")
+            .unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let t = std::time::Instant::now();
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
+        let mut rest = String::new();
+        stdout.read_to_string(&mut rest).unwrap();
+        let status = child.wait().unwrap();
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(1),
+            "{sig}: {:?}",
+            t.elapsed()
+        );
+        assert_eq!(status.code(), Some(exit), "{sig}");
+        assert_eq!(rest, "[REDACTED] and the rest", "{sig}");
+        drop(stdin);
+    }
+}
