@@ -23,12 +23,14 @@ use crate::store::{now_ms, sql};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Schedule {
+    // snake_case like every key goclaw prints; the original's camelCase is read too (jobs
+    // stored before, and what a model copies from the original's schema).
     At {
-        #[serde(rename = "atMs")]
+        #[serde(alias = "atMs")]
         at_ms: i64,
     },
     Every {
-        #[serde(rename = "everyMs")]
+        #[serde(alias = "everyMs")]
         every_ms: i64,
     },
     Cron {
@@ -45,8 +47,11 @@ impl Schedule {
     /// Reads a schedule object, with §14's messages.
     pub fn parse(v: &Value, now: i64) -> std::result::Result<Schedule, String> {
         let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default();
+        // The original's camelCase name, or goclaw's snake_case one.
         let millis = |field: &str| {
+            let snake = if field == "atMs" { "at_ms" } else { "every_ms" };
             v.get(field)
+                .or_else(|| v.get(snake))
                 .and_then(Value::as_f64)
                 .map(|n| n as i64)
                 .ok_or(format!("job.schedule.{field} is required"))

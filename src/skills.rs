@@ -32,7 +32,6 @@ pub struct Skill {
     pub description: String,
     /// The SKILL.md file.
     pub location: PathBuf,
-    #[serde(rename = "baseDir")]
     pub base_dir: PathBuf,
     /// `root` (found under a root) or `published`.
     pub source: String,

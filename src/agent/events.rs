@@ -4,7 +4,8 @@
 //! a scrubbing stream per kind, so a secret split across fragments is still caught.
 //!
 //! The wire form is `{"v":1,"type":"…",…fields,"run_id":"…","ts":MS}`. Field names are the
-//! original's (seed 002), `maxAttempts` of `run.retrying` included.
+//! original's (seed 002) in snake_case, like every key goclaw prints (its `maxAttempts` of
+//! `run.retrying` is `max_attempts`).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -78,7 +79,6 @@ pub enum EventKind {
     #[serde(rename = "run.retrying")]
     RunRetrying {
         attempt: u32,
-        #[serde(rename = "maxAttempts")]
         max_attempts: u32,
         error: String,
         wait_ms: u64,

@@ -79,16 +79,18 @@ fn inline_value(key: &str, value: &Value) -> String {
     }
 }
 
+/// Unix milliseconds as RFC 3339 UTC (the number itself when out of range).
+pub fn time(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms).map_or_else(|_| ms.to_string(), |t| t.to_string())
+}
+
 /// A scalar as people read it: strings unquoted, null as `-`, a `*_at` millisecond time as
 /// RFC 3339 UTC.
 fn scalar(key: &str, value: &Value) -> String {
     match value {
         Value::Null => "-".into(),
         Value::String(s) => s.clone(),
-        Value::Number(n) if key.ends_with("_at") => n
-            .as_i64()
-            .and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
-            .map_or_else(|| n.to_string(), |t| t.to_string()),
+        Value::Number(n) if key.ends_with("_at") => n.as_i64().map_or_else(|| n.to_string(), time),
         other => other.to_string(),
     }
 }

@@ -264,7 +264,12 @@ fn exec_history(ctx: &Context, filter: &HistoryFilter) -> Result<()> {
         ctx.out.record(&row, || {
             format!(
                 "{:>5}  {}  {:<10} {:<9} {:>6}ms  {}",
-                row.id, row.at, row.tool, row.outcome, row.duration_ms, row.arguments
+                row.id,
+                super::human::time(row.at),
+                row.tool,
+                row.outcome,
+                row.duration_ms,
+                row.arguments
             )
         })?;
     }

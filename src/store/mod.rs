@@ -144,6 +144,14 @@ pub fn where_equal<'a>(pairs: &[(&'static str, Option<&'a str>)]) -> (String, Ve
     (clause, values)
 }
 
+/// Unix milliseconds of a time the store keeps as text (`strftime('%Y-%m-%dT%H:%M:%fZ')`, the
+/// audit trail's and the allowlist's): every time goclaw prints is Unix milliseconds. A text
+/// that does not parse (never written by goclaw) is 0.
+pub fn text_time_ms(text: &str) -> i64 {
+    text.parse::<jiff::Timestamp>()
+        .map_or(0, |t| t.as_millisecond())
+}
+
 /// The version of the SQLite compiled in.
 pub fn sqlite_version() -> &'static str {
     rusqlite::version()

@@ -285,7 +285,7 @@ impl Tool for CronTool {
     fn parameters(&self) -> Value {
         json!({"type":"object","properties":{
             "action":{"type":"string","enum":["status","list","add","update","remove","run","runs"]},
-            "job":{"type":"object","description":"For add: {name, schedule: {kind: at|every|cron, atMs | everyMs | expr, tz}, message | tool + args, session?, deleteAfterRun?}"},
+            "job":{"type":"object","description":"For add: {name, schedule: {kind: at|every|cron, at_ms | every_ms (or atMs | everyMs) | expr, tz}, message | tool + args, session?, deleteAfterRun?}"},
             "patch":{"type":"object","description":"For update: schedule, message, tool + args, session, enabled"},
             "jobId":{"description":"For update, remove, run, runs: the job's id or name"},
             "runMode":{"type":"string","enum":["force","due"],"description":"For run (default force)"},

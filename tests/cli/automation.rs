@@ -306,7 +306,7 @@ fn the_cron_tool_manages_only_the_callers_jobs() {
         ),
     );
     assert_eq!(c, 0, "{text}");
-    assert!(text.contains("\"everyMs\": 60000"), "{text}");
+    assert!(text.contains("\"every_ms\": 60000"), "{text}");
     let (_, text) = call("a", r#"{"action":"status"}"#);
     assert!(text.contains("\"jobs\": 1"), "{text}");
     let (_, text) = call("a", &format!(r#"{{"action":"runs","jobId":{id}}}"#));

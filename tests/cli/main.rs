@@ -19,6 +19,7 @@ mod run;
 mod sanitize;
 mod scrub;
 mod scrub_go;
+mod shapes;
 mod skills;
 mod store;
 mod subagents;

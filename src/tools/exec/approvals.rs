@@ -139,7 +139,8 @@ pub struct Entry {
     pub program: String,
     pub args: Vec<String>,
     pub decision: String,
-    pub created_at: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
     pub note: Option<String>,
 }
 
@@ -312,7 +313,7 @@ pub fn list(conn: &Connection) -> rusqlite::Result<Vec<Entry>> {
             program: r.get(1)?,
             args: serde_json::from_str(&args).unwrap_or_default(),
             decision: r.get(3)?,
-            created_at: r.get(4)?,
+            created_at: crate::store::text_time_ms(&r.get::<_, String>(4)?),
             note: r.get(5)?,
         })
     })?;
@@ -365,7 +366,7 @@ mod tests {
             program: program.into(),
             args: args.iter().map(|s| s.to_string()).collect(),
             decision: decision.into(),
-            created_at: String::new(),
+            created_at: 0,
             note: None,
         }
     }

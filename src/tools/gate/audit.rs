@@ -146,7 +146,8 @@ pub struct HistoryFilter {
 #[derive(Debug, Clone, Serialize)]
 pub struct HistoryRow {
     pub id: i64,
-    pub at: String,
+    /// Unix milliseconds.
+    pub at: i64,
     pub agent: Option<String>,
     pub session_key: Option<String>,
     pub tool: String,
@@ -179,7 +180,7 @@ pub fn history(store: &Store, f: &HistoryFilter) -> Result<Vec<HistoryRow>> {
     stmt.query_map(rusqlite::params_from_iter(values), |r| {
         Ok(HistoryRow {
             id: r.get(0)?,
-            at: r.get(1)?,
+            at: crate::store::text_time_ms(&r.get::<_, String>(1)?),
             agent: r.get(2)?,
             session_key: r.get(3)?,
             tool: r.get(4)?,
