@@ -70,6 +70,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model (default: the agent''s, then the provider''s)')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'A key of [providers], openai, anthropic, or replay:FILE (default: the agent''s)')
             [CompletionResult]::new('--max-iterations', '--max-iterations', [CompletionResultType]::ParameterName, 'At most this many LLM iterations (the agent''s limit still applies)')
+            [CompletionResult]::new('--max-cost', '--max-cost', [CompletionResultType]::ParameterName, 'Spend at most this many US dollars, at the provider''s prices: a request that could take the run past it is not sent; status limited, exit 4 (default: the agent''s max_cost)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'End the run after this long (90s, 5m, 1h30m, 2d), status timed_out, exit 7')
             [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When a tool needs approval and there is no terminal: deny, fail or allow')
             [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Save every LLM exchange to FILE (JSON Lines) for `--provider replay:FILE`')

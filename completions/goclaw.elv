@@ -66,6 +66,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --model 'The model (default: the agent''s, then the provider''s)'
             cand --provider 'A key of [providers], openai, anthropic, or replay:FILE (default: the agent''s)'
             cand --max-iterations 'At most this many LLM iterations (the agent''s limit still applies)'
+            cand --max-cost 'Spend at most this many US dollars, at the provider''s prices: a request that could take the run past it is not sent; status limited, exit 4 (default: the agent''s max_cost)'
             cand --timeout 'End the run after this long (90s, 5m, 1h30m, 2d), status timed_out, exit 7'
             cand --on-ask 'When a tool needs approval and there is no terminal: deny, fail or allow'
             cand --record 'Save every LLM exchange to FILE (JSON Lines) for `--provider replay:FILE`'

@@ -66,6 +66,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l session -d 'Sessio
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l model -d 'The model (default: the agent\'s, then the provider\'s)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l provider -d 'A key of [providers], openai, anthropic, or replay:FILE (default: the agent\'s)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-iterations -d 'At most this many LLM iterations (the agent\'s limit still applies)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-cost -d 'Spend at most this many US dollars, at the provider\'s prices: a request that could take the run past it is not sent; status limited, exit 4 (default: the agent\'s max_cost)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l timeout -d 'End the run after this long (90s, 5m, 1h30m, 2d), status timed_out, exit 7' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l on-ask -d 'When a tool needs approval and there is no terminal: deny, fail or allow' -r -f -a "deny\t'Refuse the call (exit 3)'
 fail\t'Return a tool error saying approval was required (exit 1)'

@@ -28,6 +28,9 @@ pub struct AgentConfig {
     pub context_window: Option<u64>,
     pub max_tokens: Option<u32>,
     pub temperature: Option<f64>,
+    /// US dollars a run may spend, at its provider's `input_price` / `output_price`: a
+    /// request that could take it past is not sent, and the run ends `limited` (exit 4).
+    pub max_cost: Option<f64>,
     /// The input guard's mode for this agent (default `[guard] mode`).
     pub guard: Option<crate::text::guard::GuardMode>,
     /// User turns of history sent to the model; 0 = all (default 0).

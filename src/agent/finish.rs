@@ -34,6 +34,10 @@ impl Runner<'_> {
                 (RunStatus::Completed, None)
             }
             End::Failed(e) => (RunStatus::Failed, Some(e)),
+            End::Limited(why) => (
+                RunStatus::Limited,
+                Some(Error::new(ErrorKind::Limited, why)),
+            ),
             End::Cancelled if self.cancel.withdrawn().is_some() => (
                 RunStatus::Cancelled,
                 Some(Error::new(

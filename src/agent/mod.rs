@@ -110,6 +110,8 @@ pub struct RunRequest {
     pub model: Option<String>,
     pub max_iterations: Option<u32>,
     pub timeout: Option<Duration>,
+    /// US dollars the run may spend (`--max-cost`; else the agent's `max_cost`).
+    pub max_cost: Option<f64>,
     pub on_ask: OnAsk,
     /// The run's id, when the caller chose it (a detached run, a subagent); else a new one.
     pub run_id: Option<String>,
@@ -274,6 +276,8 @@ enum End {
     Failed(Error),
     Cancelled,
     TimedOut,
+    /// A budget stopped the run before a request that could exceed it.
+    Limited(String),
 }
 
 fn truncate_chars(s: &str, max: usize) -> &str {
@@ -298,6 +302,7 @@ impl Runner<'_> {
             em.set_task(&task.id);
         }
         let cfg = self.agent.cloned().unwrap_or_default();
+        self.check_budget(req.max_cost.or(cfg.max_cost))?;
         let meta = RunMeta {
             model: self.model_for(req, &cfg)?,
             provider: self.client.resolved.name.clone(),
@@ -380,6 +385,32 @@ impl Runner<'_> {
             compaction: Some(compaction),
         };
         self.finish(&mut em, outcome, &st.meta, end)
+    }
+
+    /// A budget needs prices: without them every request would look free.
+    fn check_budget(&self, max_cost: Option<f64>) -> Result<()> {
+        let Some(budget) = max_cost else {
+            return Ok(());
+        };
+        if !(budget.is_finite() && budget > 0.0) {
+            return Err(Error::usage(format!(
+                "max_cost must be a positive number of US dollars, not {budget}"
+            )));
+        }
+        let million = Usage {
+            input_tokens: 1_000_000,
+            output_tokens: 1_000_000,
+        };
+        if self.client.cost(million) <= 0.0 {
+            let name = &self.client.resolved.name;
+            return Err(Error::usage(format!(
+                "a budget (max_cost ${budget}) needs the prices of provider `{name}`"
+            ))
+            .with_hint(format!(
+                "set input_price and output_price (US$ per million tokens) in [providers.{name}]"
+            )));
+        }
+        Ok(())
     }
 
     /// The model: the request's, the agent's, or the provider's default.

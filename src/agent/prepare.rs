@@ -40,8 +40,7 @@ impl Runner<'_> {
                 crate::team::work::task_context(task),
             ));
         }
-        // One growing conversation: the history, then this run's messages from `base_len` on:
-        // the team messages that arrived for the agent, then the run's own.
+        // From `base_len` on, this run's messages: team messages that arrived, then its own.
         let base_len = all.len();
         self.deliver_team_messages(req, &mut all)?;
         all.push(Message::new(Role::User, message.clone()));
@@ -65,6 +64,7 @@ impl Runner<'_> {
             max_iterations,
             tool_limit: cfg.max_tool_calls.unwrap_or(DEFAULT_MAX_TOOL_CALLS),
             deadline: req.timeout.map(|t| meta.started + t),
+            max_cost: req.max_cost.or(cfg.max_cost),
             window: cfg
                 .context_window
                 .or(self.client.resolved.config.context_window)

@@ -23,6 +23,7 @@ pub enum RunStatus {
     TimedOut,
     Denied,
     Abandoned,
+    Limited,
 }
 
 impl RunStatus {
@@ -35,6 +36,7 @@ impl RunStatus {
             RunStatus::TimedOut => "timed_out",
             RunStatus::Denied => "denied",
             RunStatus::Abandoned => "abandoned",
+            RunStatus::Limited => "limited",
         }
     }
 }

@@ -40,6 +40,7 @@ impl RunRow {
             "cancelled" => Some(ErrorKind::Interrupted),
             "timed_out" => Some(ErrorKind::Timeout),
             "denied" => Some(ErrorKind::Denied),
+            "limited" => Some(ErrorKind::Limited),
             _ => Some(ErrorKind::Failed),
         }
     }

@@ -32,6 +32,8 @@ pub(super) struct RunState {
     /// Tool calls per run; 0 = unlimited.
     pub tool_limit: u32,
     pub deadline: Option<Instant>,
+    /// US dollars the run may spend.
+    pub max_cost: Option<f64>,
     /// The context window, in tokens.
     pub window: u64,
     /// Keep the full prompt of every LLM span (`GOCLAW_TRACE_VERBOSE=1`).
@@ -140,6 +142,13 @@ impl Runner<'_> {
             max_tokens: st.cfg.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
             temperature: st.cfg.temperature.unwrap_or(DEFAULT_TEMPERATURE),
         };
+        if let Some(why) = self.over_budget(st, &request) {
+            st.all = request.messages;
+            if !last {
+                st.tools = request.tools;
+            }
+            return Ok(Flow::End(End::Limited(why)));
+        }
         let (took, started_ms) = (Instant::now(), now_ms());
         let answer = self.ask_llm(&request, em, st.deadline);
         let input_preview = st.verbose.then(|| {
@@ -181,6 +190,25 @@ impl Runner<'_> {
             response.tool_calls.clone(),
         ));
         self.act(req, st, em, response)
+    }
+
+    /// Why `request` must not be sent under the run's budget, if it must not: what it could
+    /// cost at most (its input at one token per 3 bytes, a generous count, and the whole
+    /// `max_tokens` of output) would take the run past `max_cost`.
+    fn over_budget(&self, st: &RunState, request: &ChatRequest) -> Option<String> {
+        let budget = st.max_cost?;
+        let bytes = serde_json::to_vec(&request.messages).map_or(0, |v| v.len())
+            + serde_json::to_vec(&request.tools).map_or(0, |v| v.len());
+        let bound = self.client.cost(Usage {
+            input_tokens: (bytes as u64).div_ceil(3),
+            output_tokens: u64::from(request.max_tokens),
+        });
+        (st.cost + bound > budget).then(|| {
+            format!(
+                "the run's budget of ${budget:.4} would be exceeded: ${:.4} spent, and the next request could cost up to ${bound:.4}",
+                st.cost
+            )
+        })
     }
 
     /// Acts on an answer with tool calls: retries cut-off calls, keeps the budget, runs the
@@ -326,6 +354,7 @@ impl Runner<'_> {
             End::Failed(e) => e.message.as_str(),
             End::Cancelled => "cancelled",
             End::TimedOut => "timed out",
+            End::Limited(why) => why.as_str(),
             End::Completed(_) => "",
         });
         let (provider, model) = (&st.meta.provider, &st.meta.model);

@@ -106,7 +106,7 @@ pub struct GlobalArgs {
 #[command(defer = true)]
 pub enum Command {
     /// Run an agent: Think → Act → Observe until it answers
-    Run(run::RunArgs),
+    Run(Box<run::RunArgs>),
     /// Agent runs: list, show, wait for and cancel them
     Runs(runs::RunsArgs),
     /// Sessions: their messages, kept in the store
@@ -368,7 +368,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         _ => out,
     };
     let result = match cli.command {
-        Command::Run(a) => run::run(&ctx, a),
+        Command::Run(a) => run::run(&ctx, *a),
         Command::Runs(a) => runs::run(&ctx, a),
         Command::Sessions(a) => sessions::run(&ctx, a),
         Command::Agents(a) => agents::run(&ctx, a),

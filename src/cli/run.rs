@@ -44,6 +44,10 @@ pub struct RunArgs {
     /// At most this many LLM iterations (the agent's limit still applies)
     #[arg(long)]
     pub max_iterations: Option<u32>,
+    /// Spend at most this many US dollars, at the provider's prices: a request that could take
+    /// the run past it is not sent; status limited, exit 4 (default: the agent's max_cost)
+    #[arg(long, value_name = "USD")]
+    pub max_cost: Option<f64>,
     /// End the run after this long (90s, 5m, 1h30m, 2d), status timed_out, exit 7
     #[arg(long)]
     pub timeout: Option<String>,
@@ -270,6 +274,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         model: a.model.clone(),
         max_iterations: a.max_iterations,
         timeout,
+        max_cost: a.max_cost,
         on_ask: a.on_ask,
         run_id: Some(run_id),
         detach_children: a.detach_children,

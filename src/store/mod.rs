@@ -126,6 +126,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "indexes",
         sql: include_str!("migrations/011_indexes.sql"),
     },
+    Migration {
+        version: 12,
+        name: "run_limits",
+        sql: include_str!("migrations/012_run_limits.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,
@@ -268,6 +273,33 @@ impl Store {
         if schema_version(&self.conn).map_err(err)? >= latest_version() {
             return Ok(Vec::new());
         }
+        // Foreign keys off while migrations run (SQLite's way to change a table: copy it, drop
+        // the old one, rename; a dropped table must not take its references with it). They are
+        // checked once the migrations committed, and on again whatever happened.
+        self.conn
+            .pragma_update(None, "foreign_keys", false)
+            .map_err(err)?;
+        let result = self.apply_migrations();
+        let checked = self
+            .conn
+            .query_row("PRAGMA foreign_key_check", [], |r| r.get::<_, String>(0));
+        self.conn
+            .pragma_update(None, "foreign_keys", true)
+            .map_err(err)?;
+        let applied = result?;
+        match checked {
+            Err(rusqlite::Error::QueryReturnedNoRows) => Ok(applied),
+            Ok(table) => Err(Error::internal(format!(
+                "migrations left a broken reference in table {table} of {}",
+                path.display()
+            ))),
+            Err(e) => Err(err(e)),
+        }
+    }
+
+    fn apply_migrations(&mut self) -> Result<Vec<Migration>> {
+        let path = self.path.clone();
+        let err = |e| sql_error(&path, e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -642,25 +674,4 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_read_only_store_is_a_failure_not_a_refusal() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.db");
-        rusqlite::Connection::open(&path)
-            .unwrap()
-            .execute_batch("create table t (x)")
-            .unwrap();
-        let ro = rusqlite::Connection::open_with_flags(
-            &path,
-            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-        )
-        .unwrap();
-        let e = ro.execute("insert into t values (1)", []).unwrap_err();
-        let mapped = sql_error(&path, e);
-        assert_eq!(mapped.kind, ErrorKind::Failed, "{}", mapped.message);
-        assert!(mapped.hint.unwrap_or_default().contains("read-only"));
-    }
-}
+mod tests;

@@ -1547,3 +1547,54 @@ fn an_endpoint_variable_the_config_overrides_is_warned_about() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_budget_stops_the_run_before_a_request_that_could_exceed_it() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    mock_provider(&env, &llm, "input_price = 1.0\noutput_price = 1.0\n");
+    // Any request here could cost more than a hundredth of a cent (8192 output tokens alone
+    // are $0.008): the run stops before asking, limited, exit 4.
+    let o = env.run(&["run", "--max-cost", "0.0001", "remember zebra"]);
+    let doc = assert_error(&o, 4, "limited");
+    assert_eq!(doc["details"]["status"], "limited", "{doc}");
+    assert!(
+        doc["message"]
+            .as_str()
+            .unwrap()
+            .contains("budget of $0.0001"),
+        "{doc}"
+    );
+    assert_eq!(
+        doc["details"]["usage"]["cost"], 0.0,
+        "nothing was spent: {doc}"
+    );
+    // A budget that covers it: the run answers.
+    let o = env.run(&["run", "--max-cost", "1", "remember zebra"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)["content"], "Noted.");
+    // The agent's own budget applies without the flag.
+    let config = std::fs::read_to_string(env.home().join("config.toml")).unwrap();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!("{config}\n[agents.frugal]\nmax_cost = 0.0001\n"),
+    )
+    .unwrap();
+    assert_error(
+        &env.run(&["run", "--agent", "frugal", "hello"]),
+        4,
+        "limited",
+    );
+    let runs = events(&env.run(&["runs", "list"]));
+    assert_eq!(runs[0]["status"], "limited", "{runs:?}");
+}
+
+#[test]
+fn a_budget_without_prices_is_refused() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    mock_provider(&env, &llm, "");
+    let e = assert_error(&env.run(&["run", "--max-cost", "1", "hello"]), 2, "usage");
+    assert!(e["hint"].as_str().unwrap().contains("input_price"), "{e}");
+    assert_error(&env.run(&["run", "--max-cost", "-1", "hello"]), 2, "usage");
+}
