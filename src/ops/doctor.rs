@@ -319,24 +319,21 @@ fn sandbox_checks(s: &Settings, checks: &mut Vec<Check>) {
             "this kernel does not enforce Landlock".into(),
         )
     });
-    checks.push(match which::which("bwrap") {
-        Ok(p) => check("sandbox", "bwrap", Health::Ok, p.display().to_string()),
-        Err(_) => check(
-            "sandbox",
-            "bwrap",
-            Health::Warn,
-            "bubblewrap is not installed (apt-get install bubblewrap)".into(),
-        ),
-    });
-    checks.push(match which::which("docker") {
-        Ok(p) => check("sandbox", "docker", Health::Ok, p.display().to_string()),
-        Err(_) => check(
-            "sandbox",
-            "docker",
-            Health::Ok,
-            "not installed (needed only for sandbox = \"docker\")".into(),
-        ),
-    });
+    // A program a sandbox layer runs: where it is, or what its absence means.
+    let program = |name: &str, missing: Health, why: &str| match which::which(name) {
+        Ok(p) => check("sandbox", name, Health::Ok, p.display().to_string()),
+        Err(_) => check("sandbox", name, missing, why.to_string()),
+    };
+    checks.push(program(
+        "bwrap",
+        Health::Warn,
+        "bubblewrap is not installed (apt-get install bubblewrap)",
+    ));
+    checks.push(program(
+        "docker",
+        Health::Ok,
+        "not installed (needed only for sandbox = \"docker\")",
+    ));
     let mode = s.config.tools.exec.sandbox;
     let name = format!("[tools.exec] sandbox = {}", mode_name(mode));
     checks.push(match sandbox::layers_for(mode) {

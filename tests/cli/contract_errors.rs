@@ -48,14 +48,7 @@ fn db_query_runs_exactly_one_statement() {
 
 #[test]
 fn an_unknown_team_setting_is_not_found() {
-    let env = TestEnv::new();
-    std::fs::write(
-        env.home().join("config.toml"),
-        "[agents.lead]\n[agents.w1]\n",
-    )
-    .unwrap();
-    let o = env.run(&["team", "create", "t", "--lead", "lead", "--member", "w1"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let env = team_home("[agents.lead]\n[agents.w1]\n", "t");
     let e = assert_error(
         &env.run(&["team", "settings", "get", "t", "nosuch.key"]),
         5,
@@ -220,16 +213,7 @@ fn durations_are_read_as_people_write_them() {
 
 #[test]
 fn record_commands_print_text_for_people() {
-    let env = TestEnv::new();
-    std::fs::write(
-        env.home().join("config.toml"),
-        "[agents.lead]\nmodel = \"m\"\n[agents.w1]\n",
-    )
-    .unwrap();
-    assert_eq!(
-        code(&env.run(&["team", "create", "t", "--lead", "lead", "--member", "w1"])),
-        0
-    );
+    let env = team_home("[agents.lead]\nmodel = \"m\"\n[agents.w1]\n", "t");
     for (args, line) in [
         (&["--human", "agents", "show", "lead"][..], "model "),
         (&["--human", "team", "settings", "get", "t"], "lock_minutes"),

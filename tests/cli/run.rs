@@ -1341,16 +1341,7 @@ fn checkpoints_of_a_killed_run_are_removed_when_it_is_found_abandoned() {
 #[test]
 fn a_team_lead_is_reminded_of_its_board() {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
-    std::fs::write(
-        env.home().join("config.toml"),
-        "[agents.lead]\n[agents.w1]\n",
-    )
-    .unwrap();
-    assert_eq!(
-        code(&env.run(&["team", "create", "dev", "--lead", "lead", "--member", "w1"])),
-        0
-    );
+    let env = team_home("[agents.lead]\n[agents.w1]\n", "dev");
     for subject in ["write docs", "fix bug"] {
         let o = env.run(&["tasks", "--as", "lead", "create", "--subject", subject]);
         assert_eq!(code(&o), 0, "{}", stdout(&o));

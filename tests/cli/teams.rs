@@ -1090,16 +1090,7 @@ fn tasks_do_goes_through_the_gate() {
 
 #[test]
 fn a_task_is_found_by_what_a_person_types() {
-    let env = TestEnv::new();
-    std::fs::write(
-        env.home().join("config.toml"),
-        "[agents.lead]\n[agents.w1]\n",
-    )
-    .unwrap();
-    assert_eq!(
-        code(&env.run(&["team", "create", "t", "--lead", "lead", "--member", "w1"])),
-        0
-    );
+    let env = team_home("[agents.lead]\n[agents.w1]\n", "t");
     let tasks = |args: &[&str]| {
         let mut all = vec!["tasks", "--as", "lead", "--team", "t"];
         all.extend_from_slice(args);

@@ -410,6 +410,16 @@ pub fn assert_error(o: &Output, exit: i32, name: &str) -> serde_json::Value {
     err
 }
 
+/// A home whose config has `config` (agents `lead` and `w1` at least) and team `team` led by
+/// `lead` with member `w1`.
+pub fn team_home(config: &str, team: &str) -> TestEnv {
+    let env = TestEnv::new();
+    std::fs::write(env.home().join("config.toml"), config).unwrap();
+    let o = env.run(&["team", "create", team, "--lead", "lead", "--member", "w1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    env
+}
+
 /// A text filter's failure (`scrub`, `sanitize` without `--json`): the exit code, nothing on
 /// stdout (the data stream, often a file), one `error:` line on stderr; returns that line.
 pub fn assert_filter_error(o: &Output, exit: i32) -> String {
