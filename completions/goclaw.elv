@@ -54,6 +54,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand completions 'Print a shell completion script'
             cand help 'Show help for a command, or a topic: exit-codes'
             cand version 'Show the version, the commit it was built from and the store schema version'
+            cand schema 'Print the JSON Schema of a document goclaw prints (event, run, error, task, …)'
             cand __sandbox-exec 'Internal: apply the exec sandbox, then run a command (used by exec itself)'
         }
         &'goclaw;run'= {
@@ -2417,6 +2418,21 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;version'= {
+            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
+            cand --workspace 'The workspace directory tools work in [default: the current directory]'
+            cand --json 'Print JSON even on a terminal'
+            cand --human 'Print human text even when stdout is not a terminal'
+            cand -q 'Print no warnings or notes on stderr (errors still are)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still are)'
+            cand -v 'Say more on stderr'
+            cand --verbose 'Say more on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'goclaw;schema'= {
             cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'

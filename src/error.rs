@@ -230,18 +230,39 @@ impl Error {
     }
 
     /// The JSON error document: `{"error":{"code","exit_code","message","hint"}}`.
-    pub fn to_json(&self) -> serde_json::Value {
-        let mut inner = serde_json::json!({
-            "code": self.kind.name(),
-            "exit_code": self.kind.exit_code(),
-            "message": self.message,
-            "hint": self.hint,
-        });
-        if let (Some(details), Some(map)) = (&self.details, inner.as_object_mut()) {
-            map.insert("details".into(), (**details).clone());
+    pub fn to_json(&self) -> ErrorDocument {
+        ErrorDocument {
+            error: ErrorBody {
+                code: self.kind.name().to_string(),
+                exit_code: self.kind.exit_code(),
+                message: self.message.clone(),
+                hint: self.hint.clone(),
+                details: self.details.as_deref().cloned(),
+            },
         }
-        serde_json::json!({ "error": inner })
     }
+}
+
+/// The one JSON document a failed command prints: `{"error": {…}}`.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct ErrorDocument {
+    pub error: ErrorBody,
+}
+
+/// What went wrong.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct ErrorBody {
+    /// The exit code's name: `failed`, `usage`, `denied`, `limited`, `not_found`, `conflict`,
+    /// `timeout`, `upstream`, `internal`, `interrupted`, `terminated`.
+    pub code: String,
+    pub exit_code: u8,
+    /// What was wrong, naming it.
+    pub message: String,
+    /// What to do about it (`null` when there is nothing to add).
+    pub hint: Option<String>,
+    /// More, for some errors (a failed run's outcome).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
 }
 
 /// `io::Error`'s message without the " (os error N)" suffix.
@@ -273,7 +294,7 @@ mod tests {
 
     #[test]
     fn document_shape() {
-        let doc = Error::denied("no").with_hint("ask").to_json();
+        let doc = serde_json::to_value(Error::denied("no").with_hint("ask").to_json()).unwrap();
         assert_eq!(
             doc,
             serde_json::json!({"error":{"code":"denied","exit_code":3,"message":"no","hint":"ask"}})

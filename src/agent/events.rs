@@ -19,8 +19,9 @@ use crate::text::scrub::{ScrubStream, Scrubber};
 pub const EVENT_VERSION: u32 = 1;
 
 /// One event of a run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Event {
+    /// The format's version (1).
     pub v: u32,
     #[serde(flatten)]
     pub kind: EventKind,
@@ -36,7 +37,7 @@ pub struct Event {
 }
 
 /// What happened.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "type")]
 pub enum EventKind {
     /// The run began (the message as given).
@@ -113,7 +114,7 @@ pub enum EventKind {
 }
 
 /// The loop's phases (`activity` events).
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     Thinking,

@@ -169,7 +169,7 @@ pub struct Runner<'a> {
 }
 
 /// Token use and cost of a run.
-#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct RunUsage {
     pub input_tokens: u64,
     pub output_tokens: u64,
@@ -177,7 +177,7 @@ pub struct RunUsage {
 }
 
 /// How a run ended: the JSON document `goclaw run` prints off a terminal.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RunOutcome {
     pub run_id: String,
     pub session: Option<String>,

@@ -13,7 +13,7 @@ pub use crate::sessions::{history, session, sessions};
 use crate::text::scrub::Scrubber;
 
 /// A run's final status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
     Running,

@@ -32,6 +32,7 @@ pub mod policy;
 pub mod run;
 pub mod runs;
 pub mod sanitize;
+pub mod schema;
 pub mod scrub;
 pub mod secure_cli;
 pub mod sessions;
@@ -151,6 +152,8 @@ pub enum Command {
     Help(help::HelpArgs),
     /// Show the version, the commit it was built from and the store schema version
     Version(version::VersionArgs),
+    /// Print the JSON Schema of a document goclaw prints (event, run, error, task, …)
+    Schema(schema::SchemaArgs),
     /// Internal: apply the exec sandbox, then run a command (used by exec itself)
     #[command(name = "__sandbox-exec", hide = true)]
     SandboxExec(SandboxExecArgs),
@@ -404,6 +407,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Completions(a) => completions::run(&ctx, a),
         Command::Help(a) => help::run(&ctx, a),
         Command::Version(a) => version::run(&ctx, a),
+        Command::Schema(a) => schema::run(&ctx, a),
     };
     (out, result)
 }

@@ -14,7 +14,7 @@ use crate::error::Result;
 pub struct VersionArgs {}
 
 /// What `goclaw version` prints.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct VersionDoc {
     pub version: &'static str,
     /// The git commit built from, or "unknown".

@@ -16,7 +16,7 @@ use crate::store::Store;
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A check's verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Health {
     Ok,
@@ -28,7 +28,7 @@ pub enum Health {
 
 /// One check: its area (`config`, `store`, `provider`, `mcp`, `sandbox`), what it looked at,
 /// the verdict and what was found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Check {
     pub area: &'static str,
     pub name: String,
@@ -37,7 +37,7 @@ pub struct Check {
 }
 
 /// Every check, and whether none failed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Report {
     pub ok: bool,
     pub checks: Vec<Check>,

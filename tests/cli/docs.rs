@@ -72,3 +72,69 @@ fn completions_command_prints_the_same_script() {
     }
     assert_error(&env.run(&["completions", "tcsh"]), 2, "usage");
 }
+
+#[test]
+fn committed_schemas_are_current() {
+    let mut stale = Vec::new();
+    let docs = goclaw::cli::schema::documents();
+    assert!(docs.len() >= 6);
+    for (name, _, schema) in &docs {
+        let mut text = serde_json::to_string_pretty(schema).unwrap();
+        text.push('\n');
+        check_or_bless(
+            repo("docs/schema").join(format!("{name}.json")),
+            text.as_bytes(),
+            &mut stale,
+        );
+    }
+    assert!(
+        stale.is_empty(),
+        "stale: {stale:?}; run `GOCLAW_BLESS=1 cargo test` and commit the result"
+    );
+}
+
+/// What `goclaw schema NAME` prints is the committed schema, and the documents the commands
+/// print use only the properties their schema declares, with every required one present.
+#[test]
+fn printed_documents_fit_their_schemas() {
+    let env = TestEnv::new();
+    let listed = json(&env.run(&["schema"]));
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["name"] == "event"),
+        "{listed}"
+    );
+    let schema = |name: &str| {
+        let o = env.run(&["schema", name]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let committed = std::fs::read_to_string(repo(&format!("docs/schema/{name}.json"))).unwrap();
+        assert_eq!(stdout(&o), committed, "{name}");
+        json(&o)
+    };
+    let fits = |name: &str, doc: &serde_json::Value| {
+        let s = schema(name);
+        let props = s["properties"].as_object().unwrap();
+        for key in doc.as_object().unwrap().keys() {
+            assert!(
+                props.contains_key(key),
+                "{name}: `{key}` is not in the schema"
+            );
+        }
+        for key in s["required"].as_array().into_iter().flatten() {
+            assert!(
+                doc.get(key.as_str().unwrap()).is_some(),
+                "{name}: `{key}` is missing"
+            );
+        }
+    };
+    fits("version", &json(&env.run(&["version"])));
+    fits("doctor", &json(&env.run(&["doctor"])));
+    fits(
+        "error",
+        &json(&env.run(&["tools", "describe", "no_such_tool"])),
+    );
+    assert_error(&env.run(&["schema", "nope"]), 5, "not_found");
+}

@@ -47,7 +47,7 @@ const BLOCKER_REASON_RUNES: usize = 500;
 pub const MAX_COMMENT_BYTES: usize = 10_000;
 
 /// A task as listed.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Task {
     pub id: String,
     pub identifier: String,
@@ -69,7 +69,7 @@ pub struct Task {
 }
 
 /// A task with everything known about it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Detail {
     #[serde(flatten)]
     pub task: Task,
@@ -88,7 +88,7 @@ pub struct Detail {
 }
 
 /// An audit event.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Event {
     pub id: i64,
     pub task_id: String,

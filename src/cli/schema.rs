@@ -1,0 +1,62 @@
+//! `goclaw schema [NAME]`: the JSON Schema of each document goclaw prints, generated from the
+//! Rust types that print them (schemars), so a script can validate what it reads. The same
+//! schemas are committed under `docs/schema/` (a test fails when they are stale).
+
+use clap::Args;
+use schemars::{JsonSchema, Schema, schema_for};
+
+use super::{Context, Status};
+use crate::error::{Error, Result};
+
+// Flags of `goclaw schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The document: event, run, error, task, version, doctor (none: list them)
+    pub name: Option<String>,
+}
+
+/// Every document with a schema: its name, what prints it, and the schema.
+pub fn documents() -> Vec<(&'static str, &'static str, Schema)> {
+    fn of<T: JsonSchema>(
+        name: &'static str,
+        what: &'static str,
+    ) -> (&'static str, &'static str, Schema) {
+        (name, what, schema_for!(T))
+    }
+    vec![
+        of::<crate::agent::events::Event>("event", "a line of `goclaw run --events`"),
+        of::<crate::agent::RunOutcome>("run", "`goclaw run` off a terminal"),
+        of::<crate::error::ErrorDocument>("error", "the document of any failure in JSON mode"),
+        of::<crate::team::board::Detail>("task", "`goclaw tasks get`"),
+        of::<super::version::VersionDoc>("version", "`goclaw version`"),
+        of::<crate::ops::doctor::Report>("doctor", "`goclaw doctor`"),
+    ]
+}
+
+pub fn run(ctx: &Context, args: SchemaArgs) -> Result<Status> {
+    let docs = documents();
+    let Some(name) = args.name else {
+        let list: Vec<serde_json::Value> = docs
+            .iter()
+            .map(|(name, what, _)| serde_json::json!({"name": name, "printed_by": what}))
+            .collect();
+        ctx.out.data(&list, |w| {
+            for (name, what, _) in &docs {
+                writeln!(w, "{name:<8} {what}")?;
+            }
+            Ok(())
+        })?;
+        return Ok(Status::Ok);
+    };
+    let (_, _, schema) = docs
+        .into_iter()
+        .find(|(n, _, _)| *n == name)
+        .ok_or_else(|| {
+            Error::not_found(format!("no schema `{name}`"))
+                .with_hint("`goclaw schema` lists them: event, run, error, task, version, doctor")
+        })?;
+    // A schema is JSON whatever stdout is: there is no other form of it.
+    let text = serde_json::to_string_pretty(&schema).map_err(|e| Error::internal(e.to_string()))?;
+    ctx.out.raw(format!("{text}\n").as_bytes())?;
+    Ok(Status::Ok)
+}
