@@ -79,7 +79,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l parent-run -d 'A s
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l depth -d 'A subagent\'s depth (set by the spawn tool)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l label -d 'A subagent\'s label (set by the spawn tool)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l gate -d 'A quality gate: after the answer, CMD runs in the workspace (through exec); exit 0 passes, otherwise its output goes back to the agent for revision (repeatable)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l gate-retries -d 'Revisions a failing --gate or --gate-agent allows before the run fails' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l output-schema -d 'The answer must be one JSON document valid against this JSON Schema: the validation errors go back to the agent, up to --gate-retries times; then the run fails (exit 1)' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l gate-retries -d 'Revisions a failing --gate, --gate-agent or --output-schema allows before the run fails' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l gate-agent -d 'A quality gate run by AGENT, which reviews the answer: APPROVED, or REJECTED: feedback for revision (repeatable)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l evaluator -d 'Evaluate-optimize: AGENT judges each answer (APPROVED or REJECTED: feedback) and the agent revises until approved or --max-rounds is reached' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-rounds -d 'Rounds of the evaluator loop, 1 to 5 (default 3)' -r

@@ -54,6 +54,9 @@ pub struct QualityGate {
     pub command: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
+    /// A JSON Schema the answer must be a JSON document valid against (`run --output-schema`).
+    #[serde(skip)]
+    pub schema: Option<serde_json::Value>,
     /// Revisions after the first failure (default 2).
     #[serde(default = "default_gate_retries")]
     pub max_retries: u32,

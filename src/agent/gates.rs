@@ -49,6 +49,8 @@ enum Checker<'g> {
     Command(&'g str),
     /// A reviewer agent's run.
     Reviewer(&'g str),
+    /// A JSON Schema the answer must be valid against.
+    Schema(&'g serde_json::Value),
 }
 
 /// What one check of one gate found.
@@ -80,6 +82,9 @@ struct Checked<'c> {
 impl<'g> Checker<'g> {
     /// What `gate` (the `n`th, from 1) checks with: exactly one of `command` and `agent`.
     fn of(gate: &'g QualityGate, n: usize) -> Result<Checker<'g>> {
+        if let Some(schema) = &gate.schema {
+            return Ok(Checker::Schema(schema));
+        }
         match (gate.command.as_deref(), gate.agent.as_deref()) {
             (Some(c), None) if !c.trim().is_empty() => Ok(Checker::Command(c)),
             (None, Some(a)) if !a.trim().is_empty() => Ok(Checker::Reviewer(a)),
@@ -100,6 +105,7 @@ impl<'g> Checker<'g> {
         match self {
             Checker::Command(c) => c.to_string(),
             Checker::Reviewer(a) => format!("agent:{a}"),
+            Checker::Schema(_) => "output-schema".into(),
         }
     }
 }
@@ -148,6 +154,7 @@ impl Runner<'_> {
                 Checker::Reviewer(agent) => {
                     self.ask_reviewer(st, agent, answer, (checked.attempt, checked.rounds))?
                 }
+                Checker::Schema(schema) => check_schema(schema, answer),
             };
             let checked = Checked {
                 took: started.elapsed(),
@@ -319,6 +326,7 @@ impl Runner<'_> {
                 format!("gate: {}", self.gate.scrubber().scrub_str(command, None))
             }
             Checker::Reviewer(agent) => format!("evaluator: {agent} round {}", c.attempt),
+            Checker::Schema(_) => format!("output schema, attempt {}", c.attempt),
         };
         let short = said.as_deref().map(short_feedback);
         record::add_span(
@@ -375,6 +383,12 @@ fn revision_message(checker: Checker<'_>, (failed, rounds): (u32, u32), feedback
              {feedback}\n\n\
              Revise your work to address this feedback, then answer again."
         ),
+        Checker::Schema(schema) => format!(
+            "[Output schema] Your answer must be exactly one JSON document, nothing before or after it and no code fence, valid against this JSON Schema (attempt {failed} of {rounds}):\n\
+             {schema}\n\n\
+             It is not: {feedback}\n\n\
+             Answer again with the JSON document only."
+        ),
     }
 }
 
@@ -388,6 +402,38 @@ fn failed_for_good(checker: Checker<'_>, failures: u32, feedback: &str) -> Strin
         Checker::Reviewer(agent) => {
             format!("reviewer {agent} rejected the answer after {failures} rounds: {short}")
         }
+        Checker::Schema(_) => format!(
+            "the answer did not fit the output schema after {failures} attempts: {}",
+            capped(feedback.trim())
+        ),
+    }
+}
+
+/// An output-schema gate: the answer (white space around it aside) must parse as one JSON
+/// document valid against `schema`; the feedback names every violation with its place.
+fn check_schema(schema: &serde_json::Value, answer: &str) -> Check {
+    let validator = match jsonschema::validator_for(schema) {
+        Ok(v) => v,
+        Err(e) => {
+            return Check::Broken(Error::usage(format!("the output schema is not valid: {e}")));
+        }
+    };
+    let doc: serde_json::Value = match serde_json::from_str(answer.trim()) {
+        Ok(v) => v,
+        Err(e) => return Check::Failed(format!("it is not one JSON document ({e})")),
+    };
+    let errors: Vec<String> = validator
+        .iter_errors(&doc)
+        .map(|e| {
+            let at = e.instance_path.to_string();
+            let at = if at.is_empty() { "/".to_string() } else { at };
+            format!("at {at}: {e}")
+        })
+        .collect();
+    if errors.is_empty() {
+        Check::Passed
+    } else {
+        Check::Failed(errors.join("\n"))
     }
 }
 
@@ -424,8 +470,35 @@ mod tests {
         QualityGate {
             command: command.map(str::to_string),
             agent: agent.map(str::to_string),
+            schema: None,
             max_retries: 2,
         }
+    }
+
+    #[test]
+    fn a_schema_check_names_each_violation_and_its_place() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "required": ["legs"],
+            "properties": {"legs": {"type": "integer"}, "tags": {"type": "array", "items": {"maxLength": 3}}}
+        });
+        assert!(matches!(
+            check_schema(&schema, " {\"legs\": 4}\n"),
+            Check::Passed
+        ));
+        let Check::Failed(why) =
+            check_schema(&schema, r#"{"legs": "four", "tags": ["ok", "toolong"]}"#)
+        else {
+            panic!("passed")
+        };
+        assert!(
+            why.contains("at /legs") && why.contains("at /tags/1"),
+            "{why}"
+        );
+        let Check::Failed(why) = check_schema(&schema, "```json\n{\"legs\": 4}\n```") else {
+            panic!("passed")
+        };
+        assert!(why.contains("not one JSON document"), "{why}");
     }
 
     #[test]

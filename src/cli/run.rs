@@ -97,7 +97,11 @@ pub struct RunArgs {
     /// passes, otherwise its output goes back to the agent for revision (repeatable)
     #[arg(long, value_name = "CMD")]
     pub gate: Vec<String>,
-    /// Revisions a failing --gate or --gate-agent allows before the run fails
+    /// The answer must be one JSON document valid against this JSON Schema: the validation
+    /// errors go back to the agent, up to --gate-retries times; then the run fails (exit 1)
+    #[arg(long, value_name = "FILE")]
+    pub output_schema: Option<PathBuf>,
+    /// Revisions a failing --gate, --gate-agent or --output-schema allows before the run fails
     #[arg(long, value_name = "N", default_value_t = crate::agent::config::DEFAULT_GATE_RETRIES)]
     pub gate_retries: u32,
     /// A quality gate run by AGENT, which reviews the answer: APPROVED, or REJECTED: feedback
@@ -575,6 +579,7 @@ fn quality_gates(ctx: &Context, a: &RunArgs) -> Result<Vec<crate::agent::config:
     let gate = |command: Option<&String>, agent: Option<&String>, max_retries| QualityGate {
         command: command.cloned(),
         agent: agent.cloned(),
+        schema: None,
         max_retries,
     };
     let mut gates: Vec<QualityGate> = a
@@ -588,7 +593,27 @@ fn quality_gates(ctx: &Context, a: &RunArgs) -> Result<Vec<crate::agent::config:
             .map(|g| gate(None, Some(g), a.gate_retries)),
     );
     gates.extend(a.evaluator.iter().map(|e| gate(None, Some(e), rounds - 1)));
+    if let Some(path) = &a.output_schema {
+        gates.push(QualityGate {
+            schema: Some(output_schema(path)?),
+            ..gate(None, None, a.gate_retries)
+        });
+    }
     Ok(gates)
+}
+
+/// The JSON Schema of `--output-schema FILE`, checked to be one before the run starts.
+fn output_schema(path: &std::path::Path) -> Result<Value> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, &e))?;
+    let schema: Value = serde_json::from_str(&text)
+        .map_err(|e| Error::usage(format!("--output-schema {}: not JSON: {e}", path.display())))?;
+    jsonschema::validator_for(&schema).map_err(|e| {
+        Error::usage(format!(
+            "--output-schema {}: not a valid JSON Schema: {e}",
+            path.display()
+        ))
+    })?;
+    Ok(schema)
 }
 
 /// Rounds of the evaluator loop by default (`--max-rounds`), and at most.

@@ -103,6 +103,7 @@ impl TeamWork {
         self.gate.clone().map(|command| QualityGate {
             command: Some(command),
             agent: None,
+            schema: None,
             max_retries: crate::agent::config::DEFAULT_GATE_RETRIES,
         })
     }

@@ -1589,3 +1589,74 @@ fn a_budget_without_prices_is_refused() {
     assert!(e["hint"].as_str().unwrap().contains("input_price"), "{e}");
     assert_error(&env.run(&["run", "--max-cost", "-1", "hello"]), 2, "usage");
 }
+
+#[test]
+fn an_output_schema_makes_the_answer_json_that_fits_it() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    let schema = env.write(
+        "animal.json",
+        r#"{"type":"object","required":["animal","legs"],"properties":{"animal":{"type":"string"},"legs":{"type":"integer","minimum":0}},"additionalProperties":false}"#,
+    );
+    let schema = schema.to_str().unwrap();
+    // Prose first: the validation errors go back, and the second answer fits.
+    let o = run(
+        &env,
+        &llm,
+        &["--events", "--output-schema", schema, "as json please"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let evs = events(&o);
+    let checks: Vec<&Value> = evs.iter().filter(|e| e["type"] == "gate.checked").collect();
+    assert_eq!(checks.len(), 2, "{checks:?}");
+    assert_eq!(checks[0]["passed"], false);
+    assert!(
+        checks[0]["feedback"]
+            .as_str()
+            .unwrap()
+            .contains("not one JSON document"),
+        "{checks:?}"
+    );
+    assert_eq!(checks[1]["passed"], true);
+    let done = evs.last().unwrap();
+    let answer: Value = serde_json::from_str(done["content"].as_str().unwrap()).unwrap();
+    assert_eq!(answer, json!({"animal": "zebra", "legs": 4}));
+    // Never JSON: the run fails once the retries are spent, with the last errors.
+    let o = run(
+        &env,
+        &llm,
+        &[
+            "--output-schema",
+            schema,
+            "--gate-retries",
+            "1",
+            "prose only",
+        ],
+    );
+    let e = assert_error(&o, 1, "failed");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not fit the output schema after 2 attempts"),
+        "{e}"
+    );
+    // A schema that is not one is refused before the run starts.
+    let bad = env.write("bad.json", r#"{"type": 12}"#);
+    let e = assert_error(
+        &run(
+            &env,
+            &llm,
+            &["--output-schema", bad.to_str().unwrap(), "hi"],
+        ),
+        2,
+        "usage",
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a valid JSON Schema"),
+        "{e}"
+    );
+}
