@@ -412,7 +412,7 @@ fn failed_for_good(checker: Checker<'_>, failures: u32, feedback: &str) -> Strin
 /// An output-schema gate: the answer (white space around it aside) must parse as one JSON
 /// document valid against `schema`; the feedback names every violation with its place.
 fn check_schema(schema: &serde_json::Value, answer: &str) -> Check {
-    let validator = match jsonschema::validator_for(schema) {
+    let validator = match crate::tools::schema::validator(schema) {
         Ok(v) => v,
         Err(e) => {
             return Check::Broken(Error::usage(format!("the output schema is not valid: {e}")));
@@ -422,14 +422,7 @@ fn check_schema(schema: &serde_json::Value, answer: &str) -> Check {
         Ok(v) => v,
         Err(e) => return Check::Failed(format!("it is not one JSON document ({e})")),
     };
-    let errors: Vec<String> = validator
-        .iter_errors(&doc)
-        .map(|e| {
-            let at = e.instance_path.to_string();
-            let at = if at.is_empty() { "/".to_string() } else { at };
-            format!("at {at}: {e}")
-        })
-        .collect();
+    let errors = crate::tools::schema::violations(&validator, &doc);
     if errors.is_empty() {
         Check::Passed
     } else {

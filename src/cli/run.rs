@@ -607,7 +607,7 @@ fn output_schema(path: &std::path::Path) -> Result<Value> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, &e))?;
     let schema: Value = serde_json::from_str(&text)
         .map_err(|e| Error::usage(format!("--output-schema {}: not JSON: {e}", path.display())))?;
-    jsonschema::validator_for(&schema).map_err(|e| {
+    crate::tools::schema::validator(&schema).map_err(|e| {
         Error::usage(format!(
             "--output-schema {}: not a valid JSON Schema: {e}",
             path.display()

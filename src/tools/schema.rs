@@ -1,5 +1,9 @@
-//! Argument checks against a tool's JSON schema: the subset the built-in tools use (an object
-//! with typed properties, `required`, `enum`, `minimum`). Errors name the field.
+//! Argument checks against a tool's JSON schema, for built-in, custom and MCP tools alike. The
+//! top level is checked first with messages made for a model (`missing required field
+//! `path``, `unknown field `x` (expected one of: …)`); then the whole schema with the
+//! `jsonschema` crate (nested `required`, `items`, `pattern`, `maxLength`, `oneOf` …), its
+//! first violation named by its place. Patterns run on the `regex` crate (linear time), so a
+//! hostile MCP server's schema cannot make a check take exponential time.
 
 use serde_json::{Map, Value};
 
@@ -60,7 +64,44 @@ pub fn validate(schema: &Value, args: &Map<String, Value>) -> Result<(), String>
             return Err(format!("field `{key}` must be at most {max}"));
         }
     }
-    Ok(())
+    // Everything else the schema says. A schema that does not compile (an MCP server's) keeps
+    // the top-level checks above.
+    let Ok(validator) = validator(schema) else {
+        return Ok(());
+    };
+    let doc = Value::Object(args.clone());
+    match validator.iter_errors(&doc).next() {
+        None => Ok(()),
+        Some(e) => {
+            let at = e.instance_path.to_string();
+            let at = at.trim_start_matches('/').replace('/', ".");
+            Err(if at.is_empty() {
+                format!("arguments: {e}")
+            } else {
+                format!("field `{at}`: {e}")
+            })
+        }
+    }
+}
+
+/// A validator for `schema`, its patterns on the `regex` crate (linear time, at most 1 MiB
+/// compiled each) whatever the schema asks for; no remote reference is fetched.
+pub fn validator(schema: &Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .with_pattern_options(jsonschema::PatternOptions::regex().size_limit(1 << 20))
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// Every place where `doc` breaks the schema `validator` checks: `at /path: what`.
+pub fn violations(validator: &jsonschema::Validator, doc: &Value) -> Vec<String> {
+    validator
+        .iter_errors(doc)
+        .map(|e| {
+            let at = e.instance_path.to_string();
+            format!("at {}: {e}", if at.is_empty() { "/" } else { &at })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -102,6 +143,49 @@ mod tests {
             validate(&schema, &args(json!({"path":"x","bogus":1})))
                 .unwrap_err()
                 .contains("unknown field `bogus`")
+        );
+    }
+
+    #[test]
+    fn nested_rules_are_checked_and_named_by_their_place() {
+        let schema = json!({"type":"object","properties":{
+            "files":{"type":"array","items":{"type":"object","required":["path"],
+                "properties":{"path":{"type":"string","maxLength":5,"pattern":"^[a-z.]+$"}}}},
+            "mode":{"oneOf":[{"const":"fast"},{"const":"slow"}]}}});
+        let args = |v: Value| v.as_object().cloned().unwrap();
+        assert!(
+            validate(
+                &schema,
+                &args(json!({"files":[{"path":"a.rs"}],"mode":"fast"}))
+            )
+            .is_ok()
+        );
+        for (bad, place) in [
+            (json!({"files":[{"path":"a.rs"},{}]}), "field `files.1`"),
+            (
+                json!({"files":[{"path":"toolong.rs"}]}),
+                "field `files.0.path`",
+            ),
+            (json!({"files":[{"path":"A.RS"}]}), "field `files.0.path`"),
+            (json!({"mode":"medium"}), "field `mode`"),
+        ] {
+            let e = validate(&schema, &args(bad.clone())).unwrap_err();
+            assert!(e.starts_with(place), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_hostile_pattern_takes_linear_time() {
+        // Catastrophic for a backtracking engine: (a+)+$ against a's ending in b.
+        let schema =
+            json!({"type":"object","properties":{"x":{"type":"string","pattern":"^(a+)+$"}}});
+        let args = json!({"x": format!("{}b", "a".repeat(50_000))});
+        let t = std::time::Instant::now();
+        assert!(validate(&schema, args.as_object().unwrap()).is_err());
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            t.elapsed()
         );
     }
 }

@@ -224,3 +224,44 @@ fn an_agent_run_calls_a_custom_tool() {
         "from the model $(id)|\n{{.n}}|\n{{.absent}}|\n"
     );
 }
+
+#[test]
+fn arguments_are_checked_against_the_whole_schema() {
+    let env = TestEnv::new();
+    let def = json!({
+        "name": "tag",
+        "description": "Tag a release",
+        "parameters": {"type": "object", "required": ["version"], "properties": {
+            "version": {"type": "string", "pattern": "^v[0-9]+\\.[0-9]+$", "maxLength": 8},
+            "notes": {"type": "array", "items": {"type": "string", "maxLength": 10}}}},
+        "command": "echo {{.version}}",
+        "timeout_seconds": 10
+    });
+    let o = add(&env, def, &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let ok = env.run(&[
+        "tools",
+        "exec",
+        "tag",
+        r#"{"version":"v1.2","notes":["fix"]}"#,
+    ]);
+    assert_eq!(code(&ok), 0, "{}", stdout(&ok));
+    for (args, place) in [
+        (r#"{"version":"1.2"}"#, "field `version`"),
+        (r#"{"version":"v1.2.3.4.5"}"#, "field `version`"),
+        (
+            r#"{"version":"v1.2","notes":["fine","far too long a note"]}"#,
+            "field `notes.1`",
+        ),
+        (
+            r#"{"version":"v1.2","notes":"not a list"}"#,
+            "field `notes` must be an array",
+        ),
+    ] {
+        let e = assert_error(&env.run(&["tools", "exec", "tag", args]), 2, "usage");
+        assert!(
+            e["message"].as_str().unwrap().contains(place),
+            "{args}: {e}"
+        );
+    }
+}
