@@ -76,9 +76,9 @@ struct JsonOutput {
 pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     let scrubber = build_scrubber(ctx, &args)?;
     // Open every input first: a missing file fails before anything is written.
-    let inputs: Vec<(String, Box<dyn Read>, Option<u64>)> = if args.files.is_empty() {
+    let inputs: Vec<Opened> = if args.files.is_empty() {
         super::input::hint_if_terminal(&ctx.out);
-        vec![("-".into(), Box::new(std::io::stdin().lock()), None)]
+        vec![open_input(Path::new("-"))?]
     } else {
         args.files
             .iter()
@@ -95,7 +95,13 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     let mut captured = Vec::new();
     {
         let mut stdout = ctx.out.stream();
-        for (name, mut reader, len) in inputs {
+        for Opened {
+            name,
+            mut reader,
+            len,
+            live,
+        } in inputs
+        {
             let sink: &mut dyn Write = if args.check {
                 &mut std::io::sink()
             } else if ctx.json_flag {
@@ -107,7 +113,7 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
                 .out
                 .progress(len.filter(|&n| n > 16 << 20), &format!("scrub {name}"));
             let pace = Pace {
-                stdin: name == "-",
+                live: live.as_ref().map(std::os::fd::AsFd::as_fd),
                 stop: stop.as_ref(),
             };
             let report = if args.json_values {
@@ -198,25 +204,59 @@ fn human_report(w: &mut dyn Write, report: &ScrubReport) -> std::io::Result<()> 
     Ok(())
 }
 
-fn open_input(path: &Path) -> Result<(String, Box<dyn Read>, Option<u64>)> {
-    if path == Path::new("-") {
-        return Ok(("-".into(), Box::new(std::io::stdin().lock()), None));
-    }
-    let file = File::open(path).map_err(|e| Error::io("read", path, &e))?;
+/// An input, opened.
+struct Opened {
+    name: String,
+    reader: Box<dyn Read>,
+    /// Its size, for a regular file (the progress bar).
+    len: Option<u64>,
+    /// A copy of its descriptor when it can pause (a pipe, a terminal, a FIFO, a socket:
+    /// stdin, or a path such as /dev/stdin), for waiting on it; `None` for a regular file,
+    /// whose short read is its end.
+    live: Option<std::os::fd::OwnedFd>,
+}
+
+fn open_input(path: &Path) -> Result<Opened> {
+    use std::os::fd::AsFd;
+    let (name, file) = if path == Path::new("-") {
+        let fd = std::io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(|e| Error::io("read", path, &e))?;
+        ("-".to_string(), File::from(fd))
+    } else {
+        let file = File::open(path).map_err(|e| Error::io("read", path, &e))?;
+        (path.display().to_string(), file)
+    };
     let meta = file.metadata().map_err(|e| Error::io("read", path, &e))?;
     if meta.is_dir() {
         return Err(Error::usage(format!("{} is a directory", path.display()))
             .with_hint("scrub reads files; for a tree use e.g. `find DIR -type f -exec goclaw scrub --check {} +`"));
     }
-    Ok((path.display().to_string(), Box::new(file), Some(meta.len())))
+    let regular = meta.is_file();
+    let live = if regular {
+        None
+    } else {
+        Some(
+            file.as_fd()
+                .try_clone_to_owned()
+                .map_err(|e| Error::io("read", path, &e))?,
+        )
+    };
+    Ok(Opened {
+        name,
+        reader: Box::new(file),
+        len: regular.then(|| meta.len()),
+        live,
+    })
 }
 
 /// How scrub meets its input over time: whether more is waiting when a read came back short
 /// (stdin that paused, as under `tail -f`, gets what is final flushed), and waiting for input
 /// that a SIGINT or SIGTERM ends.
 struct Pace<'a> {
-    /// The input is stdin (a pipe or terminal can pause; a file's short read is its end).
-    stdin: bool,
+    /// The input's descriptor when it can pause (see [`Opened::live`]).
+    live: Option<std::os::fd::BorrowedFd<'a>>,
     stop: Option<&'a crate::tools::SignalFlag>,
 }
 
@@ -224,7 +264,7 @@ impl Pace<'_> {
     /// Whether input is waiting, or arrives within a millisecond: a fast producer refills a
     /// pipe within microseconds, so only a real pause flushes early.
     fn more_waiting(&self) -> bool {
-        !self.stdin || stdin_ready(1)
+        self.live.is_none_or(|fd| ready(fd, 1))
     }
 
     /// Waits until a read would not block; false when a signal came first (the input ends).
@@ -233,7 +273,7 @@ impl Pace<'_> {
             if self.stopped().is_some() {
                 return false;
             }
-            if !self.stdin || stdin_ready(100) {
+            if self.live.is_none_or(|fd| ready(fd, 100)) {
                 return true;
             }
         }
@@ -244,14 +284,9 @@ impl Pace<'_> {
     }
 }
 
-/// Whether stdin is readable (data, or its end) within `ms` milliseconds.
-fn stdin_ready(ms: u8) -> bool {
-    use std::os::fd::AsFd;
-    let stdin = std::io::stdin();
-    let mut fds = [nix::poll::PollFd::new(
-        stdin.as_fd(),
-        nix::poll::PollFlags::POLLIN,
-    )];
+/// Whether `fd` is readable (data, or its end) within `ms` milliseconds.
+fn ready(fd: std::os::fd::BorrowedFd<'_>, ms: u8) -> bool {
+    let mut fds = [nix::poll::PollFd::new(fd, nix::poll::PollFlags::POLLIN)];
     nix::poll::poll(&mut fds, ms).is_ok_and(|n| n > 0)
 }
 

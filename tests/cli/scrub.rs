@@ -359,6 +359,14 @@ fn live_input_comes_out_as_it_arrives() {
         "second password=hunter22 end\n",
         "second [REDACTED] end",
     );
+    // The same through a path that names a pipe.
+    live(
+        &["scrub", "/dev/stdin"],
+        "first token=abcdef123456\n",
+        "first [REDACTED]",
+        "second password=hunter22 end\n",
+        "second [REDACTED] end",
+    );
     live(
         &["scrub", "--json-values"],
         "{\"a\":\"token=abcdef123456\"}\n",
