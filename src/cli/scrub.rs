@@ -95,13 +95,7 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     let mut captured = Vec::new();
     {
         let mut stdout = ctx.out.stream();
-        for Opened {
-            name,
-            mut reader,
-            len,
-            live,
-        } in inputs
-        {
+        for mut input in inputs {
             let sink: &mut dyn Write = if args.check {
                 &mut std::io::sink()
             } else if ctx.json_flag {
@@ -109,30 +103,25 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
             } else {
                 &mut stdout
             };
-            let bar = ctx
-                .out
-                .progress(len.filter(|&n| n > 16 << 20), &format!("scrub {name}"));
+            let (name, reader) = (&input.name, input.reader.as_mut());
+            let bar = (ctx.out).progress(
+                input.len.filter(|&n| n > 16 << 20),
+                &format!("scrub {name}"),
+            );
+            let live = input.live.as_ref().map(std::os::fd::AsFd::as_fd);
             let pace = Pace {
-                live: live.as_ref().map(std::os::fd::AsFd::as_fd),
+                live,
                 stop: stop.as_ref(),
             };
             let report = if args.json_values {
-                scrub_json(&scrubber, &name, reader.as_mut(), sink, want_report, &pace)?
+                scrub_json(&scrubber, name, reader, sink, want_report, &pace)?
             } else {
                 let progress = |n| bar.inc(n);
-                scrub_stream(
-                    &scrubber,
-                    &name,
-                    reader.as_mut(),
-                    sink,
-                    want_report,
-                    &progress,
-                    &pace,
-                )?
+                scrub_stream(&scrubber, name, reader, sink, want_report, &progress, &pace)?
             };
             bar.finish_and_clear();
             reports.push(FileReport {
-                path: name,
+                path: input.name.clone(),
                 redactions: report.redactions,
                 patterns: report.patterns,
             });
@@ -246,7 +235,7 @@ fn open_input(path: &Path) -> Result<Opened> {
     Ok(Opened {
         name,
         reader: Box::new(file),
-        len: regular.then(|| meta.len()),
+        len: regular.then_some(meta.len()),
         live,
     })
 }
