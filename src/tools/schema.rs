@@ -87,10 +87,84 @@ pub fn validate(schema: &Value, args: &Map<String, Value>) -> Result<(), String>
 /// A validator for `schema`, its patterns on the `regex` crate (linear time, at most 1 MiB
 /// compiled each) whatever the schema asks for; no remote reference is fetched.
 pub fn validator(schema: &Value) -> Result<jsonschema::Validator, String> {
+    bounded(schema)?;
     jsonschema::options()
         .with_pattern_options(jsonschema::PatternOptions::regex().size_limit(1 << 20))
         .build(schema)
         .map_err(|e| e.to_string())
+}
+
+/// The most nodes a schema may stand for once its `$ref`s are followed.
+const MAX_EXPANDED: usize = 20_000;
+
+/// Refuses a schema whose checks could take unbounded time or memory: a `$ref` cycle, a
+/// `$ref` outside the schema, or local `$ref`s that multiply (a hostile server's `a0` →
+/// `a1, a1` → `a2, a2` … stands for 2^n nodes, and compiling it took 7 GB). Each `$ref`
+/// target is sized once, so this check is linear in the schema's text.
+fn bounded(schema: &Value) -> Result<(), String> {
+    fn size(
+        node: &Value,
+        root: &Value,
+        path: &mut Vec<String>,
+        memo: &mut std::collections::HashMap<String, usize>,
+    ) -> Result<usize, String> {
+        let n = match node {
+            Value::Object(map) => {
+                let mut n = 1usize;
+                for (key, value) in map {
+                    n = n.saturating_add(match (key.as_str(), value) {
+                        ("$ref", Value::String(r)) => target_size(r, root, path, memo)?,
+                        ("$dynamicRef" | "$recursiveRef", _) => {
+                            return Err(format!("{key} is not supported"));
+                        }
+                        _ => size(value, root, path, memo)?,
+                    });
+                }
+                n
+            }
+            Value::Array(items) => {
+                let mut n = 1usize;
+                for item in items {
+                    n = n.saturating_add(size(item, root, path, memo)?);
+                }
+                n
+            }
+            _ => 1,
+        };
+        if n > MAX_EXPANDED {
+            return Err(format!(
+                "it stands for more than {MAX_EXPANDED} nodes once its $refs are followed"
+            ));
+        }
+        Ok(n)
+    }
+    fn target_size(
+        r: &str,
+        root: &Value,
+        path: &mut Vec<String>,
+        memo: &mut std::collections::HashMap<String, usize>,
+    ) -> Result<usize, String> {
+        if let Some(&n) = memo.get(r) {
+            return Ok(n);
+        }
+        let Some(pointer) = r.strip_prefix('#') else {
+            return Err(format!("$ref `{r}` points outside the schema"));
+        };
+        if path.iter().any(|p| p == r) {
+            return Err(format!("$ref `{r}` is recursive"));
+        }
+        let target = root
+            .pointer(pointer)
+            .ok_or_else(|| format!("$ref `{r}` points to nothing"))?;
+        path.push(r.to_string());
+        let n = size(target, root, path, memo)?;
+        path.pop();
+        memo.insert(r.to_string(), n);
+        Ok(n)
+    }
+    size(schema, schema, &mut Vec::new(), &mut Default::default())
+        .map(|_| ())
+        .map_err(|why| format!("the schema is refused: {why}"))
 }
 
 /// Every place where `doc` breaks the schema `validator` checks: `at /path: what`.
@@ -172,6 +246,34 @@ mod tests {
             let e = validate(&schema, &args(bad.clone())).unwrap_err();
             assert!(e.starts_with(place), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn schemas_that_multiply_or_recurse_are_refused_at_once() {
+        // a0 -> a1, a1 -> a2, a2 … : 2^40 nodes once expanded.
+        let mut defs = serde_json::Map::new();
+        for i in 0..40 {
+            let next = json!({"$ref": format!("#/$defs/a{}", i + 1)});
+            defs.insert(format!("a{i}"), json!({"allOf": [next.clone(), next]}));
+        }
+        defs.insert("a40".into(), json!({"type": "string"}));
+        let dag = json!({"$defs": defs, "$ref": "#/$defs/a0"});
+        let t = std::time::Instant::now();
+        let e = validator(&dag).unwrap_err();
+        assert!(e.contains("nodes"), "{e}");
+        assert!(t.elapsed() < std::time::Duration::from_secs(1));
+        let cycle =
+            json!({"$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"});
+        assert!(validator(&cycle).unwrap_err().contains("recursive"));
+        let remote = json!({"$ref": "http://127.0.0.1:1/schema.json"});
+        assert!(validator(&remote).unwrap_err().contains("outside"));
+        // Shared definitions used a few times are fine.
+        let shared = json!({"$defs": {"p": {"type": "string"}}, "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/p"}, "b": {"$ref": "#/$defs/p"}}});
+        assert!(validator(&shared).is_ok());
+        // A tool with such a schema keeps its top-level checks and answers at once.
+        let args = json!({"x": 1});
+        assert!(validate(&dag, args.as_object().unwrap()).is_ok());
     }
 
     #[test]
