@@ -142,13 +142,19 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
         let doc = serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string()))?;
         ctx.out.stderr_text(&format!("{doc}\n"));
     }
+    let interrupted = match stopped {
+        Some(crate::tools::Stopped::Terminated) => Some(Status::Exit(ErrorKind::Terminated)),
+        Some(_) => Some(Status::Exit(ErrorKind::Interrupted)),
+        None => None,
+    };
     if args.check {
         ctx.out.data(&report, |w| human_report(w, &report))?;
-        return Ok(if total == 0 {
+        // A check cut short by a signal says so, never "clean".
+        return Ok(interrupted.unwrap_or(if total == 0 {
             Status::Ok
         } else {
             Status::Exit(ErrorKind::Failed)
-        });
+        }));
     }
     if ctx.json_flag {
         let lossy = std::str::from_utf8(&captured).is_err();
@@ -162,11 +168,7 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
             |_| Ok(()),
         )?;
     }
-    Ok(match stopped {
-        Some(crate::tools::Stopped::Terminated) => Status::Exit(ErrorKind::Terminated),
-        Some(_) => Status::Exit(ErrorKind::Interrupted),
-        None => Status::Ok,
-    })
+    Ok(interrupted.unwrap_or(Status::Ok))
 }
 
 fn human_report(w: &mut dyn Write, report: &ScrubReport) -> std::io::Result<()> {

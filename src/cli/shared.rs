@@ -95,11 +95,24 @@ pub fn parse_duration(s: &str) -> Result<Duration> {
             _ => None,
         };
         if let Some(scale) = scale {
-            return Duration::try_from_secs_f64(n * scale).map_err(|e| invalid(format!(": {e}")));
+            let d =
+                Duration::try_from_secs_f64(n * scale).map_err(|e| invalid(format!(": {e}")))?;
+            return capped(d).map_err(invalid);
         }
     }
     // Everything else as humantime reads it: 1h30m, 2d 4h, 90sec, 1week.
-    humantime::parse_duration(s).map_err(|e| invalid(format!(": {e}")))
+    let d = humantime::parse_duration(s).map_err(|e| invalid(format!(": {e}")))?;
+    capped(d).map_err(invalid)
+}
+
+/// At most ten years: longer is a typo, and would overflow a deadline or a schedule.
+fn capped(d: Duration) -> std::result::Result<Duration, String> {
+    const MAX: Duration = Duration::from_secs(10 * 365 * 86_400);
+    if d > MAX {
+        Err(": longer than ten years".into())
+    } else {
+        Ok(d)
+    }
 }
 
 /// SIGINT and SIGTERM cancel the run (it then ends cleanly and records why).
@@ -143,7 +156,15 @@ mod tests {
         ] {
             assert_eq!(parse_duration(text).unwrap().as_secs_f64(), secs, "{text}");
         }
-        for bad in ["", "soon", "5 parsecs", "-5s", "1e999"] {
+        for bad in [
+            "",
+            "soon",
+            "5 parsecs",
+            "-5s",
+            "1e999",
+            "9999999999999999999999ms",
+            "213503982335d",
+        ] {
             let e = parse_duration(bad).unwrap_err();
             assert_eq!(e.kind, crate::error::ErrorKind::Usage, "{bad}");
             assert!(

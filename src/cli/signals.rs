@@ -18,10 +18,16 @@ pub fn watch() -> Option<SignalFlag> {
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
+            let mut first: Option<std::time::Instant> = None;
             loop {
                 let Ok(sig) = set.wait() else { return };
                 let terminated = sig == Signal::SIGTERM;
-                if seen.raise(terminated) {
+                // `timeout`, systemd and a terminal signal the process and its group at once:
+                // a second signal within 200 ms is the same event, not a second Ctrl-C.
+                let echo =
+                    first.is_some_and(|t| t.elapsed() < std::time::Duration::from_millis(200));
+                first.get_or_insert_with(std::time::Instant::now);
+                if seen.raise(terminated) && !echo {
                     std::process::exit(if terminated { 143 } else { 130 });
                 }
             }

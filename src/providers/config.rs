@@ -115,6 +115,16 @@ pub fn resolve(
             ));
         }
     };
+    for (key, price) in [
+        ("input_price", config.input_price),
+        ("output_price", config.output_price),
+    ] {
+        if !(price.is_finite() && price >= 0.0) {
+            return Err(Error::usage(format!(
+                "[providers.{name}] {key} must be a number of US dollars per million tokens, 0 or more (got {price})"
+            )));
+        }
+    }
     let nonempty = |k: &str| env(k).filter(|v| !v.is_empty());
     let (url_env, key_env, default_url) = match config.kind {
         Kind::Openai => ("OPENAI_BASE_URL", "OPENAI_API_KEY", OPENAI_URL),

@@ -98,6 +98,23 @@ mod tests {
     }
 
     #[test]
+    fn prices_are_finite_and_not_negative() {
+        for bad in [-1.0, f64::NAN, f64::INFINITY] {
+            let mut providers = BTreeMap::new();
+            providers.insert(
+                "p".to_string(),
+                ProviderConfig {
+                    base_url: Some("http://127.0.0.1:9/v1".into()),
+                    input_price: bad,
+                    ..Default::default()
+                },
+            );
+            let e = resolve(&providers, "p", &env_of(&[])).unwrap_err();
+            assert!(e.message.contains("input_price"), "{}", e.message);
+        }
+    }
+
+    #[test]
     fn retry_rules() {
         let s = |code| reqwest::StatusCode::from_u16(code).unwrap();
         assert_eq!(

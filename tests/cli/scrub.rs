@@ -459,3 +459,29 @@ fn a_signal_ends_the_input_and_loses_nothing() {
         drop(stdin);
     }
 }
+
+/// A check cut short by a signal never reports clean: a CI job that was killed does not pass.
+#[test]
+fn an_interrupted_check_is_not_clean() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let env = TestEnv::new();
+    let mut child = env
+        .std_cmd(&["scrub", "--check"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"nothing secret here\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    drop(stdin);
+}
