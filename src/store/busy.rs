@@ -75,15 +75,21 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn a_writer_waits_for_the_lock_and_gets_it_soon_after_its_release() {
-        let dir = tempfile::tempdir().unwrap();
+    /// A store in `dir` with table `t`, and a connection that holds its write lock.
+    fn locked(dir: &tempfile::TempDir) -> (std::path::PathBuf, Connection) {
         let path = dir.path().join("s.db");
         let holder = Connection::open(&path).unwrap();
         holder.pragma_update(None, "journal_mode", "WAL").unwrap();
         holder
             .execute_batch("CREATE TABLE t(x); BEGIN IMMEDIATE; INSERT INTO t VALUES (1);")
             .unwrap();
+        (path, holder)
+    }
+
+    #[test]
+    fn a_writer_waits_for_the_lock_and_gets_it_soon_after_its_release() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, holder) = locked(&dir);
         let waiter_path = path.clone();
         let waiter = std::thread::spawn(move || {
             let conn = Connection::open(&waiter_path).unwrap();
@@ -107,12 +113,7 @@ mod tests {
     #[test]
     fn a_wait_gives_up_when_the_timeout_has_passed() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.db");
-        let holder = Connection::open(&path).unwrap();
-        holder.pragma_update(None, "journal_mode", "WAL").unwrap();
-        holder
-            .execute_batch("CREATE TABLE t(x); BEGIN IMMEDIATE;")
-            .unwrap();
+        let (path, _holder) = locked(&dir);
         let conn = Connection::open(&path).unwrap();
         install(&conn, Duration::from_millis(150)).unwrap();
         let began = Instant::now();

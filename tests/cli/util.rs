@@ -385,13 +385,7 @@ pub fn names(o: &Output) -> Vec<String> {
 /// Asserts the failure contract: the exit code, one JSON error document with that code on
 /// stdout, and one human line on stderr. Returns the error object.
 pub fn assert_error(o: &Output, exit: i32, name: &str) -> serde_json::Value {
-    assert_eq!(
-        code(o),
-        exit,
-        "exit code; stdout: {} stderr: {}",
-        stdout(o),
-        stderr(o)
-    );
+    error_line(o, exit);
     let doc = json(o);
     let err = doc["error"].clone();
     assert_eq!(err["code"], name, "{doc}");
@@ -401,13 +395,22 @@ pub fn assert_error(o: &Output, exit: i32, name: &str) -> serde_json::Value {
         "{doc}"
     );
     assert!(err.get("hint").is_some(), "hint key present: {doc}");
-    let errs = stderr(o);
-    assert_eq!(
-        errs.lines().filter(|l| l.starts_with("error: ")).count(),
-        1,
-        "stderr: {errs}"
-    );
     err
+}
+
+/// The exit code is `exit` and stderr holds exactly one `error:` line, which is returned.
+fn error_line(o: &Output, exit: i32) -> String {
+    assert_eq!(
+        code(o),
+        exit,
+        "exit code; stdout: {} stderr: {}",
+        stdout(o),
+        stderr(o)
+    );
+    let errs = stderr(o);
+    let lines: Vec<&str> = errs.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(lines.len(), 1, "stderr: {errs}");
+    lines[0].to_string()
 }
 
 /// A home whose config has `config` (agents `lead` and `w1` at least) and team `team` led by
@@ -423,18 +426,9 @@ pub fn team_home(config: &str, team: &str) -> TestEnv {
 /// A text filter's failure (`scrub`, `sanitize` without `--json`): the exit code, nothing on
 /// stdout (the data stream, often a file), one `error:` line on stderr; returns that line.
 pub fn assert_filter_error(o: &Output, exit: i32) -> String {
-    assert_eq!(
-        code(o),
-        exit,
-        "exit code; stdout: {} stderr: {}",
-        stdout(o),
-        stderr(o)
-    );
+    let line = error_line(o, exit);
     assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
-    let errs = stderr(o);
-    let lines: Vec<&str> = errs.lines().filter(|l| l.starts_with("error: ")).collect();
-    assert_eq!(lines.len(), 1, "stderr: {errs}");
-    lines[0].to_string()
+    line
 }
 
 /// Replaces the temporary directory in output, for snapshots.
