@@ -1199,7 +1199,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__runs)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --limit --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --limit --cursor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1222,6 +1222,10 @@ _goclaw() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1883,7 +1887,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__requests)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --status --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --status --limit --cursor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1903,6 +1907,14 @@ _goclaw() {
                     ;;
                 --status)
                     COMPREPLY=($(compgen -W "pending approved rejected" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2347,7 +2359,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__runs__subcmd__list)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --parent --status --agent --session --limit --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --parent --status --agent --session --limit --cursor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2382,6 +2394,10 @@ _goclaw() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2821,7 +2837,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__sessions__subcmd__history)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --limit --cursor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2839,6 +2855,14 @@ _goclaw() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2847,7 +2871,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__sessions__subcmd__list)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --limit --cursor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2866,6 +2890,14 @@ _goclaw() {
                     return 0
                     ;;
                 --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3497,7 +3529,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__events)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --limit --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --limit --cursor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3524,6 +3556,10 @@ _goclaw() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3835,7 +3871,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tasks__subcmd__search)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --limit --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --limit --cursor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3862,6 +3898,10 @@ _goclaw() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4197,7 +4237,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__team__subcmd__message__subcmd__read)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --team --as --limit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4220,6 +4260,10 @@ _goclaw() {
                     return 0
                     ;;
                 --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4667,7 +4711,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tools__subcmd__history)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --limit --tool --session --agent --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --limit --cursor --tool --session --agent --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4686,6 +4730,10 @@ _goclaw() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4795,7 +4843,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__traces__subcmd__list)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --session --limit --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --session --limit --cursor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4818,6 +4866,10 @@ _goclaw() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

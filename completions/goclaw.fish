@@ -108,7 +108,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "list" -d 'Runs, newest first'
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "list" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "show" -d 'One run and its children (a tree on a terminal)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "wait" -d 'Wait until the runs end; the exit code is the run\'s (0 completed, 1 failed, 7 timed out, 130 cancelled)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "cancel" -d 'Cancel runs: the process running each ends it cleanly, children too'
@@ -117,10 +117,11 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l parent -d 'Only the children of this run' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l status -d 'running | completed | failed | cancelled | timed_out | denied | abandoned' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l status -d 'running | completed | failed | cancelled | timed_out | denied | abandoned | limited' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l agent -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l session -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -176,14 +177,16 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_s
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "list" -d 'Every session, most recently used first'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "list" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "show" -d 'One session: agent, model, token counts, message count, summary'
-complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "history" -d 'A session\'s messages, oldest first (JSON Lines off a terminal)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "history" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "rm" -d 'Delete a session and its messages'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -202,6 +205,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -268,13 +273,14 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -f -a "list" -d 'Recent runs, newest first'
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -f -a "list" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -f -a "show" -d 'One run\'s trace'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l session -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -344,7 +350,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "add" -d 'Register a custom tool from its JSON definition (a file, or - for stdin)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "rm" -d 'Remove a custom tool'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "custom" -d 'Custom tools: list'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "history" -d 'The audit trail: recent calls, newest first, as JSON Lines'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "history" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
@@ -418,7 +424,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l tool -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l session -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l agent -r
@@ -521,7 +528,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "rm" -d 'Remove a job (by id or name)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "enable" -d 'Turn a job on (due again at its next time)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "disable" -d 'Turn a job off'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "runs" -d 'Runs, newest first (of one job, or all)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "runs" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "tick" -d 'Run every due job once, then exit (call it from crontab every minute)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "daemon" -d 'Tick in a loop until interrupted'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -588,7 +595,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l agent -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -834,7 +842,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "send" -d 'Send TEXT to one member'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "broadcast" -d 'Send TEXT to every member (lead only)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "read" -d 'Read unread messages (each is marked read for the reader only)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "read" -d 'Read unread messages, oldest first (each is marked read for the reader only, so the next read goes on where this one ended)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "wait" -d 'Block until a message arrives for the acting agent, then read it (exit 7 on timeout)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
@@ -875,7 +883,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "create" -d 'Create a task (lead; members only --request tasks when the team allows)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "list" -d 'List tasks, highest priority first: {"tasks":[…],"next_cursor":…}'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "list" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "get" -d 'One task with comments, attachments and events'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "claim" -d 'Claim a task (or --next: the most urgent one you may take; exit 5 when none)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "complete" -d 'Complete a task you hold'
@@ -892,8 +900,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "update" -d 'Change subject, description, priority, assignee or dependencies (lead)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "ask-user" -d 'Ask the user a question about a task you hold'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "clear-ask-user" -d 'Clear the question (holder or lead)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "search" -d 'Full-text search over subject and description'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "events" -d 'Audit events of one task or the whole board, as JSON Lines'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "search" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "events" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "recover" -d 'Release claims whose run is gone and expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "do" -d 'Run one action given as the team_tasks tool\'s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -922,8 +930,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l as -d 'The acting agent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l status -d 'all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l limit -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l cursor -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1125,7 +1133,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l as -d 'The acting agent' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1137,7 +1146,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l as -d 'The acting agent' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l limit -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1185,7 +1195,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_s
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "revoke" -d 'Remove a grant'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "grants" -d 'List grants'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "request" -d 'Ask for access to a server'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "requests" -d 'List access requests'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "requests" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "probe" -d 'Connect, initialize and list tools; report protocol, server, tool count and timings'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "tools" -d 'List a server\'s tools (or every enabled server\'s) with their goclaw names'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "call" -d 'Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the server fails'
@@ -1311,6 +1321,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l status -d 'pending | approved | rejected' -r -f -a "pending\t''
 approved\t''
 rejected\t''"
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l limit -d 'The most items to print (1 to 1000)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
+use crate::store::page::{Page, PageRequest};
 use crate::store::{now_ms, sql};
 
 /// When a job runs (§14's shapes).
@@ -539,16 +540,22 @@ pub struct Run {
     pub runner: String,
 }
 
-/// The newest runs (of one job, or all), newest first.
-pub fn runs(conn: &Connection, job: Option<i64>, limit: u32) -> Result<Vec<Run>> {
+/// One page of the runs (of one job, or all), newest first (the cursor is the last run's id).
+pub fn runs(conn: &Connection, job: Option<i64>, page: &PageRequest) -> Result<Page<Run>> {
+    let filter = if job.is_some() {
+        "job_id = ?1"
+    } else {
+        "?1 IS NULL"
+    };
     let mut stmt = conn
-        .prepare(
+        .prepare(&format!(
             "SELECT id, job_id, started_at, finished_at, status, error, output, run_id, runner
-             FROM cron_runs WHERE ?1 IS NULL OR job_id = ?1 ORDER BY id DESC LIMIT ?2",
-        )
+             FROM cron_runs WHERE {filter} AND id < ?2 ORDER BY id DESC LIMIT ?3"
+        ))
         .map_err(sql)?;
+    let after = page.after_id()?.unwrap_or(i64::MAX);
     let rows = stmt
-        .query_map(params![job, limit], |r| {
+        .query_map(params![job, after, page.fetch()], |r| {
             Ok(Run {
                 id: r.get(0)?,
                 job_id: r.get(1)?,
@@ -562,7 +569,8 @@ pub fn runs(conn: &Connection, job: Option<i64>, limit: u32) -> Result<Vec<Run>>
             })
         })
         .map_err(sql)?;
-    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
+    let rows = rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)?;
+    Ok(Page::cut(rows, page, |r| r.id.to_string()))
 }
 
 #[cfg(test)]

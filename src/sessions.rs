@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::providers::Message;
+use crate::store::page::{Page, PageRequest};
 use crate::store::sql;
 
 /// A session's row, if it exists.
@@ -34,19 +35,67 @@ fn session_row(r: &rusqlite::Row) -> rusqlite::Result<Value> {
     }))
 }
 
-/// Every session, most recently used first.
-pub fn sessions(conn: &Connection, agent: Option<&str>) -> Result<Vec<Value>> {
+/// One page of the sessions, most recently used first (the cursor is the last one's time and
+/// key).
+pub fn sessions(conn: &Connection, agent: Option<&str>, page: &PageRequest) -> Result<Page<Value>> {
+    let (at, key) = page.after_time_key()?.unwrap_or((i64::MAX, String::new()));
     let mut stmt = conn
         .prepare(
             "SELECT key, agent, user_id, summary, model, provider, input_tokens, output_tokens, compaction_count,
                     created_at, updated_at,
                     (SELECT COUNT(*) FROM session_messages m WHERE m.session = s.key AND committed = 1)
-             FROM sessions s WHERE (?1 IS NULL OR agent = ?1) ORDER BY updated_at DESC",
+             FROM sessions s WHERE (?1 IS NULL OR agent = ?1)
+               AND (updated_at < ?2 OR (updated_at = ?2 AND (?3 = '' OR key < ?3)))
+             ORDER BY updated_at DESC, key DESC LIMIT ?4",
         )
         .map_err(sql)?;
-    stmt.query_map(params![agent], session_row)
+    let rows: Vec<Value> = stmt
+        .query_map(params![agent, at, key, page.fetch()], session_row)
         .and_then(|rows| rows.collect())
-        .map_err(sql)
+        .map_err(sql)?;
+    Ok(Page::cut(rows, page, |s| {
+        crate::store::page::time_key(
+            s["updated_at"].as_i64().unwrap_or(0),
+            s["key"].as_str().unwrap_or(""),
+        )
+    }))
+}
+
+/// One page of a session's committed messages, oldest first (the cursor is the last one's
+/// sequence number).
+pub fn history_page(conn: &Connection, key: &str, page: &PageRequest) -> Result<Page<Message>> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT seq, message FROM session_messages WHERE session = ?1 AND committed = 1 AND seq > ?2
+             ORDER BY seq LIMIT ?3",
+        )
+        .map_err(sql)?;
+    let mut rows = stmt
+        .query(params![
+            key,
+            page.after_id()?.unwrap_or(i64::MIN),
+            page.fetch()
+        ])
+        .map_err(sql)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(sql)? {
+        let seq: i64 = row.get(0).map_err(sql)?;
+        let text = row.get_ref(1).and_then(|v| Ok(v.as_str()?)).map_err(sql)?;
+        out.push((seq, parse_message(key, text)?));
+    }
+    let page = Page::cut(out, page, |(seq, _)| seq.to_string());
+    Ok(Page {
+        items: page.items.into_iter().map(|(_, m)| m).collect(),
+        next_cursor: page.next_cursor,
+    })
+}
+
+fn parse_message(key: &str, text: &str) -> Result<Message> {
+    serde_json::from_str(text).map_err(|e| {
+        Error::internal(format!(
+            "session {key}: a stored message does not parse: {e}"
+        ))
+    })
 }
 
 /// A session's committed messages, oldest first.
@@ -61,11 +110,7 @@ pub fn history(conn: &Connection, key: &str) -> Result<Vec<Message>> {
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(sql)? {
         let text = row.get_ref(0).and_then(|v| Ok(v.as_str()?)).map_err(sql)?;
-        out.push(serde_json::from_str(text).map_err(|e| {
-            Error::internal(format!(
-                "session {key}: a stored message does not parse: {e}"
-            ))
-        })?);
+        out.push(parse_message(key, text)?);
     }
     Ok(out)
 }

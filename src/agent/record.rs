@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::providers::Message;
-pub use crate::sessions::{history, session, sessions};
+pub use crate::sessions::{history, history_page, session, sessions};
 use crate::text::scrub::Scrubber;
 
 /// A run's final status.
@@ -44,6 +44,7 @@ impl RunStatus {
 /// A heartbeat older than this, with the owner pid alive, means the pid was reused.
 const STALE_HEARTBEAT_MS: i64 = 10 * 60 * 1000;
 
+use crate::store::page::{Page, PageRequest};
 use crate::store::{now_ms, sql};
 
 /// Marks runs whose owner is gone as abandoned and removes their uncommitted messages.
@@ -359,15 +360,25 @@ fn run_row(r: &rusqlite::Row) -> rusqlite::Result<Value> {
 }
 
 /// Runs, newest first.
-pub fn runs(conn: &Connection, session: Option<&str>, limit: u32) -> Result<Vec<Value>> {
+pub fn runs(conn: &Connection, session: Option<&str>, page: &PageRequest) -> Result<Page<Value>> {
+    let (at, id) = page.after_time_key()?.unwrap_or((i64::MAX, String::new()));
     let mut stmt = conn
         .prepare(&format!(
-            "SELECT {RUN_COLUMNS} FROM runs WHERE (?1 IS NULL OR session = ?1) ORDER BY started_at DESC, id DESC LIMIT ?2"
+            "SELECT {RUN_COLUMNS} FROM runs WHERE (?1 IS NULL OR session = ?1)
+               AND (started_at < ?2 OR (started_at = ?2 AND (?3 = '' OR id < ?3)))
+             ORDER BY started_at DESC, id DESC LIMIT ?4"
         ))
         .map_err(sql)?;
-    stmt.query_map(params![session, limit], run_row)
+    let rows: Vec<Value> = stmt
+        .query_map(params![session, at, id, page.fetch()], run_row)
         .and_then(|rows| rows.collect())
-        .map_err(sql)
+        .map_err(sql)?;
+    Ok(Page::cut(rows, page, |r| {
+        crate::store::page::time_key(
+            r["started_at"].as_i64().unwrap_or(0),
+            r["run_id"].as_str().unwrap_or(""),
+        )
+    }))
 }
 
 /// One run with its spans.

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::record::reap_abandoned;
 use crate::error::{ErrorKind, Result};
+use crate::store::page::{Page, PageRequest};
 use crate::store::sql;
 
 /// One run.
@@ -53,7 +54,7 @@ pub struct RunFilter {
     pub status: Option<String>,
     pub agent: Option<String>,
     pub session: Option<String>,
-    pub limit: u32,
+    pub page: PageRequest,
 }
 
 const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message";
@@ -86,21 +87,49 @@ fn reap(conn: &Connection) {
 }
 
 /// Runs, newest first (runs whose process is gone are marked abandoned first).
-pub fn list(conn: &Connection, f: &RunFilter) -> Result<Vec<RunRow>> {
+pub fn list(conn: &Connection, f: &RunFilter) -> Result<Page<RunRow>> {
     reap(conn);
-    let (filter, values) = crate::store::where_equal(&[
+    let (mut filter, values) = crate::store::where_equal(&[
         ("parent_run_id", f.parent.as_deref()),
         ("status", f.status.as_deref()),
         ("agent", f.agent.as_deref()),
         ("session", f.session.as_deref()),
     ]);
+    let mut values: Vec<rusqlite::types::Value> =
+        values.into_iter().map(|v| v.to_string().into()).collect();
+    if let Some((at, id)) = f.page.after_time_key()? {
+        values.extend([at.into(), id.into()]);
+        let n = values.len();
+        crate::store::and_where(
+            &mut filter,
+            &format!("(started_at, id) < (?{}, ?{n})", n - 1),
+        );
+    }
     let mut stmt = conn
         .prepare(&format!(
             "SELECT {COLUMNS} FROM runs {filter} ORDER BY started_at DESC, id DESC LIMIT {}",
-            f.limit
+            f.page.fetch()
         ))
         .map_err(sql)?;
-    stmt.query_map(rusqlite::params_from_iter(values), row)
+    let rows: Vec<RunRow> = stmt
+        .query_map(rusqlite::params_from_iter(values), row)
+        .and_then(|rows| rows.collect())
+        .map_err(sql)?;
+    Ok(Page::cut(rows, &f.page, |r| {
+        crate::store::page::time_key(r.started_at, &r.id)
+    }))
+}
+
+/// Every running run (of one session), newest first.
+pub fn running(conn: &Connection, session: Option<&str>) -> Result<Vec<RunRow>> {
+    reap(conn);
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT {COLUMNS} FROM runs WHERE status = 'running' AND (?1 IS NULL OR session = ?1)
+             ORDER BY started_at DESC, id DESC"
+        ))
+        .map_err(sql)?;
+    stmt.query_map([session], row)
         .and_then(|rows| rows.collect())
         .map_err(sql)
 }
@@ -193,13 +222,5 @@ pub fn cancel(run: &RunRow) -> bool {
 
 /// The running runs of a session.
 pub fn running_in_session(conn: &Connection, session: &str) -> Result<Vec<RunRow>> {
-    list(
-        conn,
-        &RunFilter {
-            session: Some(session.to_string()),
-            status: Some("running".into()),
-            limit: u32::MAX,
-            ..RunFilter::default()
-        },
-    )
+    running(conn, Some(session))
 }

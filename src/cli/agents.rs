@@ -6,11 +6,12 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::input::Input;
-use super::{Context, Status};
+use super::{Context, Status, table};
 use crate::agent;
 use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::memory::files;
+use crate::store::page::Page;
 
 // Agents and their context files
 #[derive(Debug, Args)]
@@ -113,19 +114,20 @@ fn exec_list(ctx: &Context, settings: &Settings) -> Result<()> {
     if !settings.config.agents.contains_key("default") {
         rows.insert(0, json!({"agent": "default", "type": "open", "provider": null, "model": null, "description": "the agent of runs without --agent"}));
     }
-    ctx.out.data(&rows, |w| {
-        for r in &rows {
-            writeln!(
-                w,
-                "{:<16} {:<10} {:<12} {}",
-                r["agent"].as_str().unwrap_or(""),
-                r["type"].as_str().unwrap_or(""),
-                r["provider"].as_str().unwrap_or("-"),
-                r["model"].as_str().unwrap_or("-")
-            )?;
-        }
-        Ok(())
-    })
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or("-").to_string();
+    table::page(
+        ctx,
+        &Page::whole(rows),
+        &["AGENT", "TYPE", "PROVIDER", "MODEL"],
+        |r| {
+            [
+                text(&r["agent"]),
+                text(&r["type"]),
+                text(&r["provider"]),
+                text(&r["model"]),
+            ]
+        },
+    )
 }
 
 /// `agents show`: the agent's settings with the defaults filled in, and its context files.
@@ -164,16 +166,13 @@ fn exec_files_ls(ctx: &Context, agent: &str, user: Option<&str>) -> Result<()> {
     check_agent(ctx, agent)?;
     let store = ctx.store()?;
     let all = files::list_context(store.conn(), agent, user)?;
-    ctx.out.data(&all, |w| {
-        for f in &all {
-            let who = if f.user.is_empty() {
-                "(agent)"
-            } else {
-                f.user.as_str()
-            };
-            writeln!(w, "{:<14} {:<16} {:>7} bytes", f.name, who, f.bytes)?;
-        }
-        Ok(())
+    table::page(ctx, &Page::whole(all), &["FILE", "USER", "BYTES"], |f| {
+        let who = if f.user.is_empty() {
+            "(agent)"
+        } else {
+            f.user.as_str()
+        };
+        [f.name.clone(), who.to_string(), f.bytes.to_string()]
     })
 }
 

@@ -49,19 +49,19 @@ pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
     match args.command {
         ApprovalsCommand::List => {
             let entries = approvals::list(conn).map_err(err)?;
-            ctx.out.data(&entries, |w| {
-                for e in &entries {
-                    writeln!(
-                        w,
-                        "{:>4}  {:<5}  {} {}",
-                        e.id,
-                        e.decision,
-                        e.program,
-                        e.args.join(" ")
-                    )?;
-                }
-                Ok(())
-            })?;
+            super::table::page(
+                ctx,
+                &crate::store::page::Page::whole(entries),
+                &["ID", "DECISION", "PROGRAM", "ARGUMENTS"],
+                |e| {
+                    [
+                        e.id.to_string(),
+                        e.decision.to_string(),
+                        e.program.clone(),
+                        e.args.join(" "),
+                    ]
+                },
+            )?;
         }
         ApprovalsCommand::Allow(e) | ApprovalsCommand::Deny(e) if e.program.is_empty() => {
             return Err(Error::usage("a program is required"));

@@ -14,13 +14,15 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use super::shared::CallerArgs;
-use super::{Context, Status};
+use super::human::time;
+use super::shared::{CallerArgs, PageArgs};
+use super::{Context, Status, table};
 use crate::cron::{self, NewJob, Payload, Schedule};
 use crate::error::{Error, Result};
 use crate::ops::tick::JobReport;
 use crate::ops::toolbox::{Bridge, GateOptions};
 use crate::store::now_ms;
+use crate::store::page::Page;
 
 // Scheduled agent runs and tool calls
 #[derive(Debug, Args)]
@@ -54,8 +56,8 @@ pub enum CronCommand {
         job: Option<String>,
         #[arg(long)]
         agent: Option<String>,
-        #[arg(long, default_value_t = 20)]
-        limit: u32,
+        #[command(flatten)]
+        page: PageArgs,
     },
     /// Run every due job once, then exit (call it from crontab every minute)
     Tick {
@@ -118,21 +120,21 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         CronCommand::List { agent } => {
             let store = ctx.store()?;
             let jobs = cron::list(store.conn(), agent.as_deref())?;
-            ctx.out.data(&jobs, |w| {
-                for j in &jobs {
-                    writeln!(
-                        w,
-                        "{:>4}  {:<16} {:<10} {:<8} next {}  last {}",
-                        j.id,
-                        j.name,
-                        j.agent.as_deref().unwrap_or("-"),
-                        if j.enabled { "on" } else { "off" },
-                        j.next_run_ms.map(ms_text).unwrap_or_else(|| "-".into()),
-                        j.last_status.as_deref().unwrap_or("-")
-                    )?;
-                }
-                Ok(())
-            })?;
+            table::page(
+                ctx,
+                &Page::whole(jobs),
+                &["ID", "JOB", "AGENT", "ENABLED", "NEXT", "LAST"],
+                |j| {
+                    [
+                        j.id.to_string(),
+                        j.name.clone(),
+                        j.agent.clone().unwrap_or_else(|| "-".into()),
+                        if j.enabled { "yes" } else { "no" }.into(),
+                        j.next_run_ms.map(time).unwrap_or_else(|| "-".into()),
+                        j.last_status.clone().unwrap_or_else(|| "-".into()),
+                    ]
+                },
+            )?;
             Ok(Status::Ok)
         }
         CronCommand::Rm(r) => {
@@ -150,28 +152,28 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         }
         CronCommand::Enable(r) => toggle(ctx, r, true),
         CronCommand::Disable(r) => toggle(ctx, r, false),
-        CronCommand::Runs { job, agent, limit } => {
+        CronCommand::Runs { job, agent, page } => {
             let store = ctx.store()?;
             cron::reap(store.conn())?;
             let id = match job {
                 Some(j) => Some(cron::find(store.conn(), &j, agent.as_deref())?.id),
                 None => None,
             };
-            let runs = cron::runs(store.conn(), id, limit)?;
-            ctx.out.data(&runs, |w| {
-                for r in &runs {
-                    writeln!(
-                        w,
-                        "{:>5}  job {:<4} {}  {:<7} {}",
-                        r.id,
-                        r.job_id,
-                        ms_text(r.started_at),
-                        r.status,
-                        r.error.as_deref().unwrap_or("")
-                    )?;
-                }
-                Ok(())
-            })?;
+            let runs = cron::runs(store.conn(), id, &page.request())?;
+            table::page(
+                ctx,
+                &runs,
+                &["ID", "JOB", "STARTED", "STATUS", "ERROR"],
+                |r| {
+                    [
+                        r.id.to_string(),
+                        r.job_id.to_string(),
+                        time(r.started_at),
+                        r.status.clone(),
+                        r.error.clone().unwrap_or_default(),
+                    ]
+                },
+            )?;
             Ok(Status::Ok)
         }
         CronCommand::Tick { force } => {
@@ -205,12 +207,6 @@ fn report_line(r: &JobReport) -> String {
             .map(|e| format!(" ({e})"))
             .unwrap_or_default()
     )
-}
-
-fn ms_text(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-        .unwrap_or_else(|| ms.to_string())
 }
 
 fn toggle(ctx: &Context, r: JobRef, on: bool) -> Result<Status> {
@@ -304,7 +300,7 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
             "added job {} ({}), next run {}",
             job.id,
             job.name,
-            job.next_run_ms.map(ms_text).unwrap_or_else(|| "-".into())
+            job.next_run_ms.map(time).unwrap_or_else(|| "-".into())
         )
     })?;
     Ok(Status::Ok)

@@ -34,7 +34,8 @@ pub fn run(ctx: &Context, args: HelpArgs) -> Result<Status> {
             name: k.name(),
             meaning: k.meaning(),
         }));
-        ctx.out.data(&table, |w| {
+        let page = crate::store::page::Page::whole(table);
+        ctx.out.data(&page, |w| {
             w.write_all(crate::error::exit_code_table().as_bytes())
         })?;
         return Ok(Status::Ok);

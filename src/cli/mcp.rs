@@ -7,13 +7,14 @@ use std::collections::BTreeMap;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::shared::CallerArgs;
-use super::{Context, Status};
+use super::shared::{CallerArgs, PageArgs};
+use super::{Context, Status, table};
 use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::mcp::{self, Access, McpConfig, NewGrant, NewRequest, NewServer, Scope, Transport};
 use crate::secrets::SecretKey;
 use crate::store::Store;
+use crate::store::page::{Page, PageRequest};
 use crate::tools::gate::{CallRequest, Gate, OnAsk};
 
 // MCP servers, grants and access requests.
@@ -56,6 +57,8 @@ pub enum McpCommand {
         /// pending | approved | rejected
         #[arg(long, value_parser = ["pending", "approved", "rejected"])]
         status: Option<String>,
+        #[command(flatten)]
+        page: PageArgs,
     },
     /// Connect, initialize and list tools; report protocol, server, tool count and timings
     Probe { name: String },
@@ -220,7 +223,9 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
         McpCommand::Revoke(w) => exec_revoke(ctx, &store, config, w)?,
         McpCommand::Grants { name } => exec_grants(ctx, &store, name.as_deref())?,
         McpCommand::Request(r) => exec_request(ctx, &store, config, r)?,
-        McpCommand::Requests { status } => exec_requests(ctx, &store, status.as_deref())?,
+        McpCommand::Requests { status, page } => {
+            exec_requests(ctx, &store, status.as_deref(), &page.request())?
+        }
         McpCommand::Probe { name } => exec_probe(ctx, &store, settings, name)?,
         McpCommand::Tools { name } => exec_tools(ctx, &store, settings, name.as_deref())?,
         McpCommand::Call(c) => return exec_call(ctx, store, config, c),
@@ -296,20 +301,20 @@ fn exec_add(ctx: &Context, store: &Store, settings: &Settings, a: AddArgs) -> Re
 /// `mcp list`.
 fn exec_list(ctx: &Context, store: &Store, config: &McpConfig) -> Result<()> {
     let all = mcp::list(store.conn(), config)?;
-    ctx.out.data(&all, |w| {
-        for s in &all {
-            writeln!(
-                w,
-                "{:<16} {:<15} {:<8} {:<8} {}",
-                s.name,
-                s.transport.as_str(),
-                s.access.as_str(),
-                if s.enabled { "enabled" } else { "disabled" },
-                s.source
-            )?;
-        }
-        Ok(())
-    })
+    table::page(
+        ctx,
+        &Page::whole(all),
+        &["SERVER", "TRANSPORT", "ACCESS", "ENABLED", "SOURCE"],
+        |s| {
+            [
+                s.name.clone(),
+                s.transport.as_str().into(),
+                s.access.as_str().into(),
+                if s.enabled { "yes" } else { "no" }.into(),
+                s.source.to_string(),
+            ]
+        },
+    )
 }
 
 /// `mcp rm`.
@@ -357,19 +362,19 @@ fn exec_revoke(ctx: &Context, store: &Store, config: &McpConfig, w: WhoArgs) -> 
 /// `mcp grants`.
 fn exec_grants(ctx: &Context, store: &Store, name: Option<&str>) -> Result<()> {
     let all = mcp::grants(store.conn(), name)?;
-    ctx.out.data(&all, |w| {
-        for g in &all {
-            writeln!(
-                w,
-                "{:<16} {:<5} {:<16} {}",
-                g.server,
-                g.scope,
-                g.subject,
-                if g.enabled { "enabled" } else { "disabled" }
-            )?;
-        }
-        Ok(())
-    })
+    table::page(
+        ctx,
+        &Page::whole(all),
+        &["SERVER", "SCOPE", "SUBJECT", "ENABLED"],
+        |g| {
+            [
+                g.server.clone(),
+                g.scope.to_string(),
+                g.subject.clone(),
+                if g.enabled { "yes" } else { "no" }.into(),
+            ]
+        },
+    )
 }
 
 /// `mcp request`.
@@ -392,18 +397,28 @@ fn exec_request(ctx: &Context, store: &Store, config: &McpConfig, r: RequestArgs
 }
 
 /// `mcp requests`.
-fn exec_requests(ctx: &Context, store: &Store, status: Option<&str>) -> Result<()> {
-    let all = mcp::requests(store.conn(), status)?;
-    ctx.out.data(&all, |w| {
-        for r in &all {
-            writeln!(
-                w,
-                "{:>4} {:<9} {:<16} {:<5} {:<16} {}",
-                r.id, r.status, r.server, r.scope, r.subject, r.reason
-            )?;
-        }
-        Ok(())
-    })
+fn exec_requests(
+    ctx: &Context,
+    store: &Store,
+    status: Option<&str>,
+    page: &PageRequest,
+) -> Result<()> {
+    let all = mcp::requests(store.conn(), status, page)?;
+    table::page(
+        ctx,
+        &all,
+        &["ID", "STATUS", "SERVER", "SCOPE", "SUBJECT", "REASON"],
+        |r| {
+            [
+                r.id.to_string(),
+                r.status.clone(),
+                r.server.clone(),
+                r.scope.to_string(),
+                r.subject.clone(),
+                r.reason.clone(),
+            ]
+        },
+    )
 }
 
 /// `mcp probe`: connects, lists the tools and reports the timings.
@@ -456,16 +471,9 @@ fn exec_tools(ctx: &Context, store: &Store, settings: &Settings, name: Option<&s
             rows.push(json!({"name": t.registered, "server": s.name, "tool": t.tool, "description": t.description(), "parameters": t.parameters()}));
         }
     }
-    ctx.out.data(&rows, |w| {
-        for r in &rows {
-            writeln!(
-                w,
-                "{:<40} {}",
-                r["name"].as_str().unwrap_or(""),
-                r["description"].as_str().unwrap_or("")
-            )?;
-        }
-        Ok(())
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
+    table::page(ctx, &Page::whole(rows), &["TOOL", "DESCRIPTION"], |r| {
+        [text(&r["name"]), text(&r["description"])]
     })
 }
 

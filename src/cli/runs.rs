@@ -7,8 +7,9 @@ use std::io::Write;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use super::shared::PageArgs;
 use super::terminal::printable;
-use super::{Context, Status};
+use super::{Context, Status, table};
 use crate::agent::runs::{self, RunFilter, RunRow};
 use crate::error::{Error, Result};
 
@@ -27,15 +28,15 @@ pub enum RunsCommand {
         /// Only the children of this run
         #[arg(long)]
         parent: Option<String>,
-        /// running | completed | failed | cancelled | timed_out | denied | abandoned
+        /// running | completed | failed | cancelled | timed_out | denied | abandoned | limited
         #[arg(long)]
         status: Option<String>,
         #[arg(long)]
         agent: Option<String>,
         #[arg(long)]
         session: Option<String>,
-        #[arg(long, default_value_t = 50)]
-        limit: u32,
+        #[command(flatten)]
+        page: PageArgs,
     },
     /// One run and its children (a tree on a terminal)
     Show { run: String },
@@ -78,7 +79,7 @@ pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
             status,
             agent,
             session,
-            limit,
+            page,
         } => {
             if let Some(s) = status.as_deref()
                 && !STATUSES.contains(&s)
@@ -93,11 +94,24 @@ pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
                 status,
                 agent,
                 session,
-                limit,
+                page: page.request(),
             };
-            for r in runs::list(conn, &filter)? {
-                ctx.out.record(&r, || line(&r))?;
-            }
+            let page = runs::list(conn, &filter)?;
+            table::page(
+                ctx,
+                &page,
+                &["RUN", "STATUS", "AGENT", "SESSION", "STARTED", "LABEL"],
+                |r| {
+                    [
+                        r.id.clone(),
+                        r.status.clone(),
+                        r.agent.clone(),
+                        r.session.clone().unwrap_or_default(),
+                        super::human::time(r.started_at),
+                        printable(r.label.as_deref().unwrap_or("")),
+                    ]
+                },
+            )?;
             Ok(Status::Ok)
         }
         RunsCommand::Show { run } => {
@@ -119,14 +133,7 @@ pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
             let targets: Vec<RunRow> = match (run, session) {
                 (Some(id), _) => vec![runs::get(conn, &id)?.ok_or_else(|| unknown(&id))?],
                 (None, Some(key)) => runs::running_in_session(conn, &key)?,
-                (None, None) if all => runs::list(
-                    conn,
-                    &RunFilter {
-                        status: Some("running".into()),
-                        limit: u32::MAX,
-                        ..RunFilter::default()
-                    },
-                )?,
+                (None, None) if all => runs::running(conn, None)?,
                 (None, None) => Vec::new(),
             };
             let cancelled: Vec<&str> = targets
@@ -159,6 +166,7 @@ const STATUSES: &[&str] = &[
     "timed_out",
     "denied",
     "abandoned",
+    "limited",
 ];
 
 fn unknown(id: &str) -> Error {

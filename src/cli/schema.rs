@@ -40,12 +40,15 @@ pub fn run(ctx: &Context, args: SchemaArgs) -> Result<Status> {
             .iter()
             .map(|(name, what, _)| serde_json::json!({"name": name, "printed_by": what}))
             .collect();
-        ctx.out.data(&list, |w| {
-            for (name, what, _) in &docs {
-                writeln!(w, "{name:<8} {what}")?;
-            }
-            Ok(())
-        })?;
+        super::table::page(
+            ctx,
+            &crate::store::page::Page::whole(list),
+            &["DOCUMENT", "PRINTED BY"],
+            |d| {
+                let text = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
+                [text(&d["name"]), text(&d["printed_by"])]
+            },
+        )?;
         return Ok(Status::Ok);
     };
     let (_, _, schema) = docs

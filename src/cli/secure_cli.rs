@@ -7,9 +7,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::{Context, Status};
+use super::{Context, Status, table};
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
+use crate::store::page::Page;
 use crate::tools::credentialed::{self, Cli, Preset};
 
 // Credentialed CLIs for credentialed_exec
@@ -104,20 +105,20 @@ pub fn run(ctx: &Context, args: SecureCliArgs) -> Result<Status> {
         }
         SecureCliCommand::List => {
             let all = credentialed::list(conn)?;
-            ctx.out.data(&all, |w| {
-                for c in &all {
-                    writeln!(
-                        w,
-                        "{:<12} {:<8} {:<30} {}{}",
-                        c.binary_name,
-                        if c.agent.is_empty() { "*" } else { &c.agent },
-                        c.binary_path,
+            table::page(
+                ctx,
+                &Page::whole(all),
+                &["CLI", "AGENT", "ENABLED", "PATH", "VARIABLES"],
+                |c| {
+                    [
+                        c.binary_name.clone(),
+                        if c.agent.is_empty() { "*" } else { &c.agent }.to_string(),
+                        if c.enabled { "yes" } else { "no" }.into(),
+                        c.binary_path.clone(),
                         c.env_keys.join(","),
-                        if c.enabled { "" } else { "  (disabled)" }
-                    )?;
-                }
-                Ok(())
-            })?;
+                    ]
+                },
+            )?;
         }
         SecureCliCommand::Rm(n) => {
             let agent = n.agent.unwrap_or_default();
@@ -135,18 +136,12 @@ pub fn run(ctx: &Context, args: SecureCliArgs) -> Result<Status> {
         SecureCliCommand::Enable(n) => toggle(ctx, conn, n, true)?,
         SecureCliCommand::Disable(n) => toggle(ctx, conn, n, false)?,
         SecureCliCommand::Presets => {
-            ctx.out.data(&credentialed::PRESETS, |w| {
-                for p in credentialed::PRESETS {
-                    writeln!(
-                        w,
-                        "{:<10} {:<18} {}",
-                        p.name,
-                        p.description,
-                        p.env.join(", ")
-                    )?;
-                }
-                Ok(())
-            })?;
+            table::page(
+                ctx,
+                &Page::whole(credentialed::PRESETS.iter().collect()),
+                &["PRESET", "DESCRIPTION", "VARIABLES"],
+                |p| [p.name.into(), p.description.into(), p.env.join(", ")],
+            )?;
         }
     }
     Ok(Status::Ok)

@@ -1,12 +1,12 @@
 //! `goclaw sessions`: the conversations runs continue (`goclaw run --session KEY`), kept in the
 //! store. Looking at sessions first marks runs whose process died as abandoned.
 
-use std::io::Write;
-
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::{Context, Status};
+use super::shared::PageArgs;
+use super::terminal::printable;
+use super::{Context, Status, table};
 use crate::agent::record;
 use crate::error::{Error, Result};
 
@@ -24,11 +24,17 @@ pub enum SessionsCommand {
     List {
         #[arg(long)]
         agent: Option<String>,
+        #[command(flatten)]
+        page: PageArgs,
     },
     /// One session: agent, model, token counts, message count, summary
     Show { key: String },
-    /// A session's messages, oldest first (JSON Lines off a terminal)
-    History { key: String },
+    /// A session's messages, oldest first
+    History {
+        key: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
     /// Delete a session and its messages
     Rm { key: String },
 }
@@ -43,21 +49,23 @@ pub fn run(ctx: &Context, args: SessionsArgs) -> Result<Status> {
     let conn = store.conn();
     record::reap_abandoned(conn)?;
     match args.command {
-        SessionsCommand::List { agent } => {
-            let all = record::sessions(conn, agent.as_deref())?;
-            ctx.out.data(&all, |w| {
-                for s in &all {
-                    writeln!(
-                        w,
-                        "{:<24} {:<12} {:>5} messages  {}",
-                        s["key"].as_str().unwrap_or(""),
-                        s["agent"].as_str().unwrap_or(""),
-                        s["messages"],
-                        s["model"].as_str().unwrap_or("")
-                    )?;
-                }
-                Ok(())
-            })?;
+        SessionsCommand::List { agent, page } => {
+            let all = record::sessions(conn, agent.as_deref(), &page.request())?;
+            let text = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
+            table::page(
+                ctx,
+                &all,
+                &["SESSION", "AGENT", "MESSAGES", "MODEL", "UPDATED"],
+                |s| {
+                    [
+                        text(&s["key"]),
+                        text(&s["agent"]),
+                        s["messages"].to_string(),
+                        text(&s["model"]),
+                        super::human::time(s["updated_at"].as_i64().unwrap_or(0)),
+                    ]
+                },
+            )?;
         }
         SessionsCommand::Show { key } => {
             let s = record::session(conn, &key)?.ok_or_else(|| unknown(&key))?;
@@ -69,28 +77,26 @@ pub fn run(ctx: &Context, args: SessionsArgs) -> Result<Status> {
                 )
             })?;
         }
-        SessionsCommand::History { key } => {
+        SessionsCommand::History { key, page } => {
             if record::session(conn, &key)?.is_none() {
                 return Err(unknown(&key));
             }
-            let msgs = record::history(conn, &key)?;
-            let mut w = ctx.out.stream();
-            for m in &msgs {
-                if ctx.out.is_json() {
-                    let line =
-                        serde_json::to_string(m).map_err(|e| Error::internal(e.to_string()))?;
-                    writeln!(w, "{line}").map_err(Error::stdout)?;
-                } else {
+            let msgs = record::history_page(conn, &key, &page.request())?;
+            ctx.out.data(&msgs, |w| {
+                for m in &msgs.items {
                     let role = serde_json::to_value(m.role).unwrap_or_default();
                     let mut text = m.content.clone();
                     for c in &m.tool_calls {
                         text.push_str(&format!("\n  → {} {}", c.name, c.arguments));
                     }
-                    writeln!(w, "[{}] {}", role.as_str().unwrap_or(""), text)
-                        .map_err(Error::stdout)?;
+                    let line = format!("[{}] {}", role.as_str().unwrap_or(""), text);
+                    writeln!(w, "{}", printable(&line))?;
                 }
+                Ok(())
+            })?;
+            if let Some(cursor) = msgs.next_cursor.as_ref().filter(|_| !ctx.out.is_json()) {
+                ctx.out.note(&format!("more: --cursor {cursor}"));
             }
-            w.flush().map_err(Error::stdout)?;
         }
         SessionsCommand::Rm { key } => {
             if !record::remove_session(conn, &key)? {

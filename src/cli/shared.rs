@@ -26,6 +26,28 @@ pub struct CallerArgs {
     pub session: Option<String>,
 }
 
+/// `--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`]).
+#[derive(Debug, Clone, Args)]
+pub struct PageArgs {
+    /// The most items to print (1 to 1000)
+    #[arg(long, default_value_t = crate::store::page::DEFAULT_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(1..=crate::store::page::MAX_LIMIT as u64))]
+    pub limit: u64,
+    /// Go on after the page this cursor ends (the `next_cursor` of the previous page)
+    #[arg(long)]
+    pub cursor: Option<String>,
+}
+
+impl PageArgs {
+    /// The page these flags ask for.
+    pub fn request(&self) -> crate::store::page::PageRequest {
+        crate::store::page::PageRequest {
+            limit: Some(self.limit as usize),
+            cursor: self.cursor.clone(),
+        }
+    }
+}
+
 /// Opens the toolbox of `caller` (see [`Toolbox`]) and shows its notes.
 pub(crate) fn toolbox(
     ctx: &Context,

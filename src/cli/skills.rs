@@ -3,9 +3,10 @@
 
 use clap::{Args, Subcommand};
 
-use super::{Context, Status};
+use super::{Context, Status, table};
 use crate::error::{Error, Result};
 use crate::skills::{self, Skill};
+use crate::store::page::Page;
 
 // Skills: list, search, show
 #[derive(Debug, Args)]
@@ -49,25 +50,24 @@ pub fn run(ctx: &Context, args: SkillsArgs) -> Result<Status> {
     match args.command {
         SkillsCommand::List => {
             let found = all(ctx, agent)?;
-            ctx.out.data(&found, |w| {
-                for s in &found {
-                    writeln!(w, "{:<24} {}", s.name, s.description)?;
-                }
-                Ok(())
+            table::page(ctx, &Page::whole(found), &["SKILL", "DESCRIPTION"], |s| {
+                [s.name.clone(), s.description.clone()]
             })?;
         }
         SkillsCommand::Search { query, max } => {
             let hits = skills::search(&all(ctx, agent)?, &query, max);
-            ctx.out.data(&hits, |w| {
-                for h in &hits {
-                    writeln!(
-                        w,
-                        "{:>7.3}  {:<24} {}",
-                        h.score, h.skill.name, h.skill.description
-                    )?;
-                }
-                Ok(())
-            })?;
+            table::page(
+                ctx,
+                &Page::whole(hits),
+                &["SCORE", "SKILL", "DESCRIPTION"],
+                |h| {
+                    [
+                        format!("{:.3}", h.score),
+                        h.skill.name.clone(),
+                        h.skill.description.clone(),
+                    ]
+                },
+            )?;
         }
         SkillsCommand::Show { name } => {
             let found = all(ctx, agent)?;

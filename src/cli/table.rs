@@ -1,9 +1,40 @@
 //! Human tables for a terminal: a header row, columns sized to their content, no borders (the
-//! look of `cargo` and `kubectl`); a long last column wraps to the terminal's width.
+//! look of `cargo` and `kubectl`); a long last column wraps to the terminal's width. Every cell
+//! is made printable first: a label or subject a model chose cannot move the cursor.
 
 use std::io::Write;
 
 use comfy_table::{ContentArrangement, Table, presets};
+use serde::Serialize;
+
+use super::Context;
+use crate::error::Result;
+use crate::store::page::Page;
+
+/// Prints a list: `{"items":[…],"next_cursor":…}` as JSON; for people a table of `row`s under
+/// `headers`, and on stderr where the next page starts (or that the list is empty).
+pub fn page<T: Serialize, const N: usize>(
+    ctx: &Context,
+    page: &Page<T>,
+    headers: &[&str; N],
+    row: impl Fn(&T) -> [String; N],
+) -> Result<()> {
+    ctx.out.data(page, |w| {
+        let rows: Vec<[String; N]> = page.items.iter().map(&row).collect();
+        if rows.is_empty() {
+            return Ok(());
+        }
+        write(w, headers, &rows)
+    })?;
+    if !ctx.out.is_json() {
+        match &page.next_cursor {
+            Some(cursor) => ctx.out.note(&format!("more: --cursor {cursor}")),
+            None if page.items.is_empty() => ctx.out.note("(nothing to list)"),
+            None => {}
+        }
+    }
+    Ok(())
+}
 
 /// Writes `rows` under `headers`.
 pub fn write<const N: usize>(
@@ -17,7 +48,7 @@ pub fn write<const N: usize>(
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_header(headers.iter().copied());
     for row in rows {
-        table.add_row(row.iter().map(String::as_str));
+        table.add_row(row.iter().map(|cell| super::terminal::printable(cell)));
     }
     // comfy-table pads every cell with one space each side; the first column needs none.
     for line in table.lines() {

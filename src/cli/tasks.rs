@@ -7,8 +7,9 @@
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
+use super::shared::PageArgs;
 use super::team::{acting, resolve_team};
-use super::{Context, Status};
+use super::{Context, Status, table};
 use crate::error::{Error, Result};
 use crate::ops::toolbox::{Bridge, Caller, GateOptions};
 use crate::team::actions::{self, Action, Reply};
@@ -59,15 +60,13 @@ pub enum TasksCommand {
         #[arg(long, value_name = "CMD")]
         gate: Option<String>,
     },
-    /// List tasks, highest priority first: {"tasks":[…],"next_cursor":…}
+    /// List tasks, highest priority first
     List {
         /// all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale
         #[arg(long, default_value = "all")]
         status: String,
-        #[arg(long, default_value_t = 30)]
-        limit: usize,
-        #[arg(long)]
-        cursor: Option<String>,
+        #[command(flatten)]
+        page: PageArgs,
     },
     /// One task with comments, attachments and events
     Get { id: String },
@@ -160,14 +159,14 @@ pub enum TasksCommand {
     /// Full-text search over subject and description
     Search {
         query: String,
-        #[arg(long, default_value_t = 10)]
-        limit: usize,
+        #[command(flatten)]
+        page: PageArgs,
     },
-    /// Audit events of one task or the whole board, as JSON Lines
+    /// Audit events of one task or the whole board, oldest first
     Events {
         id: Option<String>,
-        #[arg(long, default_value_t = 1000)]
-        limit: usize,
+        #[command(flatten)]
+        page: PageArgs,
     },
     /// Release claims whose run is gone and expired locks, mark stale tasks, release orphaned
     /// blocked tasks (cron-safe)
@@ -204,14 +203,9 @@ fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
     use TasksCommand as C;
     Ok(match command {
         c @ C::Create { .. } => create_action(ctx, c)?,
-        C::List {
+        C::List { status, page } => Action::List {
             status,
-            limit,
-            cursor,
-        } => Action::List {
-            status,
-            limit,
-            cursor,
+            page: page.request(),
         },
         C::Get { id } => Action::Get { task: id },
         C::Claim { id, next } => Action::Claim {
@@ -252,8 +246,14 @@ fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
             task: id,
             question: None,
         },
-        C::Search { query, limit } => Action::Search { query, limit },
-        C::Events { id, limit } => Action::Events { task: id, limit },
+        C::Search { query, page } => Action::Search {
+            query,
+            page: page.request(),
+        },
+        C::Events { id, page } => Action::Events {
+            task: id,
+            page: page.request(),
+        },
         C::Recover => Action::Recover,
         C::Do { .. } => return Err(Error::internal("`tasks do` is not a board action")),
     })
@@ -343,50 +343,41 @@ fn show(ctx: &Context, reply: Reply) -> Result<Status> {
                 writeln!(w, "{verb} {} [{}] {}", t.identifier, t.status, t.subject)
             })?;
         }
-        Reply::Page { tasks, next_cursor } => {
-            let doc = json!({"tasks": tasks, "next_cursor": next_cursor});
-            ctx.out.data(&doc, |w| {
-                for t in &tasks {
-                    writeln!(
-                        w,
-                        "{:<12} {:<11} p{:<3} {:<12} {}",
-                        t.identifier,
-                        t.status,
-                        t.priority,
-                        t.owner.as_deref().unwrap_or("-"),
-                        t.subject
-                    )?;
-                }
-                if let Some(n) = &next_cursor {
-                    writeln!(w, "(more: --cursor {n})")?;
-                }
-                Ok(())
-            })?;
-        }
+        Reply::Tasks(page) => table::page(
+            ctx,
+            &page,
+            &["TASK", "STATUS", "PRIORITY", "OWNER", "SUBJECT"],
+            |t| {
+                [
+                    t.identifier.clone(),
+                    t.status.to_string(),
+                    t.priority.to_string(),
+                    t.owner.clone().unwrap_or_else(|| "-".into()),
+                    t.subject.clone(),
+                ]
+            },
+        )?,
         Reply::Detail(d) => show_detail(ctx, &d)?,
         Reply::Commented { task, note } => {
             ctx.out.data(&json!({"task": task, "note": note}), |w| {
                 writeln!(w, "{note}")
             })?;
         }
-        Reply::Found(tasks) => {
-            ctx.out.data(&json!({ "tasks": tasks }), |w| {
-                for t in &tasks {
-                    writeln!(w, "{:<12} {:<11} {}", t.identifier, t.status, t.subject)?;
-                }
-                Ok(())
-            })?;
-        }
-        Reply::Events(events) => {
-            for e in &events {
-                ctx.out.record(e, || {
-                    format!(
-                        "{:>6} {} {:<12} {:<10} by {} {}",
-                        e.id, e.at, e.identifier, e.event, e.actor, e.data
-                    )
-                })?;
-            }
-        }
+        Reply::Events(page) => table::page(
+            ctx,
+            &page,
+            &["ID", "AT", "TASK", "EVENT", "BY", "DATA"],
+            |e| {
+                [
+                    e.id.to_string(),
+                    super::human::time(e.at),
+                    e.identifier.clone(),
+                    e.event.clone(),
+                    e.actor.clone(),
+                    e.data.to_string(),
+                ]
+            },
+        )?,
         Reply::Recovered(r) => {
             ctx.out.data(&r, |w| {
                 writeln!(

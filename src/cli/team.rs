@@ -6,8 +6,10 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::input::Input;
-use super::{Context, Status};
+use super::terminal::printable;
+use super::{Context, Status, table};
 use crate::error::{Error, Result};
+use crate::store::page::Page;
 use crate::team::{self, mailbox};
 
 // Teams: create and manage them, and send messages between their agents.
@@ -108,8 +110,14 @@ pub enum MessageCommand {
     },
     /// Send TEXT to every member (lead only)
     Broadcast { text: String },
-    /// Read unread messages (each is marked read for the reader only)
-    Read,
+    /// Read unread messages, oldest first (each is marked read for the reader only, so the next
+    /// read goes on where this one ended)
+    Read {
+        /// The most messages to read (1 to 1000)
+        #[arg(long, default_value_t = crate::store::page::DEFAULT_LIMIT as u64,
+              value_parser = clap::value_parser!(u64).range(1..=crate::store::page::MAX_LIMIT as u64))]
+        limit: u64,
+    },
     /// Block until a message arrives for the acting agent, then read it (exit 7 on timeout)
     Wait {
         /// How long to wait: 90s, 5m, 1h30m, or seconds
@@ -170,19 +178,19 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
         }
         TeamCommand::List => {
             let teams = team::list(store.conn())?;
-            ctx.out.data(&teams, |w| {
-                for t in &teams {
-                    writeln!(
-                        w,
-                        "{:<20} {:<9} lead {:<12} {} members",
-                        t.name,
-                        t.status,
-                        t.lead,
-                        t.members.len()
-                    )?;
-                }
-                Ok(())
-            })?;
+            table::page(
+                ctx,
+                &Page::whole(teams),
+                &["TEAM", "STATUS", "LEAD", "MEMBERS"],
+                |t| {
+                    [
+                        t.name.clone(),
+                        t.status.to_string(),
+                        t.lead.clone(),
+                        t.members.len().to_string(),
+                    ]
+                },
+            )?;
         }
         TeamCommand::Show { name } => print_team(ctx, &team::get(store.conn(), &name)?)?,
         TeamCommand::Archive { name } => print_team(ctx, &team::archive(store.conn(), &name)?)?,
@@ -249,14 +257,34 @@ fn print_team(ctx: &Context, t: &team::Team) -> Result<()> {
 fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result<Status> {
     let agent = acting(ctx, &m.agent)?;
     let t = resolve_team(store.conn(), &m.team, &agent)?;
-    let messages = match m.command {
+    let line = |msg: &mailbox::Message| {
+        format!(
+            "[{}] {} → {}: {}",
+            msg.kind,
+            msg.sender,
+            msg.recipient.as_deref().unwrap_or("all"),
+            msg.text
+        )
+    };
+    let sent = match &m.command {
         MessageCommand::Send { to, text } => {
-            vec![mailbox::send(store.conn(), &t, &agent, &to, &text)?]
+            Some(mailbox::send(store.conn(), &t, &agent, to, text)?)
         }
         MessageCommand::Broadcast { text } => {
-            vec![mailbox::broadcast(store.conn(), &t, &agent, &text)?]
+            Some(mailbox::broadcast(store.conn(), &t, &agent, text)?)
         }
-        MessageCommand::Read => mailbox::read(store.conn(), &t, &agent)?,
+        _ => None,
+    };
+    if let Some(msg) = sent {
+        ctx.out
+            .data(&msg, |w| writeln!(w, "{}", printable(&line(&msg))))?;
+        return Ok(Status::Ok);
+    }
+    let messages = match m.command {
+        MessageCommand::Send { .. } | MessageCommand::Broadcast { .. } => Vec::new(),
+        MessageCommand::Read { limit } => {
+            mailbox::read_at_most(store.conn(), &t, &agent, limit as usize)?
+        }
         MessageCommand::Wait { timeout } => {
             let timeout = timeout.map(|s| parse_duration(&s)).transpose()?;
             let mut waiting = || {
@@ -266,17 +294,11 @@ fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result
             mailbox::wait(store.conn(), &t, &agent, timeout, &mut waiting)?
         }
     };
-    let doc = json!({"messages": messages, "count": messages.len()});
-    ctx.out.data(&doc, |w| {
-        for msg in &messages {
-            writeln!(
-                w,
-                "[{}] {} → {}: {}",
-                msg.kind,
-                msg.sender,
-                msg.recipient.as_deref().unwrap_or("all"),
-                msg.text
-            )?;
+    // Read messages are not read again: the page has no next cursor, the next read goes on.
+    let page = Page::whole(messages);
+    ctx.out.data(&page, |w| {
+        for msg in &page.items {
+            writeln!(w, "{}", printable(&line(msg)))?;
         }
         Ok(())
     })?;

@@ -6,11 +6,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::input::Input;
-use super::shared::{CallerArgs, at_terminal, check_agents, toolbox};
+use super::shared::{CallerArgs, PageArgs, at_terminal, check_agents, toolbox};
 use super::terminal::TerminalPrompter;
-use super::{Context, Status};
+use super::{Context, Status, table};
 use crate::error::{Error, Result};
 use crate::ops::toolbox::{Bridge, Caller, GateOptions};
+use crate::store::page::Page;
 use crate::tools::gate::audit::{self, HistoryFilter};
 use crate::tools::gate::{CallRequest, OnAsk, Prompter};
 use crate::tools::{Registry, groups_of};
@@ -75,10 +76,10 @@ pub enum ToolsCommand {
         #[command(subcommand)]
         command: CustomCommand,
     },
-    /// The audit trail: recent calls, newest first, as JSON Lines
+    /// The audit trail: recent calls, newest first
     History {
-        #[arg(long, default_value_t = 50)]
-        limit: u32,
+        #[command(flatten)]
+        page: PageArgs,
         #[arg(long)]
         tool: Option<String>,
         #[arg(long)]
@@ -136,7 +137,7 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
             command: CustomCommand::List,
         } => exec_custom_list(ctx)?,
         ToolsCommand::History {
-            limit,
+            page,
             tool,
             session,
             agent,
@@ -146,7 +147,7 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
                 tool,
                 session,
                 agent,
-                limit,
+                page: page.request(),
             },
         )?,
     }
@@ -174,20 +175,19 @@ fn exec_list(ctx: &Context, agent: Option<&str>, all: bool, mcp: bool) -> Result
         })
         .filter(|r| all || r.allowed)
         .collect();
-    ctx.out.data(&rows, |w| {
-        let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
-        for r in &rows {
-            let mark = if r.allowed { "" } else { "  (not allowed)" };
-            let line = format!(
-                "{:<width$}  {:<11}  {}{mark}",
-                r.name,
+    table::page(
+        ctx,
+        &Page::whole(rows),
+        &["TOOL", "RISK", "GROUPS", "ALLOWED"],
+        |r| {
+            [
+                r.name.to_string(),
                 format!("{:?}", r.risk).to_lowercase(),
-                r.groups.join(",")
-            );
-            writeln!(w, "{}", line.trim_end())?;
-        }
-        Ok(())
-    })
+                r.groups.join(","),
+                if r.allowed { "yes" } else { "no" }.into(),
+            ]
+        },
+    )
 }
 
 /// `tools describe`: a tool's description and JSON schema.
@@ -238,42 +238,40 @@ fn exec_rm(ctx: &Context, name: &str, agent: Option<&str>) -> Result<()> {
 fn exec_custom_list(ctx: &Context) -> Result<()> {
     let store = ctx.store()?;
     let all = crate::tools::custom::list(store.conn())?;
-    ctx.out.data(&all, |w| {
-        for t in &all {
-            writeln!(
-                w,
-                "{:<20} {:<10} {}{}",
-                t.definition.name,
-                t.definition.agent.as_deref().unwrap_or("*"),
-                t.definition.command,
-                if t.definition.enabled {
-                    ""
-                } else {
-                    "  (disabled)"
-                }
-            )?;
-        }
-        Ok(())
-    })
+    table::page(
+        ctx,
+        &Page::whole(all),
+        &["TOOL", "AGENT", "ENABLED", "COMMAND"],
+        |t| {
+            [
+                t.definition.name.clone(),
+                t.definition.agent.clone().unwrap_or_else(|| "*".into()),
+                if t.definition.enabled { "yes" } else { "no" }.into(),
+                t.definition.command.clone(),
+            ]
+        },
+    )
 }
 
 /// `tools history`: the audit trail, newest first, one record a call.
 fn exec_history(ctx: &Context, filter: &HistoryFilter) -> Result<()> {
     let store = ctx.store()?;
-    for row in audit::history(&store, filter)? {
-        ctx.out.record(&row, || {
-            format!(
-                "{:>5}  {}  {:<10} {:<9} {:>6}ms  {}",
-                row.id,
+    let page = audit::history(&store, filter)?;
+    table::page(
+        ctx,
+        &page,
+        &["ID", "AT", "TOOL", "OUTCOME", "MS", "ARGUMENTS"],
+        |row| {
+            [
+                row.id.to_string(),
                 super::human::time(row.at),
-                row.tool,
-                row.outcome,
-                row.duration_ms,
-                row.arguments
-            )
-        })?;
-    }
-    Ok(())
+                row.tool.clone(),
+                row.outcome.clone(),
+                row.duration_ms.to_string(),
+                row.arguments.to_string(),
+            ]
+        },
+    )
 }
 
 fn unknown_tool(name: &str) -> Error {

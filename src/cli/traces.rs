@@ -7,7 +7,8 @@ use std::io::Write;
 use clap::{Args, Subcommand};
 use serde_json::Value;
 
-use super::{Context, Status};
+use super::shared::PageArgs;
+use super::{Context, Status, table};
 use crate::agent::record;
 use crate::error::{Error, Result};
 
@@ -25,8 +26,8 @@ pub enum TracesCommand {
     List {
         #[arg(long)]
         session: Option<String>,
-        #[arg(long, default_value_t = 50)]
-        limit: u32,
+        #[command(flatten)]
+        page: PageArgs,
     },
     /// One run's trace
     Show { run: String },
@@ -37,24 +38,26 @@ pub fn run(ctx: &Context, args: TracesArgs) -> Result<Status> {
     let conn = store.conn();
     record::reap_abandoned(conn)?;
     match args.command {
-        TracesCommand::List { session, limit } => {
-            let runs = record::runs(conn, session.as_deref(), limit)?;
-            ctx.out.data(&runs, |w| {
-                for r in &runs {
-                    writeln!(
-                        w,
-                        "{}  {:<10} {:<12} {:>2} it  {:>7} tok  ${:.4}",
-                        r["run_id"].as_str().unwrap_or(""),
-                        r["status"].as_str().unwrap_or(""),
-                        r["agent"].as_str().unwrap_or(""),
-                        r["iterations"],
-                        r["usage"]["input_tokens"].as_i64().unwrap_or(0)
-                            + r["usage"]["output_tokens"].as_i64().unwrap_or(0),
-                        r["usage"]["cost"].as_f64().unwrap_or(0.0)
-                    )?;
-                }
-                Ok(())
-            })?;
+        TracesCommand::List { session, page } => {
+            let runs = record::runs(conn, session.as_deref(), &page.request())?;
+            let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+            table::page(
+                ctx,
+                &runs,
+                &["RUN", "STATUS", "AGENT", "ITERATIONS", "TOKENS", "COST"],
+                |r| {
+                    [
+                        text(&r["run_id"]),
+                        text(&r["status"]),
+                        text(&r["agent"]),
+                        r["iterations"].to_string(),
+                        (r["usage"]["input_tokens"].as_i64().unwrap_or(0)
+                            + r["usage"]["output_tokens"].as_i64().unwrap_or(0))
+                        .to_string(),
+                        format!("${:.4}", r["usage"]["cost"].as_f64().unwrap_or(0.0)),
+                    ]
+                },
+            )?;
         }
         TracesCommand::Show { run } => {
             let trace = record::trace(conn, &run)?.ok_or_else(|| {

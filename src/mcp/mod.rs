@@ -164,6 +164,7 @@ pub fn tool_allowed(tool: &str, allow: Option<&[String]>, deny: Option<&[String]
     }
 }
 
+use crate::store::page::{Page, PageRequest};
 use crate::store::{now_ms as now, sql};
 
 fn valid_name(name: &str) -> Result<()> {
@@ -530,21 +531,32 @@ pub fn request(
     )
     .map_err(sql)?;
     let rid = conn.last_insert_rowid();
-    requests(conn, None)?
+    let just_made = PageRequest {
+        limit: Some(1),
+        cursor: Some((rid - 1).to_string()),
+    };
+    requests(conn, None, &just_made)?
+        .items
         .into_iter()
         .find(|x| x.id == rid)
         .ok_or_else(|| Error::internal("the request was not saved"))
 }
 
-/// Access requests, optionally of one status, oldest first.
-pub fn requests(conn: &Connection, status: Option<&str>) -> Result<Vec<Request>> {
-    conn.prepare(
+/// One page of the access requests (of one status), oldest first (the cursor is the last
+/// request's id).
+pub fn requests(
+    conn: &Connection,
+    status: Option<&str>,
+    page: &PageRequest,
+) -> Result<Page<Request>> {
+    let after = page.after_id()?.unwrap_or(0);
+    let rows: Vec<Request> = conn.prepare(
         "SELECT r.id, s.name, r.scope, r.subject, r.tools, r.reason, r.status, r.requested_by, r.reviewed_by, r.review_note
          FROM mcp_requests r JOIN mcp_servers s ON s.id = r.server_id
-         WHERE ?1 IS NULL OR r.status = ?1 ORDER BY r.id",
+         WHERE (?1 IS NULL OR r.status = ?1) AND r.id > ?2 ORDER BY r.id LIMIT ?3",
     )
     .and_then(|mut st| {
-        st.query_map([status], |r| {
+        st.query_map(rusqlite::params![status, after, page.fetch()], |r| {
             let tools: Option<String> = r.get(4)?;
             Ok(Request {
                 id: r.get(0)?,
@@ -561,7 +573,8 @@ pub fn requests(conn: &Connection, status: Option<&str>) -> Result<Vec<Request>>
         })
         .and_then(|rows| rows.collect())
     })
-    .map_err(sql)
+    .map_err(sql)?;
+    Ok(Page::cut(rows, page, |r| r.id.to_string()))
 }
 
 /// Approves or rejects a pending request. Approval creates (or replaces) the grant in the same

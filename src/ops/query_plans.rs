@@ -9,12 +9,13 @@ use std::sync::{Arc, Mutex};
 use crate::agent::record::{self, NewRun, RunEnd, RunStatus};
 use crate::providers::{Message, Role};
 use crate::store::Store;
-use crate::team::board::{self, Board, NewTask};
+use crate::team::board::{self, Board, NewTask, PageRequest};
 use crate::team::{self, mailbox};
 use crate::text::scrub::Scrubber;
 
 /// Tables that grow with use: a full scan of one is O(n).
-const GROWING: [&str; 12] = [
+const GROWING: [&str; 13] = [
+    "sessions",
     "tasks",
     "task_events",
     "task_comments",
@@ -76,18 +77,40 @@ fn fill(store: &mut Store) -> team::Team {
 
 /// The operations whose statements are checked.
 fn exercise(store: &mut Store, t: &team::Team) {
-    let scrubber = Scrubber::new(&[], &[]).unwrap();
+    exercise_board(store, t);
+    exercise_runs(store, t);
+}
+
+/// The board's operations, pages after the first included.
+fn exercise_board(store: &mut Store, t: &team::Team) {
     {
         let mut b = Board::open(store, t.clone(), "w1").unwrap();
-        b.list("all", 30, None).unwrap();
-        b.list("pending", 30, None).unwrap();
+        let first = PageRequest::first(30);
+        let next = b.list("all", &first).unwrap().next_cursor;
+        b.list("pending", &first).unwrap();
+        b.list(
+            "all",
+            &PageRequest {
+                limit: Some(30),
+                cursor: next,
+            },
+        )
+        .unwrap();
         let claimed = b.claim_next().unwrap().unwrap();
         b.get(&claimed.id).unwrap();
         b.get("#7").unwrap();
         b.complete(&claimed.id, "done").unwrap();
         b.claim_for_run(None, "run-x", Some(3)).unwrap();
-        b.events(None, 50).unwrap();
-        b.search("task", 5).unwrap();
+        b.events(None, &PageRequest::first(50)).unwrap();
+        b.events(
+            None,
+            &PageRequest {
+                limit: Some(5),
+                cursor: Some("3".into()),
+            },
+        )
+        .unwrap();
+        b.search("task", &PageRequest::first(5)).unwrap();
         b.recover().unwrap();
     }
     for which in [
@@ -104,6 +127,11 @@ fn exercise(store: &mut Store, t: &team::Team) {
         .reload("#1")
         .unwrap();
     board::taken_from(store.conn(), &task, "run-x").unwrap();
+}
+
+/// The mailbox, runs, sessions and the audit trail.
+fn exercise_runs(store: &mut Store, t: &team::Team) {
+    let scrubber = Scrubber::new(&[], &[]).unwrap();
     mailbox::send(store.conn(), t, "lead", "w1", "hi").unwrap();
     mailbox::read(store.conn(), t, "w1").unwrap();
     mailbox::unread_from(store.conn(), t, "lead", "system:escalation").unwrap();
@@ -148,12 +176,25 @@ fn exercise(store: &mut Store, t: &team::Team) {
     )
     .unwrap();
     record::history(store.conn(), "s1").unwrap();
+    let deeper = |cursor: &str| PageRequest {
+        limit: Some(10),
+        cursor: Some(cursor.into()),
+    };
+    record::history_page(store.conn(), "s1", &deeper("0")).unwrap();
+    record::sessions(store.conn(), None, &deeper("99:s1")).unwrap();
+    record::sessions(store.conn(), Some("a"), &deeper("99:s1")).unwrap();
+    record::runs(store.conn(), None, &deeper("100:r100")).unwrap();
+    crate::cron::runs(store.conn(), Some(1), &deeper("50")).unwrap();
+    crate::cron::runs(store.conn(), None, &deeper("50")).unwrap();
     record::reap_abandoned(store.conn()).unwrap();
     crate::agent::runs::get(store.conn(), "run-1").unwrap();
     crate::agent::runs::list(
         store.conn(),
         &crate::agent::runs::RunFilter {
-            limit: 20,
+            page: PageRequest {
+                limit: Some(20),
+                cursor: Some("100:r100".into()),
+            },
             ..Default::default()
         },
     )
@@ -165,7 +206,10 @@ fn exercise(store: &mut Store, t: &team::Team) {
                 tool: tool.map(String::from),
                 session: None,
                 agent: None,
-                limit: 20,
+                page: PageRequest {
+                    limit: Some(20),
+                    cursor: Some("250".into()),
+                },
             },
         )
         .unwrap();

@@ -131,6 +131,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "run_limits",
         sql: include_str!("migrations/012_run_limits.sql"),
     },
+    Migration {
+        version: 13,
+        name: "pages",
+        sql: include_str!("migrations/013_pages.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,
@@ -147,6 +152,13 @@ pub fn where_equal<'a>(pairs: &[(&'static str, Option<&'a str>)]) -> (String, Ve
         }
     }
     (clause, values)
+}
+
+/// Adds `condition` to a clause of [`where_equal`] (its values are not parameters: only
+/// numbers goclaw parsed belong in it).
+pub fn and_where(clause: &mut String, condition: &str) {
+    clause.push_str(if clause.is_empty() { "WHERE " } else { " AND " });
+    clause.push_str(condition);
 }
 
 /// Unix milliseconds of a time the store keeps as text (`strftime('%Y-%m-%dT%H:%M:%fZ')`, the
@@ -548,6 +560,7 @@ pub fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
 
 pub mod backup;
 mod busy;
+pub mod page;
 
 /// Runs one read-only statement on `conn`; calls `row` with each row as a JSON object (column
 /// name → value; BLOBs as `{"hex": "…"}`). Returns the column names.

@@ -3,7 +3,7 @@
 //! `Action`, `goclaw tasks` turns flags into one; each renders the reply its own way (the tool as
 //! the text a model reads, the command as JSON or a line for people). So the two never drift.
 
-use super::board::{Board, Changes, Detail, Event, NewTask, Recovered, Task};
+use super::board::{Board, Changes, Detail, Event, NewTask, Page, PageRequest, Recovered, Task};
 use crate::error::Result;
 
 /// One action on the board, by the board's acting agent.
@@ -12,20 +12,20 @@ pub enum Action {
     /// A page of tasks, highest priority first.
     List {
         status: String,
-        limit: usize,
-        cursor: Option<String>,
+        page: PageRequest,
     },
     Get {
         task: String,
     },
+    /// A page of the tasks matching a query, best first.
     Search {
         query: String,
-        limit: usize,
+        page: PageRequest,
     },
-    /// The event log of one task or the whole board.
+    /// A page of the event log of one task or the whole board, oldest first.
     Events {
         task: Option<String>,
-        limit: usize,
+        page: PageRequest,
     },
     Create(NewTask),
     /// Claim this task, or (`None`) the most urgent one the agent may take.
@@ -99,13 +99,10 @@ pub enum Reply {
         /// `false`: a task with the same dedupe key already existed, and this is it.
         created: bool,
     },
-    Page {
-        tasks: Vec<Task>,
-        next_cursor: Option<String>,
-    },
+    /// A page of tasks (a listing or a search).
+    Tasks(Page<Task>),
     Detail(Box<Detail>),
-    Found(Vec<Task>),
-    Events(Vec<Event>),
+    Events(Page<Event>),
     /// The claimed task; `None` when there was nothing to claim.
     Claimed(Option<Task>),
     Commented {
@@ -119,17 +116,10 @@ pub enum Reply {
 pub fn apply(board: &mut Board<'_>, action: Action) -> Result<Reply> {
     use Action as A;
     Ok(match action {
-        A::List {
-            status,
-            limit,
-            cursor,
-        } => {
-            let (tasks, next_cursor) = board.list(&status, limit, cursor.as_deref())?;
-            Reply::Page { tasks, next_cursor }
-        }
+        A::List { status, page } => Reply::Tasks(board.list(&status, &page)?),
         A::Get { task } => Reply::Detail(Box::new(board.get(&task)?)),
-        A::Search { query, limit } => Reply::Found(board.search(&query, limit)?),
-        A::Events { task, limit } => Reply::Events(board.events(task.as_deref(), limit)?),
+        A::Search { query, page } => Reply::Tasks(board.search(&query, &page)?),
+        A::Events { task, page } => Reply::Events(board.events(task.as_deref(), &page)?),
         A::Create(new) => {
             let (task, created) = board.create(new)?;
             Reply::Created { task, created }

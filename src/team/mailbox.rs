@@ -91,6 +91,16 @@ fn insert(
 
 /// Unread messages for `agent`, oldest first (at most [`READ_LIMIT`]), marked read for it alone.
 pub fn read(conn: &Connection, team: &Team, agent: &str) -> Result<Vec<Message>> {
+    read_at_most(conn, team, agent, READ_LIMIT)
+}
+
+/// [`read`], at most `limit` messages: the rest stay unread for the next read.
+pub fn read_at_most(
+    conn: &Connection,
+    team: &Team,
+    agent: &str,
+    limit: usize,
+) -> Result<Vec<Message>> {
     check_member(team, agent)?;
     let msgs: Vec<Message> = conn
         .prepare(
@@ -100,7 +110,7 @@ pub fn read(conn: &Connection, team: &Team, agent: &str) -> Result<Vec<Message>>
              ORDER BY m.id LIMIT ?3",
         )
         .and_then(|mut s| {
-            s.query_map(params![team.id, agent, READ_LIMIT as i64], |r| {
+            s.query_map(params![team.id, agent, limit as i64], |r| {
                 Ok(Message { id: r.get(0)?, sender: r.get(1)?, recipient: r.get(2)?, kind: r.get(3)?, text: r.get(4)?, created_at: r.get(5)? })
             })
             .and_then(|rows| rows.collect())

@@ -13,6 +13,7 @@ use crate::cron::{self, Job, NewJob, Payload, Schedule};
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::now_ms;
+use crate::store::page::PageRequest;
 
 /// `cron`.
 pub struct CronTool;
@@ -197,8 +198,8 @@ fn runs(args: &Map<String, Value>, conn: &rusqlite::Connection, job: &Job) -> Re
         .get("limit")
         .and_then(Value::as_u64)
         .unwrap_or(20)
-        .clamp(1, 500) as u32;
-    let runs = cron::runs(conn, Some(job.id), limit)?;
+        .clamp(1, 500) as usize;
+    let runs = cron::runs(conn, Some(job.id), &PageRequest::first(limit))?.items;
     Ok(pretty(json!({"runs": runs, "count": runs.len()})))
 }
 

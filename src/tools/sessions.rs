@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use super::{CallContext, Risk, Tool, ToolResult, given_arg};
 use crate::error::{Error, Result};
 use crate::store::Store;
+use crate::store::page::PageRequest;
 
 /// The agent whose sessions the caller sees.
 fn caller_agent(ctx: &CallContext) -> &str {
@@ -53,10 +54,14 @@ impl Tool for SessionsList {
     ) -> ToolResult {
         ToolResult::from_result((|| {
             let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(20) as usize;
-            let all = crate::sessions::sessions(store.conn(), Some(caller_agent(ctx)))?;
-            let shown: Vec<&Value> = all.iter().take(limit).collect();
+            let page = crate::sessions::sessions(
+                store.conn(),
+                Some(caller_agent(ctx)),
+                &PageRequest::first(limit),
+            )?;
             Ok(ToolResult::silent(
-                json!({"sessions": shown, "count": shown.len(), "total": all.len()}).to_string(),
+                json!({"sessions": page.items, "count": page.items.len(), "more": page.next_cursor.is_some()})
+                    .to_string(),
             ))
         })())
     }

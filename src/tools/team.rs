@@ -126,21 +126,23 @@ fn action_of(ctx: &CallContext, name: &str, args: &Map<String, Value>) -> Result
             .ok_or_else(|| Error::usage(format!("task_id is required for {name} action")))
     };
     let text_or = |default: &str| s(args, "text").unwrap_or(default).to_string();
-    let limit = |default: usize| n(args, "limit").map_or(default, |l| l.max(1) as usize);
+    let page = |default: usize| crate::team::board::PageRequest {
+        limit: Some(n(args, "limit").map_or(default, |l| l.max(1) as usize)),
+        cursor: s(args, "cursor").map(String::from),
+    };
     Ok(match name {
         "list" => Action::List {
             status: s(args, "status").unwrap_or("all").to_string(),
-            limit: limit(30),
-            cursor: s(args, "cursor").map(String::from),
+            page: page(30),
         },
         "get" => Action::Get { task: task()? },
         "search" => Action::Search {
             query: need(args, "query", "search")?.to_string(),
-            limit: limit(5),
+            page: page(5),
         },
         "events" => Action::Events {
             task: s(args, "task_id").map(String::from),
-            limit: limit(100),
+            page: page(100),
         },
         "create" => create_action(ctx, args)?,
         "claim" => Action::Claim {
@@ -280,12 +282,11 @@ fn changes_of(args: &Map<String, Value>) -> Changes {
 fn render(name: &str, reply: Reply) -> Result<ToolResult> {
     let json_result = |v: Value| ToolResult::silent(v.to_string());
     Ok(match reply {
-        Reply::Page { tasks, next_cursor } => {
-            json_result(json!({"tasks": tasks, "count": tasks.len(), "next_cursor": next_cursor}))
-        }
+        Reply::Tasks(p) => json_result(
+            json!({"tasks": p.items, "count": p.items.len(), "next_cursor": p.next_cursor}),
+        ),
         Reply::Detail(d) => json_result(serde_json::to_value(&d).unwrap_or(Value::Null)),
-        Reply::Found(tasks) => json_result(json!({"tasks": tasks, "count": tasks.len()})),
-        Reply::Events(events) => json_result(json!({ "events": events })),
+        Reply::Events(p) => json_result(json!({ "events": p.items, "next_cursor": p.next_cursor })),
         Reply::Recovered(r) => json_result(serde_json::to_value(&r).unwrap_or(Value::Null)),
         Reply::Created { task: t, created } => {
             let verb = if created {

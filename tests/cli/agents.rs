@@ -44,7 +44,7 @@ fn context_files_are_set_listed_and_read() {
         stdout(&env.run(&["agents", "files", "get", "open1", "SOUL.md", "--user", "u2"])),
         "Be brief.\n"
     );
-    let ls = json(&env.run(&["agents", "files", "ls", "open1"]));
+    let ls = list(&env.run(&["agents", "files", "ls", "open1"]));
     assert_eq!(ls.as_array().unwrap().len(), 2, "{ls}");
     // A predefined agent: only USER.md is per user.
     env.run_stdin(
@@ -86,7 +86,7 @@ fn context_files_are_set_listed_and_read() {
     assert_eq!(show["type"], "predefined");
     assert_eq!(show["max_iterations"], 30);
     assert_eq!(show["max_tool_calls"], 25);
-    let list = json(&env.run(&["agents", "list"]));
+    let list = list(&env.run(&["agents", "list"]));
     let keys: Vec<&str> = list
         .as_array()
         .unwrap()

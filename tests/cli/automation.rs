@@ -49,7 +49,7 @@ fn tick(env: &TestEnv) -> (i32, Value) {
 /// Waits until the job `name` is due.
 fn wait_due(env: &TestEnv, name: &str) {
     for _ in 0..100 {
-        let jobs = json(&env.run(&["cron", "list"]));
+        let jobs = list(&env.run(&["cron", "list"]));
         let job = jobs
             .as_array()
             .unwrap()
@@ -114,13 +114,13 @@ fn overlapping_ticks_run_a_due_job_once() {
         })
         .sum();
     assert_eq!(ran, 1);
-    let runs = json(&env.run(&["cron", "runs", "slow"]));
+    let runs = list(&env.run(&["cron", "runs", "slow"]));
     assert_eq!(runs.as_array().unwrap().len(), 1);
     assert_eq!(runs[0]["status"], "ok");
     // A one-shot job is off once it ran.
     let (c, report) = tick(&env);
     assert_eq!((c, report["ran"].as_array().unwrap().len()), (0, 0));
-    assert_eq!(json(&env.run(&["cron", "list"]))[0]["enabled"], false);
+    assert_eq!(list(&env.run(&["cron", "list"]))[0]["enabled"], false);
 }
 
 #[test]
@@ -147,14 +147,14 @@ fn the_run_action_starts_the_job_in_the_background() {
     assert_eq!(c, 0, "{text}");
     assert!(text.contains("\"started\": true"), "{text}");
     for _ in 0..50 {
-        let runs = json(&env.run(&["cron", "runs", "later"]));
+        let runs = list(&env.run(&["cron", "runs", "later"]));
         if runs[0]["status"] == "ok" {
             assert_eq!(
                 std::fs::read_to_string(env.work().join("run.log")).unwrap(),
                 "now\n"
             );
             // Its schedule moved on: not due again for an hour.
-            let next = json(&env.run(&["cron", "list"]))[0]["next_run_ms"]
+            let next = list(&env.run(&["cron", "list"]))[0]["next_run_ms"]
                 .as_i64()
                 .unwrap();
             assert!(next > chrono_ms() + 30 * 60_000, "{next}");
@@ -184,13 +184,13 @@ fn a_failing_job_is_recorded_as_failed_with_its_reason() {
     let (c, report) = tick(&env);
     assert_eq!(c, 1, "a failed job makes the tick exit 1: {report}");
     assert_eq!(report["ran"][0]["status"], "failed");
-    let runs = json(&env.run(&["cron", "runs", "broken"]));
+    let runs = list(&env.run(&["cron", "runs", "broken"]));
     assert_eq!(runs[0]["status"], "failed");
     assert!(
         runs[0]["error"].as_str().unwrap().contains("oops"),
         "{runs}"
     );
-    let jobs = json(&env.run(&["cron", "list"]));
+    let jobs = list(&env.run(&["cron", "list"]));
     assert_eq!(jobs[0]["last_status"], "failed");
     // An agent-run job whose provider is missing fails too, with the reason.
     let o = env.run(&[
@@ -206,7 +206,7 @@ fn a_failing_job_is_recorded_as_failed_with_its_reason() {
     wait_due(&env, "no-llm");
     let (c, _) = tick(&env);
     assert_eq!(c, 1);
-    let runs = json(&env.run(&["cron", "runs", "no-llm"]));
+    let runs = list(&env.run(&["cron", "runs", "no-llm"]));
     assert_eq!(runs[0]["status"], "failed");
     assert!(
         runs[0]["error"].as_str().unwrap().contains("exit 2"),
@@ -374,7 +374,7 @@ fn cron_add_checks_its_input_and_the_daemon_stops_on_sigterm() {
     let mut ran = false;
     for _ in 0..50 {
         std::thread::sleep(std::time::Duration::from_millis(200));
-        let runs = json(&env.run(&["cron", "runs", "beat"]));
+        let runs = list(&env.run(&["cron", "runs", "beat"]));
         if runs.as_array().is_some_and(|r| !r.is_empty()) {
             ran = true;
             break;
@@ -384,7 +384,7 @@ fn cron_add_checks_its_input_and_the_daemon_stops_on_sigterm() {
     let status = daemon.wait().unwrap();
     assert!(ran, "the daemon ran the job");
     assert_eq!(status.code(), Some(0));
-    let runs = json(&env.run(&["cron", "runs", "beat"]));
+    let runs = list(&env.run(&["cron", "runs", "beat"]));
     assert_eq!(runs[0]["status"], "ok");
 }
 

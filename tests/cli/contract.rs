@@ -181,7 +181,7 @@ fn help_lists_commands_and_exit_codes() {
     assert_eq!(code(&o), 0);
     insta::assert_snapshot!("long_help", stdout(&o));
     let o = env.run(&["help", "exit-codes"]);
-    let table = json(&o);
+    let table = list(&o);
     assert_eq!(table.as_array().unwrap().len(), 12);
     assert_eq!(
         table[10],

@@ -254,7 +254,7 @@ fn registration_mistakes_are_usage_errors() {
     assert_eq!(c, 1);
     assert!(text.contains("is not a registered CLI"), "{text}");
     assert_eq!(code(&env.run(&["secure-cli", "rm", "env"])), 0);
-    let presets = json(&env.run(&["secure-cli", "presets"]));
+    let presets = list(&env.run(&["secure-cli", "presets"]));
     let names: Vec<&str> = presets
         .as_array()
         .unwrap()

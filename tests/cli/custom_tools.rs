@@ -75,7 +75,7 @@ fn custom_tools_are_listed_described_and_removed() {
     assert_eq!(code(&add(&env, mine, &["--agent", "ops"])), 0);
 
     let names = |agent: &str| -> Vec<String> {
-        json(&env.run(&["tools", "list", "--agent", agent]))
+        list(&env.run(&["tools", "list", "--agent", agent]))
             .as_array()
             .unwrap()
             .iter()
@@ -118,7 +118,7 @@ fn custom_tools_are_listed_described_and_removed() {
     let o = env.run(&["tools", "exec", "echo_args", r#"{"text":"x"}"#]);
     assert_eq!(code(&o), 3, "{}", stdout(&o));
 
-    let list = json(&env.run(&["tools", "custom", "list"]));
+    let list = list(&env.run(&["tools", "custom", "list"]));
     assert_eq!(list.as_array().unwrap().len(), 2);
     assert_eq!(
         code(&env.run(&["tools", "rm", "ops_only", "--agent", "ops"])),

@@ -98,7 +98,7 @@ fn committed_schemas_are_current() {
 #[test]
 fn printed_documents_fit_their_schemas() {
     let env = TestEnv::new();
-    let listed = json(&env.run(&["schema"]));
+    let listed = list(&env.run(&["schema"]));
     assert!(
         listed
             .as_array()

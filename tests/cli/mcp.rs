@@ -112,7 +112,7 @@ fn registry_commands_and_refusals() {
         "usage",
     );
     assert_error(&env.run(&["mcp", "add", "h"]), 2, "usage");
-    let list = json(&env.run(&["mcp", "list"]));
+    let list = list(&env.run(&["mcp", "list"]));
     let names: Vec<&str> = list
         .as_array()
         .unwrap()
@@ -165,7 +165,7 @@ fn grants_and_reviewed_requests() {
         false
     );
     assert_eq!(
-        json(&env.run(&["mcp", "grants", "db"]))
+        list(&env.run(&["mcp", "grants", "db"]))
             .as_array()
             .unwrap()
             .len(),
@@ -184,7 +184,7 @@ fn grants_and_reviewed_requests() {
     assert_eq!(r["status"], "pending");
     let id = r["id"].as_i64().unwrap().to_string();
     assert_eq!(
-        json(&env.run(&["mcp", "requests", "--status", "pending"]))
+        list(&env.run(&["mcp", "requests", "--status", "pending"]))
             .as_array()
             .unwrap()
             .len(),
@@ -192,7 +192,7 @@ fn grants_and_reviewed_requests() {
     );
     let done = json(&env.run(&["mcp", "review", &id, "--approve", "--note", "ok"]));
     assert_eq!(done["grant_created"], true);
-    let grants = json(&env.run(&["mcp", "grants", "db"]));
+    let grants = list(&env.run(&["mcp", "grants", "db"]));
     assert!(
         grants
             .as_array()
@@ -297,7 +297,7 @@ fn a_real_server_over_stdio() {
             .starts_with("20")
     );
     assert_eq!(probe["server_info"]["name"], "mcp-servers/everything");
-    let tools = json(&env.run(&["mcp", "tools", "ev"]));
+    let tools = list(&env.run(&["mcp", "tools", "ev"]));
     let names: Vec<&str> = tools
         .as_array()
         .unwrap()
@@ -349,7 +349,7 @@ fn a_real_server_over_stdio() {
         stdout(&o)
     );
     // Listings and explanations connect on request, with the groups.
-    let list = json(&env.run(&["tools", "list", "--mcp"]));
+    let list = list(&env.run(&["tools", "list", "--mcp"]));
     assert!(
         list.as_array()
             .unwrap()

@@ -187,10 +187,7 @@ fn an_mcp_client_gets_goclaw_tools_under_the_agents_policy() {
 
     // Every call is in the audit trail, marked as coming through MCP.
     let history = stdout(&env.run(&["tools", "history", "--agent", "reader"]));
-    let rows: Vec<Value> = history
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows: Vec<Value> = items_in(&history);
     assert!(rows.len() >= 6, "{history}");
     assert!(rows.iter().all(|r| r["channel"] == "mcp"), "{history}");
     assert!(

@@ -186,10 +186,7 @@ fn a_run_reads_and_edits_a_file() {
 
     // The session holds the whole run, tool calls paired with their results.
     let history = stdout(&env.run(&["sessions", "history", "s1"]));
-    let msgs: Vec<Value> = history
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let msgs: Vec<Value> = items_in(&history);
     let roles: Vec<&str> = msgs.iter().map(|m| m["role"].as_str().unwrap()).collect();
     assert_eq!(
         roles,
@@ -232,8 +229,8 @@ fn a_run_reads_and_edits_a_file() {
     assert_eq!(llm_span["model"], "gpt-4o");
     assert!(llm_span["input_preview"].is_null(), "verbose is off");
     // And every call went through the gate's audit trail.
-    let audit = stdout(&env.run(&["tools", "history", "--session", "s1"]));
-    assert_eq!(audit.lines().count(), 2, "{audit}");
+    let audit = items(&env.run(&["tools", "history", "--session", "s1"]));
+    assert_eq!(audit.len(), 2, "{audit:?}");
 }
 
 #[test]
@@ -319,10 +316,7 @@ fn parallel_tool_calls_come_back_in_call_order() {
     assert!(results[0]["result"].as_str().unwrap().contains("alpha"));
     assert!(results[1]["result"].as_str().unwrap().contains("beta"));
     let history = stdout(&env.run(&["sessions", "history", "p"]));
-    let msgs: Vec<Value> = history
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let msgs: Vec<Value> = items_in(&history);
     assert!(msgs[2]["content"].as_str().unwrap().contains("alpha"));
     assert!(msgs[3]["content"].as_str().unwrap().contains("beta"));
 }
@@ -415,7 +409,7 @@ fn a_failed_run_leaves_the_session_as_it_was() {
     assert!(!history.contains("the lost question"), "{history}");
     assert_eq!(json(&env.run(&["sessions", "show", "r"]))["messages"], 2);
     // The run keeps what was asked and why it failed.
-    let runs = events(&env.run(&["runs", "list"]));
+    let runs = items(&env.run(&["runs", "list"]));
     let failed: Vec<&Value> = runs.iter().filter(|r| r["status"] == "failed").collect();
     assert_eq!(failed.len(), 2, "{runs:?}");
     let shown = json(&env.run(&["runs", "show", failed[0]["id"].as_str().unwrap()]));
@@ -494,7 +488,7 @@ fn the_input_guard_in_block_mode_denies_the_run() {
         5,
         "nothing written"
     );
-    let runs = json(&env.run(&["traces", "list"]));
+    let runs = list(&env.run(&["traces", "list"]));
     assert_eq!(runs[0]["status"], "denied");
 }
 
@@ -591,7 +585,7 @@ fn a_stream_cut_short_is_an_upstream_failure() {
             .contains("before the answer was complete"),
         "{end}"
     );
-    let runs = json(&env.run(&["traces", "list"]));
+    let runs = list(&env.run(&["traces", "list"]));
     assert_eq!(runs[0]["status"], "failed");
 }
 
@@ -670,7 +664,7 @@ fn sigint_mid_stream_cancels_cleanly() {
     assert_eq!(status.code(), Some(130));
     let rest: Vec<Value> = rx.iter().collect();
     assert_eq!(rest.last().unwrap()["type"], "run.cancelled", "{rest:?}");
-    let runs = json(&env.run(&["traces", "list"]));
+    let runs = list(&env.run(&["traces", "list"]));
     assert_eq!(runs[0]["status"], "cancelled");
     // A run that did not complete adds nothing to its session, not even the question.
     assert_eq!(
@@ -691,7 +685,7 @@ fn a_killed_run_is_abandoned_and_leaves_no_half_session() {
     wait_for_chunk(&rx);
     child.kill().unwrap();
     child.wait().unwrap();
-    let runs = json(&env.run(&["traces", "list"]));
+    let runs = list(&env.run(&["traces", "list"]));
     assert_eq!(runs[0]["status"], "abandoned", "{runs}");
     assert_eq!(
         code(&env.run(&["sessions", "show", "k"])),
@@ -921,14 +915,9 @@ fn a_run_past_the_window_is_compacted_mid_loop() {
     assert!(!seen.iter().any(|m| m["content"] == "read the three files"));
     // The session still keeps every message of the run.
     let history = stdout(&env.run(&["sessions", "history", "m"]));
-    let roles: Vec<String> = history
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["role"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
+    let roles: Vec<String> = items_in(&history)
+        .iter()
+        .map(|l| l["role"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(
         roles,
@@ -1011,10 +1000,7 @@ fn a_session_with_broken_tool_pairing_is_repaired() {
         stderr(&o)
     );
     let history = stdout(&env.run(&["sessions", "history", "r"]));
-    let msgs: Vec<Value> = history
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let msgs: Vec<Value> = items_in(&history);
     assert_eq!(msgs[0]["content"], "hi");
     assert_eq!(msgs[2]["role"], "tool");
     assert_eq!(msgs[2]["tool_call_id"], "c1");
@@ -1333,7 +1319,7 @@ fn checkpoints_of_a_killed_run_are_removed_when_it_is_found_abandoned() {
     assert_eq!(pending(&env), 11);
     child.kill().unwrap();
     child.wait().unwrap();
-    let runs = json(&env.run(&["traces", "list"]));
+    let runs = list(&env.run(&["traces", "list"]));
     assert_eq!(runs[0]["status"], "abandoned");
     assert_eq!(pending(&env), 0);
 }
@@ -1511,7 +1497,7 @@ fn a_run_whose_events_nobody_reads_stops() {
     // A closed pipe is a normal end for the pipeline; the run is recorded as stopped.
     assert_eq!(status.code(), Some(0));
     assert!(processes_end("^sleep 40$"), "the tool outlived the run");
-    let runs = events(&env.run(&["runs", "list"]));
+    let runs = items(&env.run(&["runs", "list"]));
     assert_eq!(runs[0]["status"], "cancelled", "{runs:?}");
     assert!(
         runs[0]["error"].as_str().unwrap().contains("closed pipe"),
@@ -1576,7 +1562,7 @@ fn a_budget_stops_the_run_before_a_request_that_could_exceed_it() {
         4,
         "limited",
     );
-    let runs = events(&env.run(&["runs", "list"]));
+    let runs = items(&env.run(&["runs", "list"]));
     assert_eq!(runs[0]["status"], "limited", "{runs:?}");
 }
 

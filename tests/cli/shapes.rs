@@ -81,26 +81,21 @@ fn every_key_is_snake_case_and_every_time_unix_milliseconds() {
         assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
     }
     let mut problems = Vec::new();
-    let commands: [&[&str]; 17] = [
+    let records: [&[&str]; 8] = [
         &["version"],
         &["doctor"],
         &["config", "path"],
         &["db", "path"],
         &["db", "check"],
-        &["agents", "list"],
         &["agents", "show", "lead"],
-        &["team", "list"],
         &["team", "show", "t"],
         &["team", "settings", "get", "t"],
-        &["tasks", "--as", "lead", "--team", "t", "list"],
-        &["tasks", "--as", "lead", "--team", "t", "get", "1"],
-        &["approvals", "list"],
-        &["tools", "history"],
-        &["cron", "list"],
-        &["runs", "list"],
-        &["team", "message", "read", "--team", "t", "--as", "w1"],
     ];
-    for args in commands {
+    for args in records
+        .iter()
+        .chain(&LISTS)
+        .chain(&[&["tasks", "--as", "lead", "--team", "t", "get", "1"][..]])
+    {
         let o = env.run(args);
         assert!(code(&o) == 0 || code(&o) == 1, "{args:?}: {}", stderr(&o));
         for v in values(&o) {
@@ -108,4 +103,115 @@ fn every_key_is_snake_case_and_every_time_unix_milliseconds() {
         }
     }
     assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// Every list command: the lists of what work produces, and the lists of what is configured.
+const LISTS: [&[&str]; 26] = [
+    &["agents", "list"],
+    &["agents", "files", "ls", "lead"],
+    &["approvals", "list"],
+    &["cron", "list"],
+    &["cron", "runs"],
+    &["help", "exit-codes"],
+    &["mcp", "list"],
+    &["mcp", "grants"],
+    &["mcp", "requests"],
+    &["mcp", "tools"],
+    &["runs", "list"],
+    &["schema"],
+    &["secure-cli", "list"],
+    &["secure-cli", "presets"],
+    &["sessions", "list"],
+    &["skills", "list"],
+    &["skills", "search", "pdf"],
+    &["tasks", "--as", "lead", "--team", "t", "list"],
+    &["tasks", "--as", "lead", "--team", "t", "search", "first"],
+    &["tasks", "--as", "lead", "--team", "t", "events"],
+    &["team", "list"],
+    &["team", "message", "read", "--team", "t", "--as", "w1"],
+    &["tools", "list"],
+    &["tools", "custom", "list"],
+    &["tools", "history"],
+    &["traces", "list"],
+];
+
+/// Every list is `{"items":[…],"next_cursor":…}`; a list that grows takes `--limit` and
+/// `--cursor`, and its pages, followed by their cursors, give every item once.
+#[test]
+fn every_list_has_one_shape_and_pages_by_cursor() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\nmodel = \"m\"\n[agents.w1]\n",
+    )
+    .unwrap();
+    env.write("notes.txt", "hello\n");
+    assert_eq!(
+        code(&env.run(&["team", "create", "t", "--lead", "lead", "--member", "w1"])),
+        0
+    );
+    for i in 0..5 {
+        let subject = format!("task {i}");
+        let o = env.run(&[
+            "tasks",
+            "--as",
+            "lead",
+            "--team",
+            "t",
+            "create",
+            "--subject",
+            &subject,
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let o = env.run(&["tools", "exec", "read_file", r#"{"path":"notes.txt"}"#]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    for args in LISTS {
+        let o = env.run(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        let doc = json(&o);
+        let keys: Vec<&String> = doc
+            .as_object()
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(keys, ["items", "next_cursor"], "{args:?}: {doc}");
+        assert!(doc["items"].is_array(), "{args:?}: {doc}");
+    }
+    // Pages of two, followed to the end: each item once, in the order of one whole page.
+    let paged: [&[&str]; 3] = [
+        &["tasks", "--as", "lead", "--team", "t", "list"],
+        &["tasks", "--as", "lead", "--team", "t", "events"],
+        &["tools", "history"],
+    ];
+    for args in paged {
+        let whole = items(&env.run(args));
+        assert!(whole.len() >= 5, "{args:?}: {whole:?}");
+        let mut seen = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut a: Vec<&str> = args.to_vec();
+            a.extend(["--limit", "2"]);
+            if let Some(c) = &cursor {
+                a.extend(["--cursor", c]);
+            }
+            let doc = json(&env.run(&a));
+            let page = doc["items"].as_array().unwrap().clone();
+            assert!(page.len() <= 2, "{a:?}: {doc}");
+            seen.extend(page);
+            match doc["next_cursor"].as_str() {
+                Some(c) => cursor = Some(c.to_string()),
+                None => break,
+            }
+        }
+        assert_eq!(seen, whole, "{args:?}");
+    }
+    // A cursor another list made, or none at all, is a usage error; so is a limit out of range.
+    assert_error(&env.run(&["tools", "history", "--cursor", "x"]), 2, "usage");
+    assert_error(&env.run(&["runs", "list", "--cursor", "12"]), 2, "usage");
+    assert_error(&env.run(&["tools", "history", "--limit", "0"]), 2, "usage");
+    assert_error(
+        &env.run(&["sessions", "list", "--limit", "1001"]),
+        2,
+        "usage",
+    );
 }

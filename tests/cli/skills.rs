@@ -77,7 +77,7 @@ fn skill_search_scores_are_the_hand_computed_bm25() {
     let (c, text) = tool(&env, "skill_search", r#"{"query":" "}"#, &[]);
     assert_eq!((c, text.as_str()), (1, "query parameter is required"));
     // The command line ranks the same way.
-    let hits = json(&env.run(&["skills", "search", "pdf"]));
+    let hits = list(&env.run(&["skills", "search", "pdf"]));
     assert_eq!(hits[0]["name"], "pdf-merge");
     assert!((hits[0]["score"].as_f64().unwrap() - idf * 4.4 / 3.5).abs() < 1e-9);
 }
@@ -124,7 +124,7 @@ fn roots_in_order_and_published_skills_per_agent() {
         "---\nname: global-only\ndescription: from the config dir\n---\n",
     )
     .unwrap();
-    let list = json(&env.run(&["skills", "list"]));
+    let list = list(&env.run(&["skills", "list"]));
     let names: Vec<&str> = list
         .as_array()
         .unwrap()

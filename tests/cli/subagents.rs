@@ -51,10 +51,7 @@ fn own_spawn_results(evs: &[Value]) -> Vec<Value> {
 fn runs(env: &TestEnv) -> Vec<Value> {
     let o = env.run(&["runs", "list", "--limit", "100"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let mut all: Vec<Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let mut all = items(&o);
     all.reverse();
     all
 }
@@ -179,10 +176,7 @@ fn a_child_gets_the_subagent_and_leaf_deny_lists() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     // The child's exec and spawn were refused by the policy's subagent steps, in its audit.
     let listed = env.run(&["tools", "history", "--limit", "20"]);
-    let rows: Vec<Value> = stdout(&listed)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows: Vec<Value> = items(&listed);
     let refused = |tool: &str, step: i64| {
         rows.iter().any(|r| {
             r["tool"] == tool && r["outcome"] == "denied" && r["decision"]["policy"]["step"] == step

@@ -91,10 +91,7 @@ fn lead_creates(env: &TestEnv, subjects: &[&str]) {
 fn runs(env: &TestEnv) -> Vec<Value> {
     let o = goclaw(env, &["runs", "list", "--limit", "100"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let mut all: Vec<Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let mut all = items(&o);
     all.reverse();
     all
 }
@@ -108,7 +105,7 @@ fn tasks(env: &TestEnv, team: &str) -> Vec<Value> {
     };
     let o = goclaw(env, &["tasks", "--as", lead, "--team", team, "list"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    json(&o)["tasks"].as_array().unwrap().clone()
+    items(&o)
 }
 
 fn ms(v: &Value, key: &str) -> i64 {
@@ -617,14 +614,9 @@ fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback() {
         &env,
         &["tasks", "--as", "lead3", "--team", "t3", "events", "1"],
     ));
-    let kinds: Vec<String> = events
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["event"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
+    let kinds: Vec<String> = items_in(&events)
+        .iter()
+        .map(|l| l["event"].as_str().unwrap().to_string())
         .filter(|e| ["reviewed", "rejected", "approved"].contains(&e.as_str()))
         .collect();
     assert_eq!(kinds, ["reviewed", "rejected", "reviewed", "approved"]);
@@ -693,8 +685,8 @@ fn team_messages_reach_a_run_for_the_team_and_only_the_lead_gets_team_md() {
     );
     assert!(!member.contains("You lead team"), "a member got TEAM.md");
     // Delivered once: it is marked read.
-    let inbox = json(&goclaw(&env, &["team", "message", "read", "--as", "w1"]));
-    assert_eq!(inbox["count"], 0, "{inbox}");
+    let inbox = items(&goclaw(&env, &["team", "message", "read", "--as", "w1"]));
+    assert!(inbox.is_empty(), "{inbox:?}");
     let lead = verbose_run("lead", "hi lead");
     assert!(lead.contains("You lead team `t1`"), "{lead}");
     assert!(lead.contains("- w1 (member)"), "{lead}");

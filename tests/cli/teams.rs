@@ -101,7 +101,7 @@ fn teams_members_settings() {
         Value::Bool(true)
     );
     assert_eq!(
-        json(&env.run(&["team", "list"])).as_array().unwrap().len(),
+        list(&env.run(&["team", "list"])).as_array().unwrap().len(),
         1
     );
     assert_eq!(code(&env.run(&["team", "archive", "dev"])), 0);
@@ -453,15 +453,15 @@ fn blockers_escalate_to_the_lead() {
         "blocked",
         "a failed blocker keeps its dependents waiting (the lead may retry it)"
     );
-    let inbox = json(&env.run(&["team", "message", "read", "--as", "lead"]));
-    assert_eq!(inbox["count"], 1);
+    let inbox = list(&env.run(&["team", "message", "read", "--as", "lead"]));
+    assert_eq!(inbox.as_array().unwrap().len(), 1);
     assert!(
-        inbox["messages"][0]["text"]
+        inbox[0]["text"]
             .as_str()
             .unwrap()
             .starts_with("[Escalation]")
     );
-    assert_eq!(inbox["messages"][0]["sender"], "system:escalation");
+    assert_eq!(inbox[0]["sender"], "system:escalation");
     // Escalation off: no message.
     env.run(&[
         "team",
@@ -475,7 +475,7 @@ fn blockers_escalate_to_the_lead() {
     tasks(&env, "w2", &["claim", &b]);
     tasks(&env, "w2", &["comment", &b, "stuck", "--blocker"]);
     assert_eq!(
-        json(&env.run(&["team", "message", "read", "--as", "lead"]))["count"],
+        items(&env.run(&["team", "message", "read", "--as", "lead"])).len(),
         0
     );
     // A note on a finished task is just saved.
@@ -537,7 +537,7 @@ fn stale_recovery_and_paging_and_search() {
         }
         let page = json(&tasks(&env, "lead", &args));
         seen.extend(
-            page["tasks"]
+            page["items"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -566,12 +566,12 @@ fn stale_recovery_and_paging_and_search() {
         "lead",
         &["list", "--status", "active", "--limit", "100"],
     ));
-    assert_eq!(active["tasks"].as_array().unwrap().len(), 27);
+    assert_eq!(active["items"].as_array().unwrap().len(), 27);
     // Search: ranked FTS over subject and description.
     let found = json(&tasks(&env, "w3", &["search", "pars", "--limit", "50"]));
-    assert_eq!(found["tasks"].as_array().unwrap().len(), 25);
+    assert_eq!(found["items"].as_array().unwrap().len(), 25);
     assert_eq!(
-        json(&tasks(&env, "w3", &["search", "forgot"]))["tasks"][0]["identifier"],
+        json(&tasks(&env, "w3", &["search", "forgot"]))["items"][0]["identifier"],
         b.as_str()
     );
 }
@@ -588,13 +588,13 @@ fn the_mailbox() {
     assert_eq!(code(&msg("lead", &["broadcast", "standup in 5"])), 0);
     // A broadcast is read by each member on its own.
     for w in ["w1", "w2", "w3"] {
-        let r = json(&msg(w, &["read"]));
-        assert_eq!(r["count"], 1, "{w}");
-        assert_eq!(r["messages"][0]["text"], "standup in 5");
-        assert_eq!(json(&msg(w, &["read"]))["count"], 0, "{w} read it already");
+        let r = items(&msg(w, &["read"]));
+        assert_eq!(r.len(), 1, "{w}");
+        assert_eq!(r[0]["text"], "standup in 5");
+        assert_eq!(items(&msg(w, &["read"])).len(), 0, "{w} read it already");
     }
     assert_eq!(
-        json(&msg("lead", &["read"]))["count"],
+        items(&msg("lead", &["read"])).len(),
         0,
         "the sender does not get its own broadcast"
     );
@@ -604,9 +604,9 @@ fn the_mailbox() {
         5,
         "not_found",
     );
-    assert_eq!(json(&msg("w2", &["read"]))["messages"][0]["sender"], "w1");
+    assert_eq!(items(&msg("w2", &["read"]))[0]["sender"], "w1");
     // wait: times out with exit 7, or returns when a message arrives from another process.
-    assert_eq!(json(&msg("w4", &["read"]))["count"], 1, "the broadcast");
+    assert_eq!(items(&msg("w4", &["read"])).len(), 1, "the broadcast");
     let t = std::time::Instant::now();
     assert_error(&msg("w4", &["wait", "--timeout", "300ms"]), 7, "timeout");
     assert!(t.elapsed() < std::time::Duration::from_secs(5));
@@ -632,7 +632,7 @@ fn the_mailbox() {
     let out = waiter.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let got: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(got["messages"][0]["text"], "ping");
+    assert_eq!(got["items"][0]["text"], "ping");
 }
 
 /// Spawns `goclaw tasks …` as `agent` without waiting.
@@ -807,7 +807,7 @@ fn a_blocker_failing_while_dependents_are_created() {
         &["list", "--status", "blocked", "--limit", "100"],
     ));
     assert_eq!(
-        blocked["tasks"].as_array().unwrap().len(),
+        blocked["items"].as_array().unwrap().len(),
         created,
         "{blocked}"
     );
@@ -1076,10 +1076,7 @@ fn tasks_do_goes_through_the_gate() {
         "{err}"
     );
     let listed = env.run(&["tools", "history", "--tool", "team_tasks"]);
-    let history: Vec<Value> = stdout(&listed)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let history: Vec<Value> = items(&listed);
     let outcomes: Vec<(&str, &str)> = history
         .iter()
         .map(|r| (r["agent"].as_str().unwrap(), r["outcome"].as_str().unwrap()))

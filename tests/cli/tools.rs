@@ -651,7 +651,7 @@ fn approvals_decide_on_the_parsed_command() {
         5,
         "not_found",
     );
-    let list = json(&env.run(&["--config", "c.toml", "approvals", "list"]));
+    let list = list(&env.run(&["--config", "c.toml", "approvals", "list"]));
     assert_eq!(list.as_array().unwrap().len(), 1);
     // The one-call explanation.
     let o = json(&env.run(&[
@@ -957,7 +957,7 @@ fn a_terminal_prompt_offers_once_always_deny() {
     prompt("o", "once");
     assert!(env.work().join("once").exists());
     assert_eq!(
-        json(&env.run(&["--config", "c.toml", "approvals", "list"]))
+        list(&env.run(&["--config", "c.toml", "approvals", "list"]))
             .as_array()
             .unwrap()
             .len(),
@@ -965,7 +965,7 @@ fn a_terminal_prompt_offers_once_always_deny() {
     );
     prompt("a", "always");
     assert!(env.work().join("always").exists());
-    let list = json(&env.run(&["--config", "c.toml", "approvals", "list"]));
+    let list = list(&env.run(&["--config", "c.toml", "approvals", "list"]));
     assert!(
         list[0]["program"].as_str().unwrap().ends_with("/touch"),
         "{list}"
@@ -989,7 +989,7 @@ fn list_describe_history_and_policy() {
         "c.toml",
         "[agents.reader.tools]\nallow = [\"group:fs\"]\ndeny = [\"write_file\", \"delete_file\"]\n",
     );
-    let list = json(&env.run(&[
+    let list = list(&env.run(&[
         "--config", "c.toml", "tools", "list", "--agent", "reader", "--all",
     ]));
     let allowed: Vec<&str> = list
@@ -1060,7 +1060,7 @@ fn list_describe_history_and_policy() {
         json!({"path": "a.txt", "note": "sk-abcdefghijklmnopqrstuvwx"}),
     );
     let o = env.run(&["tools", "history", "--limit", "1"]);
-    let row: Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    let row = items(&o)[0].clone();
     assert_eq!(row["outcome"], "invalid");
     assert_eq!(row["arguments"]["note"], "[REDACTED]");
     assert!(!stdout(&o).contains("sk-abc"));

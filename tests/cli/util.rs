@@ -372,11 +372,37 @@ pub fn wait_until_read(stdin: &std::process::ChildStdin) {
     }
 }
 
-/// The `name` of every element of a JSON array on stdout (e.g. `tools list`).
-pub fn names(o: &Output) -> Vec<String> {
-    json(o)
+/// The items of the list on stdout: every list is `{"items":[…],"next_cursor":…}`.
+pub fn items(o: &Output) -> Vec<serde_json::Value> {
+    let doc = json(o);
+    assert!(
+        doc.get("next_cursor").is_some(),
+        "a list without next_cursor: {doc}"
+    );
+    doc["items"]
         .as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("a list without items: {doc}"))
+        .clone()
+}
+
+/// The items of a list printed as `text`.
+pub fn items_in(text: &str) -> Vec<serde_json::Value> {
+    let doc: serde_json::Value =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("not a JSON list ({e}): {text}"));
+    doc["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list without items: {doc}"))
+        .clone()
+}
+
+/// The items of the list on stdout as one JSON array (`list(&o)[0]["name"]`).
+pub fn list(o: &Output) -> serde_json::Value {
+    serde_json::Value::Array(items(o))
+}
+
+/// The `name` of every item of the list on stdout (e.g. `tools list`).
+pub fn names(o: &Output) -> Vec<String> {
+    items(o)
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_string())
         .collect()

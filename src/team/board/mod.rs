@@ -25,6 +25,7 @@ use serde_json::{Value, json};
 use super::{Team, now_ms, sql};
 use crate::error::{Error, Result};
 use crate::store::Store;
+pub use crate::store::page::{Page, PageRequest};
 
 mod create;
 mod deps;

@@ -5,13 +5,8 @@ use super::*;
 
 impl Board<'_> {
     /// Lists tasks: `filter` is a status, `active` (not completed or cancelled), `completed`
-    /// (completed or cancelled), or `all`. Pages by `limit` and an opaque cursor.
-    pub fn list(
-        &mut self,
-        filter: &str,
-        limit: usize,
-        cursor: Option<&str>,
-    ) -> Result<(Vec<Task>, Option<String>)> {
+    /// (completed or cancelled), or `all`. One page, in the board's order (keyset cursor).
+    pub fn list(&mut self, filter: &str, page: &PageRequest) -> Result<Page<Task>> {
         let cond = match filter {
             "" | "all" => "1 = 1".to_string(),
             "active" => "status NOT IN ('completed', 'cancelled')".to_string(),
@@ -35,11 +30,10 @@ impl Board<'_> {
                 )));
             }
         };
-        let (cp, cc, cn) = match cursor {
+        let (cp, cc, cn) = match page.cursor.as_deref() {
             None => (i64::MAX, i64::MIN, i64::MIN),
             Some(c) => parse_cursor(c)?,
         };
-        let limit = limit.clamp(1, 1000);
         let team = self.team.clone();
         let tx = self.read()?;
         let sql_text = format!(
@@ -50,23 +44,17 @@ impl Board<'_> {
         let mut tasks: Vec<Task> = tx
             .prepare(&sql_text)
             .and_then(|mut s| {
-                s.query_map(params![team.id, cp, cc, cn, (limit + 1) as i64], row_task)
+                s.query_map(params![team.id, cp, cc, cn, page.fetch()], row_task)
                     .and_then(|rows| rows.collect())
             })
             .map_err(sql)?;
-        let next = if tasks.len() > limit {
-            tasks.truncate(limit);
-            tasks
-                .last()
-                .map(|t| format!("{}.{}.{}", t.priority, t.created_at, t.task_number))
-        } else {
-            None
-        };
         for t in &mut tasks {
             t.blocked_by = Self::blockers(&tx, &t.id)?;
         }
         tx.commit().map_err(sql)?;
-        Ok((tasks, next))
+        Ok(Page::cut(tasks, page, |t| {
+            format!("{}.{}.{}", t.priority, t.created_at, t.task_number)
+        }))
     }
 
     /// One task with its comments, attachments and events.
@@ -104,7 +92,7 @@ impl Board<'_> {
                     .and_then(|rows| rows.collect())
             })
             .map_err(sql)?;
-        let events = Self::load_events(&tx, team.id, Some(&task.id), 1000)?;
+        let events = Self::load_events(&tx, team.id, Some(&task.id), None, 1000)?;
         tx.commit().map_err(sql)?;
         Ok(Detail {
             task,
@@ -124,14 +112,15 @@ impl Board<'_> {
         tx: &Transaction<'_>,
         team_id: i64,
         task: Option<&str>,
-        limit: usize,
+        after: Option<i64>,
+        limit: i64,
     ) -> Result<Vec<Event>> {
         tx.prepare(
             "SELECT e.id, e.task_id, t.identifier, e.event, e.actor, e.data, e.at FROM task_events e JOIN tasks t ON t.id = e.task_id
-             WHERE e.team_id = ?1 AND (?2 IS NULL OR e.task_id = ?2) ORDER BY e.id LIMIT ?3",
+             WHERE e.team_id = ?1 AND (?2 IS NULL OR e.task_id = ?2) AND e.id > ?3 ORDER BY e.id LIMIT ?4",
         )
         .and_then(|mut s| {
-            s.query_map(params![team_id, task, limit as i64], |r| {
+            s.query_map(params![team_id, task, after.unwrap_or(0), limit], |r| {
                 let data: String = r.get(5)?;
                 Ok(Event {
                     id: r.get(0)?,
@@ -148,21 +137,25 @@ impl Board<'_> {
         .map_err(sql)
     }
 
-    /// Audit events, of one task or the whole board, oldest first.
-    pub fn events(&mut self, key: Option<&str>, limit: usize) -> Result<Vec<Event>> {
+    /// Audit events, of one task or the whole board, oldest first: one page (the cursor is the
+    /// last event's id).
+    pub fn events(&mut self, key: Option<&str>, page: &PageRequest) -> Result<Page<Event>> {
+        let after = page.after_id()?;
         let team = self.team.clone();
         let tx = self.read()?;
         let id = match key {
             Some(k) => Some(Self::find(&tx, &team, k)?.id),
             None => None,
         };
-        let ev = Self::load_events(&tx, team.id, id.as_deref(), limit)?;
+        let ev = Self::load_events(&tx, team.id, id.as_deref(), after, page.fetch())?;
         tx.commit().map_err(sql)?;
-        Ok(ev)
+        Ok(Page::cut(ev, page, |e| e.id.to_string()))
     }
 
-    /// Full-text search over subject and description (FTS5, ranked by bm25).
-    pub fn search(&mut self, query: &str, limit: usize) -> Result<Vec<Task>> {
+    /// Full-text search over subject and description (FTS5, ranked by bm25): one page of the
+    /// ranking (the cursor counts the matches before it).
+    pub fn search(&mut self, query: &str, page: &PageRequest) -> Result<Page<Task>> {
+        let skip = page.after_id()?.unwrap_or(0).max(0);
         let terms: Vec<String> = query
             .split_whitespace()
             .map(|w| {
@@ -180,7 +173,7 @@ impl Board<'_> {
         let tx = self.read()?;
         let sql_text = format!(
             "SELECT {} FROM tasks_fts f JOIN tasks t ON t.rowid = f.rowid
-             WHERE tasks_fts MATCH ?1 AND t.team_id = ?2 ORDER BY bm25(tasks_fts) LIMIT ?3",
+             WHERE tasks_fts MATCH ?1 AND t.team_id = ?2 ORDER BY bm25(tasks_fts), t.rowid LIMIT ?3 OFFSET ?4",
             COLUMNS
                 .split(',')
                 .map(|c| format!("t.{}", c.trim()))
@@ -191,7 +184,7 @@ impl Board<'_> {
             .prepare(&sql_text)
             .and_then(|mut s| {
                 s.query_map(
-                    params![terms.join(" AND "), team.id, limit.clamp(1, 1000) as i64],
+                    params![terms.join(" AND "), team.id, page.fetch(), skip],
                     row_task,
                 )
                 .and_then(|rows| rows.collect())
@@ -201,7 +194,8 @@ impl Board<'_> {
             t.blocked_by = Self::blockers(&tx, &t.id)?;
         }
         tx.commit().map_err(sql)?;
-        Ok(tasks)
+        let next = skip + page.limit() as i64;
+        Ok(Page::cut(tasks, page, |_| next.to_string()))
     }
 }
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::CallRequest;
 use crate::error::Result;
+use crate::store::page::{Page, PageRequest};
 use crate::store::{Store, now_ms, sql_error};
 use crate::text::scrub::Scrubber;
 
@@ -139,7 +140,7 @@ pub struct HistoryFilter {
     pub tool: Option<String>,
     pub session: Option<String>,
     pub agent: Option<String>,
-    pub limit: u32,
+    pub page: PageRequest,
 }
 
 /// One call in the trail.
@@ -161,19 +162,22 @@ pub struct HistoryRow {
     pub channel: Option<String>,
 }
 
-/// The newest calls first.
-pub fn history(store: &Store, f: &HistoryFilter) -> Result<Vec<HistoryRow>> {
-    let (filter, values) = crate::store::where_equal(&[
+/// One page of the trail, the newest calls first (the cursor is the last call's id).
+pub fn history(store: &Store, f: &HistoryFilter) -> Result<Page<HistoryRow>> {
+    let (mut filter, values) = crate::store::where_equal(&[
         ("tool", f.tool.as_deref()),
         ("session_key", f.session.as_deref()),
         ("agent", f.agent.as_deref()),
     ]);
+    if let Some(id) = f.page.after_id()? {
+        crate::store::and_where(&mut filter, &format!("id < {id}"));
+    }
     let mut stmt = store
         .conn()
         .prepare(&format!(
             "SELECT id, at, agent, session_key, tool, arguments, outcome, is_error, duration_ms, decision, result, user_id, channel
              FROM tool_calls {filter} ORDER BY id DESC LIMIT {}",
-            f.limit
+            f.page.fetch()
         ))
         .map_err(|e| sql_error(store.path(), e))?;
     let json = |s: String| serde_json::from_str::<Value>(&s).unwrap_or(Value::Null);
@@ -195,5 +199,6 @@ pub fn history(store: &Store, f: &HistoryFilter) -> Result<Vec<HistoryRow>> {
         })
     })
     .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+    .map(|rows| Page::cut(rows, &f.page, |r| r.id.to_string()))
     .map_err(|e| sql_error(store.path(), e))
 }

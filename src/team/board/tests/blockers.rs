@@ -152,7 +152,11 @@ fn blocked_by_must_name_unfinished_tasks_of_the_same_team() {
         ErrorKind::Usage,
         &format!("blocked_by: no task `{}` in team `dev`", foreign.id),
     );
-    let (all, _) = fx.board("lead").list("all", 100, None).unwrap();
+    let all = fx
+        .board("lead")
+        .list("all", &crate::team::board::PageRequest::first(100))
+        .unwrap()
+        .items;
     assert_eq!(all.len(), 1, "refused creates leave nothing behind");
 
     // One blocker named twice (by id and by identifier) is one edge.

@@ -63,7 +63,11 @@ fn only_the_lead_creates_tasks_and_a_dedupe_key_returns_the_existing_one() {
     assert_eq!(again.id, first.id);
     let other = fx.task("another");
     assert_eq!(other.task_number, 2);
-    let (all, next) = fx.board("lead").list("all", 100, None).unwrap();
+    let page = fx
+        .board("lead")
+        .list("all", &crate::team::board::PageRequest::first(100))
+        .unwrap();
+    let (all, next) = (page.items, page.next_cursor);
     assert_eq!(all.len(), 2);
     assert_eq!(next, None);
 

@@ -82,7 +82,10 @@ impl Fixture {
     }
 
     fn events_of(&mut self, key: &str) -> Vec<Event> {
-        self.board("lead").events(Some(key), 1000).expect("events")
+        self.board("lead")
+            .events(Some(key), &PageRequest::first(1000))
+            .expect("events")
+            .items
     }
 
     /// Runs one statement on the store's own connection (no board may be open).
