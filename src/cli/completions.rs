@@ -11,7 +11,7 @@ use crate::output::write_all;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     goclaw completions bash > ~/.local/share/bash-completion/completions/goclaw\n  \
-    goclaw completions zsh > \"${fpath[1]}/_goclaw\"\n  \
+    goclaw completions zsh > ~/.zfunc/_goclaw     # with fpath+=(~/.zfunc) in ~/.zshrc\n  \
     goclaw completions fish > ~/.config/fish/completions/goclaw.fish")]
 pub struct CompletionsArgs {
     /// bash | zsh | fish | elvish | powershell

@@ -36,7 +36,7 @@ pub struct CronArgs {
 pub enum CronCommand {
     /// Add a job: an agent run (--message) or a tool call (--tool) on a schedule
     #[command(after_help = "Examples:\n  \
-        goclaw cron add digest --cron '0 8 * * 1-5' --tz Europe/Paris --agent writer --message 'Summarise yesterday'\n  \
+        goclaw cron add digest --cron '0 8 * * 1-5' --tz Europe/Paris --agent writer --message 'Digest'\n  \
         goclaw cron add ping --every 5m --tool web_fetch --args '{\"url\":\"https://example.com\"}'\n  \
         goclaw cron add once --at 2026-12-01T09:00:00Z --message 'Renew the certificate' --agent ops")]
     Add(Box<AddArgs>),

@@ -30,9 +30,10 @@ pub enum McpCommand {
     /// Add a server: --command for stdio, --url for streamable HTTP or SSE
     #[command(after_help = "Examples:\n  \
         goclaw mcp add everything --command npx --arg -y --arg @modelcontextprotocol/server-everything\n  \
-        goclaw mcp add docs --url https://mcp.example.com/mcp --header Authorization='Bearer …' --access granted\n\n\
+        goclaw mcp add docs --url https://mcp.example.com/mcp --header \"Authorization=Bearer $TOKEN\"\n\n\
         Env values and headers are encrypted at rest (AES-256-GCM; key in secret.key beside the store,\n\
-        or GOCLAW_SECRET_KEY) and never printed back.")]
+        or GOCLAW_SECRET_KEY) and never printed back. --access granted: only the agents and users\n\
+        granted the server (goclaw mcp grant) may use it.")]
     Add(AddArgs),
     /// List servers (secrets never shown)
     List,

@@ -44,7 +44,7 @@ pub enum RunsCommand {
     /// out, 130 cancelled)
     #[command(after_help = "Examples:\n  \
         goclaw runs wait $(goclaw run --detach 'summarize the logs' | jq -r .run_id)\n  \
-        goclaw runs wait --any RUN1 RUN2 --timeout 10m")]
+        goclaw runs wait --any \"$a\" \"$b\" --timeout 10m   # a and b: run ids; exit code of the first to end")]
     Wait {
         #[arg(required = true)]
         runs: Vec<String>,

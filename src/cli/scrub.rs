@@ -18,10 +18,11 @@ use crate::text::scrub::{Report, Scrubber};
 #[derive(Debug, Default, Args)]
 #[command(after_help = "Examples:\n  \
     app 2>&1 | goclaw scrub --value \"$API_TOKEN\" >> app.log\n  \
-    goclaw scrub --check src/ config.env   # exit 1 when anything would be redacted\n  \
+    goclaw scrub --check src/ config.env   # a tree and a file; exit 1 when anything would be redacted\n  \
     goclaw scrub --json-values < events.jsonl > clean.jsonl")]
 pub struct ScrubArgs {
-    /// Files to scrub (default: stdin; `-` is stdin)
+    /// Files to scrub (default: stdin; `-` is stdin); with --check also directories, walked in
+    /// path order (hidden files included; what .gitignore names, and .git, skipped)
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)
@@ -75,16 +76,7 @@ struct JsonOutput {
 
 pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     let scrubber = build_scrubber(ctx, &args)?;
-    // Open every input first: a missing file fails before anything is written.
-    let inputs: Vec<Opened> = if args.files.is_empty() {
-        super::input::hint_if_terminal(&ctx.out);
-        vec![open_input(Path::new("-"))?]
-    } else {
-        args.files
-            .iter()
-            .map(|p| open_input(p))
-            .collect::<Result<_>>()?
-    };
+    let inputs = inputs(ctx, &args)?;
     // SIGINT and SIGTERM end the input: what was read is scrubbed to the end and written, then
     // goclaw exits 130 or 143 (a second signal exits at once).
     let stop = super::signals::watch();
@@ -95,7 +87,8 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     let mut captured = Vec::new();
     {
         let mut stdout = ctx.out.stream();
-        for mut input in inputs {
+        for input in inputs {
+            let mut input = input?;
             let sink: &mut dyn Write = if args.check {
                 &mut std::io::sink()
             } else if ctx.json_flag {
@@ -195,6 +188,44 @@ fn human_report(w: &mut dyn Write, report: &ScrubReport) -> std::io::Result<()> 
     Ok(())
 }
 
+/// The inputs, in order. Scrubbing opens every file first, so a missing one fails before
+/// anything is written; --check writes nothing until the end, so it opens each in turn and
+/// takes directories too, walked as rg walks them but with hidden files (`.env`, `.github/`):
+/// what .gitignore names is skipped, and `.git` itself; in path order.
+fn inputs(ctx: &Context, args: &ScrubArgs) -> Result<Box<dyn Iterator<Item = Result<Opened>>>> {
+    if args.files.is_empty() {
+        super::input::hint_if_terminal(&ctx.out);
+        return Ok(Box::new(std::iter::once(open_input(Path::new("-")))));
+    }
+    if !args.check {
+        let opened = args
+            .files
+            .iter()
+            .map(|p| open_input(p))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(Box::new(opened.into_iter().map(Ok)));
+    }
+    let mut paths = Vec::new();
+    for p in &args.files {
+        if !p.is_dir() {
+            paths.push(p.clone());
+            continue;
+        }
+        let walk = ignore::WalkBuilder::new(p)
+            .hidden(false)
+            .filter_entry(|e| e.file_name() != ".git")
+            .sort_by_file_path(|a, b| a.cmp(b))
+            .build();
+        for entry in walk {
+            let entry = entry.map_err(|e| Error::failed(format!("walk {}: {e}", p.display())))?;
+            if entry.file_type().is_some_and(|t| t.is_file()) {
+                paths.push(entry.into_path());
+            }
+        }
+    }
+    Ok(Box::new(paths.into_iter().map(|p| open_input(&p))))
+}
+
 /// An input, opened.
 struct Opened {
     name: String,
@@ -222,7 +253,7 @@ fn open_input(path: &Path) -> Result<Opened> {
     let meta = file.metadata().map_err(|e| Error::io("read", path, &e))?;
     if meta.is_dir() {
         return Err(Error::usage(format!("{} is a directory", path.display()))
-            .with_hint("scrub reads files; for a tree use e.g. `find DIR -type f -exec goclaw scrub --check {} +`"));
+            .with_hint("scrub writes one stream; `goclaw scrub --check DIR` checks a tree"));
     }
     let regular = meta.is_file();
     let live = if regular {

@@ -24,7 +24,7 @@ pub struct TasksArgs {
     /// The team (default: the acting agent's only team)
     #[arg(long, global = true)]
     pub team: Option<String>,
-    /// The acting agent
+    /// The acting agent (reads and `recover` need none: they look as the team's lead)
     #[arg(long = "as", global = true, env = "GOCLAW_AGENT")]
     pub agent: Option<String>,
 }
@@ -177,9 +177,11 @@ pub enum TasksCommand {
 }
 
 pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
-    let agent = acting(ctx, &args.agent)?;
     let action = match args.command {
-        TasksCommand::Do { input } => return run_json(ctx, &agent, args.team.as_deref(), &input),
+        TasksCommand::Do { input } => {
+            let agent = acting(ctx, &args.agent)?;
+            return run_json(ctx, &agent, args.team.as_deref(), &input);
+        }
         command => action_of(ctx, command)?,
     };
     let mut store = ctx.store()?;
@@ -187,7 +189,22 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
         // Runs whose process died are marked first, so the claims they held are released.
         crate::agent::record::reap_abandoned(store.conn())?;
     }
-    let team = resolve_team(store.conn(), &args.team, &agent)?;
+    // Reading the board, and recovering it, act as nobody: without --as they look as the lead
+    // of the team named (or of the only team).
+    let (team, agent) = match (&args.agent, needs_no_agent(&action)) {
+        (None, true) => {
+            let team = match &args.team {
+                Some(t) => crate::team::get(store.conn(), t)?,
+                None => crate::team::only(store.conn())?,
+            };
+            let lead = team.lead.clone();
+            (team, lead)
+        }
+        _ => {
+            let agent = acting(ctx, &args.agent)?;
+            (resolve_team(store.conn(), &args.team, &agent)?, agent)
+        }
+    };
     let mut board = Board::open(&mut store, team, &agent)?;
     let team_name = board.team.name.clone();
     match actions::apply(&mut board, action)? {
@@ -196,6 +213,18 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
         ))),
         reply => show(ctx, reply),
     }
+}
+
+/// Actions that change nothing a member owns: reads, and the cron-safe recovery.
+fn needs_no_agent(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::List { .. }
+            | Action::Get { .. }
+            | Action::Search { .. }
+            | Action::Events { .. }
+            | Action::Recover
+    )
 }
 
 /// The action the flags ask for (`do` is handled apart).

@@ -18,9 +18,9 @@ use crate::ops::team_run::{self, TeamRunOptions, TeamRunReport, Until};
 // answers
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
-    goclaw team run docs 'write the release notes for v2'\n  \
-    goclaw team run docs --events - < request.txt | jq -c 'select(.type|startswith(\"task.\"))'\n  \
-    goclaw team run docs --watch --workers 2        # work the board as tasks arrive\n\n\
+    goclaw team run dev 'write the release notes for v2'\n  \
+    goclaw team run dev --events - < request.txt | jq -c 'select(.type|startswith(\"task.\"))'\n  \
+    goclaw team run dev --watch --workers 2         # work the board as tasks arrive, until Ctrl-C\n\n\
     Exit codes: 0 the lead answered and every task completed, 1 a task did not complete (they\n\
     are listed), 7 --timeout, 130 interrupted (every run stopped, its task back to pending).")]
 pub struct TeamRunArgs {
@@ -49,8 +49,8 @@ pub struct TeamRunArgs {
 // Work on a team's tasks as one member, on this machine: claim the next task, run it, repeat
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
-    goclaw team work docs --agent writer\n  \
-    goclaw team work docs --agent writer --watch     # on a second machine sharing the store\n\n\
+    goclaw team work dev --agent w1\n  \
+    goclaw team work dev --agent w1 --watch   # on a second machine, until Ctrl-C\n\n\
     Exit codes: 0 every task it ran completed, 1 one did not, 7 --timeout, 130 interrupted.")]
 pub struct TeamWorkArgs {
     /// The team

@@ -44,18 +44,19 @@ pub enum ToolsCommand {
     #[command(after_help = "Examples:\n  \
         goclaw tools exec read_file '{\"path\":\"README.md\"}'\n  \
         goclaw tools exec exec '{\"command\":\"cargo test\"}' --agent builder --session ci\n  \
-        goclaw tools exec exec --dry-run '{\"command\":\"rm -rf build\"}'\n\n\
+        goclaw tools exec exec --dry-run '{\"command\":\"rm -rf build\"}'   # denied: exit 3\n\n\
         Exit codes: 0 ok, 1 the tool returned an error, 2 arguments break the schema, 3 denied,\n\
         4 rate limited, 5 unknown tool or agent, 7 the command timed out.")]
     Exec(ExecArgs),
     /// Register a custom tool from its JSON definition (a file, or - for stdin)
     #[command(
         after_help = "The definition (GoClaw's custom tool format), plus optional \"env\" and \"agent\":\n  \
-        {\"name\": \"dns_lookup\", \"description\": \"Look up DNS records\",\n   \
-        \"parameters\": {\"type\": \"object\", \"properties\": {\"domain\": {\"type\": \"string\"}}, \"required\": [\"domain\"]},\n   \
-        \"command\": \"dig +short {{.domain}}\", \"timeout_seconds\": 10}\n\n\
+        {\"name\": \"count\", \"description\": \"Count the lines of a file\",\n   \
+        \"parameters\": {\"type\": \"object\", \"properties\": {\"path\": {\"type\": \"string\"}}, \"required\": [\"path\"]},\n   \
+        \"command\": \"wc -l {{.path}}\", \"timeout_seconds\": 10}\n\n\
         Every {{.key}} becomes the argument's value in single quotes; the rendered command meets the exec\n\
-        deny groups and runs with sh -c in the exec sandbox. env values are sealed in the store."
+        deny groups (a command running dig or nmap is refused, as exec would be) and runs with sh -c in\n\
+        the exec sandbox. env values are sealed in the store."
     )]
     Add {
         /// The definition: a JSON file, or - for stdin

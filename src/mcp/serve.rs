@@ -5,6 +5,7 @@
 //! number of workers. The server ends when the client closes stdin.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 
 use rmcp::ServiceExt;
@@ -109,14 +110,50 @@ pub fn serve_stdio(tools: &[Offer], jobs: Sender<Job>) -> Result<()> {
         .build()
         .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
     rt.block_on(async {
-        let service = handler
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| Error::usage(format!("the MCP client's handshake failed: {e}")))?;
+        let said_something = Arc::new(AtomicBool::new(false));
+        let stdin = Heard {
+            inner: tokio::io::stdin(),
+            heard: said_something.clone(),
+        };
+        let service = match handler.serve((stdin, tokio::io::stdout())).await {
+            Ok(service) => service,
+            // The client went away before it said anything: a closed input is a normal end.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_))
+                if !said_something.load(Ordering::Relaxed) =>
+            {
+                return Ok(());
+            }
+            Err(e) => {
+                return Err(Error::usage(format!(
+                    "the MCP client's handshake failed: {e}"
+                )));
+            }
+        };
         service
             .waiting()
             .await
             .map_err(|e| Error::internal(format!("the MCP server stopped: {e}")))?;
         Ok(())
     })
+}
+
+/// Stdin, noting whether the client sent anything at all.
+struct Heard<R> {
+    inner: R,
+    heard: Arc<AtomicBool>,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Heard<R> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.heard.store(true, Ordering::Relaxed);
+        }
+        polled
+    }
 }

@@ -180,6 +180,26 @@ pub fn in_a_team(conn: &Connection, agent: &str) -> Result<bool> {
 }
 
 /// The one active team `agent` belongs to (`--team` picks when there are several).
+/// The only active team, for a command that names none and acts as nobody (`tasks list`).
+pub fn only(conn: &Connection) -> Result<Team> {
+    let names: Vec<String> = conn
+        .prepare("SELECT name FROM teams WHERE status = 'active' ORDER BY name")
+        .and_then(|mut s| {
+            s.query_map([], |r| r.get(0))
+                .and_then(|rows| rows.collect())
+        })
+        .map_err(sql)?;
+    match names.as_slice() {
+        [one] => get(conn, one),
+        [] => Err(Error::not_found("there is no team yet")
+            .with_hint("`goclaw team create NAME --lead AGENT` makes one")),
+        many => Err(Error::usage(format!(
+            "there are several teams ({}); pass --team",
+            many.join(", ")
+        ))),
+    }
+}
+
 pub fn team_of(conn: &Connection, agent: &str) -> Result<Team> {
     let names: Vec<String> = conn
         .prepare(

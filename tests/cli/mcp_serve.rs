@@ -207,9 +207,9 @@ fn serve_without_a_client_handshake_ends_cleanly() {
     let o = env.run_stdin(&["mcp", "serve"], "this is not json-rpc\n");
     assert_ne!(code(&o), 0);
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
-    // No client at all: stdin closed at once.
+    // No client at all: stdin closed at once, a normal end.
     let o = env.run_stdin(&["mcp", "serve"], "");
-    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
 
 #[test]

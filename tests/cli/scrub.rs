@@ -210,6 +210,43 @@ fn check_exit_codes_and_report() {
     insta::assert_snapshot!("check_human", redact(&env, &stdout(&human)));
 }
 
+/// `--check DIR` walks the tree in path order: hidden files such as `.env` are checked, what
+/// .gitignore names (and .git) is not; a plain scrub of a directory stays a usage error.
+#[test]
+fn check_walks_a_directory() {
+    let env = TestEnv::new();
+    let key = "k=sk-abcdefghijklmnopqrstuvwx\n";
+    assert!(
+        std::process::Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(env.work())
+            .status()
+            .unwrap()
+            .success()
+    );
+    env.write(".gitignore", "target\n");
+    env.write("target/built.txt", key);
+    env.write(".git/leak", key);
+    env.write("src/b/deep.rs", key);
+    env.write("src/a.rs", "fn main() {}\n");
+    env.write(".env", key);
+    let o = env.run(&["scrub", "--check", "."]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let files: Vec<String> = json(&o)["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        files,
+        ["./.env", "./.gitignore", "./src/a.rs", "./src/b/deep.rs"]
+    );
+    assert_eq!(json(&o)["redactions"], 2);
+    assert_eq!(code(&env.run(&["scrub", "--check", "src/a.rs"])), 0);
+    assert_error(&env.run(&["--json", "scrub", "src"]), 2, "usage");
+}
+
 #[test]
 fn report_goes_to_stderr_and_output_is_unchanged() {
     let env = TestEnv::new();
