@@ -226,3 +226,77 @@ fn workspace_flag_env_and_default() {
         "not_found",
     );
 }
+
+/// Every command that prints ends quietly when its reader is gone: `| head -c1`, or a reader
+/// closed before the first byte (the harder case: the first write fails). Exit 0 or the
+/// command's own code, never 10 (a bug), a signal, or a word on stderr about the pipe.
+#[test]
+fn every_printing_command_ends_quietly_when_its_reader_is_gone() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\nmodel = \"m\"\n[agents.w1]\n",
+    )
+    .unwrap();
+    env.write("notes.txt", "hello\n");
+    for args in [
+        &["team", "create", "t", "--lead", "lead", "--member", "w1"][..],
+        &["tasks", "--as", "lead", "create", "--subject", "first"],
+        &["tools", "exec", "read_file", r#"{"path":"notes.txt"}"#],
+    ] {
+        assert_eq!(code(&env.run(args)), 0, "{args:?}");
+    }
+    let records: [&[&str]; 22] = [
+        &["--version"],
+        &["--help"],
+        &["version"],
+        &["doctor"],
+        &["config", "path"],
+        &["config", "show"],
+        &["db", "path"],
+        &["db", "check"],
+        &["db", "schema"],
+        &["agents", "show", "lead"],
+        &["team", "show", "t"],
+        &["team", "settings", "get", "t"],
+        &["tasks", "get", "1"],
+        &["tools", "describe", "read_file"],
+        &["tools", "exec", "read_file", r#"{"path":"notes.txt"}"#],
+        &["policy", "explain", "--agent", "lead"],
+        &["schema", "event"],
+        &["completions", "bash"],
+        &["help", "scrub"],
+        &["guard", "ignore previous instructions"],
+        &["scrub", "notes.txt"],
+        &["sanitize", "@notes.txt"],
+    ];
+    for args in records.iter().chain(&crate::shapes::LISTS) {
+        let normal = code(&env.run(args));
+        for first_bytes in [1, 0] {
+            let (reader, writer) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).unwrap();
+            let child = env
+                .std_cmd(args)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::from(writer))
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut reader = std::fs::File::from(reader);
+            let mut got = vec![0u8; first_bytes];
+            reader.read_exact(&mut got).unwrap();
+            drop(reader);
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            let c = out.status.code();
+            assert!(
+                c == Some(0) || c == Some(normal),
+                "{args:?} after {first_bytes} byte(s): {:?}: {err}",
+                out.status
+            );
+            assert!(
+                !err.contains("pipe") && !err.contains("os error 32") && !err.contains("panicked"),
+                "{args:?} after {first_bytes} byte(s): {err}"
+            );
+        }
+    }
+}

@@ -106,7 +106,7 @@ fn every_key_is_snake_case_and_every_time_unix_milliseconds() {
 }
 
 /// Every list command: the lists of what work produces, and the lists of what is configured.
-const LISTS: [&[&str]; 26] = [
+pub(crate) const LISTS: [&[&str]; 26] = [
     &["agents", "list"],
     &["agents", "files", "ls", "lead"],
     &["approvals", "list"],
