@@ -2310,7 +2310,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --param 'A value for the next `?` placeholder (repeatable)'
-            cand --timeout 'Seconds the statement may run (exit 7 past it)'
+            cand --timeout 'How long the statement may run (exit 7 past it): 30, 90s, 1h30m, 500ms'
             cand --max-bytes 'Bytes of values the result may hold (exit 4 past it)'
             cand --json 'Print JSON even on a terminal'
             cand --human 'Print human text even when stdout is not a terminal'

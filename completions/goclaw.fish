@@ -1451,7 +1451,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l param -d 'A value for the next `?` placeholder (repeatable)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l timeout -d 'Seconds the statement may run (exit 7 past it)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l timeout -d 'How long the statement may run (exit 7 past it): 30, 90s, 1h30m, 500ms' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l max-bytes -d 'Bytes of values the result may hold (exit 4 past it)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l human -d 'Print human text even when stdout is not a terminal'

@@ -81,6 +81,12 @@ pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
+/// Whether anyone may execute `path` (a mode bit; the exec tool's own run decides the rest).
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
 fn add(ctx: &Context, store: &crate::store::Store, e: EntryArgs, decision: &str) -> Result<()> {
     let cwd = &ctx.settings()?.workspace;
     let program = approvals::resolve_program(&e.program, cwd);
@@ -103,6 +109,12 @@ fn add(ctx: &Context, store: &crate::store::Store, e: EntryArgs, decision: &str)
             Error::not_found(format!("no program at {program} (`{}`)", e.program))
                 .with_hint("allow a program that exists; a deny entry may name one that does not"),
         );
+    }
+    if decision == "allow" && !is_executable(Path::new(&program)) {
+        return Err(Error::usage(format!(
+            "{program} (`{}`) is not executable: an allow entry names a program",
+            e.program
+        )));
     }
     let entry = approvals::add(store.conn(), &program, &e.args, decision, e.note.as_deref())
         .map_err(|err| sql_error(store.path(), err))?;

@@ -44,9 +44,9 @@ pub enum DbCommand {
         /// A value for the next `?` placeholder (repeatable)
         #[arg(long = "param", value_name = "VALUE")]
         params: Vec<String>,
-        /// Seconds the statement may run (exit 7 past it)
-        #[arg(long, default_value_t = 30)]
-        timeout: u64,
+        /// How long the statement may run (exit 7 past it): 30, 90s, 1h30m, 500ms
+        #[arg(long, default_value = "30s")]
+        timeout: String,
         /// Bytes of values the result may hold (exit 4 past it)
         #[arg(long, default_value_t = 64 << 20)]
         max_bytes: u64,
@@ -102,10 +102,11 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
             timeout,
             max_bytes,
         } => {
-            let limits = store::QueryLimits {
-                time: std::time::Duration::from_secs(timeout.max(1)),
-                max_bytes,
-            };
+            let time = super::shared::parse_duration(&timeout)?;
+            if time.is_zero() {
+                return Err(Error::usage("--timeout must be more than 0"));
+            }
+            let limits = store::QueryLimits { time, max_bytes };
             exec_query(ctx, path, &sql, &params, limits)?;
         }
     }

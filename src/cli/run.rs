@@ -604,8 +604,19 @@ fn quality_gates(ctx: &Context, a: &RunArgs) -> Result<Vec<crate::agent::config:
 
 /// The JSON Schema of `--output-schema FILE`, checked to be one before the run starts.
 fn output_schema(path: &std::path::Path) -> Result<Value> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, &e))?;
-    let schema: Value = serde_json::from_str(&text)
+    // A schema, not a data set: at most 16 MiB (so /dev/zero ends at once).
+    const MAX: u64 = 16 << 20;
+    let mut text = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX + 1), &mut text))
+        .map_err(|e| Error::io("read", path, &e))?;
+    if text.len() as u64 > MAX {
+        return Err(Error::usage(format!(
+            "--output-schema {}: larger than 16 MiB",
+            path.display()
+        )));
+    }
+    let schema: Value = serde_json::from_slice(&text)
         .map_err(|e| Error::usage(format!("--output-schema {}: not JSON: {e}", path.display())))?;
     crate::tools::schema::validator(&schema).map_err(|e| {
         Error::usage(format!(

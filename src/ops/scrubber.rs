@@ -18,6 +18,9 @@ pub struct ScrubExtras {
 }
 
 /// Builds the scrubber; values too short to redact safely are dropped with a note.
+/// The largest values file read (a credential list, not a data set: 64 MiB).
+const MAX_VALUES_FILE: u64 = 64 << 20;
+
 pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -> Result<Scrubber> {
     let cfg = &settings.config.scrub;
     let config_dir = settings
@@ -37,7 +40,22 @@ pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -
         .map(|p| config_dir.join(p))
         .chain(extras.values_files.iter().cloned());
     for path in files {
-        let text = std::fs::read(&path).map_err(|e| Error::io("read values file", &path, &e))?;
+        let mut text = Vec::new();
+        std::fs::File::open(&path)
+            .and_then(|f| {
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(f, MAX_VALUES_FILE + 1),
+                    &mut text,
+                )
+            })
+            .map_err(|e| Error::io("read values file", &path, &e))?;
+        if text.len() as u64 > MAX_VALUES_FILE {
+            return Err(Error::usage(format!(
+                "values file {} is larger than {} MiB",
+                path.display(),
+                MAX_VALUES_FILE >> 20
+            )));
+        }
         for line in text.split(|&b| b == b'\n') {
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             if !line.is_empty() {
@@ -51,12 +69,15 @@ pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -
             "{short} credential value(s) shorter than {MIN_VALUE_LEN} bytes ignored (too short to redact safely)"
         )));
     }
-    let mut dynamic: Vec<Vec<u8>> = cfg
-        .server_ips
-        .iter()
-        .chain(&extras.server_ips)
-        .map(|v| v.as_bytes().to_vec())
-        .collect();
+    let mut dynamic: Vec<Vec<u8>> = Vec::new();
+    for v in cfg.server_ips.iter().chain(&extras.server_ips) {
+        if v.parse::<std::net::IpAddr>().is_err() {
+            return Err(Error::usage(format!(
+                "server address `{v}` is not an IP address (e.g. 10.0.0.8 or fd00::1)"
+            )));
+        }
+        dynamic.push(v.as_bytes().to_vec());
+    }
     if extras.detect_server_ips || cfg.detect_server_ips {
         let found = crate::host::server_addresses().map_err(Error::failed)?;
         notes.push(Note::Detail(format!(

@@ -109,8 +109,42 @@ pub fn validate_settings(settings: &Value) -> Result<()> {
                 "team setting `workspace_scope` must be \"isolated\" or \"shared\"",
             ));
         }
+        if let Some((lo, hi)) = number_range(k)
+            && !v.as_i64().is_some_and(|n| (lo..=hi).contains(&n))
+        {
+            return Err(Error::usage(format!(
+                "team setting `{k}` must be a whole number from {lo} to {hi}, not {v}"
+            )));
+        }
+        if let (Value::Object(known), Value::Object(given)) = (d, v) {
+            for (sub, sv) in given {
+                let Some(sd) = known.get(sub) else {
+                    return Err(Error::usage(format!(
+                        "unknown team setting `{k}.{sub}` (known: {})",
+                        known.keys().cloned().collect::<Vec<_>>().join(", ")
+                    )));
+                };
+                if std::mem::discriminant(sd) != std::mem::discriminant(sv) {
+                    return Err(Error::usage(format!(
+                        "team setting `{k}.{sub}` must be like {sd}"
+                    )));
+                }
+            }
+        }
     }
     Ok(())
+}
+
+/// The range of a numeric team setting: counts and times a team can mean.
+fn number_range(key: &str) -> Option<(i64, i64)> {
+    match key {
+        "max_task_dispatches" => Some((1, 100)),
+        "followup_max_reminders" => Some((0, 100)),
+        // Minutes and hours up to a week and a year.
+        "followup_interval_minutes" | "lock_minutes" => Some((1, 7 * 24 * 60)),
+        "stale_pending_hours" | "stale_review_hours" => Some((1, 365 * 24)),
+        _ => None,
+    }
 }
 
 pub(crate) use crate::store::{now_ms, sql};

@@ -95,6 +95,9 @@ pub fn validate(d: &Definition, builtin: &[String]) -> Result<()> {
             "parameters must be a JSON schema of type \"object\"",
         ));
     }
+    // A schema that does not compile would refuse every call; refused here instead.
+    super::schema::validator(&d.parameters)
+        .map_err(|e| Error::usage(format!("parameters are not a usable JSON Schema: {e}")))?;
     quoting_is_safe(&d.command).map_err(Error::usage)
 }
 

@@ -87,7 +87,15 @@ fn an_allow_entry_names_a_program_that_exists() {
     // A deny entry may come before the program does.
     let o = env.run(&["approvals", "deny", "/nonexistent/prog"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // A file that cannot be executed is not one, until it can.
     let prog = env.write("bin/tool", "#!/bin/sh\n");
+    assert_error(
+        &env.run(&["approvals", "allow", prog.to_str().unwrap()]),
+        2,
+        "usage",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&prog, std::fs::Permissions::from_mode(0o755)).unwrap();
     let o = env.run(&["approvals", "allow", prog.to_str().unwrap()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
@@ -251,4 +259,87 @@ fn record_commands_print_text_for_people() {
     let doc = json(&env.run(&["--json", "agents", "files", "get", "lead", "AGENTS.md"]));
     assert_eq!(doc["content"], "be kind\n");
     assert_eq!(doc["name"], "AGENTS.md");
+}
+
+/// What a careless script passes is refused with a usage error naming it, before anything is
+/// read without bound or stored: durations, schemas, oversized files, addresses, programs,
+/// team settings, ambiguous task references.
+#[test]
+fn careless_input_is_refused_by_name() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\n[agents.w1]\n",
+    )
+    .unwrap();
+    assert_eq!(
+        code(&env.run(&["db", "query", "select 1", "--timeout", "1h30m"])),
+        0
+    );
+    for bad in ["0", "soon"] {
+        assert_error(
+            &env.run(&["db", "query", "select 1", "--timeout", bad]),
+            2,
+            "usage",
+        );
+    }
+    let def = r#"{"name":"t1","description":"d","command":"echo {{.x}}",
+        "parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"("}}}}"#;
+    let err = assert_error(&env.run(&["tools", "add", def]), 2, "usage");
+    assert!(
+        err["message"].as_str().unwrap().contains("JSON Schema"),
+        "{err}"
+    );
+    let err = assert_error(
+        &env.run(&["run", "--output-schema", "/dev/zero", "hi"]),
+        2,
+        "usage",
+    );
+    assert!(err["message"].as_str().unwrap().contains("16 MiB"), "{err}");
+    let o = env.run(&["scrub", "--values-file", "/dev/zero", "/dev/null"]);
+    assert!(assert_filter_error(&o, 2).contains("64 MiB"));
+    let o = env.run(&["scrub", "--server-ip", "notanip", "/dev/null"]);
+    assert!(assert_filter_error(&o, 2).contains("notanip"));
+    env.write("notes.txt", "hello\n");
+    assert_error(&env.run(&["approvals", "allow", "./notes.txt"]), 2, "usage");
+    assert_eq!(
+        code(&env.run(&["team", "create", "t", "--lead", "lead", "--member", "w1"])),
+        0
+    );
+    for (key, value) in [
+        ("lock_minutes", "99999999"),
+        ("max_task_dispatches", "0"),
+        ("member_requests.bogus", "true"),
+        ("member_requests.enabled", "5"),
+    ] {
+        assert_error(
+            &env.run(&["team", "settings", "set", "t", key, value]),
+            2,
+            "usage",
+        );
+    }
+    for i in 0..8 {
+        let subject = format!("s{i}");
+        let o = env.run(&["tasks", "--as", "lead", "create", "--subject", &subject]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    // Ids are UUID v7: tasks made in the same minute share their first characters.
+    let id = items(&env.run(&["tasks", "list"]))[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let o = env.run(&[
+        "tasks",
+        "--as",
+        "lead",
+        "create",
+        "--subject",
+        "x",
+        "--blocked-by",
+        &id[..4],
+    ]);
+    let err = assert_error(&o, 2, "usage");
+    let message = err["message"].as_str().unwrap();
+    assert!(message.contains("ambiguous"), "{message}");
+    assert!(message.ends_with("and more"), "{message}");
 }

@@ -45,8 +45,10 @@ impl Board<'_> {
     ) -> Result<Vec<String>> {
         let mut ids = Vec::new();
         for r in refs {
-            let t = Self::find(tx, team, r).map_err(|_| {
-                Error::usage(format!("blocked_by: no task `{r}` in team `{}` — create dependency tasks first and use their ids", team.name))
+            // Not found keeps the original's message; ambiguous says so, with the candidates.
+            let t = Self::find(tx, team, r).map_err(|e| match e.kind {
+                crate::error::ErrorKind::NotFound => Error::usage(format!("blocked_by: no task `{r}` in team `{}` — create dependency tasks first and use their ids", team.name)),
+                _ => Error::usage(format!("blocked_by: {}", e.message)),
             })?;
             if TERMINAL.contains(&t.status.as_str()) {
                 return Err(Error::usage(format!(

@@ -25,6 +25,9 @@ use serde_json::{Value, json};
 use super::{Team, now_ms, sql};
 use crate::error::{Error, Result};
 use crate::store::Store;
+
+/// The candidates an ambiguous task reference lists (then "and more").
+const SHOWN_CANDIDATES: usize = 6;
 pub use crate::store::page::{Page, PageRequest};
 
 mod create;
@@ -361,7 +364,8 @@ impl<'s> Board<'s> {
         };
         let by = |clause: &str, value: &dyn rusqlite::ToSql| -> Result<Vec<Task>> {
             let sql_text = format!(
-                "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND {clause} ORDER BY task_number LIMIT 6"
+                "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND {clause} ORDER BY task_number LIMIT {}",
+                SHOWN_CANDIDATES + 1
             );
             tx.prepare(&sql_text)
                 .and_then(|mut st| {
@@ -390,10 +394,14 @@ impl<'s> Board<'s> {
             Ok([task]) => task,
             Err(found) if found.is_empty() => return Err(not_found()),
             Err(found) => {
-                let names: Vec<String> = found
+                let mut names: Vec<String> = found
                     .iter()
+                    .take(SHOWN_CANDIDATES)
                     .map(|t| format!("{} ({})", t.identifier, t.subject))
                     .collect();
+                if found.len() > SHOWN_CANDIDATES {
+                    names.push("and more".into());
+                }
                 return Err(Error::usage(format!(
                     "task `{key}` is ambiguous in team `{}`: {}",
                     team.name,
