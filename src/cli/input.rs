@@ -94,6 +94,45 @@ pub fn hint_if_terminal(out: &crate::output::Output) {
     }
 }
 
+/// How a filter (scrub, sanitize) meets its input over time: whether more is waiting when a read came back short
+/// (stdin that paused, as under `tail -f`, gets what is final flushed), and waiting for input
+/// that a SIGINT or SIGTERM ends.
+pub(super) struct Pace<'a> {
+    /// The input's descriptor when it can pause (see [`Opened::live`]).
+    pub live: Option<std::os::fd::BorrowedFd<'a>>,
+    pub stop: Option<&'a crate::tools::SignalFlag>,
+}
+
+impl Pace<'_> {
+    /// Whether input is waiting, or arrives within a millisecond: a fast producer refills a
+    /// pipe within microseconds, so only a real pause flushes early.
+    pub fn more_waiting(&self) -> bool {
+        self.live.is_none_or(|fd| ready(fd, 1))
+    }
+
+    /// Waits until a read would not block; false when a signal came first (the input ends).
+    pub fn until_readable(&self) -> bool {
+        loop {
+            if self.stopped().is_some() {
+                return false;
+            }
+            if self.live.is_none_or(|fd| ready(fd, 100)) {
+                return true;
+            }
+        }
+    }
+
+    pub fn stopped(&self) -> Option<crate::tools::Stopped> {
+        self.stop.and_then(crate::tools::SignalFlag::get)
+    }
+}
+
+/// Whether `fd` is readable (data, or its end) within `ms` milliseconds.
+fn ready(fd: std::os::fd::BorrowedFd<'_>, ms: u8) -> bool {
+    let mut fds = [nix::poll::PollFd::new(fd, nix::poll::PollFlags::POLLIN)];
+    nix::poll::poll(&mut fds, ms).is_ok_and(|n| n > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
+use super::input::Pace;
 use super::{Context, Status};
 use crate::error::{Error, ErrorKind, Result};
 use crate::output::write_all;
@@ -271,45 +272,6 @@ fn open_input(path: &Path) -> Result<Opened> {
         len: regular.then_some(meta.len()),
         live,
     })
-}
-
-/// How scrub meets its input over time: whether more is waiting when a read came back short
-/// (stdin that paused, as under `tail -f`, gets what is final flushed), and waiting for input
-/// that a SIGINT or SIGTERM ends.
-struct Pace<'a> {
-    /// The input's descriptor when it can pause (see [`Opened::live`]).
-    live: Option<std::os::fd::BorrowedFd<'a>>,
-    stop: Option<&'a crate::tools::SignalFlag>,
-}
-
-impl Pace<'_> {
-    /// Whether input is waiting, or arrives within a millisecond: a fast producer refills a
-    /// pipe within microseconds, so only a real pause flushes early.
-    fn more_waiting(&self) -> bool {
-        self.live.is_none_or(|fd| ready(fd, 1))
-    }
-
-    /// Waits until a read would not block; false when a signal came first (the input ends).
-    fn until_readable(&self) -> bool {
-        loop {
-            if self.stopped().is_some() {
-                return false;
-            }
-            if self.live.is_none_or(|fd| ready(fd, 100)) {
-                return true;
-            }
-        }
-    }
-
-    fn stopped(&self) -> Option<crate::tools::Stopped> {
-        self.stop.and_then(crate::tools::SignalFlag::get)
-    }
-}
-
-/// Whether `fd` is readable (data, or its end) within `ms` milliseconds.
-fn ready(fd: std::os::fd::BorrowedFd<'_>, ms: u8) -> bool {
-    let mut fds = [nix::poll::PollFd::new(fd, nix::poll::PollFlags::POLLIN)];
-    nix::poll::poll(&mut fds, ms).is_ok_and(|n| n > 0)
 }
 
 /// The scrubber every command uses (`[scrub]` from config), plus the values of these flags.

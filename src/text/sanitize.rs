@@ -125,6 +125,85 @@ pub fn is_silent(text: &[u8]) -> bool {
     t.ends_with(SILENT) && !word(t[t.len() - SILENT.len() - 1])
 }
 
+/// Sanitizes a reply as it arrives (`goclaw sanitize` on a live stream): what [`Stream::ready`]
+/// returns can be printed at once, and everything returned, [`Stream::finish`]'s part last,
+/// is exactly [`sanitize`] of the whole input.
+///
+/// `ready` returns the cleaned text up to the last paragraph break (`\n\n`) that nothing later
+/// can change. Every step but two works line by line or paragraph by paragraph, keeps what came
+/// first, or touches only the ends, so the cleaned form of a prefix ending at a paragraph break
+/// is the start of the cleaned whole. The two that reach back: a tool-call marker further on
+/// removes tool-call tags before it, and a thinking block closed further on removes the text
+/// since its opening tag. So a prefix is printed only when the worst of those futures
+/// ([`PROBES`]) would not change its cleaned form; until then it waits (a thinking block still
+/// open, say), and goes out once a later break makes it safe. Past [`STREAM_MAX`] the reply is
+/// held to its end (each early print cleans the prefix again, three times).
+#[derive(Debug, Default)]
+pub struct Stream {
+    input: Vec<u8>,
+    /// The end of the last prefix tried: a new try needs a paragraph break after it.
+    tried: usize,
+    /// The cleaned text returned so far.
+    printed: Vec<u8>,
+}
+
+/// The reply size up to which [`Stream`] prints early.
+pub const STREAM_MAX: usize = 1 << 20;
+
+/// What a reply can go on with that reaches back the furthest: a tool-call marker (every
+/// tool-call tag before it goes), and the closing tag of every thinking block (the text since
+/// an open one goes).
+const PROBES: [&[u8]; 2] = [
+    b"<tool_call>",
+    b"</think></thinking></thought></antthinking></antThinking>",
+];
+
+impl Stream {
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.input.extend_from_slice(bytes);
+    }
+
+    /// The cleaned text that can be printed now (often empty).
+    pub fn ready(&mut self) -> Result<Vec<u8>, String> {
+        if self.input.len() > STREAM_MAX {
+            return Ok(Vec::new());
+        }
+        let Some(at) = memchr::memmem::rfind(&self.input[self.tried..], b"\n\n") else {
+            return Ok(Vec::new());
+        };
+        let end = self.tried + at + 2;
+        self.tried = end;
+        let prefix = &self.input[..end];
+        let cleaned = sanitize(prefix)?;
+        for probe in PROBES {
+            let future = sanitize(&[prefix, probe].concat())?;
+            if !future.starts_with(&cleaned) {
+                return Ok(Vec::new());
+            }
+        }
+        Ok(self.take_new(cleaned))
+    }
+
+    /// The rest of the cleaned text, once the input has ended.
+    pub fn finish(mut self) -> Result<Vec<u8>, String> {
+        let cleaned = sanitize(&self.input)?;
+        Ok(self.take_new(cleaned))
+    }
+
+    /// What `cleaned` adds to what was printed.
+    fn take_new(&mut self, cleaned: Vec<u8>) -> Vec<u8> {
+        match cleaned.strip_prefix(self.printed.as_slice()) {
+            Some(new) => {
+                let new = new.to_vec();
+                self.printed = cleaned;
+                new
+            }
+            // Cannot happen (see the type's comment); were it to, nothing is printed twice.
+            None => Vec::new(),
+        }
+    }
+}
+
 fn strip_downgraded(text: &[u8]) -> Vec<u8> {
     let mut kept: Vec<&[u8]> = Vec::new();
     let mut skipping = false;
@@ -243,6 +322,61 @@ mod tests {
     fn empty_and_plain() {
         assert_eq!(clean(""), "");
         assert_eq!(clean("  Hello there.  \n"), "Hello there.");
+    }
+
+    /// The cleaned text of `text` fed to a [`Stream`] in `cuts` pieces, `ready` after each.
+    fn streamed(text: &[u8], cuts: &[usize]) -> Vec<u8> {
+        let mut s = Stream::default();
+        let mut out = Vec::new();
+        let mut from = 0;
+        for &cut in cuts.iter().chain(&[text.len()]) {
+            s.push(&text[from..cut]);
+            out.extend(s.ready().unwrap());
+            from = cut;
+        }
+        out.extend(s.finish().unwrap());
+        out
+    }
+
+    #[test]
+    fn a_stream_prints_what_the_whole_would_however_it_arrives() {
+        let texts: [&str; 10] = [
+            "Hello.\n\nSecond para.\n\nThird.",
+            "<think>plan\n\nmore plan</think>Answer one.\n\nAnswer two.\n",
+            "First <invoke name=\"x\">\n\nthen a marker <tool_call>y</tool_call>\n\nend",
+            "Dup.\n\nDup.\n\nDup.\n\nOther.\n\nDup.",
+            "\n\n  \n\nLeading blanks.\n\n[System Message] echoed\nstill\n\nkept\n\n",
+            "[Tool Call: x]\n\nArguments: {}\n\n{\n}\n\nafter\n\nMEDIA:/tmp/a.png\n\nlast",
+            "<final>done</final>\n\n< final >again\n\nfinal words",
+            "a < b and <b>bold</b>\n\n<thought>x</thought>\n\n<THINK>open\n\nstill open",
+            "NO_REPLY\n\n",
+            "x\n\n\n\n\ny\n\n\nz",
+        ];
+        for text in texts {
+            let t = text.as_bytes();
+            let whole = sanitize(t).unwrap();
+            for a in 0..=t.len() {
+                assert_eq!(streamed(t, &[a]), whole, "{text:?} cut at {a}");
+                for b in (a..=t.len()).step_by(3) {
+                    assert_eq!(streamed(t, &[a, b]), whole, "{text:?} cut at {a}, {b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stream_prints_each_paragraph_once_it_is_final() {
+        let mut s = Stream::default();
+        s.push(b"<think>plan</think>First.\n\n");
+        assert_eq!(s.ready().unwrap(), b"First.");
+        s.push(b"<think>still ");
+        assert_eq!(s.ready().unwrap(), b"");
+        s.push(b"thinking\n\n");
+        assert_eq!(s.ready().unwrap(), b"", "an open thinking block waits");
+        s.push(b"done</think>Second.\n\n");
+        assert_eq!(s.ready().unwrap(), b"\n\nSecond.");
+        s.push(b"Third");
+        assert_eq!(s.finish().unwrap(), b"\n\nThird");
     }
 
     #[test]

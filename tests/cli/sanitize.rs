@@ -39,3 +39,95 @@ fn composes_with_scrub() {
     let o = env.run_stdin(&["scrub"], cleaned.stdout);
     assert_eq!(stdout(&o), "Your key is [REDACTED]\n");
 }
+
+/// A live reply (`some-llm-cli | goclaw sanitize`) comes out paragraph by paragraph while the
+/// input is still open, each as soon as nothing later can change it, and the whole output is
+/// what one read of the whole would print; SIGINT ends the input with what was read cleaned.
+#[test]
+fn a_live_reply_comes_out_as_it_becomes_final() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let env = TestEnv::new();
+    let mut child = env
+        .std_cmd(&["sanitize"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            let _ = tx.send(buf[..n].to_vec());
+        }
+    });
+    let expect = |stdin: &mut std::process::ChildStdin, write: &str, want: &str| {
+        let sent = Instant::now();
+        stdin.write_all(write.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let mut got = Vec::new();
+        while got.len() < want.len() {
+            let piece = rx
+                .recv_timeout(Duration::from_secs(5))
+                .unwrap_or_else(|_| panic!("waited for {want:?}, got {got:?}"));
+            got.extend(piece);
+        }
+        assert_eq!(String::from_utf8(got).unwrap(), want);
+        assert!(
+            sent.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            sent.elapsed()
+        );
+    };
+    expect(
+        &mut stdin,
+        "<think>plan</think>First paragraph.\n\n",
+        "First paragraph.",
+    );
+    // A thinking block still open waits for its end.
+    stdin.write_all(b"<think>more\n\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        rx.try_recv().is_err(),
+        "printed inside an open thinking block"
+    );
+    expect(&mut stdin, "</think>Second.\n\n", "\n\nSecond.");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+    let rest: Vec<u8> = rx.try_iter().flatten().collect();
+    assert_eq!(rest, b"\n");
+
+    // SIGINT: what was read is cleaned and printed, exit 130.
+    let mut child = env
+        .std_cmd(&["sanitize"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"kept <final>answer</final> <think>cut")
+        .unwrap();
+    stdin.flush().unwrap();
+    wait_until_read(&stdin);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "kept answer <think>cut\n"
+    );
+    drop(stdin);
+}
