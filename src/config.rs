@@ -229,6 +229,7 @@ impl Settings {
             Some(g) => (env.absolute(&g.path), g.source),
             None => (env.default_config()?, Source::Default),
         };
+        let mut broken = None;
         let text = match std::fs::read_to_string(&config_path) {
             Ok(t) => Some(t),
             Err(e)
@@ -237,12 +238,19 @@ impl Settings {
                 None
             }
             Err(e) => {
-                return Err(Error::io("read config file", &config_path, &e)
-                    .with_hint("check --config / GOCLAW_CONFIG, or run `goclaw config init`"));
+                let e = Error::io("read config file", &config_path, &e)
+                    .with_hint("check --config / GOCLAW_CONFIG, or run `goclaw config init`");
+                // A file that cannot be read (a directory, no permission) is broken: a command
+                // that can go on without it says so and goes on. One named that does not exist
+                // is a mistake in the command line, not a broken file.
+                if !lenient || e.kind == crate::error::ErrorKind::NotFound {
+                    return Err(e);
+                }
+                broken = Some(e);
+                None
             }
         };
         let config_exists = text.is_some();
-        let mut broken = None;
         let config = match text.map(|t| parse(&t, &config_path)) {
             Some(Ok(c)) => c,
             Some(Err(e)) if lenient => {

@@ -33,6 +33,20 @@ impl SecretKey {
         }
     }
 
+    /// The key to open what was sealed: as [`SecretKey::load`], but never made (a new key opens
+    /// nothing sealed before it).
+    pub fn existing(dir: &Path) -> Result<SecretKey> {
+        if std::env::var_os("GOCLAW_SECRET_KEY").is_some_and(|v| !v.is_empty())
+            || key_path(dir).exists()
+        {
+            return Self::load(dir);
+        }
+        Err(Error::usage(format!(
+            "no secret key to open sealed secrets: {} is gone and GOCLAW_SECRET_KEY is not set",
+            key_path(dir).display()
+        )))
+    }
+
     fn from_hex(hex: &str) -> std::result::Result<SecretKey, String> {
         let bytes: Vec<u8> = (0..hex.len())
             .step_by(2)

@@ -368,6 +368,10 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
     };
     let out = match &cli.command {
         Command::Scrub(_) | Command::Sanitize(_) => out.for_filter(g.json),
+        // stdout is the MCP client's JSON-RPC stream: an error never goes there.
+        Command::Mcp(mcp::McpArgs {
+            command: mcp::McpCommand::Serve(_),
+        }) => out.for_filter(false),
         _ => out,
     };
     let result = match cli.command {

@@ -80,7 +80,7 @@ fn stream(ctx: &Context) -> Result<Status> {
         .try_clone_to_owned()
         .map_err(|e| Error::io("read", stdin_path, &e))?;
     let input = std::fs::File::from(fd);
-    let stop = super::signals::watch();
+    let stop = super::signals::watch(super::signals::FILTER_GRACE);
     let pace = super::input::Pace {
         live: Some(input.as_fd()),
         stop: stop.as_ref(),

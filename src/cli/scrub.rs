@@ -23,7 +23,7 @@ use crate::text::scrub::{Report, Scrubber};
     goclaw scrub --json-values < events.jsonl > clean.jsonl")]
 pub struct ScrubArgs {
     /// Files to scrub (default: stdin; `-` is stdin); with --check also directories, walked in
-    /// path order (hidden files included; what .gitignore names, and .git, skipped)
+    /// path order (hidden and linked files included; what git ignores, and .git, skipped)
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)
@@ -80,7 +80,7 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     let inputs = inputs(ctx, &args)?;
     // SIGINT and SIGTERM end the input: what was read is scrubbed to the end and written, then
     // goclaw exits 130 or 143 (a second signal exits at once).
-    let stop = super::signals::watch();
+    let stop = super::signals::watch(super::signals::FILTER_GRACE);
     let want_report = args.check || args.report || ctx.json_flag;
     let mut reports = Vec::new();
     // Plain output goes straight to stdout; --check prints nothing but the report; --json
@@ -191,8 +191,9 @@ fn human_report(w: &mut dyn Write, report: &ScrubReport) -> std::io::Result<()> 
 
 /// The inputs, in order. Scrubbing opens every file first, so a missing one fails before
 /// anything is written; --check writes nothing until the end, so it opens each in turn and
-/// takes directories too, walked as rg walks them but with hidden files (`.env`, `.github/`):
-/// what .gitignore names is skipped, and `.git` itself; in path order.
+/// takes directories too, walked in path order: hidden files (`.env`, `.github/`) and linked
+/// files are checked; what git ignores in a git work tree (.gitignore, .git/info/exclude, the
+/// global excludes) is skipped, and `.git` itself; `.ignore` files are not read.
 fn inputs(ctx: &Context, args: &ScrubArgs) -> Result<Box<dyn Iterator<Item = Result<Opened>>>> {
     if args.files.is_empty() {
         super::input::hint_if_terminal(&ctx.out);
@@ -214,17 +215,33 @@ fn inputs(ctx: &Context, args: &ScrubArgs) -> Result<Box<dyn Iterator<Item = Res
         }
         let walk = ignore::WalkBuilder::new(p)
             .hidden(false)
+            .ignore(false)
+            .follow_links(true)
             .filter_entry(|e| e.file_name() != ".git")
             .sort_by_file_path(|a, b| a.cmp(b))
             .build();
         for entry in walk {
-            let entry = entry.map_err(|e| Error::failed(format!("walk {}: {e}", p.display())))?;
+            let entry = match entry {
+                Ok(entry) => entry,
+                // A link back up the tree leads to nothing new to check.
+                Err(e) if is_loop(&e) => continue,
+                Err(e) => return Err(Error::failed(format!("walk {}: {e}", p.display()))),
+            };
             if entry.file_type().is_some_and(|t| t.is_file()) {
                 paths.push(entry.into_path());
             }
         }
     }
     Ok(Box::new(paths.into_iter().map(|p| open_input(&p))))
+}
+
+/// Whether a walk's error is a link loop (whatever path and depth it carries).
+fn is_loop(e: &ignore::Error) -> bool {
+    match e {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
+        _ => false,
+    }
 }
 
 /// An input, opened.

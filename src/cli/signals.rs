@@ -1,14 +1,20 @@
-//! SIGINT and SIGTERM for commands that run one tool call (`tools exec`): the first signal
-//! stops the call (the tool's processes get SIGTERM, then SIGKILL) and the command exits 130 or
-//! 143 when it has recorded the call; a second signal exits at once.
+//! SIGINT and SIGTERM for commands that finish their work before they exit (`tools exec`, the
+//! filters): the first signal stops the work (a tool's processes get SIGTERM, then SIGKILL; a
+//! filter writes what it read) and the command exits 130 or 143; a second signal exits at
+//! once, and so does a command still busy when its grace is over (stuck opening a FIFO with no
+//! writer, or writing to a reader that stopped reading).
 
 use nix::sys::signal::{SigSet, Signal};
 
 use crate::tools::SignalFlag;
 
+/// How long a filter may take to write what it read once a signal came.
+pub const FILTER_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Blocks SIGINT and SIGTERM in this thread (and the threads it starts from now on) and
-/// watches for them on a thread of their own, which records them in the flag.
-pub fn watch() -> Option<SignalFlag> {
+/// watches for them on a thread of their own, which records them in the flag; `grace` after
+/// the first, the process exits whatever it is doing.
+pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
     let mut set = SigSet::empty();
     set.add(Signal::SIGINT);
     set.add(Signal::SIGTERM);
@@ -27,8 +33,17 @@ pub fn watch() -> Option<SignalFlag> {
                 let echo =
                     first.is_some_and(|t| t.elapsed() < std::time::Duration::from_millis(200));
                 first.get_or_insert_with(std::time::Instant::now);
+                let code = if terminated { 143 } else { 130 };
                 if seen.raise(terminated) && !echo {
-                    std::process::exit(if terminated { 143 } else { 130 });
+                    std::process::exit(code);
+                }
+                if !echo {
+                    let _ = std::thread::Builder::new()
+                        .name("signal-grace".into())
+                        .spawn(move || {
+                            std::thread::sleep(grace);
+                            std::process::exit(code);
+                        });
                 }
             }
         })

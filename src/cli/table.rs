@@ -48,7 +48,11 @@ pub fn write<const N: usize>(
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_header(headers.iter().copied());
     for row in rows {
-        table.add_row(row.iter().map(|cell| super::terminal::printable(cell)));
+        // A cell is one line: a newline in a subject cannot forge a row.
+        table.add_row(
+            row.iter()
+                .map(|cell| super::terminal::printable(cell).replace(['\n', '\t'], " ")),
+        );
     }
     // comfy-table pads every cell with one space each side; the first column needs none.
     for line in table.lines() {
@@ -80,5 +84,27 @@ mod tests {
         let col = lines[0].find("STATUS").unwrap();
         assert_eq!(lines[1].find("ok"), Some(col), "{text}");
         assert_eq!(lines[2].find("warn"), Some(col), "{text}");
+    }
+
+    /// A hostile cell (a task subject, a label) can neither forge a row nor hide or reorder
+    /// text: newlines and tabs become spaces, escapes and invisible characters U+FFFD.
+    #[test]
+    fn a_cell_is_one_visible_line() {
+        let mut out = Vec::new();
+        super::write(
+            &mut out,
+            &["TASK", "SUBJECT"],
+            &[[
+                "T-1".into(),
+                "legit\nT-777  completed\t\u{1b}[2Jx\u{202E}evil\u{200B}".into(),
+            ]],
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        for bad in ['\u{1b}', '\u{202E}', '\u{200B}', '\t'] {
+            assert!(!text.contains(bad), "{text:?}");
+        }
+        assert!(text.contains("legit T-777  completed"), "{text}");
     }
 }

@@ -315,7 +315,10 @@ fn add_custom(ctx: &Context, input: &str, agent: Option<String>) -> Result<()> {
 }
 
 pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
-    let signal = super::signals::watch();
+    // The tool's processes get KILL_GRACE after SIGTERM; recording the call takes the rest.
+    let signal = super::signals::watch(
+        crate::tools::exec::run::KILL_GRACE + std::time::Duration::from_secs(1),
+    );
     let args: Value = match &a.args {
         None => Value::Object(Default::default()),
         Some(s) => Input::parse(Some(s)).read_json(ctx)?,

@@ -63,8 +63,18 @@ impl Tool for McpTool {
     }
 }
 
+/// The secrets of a server config.toml defines (in the file itself); none for another.
+pub fn server_secrets_of_config(config: &McpConfig, server: &Server) -> Result<Secrets> {
+    Ok(config
+        .servers
+        .get(&server.name)
+        .filter(|_| server.source == "config")
+        .map(|c| (c.env.clone(), c.headers.clone()))
+        .unwrap_or_default())
+}
+
 /// The env a server is started with and the headers it is sent: config's, or the store's
-/// sealed ones.
+/// sealed ones (opened with the existing key; none is ever made for them).
 pub fn server_secrets(
     conn: &Connection,
     config: &McpConfig,
@@ -72,16 +82,12 @@ pub fn server_secrets(
     server: &Server,
 ) -> Result<Secrets> {
     if server.source == "config" {
-        return Ok(config
-            .servers
-            .get(&server.name)
-            .map(|c| (c.env.clone(), c.headers.clone()))
-            .unwrap_or_default());
+        return server_secrets_of_config(config, server);
     }
     if server.env_keys.is_empty() && server.header_keys.is_empty() {
         return Ok(Default::default());
     }
-    let key = SecretKey::load(key_dir)?;
+    let key = SecretKey::existing(key_dir)?;
     super::secrets(conn, &key, &server.name)
 }
 

@@ -6,18 +6,23 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
 
+pub mod access;
 pub mod bridge;
 pub mod client;
 pub mod pool;
 pub mod serve;
 pub mod sse;
+
+pub use access::{
+    Grant, NewGrant, NewRequest, Request, Scope, ToolFilter, access_for, grant, grants, request,
+    requests, review, revoke,
+};
 
 /// `[mcp]` in config.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -164,7 +169,6 @@ pub fn tool_allowed(tool: &str, allow: Option<&[String]>, deny: Option<&[String]
     }
 }
 
-use crate::store::page::{Page, PageRequest};
 use crate::store::{now_ms as now, sql};
 
 fn valid_name(name: &str) -> Result<()> {
@@ -278,6 +282,13 @@ pub fn list(conn: &Connection, config: &McpConfig) -> Result<Vec<Server>> {
             .and_then(|rows| rows.collect())
         })
         .map_err(sql)?;
+    out.extend(config_servers(config));
+    Ok(out)
+}
+
+/// The servers `[mcp.servers]` of config.toml defines (what `list` adds to the store's).
+pub fn config_servers(config: &McpConfig) -> Vec<Server> {
+    let mut out = Vec::new();
     for (name, c) in &config.servers {
         out.push(Server {
             name: name.clone(),
@@ -295,7 +306,7 @@ pub fn list(conn: &Connection, config: &McpConfig) -> Result<Vec<Server>> {
             enabled: c.enabled,
         });
     }
-    Ok(out)
+    out
 }
 
 /// One server by name.
@@ -367,311 +378,6 @@ pub fn secrets(
         .ok_or_else(|| Error::not_found(format!("no MCP server `{name}` in the store")))?;
     let open = |b: Option<Vec<u8>>| crate::secrets::open_map(key, b.as_deref());
     Ok((open(env)?, open(headers)?))
-}
-
-/// `agent` or `user`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Scope {
-    Agent,
-    User,
-}
-
-impl Scope {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Agent => "agent",
-            Scope::User => "user",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Grant {
-    pub id: i64,
-    pub server: String,
-    pub scope: String,
-    pub subject: String,
-    pub enabled: bool,
-    pub tool_allow: Option<Vec<String>>,
-    pub tool_deny: Option<Vec<String>>,
-    pub granted_by: String,
-}
-
-fn list_json(v: &Option<Vec<String>>) -> Option<String> {
-    v.as_ref()
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::to_string(l).unwrap_or_else(|_| "[]".into()))
-}
-
-/// A grant to record: who (`scope`, `subject`) gets a server's tools, narrowed by `allow` and
-/// `deny`, and who granted it.
-#[derive(Debug, Clone)]
-pub struct NewGrant<'a> {
-    pub scope: Scope,
-    pub subject: &'a str,
-    pub allow: Option<Vec<String>>,
-    pub deny: Option<Vec<String>>,
-    pub enabled: bool,
-    pub by: &'a str,
-}
-
-/// Grants (or replaces the grant of) the subject of `g` on a stored server.
-pub fn grant(conn: &Connection, config: &McpConfig, server: &str, g: &NewGrant) -> Result<Grant> {
-    let id = store_id(conn, config, server)?;
-    upsert_grant(conn, id, g)?;
-    grants(conn, Some(server))?
-        .into_iter()
-        .find(|x| x.scope == g.scope.as_str() && x.subject == g.subject)
-        .ok_or_else(|| Error::internal("the grant was not saved"))
-}
-
-fn upsert_grant(conn: &Connection, server_id: i64, g: &NewGrant) -> Result<()> {
-    conn.execute(
-        "INSERT INTO mcp_grants (server_id, scope, subject, enabled, tool_allow, tool_deny, granted_by, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-         ON CONFLICT (server_id, scope, subject) DO UPDATE SET
-           enabled = excluded.enabled, tool_allow = excluded.tool_allow, tool_deny = excluded.tool_deny,
-           granted_by = excluded.granted_by",
-        params![server_id, g.scope.as_str(), g.subject, g.enabled, list_json(&g.allow), list_json(&g.deny), g.by, now()],
-    )
-    .map(|_| ())
-    .map_err(sql)
-}
-
-/// Removes a grant; not found when there was none.
-pub fn revoke(
-    conn: &Connection,
-    config: &McpConfig,
-    server: &str,
-    scope: Scope,
-    subject: &str,
-) -> Result<()> {
-    let id = store_id(conn, config, server)?;
-    let n = conn
-        .execute(
-            "DELETE FROM mcp_grants WHERE server_id = ?1 AND scope = ?2 AND subject = ?3",
-            params![id, scope.as_str(), subject],
-        )
-        .map_err(sql)?;
-    if n == 0 {
-        return Err(Error::not_found(format!(
-            "no {} grant for `{subject}` on `{server}`",
-            scope.as_str()
-        )));
-    }
-    Ok(())
-}
-
-/// Every grant, or those of one server.
-pub fn grants(conn: &Connection, server: Option<&str>) -> Result<Vec<Grant>> {
-    conn.prepare(
-        "SELECT g.id, s.name, g.scope, g.subject, g.enabled, g.tool_allow, g.tool_deny, g.granted_by
-         FROM mcp_grants g JOIN mcp_servers s ON s.id = g.server_id
-         WHERE ?1 IS NULL OR s.name = ?1 ORDER BY s.name, g.scope, g.subject",
-    )
-    .and_then(|mut st| {
-        st.query_map([server], |r| {
-            let parse = |v: Option<String>| v.and_then(|s| serde_json::from_str::<Vec<String>>(&s).ok());
-            Ok(Grant {
-                id: r.get(0)?,
-                server: r.get(1)?,
-                scope: r.get(2)?,
-                subject: r.get(3)?,
-                enabled: r.get(4)?,
-                tool_allow: parse(r.get(5)?),
-                tool_deny: parse(r.get(6)?),
-                granted_by: r.get(7)?,
-            })
-        })
-        .and_then(|rows| rows.collect())
-    })
-    .map_err(sql)
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Request {
-    pub id: i64,
-    pub server: String,
-    pub scope: String,
-    pub subject: String,
-    pub tools: Option<Vec<String>>,
-    pub reason: String,
-    pub status: String,
-    pub requested_by: String,
-    pub reviewed_by: Option<String>,
-    pub review_note: Option<String>,
-}
-
-/// An access request to file: who (`scope`, `subject`) wants which `tools` (all when `None`),
-/// why, and who asks.
-#[derive(Debug, Clone)]
-pub struct NewRequest<'a> {
-    pub scope: Scope,
-    pub subject: &'a str,
-    pub tools: Option<Vec<String>>,
-    pub reason: &'a str,
-    pub by: &'a str,
-}
-
-/// Files an access request to a stored server.
-pub fn request(
-    conn: &Connection,
-    config: &McpConfig,
-    server: &str,
-    r: &NewRequest,
-) -> Result<Request> {
-    if r.reason.trim().is_empty() {
-        return Err(Error::usage("an access request needs a --reason"));
-    }
-    let id = store_id(conn, config, server)?;
-    conn.execute(
-        "INSERT INTO mcp_requests (server_id, scope, subject, tools, reason, requested_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![id, r.scope.as_str(), r.subject, list_json(&r.tools), r.reason, r.by, now()],
-    )
-    .map_err(sql)?;
-    let rid = conn.last_insert_rowid();
-    let just_made = PageRequest {
-        limit: Some(1),
-        cursor: Some((rid - 1).to_string()),
-    };
-    requests(conn, None, &just_made)?
-        .items
-        .into_iter()
-        .find(|x| x.id == rid)
-        .ok_or_else(|| Error::internal("the request was not saved"))
-}
-
-/// One page of the access requests (of one status), oldest first (the cursor is the last
-/// request's id).
-pub fn requests(
-    conn: &Connection,
-    status: Option<&str>,
-    page: &PageRequest,
-) -> Result<Page<Request>> {
-    let after = page.after_id()?.unwrap_or(0);
-    let rows: Vec<Request> = conn.prepare(
-        "SELECT r.id, s.name, r.scope, r.subject, r.tools, r.reason, r.status, r.requested_by, r.reviewed_by, r.review_note
-         FROM mcp_requests r JOIN mcp_servers s ON s.id = r.server_id
-         WHERE (?1 IS NULL OR r.status = ?1) AND r.id > ?2 ORDER BY r.id LIMIT ?3",
-    )
-    .and_then(|mut st| {
-        st.query_map(rusqlite::params![status, after, page.fetch()], |r| {
-            let tools: Option<String> = r.get(4)?;
-            Ok(Request {
-                id: r.get(0)?,
-                server: r.get(1)?,
-                scope: r.get(2)?,
-                subject: r.get(3)?,
-                tools: tools.and_then(|t| serde_json::from_str(&t).ok()),
-                reason: r.get(5)?,
-                status: r.get(6)?,
-                requested_by: r.get(7)?,
-                reviewed_by: r.get(8)?,
-                review_note: r.get(9)?,
-            })
-        })
-        .and_then(|rows| rows.collect())
-    })
-    .map_err(sql)?;
-    Ok(Page::cut(rows, page, |r| r.id.to_string()))
-}
-
-/// Approves or rejects a pending request. Approval creates (or replaces) the grant in the same
-/// transaction, so a request is never approved without its grant.
-pub fn review(
-    conn: &mut Connection,
-    id: i64,
-    approve: bool,
-    note: Option<&str>,
-    by: &str,
-) -> Result<Value> {
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(sql)?;
-    let row: Option<(i64, String, String, Option<String>, String)> = tx
-        .query_row(
-            "SELECT server_id, scope, subject, tools, status FROM mcp_requests WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-        )
-        .optional()
-        .map_err(sql)?;
-    let Some((server_id, scope, subject, tools, status)) = row else {
-        return Err(Error::not_found(format!("no access request {id}")));
-    };
-    if status != "pending" {
-        return Err(Error::conflict(format!(
-            "access request {id} is already {status}"
-        )));
-    }
-    let new_status = if approve { "approved" } else { "rejected" };
-    tx.execute(
-        "UPDATE mcp_requests SET status = ?2, reviewed_by = ?3, reviewed_at = ?4, review_note = ?5 WHERE id = ?1 AND status = 'pending'",
-        params![id, new_status, by, now(), note],
-    )
-    .map_err(sql)?;
-    if approve {
-        let scope = if scope == "user" {
-            Scope::User
-        } else {
-            Scope::Agent
-        };
-        let grant = NewGrant {
-            scope,
-            subject: &subject,
-            allow: tools.and_then(|t| serde_json::from_str(&t).ok()),
-            deny: None,
-            enabled: true,
-            by,
-        };
-        upsert_grant(&tx, server_id, &grant)?;
-    }
-    tx.commit().map_err(sql)?;
-    Ok(json!({"id": id, "status": new_status, "grant_created": approve}))
-}
-
-/// A grant's narrowing of a server's tools (§17 filterTools; `None`: no restriction).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct ToolFilter {
-    pub allow: Option<Vec<String>>,
-    pub deny: Option<Vec<String>>,
-}
-
-impl ToolFilter {
-    pub fn allows(&self, tool: &str) -> bool {
-        tool_allowed(tool, self.allow.as_deref(), self.deny.as_deref())
-    }
-}
-
-/// Which of a server's tools `agent` (and `user`, when known) may use, or `None` when the
-/// server is not available to them at all: a disabled user grant removes the server; a
-/// `granted` server needs an enabled agent grant; grants narrow with allow/deny (deny wins).
-pub fn access_for(
-    conn: &Connection,
-    server: &Server,
-    agent: Option<&str>,
-    user: Option<&str>,
-) -> Result<Option<ToolFilter>> {
-    if !server.enabled {
-        return Ok(None);
-    }
-    let all = grants(conn, Some(&server.name))?;
-    let find = |scope: &str, subject: Option<&str>| {
-        subject.and_then(|s| all.iter().find(|g| g.scope == scope && g.subject == s))
-    };
-    if find("user", user).is_some_and(|g| !g.enabled) {
-        return Ok(None);
-    }
-    match (find("agent", agent), server.access) {
-        (Some(g), _) if g.enabled => Ok(Some(ToolFilter {
-            allow: g.tool_allow.clone(),
-            deny: g.tool_deny.clone(),
-        })),
-        (_, Access::Granted) => Ok(None),
-        (Some(_), Access::Open) => Ok(None), // a disabled agent grant removes it
-        (None, Access::Open) => Ok(Some(ToolFilter::default())),
-    }
 }
 
 #[cfg(test)]

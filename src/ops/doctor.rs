@@ -2,7 +2,8 @@
 //! (integrity and migrations), the LLM providers (configured, key present, reachable), the MCP
 //! servers (they start and list their tools) and the exec sandbox's layers on this host. Each
 //! check is a typed result; the command renders them. Nothing is changed: the store is opened
-//! read-only and never created or migrated.
+//! read-only and never created or migrated, no secret key is made. Providers are probed at
+//! once, and MCP servers started at once, so doctor takes as long as the slowest, not the sum.
 
 use std::time::{Duration, Instant};
 
@@ -49,9 +50,7 @@ pub fn examine(paths: &PathArgs, env: &Env) -> crate::error::Result<Report> {
     let mut checks = vec![config_check(&settings, broken)];
     let store = store_checks(&settings, &mut checks);
     provider_checks(&settings, &mut checks);
-    if let Some(store) = &store {
-        mcp_checks(&settings, store, &mut checks);
-    }
+    mcp_checks(&settings, store.as_ref(), &mut checks);
     sandbox_checks(&settings, &mut checks);
     let ok = checks.iter().all(|c| c.status != Health::Fail);
     Ok(Report { ok, checks })
@@ -80,7 +79,8 @@ fn config_check(s: &Settings, broken: Option<crate::error::Error>) -> Check {
     }
 }
 
-/// The store's checks; the store itself, read-only, when it can be opened.
+/// The store's checks; the store itself, read-only, when it can be opened and its schema is
+/// this goclaw's.
 fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<rusqlite::Connection> {
     let path = &s.db_path;
     let name = path.display().to_string();
@@ -128,11 +128,12 @@ fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<rusqlite::Conne
             )
         })
     })();
+    let current = matches!(&verdict, Ok((Health::Ok, _)));
     match verdict {
         Ok((status, detail)) => checks.push(check("store", name, status, detail)),
         Err(e) => checks.push(check("store", name, Health::Fail, e.message)),
     }
-    Some(conn)
+    current.then_some(conn)
 }
 
 fn provider_checks(s: &Settings, checks: &mut Vec<Check>) {
@@ -158,31 +159,31 @@ fn provider_checks(s: &Settings, checks: &mut Vec<Check>) {
     } else {
         providers.keys().cloned().collect()
     };
-    let rt = crate::ops::run::runtime().ok();
-    for name in names {
-        let resolved = match providers::resolve(providers, &name, &env) {
-            Ok(r) => r,
-            Err(e) => {
-                checks.push(check("provider", name, Health::Fail, e.message));
-                continue;
+    let verdicts = names.iter().map(|name| {
+        let resolved = providers::resolve(providers, name, &env);
+        async move {
+            let resolved = match resolved {
+                Ok(r) => r,
+                Err(e) => return (Health::Fail, e.message),
+            };
+            match resolved.config.kind {
+                Kind::Replay => match &resolved.config.file {
+                    Some(f) if f.is_file() => (Health::Ok, format!("replays {}", f.display())),
+                    Some(f) => (
+                        Health::Fail,
+                        format!("recording {} does not exist", f.display()),
+                    ),
+                    None => (Health::Fail, "a replay without a file".into()),
+                },
+                kind => probe(kind, &resolved.base_url, resolved.api_key.as_deref()).await,
             }
-        };
-        let (status, detail) = match resolved.config.kind {
-            Kind::Replay => match &resolved.config.file {
-                Some(f) if f.is_file() => (Health::Ok, format!("replays {}", f.display())),
-                Some(f) => (
-                    Health::Fail,
-                    format!("recording {} does not exist", f.display()),
-                ),
-                None => (Health::Fail, "a replay without a file".into()),
-            },
-            kind => match &rt {
-                Some(rt) => {
-                    rt.block_on(probe(kind, &resolved.base_url, resolved.api_key.as_deref()))
-                }
-                None => (Health::Fail, "cannot start the async runtime".into()),
-            },
-        };
+        }
+    });
+    let verdicts = match crate::ops::run::runtime() {
+        Ok(rt) => rt.block_on(futures::future::join_all(verdicts)),
+        Err(_) => vec![(Health::Fail, "cannot start the async runtime".into()); names.len()],
+    };
+    for (name, (status, detail)) in names.into_iter().zip(verdicts) {
         checks.push(check("provider", name, status, detail));
     }
 }
@@ -272,36 +273,64 @@ fn with_causes(e: &dyn std::error::Error) -> String {
     text
 }
 
-fn mcp_checks(s: &Settings, conn: &rusqlite::Connection, checks: &mut Vec<Check>) {
+/// The MCP servers of config, and of the store when it is there and current (without it, only
+/// config's are checked: the store's cannot be read).
+fn mcp_checks(s: &Settings, conn: Option<&rusqlite::Connection>, checks: &mut Vec<Check>) {
     let config = &s.config.mcp;
-    let servers = match crate::mcp::list(conn, config) {
-        Ok(list) => list,
-        Err(e) => {
-            checks.push(check("mcp", "(servers)", Health::Fail, e.message));
-            return;
-        }
+    let servers = match conn {
+        Some(conn) => match crate::mcp::list(conn, config) {
+            Ok(list) => list,
+            Err(e) => {
+                checks.push(check("mcp", "(servers)", Health::Fail, e.message));
+                return;
+            }
+        },
+        None => crate::mcp::config_servers(config),
     };
-    let pool = crate::mcp::pool::Pool::new();
-    for server in servers {
-        if !server.enabled {
-            checks.push(check("mcp", server.name, Health::Ok, "disabled".into()));
-            continue;
-        }
-        let verdict = (|| {
-            let secrets =
-                crate::mcp::bridge::server_secrets(conn, config, &s.store_dir(), &server)?;
-            let started = Instant::now();
-            let link = pool.link(&server, secrets)?;
-            let tools = link.list_tools()?;
-            Ok::<_, crate::error::Error>(format!(
-                "started and listed {} tools in {} ms",
-                tools.len(),
-                started.elapsed().as_millis()
-            ))
-        })();
+    // Secrets are read here (the store's connection stays on this thread); the servers start
+    // at once, each on its own thread.
+    let started: Vec<(String, crate::error::Result<String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = servers
+            .into_iter()
+            .map(|server| {
+                let secrets = match conn {
+                    Some(conn) if server.enabled => {
+                        crate::mcp::bridge::server_secrets(conn, config, &s.store_dir(), &server)
+                    }
+                    _ => crate::mcp::bridge::server_secrets_of_config(config, &server),
+                };
+                let name = server.name.clone();
+                let handle = scope.spawn(move || {
+                    if !server.enabled {
+                        return Ok("disabled".to_string());
+                    }
+                    let secrets = secrets?;
+                    let pool = crate::mcp::pool::Pool::new();
+                    let started = Instant::now();
+                    let tools = pool.link(&server, secrets)?.list_tools()?;
+                    Ok(format!(
+                        "started and listed {} tools in {} ms",
+                        tools.len(),
+                        started.elapsed().as_millis()
+                    ))
+                });
+                (name, handle)
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|(name, h)| {
+                let verdict = h
+                    .join()
+                    .unwrap_or_else(|_| Err(crate::error::Error::internal("the check panicked")));
+                (name, verdict)
+            })
+            .collect()
+    });
+    for (name, verdict) in started {
         match verdict {
-            Ok(detail) => checks.push(check("mcp", server.name, Health::Ok, detail)),
-            Err(e) => checks.push(check("mcp", server.name, Health::Fail, e.message)),
+            Ok(detail) => checks.push(check("mcp", name, Health::Ok, detail)),
+            Err(e) => checks.push(check("mcp", name, Health::Fail, e.message)),
         }
     }
 }

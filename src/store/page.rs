@@ -79,7 +79,12 @@ impl PageRequest {
     pub fn after_id(&self) -> Result<Option<i64>> {
         self.cursor
             .as_deref()
-            .map(|c| c.parse::<i64>().map_err(|_| invalid(c)))
+            .map(|c| {
+                c.parse::<i64>()
+                    .ok()
+                    .filter(|n| n.to_string() == c)
+                    .ok_or_else(|| invalid(c))
+            })
             .transpose()
     }
 
@@ -100,10 +105,16 @@ pub fn time_key(time: i64, key: &str) -> String {
     format!("{time}:{key}")
 }
 
-/// A cursor this list did not make.
+/// A cursor this list did not make (named, up to 40 characters of it).
 pub fn invalid(cursor: &str) -> Error {
+    let shown: String = cursor.chars().take(40).collect();
+    let more = if shown.len() < cursor.len() {
+        "…"
+    } else {
+        ""
+    };
     Error::usage(format!(
-        "invalid cursor `{cursor}`: pass the next_cursor of a previous page of the same list"
+        "invalid cursor `{shown}{more}`: pass the next_cursor of a previous page of the same list"
     ))
 }
 

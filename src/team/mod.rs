@@ -109,6 +109,13 @@ pub fn validate_settings(settings: &Value) -> Result<()> {
                 "team setting `workspace_scope` must be \"isolated\" or \"shared\"",
             ));
         }
+        if let (Value::Array(_), Some(items)) = (d, v.as_array())
+            && !items.iter().all(Value::is_string)
+        {
+            return Err(Error::usage(format!(
+                "team setting `{k}` must be a list of strings (ids and channel names as text)"
+            )));
+        }
         if let Some((lo, hi)) = number_range(k)
             && !v.as_i64().is_some_and(|n| (lo..=hi).contains(&n))
         {

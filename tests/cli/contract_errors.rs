@@ -318,6 +318,31 @@ fn careless_input_is_refused_by_name() {
             "usage",
         );
     }
+    // A list of ids holds text only: a number in it would be dropped, and the list left open.
+    assert_error(
+        &env.run(&[
+            "team",
+            "settings",
+            "set",
+            "t",
+            "allow_user_ids",
+            r#"["a",1]"#,
+        ]),
+        2,
+        "usage",
+    );
+    for cursor in ["9223372036854775807", "-5"] {
+        assert_error(
+            &env.run(&["tasks", "search", "s", "--cursor", cursor]),
+            2,
+            "usage",
+        );
+    }
+    assert_error(
+        &env.run(&["tasks", "list", "--cursor", "1.x.2.3"]),
+        2,
+        "usage",
+    );
     for i in 0..8 {
         let subject = format!("s{i}");
         let o = env.run(&["tasks", "--as", "lead", "create", "--subject", &subject]);

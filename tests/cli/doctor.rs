@@ -85,9 +85,65 @@ fn doctor_reports_a_broken_config_and_a_missing_store_without_creating_it() {
     );
     assert_eq!(row(&report, "store", "goclaw.db")["status"], "warn");
     assert!(!env.db().exists(), "doctor created the store");
+    // A config it cannot read at all (a directory here) is a failed check too, not an abort.
+    let o = env.run(&["--config", "/", "doctor"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert_eq!(row(&json(&o), "config", "/")["status"], "fail");
     // With a sound config and no provider anywhere, only warnings: exit 0.
     std::fs::write(env.home().join("config.toml"), "").unwrap();
     let o = env.run(&["doctor"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     assert_eq!(row(&json(&o), "provider", "none")["status"], "warn");
+}
+
+/// Without a store, or with one whose migrations are pending, doctor still starts the MCP
+/// servers config.toml defines (the store's cannot be read), all at once, and leaves the home
+/// as it found it: no store, no secret key.
+#[test]
+fn doctor_checks_config_servers_without_a_current_store_and_creates_nothing() {
+    let Some(everything) = everything() else {
+        return;
+    };
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[mcp.servers.ev]\ncommand = \"node\"\nargs = [\"{everything}\"]\n\
+             [mcp.servers.gone]\ncommand = \"/nonexistent/server\"\n"
+        ),
+    )
+    .unwrap();
+    let o = env.run(&["doctor"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    let report = json(&o);
+    assert_eq!(row(&report, "mcp", "ev")["status"], "ok", "{report}");
+    assert_eq!(row(&report, "mcp", "gone")["status"], "fail", "{report}");
+    let mut home: Vec<String> = std::fs::read_dir(env.home())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    home.sort();
+    assert_eq!(home, ["config.toml"], "doctor made files");
+    // A store one migration behind: the store warns, config's servers are still checked.
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    let conn = rusqlite::Connection::open(env.db()).unwrap();
+    let v: i64 = conn
+        .query_row("SELECT max(version) FROM schema_migrations", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    conn.execute_batch(&format!(
+        "DELETE FROM schema_migrations WHERE version = {v}; PRAGMA user_version = {};",
+        v - 1
+    ))
+    .unwrap();
+    drop(conn);
+    let report = json(&env.run(&["doctor"]));
+    assert_eq!(
+        row(&report, "store", "goclaw.db")["status"],
+        "warn",
+        "{report}"
+    );
+    assert_eq!(row(&report, "mcp", "ev")["status"], "ok", "{report}");
+    assert!(!env.home().join("secret.key").exists());
 }

@@ -206,6 +206,9 @@ fn serve_without_a_client_handshake_ends_cleanly() {
     // Not MCP at all on stdin: a clear failure, not a hang or a panic.
     let o = env.run_stdin(&["mcp", "serve"], "this is not json-rpc\n");
     assert_ne!(code(&o), 0);
+    // stdout is the protocol's: the failure is told on stderr only.
+    assert!(!stdout(&o).contains("exit_code"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("error:"), "{}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
     // No client at all: stdin closed at once, a normal end.
     let o = env.run_stdin(&["mcp", "serve"], "");

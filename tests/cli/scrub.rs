@@ -210,8 +210,9 @@ fn check_exit_codes_and_report() {
     insta::assert_snapshot!("check_human", redact(&env, &stdout(&human)));
 }
 
-/// `--check DIR` walks the tree in path order: hidden files such as `.env` are checked, what
-/// .gitignore names (and .git) is not; a plain scrub of a directory stays a usage error.
+/// `--check DIR` walks the tree in path order: hidden and linked files such as `.env` are
+/// checked, what git ignores (and .git) is not, a link loop ends nothing; a plain scrub of a
+/// directory stays a usage error.
 #[test]
 fn check_walks_a_directory() {
     let env = TestEnv::new();
@@ -230,6 +231,10 @@ fn check_walks_a_directory() {
     env.write("src/b/deep.rs", key);
     env.write("src/a.rs", "fn main() {}\n");
     env.write(".env", key);
+    // An .ignore file is not git's: what it names is checked; a linked file is checked too.
+    env.write(".ignore", "src/a.rs\n");
+    std::os::unix::fs::symlink(".env", env.work().join("linked")).unwrap();
+    std::os::unix::fs::symlink("..", env.work().join("src/b/up")).unwrap();
     let o = env.run(&["scrub", "--check", "."]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     let files: Vec<String> = json(&o)["files"]
@@ -240,9 +245,16 @@ fn check_walks_a_directory() {
         .collect();
     assert_eq!(
         files,
-        ["./.env", "./.gitignore", "./src/a.rs", "./src/b/deep.rs"]
+        [
+            "./.env",
+            "./.gitignore",
+            "./.ignore",
+            "./linked",
+            "./src/a.rs",
+            "./src/b/deep.rs"
+        ]
     );
-    assert_eq!(json(&o)["redactions"], 2);
+    assert_eq!(json(&o)["redactions"], 3);
     assert_eq!(code(&env.run(&["scrub", "--check", "src/a.rs"])), 0);
     assert_error(&env.run(&["--json", "scrub", "src"]), 2, "usage");
 }
@@ -521,4 +533,33 @@ fn an_interrupted_check_is_not_clean() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
     drop(stdin);
+}
+
+/// A signal ends scrub even while it is stuck opening a FIFO nobody writes to: what cannot
+/// finish within a second of the signal exits with the signal's code.
+#[test]
+fn a_signal_ends_a_scrub_stuck_on_a_fifo() {
+    let env = TestEnv::new();
+    let fifo = env.work().join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let child = env
+        .std_cmd(&["scrub", "--check", "fifo"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let t = std::time::Instant::now();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(3),
+        "{:?}",
+        t.elapsed()
+    );
 }

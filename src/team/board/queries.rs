@@ -155,7 +155,16 @@ impl Board<'_> {
     /// Full-text search over subject and description (FTS5, ranked by bm25): one page of the
     /// ranking (the cursor counts the matches before it).
     pub fn search(&mut self, query: &str, page: &PageRequest) -> Result<Page<Task>> {
-        let skip = page.after_id()?.unwrap_or(0).max(0);
+        // A ranked search pages by rank (an offset): a task added meanwhile can shift a page.
+        let skip = match page.after_id()? {
+            None => 0,
+            Some(n) if (0..=MAX_SEARCH_OFFSET).contains(&n) => n,
+            Some(_) => {
+                return Err(crate::store::page::invalid(
+                    page.cursor.as_deref().unwrap_or(""),
+                ));
+            }
+        };
         let terms: Vec<String> = query
             .split_whitespace()
             .map(|w| {
@@ -199,12 +208,13 @@ impl Board<'_> {
     }
 }
 
+/// The deepest a search pages (its cursor is an offset).
+const MAX_SEARCH_OFFSET: i64 = 1_000_000;
+
 fn parse_cursor(c: &str) -> Result<(i64, i64, i64)> {
-    let parts: Vec<i64> = c.split('.').filter_map(|p| p.parse().ok()).collect();
-    match parts.as_slice() {
-        [p, c, n] => Ok((*p, *c, *n)),
-        _ => Err(Error::usage(format!(
-            "invalid cursor `{c}`: pass the next_cursor of a previous list"
-        ))),
+    let parts: Option<Vec<i64>> = c.split('.').map(|p| p.parse().ok()).collect();
+    match parts.as_deref() {
+        Some([p, c, n]) => Ok((*p, *c, *n)),
+        _ => Err(crate::store::page::invalid(c)),
     }
 }
