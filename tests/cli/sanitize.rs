@@ -46,15 +46,9 @@ fn composes_with_scrub() {
 #[test]
 fn a_live_reply_comes_out_as_it_becomes_final() {
     use std::io::{Read, Write};
-    use std::process::Stdio;
     use std::time::{Duration, Instant};
     let env = TestEnv::new();
-    let mut child = env
-        .std_cmd(&["sanitize"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn(&["sanitize"]);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -106,12 +100,7 @@ fn a_live_reply_comes_out_as_it_becomes_final() {
     assert_eq!(rest, b"\n");
 
     // SIGINT: what was read is cleaned and printed, exit 130.
-    let mut child = env
-        .std_cmd(&["sanitize"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn(&["sanitize"]);
     let mut stdin = child.stdin.take().unwrap();
     stdin
         .write_all(b"kept <final>answer</final> <think>cut")

@@ -468,18 +468,12 @@ fn live(args: &[&str], first: &str, first_out: &str, second: &str, second_out: &
 #[test]
 fn a_signal_ends_the_input_and_loses_nothing() {
     use std::io::{Read, Write};
-    use std::process::Stdio;
     for (sig, exit) in [
         (nix::sys::signal::Signal::SIGINT, 130),
         (nix::sys::signal::Signal::SIGTERM, 143),
     ] {
         let env = TestEnv::new();
-        let mut child = env
-            .std_cmd(&["scrub"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = env.spawn(&["scrub"]);
         let mut stdin = child.stdin.take().unwrap();
         let mut stdout = child.stdout.take().unwrap();
         // A whole line (flushed live), then a held-back tail with a secret in it.
@@ -513,14 +507,8 @@ fn a_signal_ends_the_input_and_loses_nothing() {
 #[test]
 fn an_interrupted_check_is_not_clean() {
     use std::io::Write;
-    use std::process::Stdio;
     let env = TestEnv::new();
-    let mut child = env
-        .std_cmd(&["scrub", "--check"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.spawn(&["scrub", "--check"]);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"nothing secret here\n").unwrap();
     stdin.flush().unwrap();

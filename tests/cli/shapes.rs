@@ -50,15 +50,8 @@ fn values(o: &std::process::Output) -> Vec<Value> {
 
 #[test]
 fn every_key_is_snake_case_and_every_time_unix_milliseconds() {
-    let env = TestEnv::new();
-    std::fs::write(
-        env.home().join("config.toml"),
-        "[agents.lead]\nmodel = \"m\"\n[agents.w1]\n",
-    )
-    .unwrap();
-    env.write("notes.txt", "hello\n");
-    let setup: [&[&str]; 6] = [
-        &["team", "create", "t", "--lead", "lead", "--member", "w1"],
+    let env = board_home();
+    let setup: [&[&str]; 5] = [
         &[
             "tasks",
             "--as",
@@ -77,8 +70,7 @@ fn every_key_is_snake_case_and_every_time_unix_milliseconds() {
         ],
     ];
     for args in setup {
-        let o = env.run(args);
-        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        env.ok(args);
     }
     let mut problems = Vec::new();
     let records: [&[&str]; 8] = [
@@ -139,32 +131,11 @@ pub(crate) const LISTS: [&[&str]; 26] = [
 /// `--cursor`, and its pages, followed by their cursors, give every item once.
 #[test]
 fn every_list_has_one_shape_and_pages_by_cursor() {
-    let env = TestEnv::new();
-    std::fs::write(
-        env.home().join("config.toml"),
-        "[agents.lead]\nmodel = \"m\"\n[agents.w1]\n",
-    )
-    .unwrap();
-    env.write("notes.txt", "hello\n");
-    assert_eq!(
-        code(&env.run(&["team", "create", "t", "--lead", "lead", "--member", "w1"])),
-        0
-    );
+    let env = board_home();
     for i in 0..5 {
         let subject = format!("task {i}");
-        let o = env.run(&[
-            "tasks",
-            "--as",
-            "lead",
-            "--team",
-            "t",
-            "create",
-            "--subject",
-            &subject,
-        ]);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
-        let o = env.run(&["tools", "exec", "read_file", r#"{"path":"notes.txt"}"#]);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        env.ok(&["tasks", "--as", "lead", "create", "--subject", &subject]);
+        env.ok(&["tools", "exec", "read_file", r#"{"path":"notes.txt"}"#]);
     }
     for args in LISTS {
         let o = env.run(args);

@@ -118,6 +118,13 @@ impl TestEnv {
         self.cmd(args).output().unwrap()
     }
 
+    /// Runs what must succeed (exit 0), for setting a test up; returns the output.
+    pub fn ok(&self, args: &[&str]) -> Output {
+        let o = self.run(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        o
+    }
+
     /// `goclaw ARGS…` as a running child with stdin, stdout and stderr piped, for streams.
     pub fn spawn(&self, args: &[&str]) -> std::process::Child {
         self.std_cmd(args)
@@ -446,6 +453,14 @@ pub fn team_home(config: &str, team: &str) -> TestEnv {
     std::fs::write(env.home().join("config.toml"), config).unwrap();
     let o = env.run(&["team", "create", team, "--lead", "lead", "--member", "w1"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    env
+}
+
+/// A home with agents `lead` (model `m`) and `w1`, team `t` of the two, and `notes.txt` in
+/// the work directory: what the contract tests run every command against.
+pub fn board_home() -> TestEnv {
+    let env = team_home("[agents.lead]\nmodel = \"m\"\n[agents.w1]\n", "t");
+    env.write("notes.txt", "hello\n");
     env
 }
 
