@@ -150,6 +150,8 @@ impl Runner<'_> {
             return Ok(Flow::End(End::Limited(why)));
         }
         let (took, started_ms) = (Instant::now(), now_ms());
+        // Under a budget, what was sent counts even when the provider reports no usage.
+        let sent_bytes = st.max_cost.map(|_| request_bytes(&request));
         let answer = self.ask_llm(&request, em, st.deadline);
         let input_preview = st.verbose.then(|| {
             let text = serde_json::to_string(&request.messages).unwrap_or_default();
@@ -174,7 +176,10 @@ impl Runner<'_> {
         };
         st.usage.input_tokens += response.usage.input_tokens;
         st.usage.output_tokens += response.usage.output_tokens;
-        st.cost += call_cost;
+        st.cost += match sent_bytes {
+            Some(sent) => self.client.cost(charged(sent, &response)),
+            None => call_cost,
+        };
         if !response.content.trim().is_empty() {
             st.any_text = true;
         }
@@ -197,8 +202,7 @@ impl Runner<'_> {
     /// `max_tokens` of output) would take the run past `max_cost`.
     fn over_budget(&self, st: &RunState, request: &ChatRequest) -> Option<String> {
         let budget = st.max_cost?;
-        let bytes = serde_json::to_vec(&request.messages).map_or(0, |v| v.len())
-            + serde_json::to_vec(&request.tools).map_or(0, |v| v.len());
+        let bytes = request_bytes(request);
         let bound = self.client.cost(Usage {
             input_tokens: (bytes as u64).div_ceil(3),
             output_tokens: u64::from(request.max_tokens),
@@ -570,4 +574,56 @@ struct Exchange<'x> {
     started_ms: i64,
     took: Duration,
     input_preview: Option<&'x str>,
+}
+
+/// The bytes of a request's messages and tools, as sent.
+fn request_bytes(request: &ChatRequest) -> usize {
+    serde_json::to_vec(&request.messages).map_or(0, |v| v.len())
+        + serde_json::to_vec(&request.tools).map_or(0, |v| v.len())
+}
+
+/// The usage a budget counts for an exchange: the provider's, or when it reported none (some
+/// local servers do not), four bytes a token of what was sent and of the answer, so a
+/// provider that reports nothing still spends the budget.
+fn charged(sent_bytes: usize, response: &ChatResponse) -> Usage {
+    if response.usage != Usage::default() {
+        return response.usage;
+    }
+    let answer = response.content.len()
+        + response
+            .tool_calls
+            .iter()
+            .map(|c| c.name.len() + c.arguments.to_string().len())
+            .sum::<usize>();
+    Usage {
+        input_tokens: (sent_bytes as u64).div_ceil(4),
+        output_tokens: (answer as u64).div_ceil(4),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_provider_that_reports_no_usage_is_charged_an_estimate() {
+        let mut response = ChatResponse {
+            content: "x".repeat(40),
+            thinking: String::new(),
+            tool_calls: Vec::new(),
+            finish_reason: "stop".into(),
+            usage: Usage::default(),
+        };
+        let estimate = charged(4000, &response);
+        assert_eq!((estimate.input_tokens, estimate.output_tokens), (1000, 10));
+        response.usage = Usage {
+            input_tokens: 7,
+            output_tokens: 3,
+        };
+        assert_eq!(
+            charged(4000, &response),
+            response.usage,
+            "reported usage wins"
+        );
+    }
 }
