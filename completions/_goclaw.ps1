@@ -58,7 +58,6 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Show help for a command, or a topic: exit-codes')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Show the version, the commit it was built from and the store schema version')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a document goclaw prints (event, run, error, task, …)')
-            [CompletionResult]::new('__sandbox-exec', '__sandbox-exec', [CompletionResultType]::ParameterValue, 'Internal: apply the exec sandbox, then run a command (used by exec itself)')
             break
         }
         'goclaw;run' {
@@ -2594,28 +2593,6 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'goclaw;__sandbox-exec' {
-            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
-            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
-            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
-            [CompletionResult]::new('--rw', '--rw', [CompletionResultType]::ParameterName, 'A path the command may write (the first: the workspace)')
-            [CompletionResult]::new('--mask', '--mask', [CompletionResultType]::ParameterName, 'A path the command sees empty (goclaw''s own state)')
-            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'The pid of the goclaw that spawned it directly')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
-            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
-            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
-            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
-            [CompletionResult]::new('--net', '--net', [CompletionResultType]::ParameterName, 'Allow the network')
-            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)')
-            [CompletionResult]::new('--guarded', '--guarded', [CompletionResultType]::ParameterName, 'Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

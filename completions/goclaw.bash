@@ -16,9 +16,6 @@ _goclaw() {
             ",$1")
                 cmd="goclaw"
                 ;;
-            goclaw,__sandbox-exec)
-                cmd="goclaw__subcmd____sandbox__subcmd__exec"
-                ;;
             goclaw,agents)
                 cmd="goclaw__subcmd__agents"
                 ;;
@@ -431,7 +428,7 @@ _goclaw() {
 
     case "${cmd}" in
         goclaw)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version run runs sessions agents traces scrub guard sanitize tools policy approvals cron secure-cli skills team tasks mcp db config doctor completions help version schema __sandbox-exec"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version run runs sessions agents traces scrub guard sanitize tools policy approvals cron secure-cli skills team tasks mcp db config doctor completions help version schema"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -446,44 +443,6 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        goclaw__subcmd____sandbox__subcmd__exec)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --rw --mask --net --no-sandbox --parent --guarded --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --rw)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --mask)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --parent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -57,7 +57,6 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "completions" -d 'Prin
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "help" -d 'Show help for a command, or a topic: exit-codes'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "version" -d 'Show the version, the commit it was built from and the store schema version'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "schema" -d 'Print the JSON Schema of a document goclaw prints (event, run, error, task, …)'
-complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "__sandbox-exec" -d 'Internal: apply the exec sandbox, then run a command (used by exec itself)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
@@ -1543,18 +1542,3 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand schema" -s q -l quiet -d '
 complete -c goclaw -n "__fish_goclaw_using_subcommand schema" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand schema" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand schema" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l rw -d 'A path the command may write (the first: the workspace)' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l mask -d 'A path the command sees empty (goclaw\'s own state)' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l parent -d 'The pid of the goclaw that spawned it directly' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l json -d 'Print JSON even on a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l human -d 'Print human text even when stdout is not a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l net -d 'Allow the network'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l no-sandbox -d 'Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -l guarded -d 'Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s h -l help -d 'Print help'
-complete -c goclaw -n "__fish_goclaw_using_subcommand __sandbox-exec" -s V -l version -d 'Print version'

@@ -6,7 +6,11 @@ use std::process::ExitCode;
 use goclaw::cli::{self, Early};
 
 fn main() -> ExitCode {
-    let (parsed, matches) = match cli::parse(std::env::args_os().collect()) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(code) = cli::sandbox_exec(&args) {
+        return ExitCode::from(code);
+    }
+    let (parsed, matches) = match cli::parse(args) {
         Ok(p) => p,
         Err(Early::Print(text)) => {
             // Help and version text; a closed pipe is a normal end.

@@ -154,13 +154,13 @@ pub enum Command {
     Version(version::VersionArgs),
     /// Print the JSON Schema of a document goclaw prints (event, run, error, task, …)
     Schema(schema::SchemaArgs),
-    /// Internal: apply the exec sandbox, then run a command (used by exec itself)
-    #[command(name = "__sandbox-exec", hide = true)]
-    SandboxExec(SandboxExecArgs),
 }
 
-// Arguments of the hidden sandbox re-exec.
-#[derive(Debug, Args)]
+// Arguments of the sandbox re-exec: `goclaw __sandbox-exec`, which exec itself spawns. Not a
+// command of the CLI, so no help, completion script or man page offers it (see
+// [`sandbox_exec`]).
+#[derive(Debug, Parser)]
+#[command(name = "goclaw __sandbox-exec")]
 pub struct SandboxExecArgs {
     /// A path the command may write (the first: the workspace)
     #[arg(long = "rw")]
@@ -270,6 +270,37 @@ pub enum Early {
 }
 
 /// Parses the command line.
+/// The exec sandbox's re-exec (`goclaw __sandbox-exec …`): applies the sandbox and runs the
+/// command, returning only the exit code of a failure to. `None` for any other command line.
+pub fn sandbox_exec(args: &[OsString]) -> Option<u8> {
+    use crate::tools::exec::sandbox::REEXEC_SUBCOMMAND;
+    if args.get(1).is_none_or(|a| a != REEXEC_SUBCOMMAND) {
+        return None;
+    }
+    let out = Output::new(false, true, false, 0).for_filter(false);
+    let a = match SandboxExecArgs::try_parse_from(&args[1..]) {
+        Ok(a) => a,
+        Err(e) => {
+            let err = Error::usage(e.to_string().lines().next().unwrap_or("").to_string());
+            out.error(&err);
+            return Some(err.kind.exit_code());
+        }
+    };
+    // Returns only when it could not exec.
+    let why = crate::tools::exec::supervise::supervise(&crate::tools::exec::supervise::Options {
+        writable: a.writable,
+        masked: a.masked,
+        network: a.net,
+        no_sandbox: a.no_sandbox,
+        parent: a.parent,
+        guarded: a.guarded,
+        argv: a.argv,
+    });
+    let err = Error::failed(format!("sandbox: {why}"));
+    out.error(&err);
+    Some(err.kind.exit_code())
+}
+
 pub fn parse(args: Vec<OsString>) -> std::result::Result<(Cli, ArgMatches), Early> {
     let matches = command()
         .try_get_matches_from(&args)
@@ -392,19 +423,6 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Team(a) => team::run(&ctx, a),
         Command::Tasks(a) => tasks::run(&ctx, a),
         Command::Mcp(a) => mcp::run(&ctx, a),
-        // Returns only when it could not exec.
-        Command::SandboxExec(a) => Err(Error::failed(format!(
-            "sandbox: {}",
-            crate::tools::exec::supervise::supervise(&crate::tools::exec::supervise::Options {
-                writable: a.writable,
-                masked: a.masked,
-                network: a.net,
-                no_sandbox: a.no_sandbox,
-                parent: a.parent,
-                guarded: a.guarded,
-                argv: a.argv,
-            })
-        ))),
         Command::Db(a) => db::run(&ctx, a),
         Command::Config(a) => config::run(&ctx, a),
         Command::Doctor(a) => doctor::run(&ctx, a),

@@ -69,8 +69,20 @@ fn completions_command_prints_the_same_script() {
         let o = env.run(&["completions", name]);
         assert_eq!(code(&o), 0);
         assert!(o.stdout == docs::completion(shell), "{name}");
+        // The sandbox's internal re-exec is no command a person completes.
+        assert!(!stdout(&o).contains("sandbox-exec"), "{name}");
     }
     assert_error(&env.run(&["completions", "tcsh"]), 2, "usage");
+    assert!(!stdout(&env.run(&["--help"])).contains("sandbox-exec"));
+    // It still runs (exec spawns it); bad flags are a usage error on stderr.
+    let o = env.run(&["__sandbox-exec", "--no-sandbox", "--", "true"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = env.run(&["__sandbox-exec", "--bogus"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stdout(&o).is_empty() && stderr(&o).starts_with("error:"),
+        "{o:?}"
+    );
 }
 
 #[test]
