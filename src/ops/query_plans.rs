@@ -127,6 +127,7 @@ fn exercise_board(store: &mut Store, t: &team::Team) {
         .reload("#1")
         .unwrap();
     board::taken_from(store.conn(), &task, "run-x").unwrap();
+    Board::live_claims(store.conn(), t.id).unwrap();
 }
 
 /// The mailbox, runs, sessions and the audit trail.

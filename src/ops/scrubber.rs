@@ -71,19 +71,47 @@ pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -
     }
     let mut dynamic: Vec<Vec<u8>> = Vec::new();
     for v in cfg.server_ips.iter().chain(&extras.server_ips) {
-        if v.parse::<std::net::IpAddr>().is_err() {
+        let Ok(ip) = v.parse::<std::net::IpAddr>() else {
             return Err(Error::usage(format!(
                 "server address `{v}` is not an IP address (e.g. 10.0.0.8 or fd00::1)"
             )));
-        }
+        };
         dynamic.push(v.as_bytes().to_vec());
+        dynamic.extend(address_forms(ip));
     }
     if extras.detect_server_ips || cfg.detect_server_ips {
         let found = crate::host::server_addresses().map_err(Error::failed)?;
         notes.push(Note::Detail(format!(
             "detected server addresses: {found:?}"
         )));
-        dynamic.extend(found.iter().map(|ip| ip.to_string().into_bytes()));
+        for ip in found {
+            dynamic.extend(address_forms(ip));
+        }
     }
     Scrubber::new(&values, &dynamic).map_err(Error::internal)
+}
+
+/// The ways an address is written: as given (added by the caller), and for IPv6 the short
+/// (RFC 5952) and the full form, each in lower and upper case (`2001:db8::1`,
+/// `2001:0DB8:0000:…`). Duplicates are dropped by the scrubber.
+fn address_forms(ip: std::net::IpAddr) -> Vec<Vec<u8>> {
+    let std::net::IpAddr::V6(v6) = ip else {
+        return vec![ip.to_string().into_bytes()];
+    };
+    let short = v6.to_string();
+    let full = v6
+        .segments()
+        .iter()
+        .map(|s| format!("{s:04x}"))
+        .collect::<Vec<_>>()
+        .join(":");
+    [
+        short.clone(),
+        short.to_uppercase(),
+        full.clone(),
+        full.to_uppercase(),
+    ]
+    .into_iter()
+    .map(String::into_bytes)
+    .collect()
 }

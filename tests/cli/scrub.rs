@@ -551,3 +551,14 @@ fn a_signal_ends_a_scrub_stuck_on_a_fifo() {
         t.elapsed()
     );
 }
+
+/// An IPv6 server address is redacted however it is written: short or full, either case.
+#[test]
+fn a_server_address_is_redacted_in_every_notation() {
+    let env = TestEnv::new();
+    let o = env.run_stdin(
+        &["scrub", "--server-ip", "2001:db8::1"],
+        "a 2001:DB8::1 b 2001:0db8:0000:0000:0000:0000:0000:0001 c 2001:db8::10\n",
+    );
+    assert_eq!(stdout(&o), "a [SERVER_IP] b [SERVER_IP] c 2001:db8::10\n");
+}

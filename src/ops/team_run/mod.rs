@@ -599,19 +599,10 @@ impl Dispatcher<'_> {
         Ok(())
     }
 
-    /// Runs of other dispatchers (or `team work` elsewhere) still working on this board.
+    /// Runs of other dispatchers (or `team work` elsewhere) working on this board, or about to:
+    /// a task another dispatcher claimed a moment ago has no running run yet.
     fn others_working(&self) -> Result<bool> {
-        let live: i64 = self
-            .store
-            .conn()
-            .query_row(
-                "SELECT count(*) FROM tasks t JOIN runs r ON r.id = t.run_id
-                 WHERE t.team_id = ?1 AND t.status = 'in_progress' AND r.status = 'running'",
-                [self.team.id],
-                |r| r.get(0),
-            )
-            .map_err(crate::store::sql)?;
-        Ok(live > 0)
+        Ok(Board::live_claims(self.store.conn(), self.team.id)? > 0)
     }
 
     /// The board's changes since the last look, as `task.*` events.

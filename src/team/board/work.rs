@@ -213,6 +213,22 @@ impl Board<'_> {
         Ok(Some(t))
     }
 
+    /// Claims still alive on the board of team `team_id`: a run working on its task, or one
+    /// about to (its process starting, or ending its task just after its run row): what
+    /// `release_dead_claims` would not release. Another dispatcher waits for these.
+    pub fn live_claims(conn: &rusqlite::Connection, team_id: i64) -> Result<i64> {
+        conn.query_row(
+            "SELECT count(*) FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
+             WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
+               AND NOT ((r.id IS NULL AND t.locked_at < ?2)
+                        OR r.status = 'abandoned'
+                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))",
+            params![team_id, now_ms() - START_GRACE_MS],
+            |r| r.get(0),
+        )
+        .map_err(sql)
+    }
+
     /// Claims whose run is gone go back to pending: the run ended without ending its task, or
     /// never started (each `START_GRACE_MS` ago). A run still marked running
     /// whose process died is found by the run reaper first (`agent::record::reap_abandoned`).

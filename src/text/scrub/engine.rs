@@ -103,7 +103,8 @@ impl Scrubber {
                 let mut out = Vec::with_capacity(text.len());
                 let mut last = 0;
                 for s in memmem::find_iter(&text, v) {
-                    if s < last {
+                    let whole = mark != SERVER_IP_MARK || whole_address(&text, s, s + v.len());
+                    if s < last || !whole {
                         continue;
                     }
                     out.extend_from_slice(&text[last..s]);
@@ -218,7 +219,11 @@ impl Scrubber {
                 input
             };
             matches.clear();
-            matches.extend(memmem::find_iter(text, value).map(|s| (s, s + value.len())));
+            matches.extend(
+                memmem::find_iter(text, value)
+                    .map(|s| (s, s + value.len()))
+                    .filter(|&(s, e)| name != SERVER_IP || whole_address(text, s, e)),
+            );
             // memmem reports overlapping occurrences; Go's ReplaceAll takes them left to right.
             let mut last_end = 0;
             matches.retain(|&(s, e)| {
@@ -547,6 +552,31 @@ fn invalid_utf8(text: &[u8], spans: &mut Vec<(usize, usize)>) {
             }
         }
     }
+}
+
+/// Whether a server address found at `s..e` of `text` stands alone, not inside a longer number
+/// or address: `10.0.0.1` is not in `110.0.0.12` or `10.0.0.1.5`, `::1` is not in `fe80::1`.
+/// (GoClaw replaces every occurrence; the address's neighbours then leak what it hid and a
+/// longer address is half redacted.) A port after an IPv4 address (`10.0.0.1:8080`) or brackets
+/// around an IPv6 one (`[::1]:80`) leave it alone.
+pub(super) fn whole_address(text: &[u8], s: usize, e: usize) -> bool {
+    let v6 = text[s..e].contains(&b':');
+    let part = |b: u8| {
+        if v6 {
+            b.is_ascii_hexdigit() || b == b':'
+        } else {
+            b.is_ascii_digit()
+        }
+    };
+    // A neighbour joins the address when it is one of its characters, or a dot before a digit
+    // (`1.10.0.0.1`, `10.0.0.1.5`).
+    let joins = |next: Option<u8>, beyond: Option<u8>| match next {
+        Some(b) if part(b) => true,
+        Some(b'.') => beyond.is_some_and(|c| c.is_ascii_digit()),
+        _ => false,
+    };
+    let before = |k: usize| s.checked_sub(k).map(|i| text[i]);
+    !joins(before(1), before(2)) && !joins(text.get(e).copied(), text.get(e + 1).copied())
 }
 
 #[cfg(test)]

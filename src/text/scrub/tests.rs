@@ -299,3 +299,40 @@ fn a_stream_holds_back_only_what_a_match_could_still_span() {
     stream.finish(&mut out);
     assert_eq!(out, b"plain words here and more words\nthen a [REDACTED]\n");
 }
+
+/// A server address is redacted where it stands alone, never inside a longer number or address
+/// (GoClaw's plain replace would print `1[SERVER_IP]2`); the fast path and the naive one agree.
+#[test]
+fn a_server_address_is_redacted_only_where_it_stands_alone() {
+    let sc = Scrubber::new(&[], &[b"10.0.0.1".to_vec(), b"::1".to_vec()]).unwrap();
+    let cases: [(&[u8], &[u8]); 7] = [
+        (b"at 10.0.0.1 now", b"at [SERVER_IP] now"),
+        (
+            b"110.0.0.12 10.0.0.10 1.10.0.0.1",
+            b"110.0.0.12 10.0.0.10 1.10.0.0.1",
+        ),
+        (
+            b"10.0.0.1:8080, 10.0.0.1.",
+            b"[SERVER_IP]:8080, [SERVER_IP].",
+        ),
+        (b"(10.0.0.1)\n10.0.0.1.5", b"([SERVER_IP])\n10.0.0.1.5"),
+        (b"fe80::1 ::10 ::1f", b"fe80::1 ::10 ::1f"),
+        (b"[::1]:80 ::1", b"[[SERVER_IP]]:80 [SERVER_IP]"),
+        (b"10.0.0.1", b"[SERVER_IP]"),
+    ];
+    for (input, want) in cases {
+        let fast = sc.scrub(input, None);
+        assert_eq!(
+            String::from_utf8_lossy(&fast),
+            String::from_utf8_lossy(want),
+            "{}",
+            String::from_utf8_lossy(input)
+        );
+        assert_eq!(
+            fast,
+            sc.scrub_naive(input),
+            "{}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}
