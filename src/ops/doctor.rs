@@ -16,6 +16,10 @@ use crate::store::Store;
 /// How long a provider has to answer the reachability probe.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The longest an MCP server has to start and list its tools (less when its own
+/// `timeout_secs` is shorter): a server that never answers fails the check, not doctor.
+const MCP_TIMEOUT_SECS: u64 = 10;
+
 /// A check's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -292,7 +296,8 @@ fn mcp_checks(s: &Settings, conn: Option<&rusqlite::Connection>, checks: &mut Ve
     let started: Vec<(String, crate::error::Result<String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = servers
             .into_iter()
-            .map(|server| {
+            .map(|mut server| {
+                server.timeout_secs = server.timeout_secs.min(MCP_TIMEOUT_SECS);
                 let secrets = match conn {
                     Some(conn) if server.enabled => {
                         crate::mcp::bridge::server_secrets(conn, config, &s.store_dir(), &server)

@@ -147,3 +147,25 @@ fn doctor_checks_config_servers_without_a_current_store_and_creates_nothing() {
     assert_eq!(row(&report, "mcp", "ev")["status"], "ok", "{report}");
     assert!(!env.home().join("secret.key").exists());
 }
+
+/// A server that starts and never answers fails its check within doctor's 10 s, and is gone
+/// when doctor ends.
+#[test]
+fn doctor_gives_a_silent_server_ten_seconds() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[mcp.servers.mute]\ncommand = \"sleep\"\nargs = [\"61.25\"]\n",
+    )
+    .unwrap();
+    let t = std::time::Instant::now();
+    let o = env.run(&["doctor"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(15),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(row(&json(&o), "mcp", "mute")["status"], "fail");
+    assert!(processes_end("sleep 61.25"), "the server outlived doctor");
+}
