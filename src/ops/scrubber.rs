@@ -76,6 +76,12 @@ pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -
                 "server address `{v}` is not an IP address (e.g. 10.0.0.8 or fd00::1)"
             )));
         };
+        // `::` and `0.0.0.0` name no server, and `::` would take the `::` out of `std::io`.
+        if ip.is_unspecified() {
+            return Err(Error::usage(format!(
+                "server address `{v}` is the unspecified address, not a server's"
+            )));
+        }
         dynamic.push(v.as_bytes().to_vec());
         dynamic.extend(address_forms(ip));
     }

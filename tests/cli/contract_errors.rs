@@ -298,8 +298,10 @@ fn careless_input_is_refused_by_name() {
     assert!(err["message"].as_str().unwrap().contains("16 MiB"), "{err}");
     let o = env.run(&["scrub", "--values-file", "/dev/zero", "/dev/null"]);
     assert!(assert_filter_error(&o, 2).contains("64 MiB"));
-    let o = env.run(&["scrub", "--server-ip", "notanip", "/dev/null"]);
-    assert!(assert_filter_error(&o, 2).contains("notanip"));
+    for bad in ["notanip", "::", "0.0.0.0"] {
+        let o = env.run(&["scrub", "--server-ip", bad, "/dev/null"]);
+        assert!(assert_filter_error(&o, 2).contains(bad));
+    }
     env.write("notes.txt", "hello\n");
     assert_error(&env.run(&["approvals", "allow", "./notes.txt"]), 2, "usage");
     assert_eq!(
