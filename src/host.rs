@@ -1,7 +1,16 @@
 //! Facts about this host that need a system call but no network: its interface addresses and
-//! its time zones.
+//! its time zones; and reading a document with a bound on its size.
 
+use std::io::Read;
 use std::net::IpAddr;
+
+/// All of `reader`, or `None` when it holds more than `max` bytes (of which no more than one
+/// past `max` is read: `/dev/zero` ends at once).
+pub fn read_at_most(reader: impl Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut buf = Vec::new();
+    reader.take(max.saturating_add(1)).read_to_end(&mut buf)?;
+    Ok((buf.len() as u64 <= max).then_some(buf))
+}
 
 /// This host's interface addresses, without loopback, link-local unicast, link-local multicast
 /// and unspecified ones (the original's `DetectServerIPs`, local part). Sorted, deduplicated.

@@ -142,7 +142,10 @@ impl Runner<'_> {
             max_tokens: st.cfg.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
             temperature: st.cfg.temperature.unwrap_or(DEFAULT_TEMPERATURE),
         };
-        if let Some(why) = self.over_budget(st, &request) {
+        // Under a budget, what is sent bounds the request's cost, and counts even when the
+        // provider reports no usage: measured once.
+        let sent_bytes = st.max_cost.map(|_| request_bytes(&request));
+        if let Some(why) = sent_bytes.and_then(|sent| self.over_budget(st, sent, &request)) {
             st.all = request.messages;
             if !last {
                 st.tools = request.tools;
@@ -150,8 +153,6 @@ impl Runner<'_> {
             return Ok(Flow::End(End::Limited(why)));
         }
         let (took, started_ms) = (Instant::now(), now_ms());
-        // Under a budget, what was sent counts even when the provider reports no usage.
-        let sent_bytes = st.max_cost.map(|_| request_bytes(&request));
         let answer = self.ask_llm(&request, em, st.deadline);
         let input_preview = st.verbose.then(|| {
             let text = serde_json::to_string(&request.messages).unwrap_or_default();
@@ -200,9 +201,8 @@ impl Runner<'_> {
     /// Why `request` must not be sent under the run's budget, if it must not: what it could
     /// cost at most (its input at one token per 3 bytes, a generous count, and the whole
     /// `max_tokens` of output) would take the run past `max_cost`.
-    fn over_budget(&self, st: &RunState, request: &ChatRequest) -> Option<String> {
+    fn over_budget(&self, st: &RunState, bytes: usize, request: &ChatRequest) -> Option<String> {
         let budget = st.max_cost?;
-        let bytes = request_bytes(request);
         let bound = self.client.cost(Usage {
             input_tokens: (bytes as u64).div_ceil(3),
             output_tokens: u64::from(request.max_tokens),

@@ -30,45 +30,31 @@ impl Input {
     /// Reads the whole input, at most `[input] max_bytes` of it (a larger document is a usage
     /// error, so `goclaw guard - </dev/zero` ends at once instead of filling memory).
     pub fn read(&self, ctx: &super::Context) -> Result<Vec<u8>> {
-        let max = ctx
-            .settings()
-            .map_or(crate::config::DEFAULT_MAX_INPUT_BYTES, |s| {
-                s.config.input.max_bytes
-            });
-        self.read_at_most(max, &ctx.out)
+        self.read_at_most(max_bytes(ctx), &ctx.out)
     }
 
     fn read_at_most(&self, max: u64, out: &crate::output::Output) -> Result<Vec<u8>> {
-        let too_large = || {
-            Error::usage(format!(
-                "{} is larger than the {max}-byte limit for one document",
-                self.describe()
-            ))
-            .with_hint("[input] max_bytes in config.toml raises it")
-        };
-        let mut buf = Vec::new();
         let read = match self {
-            Input::Literal(s) => {
-                buf.extend_from_slice(s.as_bytes());
-                Ok(0)
-            }
+            Input::Literal(s) => Ok(Some(s.as_bytes().to_vec()).filter(|b| b.len() as u64 <= max)),
             Input::File(p) => std::fs::File::open(p)
-                .and_then(|f| f.take(max + 1).read_to_end(&mut buf))
+                .and_then(|f| crate::host::read_at_most(f, max))
                 .map_err(|e| Error::io("read", p, &e)),
             Input::Stdin => {
                 hint_if_terminal(out);
-                std::io::stdin()
-                    .lock()
-                    .take(max + 1)
-                    .read_to_end(&mut buf)
+                crate::host::read_at_most(std::io::stdin().lock(), max)
                     .map_err(|e| Error::io("read", Path::new("standard input"), &e))
             }
         };
-        read?;
-        if buf.len() as u64 > max {
-            return Err(too_large());
-        }
-        Ok(buf)
+        read?.ok_or_else(|| self.too_large(max))
+    }
+
+    /// The error of an input past the `max`-byte limit.
+    pub fn too_large(&self, max: u64) -> Error {
+        Error::usage(format!(
+            "{} is larger than the {max}-byte limit for one document",
+            self.describe()
+        ))
+        .with_hint("[input] max_bytes in config.toml raises it")
     }
 
     /// Reads and parses one JSON document; errors name the source, line and column.
@@ -85,6 +71,14 @@ impl Input {
             Input::Literal(_) => "the argument".into(),
         }
     }
+}
+
+/// The largest document one input may be: `[input] max_bytes`.
+pub fn max_bytes(ctx: &super::Context) -> u64 {
+    ctx.settings()
+        .map_or(crate::config::DEFAULT_MAX_INPUT_BYTES, |s| {
+            s.config.input.max_bytes
+        })
 }
 
 /// Tells a person at a terminal that goclaw is waiting for stdin (never a prompt: a note).
@@ -131,6 +125,54 @@ impl Pace<'_> {
 fn ready(fd: std::os::fd::BorrowedFd<'_>, ms: u8) -> bool {
     let mut fds = [nix::poll::PollFd::new(fd, nix::poll::PollFlags::POLLIN)];
     nix::poll::poll(&mut fds, ms).is_ok_and(|n| n > 0)
+}
+
+/// An input, opened.
+pub(super) struct Opened {
+    pub name: String,
+    pub reader: Box<dyn Read>,
+    /// Its size, for a regular file (the progress bar).
+    pub len: Option<u64>,
+    /// A copy of its descriptor when it can pause (a pipe, a terminal, a FIFO, a socket:
+    /// stdin, or a path such as /dev/stdin), for waiting on it; `None` for a regular file,
+    /// whose short read is its end.
+    pub live: Option<std::os::fd::OwnedFd>,
+}
+
+/// Opens `path` (`-`: stdin) for a filter; a directory is a usage error.
+pub(super) fn open_input(path: &Path) -> Result<Opened> {
+    use std::os::fd::AsFd;
+    let (name, file) = if path == Path::new("-") {
+        let fd = std::io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(|e| Error::io("read", path, &e))?;
+        ("-".to_string(), std::fs::File::from(fd))
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| Error::io("read", path, &e))?;
+        (path.display().to_string(), file)
+    };
+    let meta = file.metadata().map_err(|e| Error::io("read", path, &e))?;
+    if meta.is_dir() {
+        return Err(Error::usage(format!("{} is a directory", path.display()))
+            .with_hint("a filter writes one stream; `goclaw scrub --check DIR` checks a tree"));
+    }
+    let regular = meta.is_file();
+    let live = if regular {
+        None
+    } else {
+        Some(
+            file.as_fd()
+                .try_clone_to_owned()
+                .map_err(|e| Error::io("read", path, &e))?,
+        )
+    };
+    Ok(Opened {
+        name,
+        reader: Box::new(file),
+        len: regular.then_some(meta.len()),
+        live,
+    })
 }
 
 #[cfg(test)]

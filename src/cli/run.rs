@@ -606,16 +606,15 @@ fn quality_gates(ctx: &Context, a: &RunArgs) -> Result<Vec<crate::agent::config:
 fn output_schema(path: &std::path::Path) -> Result<Value> {
     // A schema, not a data set: at most 16 MiB (so /dev/zero ends at once).
     const MAX: u64 = 16 << 20;
-    let mut text = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX + 1), &mut text))
-        .map_err(|e| Error::io("read", path, &e))?;
-    if text.len() as u64 > MAX {
-        return Err(Error::usage(format!(
-            "--output-schema {}: larger than 16 MiB",
-            path.display()
-        )));
-    }
+    let text = std::fs::File::open(path)
+        .and_then(|f| crate::host::read_at_most(f, MAX))
+        .map_err(|e| Error::io("read", path, &e))?
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "--output-schema {}: larger than 16 MiB",
+                path.display()
+            ))
+        })?;
     let schema: Value = serde_json::from_slice(&text)
         .map_err(|e| Error::usage(format!("--output-schema {}: not JSON: {e}", path.display())))?;
     crate::tools::schema::validator(&schema).map_err(|e| {

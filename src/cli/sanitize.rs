@@ -3,7 +3,7 @@
 use clap::Args;
 use serde::Serialize;
 
-use super::input::Input;
+use super::input::{Input, Opened, Pace, open_input};
 use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::output::write_all;
@@ -29,8 +29,11 @@ struct SanitizeOutput {
 }
 
 pub fn run(ctx: &Context, args: SanitizeArgs) -> Result<Status> {
-    if !ctx.json_flag && args.text.as_deref().is_none_or(|t| t == "-") && stdin_can_pause() {
-        return stream(ctx);
+    if !ctx.json_flag && args.text.as_deref().is_none_or(|t| t == "-") {
+        let stdin = open_input(std::path::Path::new("-"))?;
+        if stdin.live.is_some() {
+            return stream(ctx, stdin);
+        }
     }
     let text = Input::parse(args.text.as_deref()).read(ctx)?;
     let cleaned = sanitize::sanitize(&text).map_err(Error::internal)?;
@@ -50,39 +53,18 @@ pub fn run(ctx: &Context, args: SanitizeArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-/// Whether stdin is a pipe, terminal or socket (a regular file never pauses).
-fn stdin_can_pause() -> bool {
-    use std::os::fd::AsFd;
-    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
-        return false;
-    };
-    std::fs::File::from(fd)
-        .metadata()
-        .is_ok_and(|m| !m.is_file())
-}
-
 /// A live stdin (`some-llm-cli | goclaw sanitize`): when the writer pauses, what is final is
 /// printed and flushed at once (see [`sanitize::Stream`]); the output is byte for byte what a
 /// whole read would print. SIGINT or SIGTERM ends the input: what was read is cleaned and
 /// printed, then exit 130 or 143.
-fn stream(ctx: &Context) -> Result<Status> {
-    use std::io::{Read, Write};
+fn stream(ctx: &Context, mut input: Opened) -> Result<Status> {
+    use std::io::Write;
     use std::os::fd::AsFd;
     super::input::hint_if_terminal(&ctx.out);
-    let max = ctx
-        .settings()
-        .map_or(crate::config::DEFAULT_MAX_INPUT_BYTES, |s| {
-            s.config.input.max_bytes
-        });
-    let stdin_path = std::path::Path::new("standard input");
-    let fd = std::io::stdin()
-        .as_fd()
-        .try_clone_to_owned()
-        .map_err(|e| Error::io("read", stdin_path, &e))?;
-    let input = std::fs::File::from(fd);
+    let max = super::input::max_bytes(ctx);
     let stop = super::signals::watch(super::signals::FILTER_GRACE);
-    let pace = super::input::Pace {
-        live: Some(input.as_fd()),
+    let pace = Pace {
+        live: input.live.as_ref().map(|fd| fd.as_fd()),
         stop: stop.as_ref(),
     };
     let mut cleaner = sanitize::Stream::default();
@@ -91,18 +73,21 @@ fn stream(ctx: &Context) -> Result<Status> {
     let mut buf = vec![0u8; 64 << 10];
     let mut total = 0u64;
     while pace.until_readable() {
-        let n = match (&input).read(&mut buf) {
+        let n = match input.reader.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Error::io("read", stdin_path, &e)),
+            Err(e) => {
+                return Err(Error::io(
+                    "read",
+                    std::path::Path::new("standard input"),
+                    &e,
+                ));
+            }
         };
         total += n as u64;
         if total > max {
-            return Err(Error::usage(format!(
-                "standard input is larger than the {max}-byte limit for one document"
-            ))
-            .with_hint("[input] max_bytes in config.toml raises it"));
+            return Err(Input::Stdin.too_large(max));
         }
         cleaner.push(&buf[..n]);
         if !pace.more_waiting() {
@@ -120,11 +105,5 @@ fn stream(ctx: &Context) -> Result<Status> {
         write_all(&mut out, b"\n")?;
     }
     out.flush().map_err(Error::stdout)?;
-    Ok(match pace.stopped() {
-        Some(crate::tools::Stopped::Terminated) => {
-            Status::Exit(crate::error::ErrorKind::Terminated)
-        }
-        Some(_) => Status::Exit(crate::error::ErrorKind::Interrupted),
-        None => Status::Ok,
-    })
+    Ok(super::signals::status(stop.as_ref()).unwrap_or(Status::Ok))
 }

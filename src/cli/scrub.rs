@@ -1,13 +1,12 @@
 //! `goclaw scrub`: redact credentials from files or stdin, streaming, to stdout.
 
-use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Serialize;
 
-use super::input::Pace;
+use super::input::{Opened, Pace, open_input};
 use super::{Context, Status};
 use crate::error::{Error, ErrorKind, Result};
 use crate::output::write_all;
@@ -125,7 +124,6 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
         }
         stdout.flush().map_err(Error::stdout)?;
     }
-    let stopped = stop.as_ref().and_then(crate::tools::SignalFlag::get);
     let total: u64 = reports.iter().map(|r| r.redactions).sum();
     let report = ScrubReport {
         clean: total == 0,
@@ -136,11 +134,7 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
         let doc = serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string()))?;
         ctx.out.stderr_text(&format!("{doc}\n"));
     }
-    let interrupted = match stopped {
-        Some(crate::tools::Stopped::Terminated) => Some(Status::Exit(ErrorKind::Terminated)),
-        Some(_) => Some(Status::Exit(ErrorKind::Interrupted)),
-        None => None,
-    };
+    let interrupted = super::signals::status(stop.as_ref());
     if args.check {
         ctx.out.data(&report, |w| human_report(w, &report))?;
         // A check cut short by a signal says so, never "clean".
@@ -242,53 +236,6 @@ fn is_loop(e: &ignore::Error) -> bool {
         ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
         _ => false,
     }
-}
-
-/// An input, opened.
-struct Opened {
-    name: String,
-    reader: Box<dyn Read>,
-    /// Its size, for a regular file (the progress bar).
-    len: Option<u64>,
-    /// A copy of its descriptor when it can pause (a pipe, a terminal, a FIFO, a socket:
-    /// stdin, or a path such as /dev/stdin), for waiting on it; `None` for a regular file,
-    /// whose short read is its end.
-    live: Option<std::os::fd::OwnedFd>,
-}
-
-fn open_input(path: &Path) -> Result<Opened> {
-    use std::os::fd::AsFd;
-    let (name, file) = if path == Path::new("-") {
-        let fd = std::io::stdin()
-            .as_fd()
-            .try_clone_to_owned()
-            .map_err(|e| Error::io("read", path, &e))?;
-        ("-".to_string(), File::from(fd))
-    } else {
-        let file = File::open(path).map_err(|e| Error::io("read", path, &e))?;
-        (path.display().to_string(), file)
-    };
-    let meta = file.metadata().map_err(|e| Error::io("read", path, &e))?;
-    if meta.is_dir() {
-        return Err(Error::usage(format!("{} is a directory", path.display()))
-            .with_hint("scrub writes one stream; `goclaw scrub --check DIR` checks a tree"));
-    }
-    let regular = meta.is_file();
-    let live = if regular {
-        None
-    } else {
-        Some(
-            file.as_fd()
-                .try_clone_to_owned()
-                .map_err(|e| Error::io("read", path, &e))?,
-        )
-    };
-    Ok(Opened {
-        name,
-        reader: Box::new(file),
-        len: regular.then_some(meta.len()),
-        live,
-    })
 }
 
 /// The scrubber every command uses (`[scrub]` from config), plus the values of these flags.

@@ -50,3 +50,13 @@ pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
         .ok()?;
     Some(flag)
 }
+
+/// The exit of a command a signal stopped: 130 for SIGINT, 143 for SIGTERM; `None` when none
+/// came.
+pub fn status(stop: Option<&SignalFlag>) -> Option<super::Status> {
+    use crate::error::ErrorKind;
+    match stop.and_then(SignalFlag::get)? {
+        crate::tools::Stopped::Terminated => Some(super::Status::Exit(ErrorKind::Terminated)),
+        _ => Some(super::Status::Exit(ErrorKind::Interrupted)),
+    }
+}

@@ -257,31 +257,15 @@ fn print_team(ctx: &Context, t: &team::Team) -> Result<()> {
 fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result<Status> {
     let agent = acting(ctx, &m.agent)?;
     let t = resolve_team(store.conn(), &m.team, &agent)?;
-    let line = |msg: &mailbox::Message| {
-        format!(
-            "[{}] {} → {}: {}",
-            msg.kind,
-            msg.sender,
-            msg.recipient.as_deref().unwrap_or("all"),
-            msg.text
-        )
-    };
-    let sent = match &m.command {
+    let messages = match m.command {
         MessageCommand::Send { to, text } => {
-            Some(mailbox::send(store.conn(), &t, &agent, to, text)?)
+            let msg = mailbox::send(store.conn(), &t, &agent, &to, &text)?;
+            return print_sent(ctx, &msg);
         }
         MessageCommand::Broadcast { text } => {
-            Some(mailbox::broadcast(store.conn(), &t, &agent, text)?)
+            let msg = mailbox::broadcast(store.conn(), &t, &agent, &text)?;
+            return print_sent(ctx, &msg);
         }
-        _ => None,
-    };
-    if let Some(msg) = sent {
-        ctx.out
-            .data(&msg, |w| writeln!(w, "{}", printable(&line(&msg))))?;
-        return Ok(Status::Ok);
-    }
-    let messages = match m.command {
-        MessageCommand::Send { .. } | MessageCommand::Broadcast { .. } => Vec::new(),
         MessageCommand::Read { limit } => {
             mailbox::read_at_most(store.conn(), &t, &agent, limit as usize)?
         }
@@ -298,11 +282,28 @@ fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result
     let page = Page::whole(messages);
     ctx.out.data(&page, |w| {
         for msg in &page.items {
-            writeln!(w, "{}", printable(&line(msg)))?;
+            writeln!(w, "{}", line(msg))?;
         }
         Ok(())
     })?;
     Ok(Status::Ok)
+}
+
+/// A message sent: the record, or its line for people.
+fn print_sent(ctx: &Context, msg: &mailbox::Message) -> Result<Status> {
+    ctx.out.data(msg, |w| writeln!(w, "{}", line(msg)))?;
+    Ok(Status::Ok)
+}
+
+/// A message as people read it, made printable.
+fn line(msg: &mailbox::Message) -> String {
+    printable(&format!(
+        "[{}] {} → {}: {}",
+        msg.kind,
+        msg.sender,
+        msg.recipient.as_deref().unwrap_or("all"),
+        msg.text
+    ))
 }
 
 /// Every effective setting of a team, or the one at a dotted `key` (an unknown key is not

@@ -40,22 +40,16 @@ pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -
         .map(|p| config_dir.join(p))
         .chain(extras.values_files.iter().cloned());
     for path in files {
-        let mut text = Vec::new();
-        std::fs::File::open(&path)
-            .and_then(|f| {
-                std::io::Read::read_to_end(
-                    &mut std::io::Read::take(f, MAX_VALUES_FILE + 1),
-                    &mut text,
-                )
-            })
-            .map_err(|e| Error::io("read values file", &path, &e))?;
-        if text.len() as u64 > MAX_VALUES_FILE {
-            return Err(Error::usage(format!(
-                "values file {} is larger than {} MiB",
-                path.display(),
-                MAX_VALUES_FILE >> 20
-            )));
-        }
+        let text = std::fs::File::open(&path)
+            .and_then(|f| crate::host::read_at_most(f, MAX_VALUES_FILE))
+            .map_err(|e| Error::io("read values file", &path, &e))?
+            .ok_or_else(|| {
+                Error::usage(format!(
+                    "values file {} is larger than {} MiB",
+                    path.display(),
+                    MAX_VALUES_FILE >> 20
+                ))
+            })?;
         for line in text.split(|&b| b == b'\n') {
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             if !line.is_empty() {
