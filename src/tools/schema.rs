@@ -53,19 +53,29 @@ pub fn validate(schema: &Value, args: &Map<String, Value>) -> Result<(), String>
             let list: Vec<&str> = choices.iter().filter_map(Value::as_str).collect();
             return Err(format!("field `{key}` must be one of: {}", list.join(", ")));
         }
-        if let (Some(min), Some(n)) = (spec.get("minimum").and_then(Value::as_i64), value.as_i64())
-            && n < min
+        // Whole numbers beyond i64 (a u64) compare too.
+        let whole = value
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| value.as_u64().map(i128::from));
+        if let (Some(min), Some(n)) = (spec.get("minimum").and_then(Value::as_i64), whole)
+            && n < i128::from(min)
         {
             return Err(format!("field `{key}` must be at least {min}"));
         }
-        if let (Some(max), Some(n)) = (spec.get("maximum").and_then(Value::as_i64), value.as_i64())
-            && n > max
+        if let (Some(max), Some(n)) = (spec.get("maximum").and_then(Value::as_i64), whole)
+            && n > i128::from(max)
         {
             return Err(format!("field `{key}` must be at most {max}"));
         }
     }
     // Everything else the schema says. A schema that does not compile (an MCP server's) keeps
-    // the top-level checks above.
+    // the top-level checks above; one that says nothing more than they checked is done (the
+    // first `jsonschema` validator of a process costs milliseconds: it compiles the
+    // meta-schema).
+    if said_by_top_level(schema) {
+        return Ok(());
+    }
     let Ok(validator) = validator(schema) else {
         return Ok(());
     };
@@ -82,6 +92,49 @@ pub fn validate(schema: &Value, args: &Map<String, Value>) -> Result<(), String>
             })
         }
     }
+}
+
+/// Whether the checks of [`validate`] above the `jsonschema` validator are all `schema` says:
+/// an object whose properties name at most a plain type, string choices of a string, and
+/// integer bounds of an integer (annotations aside). `validate` treats every such property
+/// list as closed, so `additionalProperties: false` adds nothing either.
+fn said_by_top_level(schema: &Value) -> bool {
+    const TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+    const NOTES: [&str; 4] = ["description", "title", "default", "examples"];
+    let Some(top) = schema.as_object() else {
+        return false;
+    };
+    let top_ok = top.iter().all(|(key, value)| match key.as_str() {
+        "type" => value == "object",
+        "properties" => value.is_object(),
+        "required" => value
+            .as_array()
+            .is_some_and(|r| r.iter().all(Value::is_string)),
+        "additionalProperties" => value == false,
+        "$schema" | "description" | "title" => true,
+        _ => false,
+    });
+    let Some(props) = top.get("properties").and_then(Value::as_object) else {
+        return top_ok;
+    };
+    top_ok
+        && props.values().all(|spec| {
+            let Some(spec) = spec.as_object() else {
+                return false;
+            };
+            let ty = spec.get("type").and_then(Value::as_str);
+            spec.iter().all(|(key, value)| match key.as_str() {
+                "type" => ty.is_some_and(|t| TYPES.contains(&t)),
+                "enum" => {
+                    ty == Some("string")
+                        && value
+                            .as_array()
+                            .is_some_and(|c| c.iter().all(Value::is_string))
+                }
+                "minimum" | "maximum" => ty == Some("integer") && value.as_i64().is_some(),
+                key => NOTES.contains(&key),
+            })
+        })
 }
 
 /// A validator for `schema`, its patterns on the `regex` crate (linear time, at most 1 MiB
@@ -182,6 +235,75 @@ pub fn violations(validator: &jsonschema::Validator, doc: &Value) -> Vec<String>
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Where the top-level checks are all a schema says, their verdict is the `jsonschema`
+    /// validator's, on arguments that try every edge they check.
+    #[test]
+    fn top_level_checks_agree_with_the_whole_schema_where_they_are_all_it_says() {
+        let covered = [
+            json!({"type":"object","properties":{"path":{"type":"string","description":"p"},
+                "offset":{"type":"integer","minimum":1,"maximum":10},
+                "mode":{"type":"string","enum":["a","b"]},"all":{"type":"boolean"},
+                "n":{"type":"number"},"list":{"type":"array"},"obj":{"type":"object"}},
+                "required":["path"],"additionalProperties":false}),
+            json!({"type":"object"}),
+            json!({}),
+        ];
+        let docs = [
+            json!({"path":"x"}),
+            json!({"path":"x","offset":1,"mode":"b","all":true,"n":1.5,"list":[1],"obj":{}}),
+            json!({}),
+            json!({"path":1}),
+            json!({"path":"x","offset":0}),
+            json!({"path":"x","offset":11}),
+            json!({"path":"x","offset":u64::MAX}),
+            json!({"path":"x","offset":-9_223_372_036_854_775_808_i64}),
+            json!({"path":"x","offset":2.5}),
+            json!({"path":"x","mode":"c"}),
+            json!({"path":"x","all":"yes"}),
+            json!({"path":"x","n":"1"}),
+            json!({"path":"x","list":{}}),
+            json!({"path":"x","obj":[]}),
+            json!({"path":"x","other":1}),
+        ];
+        for schema in &covered {
+            assert!(said_by_top_level(schema), "{schema}");
+            let whole = validator(schema).unwrap();
+            for doc in &docs {
+                let args = doc.as_object().unwrap();
+                let closed = schema.get("properties").is_none() || whole.is_valid(doc);
+                assert_eq!(validate(schema, args).is_ok(), closed, "{schema} on {doc}");
+            }
+        }
+        for more in [
+            json!({"type":"object","properties":{"p":{"type":"string","maxLength":3}}}),
+            json!({"type":"object","properties":{"p":{"type":"array","items":{"type":"string"}}}}),
+            json!({"type":"object","properties":{"p":{"type":"number","minimum":0.5}}}),
+            json!({"type":"object","properties":{"p":{"type":["string","null"]}}}),
+            json!({"type":"object","properties":{"p":{"enum":[1,2]}}}),
+            json!({"type":"object","properties":{"p":{"$ref":"#/$defs/x"}},"$defs":{"x":{}}}),
+            json!({"type":"object","additionalProperties":{"type":"string"}}),
+            json!({"type":"object","minProperties":1}),
+        ] {
+            assert!(!said_by_top_level(&more), "{more}");
+        }
+    }
+
+    /// A call of a built-in tool compiles no `jsonschema` validator (the first costs a process
+    /// about 7 ms) unless the tool's schema says more than the top-level checks do.
+    #[test]
+    fn built_in_tools_are_checked_without_compiling_a_validator() {
+        let registry = crate::tools::Registry::builtin();
+        let nested: Vec<String> = registry
+            .names()
+            .into_iter()
+            .filter(|name| {
+                let tool = registry.get(name).unwrap();
+                !said_by_top_level(&tool.parameters())
+            })
+            .collect();
+        assert_eq!(nested, ["memory_search", "todo", "ask_user"]);
+    }
 
     #[test]
     fn names_the_field() {
