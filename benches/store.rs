@@ -113,7 +113,7 @@ fn measure(home: &Path, runs: usize) -> Vec<(&'static str, f64)> {
                 .output()
                 .unwrap();
             let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-            let id = v["tasks"][0]["id"].as_str().unwrap().to_string();
+            let id = v["items"][0]["id"].as_str().unwrap().to_string();
             a + common::goclaw(
                 home,
                 &["tasks", "--as", "w1", "complete", &id, "--result", "ok"],

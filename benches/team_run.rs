@@ -80,7 +80,7 @@ fn pending(home: &Path) -> Vec<String> {
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    v["tasks"]
+    v["items"]
         .as_array()
         .unwrap()
         .iter()

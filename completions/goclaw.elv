@@ -18,7 +18,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
     }
     var completions = [
         &'goclaw'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -57,7 +57,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand schema 'Print the JSON Schema of a document goclaw prints (event, run, error, task, …)'
         }
         &'goclaw;run'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
@@ -102,7 +102,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;runs'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -122,7 +122,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand prune 'Archive subagents that ended more than an hour ago'
         }
         &'goclaw;runs;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --parent 'Only the children of this run'
@@ -143,7 +143,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;runs;show'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -158,7 +158,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;runs;wait'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --timeout 'Give up after this long (exit 7)'
@@ -175,7 +175,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;runs;cancel'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --session 'The running runs of this session'
@@ -192,7 +192,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;runs;prune'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -207,7 +207,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;sessions'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -226,7 +226,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand rm 'Delete a session and its messages'
         }
         &'goclaw;sessions;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'agent'
@@ -244,7 +244,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;sessions;show'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -259,7 +259,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;sessions;history'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --limit 'The most items to print (1 to 1000)'
@@ -276,7 +276,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;sessions;rm'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -291,7 +291,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;agents'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -309,7 +309,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand files 'Context files kept in the store'
         }
         &'goclaw;agents;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -324,7 +324,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;agents;show'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -339,7 +339,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;agents;files'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -357,7 +357,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand set 'Set a context file from stdin (or @FILE); an empty BOOTSTRAP.md deletes it'
         }
         &'goclaw;agents;files;ls'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --user 'user'
@@ -373,7 +373,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;agents;files;get'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --user 'user'
@@ -389,7 +389,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;agents;files;set'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --user 'user'
@@ -405,7 +405,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;traces'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -422,7 +422,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand show 'One run''s trace'
         }
         &'goclaw;traces;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --session 'session'
@@ -440,7 +440,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;traces;show'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -455,7 +455,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;scrub'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --value 'A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)'
@@ -477,7 +477,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;guard'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --mode 'off | log | warn | block [default: [guard] mode, else warn]'
@@ -494,7 +494,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;sanitize'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -509,7 +509,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tools'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -531,7 +531,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand history '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
         }
         &'goclaw;tools;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
@@ -549,7 +549,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tools;describe'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -564,7 +564,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tools;exec'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
@@ -587,7 +587,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tools;add'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'Only for this agent (overrides "agent" in the definition)'
@@ -603,7 +603,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tools;rm'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent''s own tool instead of the global one'
@@ -619,7 +619,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tools;custom'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -635,7 +635,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand list 'The registered custom tools (variable names, never values)'
         }
         &'goclaw;tools;custom;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -650,7 +650,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tools;history'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --limit 'The most items to print (1 to 1000)'
@@ -670,7 +670,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;policy'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -686,7 +686,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand explain 'Show the final tool list and, for each step, the rule that applied and what it changed'
         }
         &'goclaw;policy;explain'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'agent'
@@ -710,7 +710,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;approvals'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -729,7 +729,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand revoke 'Remove an entry by id'
         }
         &'goclaw;approvals;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -744,7 +744,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;approvals;allow'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --note 'note'
@@ -760,7 +760,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;approvals;deny'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --note 'note'
@@ -776,7 +776,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;approvals;revoke'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -791,7 +791,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;cron'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -814,7 +814,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand daemon 'Tick in a loop until interrupted'
         }
         &'goclaw;cron;add'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --at 'Once, at this time (RFC 3339, or Unix milliseconds)'
@@ -840,7 +840,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;cron;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'agent'
@@ -856,7 +856,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;cron;rm'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'Whose job, when names repeat across agents'
@@ -872,7 +872,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;cron;enable'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'Whose job, when names repeat across agents'
@@ -888,7 +888,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;cron;disable'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'Whose job, when names repeat across agents'
@@ -904,7 +904,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;cron;runs'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'agent'
@@ -922,7 +922,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;cron;tick'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --force 'Also run this job now, due or not'
@@ -938,7 +938,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;cron;daemon'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --interval 'Time between ticks'
@@ -954,7 +954,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;secure-cli'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -975,7 +975,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand presets 'The presets: gh, gcloud, aws, kubectl, terraform'
         }
         &'goclaw;secure-cli;add'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --preset 'Fill in variables, deny patterns, time limit and tips from a preset'
@@ -1000,7 +1000,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;secure-cli;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1015,7 +1015,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;secure-cli;rm'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent''s own registration instead of the global one'
@@ -1031,7 +1031,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;secure-cli;enable'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent''s own registration instead of the global one'
@@ -1047,7 +1047,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;secure-cli;disable'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent''s own registration instead of the global one'
@@ -1063,7 +1063,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;secure-cli;presets'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1078,7 +1078,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;skills'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent whose published skills count too'
@@ -1097,7 +1097,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand show 'A skill''s metadata and SKILL.md'
         }
         &'goclaw;skills;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent whose published skills count too'
@@ -1113,7 +1113,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;skills;search'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent whose published skills count too'
@@ -1130,7 +1130,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;skills;show'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent whose published skills count too'
@@ -1146,7 +1146,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1170,7 +1170,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand work 'Work on a team''s tasks as one member, on this machine: claim the next task, run it, repeat'
         }
         &'goclaw;team;create'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --lead 'lead'
@@ -1189,7 +1189,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1204,7 +1204,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;show'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1219,7 +1219,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;archive'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1234,7 +1234,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;members'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1251,7 +1251,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand rm 'Remove an agent'
         }
         &'goclaw;team;members;add'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --role 'role'
@@ -1267,7 +1267,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;members;rm'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1282,7 +1282,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;settings'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1299,7 +1299,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand set 'Set one setting: KEY (dotted for nested) to VALUE (JSON, or a plain string)'
         }
         &'goclaw;team;settings;get'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1314,7 +1314,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;settings;set'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1329,7 +1329,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;message'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1350,7 +1350,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand wait 'Block until a message arrives for the acting agent, then read it (exit 7 on timeout)'
         }
         &'goclaw;team;message;send'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1368,7 +1368,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;message;broadcast'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1385,7 +1385,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;message;read'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1403,7 +1403,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;message;wait'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1421,7 +1421,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;run'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --workers 'Members'' runs at once (default: the number of members)'
@@ -1441,7 +1441,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;team;work'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The member that works'
@@ -1460,7 +1460,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1499,7 +1499,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand do 'Run one action given as the team_tasks tool''s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -'
         }
         &'goclaw;tasks;create'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1525,7 +1525,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1545,7 +1545,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;get'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1562,7 +1562,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;claim'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1580,7 +1580,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;complete'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1598,7 +1598,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;fail'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1616,7 +1616,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;cancel'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1634,7 +1634,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;assign'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1651,7 +1651,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;review'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1669,7 +1669,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;approve'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1686,7 +1686,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;reject'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1704,7 +1704,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;retry'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1721,7 +1721,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;comment'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1739,7 +1739,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;progress'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1757,7 +1757,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;attach'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1774,7 +1774,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;update'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1797,7 +1797,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;ask-user'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1814,7 +1814,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;clear-ask-user'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1831,7 +1831,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;search'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1850,7 +1850,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;events'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1869,7 +1869,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;recover'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1886,7 +1886,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;tasks;do'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
@@ -1903,7 +1903,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1934,7 +1934,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand review 'Approve (creating the grant in the same transaction) or reject a request'
         }
         &'goclaw;mcp;add'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --command 'command'
@@ -1959,7 +1959,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;list'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1974,7 +1974,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;show'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -1989,7 +1989,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;rm'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2004,7 +2004,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;enable'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2019,7 +2019,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;disable'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2034,7 +2034,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;grant'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'agent'
@@ -2054,7 +2054,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;revoke'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'agent'
@@ -2071,7 +2071,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;grants'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2086,7 +2086,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;request'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'agent'
@@ -2105,7 +2105,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;requests'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --status 'pending | approved | rejected'
@@ -2123,7 +2123,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;probe'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2138,7 +2138,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;tools'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2153,7 +2153,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;call'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
@@ -2171,7 +2171,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;serve'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --agent 'The agent whose policy applies (a key of [agents] in config)'
@@ -2190,7 +2190,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;mcp;review'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --note 'note'
@@ -2208,7 +2208,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;db'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2221,7 +2221,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand path 'Print the store''s path (does not create it)'
+            cand path 'Print the store''s path or URL, its password hidden (does not create it)'
             cand schema 'Print the schema: every table and index as SQL'
             cand migrate 'Apply pending migrations (every command does this on first use)'
             cand check 'Check integrity and migration state, without changing anything; exit 1 when unhealthy'
@@ -2229,7 +2229,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand query 'Run one read-only SQL statement; rows as JSON Lines (one object per row)'
         }
         &'goclaw;db;path'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2244,7 +2244,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;db;schema'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2259,7 +2259,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;db;migrate'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2274,7 +2274,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;db;check'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2289,7 +2289,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;db;backup'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2305,7 +2305,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;db;query'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --param 'A value for the next `?` placeholder (repeatable)'
@@ -2323,7 +2323,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;config'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2341,7 +2341,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand init 'Write a commented starter config file (never overwrites one)'
         }
         &'goclaw;config;path'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2356,7 +2356,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;config;show'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2371,7 +2371,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;config;init'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2386,7 +2386,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;doctor'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2401,7 +2401,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;completions'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2416,7 +2416,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;help'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2431,7 +2431,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;version'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'
@@ -2446,7 +2446,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;schema'= {
-            cand --db 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --json 'Print JSON even on a terminal'

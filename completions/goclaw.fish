@@ -24,7 +24,7 @@ function __fish_goclaw_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c goclaw -n "__fish_goclaw_needs_command" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_needs_command" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_needs_command" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_needs_command" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_needs_command" -l json -d 'Print JSON even on a terminal'
@@ -57,7 +57,7 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "completions" -d 'Prin
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "help" -d 'Show help for a command, or a topic: exit-codes'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "version" -d 'Show the version, the commit it was built from and the store schema version'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "schema" -d 'Print the JSON Schema of a document goclaw prints (event, run, error, task, …)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
@@ -98,7 +98,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detached -d 'A sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l skip-gates -d 'Check no quality gate (a gate\'s own reviewer run: the recursion guard)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l json -d 'Print JSON even on a terminal'
@@ -112,7 +112,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "wait" -d 'Wait until the runs end; the exit code is the run\'s (0 completed, 1 failed, 7 timed out, 130 cancelled)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "cancel" -d 'Cancel runs: the process running each ends it cleanly, children too'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -f -a "prune" -d 'Archive subagents that ended more than an hour ago'
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l parent -d 'Only the children of this run' -r
@@ -127,7 +127,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
@@ -136,7 +136,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l timeout -d 'Give up after this long (exit 7)' -r
@@ -147,7 +147,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l any -d 'Return when one of them ends (default: when all have)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l session -d 'The running runs of this session' -r
@@ -158,7 +158,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -l all -d 'Every running run'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -l json -d 'Print JSON even on a terminal'
@@ -167,7 +167,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -l json -d 'Print JSON even on a terminal'
@@ -180,7 +180,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_s
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "show" -d 'One session: agent, model, token counts, message count, summary'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "history" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_seen_subcommand_from list show history rm" -f -a "rm" -d 'Delete a session and its messages'
-complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -r
@@ -192,7 +192,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
@@ -201,7 +201,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -l limit -d 'The most items to print (1 to 1000)' -r
@@ -212,7 +212,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
@@ -221,7 +221,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -l json -d 'Print JSON even on a terminal'
@@ -233,7 +233,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -f -a "list" -d 'Every agent: key, type, provider, model'
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -f -a "show" -d 'One agent\'s settings, with the defaults filled in, and its context files'
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and not __fish_seen_subcommand_from list show files" -f -a "files" -d 'Context files kept in the store'
-complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
@@ -242,7 +242,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
@@ -251,7 +251,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -l json -d 'Print JSON even on a terminal'
@@ -263,7 +263,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -f -a "ls" -d 'List an agent\'s context files (agent-level and per user)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -f -a "get" -d 'Print a context file (the user\'s, else the agent-level one)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand agents; and __fish_seen_subcommand_from files" -f -a "set" -d 'Set a context file from stdin (or @FILE); an empty BOOTSTRAP.md deletes it'
-complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -l json -d 'Print JSON even on a terminal'
@@ -274,7 +274,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -f -a "list" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_seen_subcommand_from list show" -f -a "show" -d 'One run\'s trace'
-complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l session -r
@@ -286,7 +286,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
@@ -295,7 +295,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l value -d 'A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)' -r
@@ -311,7 +311,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l check -d 'Print 
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -l report -d 'Also write a JSON report (counts and line numbers per pattern, never a secret) to stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand scrub" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -l mode -d 'off | log | warn | block [default: [guard] mode, else warn]' -r -f -a "off\t'No scan at all'
@@ -325,7 +325,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -s q -l quiet -d 'P
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_using_subcommand guard" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -l json -d 'Print JSON even on a terminal'
@@ -334,7 +334,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s q -l quiet -d
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand sanitize" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -l json -d 'Print JSON even on a terminal'
@@ -350,7 +350,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "rm" -d 'Remove a custom tool'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "custom" -d 'Custom tools: list'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and not __fish_seen_subcommand_from list describe exec add rm custom history" -f -a "history" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
@@ -362,7 +362,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -l mcp -d 'Also connect to the MCP servers the agent may use and list their tools'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -l json -d 'Print JSON even on a terminal'
@@ -371,7 +371,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from describe" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
@@ -390,7 +390,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l dry-run -d 'Show what the gate would decide (and which sandbox would apply); run nothing'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l agent -d 'Only for this agent (overrides "agent" in the definition)' -r
@@ -400,7 +400,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -l agent -d 'The agent\'s own tool instead of the global one' -r
@@ -410,7 +410,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -l json -d 'Print JSON even on a terminal'
@@ -420,7 +420,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from custom" -f -a "list" -d 'The registered custom tools (variable names, never values)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -l limit -d 'The most items to print (1 to 1000)' -r
@@ -434,7 +434,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -l json -d 'Print JSON even on a terminal'
@@ -444,7 +444,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_seen_subcommand_from explain" -f -a "explain" -d 'Show the final tool list and, for each step, the rule that applied and what it changed'
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l agent -r
@@ -462,7 +462,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l leaf -d 'Apply the leaf-subagent deny list too'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l json -d 'Print JSON even on a terminal'
@@ -475,7 +475,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "allow" -d 'Allow PROGRAM with an optional argument prefix'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "deny" -d 'Deny PROGRAM with an optional argument prefix (wins over allow entries and allow mode)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "revoke" -d 'Remove an entry by id'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
@@ -484,7 +484,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l note -r
@@ -494,7 +494,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -l note -r
@@ -504,7 +504,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from deny" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l json -d 'Print JSON even on a terminal'
@@ -513,7 +513,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -l json -d 'Print JSON even on a terminal'
@@ -530,7 +530,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "runs" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "tick" -d 'Run every due job once, then exit (call it from crontab every minute)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -f -a "daemon" -d 'Tick in a loop until interrupted'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l at -d 'Once, at this time (RFC 3339, or Unix milliseconds)' -r
@@ -550,7 +550,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l delete-after-run -d 'Delete an `--at` job after it ran successfully'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l agent -r
@@ -560,7 +560,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -l agent -d 'Whose job, when names repeat across agents' -r
@@ -570,7 +570,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -l agent -d 'Whose job, when names repeat across agents' -r
@@ -580,7 +580,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -l agent -d 'Whose job, when names repeat across agents' -r
@@ -590,7 +590,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l agent -r
@@ -602,7 +602,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -l force -d 'Also run this job now, due or not' -r
@@ -612,7 +612,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from tick" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -l interval -d 'Time between ticks' -r
@@ -622,7 +622,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from daemon" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -l json -d 'Print JSON even on a terminal'
@@ -637,7 +637,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "enable" -d 'Let credentialed_exec use a registered CLI again'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "disable" -d 'Keep a registration but refuse to run it'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and not __fish_seen_subcommand_from add list rm enable disable presets" -f -a "presets" -d 'The presets: gh, gcloud, aws, kubectl, terraform'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l preset -d 'Fill in variables, deny patterns, time limit and tips from a preset' -r
@@ -656,7 +656,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -l disabled -d 'Register it turned off'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
@@ -665,7 +665,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -l agent -d 'The agent\'s own registration instead of the global one' -r
@@ -675,7 +675,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -l agent -d 'The agent\'s own registration instead of the global one' -r
@@ -685,7 +685,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -l agent -d 'The agent\'s own registration instead of the global one' -r
@@ -695,7 +695,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -l json -d 'Print JSON even on a terminal'
@@ -704,7 +704,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l agent -d 'The agent whose published skills count too' -r
@@ -717,7 +717,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -f -a "list" -d 'Every skill in the roots and the store'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -f -a "search" -d 'Rank skills for a query (BM25 over name and description)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -f -a "show" -d 'A skill\'s metadata and SKILL.md'
-complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose published skills count too' -r
@@ -727,7 +727,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -l agent -d 'The agent whose published skills count too' -r
@@ -738,7 +738,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -l agent -d 'The agent whose published skills count too' -r
@@ -748,7 +748,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -l json -d 'Print JSON even on a terminal'
@@ -766,7 +766,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "message" -d 'The mailbox: send, broadcast, read, wait'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "run" -d 'Run a team on a message: the lead posts tasks, members work on them in parallel, the lead answers'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_subcommand_from create list show archive members settings message run work" -f -a "work" -d 'Work on a team\'s tasks as one member, on this machine: claim the next task, run it, repeat'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l lead -r
@@ -779,7 +779,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
@@ -788,7 +788,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
@@ -797,7 +797,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from archive" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from archive" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from archive" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from archive" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from archive" -l json -d 'Print JSON even on a terminal'
@@ -806,7 +806,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from archive" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from archive" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from archive" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from members" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from members" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from members" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from members" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from members" -l json -d 'Print JSON even on a terminal'
@@ -817,7 +817,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from members" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from members" -f -a "add" -d 'Add an agent (or change its role)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from members" -f -a "rm" -d 'Remove an agent'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -l json -d 'Print JSON even on a terminal'
@@ -828,7 +828,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -f -a "get" -d 'Print the effective settings, or one (dotted key)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from settings" -f -a "set" -d 'Set one setting: KEY (dotted for nested) to VALUE (JSON, or a plain string)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -843,7 +843,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "broadcast" -d 'Send TEXT to every member (lead only)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "read" -d 'Read unread messages, oldest first (each is marked read for the reader only, so the next read goes on where this one ended)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from message" -f -a "wait" -d 'Block until a message arrives for the acting agent, then read it (exit 7 on timeout)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l workers -d 'Members\' runs at once (default: the number of members)' -r
@@ -857,7 +857,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -l events -d 'Print the events of the team run and of every run as JSON Lines (and nothing else)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l agent -d 'The member that works' -r
@@ -870,7 +870,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -l events -d 'Print the events of every run as JSON Lines (and nothing else)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from work" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -903,7 +903,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "events" -d '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "recover" -d 'Release claims whose run is gone and expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and not __fish_seen_subcommand_from create list get claim complete fail cancel assign review approve reject retry comment progress attach update ask-user clear-ask-user search events recover do" -f -a "do" -d 'Run one action given as the team_tasks tool\'s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -923,7 +923,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l request -d 'A member\'s request (when member_requests is enabled)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -937,7 +937,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -948,7 +948,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -960,7 +960,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l next
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -972,7 +972,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -984,7 +984,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -996,7 +996,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1007,7 +1007,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from assign" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1019,7 +1019,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1030,7 +1030,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from approve" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1042,7 +1042,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1053,7 +1053,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from retry" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1065,7 +1065,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l blocker
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1077,7 +1077,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1088,7 +1088,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from attach" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1105,7 +1105,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l clear-blocked-by
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1116,7 +1116,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1127,7 +1127,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from clear-ask-user" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1140,7 +1140,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1153,7 +1153,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from events" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1164,7 +1164,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from recover" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -l team -d 'The team (default: the acting agent\'s only team)' -r
@@ -1175,7 +1175,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from do" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -l json -d 'Print JSON even on a terminal'
@@ -1200,7 +1200,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_s
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "call" -d 'Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the server fails'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "serve" -d 'Serve goclaw\'s tools to an MCP client over stdio, under an agent\'s policy'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and not __fish_seen_subcommand_from add list show rm enable disable grant revoke grants request requests probe tools call serve review" -f -a "review" -d 'Approve (creating the grant in the same transaction) or reject a request'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l command -r
@@ -1222,7 +1222,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l disabled
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
@@ -1231,7 +1231,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
@@ -1240,7 +1240,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
@@ -1249,7 +1249,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -l json -d 'Print JSON even on a terminal'
@@ -1258,7 +1258,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -l json -d 'Print JSON even on a terminal'
@@ -1267,7 +1267,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l agent -r
@@ -1281,7 +1281,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -l disabled -d 'Record the grant disabled (a disabled user grant removes the server for that user)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grant" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -l agent -r
@@ -1292,7 +1292,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -l json -d 'Print JSON even on a terminal'
@@ -1301,7 +1301,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from grants" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -l agent -r
@@ -1314,7 +1314,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from request" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -l status -d 'pending | approved | rejected' -r -f -a "pending\t''
@@ -1328,7 +1328,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from requests" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from probe" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from probe" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from probe" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from probe" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from probe" -l json -d 'Print JSON even on a terminal'
@@ -1337,7 +1337,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from probe" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from probe" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from probe" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -l json -d 'Print JSON even on a terminal'
@@ -1346,7 +1346,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
@@ -1358,7 +1358,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from call" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
@@ -1373,7 +1373,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l note -r
@@ -1385,7 +1385,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l reject
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l json -d 'Print JSON even on a terminal'
@@ -1394,13 +1394,13 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "path" -d 'Print the store\'s path (does not create it)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "path" -d 'Print the store\'s path or URL, its password hidden (does not create it)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "schema" -d 'Print the schema: every table and index as SQL'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "migrate" -d 'Apply pending migrations (every command does this on first use)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "check" -d 'Check integrity and migration state, without changing anything; exit 1 when unhealthy'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "backup" -d 'Copy the store to FILE with SQLite\'s online backup API (safe while others write)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "query" -d 'Run one read-only SQL statement; rows as JSON Lines (one object per row)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -l json -d 'Print JSON even on a terminal'
@@ -1409,7 +1409,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from schema" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from schema" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from schema" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from schema" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from schema" -l json -d 'Print JSON even on a terminal'
@@ -1418,7 +1418,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from schema" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from schema" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from schema" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from migrate" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from migrate" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from migrate" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from migrate" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from migrate" -l json -d 'Print JSON even on a terminal'
@@ -1427,7 +1427,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from migrate" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from migrate" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from check" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from check" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from check" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from check" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from check" -l json -d 'Print JSON even on a terminal'
@@ -1436,7 +1436,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from check" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l json -d 'Print JSON even on a terminal'
@@ -1446,7 +1446,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l force -d 'Replace FILE if it exists'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l param -d 'A value for the next `?` placeholder (repeatable)' -r
@@ -1458,7 +1458,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l json -d 'Print JSON even on a terminal'
@@ -1470,7 +1470,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -f -a "path" -d 'Print the resolved paths: config file, store, workspace, and where each came from'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -f -a "show" -d 'Print the effective configuration (secrets scrubbed): TOML on a terminal, else JSON'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -f -a "init" -d 'Write a commented starter config file (never overwrites one)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -l json -d 'Print JSON even on a terminal'
@@ -1479,7 +1479,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
@@ -1488,7 +1488,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -l json -d 'Print JSON even on a terminal'
@@ -1497,7 +1497,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand doctor" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand doctor" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand doctor" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand doctor" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand doctor" -l json -d 'Print JSON even on a terminal'
@@ -1506,7 +1506,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand doctor" -s q -l quiet -d '
 complete -c goclaw -n "__fish_goclaw_using_subcommand doctor" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand doctor" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand completions" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand completions" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand completions" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand completions" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand completions" -l json -d 'Print JSON even on a terminal'
@@ -1515,7 +1515,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand completions" -s q -l quiet
 complete -c goclaw -n "__fish_goclaw_using_subcommand completions" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand help" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand help" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -l json -d 'Print JSON even on a terminal'
@@ -1524,7 +1524,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s q -l quiet -d 'Pr
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand help" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand version" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand version" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand version" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand version" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand version" -l json -d 'Print JSON even on a terminal'
@@ -1533,7 +1533,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand version" -s q -l quiet -d 
 complete -c goclaw -n "__fish_goclaw_using_subcommand version" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand version" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand version" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand schema" -l db -d 'The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand schema" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand schema" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand schema" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand schema" -l json -d 'Print JSON even on a terminal'

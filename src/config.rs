@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use crate::agent::config::AgentConfig;
 use crate::error::{Error, Result};
 use crate::store::StoreConfig;
+use crate::store::location::{self, PgUrl};
 use crate::text::guard::GuardConfig;
 use crate::text::scrub::ScrubConfig;
 use crate::tools::config::ToolsConfig;
@@ -190,8 +191,11 @@ pub struct Settings {
     pub config_path: PathBuf,
     pub config_source: Source,
     pub config_exists: bool,
+    /// The SQLite store, or with `db_url` the default path (its directory keeps `secret.key`).
     pub db_path: PathBuf,
     pub db_source: Source,
+    /// The PostgreSQL store, when `--db`, `GOCLAW_DB` or `[store] url` names one.
+    pub db_url: Option<crate::store::location::PgUrl>,
     pub workspace: PathBuf,
     pub workspace_source: Source,
     #[serde(skip)]
@@ -199,6 +203,26 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The SQLite store a command opens; a PostgreSQL store is refused by the commands that do
+    /// not run on one yet (only `goclaw db` does).
+    pub fn sqlite_path(&self) -> Result<&Path> {
+        match &self.db_url {
+            None => Ok(&self.db_path),
+            Some(url) => Err(Error::usage(format!(
+                "this command does not run on a PostgreSQL store yet (the store is {url})"
+            ))
+            .with_hint("`goclaw db` does; use a SQLite store (--db PATH) for the rest")),
+        }
+    }
+
+    /// Where the store is, as people read it (a URL without its password).
+    pub fn store_location(&self) -> String {
+        match &self.db_url {
+            Some(url) => url.to_string(),
+            None => self.db_path.display().to_string(),
+        }
+    }
+
     /// The directory of the store (where `secret.key` lives too).
     pub fn store_dir(&self) -> PathBuf {
         self.db_path
@@ -264,10 +288,26 @@ impl Settings {
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_else(|| env.cwd.clone());
-        let (db_path, db_source) = match (&args.db, &config.store.path) {
-            (Some(g), _) => (env.absolute(&g.path), g.source),
-            (None, Some(p)) => (config_dir.join(expand_tilde(p, env)), Source::Config),
-            (None, None) => (env.default_db()?, Source::Default),
+        if config.store.url.is_some() && config.store.path.is_some() {
+            return Err(Error::usage(format!(
+                "{}: [store] sets both url and path; keep one",
+                config_path.display()
+            )));
+        }
+        let given_url = args.db.as_ref().and_then(|g| {
+            g.path
+                .to_str()
+                .filter(|t| location::is_url(t))
+                .map(|t| (t, g.source))
+        });
+        let (db_path, db_source, db_url) = match (&args.db, &config.store.url, &config.store.path) {
+            (Some(g), ..) => match given_url {
+                Some((text, _)) => (env.default_db()?, g.source, Some(PgUrl::parse(text)?)),
+                None => (env.absolute(&g.path), g.source, None),
+            },
+            (None, Some(url), _) => (env.default_db()?, Source::Config, Some(PgUrl::parse(url)?)),
+            (None, None, Some(p)) => (config_dir.join(expand_tilde(p, env)), Source::Config, None),
+            (None, None, None) => (env.default_db()?, Source::Default, None),
         };
         let (workspace, workspace_source) = match &args.workspace {
             Some(g) => (env.absolute(&g.path), g.source),
@@ -285,6 +325,7 @@ impl Settings {
             config_exists,
             db_path,
             db_source,
+            db_url,
             workspace,
             workspace_source,
             config,

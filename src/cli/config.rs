@@ -34,7 +34,7 @@ struct PathsDoc<'a> {
     config: &'a std::path::Path,
     config_source: crate::config::Source,
     config_exists: bool,
-    db: &'a std::path::Path,
+    db: String,
     db_source: crate::config::Source,
     workspace: &'a std::path::Path,
     workspace_source: crate::config::Source,
@@ -48,7 +48,7 @@ pub fn run(ctx: &Context, args: ConfigArgs) -> Result<Status> {
                 config: &s.config_path,
                 config_source: s.config_source,
                 config_exists: s.config_exists,
-                db: &s.db_path,
+                db: s.store_location(),
                 db_source: s.db_source,
                 workspace: &s.workspace,
                 workspace_source: s.workspace_source,
@@ -56,7 +56,7 @@ pub fn run(ctx: &Context, args: ConfigArgs) -> Result<Status> {
             ctx.out.data(&doc, |w| {
                 let missing = if doc.config_exists { "" } else { " (absent)" };
                 writeln!(w, "config     {}{missing}", doc.config.display())?;
-                writeln!(w, "store      {}", doc.db.display())?;
+                writeln!(w, "store      {}", doc.db)?;
                 writeln!(w, "workspace  {}", doc.workspace.display())
             })?;
         }

@@ -11,7 +11,7 @@ use super::{Context, Status};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{self, Migration, Store, backup};
 
-// Inspect and maintain the SQLite store (created on first use).
+// Inspect and maintain the store (SQLite, created on first use, or PostgreSQL).
 #[derive(Debug, Args)]
 pub struct DbArgs {
     #[command(subcommand)]
@@ -21,7 +21,7 @@ pub struct DbArgs {
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 pub enum DbCommand {
-    /// Print the store's path (does not create it)
+    /// Print the store's path or URL, its password hidden (does not create it)
     Path,
     /// Print the schema: every table and index as SQL
     Schema,
@@ -82,6 +82,14 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
     } else {
         ctx.settings()?
     };
+    if let Some(url) = &settings.db_url {
+        let target = store::db::PgConnect {
+            url: url.clone(),
+            password_env: settings.config.store.password_env.clone(),
+            connect_timeout: settings.config.store.busy_timeout(),
+        };
+        return run_postgres(ctx, &target, settings.db_source, args.command);
+    }
     let path = &settings.db_path;
     match args.command {
         DbCommand::Path => {
@@ -299,4 +307,121 @@ fn human_table(
         rows.len(),
         if rows.len() == 1 { "" } else { "s" }
     )
+}
+
+/// `goclaw db` on a PostgreSQL store: the same documents, `path` holding the URL without its
+/// password. `backup` is `pg_dump`'s work.
+fn run_postgres(
+    ctx: &Context,
+    target: &store::db::PgConnect,
+    source: crate::config::Source,
+    command: DbCommand,
+) -> Result<Status> {
+    use store::postgres::PgStore;
+    let shown = target.url.to_string();
+    match command {
+        DbCommand::Path => {
+            let exists = PgStore::connect(target).is_ok_and(|pg| pg.version().is_ok_and(|v| v > 0));
+            let doc = serde_json::json!({ "path": shown, "source": source, "exists": exists });
+            ctx.out.data(&doc, |w| writeln!(w, "{shown}"))?;
+        }
+        DbCommand::Schema => {
+            let pg = PgStore::open(target)?;
+            let sql = pg.schema()?;
+            ctx.out.data(
+                &serde_json::json!({ "schema_version": store::latest_version(), "statements": sql }),
+                |w| sql.iter().try_for_each(|s| writeln!(w, "{s};\n")),
+            )?;
+        }
+        DbCommand::Migrate => {
+            let pg = PgStore::connect(target)?;
+            let applied = pg.migrate()?;
+            let doc = MigrateDoc {
+                path: std::path::Path::new(&shown),
+                schema_version: store::latest_version(),
+                applied: &applied,
+            };
+            ctx.out.data(&doc, |w| {
+                for m in doc.applied {
+                    writeln!(w, "applied {:03}_{}", m.version, m.name)?;
+                }
+                writeln!(w, "{shown}: schema version {}", doc.schema_version)
+            })?;
+        }
+        DbCommand::Check => {
+            let pg = PgStore::connect(target)?;
+            let migrations = pg.migration_state()?;
+            let problems = pg.check()?;
+            let integrity = if problems.is_empty() {
+                vec!["ok".to_string()]
+            } else {
+                problems
+            };
+            let ok = integrity == ["ok"] && migrations.pending.is_empty();
+            let doc = CheckDoc {
+                path: std::path::Path::new(&shown),
+                ok,
+                integrity,
+                migrations,
+            };
+            ctx.out.data(&doc, |w| {
+                writeln!(w, "integrity: {}", doc.integrity.join("; "))?;
+                writeln!(
+                    w,
+                    "schema version: {} (this goclaw: {})",
+                    doc.migrations.schema_version, doc.migrations.binary_version
+                )
+            })?;
+            if !ok {
+                return Ok(Status::Exit(ErrorKind::Failed));
+            }
+        }
+        DbCommand::Backup { .. } => {
+            return Err(Error::usage(
+                "db backup copies a SQLite store; a PostgreSQL store is backed up by the server's tools",
+            )
+            .with_hint(format!("pg_dump --format=custom --file=goclaw.dump '{shown}' (with the password in PGPASSWORD)")));
+        }
+        DbCommand::Query {
+            sql,
+            params,
+            timeout,
+            max_bytes,
+        } => pg_query(ctx, target, &sql, &params, &timeout, max_bytes)?,
+    }
+    Ok(Status::Ok)
+}
+
+/// `db query` on PostgreSQL.
+fn pg_query(
+    ctx: &Context,
+    target: &store::db::PgConnect,
+    sql: &str,
+    params: &[String],
+    timeout: &str,
+    max_bytes: u64,
+) -> Result<()> {
+    let time = super::shared::parse_duration(timeout)?;
+    if time.is_zero() {
+        return Err(Error::usage("--timeout must be more than 0"));
+    }
+    let sql = String::from_utf8(Input::parse(Some(sql)).read(ctx)?)
+        .map_err(|_| Error::usage("the SQL is not valid UTF-8"))?;
+    let pg = store::postgres::PgStore::open(target)?;
+    let json = ctx.out.is_json();
+    let mut w = ctx.out.stream();
+    let mut rows = Vec::new();
+    let columns = pg.query_json(&sql, params, time, max_bytes, |row| {
+        if json {
+            crate::output::write_json(&mut w, &row)?;
+            w.write_all(b"\n").map_err(Error::stdout)
+        } else {
+            rows.push(row);
+            Ok(())
+        }
+    })?;
+    if !json {
+        human_table(&mut w, &columns, &rows).map_err(Error::stdout)?;
+    }
+    w.flush().map_err(Error::stdout)
 }

@@ -80,8 +80,9 @@ pub struct Cli {
 // Flags every subcommand accepts.
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
-    /// The SQLite store [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]
-    #[arg(long, global = true, env = "GOCLAW_DB", value_name = "PATH")]
+    /// The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or
+    /// $XDG_DATA_HOME/goclaw/goclaw.db]
+    #[arg(long, global = true, env = "GOCLAW_DB", value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
     /// The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]
     #[arg(long, global = true, env = "GOCLAW_CONFIG", value_name = "PATH")]
@@ -245,7 +246,10 @@ impl Context {
     /// Opens (creating and migrating as needed) the store.
     pub fn store(&self) -> Result<Store> {
         let settings = self.settings()?;
-        let store = Store::open(&settings.db_path, settings.config.store.busy_timeout())?;
+        let store = Store::open(
+            settings.sqlite_path()?,
+            settings.config.store.busy_timeout(),
+        )?;
         for m in &store.applied {
             self.out.verbose(&format!(
                 "store {}: applied migration {:03}_{}",

@@ -355,7 +355,7 @@ fn execute(
     });
     if let Some(w) = work {
         w.watch(
-            &settings.db_path,
+            settings.sqlite_path()?,
             settings.config.store.busy_timeout(),
             cancel.clone(),
         );
@@ -450,7 +450,7 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
     let s = ctx.settings()?;
     let run_id = uuid::Uuid::now_v7().to_string();
     let config = s.config_exists.then_some(s.config_path.as_path());
-    let mut cmd = crate::cron::goclaw_child(&s.db_path, &s.workspace, config)
+    let mut cmd = crate::cron::goclaw_child(s.sqlite_path()?, &s.workspace, config)
         .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
     // Values as `--flag=VALUE`; the message through stdin (no argument-length limit, not in
     // `ps`).

@@ -86,6 +86,10 @@ fn config_check(s: &Settings, broken: Option<crate::error::Error>) -> Check {
 /// The store's checks; the store itself, read-only, when it can be opened and its schema is
 /// this goclaw's.
 fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<rusqlite::Connection> {
+    if let Some(url) = &s.db_url {
+        checks.push(postgres_check(s, url));
+        return None;
+    }
     let path = &s.db_path;
     let name = path.display().to_string();
     if !path.exists() {
@@ -401,4 +405,40 @@ fn mode_name(mode: crate::tools::exec::SandboxMode) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
+}
+
+/// A PostgreSQL store: the server answers, and its schema is this goclaw's.
+fn postgres_check(s: &Settings, url: &crate::store::location::PgUrl) -> Check {
+    let target = crate::store::db::PgConnect {
+        url: url.clone(),
+        password_env: s.config.store.password_env.clone(),
+        connect_timeout: std::time::Duration::from_secs(5),
+    };
+    let verdict = crate::store::postgres::PgStore::connect(&target).and_then(|pg| {
+        let version = pg.server_version()?;
+        let state = pg.migration_state()?;
+        Ok((version, state))
+    });
+    match verdict {
+        Ok((version, state)) if state.pending.is_empty() => check(
+            "store",
+            url.to_string(),
+            Health::Ok,
+            format!(
+                "PostgreSQL {version}, schema version {}",
+                state.schema_version
+            ),
+        ),
+        Ok((version, state)) => check(
+            "store",
+            url.to_string(),
+            Health::Warn,
+            format!(
+                "PostgreSQL {version}, schema version {}: {} migration(s) pending (`goclaw db migrate`)",
+                state.schema_version,
+                state.pending.len()
+            ),
+        ),
+        Err(e) => check("store", url.to_string(), Health::Fail, e.message),
+    }
 }

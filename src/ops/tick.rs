@@ -156,7 +156,7 @@ fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
     let config = settings
         .config_exists
         .then_some(settings.config_path.as_path());
-    let mut cmd = cron::goclaw_child(&settings.db_path, &settings.workspace, config)
+    let mut cmd = cron::goclaw_child(settings.sqlite_path()?, &settings.workspace, config)
         .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
     cmd.args(["--json", "run", "--on-ask", "deny", "--timeout"])
         .arg(format!("{}s", RUN_TIMEOUT.as_secs()))

@@ -118,7 +118,7 @@ impl Toolbox {
             workspace: settings.workspace.clone(),
             config_file: settings.config_path.clone(),
             config_exists: settings.config_exists,
-            store_path: settings.db_path.clone(),
+            store_path: settings.sqlite_path()?.to_path_buf(),
             embedder: embedder(settings)?,
             skill_roots: crate::skills::roots(
                 &config.skills,

@@ -26,6 +26,10 @@ use crate::error::{Error, ErrorKind, Result};
 pub struct StoreConfig {
     /// Path of the store; relative paths are relative to the config file.
     pub path: Option<PathBuf>,
+    /// A PostgreSQL store instead: `postgres://USER@HOST[:PORT]/DATABASE`.
+    pub url: Option<String>,
+    /// A variable that holds the PostgreSQL password (else PGPASSWORD, then ~/.pgpass).
+    pub password_env: Option<String>,
     /// How long to wait for another process's write to finish before failing with exit 7
     /// (default 10000).
     pub busy_timeout_ms: Option<u64>,
@@ -560,7 +564,10 @@ pub fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
 
 pub mod backup;
 mod busy;
+pub mod db;
+pub mod location;
 pub mod page;
+pub mod postgres;
 
 /// Runs one read-only statement on `conn`; calls `row` with each row as a JSON object (column
 /// name → value; BLOBs as `{"hex": "…"}`). Returns the column names.

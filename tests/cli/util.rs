@@ -15,9 +15,9 @@ pub fn goclaw_bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("goclaw")
 }
 
-/// Prefixes of the variables a goclaw under test never inherits: its own settings and the
-/// providers' keys and addresses.
-const UNSET_PREFIXES: [&str; 3] = ["GOCLAW_", "OPENAI_", "ANTHROPIC_"];
+/// Prefixes of the variables a goclaw under test never inherits: its own settings, the
+/// providers' keys and addresses, and libpq's (the test PostgreSQL server's password).
+const UNSET_PREFIXES: [&str; 4] = ["GOCLAW_", "OPENAI_", "ANTHROPIC_", "PG"];
 
 /// Other variables a goclaw under test never inherits.
 const UNSET: [&str; 3] = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "NO_COLOR"];

@@ -148,7 +148,7 @@ pub fn run(
     Board::system(store, team.clone()).recover()?;
     let team_run_id = uuid::Uuid::now_v7().to_string();
     let launcher = Launcher {
-        store_path: settings.db_path.clone(),
+        store_path: settings.sqlite_path()?.to_path_buf(),
         workspace: settings.workspace.clone(),
         config: settings.config_exists.then(|| settings.config_path.clone()),
         team: team.name.clone(),

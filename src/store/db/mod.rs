@@ -1,0 +1,572 @@
+//! One connection to either backend, SQLite or PostgreSQL, behind the few calls the domain
+//! modules make: `execute`, `query_row`, `query_opt`, `query_map`, `execute_batch` and
+//! transactions. The domain's SQL stays readable SQL, written once with `?N` placeholders
+//! (`$N` on PostgreSQL, rewritten here outside string literals); where the dialects differ, the
+//! caller asks [`Db::dialect`] and writes each spelling. Values cross as [`Value`]: integers
+//! (booleans are 0/1 on both), reals, text and blobs, so the same code reads both backends.
+
+mod pg;
+
+use std::cell::RefCell;
+
+use crate::error::{Error, ErrorKind, Result};
+
+pub use pg::PgConnect;
+
+/// Which SQL the connection speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+/// A connection to the store.
+pub enum Db {
+    Sqlite(rusqlite::Connection),
+    Postgres(Box<RefCell<pg::Client>>),
+}
+
+/// One value of a row or a parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Int(i64),
+    Real(f64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+/// What can be bound as a parameter.
+pub trait ToValue {
+    fn to_value(&self) -> Value;
+}
+
+macro_rules! int_to_value {
+    ($($t:ty),*) => {$(
+        impl ToValue for $t {
+            fn to_value(&self) -> Value {
+                Value::Int(i64::from(*self))
+            }
+        }
+    )*};
+}
+int_to_value!(i64, i32, u32, u16, u8, bool);
+
+impl ToValue for usize {
+    fn to_value(&self) -> Value {
+        Value::Int(i64::try_from(*self).unwrap_or(i64::MAX))
+    }
+}
+
+impl ToValue for f64 {
+    fn to_value(&self) -> Value {
+        Value::Real(*self)
+    }
+}
+
+impl ToValue for str {
+    fn to_value(&self) -> Value {
+        Value::Text(self.to_string())
+    }
+}
+
+impl ToValue for String {
+    fn to_value(&self) -> Value {
+        Value::Text(self.clone())
+    }
+}
+
+impl ToValue for [u8] {
+    fn to_value(&self) -> Value {
+        Value::Blob(self.to_vec())
+    }
+}
+
+impl ToValue for Vec<u8> {
+    fn to_value(&self) -> Value {
+        Value::Blob(self.clone())
+    }
+}
+
+impl ToValue for Value {
+    fn to_value(&self) -> Value {
+        self.clone()
+    }
+}
+
+impl<T: ToValue + ?Sized> ToValue for &T {
+    fn to_value(&self) -> Value {
+        (**self).to_value()
+    }
+}
+
+impl<T: ToValue> ToValue for Option<T> {
+    fn to_value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, ToValue::to_value)
+    }
+}
+
+/// Parameters for a statement: `db_params![a, b]`.
+#[macro_export]
+macro_rules! db_params {
+    () => { &[] as &[&dyn $crate::store::db::ToValue] };
+    ($($p:expr),+ $(,)?) => { &[$(&$p as &dyn $crate::store::db::ToValue),+] as &[&dyn $crate::store::db::ToValue] };
+}
+
+/// What a column can be read as.
+pub trait FromValue: Sized {
+    fn from_value(v: Value) -> std::result::Result<Self, String>;
+}
+
+impl FromValue for Value {
+    fn from_value(v: Value) -> std::result::Result<Self, String> {
+        Ok(v)
+    }
+}
+
+impl FromValue for i64 {
+    fn from_value(v: Value) -> std::result::Result<Self, String> {
+        match v {
+            Value::Int(i) => Ok(i),
+            other => Err(format!("expected an integer, got {other:?}")),
+        }
+    }
+}
+
+impl FromValue for bool {
+    fn from_value(v: Value) -> std::result::Result<Self, String> {
+        i64::from_value(v).map(|i| i != 0)
+    }
+}
+
+impl FromValue for f64 {
+    fn from_value(v: Value) -> std::result::Result<Self, String> {
+        match v {
+            Value::Real(f) => Ok(f),
+            Value::Int(i) => Ok(i as f64),
+            other => Err(format!("expected a number, got {other:?}")),
+        }
+    }
+}
+
+impl FromValue for String {
+    fn from_value(v: Value) -> std::result::Result<Self, String> {
+        match v {
+            Value::Text(s) => Ok(s),
+            other => Err(format!("expected text, got {other:?}")),
+        }
+    }
+}
+
+impl FromValue for Vec<u8> {
+    fn from_value(v: Value) -> std::result::Result<Self, String> {
+        match v {
+            Value::Blob(b) => Ok(b),
+            Value::Text(s) => Ok(s.into_bytes()),
+            other => Err(format!("expected a blob, got {other:?}")),
+        }
+    }
+}
+
+impl<T: FromValue> FromValue for Option<T> {
+    fn from_value(v: Value) -> std::result::Result<Self, String> {
+        match v {
+            Value::Null => Ok(None),
+            v => T::from_value(v).map(Some),
+        }
+    }
+}
+
+/// One row of a result, read by column index.
+pub struct Row {
+    values: Vec<Value>,
+}
+
+impl Row {
+    pub fn get<T: FromValue>(&self, index: usize) -> Result<T> {
+        let value = self
+            .values
+            .get(index)
+            .cloned()
+            .ok_or_else(|| Error::internal(format!("store: no column {index} in the row")))?;
+        T::from_value(value).map_err(|why| Error::internal(format!("store: column {index}: {why}")))
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    pub fn into_values(self) -> Vec<Value> {
+        self.values
+    }
+}
+
+/// How a transaction starts: `Write` takes the write lock at once (SQLite's `BEGIN
+/// IMMEDIATE`; PostgreSQL's row locks do that work there), `Read` sees one snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Begin {
+    Write,
+    Read,
+}
+
+impl Db {
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Db::Sqlite(_) => Dialect::Sqlite,
+            Db::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    /// Runs one statement; the number of rows it changed.
+    pub fn execute(&self, sql: &str, params: &[&dyn ToValue]) -> Result<u64> {
+        let values = values(params);
+        match self {
+            Db::Sqlite(c) => c
+                .execute(sql, rusqlite::params_from_iter(values.iter()))
+                .map(|n| n as u64)
+                .map_err(super::sql),
+            Db::Postgres(c) => c.borrow_mut().execute(&placeholders(sql), &values),
+        }
+    }
+
+    /// Every row of a query, each made into a `T` by `f`.
+    pub fn query_map<T>(
+        &self,
+        sql: &str,
+        params: &[&dyn ToValue],
+        mut f: impl FnMut(&Row) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let values = values(params);
+        match self {
+            Db::Sqlite(c) => {
+                let mut stmt = c.prepare_cached(sql).map_err(super::sql)?;
+                let width = stmt.column_count();
+                let mut rows = stmt
+                    .query(rusqlite::params_from_iter(values.iter()))
+                    .map_err(super::sql)?;
+                let mut out = Vec::new();
+                while let Some(r) = rows.next().map_err(super::sql)? {
+                    let row = Row {
+                        values: (0..width)
+                            .map(|i| r.get_ref(i).map(from_sqlite))
+                            .collect::<rusqlite::Result<_>>()
+                            .map_err(super::sql)?,
+                    };
+                    out.push(f(&row)?);
+                }
+                Ok(out)
+            }
+            Db::Postgres(c) => {
+                let rows = c.borrow_mut().query(&placeholders(sql), &values)?;
+                rows.iter().map(&mut f).collect()
+            }
+        }
+    }
+
+    /// The first row of a query, or `None`.
+    pub fn query_opt<T>(
+        &self,
+        sql: &str,
+        params: &[&dyn ToValue],
+        f: impl FnOnce(&Row) -> Result<T>,
+    ) -> Result<Option<T>> {
+        let mut f = Some(f);
+        let mut first = None;
+        let _ = self.query_map(sql, params, |row| {
+            if let Some(f) = f.take() {
+                first = Some(f(row)?);
+            }
+            Ok(())
+        })?;
+        Ok(first)
+    }
+
+    /// The first row of a query; a query that returns none is a bug of the caller's.
+    pub fn query_row<T>(
+        &self,
+        sql: &str,
+        params: &[&dyn ToValue],
+        f: impl FnOnce(&Row) -> Result<T>,
+    ) -> Result<T> {
+        self.query_opt(sql, params, f)?
+            .ok_or_else(|| Error::internal("store: the query returned no row"))
+    }
+
+    /// Several statements without parameters (a migration).
+    pub fn execute_batch(&self, sql: &str) -> Result<()> {
+        match self {
+            Db::Sqlite(c) => c.execute_batch(sql).map_err(super::sql),
+            Db::Postgres(c) => c.borrow_mut().batch_execute(sql),
+        }
+    }
+
+    /// Starts a transaction; it rolls back when dropped before [`Tx::commit`].
+    pub fn transaction(&self, begin: Begin) -> Result<Tx<'_>> {
+        let sql = match (self.dialect(), begin) {
+            (Dialect::Sqlite, Begin::Write) => "BEGIN IMMEDIATE",
+            (Dialect::Sqlite, Begin::Read) => "BEGIN DEFERRED",
+            (Dialect::Postgres, Begin::Write) => "BEGIN",
+            (Dialect::Postgres, Begin::Read) => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+        };
+        self.execute_batch(sql)?;
+        Ok(Tx {
+            db: self,
+            open: true,
+        })
+    }
+}
+
+/// An open transaction on a [`Db`]; statements go through it as through the connection.
+pub struct Tx<'a> {
+    db: &'a Db,
+    open: bool,
+}
+
+impl Tx<'_> {
+    pub fn commit(mut self) -> Result<()> {
+        self.open = false;
+        self.db.execute_batch("COMMIT")
+    }
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Db;
+    fn deref(&self) -> &Db {
+        self.db
+    }
+}
+
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            let _ = self.db.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+fn values(params: &[&dyn ToValue]) -> Vec<Value> {
+    params.iter().map(|p| p.to_value()).collect()
+}
+
+fn from_sqlite(v: rusqlite::types::ValueRef<'_>) -> Value {
+    use rusqlite::types::ValueRef as V;
+    match v {
+        V::Null => Value::Null,
+        V::Integer(i) => Value::Int(i),
+        V::Real(f) => Value::Real(f),
+        V::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        V::Blob(b) => Value::Blob(b.to_vec()),
+    }
+}
+
+impl rusqlite::ToSql for Value {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, ValueRef};
+        Ok(ToSqlOutput::Borrowed(match self {
+            Value::Null => ValueRef::Null,
+            Value::Int(i) => ValueRef::Integer(*i),
+            Value::Real(f) => ValueRef::Real(*f),
+            Value::Text(s) => ValueRef::Text(s.as_bytes()),
+            Value::Blob(b) => ValueRef::Blob(b),
+        }))
+    }
+}
+
+/// `sql` with SQLite's placeholders (`?N`, and a bare `?` numbered as SQLite numbers it) as
+/// PostgreSQL's `$N`,
+/// outside string literals, quoted names and comments.
+pub fn placeholders(sql: &str) -> String {
+    let bytes = sql.as_bytes();
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut next = 1usize;
+    let mut i = 0;
+    let mut copy_from = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            quote @ (b'\'' | b'"') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'?' => {
+                out.push_str(&sql[copy_from..i]);
+                let digits = bytes[i + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                // SQLite numbers a bare `?` one past the largest number so far.
+                if digits == 0 {
+                    out.push_str(&format!("${next}"));
+                    next += 1;
+                } else {
+                    let number = &sql[i + 1..i + 1 + digits];
+                    next = next.max(number.parse::<usize>().unwrap_or(0) + 1);
+                    out.push('$');
+                    out.push_str(number);
+                }
+                i += 1 + digits;
+                copy_from = i;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&sql[copy_from.min(sql.len())..]);
+    out
+}
+
+/// A PostgreSQL error as goclaw's: a lost connection or a server that cannot be reached is
+/// an upstream failure (exit 8); a serialization failure or deadlock, a timeout (exit 7); a
+/// lock wait cut short, the same.
+pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> Error {
+    use postgres::error::SqlState;
+    // The error and its causes ("error connecting to server: Connection refused").
+    let mut said = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !said.contains(&text) {
+            said = format!("{said}: {text}");
+        }
+        cause = c.source();
+    }
+    let said = scrub(&said);
+    let detail = e
+        .as_db_error()
+        .map(|d| scrub(d.message()))
+        .unwrap_or_else(|| said.clone());
+    match e.code() {
+        Some(c)
+            if *c == SqlState::T_R_SERIALIZATION_FAILURE
+                || *c == SqlState::T_R_DEADLOCK_DETECTED
+                || *c == SqlState::LOCK_NOT_AVAILABLE
+                || *c == SqlState::QUERY_CANCELED =>
+        {
+            Error::new(ErrorKind::Timeout, format!("store: {detail}"))
+        }
+        Some(c)
+            if *c == SqlState::INVALID_PASSWORD
+                || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
+        {
+            Error::new(ErrorKind::Upstream, format!("store: {detail}")).with_hint(
+                "check the user and password (PGPASSWORD, ~/.pgpass or [store] password_env)",
+            )
+        }
+        Some(c) if *c == SqlState::READ_ONLY_SQL_TRANSACTION => {
+            Error::denied(format!("store: {detail}"))
+        }
+        Some(_) => Error::failed(format!("store: {detail}")),
+        None if said.contains("password missing") => Error::new(
+            ErrorKind::Upstream,
+            "store: the PostgreSQL server asks for a password and none was given",
+        )
+        .with_hint("give it in PGPASSWORD, ~/.pgpass or the variable [store] password_env names"),
+        None if said.contains("invalid configuration") => Error::usage(format!("store: {said}")),
+        None if e.is_closed() || reached_no_server(e) => Error::new(
+            ErrorKind::Upstream,
+            format!("store: the PostgreSQL server: {said}"),
+        ),
+        None => Error::failed(format!("store: {said}")),
+    }
+}
+
+/// Whether the error is on the way to the server (an I/O error, a timeout while connecting),
+/// not something the server said.
+fn reached_no_server(e: &postgres::Error) -> bool {
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        if c.is::<std::io::Error>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    let said = e.to_string();
+    said.contains("timeout") || said.contains("connecting")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_become_dollars_outside_literals() {
+        assert_eq!(
+            placeholders("SELECT ?1, ?12 FROM t WHERE a = ? AND b = '?' AND \"c?\" = ?"),
+            "SELECT $1, $12 FROM t WHERE a = $13 AND b = '?' AND \"c?\" = $14"
+        );
+        assert_eq!(
+            placeholders("-- why?\nSELECT ?2 /* ? */"),
+            "-- why?\nSELECT $2 /* ? */"
+        );
+        assert_eq!(placeholders("SELECT 'it''s ?'"), "SELECT 'it''s ?'");
+        assert_eq!(placeholders("VALUES (?, ?)"), "VALUES ($1, $2)");
+    }
+
+    #[test]
+    fn the_same_calls_read_and_write_sqlite() {
+        let db = Db::Sqlite(rusqlite::Connection::open_in_memory().unwrap());
+        db.execute_batch(
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL, raw BLOB)",
+        )
+        .unwrap();
+        let tx = db.transaction(Begin::Write).unwrap();
+        tx.execute(
+            "INSERT INTO t (name, score, raw) VALUES (?1, ?2, ?3)",
+            db_params!["ann", 1.5, vec![0u8, 255]],
+        )
+        .unwrap();
+        tx.execute(
+            "INSERT INTO t (name) VALUES (?1)",
+            db_params![None::<String>],
+        )
+        .unwrap();
+        tx.commit().unwrap();
+        {
+            let tx = db.transaction(Begin::Write).unwrap();
+            tx.execute("DELETE FROM t", db_params![]).unwrap();
+        } // rolled back
+        let rows = db
+            .query_map(
+                "SELECT name, score, raw FROM t ORDER BY id",
+                db_params![],
+                |r| {
+                    Ok((
+                        r.get::<Option<String>>(0)?,
+                        r.get::<Option<f64>>(1)?,
+                        r.get::<Option<Vec<u8>>>(2)?,
+                    ))
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            rows,
+            [
+                (Some("ann".into()), Some(1.5), Some(vec![0, 255])),
+                (None, None, None)
+            ]
+        );
+        let none = db
+            .query_opt("SELECT id FROM t WHERE name = ?1", db_params!["bob"], |r| {
+                r.get::<i64>(0)
+            })
+            .unwrap();
+        assert_eq!(none, None);
+    }
+}

@@ -1,0 +1,254 @@
+//! The PostgreSQL side of [`Db`](super::Db): the `postgres` crate's synchronous client, which
+//! runs its own small tokio runtime, so it is never called from inside one of goclaw's runtimes
+//! (every store call is made outside them). Values cross as [`Value`]: an integer binds to any
+//! integer, real, boolean or text column; a text to text, JSON or a number column; NUMERIC,
+//! dates and times come back as numbers and text, so `db query` shows any column.
+
+use std::error::Error as StdError;
+
+use bytes::{BufMut, BytesMut};
+use postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
+
+use super::{Row, Value};
+use crate::error::{Error, Result};
+use crate::store::location::{self, PgUrl};
+
+type BoxError = Box<dyn StdError + Sync + Send>;
+
+/// How to reach the server: the URL and where its password comes from.
+#[derive(Debug, Clone)]
+pub struct PgConnect {
+    pub url: PgUrl,
+    /// `[store] password_env`: a variable holding the password.
+    pub password_env: Option<String>,
+    /// How long to wait for the server to answer a connection.
+    pub connect_timeout: std::time::Duration,
+}
+
+/// A connection, and what to scrub from its errors.
+pub struct Client {
+    inner: postgres::Client,
+    url: PgUrl,
+    password: Option<String>,
+}
+
+impl PgConnect {
+    pub fn connect(&self) -> Result<Client> {
+        let password = location::password(&self.url, self.password_env.as_deref());
+        let scrub = |m: &str| self.url.scrub(m, password.as_deref());
+        let mut config: postgres::Config = self.url.secret_text().parse().map_err(|e| {
+            Error::usage(format!(
+                "the store URL {}: {}",
+                self.url,
+                scrub(&format!("{e}"))
+            ))
+        })?;
+        if let Some(p) = &password {
+            config.password(p);
+        }
+        if config.get_user().is_none() {
+            let user = std::env::var("PGUSER")
+                .or_else(|_| std::env::var("USER"))
+                .unwrap_or_else(|_| "postgres".into());
+            config.user(&user);
+        }
+        config.connect_timeout(self.connect_timeout);
+        config.application_name("goclaw");
+        let inner = config.connect(postgres::NoTls).map_err(|e| {
+            let mut error = super::pg_error(&e, &scrub);
+            error.message = format!("{} ({})", error.message, self.url);
+            error
+        })?;
+        Ok(Client {
+            inner,
+            url: self.url.clone(),
+            password,
+        })
+    }
+}
+
+impl Client {
+    fn error(&self, e: &postgres::Error) -> Error {
+        super::pg_error(e, &|m| self.url.scrub(m, self.password.as_deref()))
+    }
+
+    pub fn execute(&mut self, sql: &str, values: &[Value]) -> Result<u64> {
+        let params: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
+        self.inner.execute(sql, &params).map_err(|e| self.error(&e))
+    }
+
+    pub fn query(&mut self, sql: &str, values: &[Value]) -> Result<Vec<Row>> {
+        let params: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
+        let rows = self.inner.query(sql, &params).map_err(|e| self.error(&e))?;
+        rows.iter()
+            .map(|r| {
+                (0..r.len())
+                    .map(|i| r.try_get::<_, Value>(i).map_err(|e| self.error(&e)))
+                    .collect::<Result<Vec<_>>>()
+                    .map(|values| Row { values })
+            })
+            .collect()
+    }
+
+    pub fn batch_execute(&mut self, sql: &str) -> Result<()> {
+        self.inner.batch_execute(sql).map_err(|e| self.error(&e))
+    }
+
+    /// The column names a query would return (for `db query`).
+    pub fn columns(&mut self, sql: &str) -> Result<Vec<String>> {
+        let stmt = self.inner.prepare(sql).map_err(|e| self.error(&e))?;
+        Ok(stmt
+            .columns()
+            .iter()
+            .map(|c| c.name().to_string())
+            .collect())
+    }
+}
+
+impl ToSql for Value {
+    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> std::result::Result<IsNull, BoxError> {
+        match self {
+            Value::Null => Ok(IsNull::Yes),
+            Value::Int(i) => match *ty {
+                Type::INT8 => i.to_sql(ty, out),
+                Type::INT4 => i32::try_from(*i)?.to_sql(ty, out),
+                Type::INT2 => i16::try_from(*i)?.to_sql(ty, out),
+                Type::FLOAT8 => (*i as f64).to_sql(ty, out),
+                Type::FLOAT4 => (*i as f32).to_sql(ty, out),
+                Type::BOOL => (*i != 0).to_sql(ty, out),
+                Type::TEXT | Type::VARCHAR | Type::UNKNOWN => {
+                    i.to_string().to_sql(&Type::TEXT, out)
+                }
+                _ => Err(format!("an integer cannot be stored in a {ty} column").into()),
+            },
+            Value::Real(f) => match *ty {
+                Type::FLOAT8 => f.to_sql(ty, out),
+                Type::FLOAT4 => (*f as f32).to_sql(ty, out),
+                Type::TEXT | Type::VARCHAR | Type::UNKNOWN => {
+                    f.to_string().to_sql(&Type::TEXT, out)
+                }
+                _ => Err(format!("a real number cannot be stored in a {ty} column").into()),
+            },
+            Value::Text(s) => match *ty {
+                Type::JSONB => {
+                    out.put_u8(1);
+                    out.put_slice(s.as_bytes());
+                    Ok(IsNull::No)
+                }
+                Type::INT8 => s.trim().parse::<i64>()?.to_sql(ty, out),
+                Type::FLOAT8 => s.trim().parse::<f64>()?.to_sql(ty, out),
+                Type::BYTEA => s.as_bytes().to_sql(ty, out),
+                _ => {
+                    out.put_slice(s.as_bytes());
+                    Ok(IsNull::No)
+                }
+            },
+            Value::Blob(b) => match *ty {
+                Type::BYTEA => b.as_slice().to_sql(ty, out),
+                _ => Err(format!("bytes cannot be stored in a {ty} column").into()),
+            },
+        }
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+impl<'a> FromSql<'a> for Value {
+    fn from_sql(ty: &Type, raw: &'a [u8]) -> std::result::Result<Value, BoxError> {
+        Ok(match *ty {
+            Type::INT8 => Value::Int(i64::from_sql(ty, raw)?),
+            Type::INT4 => Value::Int(i64::from(i32::from_sql(ty, raw)?)),
+            Type::INT2 => Value::Int(i64::from(i16::from_sql(ty, raw)?)),
+            Type::OID => Value::Int(i64::from(u32::from_sql(ty, raw)?)),
+            Type::BOOL => Value::Int(i64::from(bool::from_sql(ty, raw)?)),
+            Type::FLOAT8 => Value::Real(f64::from_sql(ty, raw)?),
+            Type::FLOAT4 => Value::Real(f64::from(f32::from_sql(ty, raw)?)),
+            Type::BYTEA => Value::Blob(raw.to_vec()),
+            Type::JSONB => Value::Text(String::from_utf8(raw.get(1..).unwrap_or(&[]).to_vec())?),
+            Type::NUMERIC => numeric(raw)?,
+            Type::VOID => Value::Null,
+            Type::TIMESTAMPTZ | Type::TIMESTAMP => {
+                // Microseconds since 2000-01-01 00:00:00 UTC.
+                let micros = i64::from_sql(&Type::INT8, raw)?;
+                let unix = jiff::Timestamp::from_microsecond(micros + 946_684_800_000_000)?;
+                Value::Text(unix.to_string())
+            }
+            Type::DATE => {
+                let days = i32::from_sql(&Type::INT4, raw)?;
+                let day = jiff::civil::date(2000, 1, 1)
+                    .checked_add(jiff::Span::new().days(i64::from(days)))?;
+                Value::Text(day.to_string())
+            }
+            _ => match std::str::from_utf8(raw) {
+                // Text and the types whose binary form is their text (VARCHAR, NAME, JSON, …).
+                Ok(text) if is_text(ty) => Value::Text(text.to_string()),
+                _ => return Err(format!("a {ty} column cannot be read: cast it to text").into()),
+            },
+        })
+    }
+
+    fn from_sql_null(_: &Type) -> std::result::Result<Value, BoxError> {
+        Ok(Value::Null)
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+}
+
+fn is_text(ty: &Type) -> bool {
+    matches!(
+        *ty,
+        Type::TEXT
+            | Type::VARCHAR
+            | Type::BPCHAR
+            | Type::NAME
+            | Type::JSON
+            | Type::UNKNOWN
+            | Type::XML
+            | Type::CHAR
+    )
+}
+
+/// NUMERIC's binary form (base-10 000 digits) as an integer when it is one and fits, else a
+/// real number.
+fn numeric(raw: &[u8]) -> std::result::Result<Value, BoxError> {
+    let word = |i: usize| -> std::result::Result<i16, BoxError> {
+        let b = raw.get(i * 2..i * 2 + 2).ok_or("a short NUMERIC")?;
+        Ok(i16::from_be_bytes([b[0], b[1]]))
+    };
+    let (ndigits, weight, sign, dscale) = (word(0)?, word(1)?, word(2)? as u16, word(3)?);
+    if sign == 0xC000 {
+        return Ok(Value::Text("NaN".into()));
+    }
+    let mut value = 0f64;
+    let mut whole: Option<i128> = Some(0);
+    for k in 0..ndigits.max(0) as usize {
+        let digit = f64::from(word(4 + k)?);
+        let power = i32::from(weight) - k as i32;
+        value += digit * 10_000f64.powi(power);
+        if power < 0 && digit != 0.0 {
+            whole = None;
+        }
+        whole = whole.and_then(|w| {
+            let d = i128::from(word(4 + k).ok()?);
+            let scaled = d.checked_mul(10_000i128.checked_pow(power.max(0) as u32)?)?;
+            if power < 0 {
+                Some(w)
+            } else {
+                w.checked_add(scaled)
+            }
+        });
+    }
+    let negative = sign == 0x4000;
+    if dscale == 0
+        && let Some(w) = whole.and_then(|w| i64::try_from(if negative { -w } else { w }).ok())
+    {
+        return Ok(Value::Int(w));
+    }
+    Ok(Value::Real(if negative { -value } else { value }))
+}

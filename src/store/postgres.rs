@@ -1,0 +1,311 @@
+//! The store on a PostgreSQL server: opening it, its migrations (applied in one transaction
+//! under an advisory lock, so two machines upgrading at once do not race; a store written by a
+//! newer goclaw is refused and never touched), and what `goclaw db` shows of it.
+
+use std::time::Duration;
+
+use super::db::{Begin, Db, PgConnect, Value};
+use super::{Migration, MigrationState};
+use crate::db_params;
+use crate::error::{Error, ErrorKind, Result};
+
+/// PostgreSQL's migrations. The first stands for SQLite's 001–013 at once; each later one has
+/// a SQLite twin under the same version.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 13,
+    name: "baseline",
+    sql: include_str!("migrations/postgres/013_baseline.sql"),
+}];
+
+/// The advisory lock migrations hold: "goclaw" in ASCII.
+const MIGRATION_LOCK: i64 = 0x676f_636c_6177;
+
+/// An open PostgreSQL store.
+pub struct PgStore {
+    pub db: Db,
+    pub target: PgConnect,
+}
+
+impl PgStore {
+    /// Connects, and creates or migrates the schema when it is behind.
+    pub fn open(target: &PgConnect) -> Result<PgStore> {
+        let store = PgStore::connect(target)?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Connects without touching the schema.
+    pub fn connect(target: &PgConnect) -> Result<PgStore> {
+        let client = target.connect()?;
+        Ok(PgStore {
+            db: Db::Postgres(Box::new(std::cell::RefCell::new(client))),
+            target: target.clone(),
+        })
+    }
+
+    /// The highest version applied (0 on an empty database).
+    pub fn version(&self) -> Result<i64> {
+        version(&self.db)
+    }
+
+    /// Applies what is pending; returns what it applied.
+    pub fn migrate(&self) -> Result<Vec<Migration>> {
+        if self.version()? >= super::latest_version() {
+            return self.refuse_newer().map(|()| Vec::new());
+        }
+        let tx = self.db.transaction(Begin::Write)?;
+        tx.execute(
+            "SELECT pg_advisory_xact_lock(?1)",
+            db_params![MIGRATION_LOCK],
+        )?;
+        // Another machine may have migrated while this one waited for the lock.
+        let current = version(&tx)?;
+        let mut applied = Vec::new();
+        for m in MIGRATIONS.iter().filter(|m| m.version > current) {
+            tx.execute_batch(m.sql).map_err(|e| {
+                Error::new(
+                    e.kind,
+                    format!("store migration {} ({}): {}", m.version, m.name, e.message),
+                )
+            })?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
+                db_params![m.version, m.name, now_text()],
+            )?;
+            applied.push(*m);
+        }
+        tx.commit()?;
+        Ok(applied)
+    }
+
+    fn refuse_newer(&self) -> Result<()> {
+        let v = self.version()?;
+        if v > super::latest_version() {
+            return Err(Error::new(
+                ErrorKind::Conflict,
+                format!(
+                    "the store {} is at schema version {v}, newer than this goclaw knows ({})",
+                    self.target.url,
+                    super::latest_version()
+                ),
+            )
+            .with_hint("upgrade goclaw on this machine"));
+        }
+        Ok(())
+    }
+
+    /// What is applied and what is pending.
+    pub fn migration_state(&self) -> Result<MigrationState> {
+        let current = self.version()?;
+        Ok(MigrationState {
+            schema_version: current,
+            binary_version: super::latest_version(),
+            pending: MIGRATIONS
+                .iter()
+                .filter(|m| m.version > current)
+                .copied()
+                .collect(),
+        })
+    }
+
+    /// The server's version string.
+    pub fn server_version(&self) -> Result<String> {
+        self.db
+            .query_row("SHOW server_version", db_params![], |r| r.get::<String>(0))
+    }
+
+    /// The statements that made the schema, as the migrations applied wrote them.
+    pub fn schema(&self) -> Result<Vec<String>> {
+        let current = self.version()?;
+        Ok(MIGRATIONS
+            .iter()
+            .filter(|m| m.version <= current)
+            .flat_map(|m| statements(m.sql))
+            .collect())
+    }
+
+    /// Problems the server finds: tables of the schema that are missing.
+    pub fn check(&self) -> Result<Vec<String>> {
+        if self.version()? == 0 {
+            return Ok(vec![
+                "no goclaw schema yet (`goclaw db migrate` creates it)".into(),
+            ]);
+        }
+        let mut problems = Vec::new();
+        for table in tables(MIGRATIONS) {
+            let found = self.db.query_row(
+                "SELECT count(*) FROM information_schema.tables \
+                 WHERE table_schema = current_schema() AND table_name = ?1",
+                db_params![table],
+                |r| r.get::<i64>(0),
+            )?;
+            if found == 0 {
+                problems.push(format!("table {table} is missing"));
+            }
+        }
+        Ok(problems)
+    }
+
+    /// Runs one statement in a read-only transaction that ends at `time`; calls `row` with
+    /// each row (column name → value). Returns the column names.
+    pub fn query_json(
+        &self,
+        sql: &str,
+        params: &[String],
+        time: Duration,
+        max_bytes: u64,
+        mut row: impl FnMut(serde_json::Map<String, serde_json::Value>) -> Result<()>,
+    ) -> Result<Vec<String>> {
+        let Db::Postgres(client) = &self.db else {
+            return Err(Error::internal("a PostgreSQL store over another backend"));
+        };
+        let tx = self.db.transaction(Begin::Read)?;
+        tx.execute_batch(&format!(
+            "SET LOCAL statement_timeout = {}",
+            time.as_millis().max(1)
+        ))?;
+        let sql = super::db::placeholders(sql);
+        let columns = client
+            .borrow_mut()
+            .columns(&sql)
+            .map_err(|e| one_statement(e, sql.as_str()))?;
+        let values: Vec<Value> = params.iter().map(|p| Value::Text(p.clone())).collect();
+        let rows = client
+            .borrow_mut()
+            .query(&sql, &values)
+            .map_err(|e| timed_out(e, time))?;
+        let mut bytes = 0u64;
+        for r in rows {
+            let mut obj = serde_json::Map::new();
+            for (name, value) in columns.iter().zip(r.into_values()) {
+                let json = to_json(value);
+                bytes += json.to_string().len() as u64;
+                if bytes > max_bytes {
+                    return Err(Error::new(
+                        ErrorKind::Limited,
+                        format!("db query: the result is larger than {max_bytes} bytes"),
+                    )
+                    .with_hint("select less, or raise --max-bytes"));
+                }
+                obj.insert(name.clone(), json);
+            }
+            row(obj)?;
+        }
+        tx.commit()?;
+        Ok(columns)
+    }
+}
+
+fn version(db: &Db) -> Result<i64> {
+    let exists = db.query_row(
+        "SELECT count(*) FROM information_schema.tables \
+         WHERE table_schema = current_schema() AND table_name = 'schema_migrations'",
+        db_params![],
+        |r| r.get::<i64>(0),
+    )?;
+    if exists == 0 {
+        return Ok(0);
+    }
+    db.query_row(
+        "SELECT coalesce(max(version), 0) FROM schema_migrations",
+        db_params![],
+        |r| r.get::<i64>(0),
+    )
+}
+
+fn one_statement(e: Error, sql: &str) -> Error {
+    if e.message.contains("cannot insert multiple commands")
+        || sql.trim_end().trim_end_matches(';').contains(';') && e.message.contains("syntax error")
+    {
+        return Error::usage("db query runs one statement; the SQL holds more than one")
+            .with_hint("run each statement with its own `goclaw db query`");
+    }
+    e
+}
+
+fn timed_out(e: Error, time: Duration) -> Error {
+    if e.kind == ErrorKind::Timeout {
+        return Error::new(
+            ErrorKind::Timeout,
+            format!("db query: stopped after {}s", time.as_secs_f64()),
+        )
+        .with_hint("--timeout gives it longer");
+    }
+    e
+}
+
+fn to_json(v: Value) -> serde_json::Value {
+    match v {
+        Value::Null => serde_json::Value::Null,
+        Value::Int(i) => i.into(),
+        Value::Real(f) => {
+            serde_json::Number::from_f64(f).map_or(serde_json::Value::Null, Into::into)
+        }
+        Value::Text(s) => s.into(),
+        Value::Blob(b) => {
+            serde_json::json!({ "hex": b.iter().map(|x| format!("{x:02x}")).collect::<String>() })
+        }
+    }
+}
+
+/// The statements of a migration, comments and blank lines left out.
+fn statements(sql: &str) -> Vec<String> {
+    let text: String = sql
+        .lines()
+        .map(|l| l.split("--").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    text.split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The tables the migrations create.
+fn tables(migrations: &[Migration]) -> Vec<String> {
+    migrations
+        .iter()
+        .flat_map(|m| statements(m.sql))
+        .filter_map(|s| {
+            let rest = s.strip_prefix("CREATE TABLE ")?;
+            rest.split_whitespace().next().map(str::to_string)
+        })
+        .collect()
+}
+
+fn now_text() -> String {
+    jiff::Timestamp::now().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_baseline_stands_for_every_sqlite_table() {
+        let pg: std::collections::BTreeSet<String> = tables(MIGRATIONS).into_iter().collect();
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        for m in super::super::MIGRATIONS {
+            conn.execute_batch(m.sql).unwrap();
+        }
+        let mut stmt = conn
+            .prepare(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '%_fts%' \
+                 AND name NOT LIKE 'sqlite_%'",
+            )
+            .unwrap();
+        let mut sqlite: std::collections::BTreeSet<String> = stmt
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        // SQLite's store makes this one itself, before its first migration.
+        sqlite.insert("schema_migrations".into());
+        assert_eq!(pg, sqlite);
+        assert_eq!(
+            MIGRATIONS.last().map(|m| m.version),
+            Some(super::super::latest_version())
+        );
+    }
+}

@@ -1,0 +1,372 @@
+//! The store on a real PostgreSQL server: the throwaway cluster `.ci/run` starts with Debian's
+//! `pg_virtualenv`, found through the PG* variables it sets (PGHOST, PGPORT, PGUSER,
+//! PGPASSWORD). Each test makes its own database and drops it. A goclaw under test inherits no
+//! PG* variable: each test gives it the password the way it tests.
+
+use std::process::Output;
+
+use crate::util::*;
+
+/// The server the test run was given.
+struct PgServer {
+    host: String,
+    port: String,
+    user: String,
+    password: String,
+}
+
+fn server() -> Option<PgServer> {
+    let var = |n: &str| std::env::var(n).ok().filter(|v| !v.is_empty());
+    let found = (|| {
+        Some(PgServer {
+            host: var("PGHOST")?,
+            port: var("PGPORT").unwrap_or_else(|| "5432".into()),
+            user: var("PGUSER")?,
+            password: var("PGPASSWORD")?,
+        })
+    })()
+    .filter(|_| which::which("psql").is_ok());
+    require_peer(
+        found,
+        "a PostgreSQL server (PGHOST, PGUSER, PGPASSWORD and psql; .ci/run starts one with pg_virtualenv)",
+    )
+}
+
+/// A database of its own for one test, dropped at the end.
+struct PgDb {
+    server: PgServer,
+    name: String,
+}
+
+impl PgDb {
+    fn new() -> Option<PgDb> {
+        let server = server()?;
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let name = format!(
+            "goclaw_test_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+        );
+        let db = PgDb { server, name };
+        db.psql("postgres", &format!("CREATE DATABASE {}", db.name));
+        Some(db)
+    }
+
+    /// The URL without a password (tests give it as PGPASSWORD, a .pgpass or in the URL).
+    fn url(&self) -> String {
+        format!(
+            "postgres://{}@{}:{}/{}",
+            self.server.user, self.server.host, self.server.port, self.name
+        )
+    }
+
+    fn url_with_password(&self, password: &str) -> String {
+        format!(
+            "postgres://{}:{password}@{}:{}/{}",
+            self.server.user, self.server.host, self.server.port, self.name
+        )
+    }
+
+    /// One SQL statement through psql; its output, trimmed.
+    fn psql(&self, database: &str, sql: &str) -> String {
+        let o = std::process::Command::new("psql")
+            .args(["-v", "ON_ERROR_STOP=1", "-qAt", "-d", database, "-c", sql])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "psql {sql}: {}", stderr(&o));
+        stdout(&o).trim().to_string()
+    }
+
+    /// `goclaw ARGS… --db URL` with the password in PGPASSWORD.
+    fn run(&self, env: &TestEnv, args: &[&str]) -> Output {
+        env.cmd(args)
+            .args(["--db", &self.url()])
+            .env("PGPASSWORD", &self.server.password)
+            .output()
+            .unwrap()
+    }
+
+    fn ok(&self, env: &TestEnv, args: &[&str]) -> Output {
+        let o = self.run(env, args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        o
+    }
+}
+
+impl Drop for PgDb {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("psql")
+            .args(["-qAt", "-d", "postgres", "-c"])
+            .arg(format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ))
+            .output();
+    }
+}
+
+#[test]
+fn db_path_migrate_check_schema_and_query_work_on_postgres() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    let path = json(&pg.ok(&env, &["db", "path"]));
+    assert_eq!(path["path"], pg.url());
+    assert_eq!(path["exists"], false);
+    // Before any migration: unhealthy, and says what to do.
+    let o = pg.run(&env, &["db", "check"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stdout(&o).contains("goclaw db migrate"), "{}", stdout(&o));
+
+    let migrated = json(&pg.ok(&env, &["db", "migrate"]));
+    assert_eq!(migrated["schema_version"], 13);
+    assert_eq!(migrated["applied"][0]["version"], 13);
+    let again = json(&pg.ok(&env, &["db", "migrate"]));
+    assert_eq!(again["applied"], serde_json::json!([]));
+    let check = json(&pg.ok(&env, &["db", "check"]));
+    assert_eq!(check["ok"], true, "{check}");
+    assert_eq!(check["integrity"], serde_json::json!(["ok"]));
+    assert_eq!(json(&pg.ok(&env, &["db", "path"]))["exists"], true);
+    let schema = json(&pg.ok(&env, &["db", "schema"]));
+    assert!(
+        schema["statements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s.as_str().unwrap().starts_with("CREATE TABLE tasks")),
+        "{schema}"
+    );
+
+    // Queries: rows as JSON Lines, parameters, and every refusal with its exit code.
+    let o = pg.ok(
+        &env,
+        &[
+            "db",
+            "query",
+            "--param",
+            "41",
+            "--param",
+            "hi",
+            "SELECT ?1::bigint + 1 AS n, ?2 AS s, 1.5::numeric AS x, 'ab'::bytea AS b, NULL AS z",
+        ],
+    );
+    assert_eq!(
+        stdout(&o).trim(),
+        r#"{"n":42,"s":"hi","x":1.5,"b":{"hex":"6162"},"z":null}"#
+    );
+    let o = pg.run(
+        &env,
+        &["db", "query", "INSERT INTO store_meta VALUES ('a', 'b')"],
+    );
+    assert_error(&o, 3, "denied");
+    assert_eq!(pg.psql(&pg.name, "SELECT count(*) FROM store_meta"), "0");
+    let o = pg.run(&env, &["db", "query", "SELECT 1; SELECT 2"]);
+    assert_error(&o, 2, "usage");
+    let o = pg.run(
+        &env,
+        &["db", "query", "--timeout", "300ms", "SELECT pg_sleep(5)"],
+    );
+    assert_error(&o, 7, "timeout");
+    let o = pg.run(&env, &["db", "query", "SELECT * FROM nothing_here"]);
+    assert_error(&o, 1, "failed");
+    let o = pg.run(&env, &["db", "backup", "copy.db"]);
+    assert!(
+        assert_error(&o, 2, "usage")["hint"]
+            .as_str()
+            .unwrap()
+            .contains("pg_dump")
+    );
+}
+
+#[test]
+fn commands_that_do_not_run_on_postgres_yet_say_so_and_touch_nothing() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    for args in [
+        &["tasks", "list"][..],
+        &["runs", "list"],
+        &["tools", "exec", "datetime", "{}"],
+    ] {
+        let o = pg.run(&env, args);
+        let err = assert_error(&o, 2, "usage");
+        assert!(
+            err["message"].as_str().unwrap().contains("PostgreSQL"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!env.db().exists(), "no SQLite store made instead");
+    assert_eq!(
+        pg.psql(
+            &pg.name,
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+        ),
+        "0"
+    );
+}
+
+/// The baseline schema has every table and column of SQLite's, in the same order, so one SQL
+/// text reads both (plus the full-text `search` columns PostgreSQL keeps in place of FTS5).
+#[test]
+fn the_postgres_schema_has_every_sqlite_column_in_order() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    pg.ok(&env, &["db", "migrate"]);
+    env.ok(&["db", "migrate"]);
+    let columns = |o: Output| -> Vec<String> {
+        stdout(&o)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                format!("{}.{}", v["t"].as_str().unwrap(), v["c"].as_str().unwrap())
+            })
+            .collect()
+    };
+    let on_pg = columns(pg.ok(
+        &env,
+        &[
+            "db",
+            "query",
+            "SELECT table_name AS t, column_name AS c FROM information_schema.columns \
+             WHERE table_schema = current_schema() AND column_name <> 'search' \
+             ORDER BY table_name, ordinal_position",
+        ],
+    ));
+    let on_sqlite = columns(env.ok(&[
+        "db",
+        "query",
+        "SELECT m.name AS t, p.name AS c FROM sqlite_schema m, pragma_table_info(m.name) p \
+         WHERE m.type = 'table' AND m.name NOT LIKE '%fts%' AND m.name NOT LIKE 'sqlite_%' \
+         ORDER BY m.name, p.cid",
+    ]));
+    assert!(on_pg.len() > 250, "{}", on_pg.len());
+    assert_eq!(on_pg, on_sqlite);
+}
+
+/// Machines upgrading one store at the same time: the advisory lock lets one apply the schema,
+/// and the others find it done.
+#[test]
+fn machines_migrating_at_once_apply_the_schema_once() {
+    let Some(pg) = PgDb::new() else { return };
+    let machines: Vec<TestEnv> = (0..4).map(|_| TestEnv::new()).collect();
+    let children: Vec<_> = machines
+        .iter()
+        .map(|env| {
+            env.std_cmd(&["db", "migrate", "--db", &pg.url()])
+                .env("PGPASSWORD", &pg.server.password)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut applied = 0;
+    for child in children {
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        applied += json(&o)["applied"].as_array().unwrap().len();
+    }
+    assert_eq!(applied, 1);
+    assert_eq!(
+        pg.psql(&pg.name, "SELECT count(*) FROM schema_migrations"),
+        "1"
+    );
+}
+
+/// The password reaches the server from the URL, PGPASSWORD, `[store] password_env` or
+/// ~/.pgpass, and never reaches the output: not in a path, a config listing, doctor, or an
+/// error.
+#[test]
+fn the_password_comes_from_where_libpq_looks_and_is_never_printed() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    let secret = pg.server.password.clone();
+    let printed = |o: &Output| format!("{}{}", stdout(o), stderr(o));
+
+    // In the URL.
+    let url = pg.url_with_password(&secret);
+    for args in [
+        &["db", "migrate", "--db", &url][..],
+        &["db", "path", "--db", &url],
+        &["config", "path", "--db", &url],
+        &["doctor", "--db", &url],
+    ] {
+        let o = env.run(args);
+        assert!(
+            code(&o) == 0 || args[0] == "doctor",
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(!printed(&o).contains(&secret), "{args:?}: {}", printed(&o));
+        assert!(printed(&o).contains(":***@"), "{args:?}: {}", printed(&o));
+    }
+    // A wrong one, in the URL or in PGPASSWORD: exit 8, and the attempt is not echoed.
+    let wrong = "not-the-password-4711";
+    let o = env.run(&["db", "check", "--db", &pg.url_with_password(wrong)]);
+    assert_error(&o, 8, "upstream");
+    assert!(!printed(&o).contains(wrong), "{}", printed(&o));
+    let o = env
+        .cmd(&["db", "check", "--db", &pg.url()])
+        .env("PGPASSWORD", wrong)
+        .output()
+        .unwrap();
+    assert_error(&o, 8, "upstream");
+    assert!(!printed(&o).contains(wrong), "{}", printed(&o));
+
+    // [store] password_env names the variable.
+    env.write(
+        "../home/config.toml",
+        format!(
+            "[store]\nurl = \"{}\"\npassword_env = \"TEAM_PG\"\n",
+            pg.url()
+        ),
+    );
+    let o = env
+        .cmd(&["db", "check"])
+        .env("TEAM_PG", &secret)
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    std::fs::remove_file(env.home().join("config.toml")).unwrap();
+
+    // ~/.pgpass, read only when private to its owner.
+    use std::os::unix::fs::PermissionsExt;
+    let pgpass = env.root().join(".pgpass");
+    std::fs::write(
+        &pgpass,
+        format!(
+            "{}:{}:*:{}:{secret}\n",
+            pg.server.host, pg.server.port, pg.server.user
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let o = env.run(&["db", "check", "--db", &pg.url()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let o = env.run(&["db", "check", "--db", &pg.url()]);
+    assert_error(&o, 8, "upstream");
+}
+
+#[test]
+fn store_url_in_the_config_selects_postgres_and_a_path_beside_it_is_refused() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    env.write(
+        "../home/config.toml",
+        format!("[store]\nurl = \"{}\"\n", pg.url()),
+    );
+    let o = env
+        .cmd(&["db", "migrate"])
+        .env("PGPASSWORD", &pg.server.password)
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)["path"], pg.url());
+    // --db wins over the config, as for a path.
+    let o = env.run(&["db", "path", "--db", "other.db"]);
+    assert!(json(&o)["path"].as_str().unwrap().ends_with("other.db"));
+    env.write(
+        "../home/config.toml",
+        format!("[store]\nurl = \"{}\"\npath = \"x.db\"\n", pg.url()),
+    );
+    assert_error(&env.run(&["db", "path"]), 2, "usage");
+}
