@@ -30,7 +30,7 @@ impl Runner<'_> {
             self.history(key, &meta.run_id, &cfg, &mut all, outcome)?;
         }
         // A team lead is reminded of its board (seen by the model, not kept in the session).
-        for reminder in crate::team::lead_reminders(self.store.conn(), self.agent_key)? {
+        for reminder in crate::team::lead_reminders(self.store.db(), self.agent_key)? {
             all.push(Message::new(Role::User, reminder));
         }
         // A run on a task is told which (seen by the model, not kept in the session).

@@ -34,7 +34,7 @@ impl Runner<'_> {
     pub(super) fn between_iterations(&mut self, req: &RunRequest, st: &mut RunState) -> Result<()> {
         if let Some(task) = req.team.as_ref().and_then(|t| t.task.as_ref())
             && let Some(why) =
-                crate::team::board::taken_from(self.store.conn(), task, &st.meta.run_id)?
+                crate::team::board::taken_from(self.store.db(), task, &st.meta.run_id)?
         {
             self.cancel.withdraw(why);
             return Ok(());

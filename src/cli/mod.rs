@@ -243,7 +243,37 @@ impl Context {
         &self.paths
     }
 
-    /// Opens (creating and migrating as needed) the store.
+    /// Opens (creating and migrating as needed) the store of either backend, for a command
+    /// whose code runs on the database layer.
+    pub fn any_store(&self) -> Result<crate::store::Opened> {
+        let settings = self.settings()?;
+        let opened = match &settings.db_url {
+            None => crate::store::Opened::Sqlite(self.store()?),
+            Some(url) => {
+                let target = crate::store::db::PgConnect {
+                    url: url.clone(),
+                    password_env: settings.config.store.password_env.clone(),
+                    connect_timeout: settings.config.store.busy_timeout(),
+                };
+                crate::store::Opened::Postgres(Box::new(crate::store::postgres::PgStore::open(
+                    &target,
+                )?))
+            }
+        };
+        if settings.db_url.is_some() {
+            for m in opened.applied() {
+                self.out.verbose(&format!(
+                    "store {}: applied migration {:03}_{}",
+                    settings.store_location(),
+                    m.version,
+                    m.name
+                ));
+            }
+        }
+        Ok(opened)
+    }
+
+    /// Opens (creating and migrating as needed) the SQLite store.
     pub fn store(&self) -> Result<Store> {
         let settings = self.settings()?;
         let store = Store::open(

@@ -184,28 +184,31 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
         }
         command => action_of(ctx, command)?,
     };
-    let mut store = ctx.store()?;
-    if action == Action::Recover {
+    let store = ctx.any_store()?;
+    if action == Action::Recover
+        && let crate::store::Opened::Sqlite(sqlite) = &store
+    {
         // Runs whose process died are marked first, so the claims they held are released.
-        crate::agent::record::reap_abandoned(store.conn())?;
+        // (Runs are not kept on PostgreSQL yet.)
+        crate::agent::record::reap_abandoned(sqlite.conn())?;
     }
     // Reading the board, and recovering it, act as nobody: without --as they look as the lead
     // of the team named (or of the only team).
     let (team, agent) = match (&args.agent, needs_no_agent(&action)) {
         (None, true) => {
             let team = match &args.team {
-                Some(t) => crate::team::get(store.conn(), t)?,
-                None => crate::team::only(store.conn())?,
+                Some(t) => crate::team::get(store.db(), t)?,
+                None => crate::team::only(store.db())?,
             };
             let lead = team.lead.clone();
             (team, lead)
         }
         _ => {
             let agent = acting(ctx, &args.agent)?;
-            (resolve_team(store.conn(), &args.team, &agent)?, agent)
+            (resolve_team(store.db(), &args.team, &agent)?, agent)
         }
     };
-    let mut board = Board::open(&mut store, team, &agent)?;
+    let mut board = Board::open(store.db(), team, &agent)?;
     let team_name = board.team.name.clone();
     match actions::apply(&mut board, action)? {
         Reply::Claimed(None) => Err(Error::not_found(format!(

@@ -137,21 +137,26 @@ pub(crate) fn acting(ctx: &Context, agent: &Option<String>) -> Result<String> {
 
 /// The team by `--team`, else the agent's only team.
 pub(crate) fn resolve_team(
-    conn: &rusqlite::Connection,
+    db: crate::store::db::Db<'_>,
     team: &Option<String>,
     agent: &str,
 ) -> Result<team::Team> {
     match team {
-        Some(t) => team::get(conn, t),
-        None => team::team_of(conn, agent),
+        Some(t) => team::get(db, t),
+        None => team::team_of(db, agent),
     }
 }
 
 pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
-    let mut store = ctx.store()?;
+    if let TeamCommand::Run(a) = args.command {
+        return super::team_run::run(ctx, a);
+    }
+    if let TeamCommand::Work(a) = args.command {
+        return super::team_run::work(ctx, a);
+    }
+    let store = ctx.any_store()?;
     match args.command {
-        TeamCommand::Run(a) => return super::team_run::run(ctx, a),
-        TeamCommand::Work(a) => return super::team_run::work(ctx, a),
+        TeamCommand::Run(_) | TeamCommand::Work(_) => {}
         TeamCommand::Create {
             name,
             lead,
@@ -166,18 +171,11 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
             let settings = settings
                 .map(|s| Input::parse(Some(&s)).read_json(ctx))
                 .transpose()?;
-            let t = team::create(
-                store.conn_mut(),
-                &name,
-                &lead,
-                &members,
-                &reviewers,
-                settings,
-            )?;
+            let t = team::create(store.db(), &name, &lead, &members, &reviewers, settings)?;
             print_team(ctx, &t)?;
         }
         TeamCommand::List => {
-            let teams = team::list(store.conn())?;
+            let teams = team::list(store.db())?;
             table::page(
                 ctx,
                 &Page::whole(teams),
@@ -192,26 +190,26 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
                 },
             )?;
         }
-        TeamCommand::Show { name } => print_team(ctx, &team::get(store.conn(), &name)?)?,
-        TeamCommand::Archive { name } => print_team(ctx, &team::archive(store.conn(), &name)?)?,
+        TeamCommand::Show { name } => print_team(ctx, &team::get(store.db(), &name)?)?,
+        TeamCommand::Archive { name } => print_team(ctx, &team::archive(store.db(), &name)?)?,
         TeamCommand::Members { command } => {
             let (name, t) = match &command {
                 MembersCommand::Add { team: n, .. } | MembersCommand::Rm { team: n, .. } => {
-                    (n.clone(), team::get(store.conn(), n)?)
+                    (n.clone(), team::get(store.db(), n)?)
                 }
             };
             match command {
                 MembersCommand::Add { agent, role, .. } => {
                     check_agents(ctx, [&agent])?;
-                    team::add_member(store.conn(), &t, &agent, &role)?;
+                    team::add_member(store.db(), &t, &agent, &role)?;
                 }
-                MembersCommand::Rm { agent, .. } => team::remove_member(store.conn(), &t, &agent)?,
+                MembersCommand::Rm { agent, .. } => team::remove_member(store.db(), &t, &agent)?,
             }
-            print_team(ctx, &team::get(store.conn(), &name)?)?;
+            print_team(ctx, &team::get(store.db(), &name)?)?;
         }
         TeamCommand::Settings { command } => match command {
             SettingsCommand::Get { team: name, key } => {
-                let t = team::get(store.conn(), &name)?;
+                let t = team::get(store.db(), &name)?;
                 let v = effective_setting(&t, key.as_deref())?;
                 ctx.out.data(&v, |w| {
                     writeln!(
@@ -226,9 +224,9 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
                 key,
                 value,
             } => {
-                let t = team::get(store.conn(), &name)?;
+                let t = team::get(store.db(), &name)?;
                 let v: Value = serde_json::from_str(&value).unwrap_or(Value::String(value));
-                let s = team::set_setting(store.conn(), &t, &key, v)?;
+                let s = team::set_setting(store.db(), &t, &key, v)?;
                 ctx.out.data(&s, |w| {
                     writeln!(
                         w,
@@ -238,7 +236,7 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
                 })?;
             }
         },
-        TeamCommand::Message(m) => return message(ctx, &store, m),
+        TeamCommand::Message(m) => return message(ctx, store.sqlite()?, m),
     }
     Ok(Status::Ok)
 }
@@ -256,7 +254,7 @@ fn print_team(ctx: &Context, t: &team::Team) -> Result<()> {
 
 fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result<Status> {
     let agent = acting(ctx, &m.agent)?;
-    let t = resolve_team(store.conn(), &m.team, &agent)?;
+    let t = resolve_team(store.db(), &m.team, &agent)?;
     let messages = match m.command {
         MessageCommand::Send { to, text } => {
             let msg = mailbox::send(store.conn(), &t, &agent, &to, &text)?;

@@ -39,7 +39,7 @@ fn store() -> (tempfile::TempDir, Store) {
 /// Rows enough for the planner to prefer indexes, and the statistics it plans with.
 fn fill(store: &mut Store) -> team::Team {
     let t = team::create(
-        store.conn_mut(),
+        store.db(),
         "t",
         "lead",
         &["w1".into(), "w2".into()],
@@ -48,7 +48,7 @@ fn fill(store: &mut Store) -> team::Team {
     )
     .unwrap();
     {
-        let mut b = Board::open(store, t.clone(), "lead").unwrap();
+        let mut b = Board::open(store.db(), t.clone(), "lead").unwrap();
         for i in 0..300 {
             b.create(NewTask {
                 subject: format!("task {i}"),
@@ -84,7 +84,7 @@ fn exercise(store: &mut Store, t: &team::Team) {
 /// The board's operations, pages after the first included.
 fn exercise_board(store: &mut Store, t: &team::Team) {
     {
-        let mut b = Board::open(store, t.clone(), "w1").unwrap();
+        let mut b = Board::open(store.db(), t.clone(), "w1").unwrap();
         let first = PageRequest::first(30);
         let next = b.list("all", &first).unwrap().next_cursor;
         b.list("pending", &first).unwrap();
@@ -119,15 +119,15 @@ fn exercise_board(store: &mut Store, t: &team::Team) {
         board::Watch::Spent(3),
         board::Watch::Submitted,
     ] {
-        board::snapshot(store.conn(), t.id, which).unwrap();
+        board::snapshot(store.db(), t.id, which).unwrap();
     }
-    board::events_after(store.conn(), t.id, 10, 100).unwrap();
-    let task = Board::open(store, t.clone(), "lead")
+    board::events_after(store.db(), t.id, 10, 100).unwrap();
+    let task = Board::open(store.db(), t.clone(), "lead")
         .unwrap()
         .reload("#1")
         .unwrap();
-    board::taken_from(store.conn(), &task, "run-x").unwrap();
-    Board::live_claims(store.conn(), t.id).unwrap();
+    board::taken_from(store.db(), &task, "run-x").unwrap();
+    Board::live_claims(store.db(), t.id).unwrap();
 }
 
 /// The mailbox, runs, sessions and the audit trail.

@@ -47,8 +47,8 @@ impl TeamWork {
         run_id: &str,
     ) -> Result<TeamWork> {
         let team = match team_name {
-            Some(t) => team::get(store.conn(), t)?,
-            None => team::team_of(store.conn(), agent)?,
+            Some(t) => team::get(store.db(), t)?,
+            None => team::team_of(store.db(), agent)?,
         };
         if !team.is_member(agent) {
             return Err(crate::error::Error::denied(format!(
@@ -72,7 +72,7 @@ impl TeamWork {
             gate: None,
         };
         if let Some(key) = task_key {
-            let mut board = Board::open(store, w.team.clone(), agent)?;
+            let mut board = Board::open(store.db(), w.team.clone(), agent)?;
             let task = board.take_for_run(key, run_id)?;
             let detail = board.get(&task.id)?;
             w.description = detail.description;
@@ -131,7 +131,7 @@ impl TeamWork {
             };
             while !cancel.is_cancelled() {
                 std::thread::sleep(WATCH_EVERY);
-                if let Ok(Some(why)) = taken_from(store.conn(), &task, &run_id) {
+                if let Ok(Some(why)) = taken_from(store.db(), &task, &run_id) {
                     cancel.withdraw(why);
                     return;
                 }
@@ -144,7 +144,7 @@ impl TeamWork {
         let Some(task) = &self.task else {
             return Ok(None);
         };
-        Board::open(store, self.team.clone(), &self.agent)?.end_run(
+        Board::open(store.db(), self.team.clone(), &self.agent)?.end_run(
             &task.id,
             &self.run_id,
             &RunEnd::Release,
@@ -182,7 +182,7 @@ impl TeamWork {
                     .unwrap_or_else(|| format!("the run {}", outcome.status.as_str())),
             ),
         };
-        let mut board = Board::open(store, self.team.clone(), &self.agent)?;
+        let mut board = Board::open(store.db(), self.team.clone(), &self.agent)?;
         board.end_run(&task.id, &self.run_id, &end)
     }
 }

@@ -22,15 +22,17 @@ const MIGRATION_LOCK: i64 = 0x676f_636c_6177;
 
 /// An open PostgreSQL store.
 pub struct PgStore {
-    pub db: Db,
+    client: std::cell::RefCell<super::db::pg::Client>,
     pub target: PgConnect,
+    /// Migrations this open applied.
+    pub applied: Vec<Migration>,
 }
 
 impl PgStore {
     /// Connects, and creates or migrates the schema when it is behind.
     pub fn open(target: &PgConnect) -> Result<PgStore> {
-        let store = PgStore::connect(target)?;
-        store.migrate()?;
+        let mut store = PgStore::connect(target)?;
+        store.applied = store.migrate()?;
         Ok(store)
     }
 
@@ -38,14 +40,20 @@ impl PgStore {
     pub fn connect(target: &PgConnect) -> Result<PgStore> {
         let client = target.connect()?;
         Ok(PgStore {
-            db: Db::Postgres(Box::new(std::cell::RefCell::new(client))),
+            client: std::cell::RefCell::new(client),
             target: target.clone(),
+            applied: Vec::new(),
         })
+    }
+
+    /// The connection, for the domain's SQL.
+    pub fn db(&self) -> Db<'_> {
+        Db::Postgres(&self.client)
     }
 
     /// The highest version applied (0 on an empty database).
     pub fn version(&self) -> Result<i64> {
-        version(&self.db)
+        version(self.db())
     }
 
     /// Applies what is pending; returns what it applied.
@@ -53,13 +61,13 @@ impl PgStore {
         if self.version()? >= super::latest_version() {
             return self.refuse_newer().map(|()| Vec::new());
         }
-        let tx = self.db.transaction(Begin::Write)?;
+        let tx = self.db().transaction(Begin::Write)?;
         tx.execute(
             "SELECT pg_advisory_xact_lock(?1)",
             db_params![MIGRATION_LOCK],
         )?;
         // Another machine may have migrated while this one waited for the lock.
-        let current = version(&tx)?;
+        let current = version(*tx)?;
         let mut applied = Vec::new();
         for m in MIGRATIONS.iter().filter(|m| m.version > current) {
             tx.execute_batch(m.sql).map_err(|e| {
@@ -110,7 +118,7 @@ impl PgStore {
 
     /// The server's version string.
     pub fn server_version(&self) -> Result<String> {
-        self.db
+        self.db()
             .query_row("SHOW server_version", db_params![], |r| r.get::<String>(0))
     }
 
@@ -133,7 +141,7 @@ impl PgStore {
         }
         let mut problems = Vec::new();
         for table in tables(MIGRATIONS) {
-            let found = self.db.query_row(
+            let found = self.db().query_row(
                 "SELECT count(*) FROM information_schema.tables \
                  WHERE table_schema = current_schema() AND table_name = ?1",
                 db_params![table],
@@ -156,10 +164,8 @@ impl PgStore {
         max_bytes: u64,
         mut row: impl FnMut(serde_json::Map<String, serde_json::Value>) -> Result<()>,
     ) -> Result<Vec<String>> {
-        let Db::Postgres(client) = &self.db else {
-            return Err(Error::internal("a PostgreSQL store over another backend"));
-        };
-        let tx = self.db.transaction(Begin::Read)?;
+        let client = &self.client;
+        let tx = self.db().transaction(Begin::Read)?;
         tx.execute_batch(&format!(
             "SET LOCAL statement_timeout = {}",
             time.as_millis().max(1)
@@ -196,7 +202,7 @@ impl PgStore {
     }
 }
 
-fn version(db: &Db) -> Result<i64> {
+fn version(db: Db<'_>) -> Result<i64> {
     let exists = db.query_row(
         "SELECT count(*) FROM information_schema.tables \
          WHERE table_schema = current_schema() AND table_name = 'schema_migrations'",

@@ -9,11 +9,12 @@ pub mod board;
 pub mod mailbox;
 pub mod work;
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::db_params;
 use crate::error::{Error, Result};
+use crate::store::db::{Begin, Db};
 
 /// A team and its members.
 #[derive(Debug, Clone, Serialize)]
@@ -157,37 +158,34 @@ fn number_range(key: &str) -> Option<(i64, i64)> {
 pub(crate) use crate::store::{now_ms, sql};
 
 /// Loads a team by name.
-pub fn get(conn: &Connection, name: &str) -> Result<Team> {
-    let row = conn
-        .query_row(
-            "SELECT id, name, lead, status, settings FROM teams WHERE name = ?1",
-            [name],
-            |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                ))
-            },
-        )
-        .optional()
-        .map_err(sql)?;
+pub fn get(db: Db<'_>, name: &str) -> Result<Team> {
+    let row = db.query_opt(
+        "SELECT id, name, lead, status, settings FROM teams WHERE name = ?1",
+        db_params![name],
+        |r| {
+            Ok((
+                r.get::<i64>(0)?,
+                r.get::<String>(1)?,
+                r.get::<String>(2)?,
+                r.get::<String>(3)?,
+                r.get::<String>(4)?,
+            ))
+        },
+    )?;
     let Some((id, name, lead, status, settings)) = row else {
         return Err(Error::not_found(format!("no team `{name}`"))
             .with_hint("`goclaw team list` shows the teams"));
     };
-    let mut stmt = conn.prepare("SELECT agent, role FROM team_members WHERE team_id = ?1 ORDER BY role != 'lead', agent").map_err(sql)?;
-    let members = stmt
-        .query_map([id], |r| {
+    let members = db.query_map(
+        "SELECT agent, role FROM team_members WHERE team_id = ?1 ORDER BY role != 'lead', agent",
+        db_params![id],
+        |r| {
             Ok(Member {
                 agent: r.get(0)?,
                 role: r.get(1)?,
             })
-        })
-        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-        .map_err(sql)?;
+        },
+    )?;
     Ok(Team {
         id,
         name,
@@ -198,40 +196,38 @@ pub fn get(conn: &Connection, name: &str) -> Result<Team> {
     })
 }
 
+/// The names a query returns (its first column).
+fn names(db: Db<'_>, sql: &str, params: &[&dyn crate::store::db::ToValue]) -> Result<Vec<String>> {
+    db.query_map(sql, params, |r| r.get(0))
+}
+
 /// Every team, by name.
-pub fn list(conn: &Connection) -> Result<Vec<Team>> {
-    let names: Vec<String> = conn
-        .prepare("SELECT name FROM teams ORDER BY name")
-        .and_then(|mut s| {
-            s.query_map([], |r| r.get(0))
-                .and_then(|rows| rows.collect())
-        })
-        .map_err(sql)?;
-    names.iter().map(|n| get(conn, n)).collect()
+pub fn list(db: Db<'_>) -> Result<Vec<Team>> {
+    names(db, "SELECT name FROM teams ORDER BY name", db_params![])?
+        .iter()
+        .map(|n| get(db, n))
+        .collect()
 }
 
 /// Whether `agent` leads or belongs to any team: its identity carries rights on a board.
-pub fn in_a_team(conn: &Connection, agent: &str) -> Result<bool> {
-    conn.query_row(
+pub fn in_a_team(db: Db<'_>, agent: &str) -> Result<bool> {
+    db.query_row(
         "SELECT EXISTS (SELECT 1 FROM team_members WHERE agent = ?1)",
-        [agent],
+        db_params![agent],
         |r| r.get(0),
     )
-    .map_err(sql)
 }
 
 /// The one active team `agent` belongs to (`--team` picks when there are several).
 /// The only active team, for a command that names none and acts as nobody (`tasks list`).
-pub fn only(conn: &Connection) -> Result<Team> {
-    let names: Vec<String> = conn
-        .prepare("SELECT name FROM teams WHERE status = 'active' ORDER BY name")
-        .and_then(|mut s| {
-            s.query_map([], |r| r.get(0))
-                .and_then(|rows| rows.collect())
-        })
-        .map_err(sql)?;
+pub fn only(db: Db<'_>) -> Result<Team> {
+    let names = names(
+        db,
+        "SELECT name FROM teams WHERE status = 'active' ORDER BY name",
+        db_params![],
+    )?;
     match names.as_slice() {
-        [one] => get(conn, one),
+        [one] => get(db, one),
         [] => Err(Error::not_found("there is no team yet")
             .with_hint("`goclaw team create NAME --lead AGENT` makes one")),
         many => Err(Error::usage(format!(
@@ -241,19 +237,15 @@ pub fn only(conn: &Connection) -> Result<Team> {
     }
 }
 
-pub fn team_of(conn: &Connection, agent: &str) -> Result<Team> {
-    let names: Vec<String> = conn
-        .prepare(
-            "SELECT t.name FROM teams t JOIN team_members m ON m.team_id = t.id
-             WHERE m.agent = ?1 AND t.status = 'active' ORDER BY t.name",
-        )
-        .and_then(|mut s| {
-            s.query_map([agent], |r| r.get(0))
-                .and_then(|rows| rows.collect())
-        })
-        .map_err(sql)?;
+pub fn team_of(db: Db<'_>, agent: &str) -> Result<Team> {
+    let names = names(
+        db,
+        "SELECT t.name FROM teams t JOIN team_members m ON m.team_id = t.id
+         WHERE m.agent = ?1 AND t.status = 'active' ORDER BY t.name",
+        db_params![agent],
+    )?;
     match names.as_slice() {
-        [one] => get(conn, one),
+        [one] => get(db, one),
         [] => Err(
             Error::not_found(format!("agent `{agent}` is not part of any team"))
                 .with_hint("pass --team"),
@@ -267,7 +259,7 @@ pub fn team_of(conn: &Connection, agent: &str) -> Result<Team> {
 
 /// Creates a team. `members` and `reviewers` must not repeat the lead.
 pub fn create(
-    conn: &mut Connection,
+    db: Db<'_>,
     name: &str,
     lead: &str,
     members: &[String],
@@ -282,25 +274,24 @@ pub fn create(
         validate_settings(&given)?;
         s = given;
     }
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(sql)?;
+    let tx = db.transaction(Begin::Write)?;
     let now = now_ms().to_string();
-    let inserted = tx
-        .execute(
-            "INSERT INTO teams (name, lead, settings, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
-             ON CONFLICT (name) DO NOTHING",
-            (name, lead, s.to_string(), &now),
-        )
-        .map_err(sql)?;
-    if inserted == 0 {
+    let id = tx.query_opt(
+        "INSERT INTO teams (name, lead, settings, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
+         ON CONFLICT (name) DO NOTHING RETURNING id",
+        db_params![name, lead, s.to_string(), now],
+        |r| r.get::<i64>(0),
+    )?;
+    let Some(id) = id else {
         return Err(Error::conflict(format!("team `{name}` already exists")));
-    }
-    let id = tx.last_insert_rowid();
+    };
     let add = |agent: &str, role: &str| -> Result<()> {
-        tx.execute("INSERT OR REPLACE INTO team_members (team_id, agent, role, added_at) VALUES (?1, ?2, ?3, ?4)", (id, agent, role, &now))
-            .map(|_| ())
-            .map_err(sql)
+        tx.execute(
+            "INSERT INTO team_members (team_id, agent, role, added_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (team_id, agent) DO UPDATE SET role = excluded.role",
+            db_params![id, agent, role, now],
+        )
+        .map(|_| ())
     };
     for m in members {
         add(m, "member")?;
@@ -309,16 +300,17 @@ pub fn create(
         add(r, "reviewer")?;
     }
     add(lead, "lead")?;
-    tx.commit().map_err(sql)?;
-    get(conn, name)
+    tx.commit()?;
+    get(db, name)
 }
 
 /// Archives a team: its board stays readable, nothing new is accepted.
-pub fn archive(conn: &Connection, name: &str) -> Result<Team> {
-    let n = conn
-        .execute("UPDATE teams SET status = 'archived', updated_at = ?2 WHERE name = ?1 AND status = 'active'", (name, now_ms().to_string()))
-        .map_err(sql)?;
-    let team = get(conn, name)?;
+pub fn archive(db: Db<'_>, name: &str) -> Result<Team> {
+    let n = db.execute(
+        "UPDATE teams SET status = 'archived', updated_at = ?2 WHERE name = ?1 AND status = 'active'",
+        db_params![name, now_ms().to_string()],
+    )?;
+    let team = get(db, name)?;
     if n == 0 {
         return Err(Error::conflict(format!(
             "team `{name}` is already archived"
@@ -328,35 +320,32 @@ pub fn archive(conn: &Connection, name: &str) -> Result<Team> {
 }
 
 /// Adds (or changes the role of) a member.
-pub fn add_member(conn: &Connection, team: &Team, agent: &str, role: &str) -> Result<()> {
+pub fn add_member(db: Db<'_>, team: &Team, agent: &str, role: &str) -> Result<()> {
     if team.is_lead(agent) {
         return Err(Error::conflict(format!(
             "`{agent}` is the lead of `{}`",
             team.name
         )));
     }
-    conn.execute(
+    db.execute(
         "INSERT INTO team_members (team_id, agent, role, added_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (team_id, agent) DO UPDATE SET role = excluded.role",
-        (team.id, agent, role, now_ms().to_string()),
+        db_params![team.id, agent, role, now_ms().to_string()],
     )
     .map(|_| ())
-    .map_err(sql)
 }
 
-pub fn remove_member(conn: &Connection, team: &Team, agent: &str) -> Result<()> {
+pub fn remove_member(db: Db<'_>, team: &Team, agent: &str) -> Result<()> {
     if team.is_lead(agent) {
         return Err(Error::conflict(format!(
             "`{agent}` is the lead of `{}`; a team keeps its lead",
             team.name
         )));
     }
-    let n = conn
-        .execute(
-            "DELETE FROM team_members WHERE team_id = ?1 AND agent = ?2",
-            (team.id, agent),
-        )
-        .map_err(sql)?;
+    let n = db.execute(
+        "DELETE FROM team_members WHERE team_id = ?1 AND agent = ?2",
+        db_params![team.id, agent],
+    )?;
     if n == 0 {
         return Err(Error::not_found(format!(
             "`{agent}` is not a member of `{}`",
@@ -367,7 +356,7 @@ pub fn remove_member(conn: &Connection, team: &Team, agent: &str) -> Result<()> 
 }
 
 /// Sets one setting (a top-level key; objects are replaced whole) and returns the settings.
-pub fn set_setting(conn: &Connection, team: &Team, key: &str, value: Value) -> Result<Value> {
+pub fn set_setting(db: Db<'_>, team: &Team, key: &str, value: Value) -> Result<Value> {
     let mut settings = team.settings.clone();
     let (top, rest) = key
         .split_once('.')
@@ -384,11 +373,10 @@ pub fn set_setting(conn: &Connection, team: &Team, key: &str, value: Value) -> R
         map.insert(top.to_string(), new_value);
     }
     validate_settings(&settings)?;
-    conn.execute(
+    db.execute(
         "UPDATE teams SET settings = ?2, updated_at = ?3 WHERE id = ?1",
-        (team.id, settings.to_string(), now_ms().to_string()),
-    )
-    .map_err(sql)?;
+        db_params![team.id, settings.to_string(), now_ms().to_string()],
+    )?;
     Ok(settings)
 }
 
@@ -405,19 +393,15 @@ pub fn effective_settings(team: &Team) -> Value {
 
 /// The reminders a team lead's run starts with (§16.8): its teams' pending and in-progress
 /// tasks, one line each (none when the board is quiet or the agent leads no team).
-pub fn lead_reminders(conn: &Connection, agent: &str) -> Result<Vec<String>> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT t.name,
-                    (SELECT COUNT(*) FROM tasks k WHERE k.team_id = t.id AND k.status = 'pending'),
-                    (SELECT COUNT(*) FROM tasks k WHERE k.team_id = t.id AND k.status = 'in_progress')
-             FROM teams t WHERE t.lead = ?1 AND t.status = 'active' ORDER BY t.name",
-        )
-        .map_err(sql)?;
-    let rows: Vec<(String, i64, i64)> = stmt
-        .query_map([agent], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .and_then(|rows| rows.collect())
-        .map_err(sql)?;
+pub fn lead_reminders(db: Db<'_>, agent: &str) -> Result<Vec<String>> {
+    let rows: Vec<(String, i64, i64)> = db.query_map(
+        "SELECT t.name,
+                (SELECT COUNT(*) FROM tasks k WHERE k.team_id = t.id AND k.status = 'pending'),
+                (SELECT COUNT(*) FROM tasks k WHERE k.team_id = t.id AND k.status = 'in_progress')
+         FROM teams t WHERE t.lead = ?1 AND t.status = 'active' ORDER BY t.name",
+        db_params![agent],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
     let mut out = Vec::new();
     for (team, pending, in_progress) in rows {
         if pending > 0 {

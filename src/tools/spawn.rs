@@ -170,7 +170,7 @@ fn start(
                 ctx.known_agents.join(", ")
             )));
         }
-        Some(a) if ctx.agent.as_deref() != Some(a) && crate::team::in_a_team(store.conn(), a)? => {
+        Some(a) if ctx.agent.as_deref() != Some(a) && crate::team::in_a_team(store.db(), a)? => {
             return Err(Error::denied(format!(
                 "agent \"{a}\" is a member of a team: a subagent cannot act as another team member (its board rights are its own); spawn a copy of yourself or an agent outside teams"
             )));

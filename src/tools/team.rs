@@ -38,8 +38,8 @@ fn open(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<(
     // The team named, else the one the run works for (a dispatched task's), else the agent's.
     let run_team = ctx.run.as_ref().and_then(|r| r.team.as_deref());
     let team = match s(args, "team").or(run_team) {
-        Some(t) => team::get(store.conn(), t)?,
-        None => team::team_of(store.conn(), &agent)?,
+        Some(t) => team::get(store.db(), t)?,
+        None => team::team_of(store.db(), &agent)?,
     };
     check_access(&team, ctx)?;
     Ok((team, agent))
@@ -363,7 +363,7 @@ impl TeamTasks {
         let action = action_of(ctx, &name, args)?;
         on_task_run(ctx, &action)?;
         let (team, agent) = open(ctx, args, store)?;
-        let mut board = Board::open(store, team, &agent)?;
+        let mut board = Board::open(store.db(), team, &agent)?;
         render(&name, actions::apply(&mut board, action)?)
     }
 }

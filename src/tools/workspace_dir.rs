@@ -32,7 +32,7 @@ impl Tool for WorkspaceDir {
         let workspace = std::fs::canonicalize(&ctx.workspace).unwrap_or(ctx.workspace.clone());
         let mut teams = Vec::new();
         if let Some(agent) = ctx.agent.as_deref() {
-            let all = match crate::team::list(store.conn()) {
+            let all = match crate::team::list(store.db()) {
                 Ok(all) => all,
                 Err(e) => return ToolResult::from_error(&e),
             };

@@ -7,76 +7,13 @@ use std::process::Output;
 
 use crate::util::*;
 
-/// The server the test run was given.
-struct PgServer {
-    host: String,
-    port: String,
-    user: String,
-    password: String,
+/// What these tests add to [`PgDb`]: goclaw with `--db URL` and the password in PGPASSWORD.
+trait Runs {
+    fn run(&self, env: &TestEnv, args: &[&str]) -> Output;
+    fn ok(&self, env: &TestEnv, args: &[&str]) -> Output;
 }
 
-fn server() -> Option<PgServer> {
-    let var = |n: &str| std::env::var(n).ok().filter(|v| !v.is_empty());
-    let found = (|| {
-        Some(PgServer {
-            host: var("PGHOST")?,
-            port: var("PGPORT").unwrap_or_else(|| "5432".into()),
-            user: var("PGUSER")?,
-            password: var("PGPASSWORD")?,
-        })
-    })()
-    .filter(|_| which::which("psql").is_ok());
-    require_peer(
-        found,
-        "a PostgreSQL server (PGHOST, PGUSER, PGPASSWORD and psql; .ci/run starts one with pg_virtualenv)",
-    )
-}
-
-/// A database of its own for one test, dropped at the end.
-struct PgDb {
-    server: PgServer,
-    name: String,
-}
-
-impl PgDb {
-    fn new() -> Option<PgDb> {
-        let server = server()?;
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let name = format!(
-            "goclaw_test_{}_{}",
-            std::process::id(),
-            NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
-        );
-        let db = PgDb { server, name };
-        db.psql("postgres", &format!("CREATE DATABASE {}", db.name));
-        Some(db)
-    }
-
-    /// The URL without a password (tests give it as PGPASSWORD, a .pgpass or in the URL).
-    fn url(&self) -> String {
-        format!(
-            "postgres://{}@{}:{}/{}",
-            self.server.user, self.server.host, self.server.port, self.name
-        )
-    }
-
-    fn url_with_password(&self, password: &str) -> String {
-        format!(
-            "postgres://{}:{password}@{}:{}/{}",
-            self.server.user, self.server.host, self.server.port, self.name
-        )
-    }
-
-    /// One SQL statement through psql; its output, trimmed.
-    fn psql(&self, database: &str, sql: &str) -> String {
-        let o = std::process::Command::new("psql")
-            .args(["-v", "ON_ERROR_STOP=1", "-qAt", "-d", database, "-c", sql])
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "psql {sql}: {}", stderr(&o));
-        stdout(&o).trim().to_string()
-    }
-
+impl Runs for PgDb {
     /// `goclaw ARGS… --db URL` with the password in PGPASSWORD.
     fn run(&self, env: &TestEnv, args: &[&str]) -> Output {
         env.cmd(args)
@@ -90,18 +27,6 @@ impl PgDb {
         let o = self.run(env, args);
         assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
         o
-    }
-}
-
-impl Drop for PgDb {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("psql")
-            .args(["-qAt", "-d", "postgres", "-c"])
-            .arg(format!(
-                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-                self.name
-            ))
-            .output();
     }
 }
 
@@ -182,7 +107,7 @@ fn commands_that_do_not_run_on_postgres_yet_say_so_and_touch_nothing() {
     let Some(pg) = PgDb::new() else { return };
     let env = TestEnv::new();
     for args in [
-        &["tasks", "list"][..],
+        &["sessions", "list"][..],
         &["runs", "list"],
         &["tools", "exec", "datetime", "{}"],
     ] {
@@ -369,4 +294,101 @@ fn store_url_in_the_config_selects_postgres_and_a_path_beside_it_is_refused() {
         format!("[store]\nurl = \"{}\"\npath = \"x.db\"\n", pg.url()),
     );
     assert_error(&env.run(&["db", "path"]), 2, "usage");
+}
+
+/// Three machines (each its own home, config and workspace) share one board through one
+/// PostgreSQL URL: every task is done exactly once, and what one machine creates the others
+/// see.
+#[test]
+fn three_machines_share_one_board_and_do_every_task_once() {
+    let Some(pg) = PgDb::new() else { return };
+    let machines: Vec<TestEnv> = (0..3).map(|_| TestEnv::new()).collect();
+    for (i, env) in machines.iter().enumerate() {
+        let agents: String = ["lead", "w0", "w1", "w2"]
+            .iter()
+            .map(|a| format!("[agents.{a}]\n"))
+            .collect();
+        env.write(
+            "../home/config.toml",
+            format!("{agents}[store]\nurl = \"{}\"\n# machine {i}\n", pg.url()),
+        );
+    }
+    let goclaw = |env: &TestEnv, args: &[&str]| {
+        env.cmd(args)
+            .env("PGPASSWORD", &pg.server.password)
+            .output()
+            .unwrap()
+    };
+    let o = goclaw(
+        &machines[0],
+        &[
+            "team", "create", "dev", "--lead", "lead", "--member", "w0", "--member", "w1",
+            "--member", "w2",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for n in 0..30 {
+        let o = goclaw(
+            &machines[n % 3],
+            &[
+                "tasks",
+                "--as",
+                "lead",
+                "create",
+                "--subject",
+                &format!("job {n}"),
+            ],
+        );
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let done: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = machines
+            .iter()
+            .enumerate()
+            .map(|(i, env)| {
+                let agent = format!("w{i}");
+                s.spawn(move || {
+                    let mut done = Vec::new();
+                    loop {
+                        let o = goclaw(env, &["tasks", "--as", &agent, "claim", "--next"]);
+                        match code(&o) {
+                            0 => {
+                                let id = json(&o)["identifier"].as_str().unwrap().to_string();
+                                let c = goclaw(
+                                    env,
+                                    &["tasks", "--as", &agent, "complete", &id, "--result", "ok"],
+                                );
+                                assert_eq!(code(&c), 0, "{}", stderr(&c));
+                                done.push(id);
+                            }
+                            5 => break,
+                            other => panic!("claim: exit {other}: {}", stderr(&o)),
+                        }
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    let unique: std::collections::HashSet<&String> = done.iter().collect();
+    assert_eq!((done.len(), unique.len()), (30, 30));
+    assert_eq!(
+        pg.psql(
+            &pg.name,
+            "SELECT count(*) FROM tasks WHERE status = 'completed'"
+        ),
+        "30"
+    );
+    assert_eq!(
+        pg.psql(
+            &pg.name,
+            "SELECT count(*) FROM (SELECT task_id FROM task_events WHERE event = 'claimed' \
+             GROUP BY task_id HAVING count(*) > 1) twice"
+        ),
+        "0"
+    );
 }

@@ -14,7 +14,12 @@ const AGENTS: &[&str] = &[
 
 /// A home with agents in config and a team `dev` (lead + w1..w8).
 fn board() -> TestEnv {
-    let env = TestEnv::new();
+    board_on(Backend::Sqlite).unwrap()
+}
+
+/// [`board`] with its store on `backend` (`None`: that backend's server is missing).
+fn board_on(backend: Backend) -> Option<TestEnv> {
+    let env = TestEnv::on(backend)?;
     let config: String = AGENTS.iter().map(|a| format!("[agents.{a}]\n")).collect();
     std::fs::write(env.home().join("config.toml"), config).unwrap();
     let mut args = vec!["team", "create", "dev", "--lead", "lead"];
@@ -22,7 +27,7 @@ fn board() -> TestEnv {
         args.extend(["--member", w]);
     }
     assert_eq!(code(&env.run(&args)), 0);
-    env
+    Some(env)
 }
 
 fn tasks(env: &TestEnv, agent: &str, args: &[&str]) -> std::process::Output {
@@ -46,9 +51,9 @@ fn status(env: &TestEnv, id: &str) -> String {
         .to_string()
 }
 
-#[test]
-fn teams_members_settings() {
-    let env = board();
+on_both_backends! {
+fn teams_members_settings(backend) {
+    let Some(env) = board_on(backend) else { return };
     assert_error(
         &env.run(&["team", "create", "dev", "--lead", "lead"]),
         6,
@@ -121,10 +126,11 @@ fn teams_members_settings() {
         "not_found",
     );
 }
+}
 
-#[test]
-fn the_task_lifecycle_and_its_refusals() {
-    let env = board();
+on_both_backends! {
+fn the_task_lifecycle_and_its_refusals(backend) {
+    let Some(env) = board_on(backend) else { return };
     let a = create(&env, "build", &["--priority", "5"]);
     // Claim: any member; a second claim loses with the holder named.
     assert_eq!(code(&tasks(&env, "w1", &["claim", &a])), 0);
@@ -354,10 +360,11 @@ fn the_task_lifecycle_and_its_refusals() {
         assert!(all.contains(&format!("\"event\":\"{ev}\"")), "{ev} missing");
     }
 }
+}
 
-#[test]
-fn dependencies_cycles_and_dedupe() {
-    let env = board();
+on_both_backends! {
+fn dependencies_cycles_and_dedupe(backend) {
+    let Some(env) = board_on(backend) else { return };
     let a = create(&env, "schema", &[]);
     let b = create(&env, "api", &["--blocked-by", &a]);
     let c = create(&env, "ui", &["--blocked-by", &b]);
@@ -435,6 +442,7 @@ fn dependencies_cycles_and_dedupe() {
     assert_eq!(o2["created"], false);
     assert_eq!(o1["task"]["id"], o2["task"]["id"]);
 }
+}
 
 #[test]
 fn blockers_escalate_to_the_lead() {
@@ -495,24 +503,19 @@ fn blockers_escalate_to_the_lead() {
     );
 }
 
-#[test]
-fn stale_recovery_and_paging_and_search() {
-    let env = board();
+on_both_backends! {
+fn stale_recovery_and_paging_and_search(backend) {
+    let Some(env) = board_on(backend) else { return };
     let a = create(&env, "long job", &[]);
     let b = create(&env, "forgotten", &[]);
     tasks(&env, "w1", &["claim", &a]);
     // Expire w1's lock and age b by hand, as time would.
-    let conn = rusqlite::Connection::open(env.db()).unwrap();
-    conn.execute(
-        "UPDATE tasks SET lock_expires_at = 1 WHERE identifier = ?1",
-        [&a],
-    )
-    .unwrap();
-    conn.execute(
-        "UPDATE tasks SET updated_at = 1 WHERE identifier = ?1",
-        [&b],
-    )
-    .unwrap();
+    env.change(&format!(
+        "UPDATE tasks SET lock_expires_at = 1 WHERE identifier = '{a}'"
+    ));
+    env.change(&format!(
+        "UPDATE tasks SET updated_at = 1 WHERE identifier = '{b}'"
+    ));
     // A read changes nothing; `recover` (or any change to the board) does the work.
     assert_eq!(
         json(&tasks(&env, "lead", &["get", &a]))["status"],
@@ -581,6 +584,7 @@ fn stale_recovery_and_paging_and_search() {
         json(&tasks(&env, "w3", &["search", "forgot"]))["items"][0]["identifier"],
         b.as_str()
     );
+}
 }
 
 #[test]
@@ -651,15 +655,27 @@ fn spawn_tasks(env: &TestEnv, agent: &str, args: &[&str]) -> std::process::Comma
     c
 }
 
-#[test]
-fn eight_workers_claim_a_thousand_tasks_exactly_once() {
-    let env = board();
+on_both_backends! {
+fn eight_workers_claim_a_thousand_tasks_exactly_once(backend) {
+    let Some(env) = board_on(backend) else { return };
     {
         // Create the backlog through the library, in one process.
-        let mut store =
-            goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(10)).unwrap();
-        let team = goclaw::team::get(store.conn(), "dev").unwrap();
-        let mut board = goclaw::team::board::Board::open(&mut store, team, "lead").unwrap();
+        let opened = match env.pg() {
+            None => goclaw::store::Opened::Sqlite(
+                goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(10))
+                    .unwrap(),
+            ),
+            Some(pg) => goclaw::store::Opened::Postgres(Box::new(
+                goclaw::store::postgres::PgStore::open(&goclaw::store::db::PgConnect {
+                    url: goclaw::store::location::PgUrl::parse(&pg.url()).unwrap(),
+                    password_env: None,
+                    connect_timeout: std::time::Duration::from_secs(10),
+                })
+                .unwrap(),
+            )),
+        };
+        let team = goclaw::team::get(opened.db(), "dev").unwrap();
+        let mut board = goclaw::team::board::Board::open(opened.db(), team, "lead").unwrap();
         for i in 0..1000 {
             board
                 .create(goclaw::team::board::NewTask {
@@ -718,25 +734,21 @@ fn eight_workers_claim_a_thousand_tasks_exactly_once() {
     let unique: std::collections::HashSet<_> = all.iter().collect();
     assert_eq!(unique.len(), 1000, "a task was claimed twice");
     // The audit trail agrees: one claim and one completion per task.
-    let conn = rusqlite::Connection::open(env.db()).unwrap();
-    let counts: HashMap<String, i64> = conn
-        .prepare("SELECT event, count(*) FROM task_events GROUP BY event")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
+    let counts: HashMap<String, i64> = env
+        .sql("SELECT event AS e, count(*) AS n FROM task_events GROUP BY event")
+        .iter()
+        .map(|r| (r["e"].as_str().unwrap().to_string(), r["n"].as_i64().unwrap()))
         .collect();
     assert_eq!(counts.get("claimed"), Some(&1000));
     assert_eq!(counts.get("completed"), Some(&1000));
-    let per_task: i64 = conn
-        .query_row("SELECT count(*) FROM (SELECT task_id FROM task_events WHERE event = 'claimed' GROUP BY task_id HAVING count(*) > 1)", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(per_task, 0);
+    let per_task = env.sql("SELECT count(*) AS n FROM (SELECT task_id FROM task_events WHERE event = 'claimed' GROUP BY task_id HAVING count(*) > 1) twice");
+    assert_eq!(per_task[0]["n"], 0);
+}
 }
 
-#[test]
-fn two_processes_complete_the_same_task() {
-    let env = board();
+on_both_backends! {
+fn two_processes_complete_the_same_task(backend) {
+    let Some(env) = board_on(backend) else { return };
     let a = create(&env, "race", &[]);
     tasks(&env, "w1", &["claim", &a]);
     let kids: Vec<_> = ["w1", "w1"]
@@ -756,10 +768,11 @@ fn two_processes_complete_the_same_task() {
     let events = stdout(&tasks(&env, "lead", &["events", &a]));
     assert_eq!(events.matches("\"event\":\"completed\"").count(), 1);
 }
+}
 
-#[test]
-fn a_blocker_failing_while_dependents_are_created() {
-    let env = board();
+on_both_backends! {
+fn a_blocker_failing_while_dependents_are_created(backend) {
+    let Some(env) = board_on(backend) else { return };
     let x = create(&env, "foundation", &[]);
     tasks(&env, "w1", &["claim", &x]);
     let (first_created, first_done) = std::sync::mpsc::channel();
@@ -818,15 +831,14 @@ fn a_blocker_failing_while_dependents_are_created() {
         created,
         "{blocked}"
     );
-    let conn = rusqlite::Connection::open(env.db()).unwrap();
-    let (edges, to_x): (i64, i64) = conn
-        .query_row(
-            "SELECT count(*), count(*) FILTER (WHERE blocker_id = (SELECT id FROM tasks WHERE id = ?1 OR identifier = ?1)) FROM task_deps",
-            [&x],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
-    assert_eq!((edges, to_x), (created as i64, created as i64));
+    let counted = env.sql(&format!(
+        "SELECT count(*) AS edges, count(*) FILTER (WHERE blocker_id = (SELECT id FROM tasks WHERE id = '{x}' OR identifier = '{x}')) AS to_x FROM task_deps"
+    ));
+    assert_eq!(
+        (counted[0]["edges"].as_i64(), counted[0]["to_x"].as_i64()),
+        (Some(created as i64), Some(created as i64))
+    );
+}
 }
 
 #[test]
@@ -1092,9 +1104,11 @@ fn tasks_do_goes_through_the_gate() {
     assert!(outcomes.contains(&("w2", "denied")), "{outcomes:?}");
 }
 
-#[test]
-fn a_task_is_found_by_what_a_person_types() {
-    let env = team_home("[agents.lead]\n[agents.w1]\n", "t");
+on_both_backends! {
+fn a_task_is_found_by_what_a_person_types(backend) {
+    let Some(env) = team_home_on(backend, "[agents.lead]\n[agents.w1]\n", "t") else {
+        return;
+    };
     let tasks = |args: &[&str]| {
         let mut all = vec!["tasks", "--as", "lead", "--team", "t"];
         all.extend_from_slice(args);
@@ -1134,4 +1148,5 @@ fn a_task_is_found_by_what_a_person_types() {
         message.contains("ambiguous") && message.contains(ident),
         "{message}"
     );
+}
 }

@@ -46,10 +46,42 @@ pub fn clean_env(c: &mut std::process::Command) -> &mut std::process::Command {
     c
 }
 
-/// A temporary home: `home/` is GOCLAW_HOME, `work/` the current directory.
+/// A temporary home: `home/` is GOCLAW_HOME, `work/` the current directory; the store is the
+/// SQLite file in `home/`, or a PostgreSQL database of the test's own ([`TestEnv::on`]).
 pub struct TestEnv {
     dir: TempDir,
+    pg: Option<PgDb>,
 }
+
+/// Which store a test runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A test run once on each backend: `on_both_backends!(fn name(backend) { … })` makes the
+/// tests `name::sqlite` and `name::postgres`, the body getting `backend: Backend` (for
+/// [`TestEnv::on`]).
+macro_rules! on_both_backends {
+    ($(#[doc = $doc:literal])* fn $name:ident($backend:ident) $body:block) => {
+        $(#[doc = $doc])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            fn run($backend: $crate::util::Backend) $body
+            #[test]
+            fn sqlite() {
+                run($crate::util::Backend::Sqlite)
+            }
+            #[test]
+            fn postgres() {
+                run($crate::util::Backend::Postgres)
+            }
+        }
+    };
+}
+pub(crate) use on_both_backends;
 
 impl TestEnv {
     pub fn new() -> TestEnv {
@@ -59,7 +91,48 @@ impl TestEnv {
             .unwrap();
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
         std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        TestEnv { dir }
+        TestEnv { dir, pg: None }
+    }
+
+    /// A home whose store is on `backend`: for PostgreSQL a database of its own on the test
+    /// server, dropped with the home; `None` when that server is missing (outside CI).
+    pub fn on(backend: Backend) -> Option<TestEnv> {
+        let mut env = TestEnv::new();
+        if backend == Backend::Postgres {
+            env.pg = Some(PgDb::new()?);
+        }
+        Some(env)
+    }
+
+    /// The PostgreSQL database, when the store is on one.
+    pub fn pg(&self) -> Option<&PgDb> {
+        self.pg.as_ref()
+    }
+
+    /// One statement that changes the store behind goclaw's back (a test ageing a row, as time
+    /// would), whichever backend.
+    pub fn change(&self, statement: &str) {
+        match &self.pg {
+            Some(pg) => {
+                pg.psql(&pg.name, statement);
+            }
+            None => {
+                rusqlite::Connection::open(self.db())
+                    .unwrap()
+                    .execute(statement, [])
+                    .unwrap();
+            }
+        }
+    }
+
+    /// One SQL query on the store, whichever backend (through `goclaw db query`): its rows.
+    pub fn sql(&self, query: &str) -> Vec<serde_json::Value> {
+        let o = self.run(&["db", "query", "--json", query]);
+        assert_eq!(code(&o), 0, "{query}: {}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
     }
 
     pub fn root(&self) -> &Path {
@@ -110,6 +183,10 @@ impl TestEnv {
             .env("GOCLAW_HOME", self.home())
             .env("HOME", self.root())
             .current_dir(self.work());
+        if let Some(pg) = &self.pg {
+            c.env("GOCLAW_DB", pg.url())
+                .env("PGPASSWORD", &pg.server.password);
+        }
         c
     }
 
@@ -449,11 +526,16 @@ fn error_line(o: &Output, exit: i32) -> String {
 /// A home whose config has `config` (agents `lead` and `w1` at least) and team `team` led by
 /// `lead` with member `w1`.
 pub fn team_home(config: &str, team: &str) -> TestEnv {
-    let env = TestEnv::new();
+    team_home_on(Backend::Sqlite, config, team).unwrap_or_else(TestEnv::new)
+}
+
+/// [`team_home`] with its store on `backend` (`None`: that backend's server is missing).
+pub fn team_home_on(backend: Backend, config: &str, team: &str) -> Option<TestEnv> {
+    let env = TestEnv::on(backend)?;
     std::fs::write(env.home().join("config.toml"), config).unwrap();
     let o = env.run(&["team", "create", team, "--lead", "lead", "--member", "w1"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    env
+    Some(env)
 }
 
 /// A home with agents `lead` (model `m`) and `w1`, team `t` of the two, and `notes.txt` in
@@ -475,4 +557,88 @@ pub fn assert_filter_error(o: &Output, exit: i32) -> String {
 /// Replaces the temporary directory in output, for snapshots.
 pub fn redact(env: &TestEnv, text: &str) -> String {
     text.replace(&env.root().display().to_string(), "[TMP]")
+}
+
+/// The PostgreSQL server of the test run: the throwaway cluster `.ci/run` starts with Debian's
+/// `pg_virtualenv`, found through the PG* variables it sets.
+pub struct PgServer {
+    pub host: String,
+    pub port: String,
+    pub user: String,
+    pub password: String,
+}
+
+pub fn pg_server() -> Option<PgServer> {
+    let var = |n: &str| std::env::var(n).ok().filter(|v| !v.is_empty());
+    let found = (|| {
+        Some(PgServer {
+            host: var("PGHOST")?,
+            port: var("PGPORT").unwrap_or_else(|| "5432".into()),
+            user: var("PGUSER")?,
+            password: var("PGPASSWORD")?,
+        })
+    })()
+    .filter(|_| which::which("psql").is_ok());
+    require_peer(
+        found,
+        "a PostgreSQL server (PGHOST, PGUSER, PGPASSWORD and psql; .ci/run starts one with pg_virtualenv)",
+    )
+}
+
+/// A database of its own for one test on the test server, dropped at the end.
+pub struct PgDb {
+    pub server: PgServer,
+    pub name: String,
+}
+
+impl PgDb {
+    pub fn new() -> Option<PgDb> {
+        let server = pg_server()?;
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let name = format!(
+            "goclaw_test_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+        );
+        let db = PgDb { server, name };
+        db.psql("postgres", &format!("CREATE DATABASE {}", db.name));
+        Some(db)
+    }
+
+    /// The URL without a password (tests give it as PGPASSWORD, a .pgpass or in the URL).
+    pub fn url(&self) -> String {
+        format!(
+            "postgres://{}@{}:{}/{}",
+            self.server.user, self.server.host, self.server.port, self.name
+        )
+    }
+
+    pub fn url_with_password(&self, password: &str) -> String {
+        format!(
+            "postgres://{}:{password}@{}:{}/{}",
+            self.server.user, self.server.host, self.server.port, self.name
+        )
+    }
+
+    /// One SQL statement through psql; its output, trimmed.
+    pub fn psql(&self, database: &str, sql: &str) -> String {
+        let o = std::process::Command::new("psql")
+            .args(["-v", "ON_ERROR_STOP=1", "-qAt", "-d", database, "-c", sql])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "psql {sql}: {}", stderr(&o));
+        stdout(&o).trim().to_string()
+    }
+}
+
+impl Drop for PgDb {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("psql")
+            .args(["-qAt", "-d", "postgres", "-c"])
+            .arg(format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ))
+            .output();
+    }
 }

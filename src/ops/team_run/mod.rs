@@ -118,7 +118,7 @@ pub fn run(
     o: TeamRunOptions,
     cancel: Arc<Cancel>,
 ) -> Result<TeamRunReport> {
-    let team = team::get(store.conn(), &o.team)?;
+    let team = team::get(store.db(), &o.team)?;
     if team.status != "active" {
         return Err(Error::conflict(format!("team `{}` is archived", team.name)));
     }
@@ -145,7 +145,7 @@ pub fn run(
     }
     // Claims of runs that are gone go back to the board first.
     crate::agent::record::reap_abandoned(store.conn())?;
-    Board::system(store, team.clone()).recover()?;
+    Board::system(store.db(), team.clone()).recover()?;
     let team_run_id = uuid::Uuid::now_v7().to_string();
     let launcher = Launcher {
         store_path: settings.sqlite_path()?.to_path_buf(),
@@ -172,7 +172,7 @@ pub fn run(
             .iter()
             .find(|m| m.role == "reviewer")
             .map_or_else(|| team.lead.clone(), |m| m.agent.clone()),
-        last_event: board::last_event(store.conn(), team.id)?,
+        last_event: board::last_event(store.db(), team.id)?,
         started_ms: crate::store::now_ms(),
         deadline: o.timeout.map(|t| Instant::now() + t),
         procs: Procs::new(launcher),
@@ -300,7 +300,7 @@ impl Dispatcher<'_> {
     fn board_moved(&mut self) -> Result<bool> {
         let conn = self.store.conn();
         let now = (
-            board::last_event(conn, self.team.id)?,
+            board::last_event(self.store.db(), self.team.id)?,
             conn.query_row(
                 "SELECT coalesce(max(id), 0) FROM messages WHERE team_id = ?1",
                 [self.team.id],
@@ -379,7 +379,7 @@ impl Dispatcher<'_> {
     /// a blocker retried again and again): the team run never loops on one task.
     fn give_up_spent(&mut self) -> Result<()> {
         let spent = board::snapshot(
-            self.store.conn(),
+            self.store.db(),
             self.team.id,
             Watch::Spent(self.max_dispatches),
         )?;
@@ -388,7 +388,7 @@ impl Dispatcher<'_> {
                 "dispatched {} times without ending (the team's max_task_dispatches)",
                 t.dispatch_count
             );
-            Board::system(self.store, self.team.clone()).give_up(&t.task.id, &reason)?;
+            Board::system(self.store.db(), self.team.clone()).give_up(&t.task.id, &reason)?;
         }
         Ok(())
     }
@@ -434,7 +434,7 @@ impl Dispatcher<'_> {
                 }
                 Err(e) => {
                     // The claim goes back: nothing runs on it.
-                    let mut b = Board::system(self.store, self.team.clone());
+                    let mut b = Board::system(self.store.db(), self.team.clone());
                     b.end_run(&task_id, &run_id, &RunEnd::Release)?;
                     return Err(e);
                 }
@@ -446,14 +446,10 @@ impl Dispatcher<'_> {
     /// The task `worker`'s next run works on: one it holds without a run (its run records
     /// itself), else one claimed for `run_id`.
     fn next_task(&mut self, worker: &str, run_id: &str) -> Result<Option<String>> {
-        let held = board::snapshot(
-            self.store.conn(),
-            self.team.id,
-            Watch::HeldWithoutRun(worker),
-        )?
-        .into_iter()
-        .next();
-        let mut b = Board::open(self.store, self.team.clone(), worker)?;
+        let held = board::snapshot(self.store.db(), self.team.id, Watch::HeldWithoutRun(worker))?
+            .into_iter()
+            .next();
+        let mut b = Board::open(self.store.db(), self.team.clone(), worker)?;
         if let Some(t) = held {
             if t.dispatch_count >= self.max_dispatches {
                 // Rejected too often: it fails, past its retries.
@@ -487,7 +483,7 @@ impl Dispatcher<'_> {
             })
             .collect();
         let waiting: Vec<TaskState> =
-            board::snapshot(self.store.conn(), self.team.id, Watch::Submitted)?
+            board::snapshot(self.store.db(), self.team.id, Watch::Submitted)?
                 .into_iter()
                 .filter(|t| !reviewing.contains(&t.task.id))
                 .filter(|t| {
@@ -495,7 +491,7 @@ impl Dispatcher<'_> {
                 })
                 .collect();
         for t in waiting {
-            let description = Board::system(self.store, self.team.clone())
+            let description = Board::system(self.store.db(), self.team.clone())
                 .get(&t.task.id)?
                 .description;
             let message = review_message(&t, &description);
@@ -550,7 +546,7 @@ impl Dispatcher<'_> {
                 let verdict = row
                     .filter(|r| r.status == "completed")
                     .map(|r| parse_review(r.content.as_deref().unwrap_or("")));
-                let mut b = Board::system(self.store, self.team.clone());
+                let mut b = Board::system(self.store.db(), self.team.clone());
                 match verdict {
                     Some(Review::Approved) => {
                         b.approve(task_id)?;
@@ -570,7 +566,7 @@ impl Dispatcher<'_> {
     /// (not by a blocker, which goes to the lead) is tried again while its dispatches allow.
     fn member_ended(&mut self, task_id: &str, e: &Ended) -> Result<()> {
         let run_id = &e.started.run_id;
-        let mut b = Board::system(self.store, self.team.clone());
+        let mut b = Board::system(self.store.db(), self.team.clone());
         b.end_run(
             task_id,
             run_id,
@@ -583,7 +579,7 @@ impl Dispatcher<'_> {
                 }
             )),
         )?;
-        let Some(t) = board::snapshot(self.store.conn(), self.team.id, Watch::Task(task_id))?
+        let Some(t) = board::snapshot(self.store.db(), self.team.id, Watch::Task(task_id))?
             .into_iter()
             .next()
         else {
@@ -594,7 +590,7 @@ impl Dispatcher<'_> {
             .as_deref()
             .is_some_and(|r| r.starts_with("FAILED: Blocked:"));
         if t.task.status == "failed" && !blocked && t.dispatch_count < self.max_dispatches {
-            Board::system(self.store, self.team.clone()).retry(task_id)?;
+            Board::system(self.store.db(), self.team.clone()).retry(task_id)?;
         }
         Ok(())
     }
@@ -602,7 +598,7 @@ impl Dispatcher<'_> {
     /// Runs of other dispatchers (or `team work` elsewhere) working on this board, or about to:
     /// a task another dispatcher claimed a moment ago has no running run yet.
     fn others_working(&self) -> Result<bool> {
-        Ok(Board::live_claims(self.store.conn(), self.team.id)? > 0)
+        Ok(Board::live_claims(self.store.db(), self.team.id)? > 0)
     }
 
     /// The board's changes since the last look, as `task.*` events.
@@ -610,7 +606,7 @@ impl Dispatcher<'_> {
         if self.o.relay.is_none() {
             return Ok(());
         }
-        let events = board::events_after(self.store.conn(), self.team.id, self.last_event, 1000)?;
+        let events = board::events_after(self.store.db(), self.team.id, self.last_event, 1000)?;
         for e in events {
             self.last_event = e.id;
             self.emit(TeamEvent::board(&self.team_run_id, &e));
@@ -639,7 +635,7 @@ impl Dispatcher<'_> {
         let ended = self.procs.stop_all(STOP_GRACE);
         for e in ended {
             if let Role::Member { task_id } = &e.started.role {
-                Board::system(self.store, self.team.clone()).end_run(
+                Board::system(self.store.db(), self.team.clone()).end_run(
                     task_id,
                     &e.started.run_id,
                     &RunEnd::Release,

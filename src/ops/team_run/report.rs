@@ -32,25 +32,23 @@ impl Dispatcher<'_> {
     /// still open; for one member's work (`team work`), the tasks it ran.
     pub(super) fn tasks(&self) -> Result<Vec<TaskEnd>> {
         let one_member = self.o.only.is_some();
-        Ok(
-            board::snapshot(self.store.conn(), self.team.id, Watch::All)?
-                .into_iter()
-                .filter(|t| {
-                    self.touched.contains(&t.task.id)
-                        || (!one_member
-                            && (t.task.created_at >= self.started_ms
-                                || !board::TERMINAL.contains(&t.task.status.as_str())))
-                })
-                .map(|t| TaskEnd {
-                    id: t.task.id,
-                    identifier: t.task.identifier,
-                    subject: t.task.subject,
-                    status: t.task.status,
-                    owner: t.task.owner,
-                    result: t.result,
-                })
-                .collect(),
-        )
+        Ok(board::snapshot(self.store.db(), self.team.id, Watch::All)?
+            .into_iter()
+            .filter(|t| {
+                self.touched.contains(&t.task.id)
+                    || (!one_member
+                        && (t.task.created_at >= self.started_ms
+                            || !board::TERMINAL.contains(&t.task.status.as_str())))
+            })
+            .map(|t| TaskEnd {
+                id: t.task.id,
+                identifier: t.task.identifier,
+                subject: t.task.subject,
+                status: t.task.status,
+                owner: t.task.owner,
+                result: t.result,
+            })
+            .collect())
     }
 
     /// The report, and the `team.completed` event.

@@ -5,7 +5,7 @@
 //! caller asks [`Db::dialect`] and writes each spelling. Values cross as [`Value`]: integers
 //! (booleans are 0/1 on both), reals, text and blobs, so the same code reads both backends.
 
-mod pg;
+pub(crate) mod pg;
 
 use std::cell::RefCell;
 
@@ -20,10 +20,11 @@ pub enum Dialect {
     Postgres,
 }
 
-/// A connection to the store.
-pub enum Db {
-    Sqlite(rusqlite::Connection),
-    Postgres(Box<RefCell<pg::Client>>),
+/// A handle on a store's connection (the store owns it): copied freely, used by one thread.
+#[derive(Clone, Copy)]
+pub enum Db<'c> {
+    Sqlite(&'c rusqlite::Connection),
+    Postgres(&'c RefCell<pg::Client>),
 }
 
 /// One value of a row or a parameter.
@@ -213,7 +214,7 @@ pub enum Begin {
     Read,
 }
 
-impl Db {
+impl<'c> Db<'c> {
     pub fn dialect(&self) -> Dialect {
         match self {
             Db::Sqlite(_) => Dialect::Sqlite,
@@ -305,7 +306,7 @@ impl Db {
     }
 
     /// Starts a transaction; it rolls back when dropped before [`Tx::commit`].
-    pub fn transaction(&self, begin: Begin) -> Result<Tx<'_>> {
+    pub fn transaction(&self, begin: Begin) -> Result<Tx<'c>> {
         let sql = match (self.dialect(), begin) {
             (Dialect::Sqlite, Begin::Write) => "BEGIN IMMEDIATE",
             (Dialect::Sqlite, Begin::Read) => "BEGIN DEFERRED",
@@ -314,15 +315,15 @@ impl Db {
         };
         self.execute_batch(sql)?;
         Ok(Tx {
-            db: self,
+            db: *self,
             open: true,
         })
     }
 }
 
 /// An open transaction on a [`Db`]; statements go through it as through the connection.
-pub struct Tx<'a> {
-    db: &'a Db,
+pub struct Tx<'c> {
+    db: Db<'c>,
     open: bool,
 }
 
@@ -333,10 +334,10 @@ impl Tx<'_> {
     }
 }
 
-impl std::ops::Deref for Tx<'_> {
-    type Target = Db;
-    fn deref(&self) -> &Db {
-        self.db
+impl<'c> std::ops::Deref for Tx<'c> {
+    type Target = Db<'c>;
+    fn deref(&self) -> &Db<'c> {
+        &self.db
     }
 }
 
@@ -521,7 +522,8 @@ mod tests {
 
     #[test]
     fn the_same_calls_read_and_write_sqlite() {
-        let db = Db::Sqlite(rusqlite::Connection::open_in_memory().unwrap());
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let db = Db::Sqlite(&conn);
         db.execute_batch(
             "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL, raw BLOB)",
         )

@@ -10,30 +10,25 @@ impl Board<'_> {
         let (team, actor) = (self.team.clone(), self.actor.clone());
         let tx = self.begin()?;
         if let Some(key) = &new.dedupe_key {
-            let existing: Option<String> = tx
-                .query_row(
-                    "SELECT id FROM tasks WHERE team_id = ?1 AND dedupe_key = ?2",
-                    params![team.id, key],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(sql)?;
+            let existing: Option<String> = tx.query_opt(
+                "SELECT id FROM tasks WHERE team_id = ?1 AND dedupe_key = ?2",
+                db_params![team.id, key],
+                |r| r.get(0),
+            )?;
             if let Some(id) = existing {
                 let t = Self::find(&tx, &team, &id)?;
-                tx.commit().map_err(sql)?;
+                tx.commit()?;
                 return Ok((t, false));
             }
         }
         let blockers = Self::resolve_blockers(&tx, &team, &new.blocked_by)?;
         let id = uuid::Uuid::now_v7();
         let hex = id.simple().to_string();
-        let number: i64 = tx
-            .query_row(
-                "SELECT coalesce(max(task_number), 0) + 1 FROM tasks WHERE team_id = ?1",
-                [team.id],
-                |r| r.get(0),
-            )
-            .map_err(sql)?;
+        let number: i64 = tx.query_row(
+            "SELECT coalesce(max(task_number), 0) + 1 FROM tasks WHERE team_id = ?1",
+            db_params![team.id],
+            |r| r.get(0),
+        )?;
         let identifier = format!("T-{number:03}-{}", &hex[hex.len() - 4..]);
         // A member's request waits for the lead's approval unless the team dispatches them
         // (`member_requests.auto_dispatch`): members cannot keep a dispatcher busy with their
@@ -53,7 +48,7 @@ impl Board<'_> {
             "INSERT INTO tasks (id, team_id, task_number, identifier, subject, description, status, priority, assignee,
                                 created_by, dedupe_key, require_approval, created_at, updated_at, gate)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14)",
-            params![
+            db_params![
                 id.to_string(),
                 team.id,
                 number,
@@ -69,14 +64,12 @@ impl Board<'_> {
                 now,
                 new.gate.as_deref().map(str::trim).filter(|g| !g.is_empty())
             ],
-        )
-        .map_err(sql)?;
+        )?;
         for b in &blockers {
             tx.execute(
                 "INSERT INTO task_deps (task_id, blocker_id) VALUES (?1, ?2)",
-                params![id.to_string(), b],
-            )
-            .map_err(sql)?;
+                db_params![id.to_string(), b],
+            )?;
         }
         Self::event(
             &tx,
@@ -87,7 +80,7 @@ impl Board<'_> {
             json!({"subject": new.subject, "status": status, "assignee": new.assignee}),
         )?;
         let task = Self::find(&tx, &team, &id.to_string())?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok((task, true))
     }
 

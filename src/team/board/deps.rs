@@ -6,29 +6,28 @@ use super::*;
 impl Board<'_> {
     /// Removes `id` from its dependents' open dependencies; those left with none go pending.
     pub(super) fn release_dependents(
-        tx: &Transaction<'_>,
+        tx: &Db<'_>,
         team: &Team,
         id: &str,
         actor: &str,
     ) -> Result<Vec<String>> {
-        let dependents: Vec<String> = tx
-            .prepare("SELECT task_id FROM task_deps WHERE blocker_id = ?1")
-            .and_then(|mut s| {
-                s.query_map([id], |r| r.get(0))
-                    .and_then(|rows| rows.collect())
-            })
-            .map_err(sql)?;
-        tx.execute("DELETE FROM task_deps WHERE blocker_id = ?1", [id])
-            .map_err(sql)?;
+        let dependents: Vec<String> = tx.query_map(
+            "SELECT task_id FROM task_deps WHERE blocker_id = ?1",
+            db_params![id],
+            |r| r.get(0),
+        )?;
+        tx.execute(
+            "DELETE FROM task_deps WHERE blocker_id = ?1",
+            db_params![id],
+        )?;
         let mut unblocked = Vec::new();
         for dep in dependents {
             let n = tx
                 .execute(
                     "UPDATE tasks SET status = 'pending', updated_at = ?2
                      WHERE id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps WHERE task_id = ?1)",
-                    params![dep, now_ms()],
-                )
-                .map_err(sql)?;
+                    db_params![dep, now_ms()],
+                )?;
             if n > 0 {
                 Self::event(tx, team, &dep, "unblocked", actor, json!({"by": id}))?;
                 unblocked.push(dep);
@@ -39,7 +38,7 @@ impl Board<'_> {
 
     /// Resolves blocker references to ids, refusing unknown, foreign and finished tasks.
     pub(super) fn resolve_blockers(
-        tx: &Transaction<'_>,
+        tx: &Db<'_>,
         team: &Team,
         refs: &[String],
     ) -> Result<Vec<String>> {
@@ -64,11 +63,7 @@ impl Board<'_> {
     }
 
     /// Refuses edges `task -> blockers` that would close a cycle, naming it.
-    pub(super) fn refuse_cycles(
-        tx: &Transaction<'_>,
-        task: &Task,
-        blockers: &[String],
-    ) -> Result<()> {
+    pub(super) fn refuse_cycles(tx: &Db<'_>, task: &Task, blockers: &[String]) -> Result<()> {
         for b in blockers {
             if *b == task.id {
                 return Err(Error::usage(format!(
@@ -82,9 +77,11 @@ impl Board<'_> {
                 let names: Vec<String> = std::iter::once(task.id.clone())
                     .chain(found)
                     .map(|id| {
-                        tx.query_row("SELECT identifier FROM tasks WHERE id = ?1", [&id], |r| {
-                            r.get::<_, String>(0)
-                        })
+                        tx.query_row(
+                            "SELECT identifier FROM tasks WHERE id = ?1",
+                            db_params![&id],
+                            |r| r.get::<String>(0),
+                        )
                         .unwrap_or(id)
                     })
                     .collect();
@@ -98,7 +95,7 @@ impl Board<'_> {
     }
 
     fn path_to(
-        tx: &Transaction<'_>,
+        tx: &Db<'_>,
         from: &str,
         target: &str,
         path: &mut Vec<String>,
@@ -110,13 +107,11 @@ impl Board<'_> {
         if depth > 10_000 {
             return Ok(None);
         }
-        let next: Vec<String> = tx
-            .prepare("SELECT blocker_id FROM task_deps WHERE task_id = ?1")
-            .and_then(|mut s| {
-                s.query_map([from], |r| r.get(0))
-                    .and_then(|rows| rows.collect())
-            })
-            .map_err(sql)?;
+        let next: Vec<String> = tx.query_map(
+            "SELECT blocker_id FROM task_deps WHERE task_id = ?1",
+            db_params![from],
+            |r| r.get(0),
+        )?;
         for n in next {
             if path.contains(&n) && n != target {
                 continue;

@@ -17,12 +17,11 @@ impl Board<'_> {
         let now = now_ms();
         let n = tx
             .execute(
-                "UPDATE tasks SET progress_percent = max(coalesce(progress_percent, 0), ?3), progress_step = coalesce(?4, progress_step),
+                "UPDATE tasks SET progress_percent = CASE WHEN ?3 > coalesce(progress_percent, 0) THEN ?3 ELSE coalesce(progress_percent, 0) END, progress_step = coalesce(?4, progress_step),
                         lock_expires_at = ?5, updated_at = ?6
                  WHERE id = ?1 AND status = 'in_progress' AND owner = ?2",
-                params![task.id, actor, percent, step, now + lock, now],
-            )
-            .map_err(sql)?;
+                db_params![task.id, actor, percent, step, now + lock, now],
+            )?;
         if n == 0 {
             return Err(Self::refused(
                 &task,
@@ -39,7 +38,7 @@ impl Board<'_> {
             json!({"percent": percent, "step": step}),
         )?;
         let t = Self::find(&tx, &team, &task.id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(t)
     }
 
@@ -68,14 +67,12 @@ impl Board<'_> {
         let now = now_ms();
         tx.execute(
             "INSERT INTO task_comments (task_id, author, kind, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![task.id, actor, if blocker { "blocker" } else { "note" }, text, now],
-        )
-        .map_err(sql)?;
+            db_params![task.id, actor, if blocker { "blocker" } else { "note" }, text, now],
+        )?;
         tx.execute(
             "UPDATE tasks SET comment_count = comment_count + 1, updated_at = ?2 WHERE id = ?1",
-            params![task.id, now],
-        )
-        .map_err(sql)?;
+            db_params![task.id, now],
+        )?;
         Self::event(
             &tx,
             &team,
@@ -99,9 +96,8 @@ impl Board<'_> {
                 tx.execute(
                     "UPDATE tasks SET status = 'failed', result = ?2, locked_at = NULL, lock_expires_at = NULL, run_id = NULL, ask_user = NULL, updated_at = ?3
                      WHERE id = ?1 AND status = 'in_progress'",
-                    params![task.id, format!("FAILED: Blocked: {reason}"), now],
-                )
-                .map_err(sql)?;
+                    db_params![task.id, format!("FAILED: Blocked: {reason}"), now],
+                )?;
                 Self::event(
                     &tx,
                     &team,
@@ -117,14 +113,13 @@ impl Board<'_> {
                 if escalate {
                     tx.execute(
                         "INSERT INTO messages (team_id, sender, recipient, kind, text, created_at) VALUES (?1, 'system:escalation', ?2, 'escalation', ?3, ?4)",
-                        params![
+                        db_params![
                             team.id,
                             team.lead,
                             format!("[Escalation] Task #{} \"{}\" ({}) was blocked by {actor}: {reason}", task.task_number, task.subject, task.identifier),
                             now
                         ],
-                    )
-                    .map_err(sql)?;
+                    )?;
                     note.push_str(
                         " Leader has been notified and can retry with updated instructions.",
                     );
@@ -132,7 +127,7 @@ impl Board<'_> {
             }
         }
         let t = Self::find(&tx, &team, &task.id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok((t, note))
     }
 
@@ -147,10 +142,10 @@ impl Board<'_> {
         let task = Self::find(&tx, &team, key)?;
         let n = tx
             .execute(
-                "INSERT OR IGNORE INTO task_attachments (task_id, path, added_by, created_at) VALUES (?1, ?2, ?3, ?4)",
-                params![task.id, path, actor, now_ms()],
-            )
-            .map_err(sql)?;
+                "INSERT INTO task_attachments (task_id, path, added_by, created_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (task_id, path) DO NOTHING",
+                db_params![task.id, path, actor, now_ms()],
+            )?;
         if n == 0 {
             return Err(Error::conflict(format!(
                 "{path} is already attached to task {}",
@@ -165,7 +160,7 @@ impl Board<'_> {
             &actor,
             json!({"path": path}),
         )?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(task)
     }
 
@@ -198,55 +193,50 @@ impl Board<'_> {
         if let Some(s) = &c.subject {
             tx.execute(
                 "UPDATE tasks SET subject = ?2, updated_at = ?3 WHERE id = ?1",
-                params![task.id, s, now],
-            )
-            .map_err(sql)?;
+                db_params![task.id, s, now],
+            )?;
         }
         if let Some(d) = &c.description {
             tx.execute(
                 "UPDATE tasks SET description = ?2, updated_at = ?3 WHERE id = ?1",
-                params![task.id, d, now],
-            )
-            .map_err(sql)?;
+                db_params![task.id, d, now],
+            )?;
         }
         if let Some(p) = c.priority {
             tx.execute(
                 "UPDATE tasks SET priority = ?2, updated_at = ?3 WHERE id = ?1",
-                params![task.id, p, now],
-            )
-            .map_err(sql)?;
+                db_params![task.id, p, now],
+            )?;
         }
         if let Some(a) = &c.assignee {
             tx.execute(
                 "UPDATE tasks SET assignee = ?2, updated_at = ?3 WHERE id = ?1",
-                params![task.id, a, now],
-            )
-            .map_err(sql)?;
+                db_params![task.id, a, now],
+            )?;
         }
         if let Some(refs) = &c.blocked_by {
             let blockers = Self::resolve_blockers(&tx, &team, refs)?;
             Self::refuse_cycles(&tx, &task, &blockers)?;
-            tx.execute("DELETE FROM task_deps WHERE task_id = ?1", [&task.id])
-                .map_err(sql)?;
+            tx.execute(
+                "DELETE FROM task_deps WHERE task_id = ?1",
+                db_params![&task.id],
+            )?;
             for b in &blockers {
                 tx.execute(
                     "INSERT INTO task_deps (task_id, blocker_id) VALUES (?1, ?2)",
-                    params![task.id, b],
-                )
-                .map_err(sql)?;
+                    db_params![task.id, b],
+                )?;
             }
             if !blockers.is_empty() {
                 tx.execute(
                     "UPDATE tasks SET status = 'blocked' WHERE id = ?1 AND status = 'pending'",
-                    [&task.id],
-                )
-                .map_err(sql)?;
+                    db_params![&task.id],
+                )?;
             } else {
                 tx.execute(
                     "UPDATE tasks SET status = 'pending' WHERE id = ?1 AND status = 'blocked'",
-                    [&task.id],
-                )
-                .map_err(sql)?;
+                    db_params![&task.id],
+                )?;
             }
         }
         let fields: Vec<&str> = [
@@ -268,7 +258,7 @@ impl Board<'_> {
             json!({"fields": fields}),
         )?;
         let t = Self::find(&tx, &team, &task.id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(t)
     }
 
@@ -290,9 +280,8 @@ impl Board<'_> {
         let n = tx
             .execute(
                 "UPDATE tasks SET ask_user = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'in_progress'",
-                params![task.id, question, now_ms()],
-            )
-            .map_err(sql)?;
+                db_params![task.id, question, now_ms()],
+            )?;
         if n == 0 {
             return Err(Self::refused(&task, "ask the user about", "in_progress"));
         }
@@ -310,7 +299,7 @@ impl Board<'_> {
             json!({"question": question}),
         )?;
         let t = Self::find(&tx, &team, &task.id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(t)
     }
 }

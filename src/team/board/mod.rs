@@ -18,13 +18,13 @@
 //! the run (`work.rs`), the run ends only the task it holds, and a claim whose run is gone is
 //! released by recovery.
 
-use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{Team, now_ms, sql};
+use super::{Team, now_ms};
+use crate::db_params;
 use crate::error::{Error, Result};
-use crate::store::Store;
+use crate::store::db::{Begin, Db, Dialect, Row, ToValue, Tx};
 
 /// The candidates an ambiguous task reference lists (then "and more").
 const SHOWN_CANDIDATES: usize = 6;
@@ -138,7 +138,7 @@ pub struct Recovered {
 
 /// The board of one team, acting as one agent.
 pub struct Board<'s> {
-    store: &'s mut Store,
+    db: Db<'s>,
     pub team: Team,
     pub actor: String,
 }
@@ -147,7 +147,7 @@ const COLUMNS: &str =
     "id, identifier, task_number, subject, status, owner, assignee, priority, created_by,
                        progress_percent, progress_step, created_at, updated_at, run_id";
 
-fn row_task(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
+fn row_task(r: &Row) -> Result<Task> {
     Ok(Task {
         id: r.get(0)?,
         identifier: r.get(1)?,
@@ -164,6 +164,20 @@ fn row_task(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
         created_at: r.get(11)?,
         updated_at: r.get(12)?,
         run_id: r.get(13)?,
+    })
+}
+
+/// An event as `SELECT e.id, e.task_id, t.identifier, e.event, e.actor, e.data, e.at` reads it.
+fn row_event(r: &Row) -> Result<Event> {
+    let data: String = r.get(5)?;
+    Ok(Event {
+        id: r.get(0)?,
+        task_id: r.get(1)?,
+        identifier: r.get(2)?,
+        event: r.get(3)?,
+        actor: r.get(4)?,
+        data: serde_json::from_str(&data).unwrap_or(Value::Null),
+        at: r.get(6)?,
     })
 }
 
@@ -264,7 +278,7 @@ impl Board<'_> {
 impl<'s> Board<'s> {
     /// Opens the board of `team` for `actor`, who must be a member. Nothing is read or written
     /// yet: each write recovers stale work first, in its own transaction.
-    pub fn open(store: &'s mut Store, team: Team, actor: &str) -> Result<Board<'s>> {
+    pub fn open(db: Db<'s>, team: Team, actor: &str) -> Result<Board<'s>> {
         if !team.is_member(actor) {
             return Err(Error::denied(format!(
                 "`{actor}` is not a member of team `{}`",
@@ -272,7 +286,7 @@ impl<'s> Board<'s> {
             )));
         }
         Ok(Board {
-            store,
+            db,
             team,
             actor: actor.to_string(),
         })
@@ -280,9 +294,9 @@ impl<'s> Board<'s> {
 
     /// The board as goclaw itself acts on it (the team dispatcher): the actor `system`, which
     /// may do what the lead may (the original's `system` channel) but holds no task.
-    pub fn system(store: &'s mut Store, team: Team) -> Board<'s> {
+    pub fn system(db: Db<'s>, team: Team) -> Board<'s> {
         Board {
-            store,
+            db,
             team,
             actor: SYSTEM.to_string(),
         }
@@ -291,25 +305,31 @@ impl<'s> Board<'s> {
     /// A write's transaction (`BEGIN IMMEDIATE`: two workers never both win), which first
     /// recovers stale work (expired claims, claims of dead runs, stale tasks): one transaction
     /// per change, recovery included.
-    fn begin(&mut self) -> Result<Transaction<'_>> {
+    fn begin(&mut self) -> Result<Tx<'s>> {
         let team = self.team.clone();
-        let tx = self
-            .store
-            .conn_mut()
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(sql)?;
+        let tx = self.begin_without_recovery()?;
         if team.status == "active" {
             Self::recover_in(&tx, &team)?;
         }
         Ok(tx)
     }
 
+    /// A write's transaction on its own. PostgreSQL: one writer per team's board at a time, as
+    /// SQLite has one per store (a lock on the team's row); readers are never held up.
+    fn begin_without_recovery(&mut self) -> Result<Tx<'s>> {
+        let tx = self.db.transaction(Begin::Write)?;
+        if tx.dialect() == Dialect::Postgres {
+            tx.execute(
+                "SELECT id FROM teams WHERE id = ?1 FOR UPDATE",
+                db_params![self.team.id],
+            )?;
+        }
+        Ok(tx)
+    }
+
     /// A read's transaction (deferred: it takes no write lock, and sees one state).
-    fn read(&mut self) -> Result<Transaction<'_>> {
-        self.store
-            .conn_mut()
-            .transaction_with_behavior(TransactionBehavior::Deferred)
-            .map_err(sql)
+    fn read(&mut self) -> Result<Tx<'s>> {
+        self.db.transaction(Begin::Read)
     }
 
     fn writable(&self) -> Result<()> {
@@ -356,23 +376,18 @@ impl<'s> Board<'s> {
     /// `T-7`, `T-007`), its identifier (`T-007-3f9a`), both in any case, its UUID, or the start
     /// of its UUID (at least 4 characters; one that fits several tasks is a usage error listing
     /// them).
-    fn find(tx: &Transaction<'_>, team: &Team, key: &str) -> Result<Task> {
+    fn find(tx: &Db<'_>, team: &Team, key: &str) -> Result<Task> {
         let key = key.trim();
         let not_found = || {
             Error::not_found(format!("no task `{key}` in team `{}`", team.name))
                 .with_hint("use the number, identifier or id from `goclaw tasks list`")
         };
-        let by = |clause: &str, value: &dyn rusqlite::ToSql| -> Result<Vec<Task>> {
+        let by = |clause: &str, value: &dyn ToValue| -> Result<Vec<Task>> {
             let sql_text = format!(
                 "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND {clause} ORDER BY task_number LIMIT {}",
                 SHOWN_CANDIDATES + 1
             );
-            tx.prepare(&sql_text)
-                .and_then(|mut st| {
-                    st.query_map(params![team.id, value], row_task)?
-                        .collect::<rusqlite::Result<Vec<Task>>>()
-                })
-                .map_err(sql)
+            tx.query_map(&sql_text, db_params![team.id, value], row_task)
         };
         let found = match task_number(key) {
             Some((number, suffix)) => by("task_number = ?2", &number)?
@@ -414,14 +429,16 @@ impl<'s> Board<'s> {
         Ok(task)
     }
 
-    fn blockers(tx: &Transaction<'_>, id: &str) -> Result<Vec<String>> {
-        tx.prepare("SELECT t.identifier FROM task_deps d JOIN tasks t ON t.id = d.blocker_id WHERE d.task_id = ?1 ORDER BY t.task_number")
-            .and_then(|mut s| s.query_map([id], |r| r.get(0)).and_then(|rows| rows.collect()))
-            .map_err(sql)
+    fn blockers(tx: &Db<'_>, id: &str) -> Result<Vec<String>> {
+        tx.query_map(
+            "SELECT t.identifier FROM task_deps d JOIN tasks t ON t.id = d.blocker_id WHERE d.task_id = ?1 ORDER BY t.task_number",
+            db_params![id],
+            |r| r.get(0),
+        )
     }
 
     fn event(
-        tx: &Transaction<'_>,
+        tx: &Db<'_>,
         team: &Team,
         task_id: &str,
         event: &str,
@@ -430,10 +447,9 @@ impl<'s> Board<'s> {
     ) -> Result<()> {
         tx.execute(
             "INSERT INTO task_events (task_id, team_id, event, actor, data, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![task_id, team.id, event, actor, data.to_string(), now_ms()],
+            db_params![task_id, team.id, event, actor, data.to_string(), now_ms()],
         )
         .map(|_| ())
-        .map_err(sql)
     }
 
     /// The refusal for a transition whose guard did not hold.

@@ -41,17 +41,15 @@ impl Board<'_> {
                AND (priority < ?2 OR (priority = ?2 AND (created_at > ?3 OR (created_at = ?3 AND task_number > ?4))))
              ORDER BY priority DESC, created_at, task_number LIMIT ?5"
         );
-        let mut tasks: Vec<Task> = tx
-            .prepare(&sql_text)
-            .and_then(|mut s| {
-                s.query_map(params![team.id, cp, cc, cn, page.fetch()], row_task)
-                    .and_then(|rows| rows.collect())
-            })
-            .map_err(sql)?;
+        let mut tasks: Vec<Task> = tx.query_map(
+            &sql_text,
+            db_params![team.id, cp, cc, cn, page.fetch()],
+            row_task,
+        )?;
         for t in &mut tasks {
             t.blocked_by = Self::blockers(&tx, &t.id)?;
         }
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(Page::cut(tasks, page, |t| {
             format!("{}.{}.{}", t.priority, t.created_at, t.task_number)
         }))
@@ -71,29 +69,23 @@ impl Board<'_> {
             i64,
         ) = tx
             .query_row(
-                "SELECT description, result, ask_user, dedupe_key, gate, dispatch_count FROM tasks WHERE id = ?1",
-                [&task.id],
+                "SELECT description, result, ask_user, dedupe_key, gate, dispatch_count FROM tasks WHERE id = ?1", db_params![&task.id],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
-            )
-            .map_err(sql)?;
-        let comments: Vec<Value> = tx
-            .prepare("SELECT author, kind, text, created_at FROM task_comments WHERE task_id = ?1 ORDER BY id")
-            .and_then(|mut s| {
-                s.query_map([&task.id], |r| {
-                    Ok(json!({"author": r.get::<_, String>(0)?, "type": r.get::<_, String>(1)?, "text": r.get::<_, String>(2)?, "created_at": r.get::<_, i64>(3)?}))
-                })
-                .and_then(|rows| rows.collect())
-            })
-            .map_err(sql)?;
-        let attachments: Vec<String> = tx
-            .prepare("SELECT path FROM task_attachments WHERE task_id = ?1 ORDER BY id")
-            .and_then(|mut s| {
-                s.query_map([&task.id], |r| r.get(0))
-                    .and_then(|rows| rows.collect())
-            })
-            .map_err(sql)?;
+            )?;
+        let comments: Vec<Value> = tx.query_map(
+            "SELECT author, kind, text, created_at FROM task_comments WHERE task_id = ?1 ORDER BY id",
+            db_params![task.id],
+            |r| {
+                Ok(json!({"author": r.get::<String>(0)?, "type": r.get::<String>(1)?, "text": r.get::<String>(2)?, "created_at": r.get::<i64>(3)?}))
+            },
+        )?;
+        let attachments: Vec<String> = tx.query_map(
+            "SELECT path FROM task_attachments WHERE task_id = ?1 ORDER BY id",
+            db_params![&task.id],
+            |r| r.get(0),
+        )?;
         let events = Self::load_events(&tx, team.id, Some(&task.id), None, 1000)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(Detail {
             task,
             description,
@@ -109,32 +101,18 @@ impl Board<'_> {
     }
 
     fn load_events(
-        tx: &Transaction<'_>,
+        tx: &Db<'_>,
         team_id: i64,
         task: Option<&str>,
         after: Option<i64>,
         limit: i64,
     ) -> Result<Vec<Event>> {
-        tx.prepare(
+        tx.query_map(
             "SELECT e.id, e.task_id, t.identifier, e.event, e.actor, e.data, e.at FROM task_events e JOIN tasks t ON t.id = e.task_id
-             WHERE e.team_id = ?1 AND (?2 IS NULL OR e.task_id = ?2) AND e.id > ?3 ORDER BY e.id LIMIT ?4",
+             WHERE e.team_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR e.task_id = ?2) AND e.id > ?3 ORDER BY e.id LIMIT ?4",
+            db_params![team_id, task, after.unwrap_or(0), limit],
+            row_event,
         )
-        .and_then(|mut s| {
-            s.query_map(params![team_id, task, after.unwrap_or(0), limit], |r| {
-                let data: String = r.get(5)?;
-                Ok(Event {
-                    id: r.get(0)?,
-                    task_id: r.get(1)?,
-                    identifier: r.get(2)?,
-                    event: r.get(3)?,
-                    actor: r.get(4)?,
-                    data: serde_json::from_str(&data).unwrap_or(Value::Null),
-                    at: r.get(6)?,
-                })
-            })
-            .and_then(|rows| rows.collect())
-        })
-        .map_err(sql)
     }
 
     /// Audit events, of one task or the whole board, oldest first: one page (the cursor is the
@@ -148,7 +126,7 @@ impl Board<'_> {
             None => None,
         };
         let ev = Self::load_events(&tx, team.id, id.as_deref(), after, page.fetch())?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(Page::cut(ev, page, |e| e.id.to_string()))
     }
 
@@ -173,36 +151,53 @@ impl Board<'_> {
                     .collect::<String>()
             })
             .filter(|w| !w.is_empty())
-            .map(|w| format!("\"{w}\"*"))
             .collect();
         if terms.is_empty() {
             return Err(Error::usage("search needs a query"));
         }
         let team = self.team.clone();
         let tx = self.read()?;
-        let sql_text = format!(
-            "SELECT {} FROM tasks_fts f JOIN tasks t ON t.rowid = f.rowid
-             WHERE tasks_fts MATCH ?1 AND t.team_id = ?2 ORDER BY bm25(tasks_fts), t.rowid LIMIT ?3 OFFSET ?4",
-            COLUMNS
-                .split(',')
-                .map(|c| format!("t.{}", c.trim()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let mut tasks: Vec<Task> = tx
-            .prepare(&sql_text)
-            .and_then(|mut s| {
-                s.query_map(
-                    params![terms.join(" AND "), team.id, page.fetch(), skip],
-                    row_task,
-                )
-                .and_then(|rows| rows.collect())
-            })
-            .map_err(sql)?;
+        let columns = COLUMNS
+            .split(',')
+            .map(|c| format!("t.{}", c.trim()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        // Every word as a prefix, all of them required; ranked by relevance, then oldest first.
+        let (sql_text, query) = match tx.dialect() {
+            Dialect::Sqlite => (
+                format!(
+                    "SELECT {columns} FROM tasks_fts f JOIN tasks t ON t.rowid = f.rowid
+                     WHERE tasks_fts MATCH ?1 AND t.team_id = ?2 ORDER BY bm25(tasks_fts), t.rowid LIMIT ?3 OFFSET ?4"
+                ),
+                terms
+                    .iter()
+                    .map(|w| format!("\"{w}\"*"))
+                    .collect::<Vec<_>>()
+                    .join(" AND "),
+            ),
+            Dialect::Postgres => (
+                format!(
+                    "SELECT {columns} FROM tasks t
+                     WHERE t.search @@ to_tsquery('simple', ?1) AND t.team_id = ?2
+                     ORDER BY ts_rank(t.search, to_tsquery('simple', ?1)) DESC, t.created_at, t.task_number
+                     LIMIT ?3 OFFSET ?4"
+                ),
+                terms
+                    .iter()
+                    .map(|w| format!("'{w}':*"))
+                    .collect::<Vec<_>>()
+                    .join(" & "),
+            ),
+        };
+        let mut tasks: Vec<Task> = tx.query_map(
+            &sql_text,
+            db_params![query, team.id, page.fetch(), skip],
+            row_task,
+        )?;
         for t in &mut tasks {
             t.blocked_by = Self::blockers(&tx, &t.id)?;
         }
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         let next = skip + page.limit() as i64;
         Ok(Page::cut(tasks, page, |_| next.to_string()))
     }

@@ -9,19 +9,15 @@ impl Board<'_> {
     /// all gone are released. Safe to run at any time, from any process.
     pub fn recover(&mut self) -> Result<Recovered> {
         let team = self.team.clone();
-        let tx = self
-            .store
-            .conn_mut()
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(sql)?;
+        let tx = self.begin_without_recovery()?;
         let out = Self::recover_in(&tx, &team)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(out)
     }
 
     /// Recovery inside a write's own transaction (every write runs it first, so a claim is one
     /// transaction and a read none).
-    pub(super) fn recover_in(tx: &Transaction<'_>, team: &Team) -> Result<Recovered> {
+    pub(super) fn recover_in(tx: &Db<'_>, team: &Team) -> Result<Recovered> {
         let pending_h = team.setting("stale_pending_hours").as_i64().unwrap_or(2);
         let review_h = team.setting("stale_review_hours").as_i64().unwrap_or(4);
         let now = now_ms();
@@ -29,24 +25,20 @@ impl Board<'_> {
             recovered: Self::release_dead_claims(tx, team)?,
             ..Recovered::default()
         };
-        let ids =
-            |tx: &Transaction<'_>, q: &str, p: &[&dyn rusqlite::ToSql]| -> Result<Vec<String>> {
-                tx.prepare(q)
-                    .and_then(|mut s| s.query_map(p, |r| r.get(0)).and_then(|rows| rows.collect()))
-                    .map_err(sql)
-            };
+        let ids = |tx: &Db<'_>, q: &str, p: &[&dyn ToValue]| -> Result<Vec<String>> {
+            tx.query_map(q, p, |r| r.get(0))
+        };
         for id in ids(
             tx,
             // A claim a run holds lasts as long as the run (see `release_dead_claims`).
             "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL",
-            &[&team.id, &now],
+            db_params![team.id, now],
         )? {
             tx.execute(
                 "UPDATE tasks SET status = 'pending', owner = NULL, locked_at = NULL, lock_expires_at = NULL, updated_at = ?2
                  WHERE id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2",
-                params![id, now],
-            )
-            .map_err(sql)?;
+                db_params![id, now],
+            )?;
             Self::event(
                 tx,
                 team,
@@ -72,13 +64,12 @@ impl Board<'_> {
                 &format!(
                     "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2{extra}"
                 ),
-                &[&team.id, &cutoff],
+                db_params![team.id, cutoff],
             )? {
                 tx.execute(
                     "UPDATE tasks SET status = 'stale', updated_at = ?2 WHERE id = ?1",
-                    params![id, now],
-                )
-                .map_err(sql)?;
+                    db_params![id, now],
+                )?;
                 Self::event(tx, team, &id, "stale", "system", json!({"was": status}))?;
                 out.stale.push(id);
             }
@@ -86,13 +77,12 @@ impl Board<'_> {
         for id in ids(
             tx,
             "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)",
-            &[&team.id],
+            db_params![team.id],
         )? {
             tx.execute(
                 "UPDATE tasks SET status = 'pending', updated_at = ?2 WHERE id = ?1",
-                params![id, now],
-            )
-            .map_err(sql)?;
+                db_params![id, now],
+            )?;
             Self::event(tx, team, &id, "unblocked", "system", json!({}))?;
             out.unblocked.push(id);
         }

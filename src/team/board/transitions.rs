@@ -27,12 +27,11 @@ impl Board<'_> {
         let n = tx
             .execute(
                 "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3,
-                        run_id = ?5, dispatch_count = dispatch_count + (?6 IS NOT NULL)
+                        run_id = ?5, dispatch_count = dispatch_count + CASE WHEN CAST(?6 AS BIGINT) IS NULL THEN 0 ELSE 1 END
                  WHERE id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL AND (assignee IS NULL OR assignee = ?2)
-                   AND (?6 IS NULL OR dispatch_count < ?6)",
-                params![task.id, actor, now, now + lock, run_id, limit],
-            )
-            .map_err(sql)?;
+                   AND (CAST(?6 AS BIGINT) IS NULL OR dispatch_count < ?6)",
+                db_params![task.id, actor, now, now + lock, run_id, limit],
+            )?;
         if n == 0 {
             if task.assignee.as_ref().is_some_and(|a| *a != actor)
                 && matches!(task.status.as_str(), "pending" | "stale")
@@ -54,7 +53,7 @@ impl Board<'_> {
             json!({"run_id": run_id}),
         )?;
         let t = Self::find(&tx, &team, &task.id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(t)
     }
 
@@ -73,24 +72,21 @@ impl Board<'_> {
         let tx = self.begin()?;
         let limit = run.and_then(|(_, l)| l);
         let next: Option<String> = tx
-            .query_row(
+            .query_opt(
                 "SELECT id FROM tasks WHERE team_id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL
-                   AND (assignee IS NULL OR assignee = ?2) AND (?3 IS NULL OR dispatch_count < ?3)
+                   AND (assignee IS NULL OR assignee = ?2) AND (CAST(?3 AS BIGINT) IS NULL OR dispatch_count < ?3)
                  ORDER BY priority DESC, created_at, task_number LIMIT 1",
-                params![team.id, actor, limit],
+                db_params![team.id, actor, limit],
                 |r| r.get(0),
-            )
-            .optional()
-            .map_err(sql)?;
+            )?;
         let Some(id) = next else { return Ok(None) };
         let now = now_ms();
         let run_id = run.map(|(r, _)| r);
         tx.execute(
             "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3,
-                    run_id = ?5, dispatch_count = dispatch_count + (?6 IS NOT NULL) WHERE id = ?1",
-            params![id, actor, now, now + lock, run_id, limit],
-        )
-        .map_err(sql)?;
+                    run_id = ?5, dispatch_count = dispatch_count + CASE WHEN CAST(?6 AS BIGINT) IS NULL THEN 0 ELSE 1 END WHERE id = ?1",
+            db_params![id, actor, now, now + lock, run_id, limit],
+        )?;
         Self::event(
             &tx,
             &team,
@@ -100,7 +96,7 @@ impl Board<'_> {
             json!({"run_id": run_id}),
         )?;
         let t = Self::find(&tx, &team, &id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(Some(t))
     }
 
@@ -132,9 +128,7 @@ impl Board<'_> {
         let sql_text = format!(
             "UPDATE tasks SET {set}, updated_at = ?3 WHERE id = ?1 AND status = '{from}' AND owner = ?2"
         );
-        let n = tx
-            .execute(&sql_text, params![task.id, actor, now_ms(), value])
-            .map_err(sql)?;
+        let n = tx.execute(&sql_text, db_params![task.id, actor, now_ms(), value])?;
         if n == 0 {
             return Err(Self::refused(
                 &task,
@@ -154,7 +148,7 @@ impl Board<'_> {
             Self::release_dependents(&tx, &team, &task.id, &actor)?;
         }
         let t = Self::find(&tx, &team, &task.id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(t)
     }
 
@@ -175,11 +169,11 @@ impl Board<'_> {
             let team = self.team.clone();
             let tx = self.read()?;
             let task = Self::find(&tx, &team, key)?;
-            let gate: Option<String> = tx
-                .query_row("SELECT gate FROM tasks WHERE id = ?1", [&task.id], |r| {
-                    r.get(0)
-                })
-                .map_err(sql)?;
+            let gate: Option<String> = tx.query_row(
+                "SELECT gate FROM tasks WHERE id = ?1",
+                db_params![&task.id],
+                |r| r.get(0),
+            )?;
             drop(tx);
             if let Some(g) = gate {
                 return Err(Error::denied(format!(
@@ -235,9 +229,8 @@ impl Board<'_> {
             .execute(
                 "UPDATE tasks SET status = 'in_progress', owner = ?2, assignee = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3, run_id = NULL
                  WHERE id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL",
-                params![task.id, agent, now, now + lock],
-            )
-            .map_err(sql)?;
+                db_params![task.id, agent, now, now + lock],
+            )?;
         if n == 0 {
             return Err(Self::refused(
                 &task,
@@ -254,7 +247,7 @@ impl Board<'_> {
             json!({"to": agent}),
         )?;
         let t = Self::find(&tx, &team, &task.id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(t)
     }
 
@@ -278,9 +271,7 @@ impl Board<'_> {
         let tx = self.begin()?;
         let task = Self::find(&tx, &team, key)?;
         let sql_text = format!("UPDATE tasks SET {set}, updated_at = ?2 WHERE id = ?1 AND {guard}");
-        let n = tx
-            .execute(&sql_text, params![task.id, now_ms(), value])
-            .map_err(sql)?;
+        let n = tx.execute(&sql_text, db_params![task.id, now_ms(), value])?;
         if n == 0 {
             return Err(Self::refused(&task, action, needs));
         }
@@ -294,16 +285,16 @@ impl Board<'_> {
         )?;
         // Dependents wait for the blocker's work to be done or dropped, whichever transition
         // got it there.
-        let now_status: String = tx
-            .query_row("SELECT status FROM tasks WHERE id = ?1", [&task.id], |r| {
-                r.get(0)
-            })
-            .map_err(sql)?;
+        let now_status: String = tx.query_row(
+            "SELECT status FROM tasks WHERE id = ?1",
+            db_params![&task.id],
+            |r| r.get(0),
+        )?;
         if RELEASING.contains(&now_status.as_str()) {
             Self::release_dependents(&tx, &team, &task.id, &actor)?;
         }
         let t = Self::find(&tx, &team, &task.id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(t)
     }
 }

@@ -4,6 +4,7 @@
 //! goes back to pending ([`Board::release_dead_claims`], part of every recovery).
 
 use super::*;
+use crate::store::db::Value as DbValue;
 
 /// A run that never recorded itself is dead this long after its claim (its process failed to
 /// start); one that ended without ending its task, this long after its end (it ends its task
@@ -27,19 +28,12 @@ pub enum RunEnd {
 /// Why the run `run_id` no longer holds task `task` (failed by a blocker comment, cancelled,
 /// taken back, deleted), or `None` while it does: a plain read, no recovery. A run checks it
 /// before each iteration and its watch every 250 ms.
-pub fn taken_from(
-    conn: &rusqlite::Connection,
-    task: &Task,
-    run_id: &str,
-) -> Result<Option<String>> {
-    let now: Option<(String, Option<String>)> = conn
-        .query_row(
-            "SELECT status, run_id FROM tasks WHERE id = ?1",
-            [&task.id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .map_err(sql)?;
+pub fn taken_from(db: Db<'_>, task: &Task, run_id: &str) -> Result<Option<String>> {
+    let now: Option<(String, Option<String>)> = db.query_opt(
+        "SELECT status, run_id FROM tasks WHERE id = ?1",
+        db_params![&task.id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     Ok(match now {
         Some((status, held)) if status == "in_progress" && held.as_deref() == Some(run_id) => None,
         Some((status, _)) => Some(format!(
@@ -77,9 +71,8 @@ impl Board<'_> {
             .execute(
                 "UPDATE tasks SET status = 'failed', result = ?2, owner = NULL, run_id = NULL, updated_at = ?3
                  WHERE id = ?1 AND status IN ('pending', 'stale', 'blocked')",
-                params![task.id, format!("FAILED: {reason}"), now_ms()],
-            )
-            .map_err(sql)?;
+                db_params![task.id, format!("FAILED: {reason}"), now_ms()],
+            )?;
         if n == 0 {
             return Ok(None);
         }
@@ -92,7 +85,7 @@ impl Board<'_> {
             json!({"reason": reason}),
         )?;
         let t = Self::find(&tx, &team, &task.id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(Some(t))
     }
 
@@ -132,9 +125,8 @@ impl Board<'_> {
                  WHERE id = ?1 AND status = 'in_progress' AND owner = ?2
                    AND (run_id IS NULL OR run_id = ?3
                         OR NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = tasks.run_id AND r.status = 'running'))",
-                params![id, actor, run_id, i64::from(dispatched), now + lock, now],
-            )
-            .map_err(sql)?;
+                db_params![id, actor, run_id, i64::from(dispatched), now + lock, now],
+            )?;
         if n == 0 {
             return Err(Error::conflict(format!(
                 "cannot work on task {}: run {} is working on it",
@@ -145,7 +137,7 @@ impl Board<'_> {
         if task.run_id.as_deref() != Some(run_id) {
             Self::event(&tx, &team, id, "run", &actor, json!({"run_id": run_id}))?;
         }
-        tx.commit().map_err(sql)
+        tx.commit()
     }
 
     /// Ends the work of `run_id` on task `id`, if the run still holds it; `None` when the task
@@ -191,9 +183,8 @@ impl Board<'_> {
                     "UPDATE tasks SET {set}, run_id = NULL, locked_at = NULL, lock_expires_at = NULL, ask_user = NULL, updated_at = ?4
                      WHERE id = ?1 AND status = 'in_progress' AND run_id = ?2"
                 ),
-                params![id, run_id, value, now_ms()],
-            )
-            .map_err(sql)?;
+                db_params![id, run_id, value, now_ms()],
+            )?;
         if n == 0 {
             return Ok(None);
         }
@@ -209,52 +200,43 @@ impl Board<'_> {
             Self::release_dependents(&tx, &team, id, &holder)?;
         }
         let t = Self::find(&tx, &team, id)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(Some(t))
     }
 
     /// Claims still alive on the board of team `team_id`: a run working on its task, or one
     /// about to (its process starting, or ending its task just after its run row): what
     /// `release_dead_claims` would not release. Another dispatcher waits for these.
-    pub fn live_claims(conn: &rusqlite::Connection, team_id: i64) -> Result<i64> {
-        conn.query_row(
+    pub fn live_claims(db: Db<'_>, team_id: i64) -> Result<i64> {
+        db.query_row(
             "SELECT count(*) FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
              WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
                AND NOT ((r.id IS NULL AND t.locked_at < ?2)
                         OR r.status = 'abandoned'
                         OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))",
-            params![team_id, now_ms() - START_GRACE_MS],
+            db_params![team_id, now_ms() - START_GRACE_MS],
             |r| r.get(0),
         )
-        .map_err(sql)
     }
 
     /// Claims whose run is gone go back to pending: the run ended without ending its task, or
     /// never started (each `START_GRACE_MS` ago). A run still marked running
     /// whose process died is found by the run reaper first (`agent::record::reap_abandoned`).
-    pub(super) fn release_dead_claims(tx: &Transaction<'_>, team: &Team) -> Result<Vec<String>> {
+    pub(super) fn release_dead_claims(tx: &Db<'_>, team: &Team) -> Result<Vec<String>> {
         let now = now_ms();
         let dead: Vec<String> = tx
-            .prepare(
-                "SELECT t.id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
+            .query_map("SELECT t.id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
                  WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
                    AND ((r.id IS NULL AND t.locked_at < ?2)
                         OR r.status = 'abandoned'
-                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))",
-            )
-            .and_then(|mut s| {
-                s.query_map(params![team.id, now - START_GRACE_MS], |r| r.get(0))
-                    .and_then(|rows| rows.collect())
-            })
-            .map_err(sql)?;
+                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))", db_params![team.id, now - START_GRACE_MS], |r| r.get(0))?;
         for id in &dead {
             tx.execute(
                 "UPDATE tasks SET status = 'pending', owner = NULL, run_id = NULL, locked_at = NULL, lock_expires_at = NULL,
                         progress_percent = NULL, progress_step = NULL, updated_at = ?2
                  WHERE id = ?1",
-                params![id, now],
-            )
-            .map_err(sql)?;
+                db_params![id, now],
+            )?;
             Self::event(
                 tx,
                 team,
@@ -274,10 +256,9 @@ impl Board<'_> {
         let task = Self::find(&tx, &team, key)?;
         tx.execute(
             "UPDATE tasks SET dispatch_count = dispatch_count + 1 WHERE id = ?1",
-            [&task.id],
-        )
-        .map_err(sql)?;
-        tx.commit().map_err(sql)
+            db_params![&task.id],
+        )?;
+        tx.commit()
     }
 
     /// The task as it is now.
@@ -314,78 +295,52 @@ pub enum Watch<'a> {
 }
 
 /// The team's tasks `which` names: a plain read.
-pub fn snapshot(
-    conn: &rusqlite::Connection,
-    team_id: i64,
-    which: Watch<'_>,
-) -> Result<Vec<TaskState>> {
+pub fn snapshot(db: Db<'_>, team_id: i64, which: Watch<'_>) -> Result<Vec<TaskState>> {
     // Only the whole board is read in order (by the unique index on the number); the other
     // sets are small and read as they come.
-    let (filter, value): (&str, Option<rusqlite::types::Value>) = match which {
+    let (filter, value): (&str, Option<DbValue>) = match which {
         Watch::All => (" ORDER BY task_number", None),
-        Watch::Task(id) => (" AND id = ?2", Some(id.to_string().into())),
+        Watch::Task(id) => (" AND id = ?2", Some(DbValue::Text(id.to_string()))),
         Watch::HeldWithoutRun(agent) => (
             " AND status = 'in_progress' AND owner = ?2 AND run_id IS NULL",
-            Some(agent.to_string().into()),
+            Some(DbValue::Text(agent.to_string())),
         ),
         Watch::Spent(n) => (
             " AND status IN ('pending', 'stale') AND owner IS NULL AND dispatch_count >= ?2",
-            Some(n.into()),
+            Some(DbValue::Int(n)),
         ),
         Watch::Submitted => (" AND status = 'in_review' AND owner IS NOT NULL", None),
     };
     let sql_text =
         format!("SELECT {COLUMNS}, result, dispatch_count FROM tasks WHERE team_id = ?1{filter}");
-    let row = |r: &rusqlite::Row<'_>| {
+    let row = |r: &Row| {
         Ok(TaskState {
             task: row_task(r)?,
             result: r.get(14)?,
             dispatch_count: r.get(15)?,
         })
     };
-    let mut stmt = conn.prepare(&sql_text).map_err(sql)?;
-    let rows = match value {
-        Some(v) => stmt.query_map(params![team_id, v], row),
-        None => stmt.query_map(params![team_id], row),
-    };
-    rows.and_then(|rows| rows.collect()).map_err(sql)
+    match value {
+        Some(v) => db.query_map(&sql_text, db_params![team_id, v], row),
+        None => db.query_map(&sql_text, db_params![team_id], row),
+    }
 }
 
 /// The board's events after event `after`, oldest first (at most `limit`): a plain read.
-pub fn events_after(
-    conn: &rusqlite::Connection,
-    team_id: i64,
-    after: i64,
-    limit: usize,
-) -> Result<Vec<Event>> {
-    conn.prepare(
+pub fn events_after(db: Db<'_>, team_id: i64, after: i64, limit: usize) -> Result<Vec<Event>> {
+    db.query_map(
         "SELECT e.id, e.task_id, t.identifier, e.event, e.actor, e.data, e.at FROM task_events e JOIN tasks t ON t.id = e.task_id
          WHERE e.team_id = ?1 AND e.id > ?2 ORDER BY e.id LIMIT ?3",
+        db_params![team_id, after, limit],
+        row_event,
     )
-    .and_then(|mut s| {
-        s.query_map(params![team_id, after, limit as i64], |r| {
-            let data: String = r.get(5)?;
-            Ok(Event {
-                id: r.get(0)?,
-                task_id: r.get(1)?,
-                identifier: r.get(2)?,
-                event: r.get(3)?,
-                actor: r.get(4)?,
-                data: serde_json::from_str(&data).unwrap_or(Value::Null),
-                at: r.get(6)?,
-            })
-        })
-        .and_then(|rows| rows.collect())
-    })
-    .map_err(sql)
 }
 
 /// The id of the board's last event (0 for none).
-pub fn last_event(conn: &rusqlite::Connection, team_id: i64) -> Result<i64> {
-    conn.query_row(
+pub fn last_event(db: Db<'_>, team_id: i64) -> Result<i64> {
+    db.query_row(
         "SELECT coalesce(max(id), 0) FROM task_events WHERE team_id = ?1",
-        [team_id],
+        db_params![team_id],
         |r| r.get(0),
     )
-    .map_err(sql)
 }

@@ -139,8 +139,8 @@ fn blocked_by_must_name_unfinished_tasks_of_the_same_team() {
         &msg,
     );
 
-    let ops = crate::team::create(fx.store.conn_mut(), "ops", "lead", &[], &[], None).unwrap();
-    let (foreign, _) = Board::open(&mut fx.store, ops, "lead")
+    let ops = crate::team::create(fx.store.db(), "ops", "lead", &[], &[], None).unwrap();
+    let (foreign, _) = Board::open(fx.store.db(), ops, "lead")
         .unwrap()
         .create(NewTask {
             subject: "ops task".into(),

@@ -7,9 +7,9 @@ use super::*;
 
 #[test]
 fn open_refuses_a_non_member() {
-    let mut fx = fixture();
+    let fx = fixture();
     let team = fx.team.clone();
-    let Err(e) = Board::open(&mut fx.store, team, "stranger") else {
+    let Err(e) = Board::open(fx.store.db(), team, "stranger") else {
         panic!("a non-member opened the board");
     };
     assert_eq!(e.kind, ErrorKind::Denied);

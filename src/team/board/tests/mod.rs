@@ -14,6 +14,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::error::ErrorKind;
+use crate::store::Store;
 
 struct Fixture {
     store: Store,
@@ -29,18 +30,11 @@ fn fixture() -> Fixture {
 fn fixture_with(settings: Option<Value>) -> Fixture {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("goclaw.db");
-    let mut store = Store::open(&path, Duration::from_secs(10)).expect("open store");
+    let store = Store::open(&path, Duration::from_secs(10)).expect("open store");
     let members = ["w1".to_string(), "w2".to_string()];
     let reviewers = ["rev".to_string()];
-    let team = crate::team::create(
-        store.conn_mut(),
-        "dev",
-        "lead",
-        &members,
-        &reviewers,
-        settings,
-    )
-    .expect("create team");
+    let team = crate::team::create(store.db(), "dev", "lead", &members, &reviewers, settings)
+        .expect("create team");
     Fixture {
         store,
         team,
@@ -52,7 +46,7 @@ fn fixture_with(settings: Option<Value>) -> Fixture {
 impl Fixture {
     /// The board as `actor` (opening it runs recovery, as every command does).
     fn board(&mut self, actor: &str) -> Board<'_> {
-        Board::open(&mut self.store, self.team.clone(), actor).expect("open board")
+        Board::open(self.store.db(), self.team.clone(), actor).expect("open board")
     }
 
     /// Creates a task as the lead.
