@@ -102,7 +102,11 @@ fn main() {
             });
         }
     }
+    postgres::compare(goclaw);
 }
+
+#[path = "tasks_postgres.rs"]
+mod postgres;
 
 /// Tasks in progress on the board (each successful claim made one).
 fn in_progress(db: &Path) -> usize {
@@ -126,11 +130,16 @@ fn setup(n: usize, workers: usize) -> PathBuf {
         .collect();
     std::fs::write(home.join("config.toml"), agents).unwrap();
     let members: Vec<String> = (1..=workers).map(|w| format!("w{w}")).collect();
-    let mut store =
+    let store =
         goclaw::store::Store::open(&home.join("goclaw.db"), Duration::from_secs(30)).unwrap();
-    let team =
-        goclaw::team::create(store.conn_mut(), "bench", "lead", &members, &[], None).unwrap();
-    let mut board = goclaw::team::board::Board::open(&mut store, team, "lead").unwrap();
+    fill(store.db(), &members, n);
+    home
+}
+
+/// Team `bench` (lead, `members`) and `n` pending tasks in the store `db`.
+fn fill(db: goclaw::store::db::Db<'_>, members: &[String], n: usize) {
+    let team = goclaw::team::create(db, "bench", "lead", members, &[], None).unwrap();
+    let mut board = goclaw::team::board::Board::open(db, team, "lead").unwrap();
     for i in 0..n {
         board
             .create(goclaw::team::board::NewTask {
@@ -139,12 +148,20 @@ fn setup(n: usize, workers: usize) -> PathBuf {
             })
             .unwrap();
     }
-    home
 }
 
 /// Runs `workers` threads, each spawning claims until one fails; returns claims/s, p50, p99 and
 /// the number of successful claims.
 fn run(workers: usize, claim: impl Fn(usize) -> bool + Sync) -> (f64, f64, f64, usize) {
+    run_up_to(workers, TASKS_PER_WORKER, claim)
+}
+
+/// [`run`], each worker making at most `per_worker` claims.
+fn run_up_to(
+    workers: usize,
+    per_worker: usize,
+    claim: impl Fn(usize) -> bool + Sync,
+) -> (f64, f64, f64, usize) {
     let start = Instant::now();
     let mut lat: Vec<f64> = std::thread::scope(|s| {
         let handles: Vec<_> = (1..=workers)
@@ -152,7 +169,7 @@ fn run(workers: usize, claim: impl Fn(usize) -> bool + Sync) -> (f64, f64, f64, 
                 let claim = &claim;
                 s.spawn(move || {
                     let mut mine = Vec::new();
-                    for _ in 0..TASKS_PER_WORKER {
+                    for _ in 0..per_worker {
                         let t = Instant::now();
                         if !claim(w) {
                             break;
