@@ -238,13 +238,28 @@ fn exec_query(
     limits: store::QueryLimits,
 ) -> Result<()> {
     ctx.store()?; // create and migrate on first use
+    let conn = Store::open_read_only(path)?;
+    print_query(ctx, sql, |sql, row| {
+        store::query_json(&conn, path, sql, params, limits, row)
+    })
+}
+
+/// A row of `db query`: column name → value.
+type QueryRow = serde_json::Map<String, serde_json::Value>;
+
+/// Reads the statement (text, @FILE or -), runs it with `query`, and prints its rows: JSON
+/// Lines as they come, or a table for people once all are in.
+fn print_query(
+    ctx: &Context,
+    sql: &str,
+    query: impl FnOnce(&str, &mut dyn FnMut(QueryRow) -> Result<()>) -> Result<Vec<String>>,
+) -> Result<()> {
     let sql = String::from_utf8(Input::parse(Some(sql)).read(ctx)?)
         .map_err(|_| Error::usage("the SQL is not valid UTF-8"))?;
-    let conn = Store::open_read_only(path)?;
     let json = ctx.out.is_json();
     let mut w = ctx.out.stream();
-    let mut rows: Vec<serde_json::Map<String, serde_json::Value>> = Vec::new();
-    let columns = store::query_json(&conn, path, &sql, params, limits, |row| {
+    let mut rows: Vec<QueryRow> = Vec::new();
+    let columns = query(&sql, &mut |row| {
         if json {
             crate::output::write_json(&mut w, &row)?;
             w.write_all(b"\n").map_err(Error::stdout)
@@ -405,23 +420,8 @@ fn pg_query(
     if time.is_zero() {
         return Err(Error::usage("--timeout must be more than 0"));
     }
-    let sql = String::from_utf8(Input::parse(Some(sql)).read(ctx)?)
-        .map_err(|_| Error::usage("the SQL is not valid UTF-8"))?;
     let pg = store::postgres::PgStore::open(target)?;
-    let json = ctx.out.is_json();
-    let mut w = ctx.out.stream();
-    let mut rows = Vec::new();
-    let columns = pg.query_json(&sql, params, time, max_bytes, |row| {
-        if json {
-            crate::output::write_json(&mut w, &row)?;
-            w.write_all(b"\n").map_err(Error::stdout)
-        } else {
-            rows.push(row);
-            Ok(())
-        }
-    })?;
-    if !json {
-        human_table(&mut w, &columns, &rows).map_err(Error::stdout)?;
-    }
-    w.flush().map_err(Error::stdout)
+    print_query(ctx, sql, |sql, row| {
+        pg.query_json(sql, params, time, max_bytes, row)
+    })
 }
