@@ -1,7 +1,7 @@
 //! The board on PostgreSQL beside SQLite (issue 19): 16 processes claiming 10 000 tasks, each
 //! claim a whole `goclaw tasks claim --next`, on a SQLite store and on a PostgreSQL one, and the
 //! same guarded claim issued through `psql` (`FOR UPDATE SKIP LOCKED`) as the baseline. Needs a
-//! server in the PG* variables (`pg_virtualenv cargo bench --bench tasks`); without one it says
+//! server in the PG* variables (`.ci/postgres cargo bench --bench tasks`); without one it says
 //! so and measures nothing.
 
 use std::process::Command;
@@ -12,7 +12,7 @@ const TASKS: usize = 10_000;
 
 pub fn compare(goclaw: &str) {
     let Ok(host) = std::env::var("PGHOST") else {
-        println!("PostgreSQL: no server in PGHOST (run under pg_virtualenv); not measured");
+        println!("PostgreSQL: no server in PGHOST (run under .ci/postgres); not measured");
         return;
     };
     let (port, user) = (

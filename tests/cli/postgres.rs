@@ -1,5 +1,5 @@
-//! The store on a real PostgreSQL server: the throwaway cluster `.ci/run` starts with Debian's
-//! `pg_virtualenv`, found through the PG* variables it sets (PGHOST, PGPORT, PGUSER,
+//! The store on a real PostgreSQL server: the throwaway cluster `.ci/postgres` starts for `.ci/run`
+//! (Debian's server), found through the PG* variables it sets (PGHOST, PGPORT, PGUSER,
 //! PGPASSWORD). Each test makes its own database and drops it. A goclaw under test inherits no
 //! PG* variable: each test gives it the password the way it tests.
 

@@ -559,8 +559,8 @@ pub fn redact(env: &TestEnv, text: &str) -> String {
     text.replace(&env.root().display().to_string(), "[TMP]")
 }
 
-/// The PostgreSQL server of the test run: the throwaway cluster `.ci/run` starts with Debian's
-/// `pg_virtualenv`, found through the PG* variables it sets.
+/// The PostgreSQL server of the test run: the throwaway cluster `.ci/postgres` starts for `.ci/run`
+/// (Debian's server), found through the PG* variables it sets.
 pub struct PgServer {
     pub host: String,
     pub port: String,
@@ -581,7 +581,7 @@ pub fn pg_server() -> Option<PgServer> {
     .filter(|_| which::which("psql").is_ok());
     require_peer(
         found,
-        "a PostgreSQL server (PGHOST, PGUSER, PGPASSWORD and psql; .ci/run starts one with pg_virtualenv)",
+        "a PostgreSQL server (PGHOST, PGUSER, PGPASSWORD and psql; .ci/run starts one with .ci/postgres)",
     )
 }
 
