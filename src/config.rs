@@ -294,6 +294,18 @@ impl Settings {
                 config_path.display()
             )));
         }
+        if let Some(g) = &args.db {
+            location::refuse_other_url(&g.path.to_string_lossy())?;
+        }
+        if let Some(url) = &config.store.url
+            && !location::is_url(url)
+        {
+            location::refuse_other_url(url)?;
+            return Err(Error::usage(format!(
+                "{}: [store] url must be a postgres:// URL",
+                config_path.display()
+            )));
+        }
         let given_url = args.db.as_ref().and_then(|g| {
             g.path
                 .to_str()

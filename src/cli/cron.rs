@@ -321,6 +321,8 @@ fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
     if every < Duration::from_secs(1) {
         return Err(Error::usage("--interval must be at least 1s"));
     }
+    // A store the ticks cannot open is refused once, not warned about at every tick.
+    ctx.settings()?.sqlite_path()?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

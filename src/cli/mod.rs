@@ -82,7 +82,13 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or
     /// $XDG_DATA_HOME/goclaw/goclaw.db]
-    #[arg(long, global = true, env = "GOCLAW_DB", value_name = "PATH|URL")]
+    #[arg(
+        long,
+        global = true,
+        env = "GOCLAW_DB",
+        hide_env_values = true,
+        value_name = "PATH|URL"
+    )]
     pub db: Option<PathBuf>,
     /// The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]
     #[arg(long, global = true, env = "GOCLAW_CONFIG", value_name = "PATH")]

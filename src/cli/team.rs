@@ -154,9 +154,12 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
     if let TeamCommand::Work(a) = args.command {
         return super::team_run::work(ctx, a);
     }
+    if let TeamCommand::Message(m) = args.command {
+        // The mailbox is not on PostgreSQL yet: refused before a PostgreSQL store is touched.
+        return message(ctx, &ctx.store()?, m);
+    }
     let store = ctx.any_store()?;
     match args.command {
-        TeamCommand::Run(_) | TeamCommand::Work(_) => {}
         TeamCommand::Create {
             name,
             lead,
@@ -236,7 +239,7 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
                 })?;
             }
         },
-        TeamCommand::Message(m) => return message(ctx, store.sqlite()?, m),
+        TeamCommand::Run(_) | TeamCommand::Work(_) | TeamCommand::Message(_) => {}
     }
     Ok(Status::Ok)
 }

@@ -36,6 +36,29 @@ impl Location {
     }
 }
 
+/// A store text that looks like a URL but names no backend goclaw has (`postgress://…`,
+/// `mysql://…`): refused, with any password hidden, rather than taken for a file name.
+pub fn refuse_other_url(text: &str) -> Result<()> {
+    if is_url(text) {
+        return Ok(());
+    }
+    match text.split_once("://") {
+        Some((scheme, _))
+            if !scheme.is_empty()
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) =>
+        {
+            Err(Error::usage(format!(
+                "the store {} is a URL goclaw cannot open",
+                redact_text(text)
+            ))
+            .with_hint("a path for SQLite, or postgres://USER@HOST[:PORT]/DATABASE"))
+        }
+        _ => Ok(()),
+    }
+}
+
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -53,7 +76,11 @@ impl fmt::Debug for Location {
 
 /// Whether `text` names a PostgreSQL server rather than a file.
 pub fn is_url(text: &str) -> bool {
-    text.starts_with("postgres://") || text.starts_with("postgresql://")
+    let scheme = |s: &str| {
+        text.get(..s.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(s))
+    };
+    scheme("postgres://") || scheme("postgresql://")
 }
 
 /// A PostgreSQL URL. Displayed and debugged with its password as `***`.
@@ -88,9 +115,14 @@ impl PgUrl {
         self.url.as_str()
     }
 
-    /// The password in the URL itself, decoded.
+    /// The password in the URL itself (`user:PASSWORD@` or `?password=`), decoded.
     pub fn password(&self) -> Option<String> {
-        self.url.password().map(decode)
+        self.url.password().map(decode).or_else(|| {
+            self.url
+                .query_pairs()
+                .find(|(k, _)| k == "password")
+                .map(|(_, v)| v.into_owned())
+        })
     }
 
     pub fn user(&self) -> Option<String> {
@@ -112,11 +144,20 @@ impl PgUrl {
     /// `message` without the password, however it was spelled in it.
     pub fn scrub(&self, message: &str, password: Option<&str>) -> String {
         let mut out = message.to_string();
-        for secret in [self.url.password().map(str::to_string), self.password()]
-            .into_iter()
-            .flatten()
-            .chain(password.map(str::to_string))
-            .filter(|s| !s.is_empty())
+        let in_query = self
+            .url
+            .query()
+            .and_then(|q| q.split('&').find_map(|p| p.strip_prefix("password=")))
+            .map(str::to_string);
+        for secret in [
+            self.url.password().map(str::to_string),
+            self.password(),
+            in_query,
+        ]
+        .into_iter()
+        .flatten()
+        .chain(password.map(str::to_string))
+        .filter(|s| !s.is_empty())
         {
             out = out.replace(&secret, "***");
         }
@@ -130,7 +171,21 @@ impl fmt::Display for PgUrl {
         if shown.password().is_some() {
             let _ = shown.set_password(Some("***"));
         }
-        f.write_str(shown.as_str())
+        if shown.query_pairs().any(|(k, _)| k == "password") {
+            let pairs: Vec<(String, String)> = shown
+                .query_pairs()
+                .map(|(k, v)| {
+                    let v = if k == "password" {
+                        "***".into()
+                    } else {
+                        v.into_owned()
+                    };
+                    (k.into_owned(), v)
+                })
+                .collect();
+            shown.query_pairs_mut().clear().extend_pairs(pairs);
+        }
+        f.write_str(&shown.as_str().replace("%2A%2A%2A", "***"))
     }
 }
 
@@ -300,6 +355,17 @@ mod tests {
         assert!(!said.contains("cr@t") && !said.contains("cr%40t"), "{said}");
         let bad = Location::parse("postgres://ann:hunter2@[::1/db").unwrap_err();
         assert!(!bad.to_string().contains("hunter2"), "{bad}");
+        let query = PgUrl::parse("postgres://ann@h/db?password=hunter2&sslmode=disable").unwrap();
+        assert_eq!(query.password().as_deref(), Some("hunter2"));
+        assert_eq!(
+            query.to_string(),
+            "postgres://ann@h/db?password=***&sslmode=disable"
+        );
+        assert!(!query.scrub("said hunter2", None).contains("hunter2"));
+        assert!(is_url("POSTGRES://ann@h/db") && is_url("PostgreSQL://h/db"));
+        let typo = refuse_other_url("postgress://ann:hunter2@h/db").unwrap_err();
+        assert!(!typo.to_string().contains("hunter2"), "{typo}");
+        assert!(refuse_other_url("./my://odd").is_ok() && refuse_other_url("a/b.db").is_ok());
     }
 
     #[test]

@@ -170,6 +170,9 @@ impl PgStore {
             "SET LOCAL statement_timeout = {}",
             time.as_millis().max(1)
         ))?;
+        if blank(sql) {
+            return Err(Error::usage("db query: the SQL holds no statement"));
+        }
         let sql = super::db::placeholders(sql);
         let columns = client
             .borrow_mut()
@@ -230,7 +233,7 @@ fn one_statement(e: Error, sql: &str) -> Error {
 }
 
 fn timed_out(e: Error, time: Duration) -> Error {
-    if e.kind == ErrorKind::Timeout {
+    if e.kind == ErrorKind::Timeout && e.message.contains("statement timeout") {
         return Error::new(
             ErrorKind::Timeout,
             format!("db query: stopped after {}s", time.as_secs_f64()),
@@ -250,6 +253,24 @@ fn to_json(v: Value) -> serde_json::Value {
         Value::Text(s) => s.into(),
         Value::Blob(b) => {
             serde_json::json!({ "hex": b.iter().map(|x| format!("{x:02x}")).collect::<String>() })
+        }
+    }
+}
+
+/// Whether `sql` holds nothing but white space, comments and semicolons.
+fn blank(sql: &str) -> bool {
+    let mut rest = sql;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';');
+        if let Some(after) = rest.strip_prefix("--") {
+            rest = after.split_once('\n').map_or("", |(_, r)| r);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            match after.split_once("*/") {
+                Some((_, r)) => rest = r,
+                None => return true,
+            }
+        } else {
+            return rest.is_empty();
         }
     }
 }

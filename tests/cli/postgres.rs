@@ -392,3 +392,156 @@ fn three_machines_share_one_board_and_do_every_task_once() {
         "0"
     );
 }
+
+/// What a helper's attack found, each now refused or right: values out of jiff's range, a
+/// password in `--help` or in `?password=`, a mistyped scheme taken for a file, parameters sent
+/// as the wrong bytes, empty SQL, and refused commands that touched the database first.
+#[test]
+fn hostile_and_careless_input_on_postgres() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    pg.ok(&env, &["db", "migrate"]);
+    let o = pg.ok(
+        &env,
+        &[
+            "db", "query",
+            "SELECT 'infinity'::date AS d, '5874897-12-31'::date AS e, '-infinity'::timestamptz AS t",
+        ],
+    );
+    let row: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (row["d"].as_str(), row["t"].as_str()),
+        (Some("infinity"), Some("-infinity"))
+    );
+    assert!(row["e"].is_string(), "{row}");
+    // Parameters are converted to the type the server asks for, or refused (exit 2).
+    let o = pg.ok(
+        &env,
+        &[
+            "db",
+            "query",
+            "--param",
+            "1234",
+            "--param",
+            "true",
+            "SELECT ?::int AS n, ?::bool AS b",
+        ],
+    );
+    assert_eq!(stdout(&o).trim(), r#"{"n":1234,"b":1}"#);
+    assert_error(
+        &pg.run(&env, &["db", "query", "--param", "x", "SELECT ?::int"]),
+        2,
+        "usage",
+    );
+    assert_error(
+        &pg.run(
+            &env,
+            &["db", "query", "--param", "1.5", "SELECT ?::numeric"],
+        ),
+        2,
+        "usage",
+    );
+    assert_error(
+        &pg.run(&env, &["db", "query", " ; /* nothing */ -- at all"]),
+        2,
+        "usage",
+    );
+
+    // The password shows nowhere: not in --help (GOCLAW_DB), not from ?password=.
+    let secret = "S3cr3t-Pw_9";
+    let help = env
+        .cmd(&["db", "query", "--help"])
+        .env("GOCLAW_DB", pg.url_with_password(secret))
+        .output()
+        .unwrap();
+    assert!(!stdout(&help).contains(secret), "{}", stdout(&help));
+    let in_query = format!("{}?password={}", pg.url(), pg.server.password);
+    let o = env.run(&["db", "path", "--db", &in_query]);
+    assert!(
+        !stdout(&o).contains(&pg.server.password) && stdout(&o).contains("password=***"),
+        "{}",
+        stdout(&o)
+    );
+    // A mistyped scheme is refused, not made into a SQLite file named after the URL.
+    let o = env.run(&[
+        "db",
+        "migrate",
+        "--db",
+        &format!("postgress://u:{secret}@h/db"),
+    ]);
+    assert_error(&o, 2, "usage");
+    assert!(!format!("{}{}", stdout(&o), stderr(&o)).contains(secret));
+    assert_eq!(
+        std::fs::read_dir(env.work()).unwrap().count(),
+        0,
+        "no file made"
+    );
+    let upper = pg.url().replacen("postgres://", "POSTGRES://", 1);
+    assert_eq!(
+        code(
+            &env.cmd(&["db", "check", "--db", &upper])
+                .env("PGPASSWORD", &pg.server.password)
+                .output()
+                .unwrap()
+        ),
+        0
+    );
+
+    // Refused commands touch nothing, and the cron daemon is refused at once.
+    let Some(fresh) = PgDb::new() else { return };
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.lead]\n[agents.w1]\n",
+    )
+    .unwrap();
+    assert_error(
+        &fresh.run(&env, &["team", "message", "read", "--as", "w1"]),
+        2,
+        "usage",
+    );
+    assert_error(
+        &fresh.run(&env, &["cron", "daemon", "--interval", "1s"]),
+        2,
+        "usage",
+    );
+    assert_eq!(
+        fresh.psql(
+            &fresh.name,
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+        ),
+        "0"
+    );
+}
+
+/// A server that accepts the connection and never answers the login: the command gives up
+/// (exit 7) instead of waiting for ever.
+#[test]
+fn a_server_that_never_answers_the_login_is_given_up_on() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[store]\nbusy_timeout_ms = 500\n",
+    )
+    .unwrap();
+    let start = std::time::Instant::now();
+    let o = env
+        .cmd(&[
+            "db",
+            "check",
+            "--db",
+            &format!("postgres://u@127.0.0.1:{port}/x"),
+        ])
+        .env("PGPASSWORD", "pw")
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert_error(&o, 7, "timeout");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(15),
+        "{:?}",
+        start.elapsed()
+    );
+    drop(listener);
+}

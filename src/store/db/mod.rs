@@ -470,6 +470,9 @@ pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> E
                 "check the user and password (PGPASSWORD, ~/.pgpass or [store] password_env)",
             )
         }
+        Some(c) if *c == SqlState::INVALID_CATALOG_NAME => {
+            Error::not_found(format!("store: {detail}"))
+        }
         Some(c) if *c == SqlState::READ_ONLY_SQL_TRANSACTION => {
             Error::denied(format!("store: {detail}"))
         }
@@ -480,6 +483,9 @@ pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> E
         )
         .with_hint("give it in PGPASSWORD, ~/.pgpass or the variable [store] password_env names"),
         None if said.contains("invalid configuration") => Error::usage(format!("store: {said}")),
+        None if said.contains("error serializing parameter") => {
+            Error::usage(format!("store: {said}"))
+        }
         None if e.is_closed() || reached_no_server(e) => Error::new(
             ErrorKind::Upstream,
             format!("store: the PostgreSQL server: {said}"),

@@ -54,11 +54,31 @@ impl PgConnect {
         }
         config.connect_timeout(self.connect_timeout);
         config.application_name("goclaw");
-        let inner = config.connect(postgres::NoTls).map_err(|e| {
-            let mut error = super::pg_error(&e, &scrub);
-            error.message = format!("{} ({})", error.message, self.url);
-            error
-        })?;
+        // The client bounds the TCP connect only: a server that accepts and never answers the
+        // login would hold the command for ever. The login runs on a thread of its own, and is
+        // given up (the thread ends with the process) after the connect timeout and 5 s more.
+        let (sent, login) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sent.send(config.connect(postgres::NoTls));
+        });
+        let limit = self.connect_timeout + std::time::Duration::from_secs(5);
+        let inner = match login.recv_timeout(limit) {
+            Ok(result) => result.map_err(|e| {
+                let mut error = super::pg_error(&e, &scrub);
+                error.message = format!("{} ({})", error.message, self.url);
+                error
+            })?,
+            Err(_) => {
+                return Err(Error::new(
+                    crate::error::ErrorKind::Timeout,
+                    format!(
+                        "store: the PostgreSQL server {} did not answer the login within {}s",
+                        self.url,
+                        limit.as_secs()
+                    ),
+                ));
+            }
+        };
         Ok(Client {
             inner,
             url: self.url.clone(),
@@ -136,12 +156,25 @@ impl ToSql for Value {
                     Ok(IsNull::No)
                 }
                 Type::INT8 => s.trim().parse::<i64>()?.to_sql(ty, out),
+                Type::INT4 => s.trim().parse::<i32>()?.to_sql(ty, out),
+                Type::INT2 => s.trim().parse::<i16>()?.to_sql(ty, out),
+                Type::OID => s.trim().parse::<u32>()?.to_sql(ty, out),
                 Type::FLOAT8 => s.trim().parse::<f64>()?.to_sql(ty, out),
+                Type::FLOAT4 => s.trim().parse::<f32>()?.to_sql(ty, out),
+                Type::BOOL => match s.trim().to_ascii_lowercase().as_str() {
+                    "t" | "true" | "1" | "yes" | "on" => true.to_sql(ty, out),
+                    "f" | "false" | "0" | "no" | "off" => false.to_sql(ty, out),
+                    other => Err(format!("`{other}` is not a boolean").into()),
+                },
                 Type::BYTEA => s.as_bytes().to_sql(ty, out),
-                _ => {
+                _ if is_text(ty) => {
                     out.put_slice(s.as_bytes());
                     Ok(IsNull::No)
                 }
+                _ => Err(format!(
+                    "text cannot be sent as {ty}: cast the parameter in the SQL (?::text::{ty})"
+                )
+                .into()),
             },
             Value::Blob(b) => match *ty {
                 Type::BYTEA => b.as_slice().to_sql(ty, out),
@@ -172,16 +205,31 @@ impl<'a> FromSql<'a> for Value {
             Type::NUMERIC => numeric(raw)?,
             Type::VOID => Value::Null,
             Type::TIMESTAMPTZ | Type::TIMESTAMP => {
-                // Microseconds since 2000-01-01 00:00:00 UTC.
+                // Microseconds since 2000-01-01 00:00:00 UTC; the extremes are the infinities.
                 let micros = i64::from_sql(&Type::INT8, raw)?;
-                let unix = jiff::Timestamp::from_microsecond(micros + 946_684_800_000_000)?;
-                Value::Text(unix.to_string())
+                Value::Text(match micros {
+                    i64::MAX => "infinity".into(),
+                    i64::MIN => "-infinity".into(),
+                    m => m
+                        .checked_add(946_684_800_000_000)
+                        .and_then(|m| jiff::Timestamp::from_microsecond(m).ok())
+                        .map_or_else(|| format!("{m} µs after 2000-01-01"), |t| t.to_string()),
+                })
             }
             Type::DATE => {
                 let days = i32::from_sql(&Type::INT4, raw)?;
-                let day = jiff::civil::date(2000, 1, 1)
-                    .checked_add(jiff::Span::new().days(i64::from(days)))?;
-                Value::Text(day.to_string())
+                Value::Text(match days {
+                    i32::MAX => "infinity".into(),
+                    i32::MIN => "-infinity".into(),
+                    d => jiff::Span::new()
+                        .try_days(i64::from(d))
+                        .ok()
+                        .and_then(|span| jiff::civil::date(2000, 1, 1).checked_add(span).ok())
+                        .map_or_else(
+                            || format!("{d} days after 2000-01-01"),
+                            |day| day.to_string(),
+                        ),
+                })
             }
             _ => match std::str::from_utf8(raw) {
                 // Text and the types whose binary form is their text (VARCHAR, NAME, JSON, …).
