@@ -120,7 +120,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Runs, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One run and its children (a tree on a terminal)')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until the runs end; the exit code is the run''s (0 completed, 1 failed, 7 timed out, 130 cancelled)')
             [CompletionResult]::new('cancel', 'cancel', [CompletionResultType]::ParameterValue, 'Cancel runs: the process running each ends it cleanly, children too')
@@ -231,9 +231,9 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every session, most recently used first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One session: agent, model, token counts, message count, summary')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A session''s messages, oldest first')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session and its messages')
             break
         }
@@ -441,7 +441,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Recent runs, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One run''s trace')
             break
         }
@@ -557,7 +557,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Register a custom tool from its JSON definition (a file, or - for stdin)')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove a custom tool')
             [CompletionResult]::new('custom', 'custom', [CompletionResultType]::ParameterValue, 'Custom tools: list')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'The audit trail: recent calls, newest first')
             break
         }
         'goclaw;tools;list' {
@@ -854,7 +854,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove a job (by id or name)')
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Turn a job on (due again at its next time)')
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Turn a job off')
-            [CompletionResult]::new('runs', 'runs', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
+            [CompletionResult]::new('runs', 'runs', [CompletionResultType]::ParameterValue, 'Runs, newest first (of one job, or all)')
             [CompletionResult]::new('tick', 'tick', [CompletionResultType]::ParameterValue, 'Run every due job once, then exit (call it from crontab every minute)')
             [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Tick in a loop until interrupted')
             break
@@ -1559,7 +1559,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a task (lead; members only --request tasks when the team allows)')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tasks, highest priority first')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'One task with comments, attachments and events')
             [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Claim a task (or --next: the most urgent one you may take; exit 5 when none)')
             [CompletionResult]::new('complete', 'complete', [CompletionResultType]::ParameterValue, 'Complete a task you hold')
@@ -1576,8 +1576,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change subject, description, priority, assignee or dependencies (lead)')
             [CompletionResult]::new('ask-user', 'ask-user', [CompletionResultType]::ParameterValue, 'Ask the user a question about a task you hold')
             [CompletionResult]::new('clear-ask-user', 'clear-ask-user', [CompletionResultType]::ParameterValue, 'Clear the question (holder or lead)')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
-            [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Full-text search over subject and description')
+            [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Audit events of one task or the whole board, oldest first')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Release claims whose run is gone and expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)')
             [CompletionResult]::new('do', 'do', [CompletionResultType]::ParameterValue, 'Run one action given as the team_tasks tool''s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -')
             break
@@ -2032,7 +2032,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove a grant')
             [CompletionResult]::new('grants', 'grants', [CompletionResultType]::ParameterValue, 'List grants')
             [CompletionResult]::new('request', 'request', [CompletionResultType]::ParameterValue, 'Ask for access to a server')
-            [CompletionResult]::new('requests', 'requests', [CompletionResultType]::ParameterValue, '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])')
+            [CompletionResult]::new('requests', 'requests', [CompletionResultType]::ParameterValue, 'List access requests')
             [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Connect, initialize and list tools; report protocol, server, tool count and timings')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List a server''s tools (or every enabled server''s) with their goclaw names')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the server fails')

@@ -115,7 +115,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+            cand list 'Runs, newest first'
             cand show 'One run and its children (a tree on a terminal)'
             cand wait 'Wait until the runs end; the exit code is the run''s (0 completed, 1 failed, 7 timed out, 130 cancelled)'
             cand cancel 'Cancel runs: the process running each ends it cleanly, children too'
@@ -220,9 +220,9 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+            cand list 'Every session, most recently used first'
             cand show 'One session: agent, model, token counts, message count, summary'
-            cand history '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+            cand history 'A session''s messages, oldest first'
             cand rm 'Delete a session and its messages'
         }
         &'goclaw;sessions;list'= {
@@ -418,7 +418,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+            cand list 'Recent runs, newest first'
             cand show 'One run''s trace'
         }
         &'goclaw;traces;list'= {
@@ -528,7 +528,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand add 'Register a custom tool from its JSON definition (a file, or - for stdin)'
             cand rm 'Remove a custom tool'
             cand custom 'Custom tools: list'
-            cand history '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+            cand history 'The audit trail: recent calls, newest first'
         }
         &'goclaw;tools;list'= {
             cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
@@ -809,7 +809,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand rm 'Remove a job (by id or name)'
             cand enable 'Turn a job on (due again at its next time)'
             cand disable 'Turn a job off'
-            cand runs '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+            cand runs 'Runs, newest first (of one job, or all)'
             cand tick 'Run every due job once, then exit (call it from crontab every minute)'
             cand daemon 'Tick in a loop until interrupted'
         }
@@ -1476,7 +1476,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand create 'Create a task (lead; members only --request tasks when the team allows)'
-            cand list '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+            cand list 'List tasks, highest priority first'
             cand get 'One task with comments, attachments and events'
             cand claim 'Claim a task (or --next: the most urgent one you may take; exit 5 when none)'
             cand complete 'Complete a task you hold'
@@ -1493,8 +1493,8 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand update 'Change subject, description, priority, assignee or dependencies (lead)'
             cand ask-user 'Ask the user a question about a task you hold'
             cand clear-ask-user 'Clear the question (holder or lead)'
-            cand search '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
-            cand events '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+            cand search 'Full-text search over subject and description'
+            cand events 'Audit events of one task or the whole board, oldest first'
             cand recover 'Release claims whose run is gone and expired locks, mark stale tasks, release orphaned blocked tasks (cron-safe)'
             cand do 'Run one action given as the team_tasks tool''s JSON (`{"action":"claim","task_id":…}`): JSON, @FILE or -'
         }
@@ -1926,7 +1926,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand revoke 'Remove a grant'
             cand grants 'List grants'
             cand request 'Ask for access to a server'
-            cand requests '`--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`])'
+            cand requests 'List access requests'
             cand probe 'Connect, initialize and list tools; report protocol, server, tool count and timings'
             cand tools 'List a server''s tools (or every enabled server''s) with their goclaw names'
             cand call 'Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the server fails'

@@ -26,7 +26,8 @@ pub struct CallerArgs {
     pub session: Option<String>,
 }
 
-/// `--limit` and `--cursor` of a list that grows: one page of it (see [`crate::store::page`]).
+// `--limit` and `--cursor` of a list that grows: one page of it (see `crate::store::page`). A
+// plain comment: clap would take a doc comment for the help of every list that flattens it.
 #[derive(Debug, Clone, Args)]
 pub struct PageArgs {
     /// The most items to print (1 to 1000)

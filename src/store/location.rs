@@ -42,6 +42,12 @@ pub fn refuse_other_url(text: &str) -> Result<()> {
     if is_url(text) {
         return Ok(());
     }
+    if text.contains("password=") {
+        return Err(Error::usage(
+            "the store is a connection string; goclaw takes a postgres:// URL (its password is not shown)",
+        )
+        .with_hint("postgres://USER@HOST[:PORT]/DATABASE, the password in PGPASSWORD"));
+    }
     match text.split_once("://") {
         Some((scheme, _))
             if !scheme.is_empty()
@@ -366,6 +372,8 @@ mod tests {
         let typo = refuse_other_url("postgress://ann:hunter2@h/db").unwrap_err();
         assert!(!typo.to_string().contains("hunter2"), "{typo}");
         assert!(refuse_other_url("./my://odd").is_ok() && refuse_other_url("a/b.db").is_ok());
+        let keywords = refuse_other_url("host=h user=u password=hunter2").unwrap_err();
+        assert!(!keywords.to_string().contains("hunter2"), "{keywords}");
     }
 
     #[test]
