@@ -19,7 +19,7 @@ impl Runner<'_> {
         if !t.team.is_member(self.agent_key) {
             return Ok(());
         }
-        let unread = mailbox::read(self.store.conn(), &t.team, self.agent_key)?;
+        let unread = mailbox::read(self.store.db(), &t.team, self.agent_key)?;
         all.extend(
             work::delivered(&unread)
                 .into_iter()

@@ -154,10 +154,6 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
     if let TeamCommand::Work(a) = args.command {
         return super::team_run::work(ctx, a);
     }
-    if let TeamCommand::Message(m) = args.command {
-        // The mailbox is not on PostgreSQL yet: refused before a PostgreSQL store is touched.
-        return message(ctx, &ctx.store()?, m);
-    }
     let store = ctx.any_store()?;
     match args.command {
         TeamCommand::Create {
@@ -239,7 +235,8 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
                 })?;
             }
         },
-        TeamCommand::Run(_) | TeamCommand::Work(_) | TeamCommand::Message(_) => {}
+        TeamCommand::Run(_) | TeamCommand::Work(_) => {}
+        TeamCommand::Message(m) => return message(ctx, &store, m),
     }
     Ok(Status::Ok)
 }
@@ -255,20 +252,20 @@ fn print_team(ctx: &Context, t: &team::Team) -> Result<()> {
     })
 }
 
-fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result<Status> {
+fn message(ctx: &Context, store: &crate::store::Opened, m: MessageArgs) -> Result<Status> {
     let agent = acting(ctx, &m.agent)?;
     let t = resolve_team(store.db(), &m.team, &agent)?;
     let messages = match m.command {
         MessageCommand::Send { to, text } => {
-            let msg = mailbox::send(store.conn(), &t, &agent, &to, &text)?;
+            let msg = mailbox::send(store.db(), &t, &agent, &to, &text)?;
             return print_sent(ctx, &msg);
         }
         MessageCommand::Broadcast { text } => {
-            let msg = mailbox::broadcast(store.conn(), &t, &agent, &text)?;
+            let msg = mailbox::broadcast(store.db(), &t, &agent, &text)?;
             return print_sent(ctx, &msg);
         }
         MessageCommand::Read { limit } => {
-            mailbox::read_at_most(store.conn(), &t, &agent, limit as usize)?
+            mailbox::read_at_most(store.db(), &t, &agent, limit as usize)?
         }
         MessageCommand::Wait { timeout } => {
             let timeout = timeout.map(|s| parse_duration(&s)).transpose()?;
@@ -276,7 +273,7 @@ fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result
                 ctx.out
                     .verbose(&format!("waiting for a message for {agent}"))
             };
-            mailbox::wait(store.conn(), &t, &agent, timeout, &mut waiting)?
+            mailbox::wait(store.db(), &t, &agent, timeout, &mut waiting)?
         }
     };
     // Read messages are not read again: the page has no next cursor, the next read goes on.

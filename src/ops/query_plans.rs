@@ -133,9 +133,9 @@ fn exercise_board(store: &mut Store, t: &team::Team) {
 /// The mailbox, runs, sessions and the audit trail.
 fn exercise_runs(store: &mut Store, t: &team::Team) {
     let scrubber = Scrubber::new(&[], &[]).unwrap();
-    mailbox::send(store.conn(), t, "lead", "w1", "hi").unwrap();
-    mailbox::read(store.conn(), t, "w1").unwrap();
-    mailbox::unread_from(store.conn(), t, "lead", "system:escalation").unwrap();
+    mailbox::send(store.db(), t, "lead", "w1", "hi").unwrap();
+    mailbox::read(store.db(), t, "w1").unwrap();
+    mailbox::unread_from(store.db(), t, "lead", "system:escalation").unwrap();
     let run = NewRun {
         id: "run-1",
         session: Some("s1"),

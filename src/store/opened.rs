@@ -29,7 +29,7 @@ impl Opened {
                 "this does not run on a PostgreSQL store yet (the store is {})",
                 p.target.url
             ))
-            .with_hint("`goclaw db`, `goclaw team` (but `message`, `run` and `work`) and `goclaw tasks` (but `do`) do")),
+            .with_hint("`goclaw db`, `goclaw team` (but `run` and `work`) and `goclaw tasks` (but `do`) do")),
         }
     }
 

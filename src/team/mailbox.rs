@@ -5,11 +5,12 @@
 
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, params};
 use serde::Serialize;
 
-use super::{Team, now_ms, sql};
+use super::{Team, now_ms};
+use crate::db_params;
 use crate::error::{Error, ErrorKind, Result};
+use crate::store::db::Db;
 
 /// Most messages one read returns.
 pub const READ_LIMIT: usize = 50;
@@ -36,7 +37,7 @@ fn check_member(team: &Team, agent: &str) -> Result<()> {
 }
 
 /// Sends `text` from `from` to one member.
-pub fn send(conn: &Connection, team: &Team, from: &str, to: &str, text: &str) -> Result<Message> {
+pub fn send(db: Db<'_>, team: &Team, from: &str, to: &str, text: &str) -> Result<Message> {
     check_member(team, from)?;
     if !team.is_member(to) {
         return Err(Error::not_found(format!(
@@ -44,11 +45,11 @@ pub fn send(conn: &Connection, team: &Team, from: &str, to: &str, text: &str) ->
             team.name
         )));
     }
-    insert(conn, team, from, Some(to), "chat", text)
+    insert(db, team, from, Some(to), "chat", text)
 }
 
 /// The lead sends `text` to every other member.
-pub fn broadcast(conn: &Connection, team: &Team, from: &str, text: &str) -> Result<Message> {
+pub fn broadcast(db: Db<'_>, team: &Team, from: &str, text: &str) -> Result<Message> {
     check_member(team, from)?;
     if !team.is_lead(from) {
         return Err(Error::denied(format!(
@@ -56,11 +57,11 @@ pub fn broadcast(conn: &Connection, team: &Team, from: &str, text: &str) -> Resu
             team.lead
         )));
     }
-    insert(conn, team, from, None, "broadcast", text)
+    insert(db, team, from, None, "broadcast", text)
 }
 
 fn insert(
-    conn: &Connection,
+    db: Db<'_>,
     team: &Team,
     from: &str,
     to: Option<&str>,
@@ -74,13 +75,14 @@ fn insert(
         return Err(Error::conflict(format!("team `{}` is archived", team.name)));
     }
     let now = now_ms();
-    conn.execute(
-        "INSERT INTO messages (team_id, sender, recipient, kind, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![team.id, from, to, kind, text, now],
-    )
-    .map_err(sql)?;
+    let id = db.query_row(
+        "INSERT INTO messages (team_id, sender, recipient, kind, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         RETURNING id",
+        db_params![team.id, from, to, kind, text, now],
+        |r| r.get::<i64>(0),
+    )?;
     Ok(Message {
-        id: conn.last_insert_rowid(),
+        id,
         sender: from.into(),
         recipient: to.map(Into::into),
         kind: kind.into(),
@@ -90,58 +92,55 @@ fn insert(
 }
 
 /// Unread messages for `agent`, oldest first (at most [`READ_LIMIT`]), marked read for it alone.
-pub fn read(conn: &Connection, team: &Team, agent: &str) -> Result<Vec<Message>> {
-    read_at_most(conn, team, agent, READ_LIMIT)
+pub fn read(db: Db<'_>, team: &Team, agent: &str) -> Result<Vec<Message>> {
+    read_at_most(db, team, agent, READ_LIMIT)
 }
 
 /// [`read`], at most `limit` messages: the rest stay unread for the next read.
-pub fn read_at_most(
-    conn: &Connection,
-    team: &Team,
-    agent: &str,
-    limit: usize,
-) -> Result<Vec<Message>> {
+pub fn read_at_most(db: Db<'_>, team: &Team, agent: &str, limit: usize) -> Result<Vec<Message>> {
     check_member(team, agent)?;
-    let msgs: Vec<Message> = conn
-        .prepare(
-            "SELECT m.id, m.sender, m.recipient, m.kind, m.text, m.created_at FROM messages m
-             WHERE m.team_id = ?1 AND (m.recipient = ?2 OR (m.recipient IS NULL AND m.sender != ?2))
-               AND NOT EXISTS (SELECT 1 FROM message_reads r WHERE r.message_id = m.id AND r.agent = ?2)
-             ORDER BY m.id LIMIT ?3",
-        )
-        .and_then(|mut s| {
-            s.query_map(params![team.id, agent, limit as i64], |r| {
-                Ok(Message { id: r.get(0)?, sender: r.get(1)?, recipient: r.get(2)?, kind: r.get(3)?, text: r.get(4)?, created_at: r.get(5)? })
+    let msgs: Vec<Message> = db.query_map(
+        "SELECT m.id, m.sender, m.recipient, m.kind, m.text, m.created_at FROM messages m
+         WHERE m.team_id = ?1 AND (m.recipient = ?2 OR (m.recipient IS NULL AND m.sender != ?2))
+           AND NOT EXISTS (SELECT 1 FROM message_reads r WHERE r.message_id = m.id AND r.agent = ?2)
+         ORDER BY m.id LIMIT ?3",
+        db_params![team.id, agent, limit],
+        |r| {
+            Ok(Message {
+                id: r.get(0)?,
+                sender: r.get(1)?,
+                recipient: r.get(2)?,
+                kind: r.get(3)?,
+                text: r.get(4)?,
+                created_at: r.get(5)?,
             })
-            .and_then(|rows| rows.collect())
-        })
-        .map_err(sql)?;
+        },
+    )?;
     let now = now_ms();
     for m in &msgs {
-        conn.execute(
-            "INSERT OR IGNORE INTO message_reads (message_id, agent, read_at) VALUES (?1, ?2, ?3)",
-            params![m.id, agent, now],
-        )
-        .map_err(sql)?;
+        db.execute(
+            "INSERT INTO message_reads (message_id, agent, read_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (message_id, agent) DO NOTHING",
+            db_params![m.id, agent, now],
+        )?;
     }
     Ok(msgs)
 }
 
 /// How many messages from `sender` `agent` has not read (nothing is marked read).
-pub fn unread_from(conn: &Connection, team: &Team, agent: &str, sender: &str) -> Result<i64> {
-    conn.query_row(
+pub fn unread_from(db: Db<'_>, team: &Team, agent: &str, sender: &str) -> Result<i64> {
+    db.query_row(
         "SELECT count(*) FROM messages m
          WHERE m.team_id = ?1 AND m.sender = ?3 AND (m.recipient = ?2 OR (m.recipient IS NULL AND m.sender != ?2))
            AND NOT EXISTS (SELECT 1 FROM message_reads r WHERE r.message_id = m.id AND r.agent = ?2)",
-        params![team.id, agent, sender],
+        db_params![team.id, agent, sender],
         |r| r.get(0),
     )
-    .map_err(sql)
 }
 
 /// Blocks until `agent` has unread messages, then reads them; a timeout is exit code 7.
 pub fn wait(
-    conn: &Connection,
+    db: Db<'_>,
     team: &Team,
     agent: &str,
     timeout: Option<Duration>,
@@ -151,7 +150,7 @@ pub fn wait(
     let mut pause = Duration::from_millis(25);
     let mut waiting = false;
     loop {
-        let msgs = read(conn, team, agent)?;
+        let msgs = read(db, team, agent)?;
         if !msgs.is_empty() {
             return Ok(msgs);
         }

@@ -155,7 +155,7 @@ fn number_range(key: &str) -> Option<(i64, i64)> {
     }
 }
 
-pub(crate) use crate::store::{now_ms, sql};
+pub(crate) use crate::store::now_ms;
 
 /// Loads a team by name.
 pub fn get(db: Db<'_>, name: &str) -> Result<Team> {

@@ -408,18 +408,18 @@ impl Tool for TeamMessage {
                     let text = s(args, "text").ok_or_else(|| {
                         Error::usage("text parameter is required for send action")
                     })?;
-                    mailbox::send(store.conn(), &team, &agent, to, text)?;
+                    mailbox::send(store.db(), &team, &agent, to, text)?;
                     ToolResult::text(format!("Message sent to {to}."))
                 }
                 "broadcast" => {
                     let text = s(args, "text").ok_or_else(|| {
                         Error::usage("text parameter is required for broadcast action")
                     })?;
-                    mailbox::broadcast(store.conn(), &team, &agent, text)?;
+                    mailbox::broadcast(store.db(), &team, &agent, text)?;
                     ToolResult::text("Broadcast sent to all teammates.")
                 }
                 "read" => {
-                    let msgs = mailbox::read(store.conn(), &team, &agent)?;
+                    let msgs = mailbox::read(store.db(), &team, &agent)?;
                     let mut doc = json!({"messages": msgs, "count": msgs.len()});
                     if msgs.len() >= mailbox::READ_LIMIT {
                         doc["note"] = json!(

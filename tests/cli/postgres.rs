@@ -494,11 +494,7 @@ fn hostile_and_careless_input_on_postgres() {
         "[agents.lead]\n[agents.w1]\n",
     )
     .unwrap();
-    assert_error(
-        &fresh.run(&env, &["team", "message", "read", "--as", "w1"]),
-        2,
-        "usage",
-    );
+    assert_error(&fresh.run(&env, &["sessions", "list"]), 2, "usage");
     assert_error(
         &fresh.run(&env, &["cron", "daemon", "--interval", "1s"]),
         2,

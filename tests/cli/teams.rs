@@ -444,9 +444,9 @@ fn dependencies_cycles_and_dedupe(backend) {
 }
 }
 
-#[test]
-fn blockers_escalate_to_the_lead() {
-    let env = board();
+on_both_backends! {
+fn blockers_escalate_to_the_lead(backend) {
+    let Some(env) = board_on(backend) else { return };
     let a = create(&env, "migrate db", &[]);
     let dep = create(&env, "after", &["--blocked-by", &a]);
     tasks(&env, "w1", &["claim", &a]);
@@ -501,6 +501,7 @@ fn blockers_escalate_to_the_lead() {
         2,
         "usage",
     );
+}
 }
 
 on_both_backends! {
@@ -587,9 +588,9 @@ fn stale_recovery_and_paging_and_search(backend) {
 }
 }
 
-#[test]
-fn the_mailbox() {
-    let env = board();
+on_both_backends! {
+fn the_mailbox(backend) {
+    let Some(env) = board_on(backend) else { return };
     let msg = |agent: &str, args: &[&str]| {
         let mut a = vec!["team", "message", "--as", agent];
         a.extend_from_slice(args);
@@ -644,6 +645,7 @@ fn the_mailbox() {
     assert_eq!(out.status.code(), Some(0));
     let got: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(got["items"][0]["text"], "ping");
+}
 }
 
 /// Spawns `goclaw tasks …` as `agent` without waiting.

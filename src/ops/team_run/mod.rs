@@ -372,7 +372,7 @@ impl Dispatcher<'_> {
 
     /// Unread escalations for the lead (its next turn reads them).
     fn escalation_waiting(&self) -> Result<bool> {
-        Ok(mailbox::unread_from(self.store.conn(), &self.team, &self.team.lead, ESCALATION)? > 0)
+        Ok(mailbox::unread_from(self.store.db(), &self.team, &self.team.lead, ESCALATION)? > 0)
     }
 
     /// Tasks waiting for a run that used all their dispatches fail (a run that cannot start,
