@@ -180,6 +180,16 @@ fn exec_check(ctx: &Context, path: &Path) -> Result<Status> {
         .with_hint("upgrade goclaw"));
     }
     let integrity = store::integrity_check(&conn, path)?;
+    print_check(ctx, path, integrity, migrations)
+}
+
+/// `db check`'s report, for either backend; exit 1 when the store is unhealthy.
+fn print_check(
+    ctx: &Context,
+    path: &Path,
+    integrity: Vec<String>,
+    migrations: store::MigrationState,
+) -> Result<Status> {
     let ok = integrity == ["ok"] && migrations.pending.is_empty();
     let doc = CheckDoc {
         path,
@@ -372,24 +382,7 @@ fn run_postgres(
             } else {
                 problems
             };
-            let ok = integrity == ["ok"] && migrations.pending.is_empty();
-            let doc = CheckDoc {
-                path: std::path::Path::new(&shown),
-                ok,
-                integrity,
-                migrations,
-            };
-            ctx.out.data(&doc, |w| {
-                writeln!(w, "integrity: {}", doc.integrity.join("; "))?;
-                writeln!(
-                    w,
-                    "schema version: {} (this goclaw: {})",
-                    doc.migrations.schema_version, doc.migrations.binary_version
-                )
-            })?;
-            if !ok {
-                return Ok(Status::Exit(ErrorKind::Failed));
-            }
+            return print_check(ctx, Path::new(&shown), integrity, migrations);
         }
         DbCommand::Backup { .. } => {
             return Err(Error::usage(
