@@ -215,6 +215,15 @@ impl Settings {
         }
     }
 
+    /// How to reach the PostgreSQL store, when the store is one.
+    pub fn pg_target(&self) -> Option<crate::store::db::PgConnect> {
+        self.db_url.as_ref().map(|url| crate::store::db::PgConnect {
+            url: url.clone(),
+            password_env: self.config.store.password_env.clone(),
+            connect_timeout: self.config.store.busy_timeout(),
+        })
+    }
+
     /// Where the store is, as people read it (a URL without its password).
     pub fn store_location(&self) -> String {
         match &self.db_url {

@@ -82,12 +82,7 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
     } else {
         ctx.settings()?
     };
-    if let Some(url) = &settings.db_url {
-        let target = store::db::PgConnect {
-            url: url.clone(),
-            password_env: settings.config.store.password_env.clone(),
-            connect_timeout: settings.config.store.busy_timeout(),
-        };
+    if let Some(target) = settings.pg_target() {
         return run_postgres(ctx, &target, settings.db_source, args.command);
     }
     let path = &settings.db_path;

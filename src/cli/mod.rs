@@ -253,30 +253,17 @@ impl Context {
     /// whose code runs on the database layer.
     pub fn any_store(&self) -> Result<crate::store::Opened> {
         let settings = self.settings()?;
-        let opened = match &settings.db_url {
-            None => crate::store::Opened::Sqlite(self.store()?),
-            Some(url) => {
-                let target = crate::store::db::PgConnect {
-                    url: url.clone(),
-                    password_env: settings.config.store.password_env.clone(),
-                    connect_timeout: settings.config.store.busy_timeout(),
-                };
-                crate::store::Opened::Postgres(Box::new(crate::store::postgres::PgStore::open(
-                    &target,
-                )?))
-            }
+        let Some(target) = settings.pg_target() else {
+            return self.store().map(crate::store::Opened::Sqlite);
         };
-        if settings.db_url.is_some() {
-            for m in opened.applied() {
-                self.out.verbose(&format!(
-                    "store {}: applied migration {:03}_{}",
-                    settings.store_location(),
-                    m.version,
-                    m.name
-                ));
-            }
+        let pg = crate::store::postgres::PgStore::open(&target)?;
+        for m in &pg.applied {
+            self.out.verbose(&format!(
+                "store {}: applied migration {:03}_{}",
+                target.url, m.version, m.name
+            ));
         }
-        Ok(opened)
+        Ok(crate::store::Opened::Postgres(Box::new(pg)))
     }
 
     /// Opens (creating and migrating as needed) the SQLite store.

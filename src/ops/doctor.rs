@@ -86,8 +86,8 @@ fn config_check(s: &Settings, broken: Option<crate::error::Error>) -> Check {
 /// The store's checks; the store itself, read-only, when it can be opened and its schema is
 /// this goclaw's.
 fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<rusqlite::Connection> {
-    if let Some(url) = &s.db_url {
-        checks.push(postgres_check(s, url));
+    if let Some(target) = s.pg_target() {
+        checks.push(postgres_check(target));
         return None;
     }
     let path = &s.db_path;
@@ -408,12 +408,12 @@ fn mode_name(mode: crate::tools::exec::SandboxMode) -> String {
 }
 
 /// A PostgreSQL store: the server answers, and its schema is this goclaw's.
-fn postgres_check(s: &Settings, url: &crate::store::location::PgUrl) -> Check {
-    let target = crate::store::db::PgConnect {
-        url: url.clone(),
-        password_env: s.config.store.password_env.clone(),
-        connect_timeout: std::time::Duration::from_secs(5),
-    };
+fn postgres_check(mut target: crate::store::db::PgConnect) -> Check {
+    // Doctor waits on no server for long.
+    target.connect_timeout = target
+        .connect_timeout
+        .min(std::time::Duration::from_secs(5));
+    let url = &target.url;
     let verdict = crate::store::postgres::PgStore::connect(&target).and_then(|pg| {
         let version = pg.server_version()?;
         let state = pg.migration_state()?;

@@ -58,8 +58,20 @@ impl PgStore {
 
     /// Applies what is pending; returns what it applied.
     pub fn migrate(&self) -> Result<Vec<Migration>> {
-        if self.version()? >= super::latest_version() {
-            return self.refuse_newer().map(|()| Vec::new());
+        let found = self.version()?;
+        if found > super::latest_version() {
+            return Err(Error::new(
+                ErrorKind::Conflict,
+                format!(
+                    "the store {} is at schema version {found}, newer than this goclaw knows ({})",
+                    self.target.url,
+                    super::latest_version()
+                ),
+            )
+            .with_hint("upgrade goclaw on this machine"));
+        }
+        if found == super::latest_version() {
+            return Ok(Vec::new());
         }
         let tx = self.db().transaction(Begin::Write)?;
         tx.execute(
@@ -84,22 +96,6 @@ impl PgStore {
         }
         tx.commit()?;
         Ok(applied)
-    }
-
-    fn refuse_newer(&self) -> Result<()> {
-        let v = self.version()?;
-        if v > super::latest_version() {
-            return Err(Error::new(
-                ErrorKind::Conflict,
-                format!(
-                    "the store {} is at schema version {v}, newer than this goclaw knows ({})",
-                    self.target.url,
-                    super::latest_version()
-                ),
-            )
-            .with_hint("upgrade goclaw on this machine"));
-        }
-        Ok(())
     }
 
     /// What is applied and what is pending.
@@ -139,18 +135,16 @@ impl PgStore {
                 "no goclaw schema yet (`goclaw db migrate` creates it)".into(),
             ]);
         }
-        let mut problems = Vec::new();
-        for table in tables(MIGRATIONS) {
-            let found = self.db().query_row(
-                "SELECT count(*) FROM information_schema.tables \
-                 WHERE table_schema = current_schema() AND table_name = ?1",
-                db_params![table],
-                |r| r.get::<i64>(0),
-            )?;
-            if found == 0 {
-                problems.push(format!("table {table} is missing"));
-            }
-        }
+        let present: Vec<String> = self.db().query_map(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()",
+            db_params![],
+            |r| r.get(0),
+        )?;
+        let problems = tables(MIGRATIONS)
+            .into_iter()
+            .filter(|t| !present.contains(t))
+            .map(|t| format!("table {t} is missing"))
+            .collect();
         Ok(problems)
     }
 
@@ -174,14 +168,14 @@ impl PgStore {
             return Err(Error::usage("db query: the SQL holds no statement"));
         }
         let sql = super::db::placeholders(sql);
-        let columns = client
+        let (stmt, columns) = client
             .borrow_mut()
-            .columns(&sql)
+            .prepare(&sql)
             .map_err(|e| one_statement(e, sql.as_str()))?;
         let values: Vec<Value> = params.iter().map(|p| Value::Text(p.clone())).collect();
         let rows = client
             .borrow_mut()
-            .query(&sql, &values)
+            .query(&stmt, &values)
             .map_err(|e| timed_out(e, time))?;
         let mut bytes = 0u64;
         for r in rows {

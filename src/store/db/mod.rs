@@ -193,14 +193,6 @@ impl Row {
         T::from_value(value).map_err(|why| Error::internal(format!("store: column {index}: {why}")))
     }
 
-    pub fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
-
     pub fn into_values(self) -> Vec<Value> {
         self.values
     }

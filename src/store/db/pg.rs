@@ -97,7 +97,11 @@ impl Client {
         self.inner.execute(sql, &params).map_err(|e| self.error(&e))
     }
 
-    pub fn query(&mut self, sql: &str, values: &[Value]) -> Result<Vec<Row>> {
+    pub fn query<S: postgres::ToStatement + ?Sized>(
+        &mut self,
+        sql: &S,
+        values: &[Value],
+    ) -> Result<Vec<Row>> {
         let params: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
         let rows = self.inner.query(sql, &params).map_err(|e| self.error(&e))?;
         rows.iter()
@@ -114,14 +118,16 @@ impl Client {
         self.inner.batch_execute(sql).map_err(|e| self.error(&e))
     }
 
-    /// The column names a query would return (for `db query`).
-    pub fn columns(&mut self, sql: &str) -> Result<Vec<String>> {
+    /// A statement prepared once, and the names of the columns it returns (for `db query`,
+    /// which runs it with [`Client::query`]).
+    pub fn prepare(&mut self, sql: &str) -> Result<(postgres::Statement, Vec<String>)> {
         let stmt = self.inner.prepare(sql).map_err(|e| self.error(&e))?;
-        Ok(stmt
+        let names = stmt
             .columns()
             .iter()
             .map(|c| c.name().to_string())
-            .collect())
+            .collect();
+        Ok((stmt, names))
     }
 }
 
