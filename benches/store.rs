@@ -146,7 +146,7 @@ fn measure(home: &Path, runs: usize) -> Vec<(&'static str, f64)> {
         best(runs * 5, || {
             let t = Instant::now();
             goclaw::agent::record::checkpoint(
-                store.conn_mut(),
+                store.conn_mut().unwrap(),
                 &scrubber,
                 "bench-run",
                 ("bench", "a", None),

@@ -224,6 +224,17 @@ impl Settings {
         })
     }
 
+    /// Where the store is, to open it (here, in a thread, or in a child process).
+    pub fn store_target(&self) -> crate::store::StoreTarget {
+        match self.pg_target() {
+            Some(target) => crate::store::StoreTarget::Postgres(target),
+            None => crate::store::StoreTarget::Sqlite {
+                path: self.db_path.clone(),
+                busy_timeout: self.config.store.busy_timeout(),
+            },
+        }
+    }
+
     /// Where the store is, as people read it (a URL without its password).
     pub fn store_location(&self) -> String {
         match &self.db_url {

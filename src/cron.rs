@@ -179,12 +179,22 @@ impl Job {
 /// `goclaw` itself as a child process on the same store, workspace and config file (a cron
 /// job's agent run, a background tick): the child never resolves them differently.
 pub fn goclaw_child(
-    db: &std::path::Path,
+    store: &crate::store::StoreTarget,
     workspace: &std::path::Path,
     config: Option<&std::path::Path>,
 ) -> std::io::Result<std::process::Command> {
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
-    cmd.arg("--db").arg(db).arg("--workspace").arg(workspace);
+    match store {
+        crate::store::StoreTarget::Sqlite { path, .. } => {
+            cmd.arg("--db").arg(path).env_remove("GOCLAW_DB");
+        }
+        // The URL goes in the child's environment, never on its command line (which `ps`
+        // shows everyone): it may hold the password.
+        crate::store::StoreTarget::Postgres(target) => {
+            cmd.env("GOCLAW_DB", target.url.secret_text());
+        }
+    }
+    cmd.arg("--workspace").arg(workspace);
     if let Some(c) = config {
         cmd.arg("--config").arg(c);
     }

@@ -387,7 +387,7 @@ mod tests {
     fn each_limit_refuses_with_its_count_and_keeps_the_rejection() {
         let (_d, mut s) = store();
         let l = Limits::default();
-        let e = reserve(s.conn_mut(), &new("deep", "p", 1), &l).unwrap_err();
+        let e = reserve(s.conn_mut().unwrap(), &new("deep", "p", 1), &l).unwrap_err();
         assert_eq!(e.kind, crate::error::ErrorKind::Limited);
         assert!(
             e.message.contains("maximum spawn depth reached (1/1)"),
@@ -395,24 +395,24 @@ mod tests {
             e.message
         );
         for i in 0..5 {
-            reserve(s.conn_mut(), &new(&format!("a{i}"), "p1", 0), &l).unwrap();
+            reserve(s.conn_mut().unwrap(), &new(&format!("a{i}"), "p1", 0), &l).unwrap();
         }
-        let e = reserve(s.conn_mut(), &new("a5", "p1", 0), &l).unwrap_err();
+        let e = reserve(s.conn_mut().unwrap(), &new("a5", "p1", 0), &l).unwrap_err();
         assert!(
             e.message.contains("at capacity (5/5 children"),
             "{}",
             e.message
         );
         for i in 0..3 {
-            reserve(s.conn_mut(), &new(&format!("b{i}"), "p2", 0), &l).unwrap();
+            reserve(s.conn_mut().unwrap(), &new(&format!("b{i}"), "p2", 0), &l).unwrap();
         }
-        let e = reserve(s.conn_mut(), &new("b3", "p2", 0), &l).unwrap_err();
+        let e = reserve(s.conn_mut().unwrap(), &new("b3", "p2", 0), &l).unwrap_err();
         assert!(
             e.message.contains("at capacity (8/8 subagents"),
             "{}",
             e.message
         );
-        let rejected = children(s.conn(), "p1").unwrap();
+        let rejected = children(s.conn().unwrap(), "p1").unwrap();
         assert_eq!(rejected.last().unwrap().status, "rejected");
         assert!(
             rejected
@@ -425,10 +425,14 @@ mod tests {
         );
         // A reservation that never started stops counting after the grace period.
         s.conn()
+            .unwrap()
             .execute("UPDATE subagents SET created_at = created_at - 60000", [])
             .unwrap();
-        assert_eq!(children(s.conn(), "p2").unwrap()[0].status, "failed");
-        reserve(s.conn_mut(), &new("c0", "p2", 0), &l).unwrap();
+        assert_eq!(
+            children(s.conn().unwrap(), "p2").unwrap()[0].status,
+            "failed"
+        );
+        reserve(s.conn_mut().unwrap(), &new("c0", "p2", 0), &l).unwrap();
     }
 
     #[test]
@@ -436,9 +440,9 @@ mod tests {
         let (_d, mut s) = store();
         let l = Limits::default();
         for id in ["x", "y"] {
-            reserve(s.conn_mut(), &new(id, "p", 0), &l).unwrap();
-            started(s.conn(), id, 1).unwrap();
-            s.conn()
+            reserve(s.conn_mut().unwrap(), &new(id, "p", 0), &l).unwrap();
+            started(s.conn().unwrap(), id, 1).unwrap();
+            s.conn().unwrap()
                 .execute(
                     "INSERT INTO runs (id, agent, status, started_at, ended_at, content, parent_run_id, depth)
                      VALUES (?1, 'default', 'completed', 1, 2, 'answer', 'p', 1)",
@@ -446,12 +450,12 @@ mod tests {
                 )
                 .unwrap();
         }
-        mark_announced(s.conn(), "y").unwrap();
-        let told = take_finished(s.conn(), "p").unwrap();
+        mark_announced(s.conn().unwrap(), "y").unwrap();
+        let told = take_finished(s.conn().unwrap(), "p").unwrap();
         assert_eq!(told.len(), 1);
         assert_eq!(told[0].run_id, "x");
         assert_eq!(told[0].status, "completed");
         assert_eq!(told[0].content.as_deref(), Some("answer"));
-        assert!(take_finished(s.conn(), "p").unwrap().is_empty());
+        assert!(take_finished(s.conn().unwrap(), "p").unwrap().is_empty());
     }
 }

@@ -136,7 +136,7 @@ impl Runner<'_> {
             return Ok(Vec::new());
         }
         let keep = cfg.keep_last.max(1);
-        let stored = record::history(self.store.conn(), key)?;
+        let stored = record::history(self.store.conn()?, key)?;
         let threshold = window as f64 * cfg.history_share;
         if stored.len() <= cfg.min_messages
             && (history::estimate_tokens(&stored) as f64) <= threshold
@@ -149,14 +149,14 @@ impl Runner<'_> {
         });
         let mut warnings = Vec::new();
         let (count, flushed, old_summary) =
-            record::compaction_state(self.store.conn(), key)?.unwrap_or((0, -1, None));
+            record::compaction_state(self.store.conn()?, key)?.unwrap_or((0, -1, None));
         let can_write_memory = tools.iter().any(|t| t.name == "write_file")
             && tools.iter().any(|t| t.name == "memory_search");
         if cfg.memory_flush && can_write_memory && flushed != count {
             if let Err(e) = self.memory_flush(em, model, owner, tools, &stored, keep) {
                 warnings.push(format!("memory flush: {}", e.message));
             }
-            record::mark_flushed(self.store.conn(), key)?;
+            record::mark_flushed(self.store.conn()?, key)?;
         }
         if stored.len() <= keep {
             return Ok(warnings);
@@ -178,7 +178,7 @@ impl Runner<'_> {
                     warnings.push("compaction: the model returned an empty summary".into());
                 } else {
                     record::compact(
-                        self.store.conn_mut(),
+                        self.store.conn_mut()?,
                         self.gate.scrubber(),
                         key,
                         &summary,
@@ -296,13 +296,13 @@ impl Runner<'_> {
                     "memory/{}-auto-extract.md",
                     chrono::Utc::now().format("%Y-%m-%d")
                 );
-                let old = files::read_memory(self.store.conn(), owner, &path)?;
+                let old = files::read_memory(self.store.conn()?, owner, &path)?;
                 let content = match old.filter(|o| !o.is_empty()) {
                     Some(old) => format!("{old}\n\n---\n\n{extract}"),
                     None => extract,
                 };
                 if let Some(w) = files::write_memory(
-                    self.store.conn_mut(),
+                    self.store.conn_mut()?,
                     owner,
                     &path,
                     &content,

@@ -235,7 +235,7 @@ impl Runner<'_> {
         let (tx, rx) = std::sync::mpsc::channel();
         let started = child_run::start(
             ChildRun {
-                store_path: self.gate.store_path(),
+                store: self.gate.store_target(),
                 workspace: &workspace,
                 config: self.gate.config_path(),
                 flags,
@@ -262,7 +262,7 @@ impl Runner<'_> {
             let end = self.interrupted(st.deadline).unwrap_or(End::Cancelled);
             return Ok(Check::Stopped(end));
         };
-        Ok(match runs::get(self.store.conn(), &run_id)? {
+        Ok(match runs::get(self.store.conn()?, &run_id)? {
             Some(r) if r.status == "completed" => {
                 match parse_review(r.content.as_deref().unwrap_or("")) {
                     Review::Approved => Check::Passed,
@@ -330,7 +330,7 @@ impl Runner<'_> {
         };
         let short = said.as_deref().map(short_feedback);
         record::add_span(
-            self.store.conn(),
+            self.store.conn()?,
             self.gate.scrubber(),
             &st.meta.run_id,
             &Span {

@@ -150,7 +150,7 @@ impl Runner<'_> {
         tools: &mut Vec<ToolDef>,
         team_md: Option<String>,
     ) -> Result<String> {
-        let mut context_files = files::context_for_run(self.store.conn(), owner)?;
+        let mut context_files = files::context_for_run(self.store.conn()?, owner)?;
         if let Some(md) = team_md {
             context_files.push(("TEAM.md".to_string(), md));
         }
@@ -160,9 +160,10 @@ impl Runner<'_> {
             tools.retain(|t| t.name == "write_file");
         }
         let has_memory = tools.iter().any(|t| t.name == "memory_search")
-            && files::has_memory(self.store.conn(), self.agent_key)?;
+            && files::has_memory(self.store.conn()?, self.agent_key)?;
         let tool_notes = if tools.iter().any(|t| t.name == "credentialed_exec") {
-            let clis = crate::tools::credentialed::usable(self.store.conn(), Some(self.agent_key))?;
+            let clis =
+                crate::tools::credentialed::usable(self.store.conn()?, Some(self.agent_key))?;
             crate::tools::credentialed::prompt_context(&clis)
         } else {
             String::new()
@@ -170,7 +171,7 @@ impl Runner<'_> {
         let skills = if !bootstrap && tools.iter().any(|t| t.name == "use_skill") {
             let found = crate::skills::discover(
                 self.gate.skill_roots(),
-                self.store.conn(),
+                self.store.conn()?,
                 Some(self.agent_key),
             )?;
             crate::skills::prompt_section(&found)
@@ -203,7 +204,7 @@ impl Runner<'_> {
         outcome: &mut RunOutcome,
     ) -> Result<()> {
         let summary =
-            record::compaction_state(self.store.conn(), key)?.and_then(|(_, _, summary)| summary);
+            record::compaction_state(self.store.conn()?, key)?.and_then(|(_, _, summary)| summary);
         if let Some(summary) = summary {
             all.push(Message::new(
                 Role::User,
@@ -214,11 +215,11 @@ impl Runner<'_> {
                 "I understand the context from our previous conversation. How can I help you?",
             ));
         }
-        let stored = record::history(self.store.conn(), key)?;
+        let stored = record::history(self.store.conn()?, key)?;
         let (clean, changed) = history::sanitize_history(stored);
         if changed > 0 {
             record::replace_history(
-                self.store.conn_mut(),
+                self.store.conn_mut()?,
                 self.gate.scrubber(),
                 key,
                 run_id,

@@ -279,21 +279,21 @@ impl Runner<'_> {
             && let Some(key) = &st.session
         {
             record::checkpoint(
-                self.store.conn_mut(),
+                self.store.conn_mut()?,
                 self.gate.scrubber(),
                 &st.meta.run_id,
                 (key, self.agent_key, req.user.as_deref()),
                 &st.all[st.base_len..],
             )?;
         }
-        record::heartbeat(self.store.conn(), &st.meta.run_id, st.iteration)?;
+        record::heartbeat(self.store.conn()?, &st.meta.run_id, st.iteration)?;
         Ok(Flow::Next)
     }
 
     /// Tells the model of the children that ended since it last heard: one message with each
     /// child's answer (or why it failed).
     fn announce(&mut self, st: &mut RunState) -> Result<()> {
-        let done = crate::subagents::take_finished(self.store.conn(), &st.meta.run_id)?;
+        let done = crate::subagents::take_finished(self.store.conn()?, &st.meta.run_id)?;
         if done.is_empty() {
             return Ok(());
         }
@@ -315,7 +315,7 @@ impl Runner<'_> {
     /// Waits for the children still working (not detached), until they end or the run must
     /// stop; `true` when there is something the model has not heard yet.
     fn await_children(&mut self, st: &RunState) -> Result<bool> {
-        let children = crate::subagents::children(self.store.conn(), &st.meta.run_id)?;
+        let children = crate::subagents::children(self.store.conn()?, &st.meta.run_id)?;
         let unheard = children
             .iter()
             .any(|c| !c.active() && !c.announced && c.status != "rejected");
@@ -329,7 +329,7 @@ impl Runner<'_> {
         }
         let deadline = st.deadline;
         let cancel = self.cancel.clone();
-        let conn = self.store.conn();
+        let conn = self.store.conn()?;
         // A child whose process died without ending its run is marked abandoned on the way,
         // so the wait does not last until the deadline.
         let mut give_up = || {
@@ -343,9 +343,9 @@ impl Runner<'_> {
     /// Ends the children still working (not detached): a run that ends takes its children
     /// with it, so none runs on unseen.
     pub(super) fn cancel_children(&mut self, run_id: &str) -> Result<()> {
-        for c in crate::subagents::children(self.store.conn(), run_id)? {
+        for c in crate::subagents::children(self.store.conn()?, run_id)? {
             if c.active() && !c.detached {
-                crate::subagents::cancel(self.store.conn(), &c.run_id)?;
+                crate::subagents::cancel(self.store.conn()?, &c.run_id)?;
             }
         }
         Ok(())
@@ -363,7 +363,7 @@ impl Runner<'_> {
         });
         let (provider, model) = (&st.meta.provider, &st.meta.model);
         record::add_span(
-            self.store.conn(),
+            self.store.conn()?,
             self.gate.scrubber(),
             &st.meta.run_id,
             &Span {
@@ -450,7 +450,7 @@ impl Runner<'_> {
                 result: text.clone(),
             });
             record::add_span(
-                self.store.conn(),
+                self.store.conn()?,
                 self.gate.scrubber(),
                 site.run_id,
                 &Span {
@@ -513,16 +513,15 @@ impl Runner<'_> {
                 })
                 .collect();
         }
-        let path = gate.store_path().to_path_buf();
-        let busy = self.busy_timeout;
+        let target = gate.store_target();
         std::thread::scope(|s| {
             let handles: Vec<_> = requests
                 .iter()
                 .map(|r| {
-                    let path = path.clone();
                     s.spawn(move || {
                         let t = Instant::now();
-                        let result = Store::open(&path, busy)
+                        let result = target
+                            .open()
                             .and_then(|mut store| gate.call(&mut store, r, None));
                         (result, t.elapsed())
                     })

@@ -150,7 +150,7 @@ fn exec_show(ctx: &Context, settings: &Settings, key: &str) -> Result<()> {
         "guard": a.guard.unwrap_or(settings.config.guard.mode),
         "history_limit": a.history_limit.unwrap_or(0),
         "tools": a.tools,
-        "context_files": files::list_context(store.conn(), key, None)?,
+        "context_files": files::list_context(store.conn()?, key, None)?,
     });
     ctx.out.data(&doc, |w| {
         writeln!(
@@ -165,7 +165,7 @@ fn exec_show(ctx: &Context, settings: &Settings, key: &str) -> Result<()> {
 fn exec_files_ls(ctx: &Context, agent: &str, user: Option<&str>) -> Result<()> {
     check_agent(ctx, agent)?;
     let store = ctx.store()?;
-    let all = files::list_context(store.conn(), agent, user)?;
+    let all = files::list_context(store.conn()?, agent, user)?;
     table::page(ctx, &Page::whole(all), &["FILE", "USER", "BYTES"], |f| {
         let who = if f.user.is_empty() {
             "(agent)"
@@ -186,7 +186,7 @@ fn exec_files_get(ctx: &Context, agent: &str, name: &str, user: Option<&str>) ->
         predefined,
         user: user.unwrap_or(""),
     };
-    let content = files::read_context(store.conn(), &owner, name)?
+    let content = files::read_context(store.conn()?, &owner, name)?
         .ok_or_else(|| Error::not_found(format!("agent `{agent}` has no {name}")))?;
     // The file as it is, like `cat`; a JSON document only when --json asks for one.
     if ctx.json_flag {
@@ -222,7 +222,7 @@ fn exec_files_set(
         predefined,
         user: user.unwrap_or(""),
     };
-    files::write_context(store.conn(), &owner, name, &text)?;
+    files::write_context(store.conn()?, &owner, name, &text)?;
     ctx.out.data(
         &json!({"agent": agent, "name": name, "user": user, "bytes": text.len()}),
         |w| writeln!(w, "set {name} of {agent} ({} bytes)", text.len()),

@@ -8,7 +8,6 @@ use clap::{Args, Subcommand};
 
 use super::{Context, Status};
 use crate::error::{Error, Result};
-use crate::store::sql_error;
 use crate::tools::exec::approvals;
 
 // Manage the exec allowlist.
@@ -43,12 +42,10 @@ pub struct EntryArgs {
 }
 
 pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
-    let store = ctx.store()?;
-    let conn = store.conn();
-    let err = |e| sql_error(store.path(), e);
+    let store = ctx.any_store()?;
     match args.command {
         ApprovalsCommand::List => {
-            let entries = approvals::list(conn).map_err(err)?;
+            let entries = approvals::list(store.db())?;
             super::table::page(
                 ctx,
                 &crate::store::page::Page::whole(entries),
@@ -69,7 +66,7 @@ pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
         ApprovalsCommand::Allow(e) => add(ctx, &store, e, "allow")?,
         ApprovalsCommand::Deny(e) => add(ctx, &store, e, "deny")?,
         ApprovalsCommand::Revoke { id } => {
-            if !approvals::revoke(conn, id).map_err(err)? {
+            if !approvals::revoke(store.db(), id)? {
                 return Err(Error::not_found(format!("no approval entry {id}"))
                     .with_hint("`goclaw approvals list` shows them"));
             }
@@ -116,8 +113,7 @@ fn add(ctx: &Context, store: &crate::store::Store, e: EntryArgs, decision: &str)
             e.program
         )));
     }
-    let entry = approvals::add(store.conn(), &program, &e.args, decision, e.note.as_deref())
-        .map_err(|err| sql_error(store.path(), err))?;
+    let entry = approvals::add(store.db(), &program, &e.args, decision, e.note.as_deref())?;
     ctx.out.data(&entry, |w| {
         writeln!(
             w,

@@ -119,7 +119,7 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         CronCommand::Add(a) => add(ctx, *a),
         CronCommand::List { agent } => {
             let store = ctx.store()?;
-            let jobs = cron::list(store.conn(), agent.as_deref())?;
+            let jobs = cron::list(store.conn()?, agent.as_deref())?;
             table::page(
                 ctx,
                 &Page::whole(jobs),
@@ -139,8 +139,8 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         }
         CronCommand::Rm(r) => {
             let store = ctx.store()?;
-            let job = cron::find(store.conn(), &r.job, r.agent.as_deref())?;
-            cron::remove(store.conn(), job.id)?;
+            let job = cron::find(store.conn()?, &r.job, r.agent.as_deref())?;
+            cron::remove(store.conn()?, job.id)?;
             ctx.out
                 .data(&json!({"removed": job.id, "name": job.name}), |w| {
                     writeln!(w, "removed job {} ({})", job.id, job.name)
@@ -154,12 +154,12 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         CronCommand::Disable(r) => toggle(ctx, r, false),
         CronCommand::Runs { job, agent, page } => {
             let store = ctx.store()?;
-            cron::reap(store.conn())?;
+            cron::reap(store.conn()?)?;
             let id = match job {
-                Some(j) => Some(cron::find(store.conn(), &j, agent.as_deref())?.id),
+                Some(j) => Some(cron::find(store.conn()?, &j, agent.as_deref())?.id),
                 None => None,
             };
-            let runs = cron::runs(store.conn(), id, &page.request())?;
+            let runs = cron::runs(store.conn()?, id, &page.request())?;
             table::page(
                 ctx,
                 &runs,
@@ -211,9 +211,9 @@ fn report_line(r: &JobReport) -> String {
 
 fn toggle(ctx: &Context, r: JobRef, on: bool) -> Result<Status> {
     let store = ctx.store()?;
-    let job = cron::find(store.conn(), &r.job, r.agent.as_deref())?;
-    cron::set_enabled(store.conn(), &job, on)?;
-    let job = cron::get(store.conn(), job.id)?;
+    let job = cron::find(store.conn()?, &r.job, r.agent.as_deref())?;
+    cron::set_enabled(store.conn()?, &job, on)?;
+    let job = cron::get(store.conn()?, job.id)?;
     ctx.out.data(&job, |w| {
         writeln!(
             w,
@@ -278,7 +278,7 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
         )));
     }
     let job = cron::add(
-        store.conn(),
+        store.conn()?,
         &NewJob {
             name: a.name,
             agent: a.caller.agent,

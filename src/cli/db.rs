@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::input::Input;
 use super::{Context, Status};
 use crate::error::{Error, ErrorKind, Result};
-use crate::store::{self, Migration, Store, backup};
+use crate::store::{self, Migration, backup};
 
 // Inspect and maintain the store (SQLite, created on first use, or PostgreSQL).
 #[derive(Debug, Args)]
@@ -119,7 +119,14 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
 /// `db schema`.
 fn exec_schema(ctx: &Context) -> Result<()> {
     let store = ctx.store()?;
-    let sql = store.schema()?;
+    let sql = match store.sqlite() {
+        Some(sqlite) => sqlite.schema()?,
+        None => {
+            return Err(Error::internal(
+                "db schema: the SQLite path opened another store",
+            ));
+        }
+    };
     ctx.out.data(
         &serde_json::json!({ "schema_version": store::latest_version(), "statements": sql }),
         |w| {
@@ -137,7 +144,7 @@ fn exec_migrate(ctx: &Context, path: &Path) -> Result<()> {
     let doc = MigrateDoc {
         path,
         schema_version: store::latest_version(),
-        applied: &store.applied,
+        applied: store.applied(),
     };
     ctx.out.data(&doc, |w| {
         if doc.applied.is_empty() {
@@ -163,7 +170,7 @@ fn exec_migrate(ctx: &Context, path: &Path) -> Result<()> {
 
 /// `db check`: integrity and migration state, read-only; exit 1 when unhealthy.
 fn exec_check(ctx: &Context, path: &Path) -> Result<Status> {
-    let conn = Store::open_read_only(path)?;
+    let conn = store::SqliteStore::open_read_only(path)?;
     let migrations = store::migration_state(&conn, path)?;
     if migrations.schema_version > migrations.binary_version {
         return Err(Error::usage(format!(
@@ -243,7 +250,7 @@ fn exec_query(
     limits: store::QueryLimits,
 ) -> Result<()> {
     ctx.store()?; // create and migrate on first use
-    let conn = Store::open_read_only(path)?;
+    let conn = store::SqliteStore::open_read_only(path)?;
     print_query(ctx, sql, |sql, row| {
         store::query_json(&conn, path, sql, params, limits, row)
     })

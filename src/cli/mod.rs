@@ -251,32 +251,24 @@ impl Context {
 
     /// Opens (creating and migrating as needed) the store of either backend, for a command
     /// whose code runs on the database layer.
-    pub fn any_store(&self) -> Result<crate::store::Opened> {
-        let settings = self.settings()?;
-        let Some(target) = settings.pg_target() else {
-            return self.store().map(crate::store::Opened::Sqlite);
-        };
-        let pg = crate::store::postgres::PgStore::open(&target)?;
-        for m in &pg.applied {
-            self.out.verbose(&format!(
-                "store {}: applied migration {:03}_{}",
-                target.url, m.version, m.name
-            ));
-        }
-        Ok(crate::store::Opened::Postgres(Box::new(pg)))
+    pub fn any_store(&self) -> Result<Store> {
+        self.open_store(self.settings()?.store_target())
     }
 
-    /// Opens (creating and migrating as needed) the SQLite store.
+    /// Opens (creating and migrating as needed) the SQLite store; a command not on the database
+    /// layer yet refuses a PostgreSQL one here, before it touches anything.
     pub fn store(&self) -> Result<Store> {
         let settings = self.settings()?;
-        let store = Store::open(
-            settings.sqlite_path()?,
-            settings.config.store.busy_timeout(),
-        )?;
-        for m in &store.applied {
+        settings.sqlite_path()?;
+        self.open_store(settings.store_target())
+    }
+
+    fn open_store(&self, target: crate::store::StoreTarget) -> Result<Store> {
+        let store = target.open()?;
+        for m in store.applied() {
             self.out.verbose(&format!(
                 "store {}: applied migration {:03}_{}",
-                settings.db_path.display(),
+                target.location(),
                 m.version,
                 m.name
             ));

@@ -61,7 +61,7 @@ pub struct ExplainArgs {
 
 pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     let PolicyCommand::Explain(a) = args.command;
-    let mut store = ctx.store()?;
+    let mut store = ctx.any_store()?;
     let caller = Caller {
         agent: a.agent.as_deref(),
         user: None,

@@ -354,11 +354,7 @@ fn execute(
         }
     });
     if let Some(w) = work {
-        w.watch(
-            settings.sqlite_path()?,
-            settings.config.store.busy_timeout(),
-            cancel.clone(),
-        );
+        w.watch(&settings.store_target(), cancel.clone());
     }
     let terminal = std::io::stdout().is_terminal() && !ctx.json_flag;
     let show = if a.events {
@@ -450,7 +446,7 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
     let s = ctx.settings()?;
     let run_id = uuid::Uuid::now_v7().to_string();
     let config = s.config_exists.then_some(s.config_path.as_path());
-    let mut cmd = crate::cron::goclaw_child(s.sqlite_path()?, &s.workspace, config)
+    let mut cmd = crate::cron::goclaw_child(&s.store_target(), &s.workspace, config)
         .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
     // Values as `--flag=VALUE`; the message through stdin (no argument-length limit, not in
     // `ps`).
@@ -517,7 +513,7 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
     let store = ctx.store()?;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        if crate::agent::runs::get(store.conn(), &run_id)?.is_some() {
+        if crate::agent::runs::get(store.conn()?, &run_id)?.is_some() {
             break;
         }
         if let Ok(Some(status)) = child.try_wait() {

@@ -72,7 +72,7 @@ pub enum RunsCommand {
 
 pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
     let store = ctx.store()?;
-    let conn = store.conn();
+    let conn = store.conn()?;
     match args.command {
         RunsCommand::List {
             parent,

@@ -83,7 +83,7 @@ pub struct AddArgs {
 
 pub fn run(ctx: &Context, args: SecureCliArgs) -> Result<Status> {
     let store = ctx.store()?;
-    let conn = store.conn();
+    let conn = store.conn()?;
     match args.command {
         SecureCliCommand::Add(a) => {
             let key = SecretKey::load(&ctx.settings()?.store_dir())?;

@@ -46,7 +46,7 @@ fn unknown(key: &str) -> Error {
 
 pub fn run(ctx: &Context, args: SessionsArgs) -> Result<Status> {
     let store = ctx.store()?;
-    let conn = store.conn();
+    let conn = store.conn()?;
     record::reap_abandoned(conn)?;
     match args.command {
         SessionsCommand::List { agent, page } => {

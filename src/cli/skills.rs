@@ -42,7 +42,7 @@ fn all(ctx: &Context, agent: Option<&str>) -> Result<Vec<Skill>> {
         s.config_path.parent().unwrap_or(std::path::Path::new(".")),
     );
     let store = ctx.store()?;
-    skills::discover(&roots, store.conn(), agent)
+    skills::discover(&roots, store.conn()?, agent)
 }
 
 pub fn run(ctx: &Context, args: SkillsArgs) -> Result<Status> {

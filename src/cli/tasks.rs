@@ -186,7 +186,7 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
     };
     let store = ctx.any_store()?;
     if action == Action::Recover
-        && let crate::store::Opened::Sqlite(sqlite) = &store
+        && let Some(sqlite) = store.sqlite()
     {
         // Runs whose process died are marked first, so the claims they held are released.
         // (Runs are not kept on PostgreSQL yet.)

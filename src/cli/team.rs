@@ -252,7 +252,7 @@ fn print_team(ctx: &Context, t: &team::Team) -> Result<()> {
     })
 }
 
-fn message(ctx: &Context, store: &crate::store::Opened, m: MessageArgs) -> Result<Status> {
+fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result<Status> {
     let agent = acting(ctx, &m.agent)?;
     let t = resolve_team(store.db(), &m.team, &agent)?;
     let messages = match m.command {

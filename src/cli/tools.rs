@@ -157,7 +157,7 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> Result<Status> {
 
 /// `tools list`: the tools `agent` may use (every tool with `all`; MCP tools too with `mcp`).
 fn exec_list(ctx: &Context, agent: Option<&str>, all: bool, mcp: bool) -> Result<()> {
-    let store = ctx.store()?;
+    let store = ctx.any_store()?;
     let caller = Caller { agent, user: None };
     let bridge = if mcp { Bridge::All } else { Bridge::None };
     let toolbox = toolbox(ctx, &store, caller, bridge)?;
@@ -193,7 +193,7 @@ fn exec_list(ctx: &Context, agent: Option<&str>, all: bool, mcp: bool) -> Result
 
 /// `tools describe`: a tool's description and JSON schema.
 fn exec_describe(ctx: &Context, name: &str) -> Result<()> {
-    let toolbox = toolbox(ctx, &ctx.store()?, Caller::default(), Bridge::None)?;
+    let toolbox = toolbox(ctx, &ctx.any_store()?, Caller::default(), Bridge::None)?;
     let tool = toolbox
         .registry()
         .get(name)
@@ -221,8 +221,8 @@ fn exec_describe(ctx: &Context, name: &str) -> Result<()> {
 
 /// `tools rm`: removes a custom tool (the agent's own with `agent`).
 fn exec_rm(ctx: &Context, name: &str, agent: Option<&str>) -> Result<()> {
-    let store = ctx.store()?;
-    if !crate::tools::custom::remove(store.conn(), name, agent)? {
+    let store = ctx.any_store()?;
+    if !crate::tools::custom::remove(store.db(), name, agent)? {
         return Err(Error::not_found(format!(
             "no custom tool named {name}{}",
             agent.map(|a| format!(" for agent {a}")).unwrap_or_default()
@@ -237,8 +237,8 @@ fn exec_rm(ctx: &Context, name: &str, agent: Option<&str>) -> Result<()> {
 
 /// `tools custom list`: the registered custom tools.
 fn exec_custom_list(ctx: &Context) -> Result<()> {
-    let store = ctx.store()?;
-    let all = crate::tools::custom::list(store.conn())?;
+    let store = ctx.any_store()?;
+    let all = crate::tools::custom::list(store.db())?;
     table::page(
         ctx,
         &Page::whole(all),
@@ -256,7 +256,7 @@ fn exec_custom_list(ctx: &Context) -> Result<()> {
 
 /// `tools history`: the audit trail, newest first, one record a call.
 fn exec_history(ctx: &Context, filter: &HistoryFilter) -> Result<()> {
-    let store = ctx.store()?;
+    let store = ctx.any_store()?;
     let page = audit::history(&store, filter)?;
     table::page(
         ctx,
@@ -298,9 +298,9 @@ fn add_custom(ctx: &Context, input: &str, agent: Option<String>) -> Result<()> {
         check_agents(ctx, [a])?;
     }
     crate::tools::custom::validate(&def, &Registry::builtin().names())?;
-    let store = ctx.store()?;
+    let store = ctx.any_store()?;
     let key = crate::secrets::SecretKey::load(&ctx.settings()?.store_dir())?;
-    crate::tools::custom::add(store.conn(), &key, &def)?;
+    crate::tools::custom::add(store.db(), &key, &def)?;
     ctx.out.data(&def, |w| {
         writeln!(
             w,
@@ -323,7 +323,7 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
         None => Value::Object(Default::default()),
         Some(s) => Input::parse(Some(s)).read_json(ctx)?,
     };
-    let mut store = ctx.store()?;
+    let mut store = ctx.any_store()?;
     let toolbox = toolbox(ctx, &store, a.caller.caller(), Bridge::ToolOf(&a.name))?;
     let g = toolbox.gate(at_terminal(ctx, None));
     let req = CallRequest {

@@ -35,7 +35,7 @@ pub enum TracesCommand {
 
 pub fn run(ctx: &Context, args: TracesArgs) -> Result<Status> {
     let store = ctx.store()?;
-    let conn = store.conn();
+    let conn = store.conn()?;
     record::reap_abandoned(conn)?;
     match args.command {
         TracesCommand::List { session, page } => {

@@ -11,7 +11,6 @@ use serde::Serialize;
 
 use crate::config::{Env, PathArgs, Settings};
 use crate::providers::{self, Kind};
-use crate::store::Store;
 
 /// How long a provider has to answer the reachability probe.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -101,7 +100,7 @@ fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<rusqlite::Conne
         ));
         return None;
     }
-    let conn = match Store::open_read_only(path) {
+    let conn = match crate::store::SqliteStore::open_read_only(path) {
         Ok(c) => c,
         Err(e) => {
             checks.push(check("store", name, Health::Fail, e.message));

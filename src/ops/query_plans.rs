@@ -57,7 +57,7 @@ fn fill(store: &mut Store) -> team::Team {
             .unwrap();
         }
     }
-    let conn = store.conn();
+    let conn = store.conn().unwrap();
     for i in 0..300 {
         conn.execute(
             "INSERT INTO runs (id, agent, provider, model, status, started_at) VALUES (?1, 'a', 'p', 'm', 'completed', ?2)",
@@ -146,10 +146,10 @@ fn exercise_runs(store: &mut Store, t: &team::Team) {
         message: "hello",
         parent: None,
     };
-    record::start_run(store.conn(), &scrubber, &run).unwrap();
+    record::start_run(store.conn().unwrap(), &scrubber, &run).unwrap();
     let msgs = vec![Message::new(Role::User, "hello")];
     record::checkpoint(
-        store.conn_mut(),
+        store.conn_mut().unwrap(),
         &scrubber,
         "run-1",
         ("s1", "a", None),
@@ -157,7 +157,7 @@ fn exercise_runs(store: &mut Store, t: &team::Team) {
     )
     .unwrap();
     record::finish_run(
-        store.conn_mut(),
+        store.conn_mut().unwrap(),
         &scrubber,
         "run-1",
         Some(("s1", "a", None)),
@@ -176,21 +176,21 @@ fn exercise_runs(store: &mut Store, t: &team::Team) {
         ("p", "m"),
     )
     .unwrap();
-    record::history(store.conn(), "s1").unwrap();
+    record::history(store.conn().unwrap(), "s1").unwrap();
     let deeper = |cursor: &str| PageRequest {
         limit: Some(10),
         cursor: Some(cursor.into()),
     };
-    record::history_page(store.conn(), "s1", &deeper("0")).unwrap();
-    record::sessions(store.conn(), None, &deeper("99:s1")).unwrap();
-    record::sessions(store.conn(), Some("a"), &deeper("99:s1")).unwrap();
-    record::runs(store.conn(), None, &deeper("100:r100")).unwrap();
-    crate::cron::runs(store.conn(), Some(1), &deeper("50")).unwrap();
-    crate::cron::runs(store.conn(), None, &deeper("50")).unwrap();
-    record::reap_abandoned(store.conn()).unwrap();
-    crate::agent::runs::get(store.conn(), "run-1").unwrap();
+    record::history_page(store.conn().unwrap(), "s1", &deeper("0")).unwrap();
+    record::sessions(store.conn().unwrap(), None, &deeper("99:s1")).unwrap();
+    record::sessions(store.conn().unwrap(), Some("a"), &deeper("99:s1")).unwrap();
+    record::runs(store.conn().unwrap(), None, &deeper("100:r100")).unwrap();
+    crate::cron::runs(store.conn().unwrap(), Some(1), &deeper("50")).unwrap();
+    crate::cron::runs(store.conn().unwrap(), None, &deeper("50")).unwrap();
+    record::reap_abandoned(store.conn().unwrap()).unwrap();
+    crate::agent::runs::get(store.conn().unwrap(), "run-1").unwrap();
     crate::agent::runs::list(
-        store.conn(),
+        store.conn().unwrap(),
         &crate::agent::runs::RunFilter {
             page: PageRequest {
                 limit: Some(20),
@@ -255,6 +255,7 @@ fn every_hot_query_uses_an_index() {
     let into = seen.clone();
     store
         .conn_mut()
+        .unwrap()
         .trace_v2(
             rusqlite::trace::TraceEventCodes::SQLITE_TRACE_STMT,
             Some(move |e: rusqlite::trace::TraceEvent<'_>| {
@@ -269,6 +270,7 @@ fn every_hot_query_uses_an_index() {
     exercise(&mut store, &t);
     store
         .conn_mut()
+        .unwrap()
         .trace_v2(
             rusqlite::trace::TraceEventCodes::SQLITE_TRACE_STMT,
             None::<fn(rusqlite::trace::TraceEvent<'_>)>,
@@ -286,7 +288,11 @@ fn every_hot_query_uses_an_index() {
         {
             continue;
         }
-        let Ok(mut stmt) = store.conn().prepare(&format!("EXPLAIN QUERY PLAN {sql}")) else {
+        let Ok(mut stmt) = store
+            .conn()
+            .unwrap()
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+        else {
             continue;
         };
         let plan: Vec<String> = stmt

@@ -120,13 +120,13 @@ impl TeamWork {
     /// Stops the run (withdrawn: exit 6) as soon as its task is no longer its own: failed by a
     /// blocker comment, cancelled, taken back. Looks every [`WATCH_EVERY`] from its own
     /// connection, until the run ends (`cancel` raised) or the task is gone.
-    pub fn watch(&self, store_path: &Path, busy: Duration, cancel: Arc<Cancel>) {
+    pub fn watch(&self, store: &crate::store::StoreTarget, cancel: Arc<Cancel>) {
         let Some(task) = self.task.clone() else {
             return;
         };
-        let (path, run_id) = (store_path.to_path_buf(), self.run_id.clone());
+        let (target, run_id) = (store.clone(), self.run_id.clone());
         std::thread::spawn(move || {
-            let Ok(store) = Store::open(&path, busy) else {
+            let Ok(store) = target.open() else {
                 return;
             };
             while !cancel.is_cancelled() {

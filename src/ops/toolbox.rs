@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::mcp::{self, bridge, pool::Pool};
 use crate::memory::embed::Embedder;
 use crate::policy::Groups;
-use crate::store::Store;
+use crate::store::{Store, StoreTarget};
 use crate::text::scrub::Scrubber;
 use crate::tools::Registry;
 use crate::tools::ask::SharedAsker;
@@ -69,7 +69,8 @@ pub struct Toolbox {
     workspace: PathBuf,
     config_file: PathBuf,
     config_exists: bool,
-    store_path: PathBuf,
+    store: StoreTarget,
+    key_dir: PathBuf,
     embedder: Option<Embedder>,
     skill_roots: Vec<PathBuf>,
     notes: Vec<Note>,
@@ -102,7 +103,7 @@ impl Toolbox {
             )));
         }
         let mut registry = Registry::builtin();
-        for tool in crate::tools::custom::for_agent(store.conn(), caller.agent)? {
+        for tool in crate::tools::custom::for_agent(store.db(), caller.agent)? {
             if registry.get(&tool.definition.name).is_none() {
                 registry.register(Box::new(tool));
             }
@@ -118,7 +119,8 @@ impl Toolbox {
             workspace: settings.workspace.clone(),
             config_file: settings.config_path.clone(),
             config_exists: settings.config_exists,
-            store_path: settings.sqlite_path()?.to_path_buf(),
+            store: settings.store_target(),
+            key_dir: settings.store_dir(),
             embedder: embedder(settings)?,
             skill_roots: crate::skills::roots(
                 &config.skills,
@@ -151,7 +153,8 @@ impl Toolbox {
             workspace: options.workspace.unwrap_or_else(|| self.workspace.clone()),
             config_file: self.config_file.clone(),
             config_exists: self.config_exists,
-            store_path: self.store_path.clone(),
+            store: self.store.clone(),
+            key_dir: self.key_dir.clone(),
             embedder: self.embedder.clone(),
             asker: options.asker,
             skill_roots: self.skill_roots.clone(),
@@ -182,14 +185,14 @@ impl Toolbox {
         if !name.starts_with("mcp_") || self.registry.get(name).is_some() {
             return Ok(());
         }
-        let servers = mcp::list(store.conn(), &settings.config.mcp)?;
+        let servers = mcp::list(store.conn()?, &settings.config.mcp)?;
         let Some(server) = bridge::server_for(&servers, name) else {
             return Ok(()); // the gate reports an unknown tool
         };
-        let filter = mcp::access_for(store.conn(), server, caller.agent, caller.user)?
+        let filter = mcp::access_for(store.conn()?, server, caller.agent, caller.user)?
             .ok_or_else(|| bridge::refusal(server, caller.agent))?;
         let secrets = bridge::server_secrets(
-            store.conn(),
+            store.conn()?,
             &settings.config.mcp,
             &settings.store_dir(),
             server,
@@ -219,13 +222,13 @@ impl Toolbox {
     fn bridge_all(&mut self, settings: &Settings, store: &Store, caller: Caller<'_>) -> Result<()> {
         let key_dir = settings.store_dir();
         let mut links = Vec::new();
-        for server in mcp::list(store.conn(), &settings.config.mcp)? {
-            let Some(filter) = mcp::access_for(store.conn(), &server, caller.agent, caller.user)?
+        for server in mcp::list(store.conn()?, &settings.config.mcp)? {
+            let Some(filter) = mcp::access_for(store.conn()?, &server, caller.agent, caller.user)?
             else {
                 continue;
             };
             let secrets =
-                bridge::server_secrets(store.conn(), &settings.config.mcp, &key_dir, &server)?;
+                bridge::server_secrets(store.conn()?, &settings.config.mcp, &key_dir, &server)?;
             self.scrub_given(&secrets)?;
             links.push((self.mcp.link(&server, secrets)?, filter));
         }

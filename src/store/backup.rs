@@ -82,7 +82,7 @@ fn copy_into(store: &Store, tmp: &Path) -> Result<(i64, String)> {
     let mut dst = Connection::open_with_flags(tmp, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(|e| sql_error(tmp, e))?;
     let pages = {
-        let backup = Backup::new(store.conn(), &mut dst).map_err(|e| sql_error(tmp, e))?;
+        let backup = Backup::new(store.conn()?, &mut dst).map_err(|e| sql_error(tmp, e))?;
         // One step copies every page under one read transaction: a consistent snapshot that
         // concurrent writers cannot restart.
         loop {

@@ -1,24 +1,20 @@
-//! The SQLite store every goclaw command shares: one file, created on first use with mode 0600
-//! in a directory made 0700; WAL, a busy timeout (`busy`) and foreign keys on every connection.
-//! Durability: WAL with `synchronous=NORMAL` and no checkpoint at close (see `connect`). A
-//! goclaw process that crashes or is killed loses nothing it committed; a power loss or kernel
-//! crash can take back the commits since the last checkpoint (about 256 KiB of WAL), and never
-//! leaves a corrupt store. Copy the store with `goclaw db backup`: `goclaw.db` alone may lack
-//! the commits still in `goclaw.db-wal`.
-//! Versioned migrations are embedded in the binary and applied together in one
-//! `BEGIN IMMEDIATE` transaction; a store written by a newer goclaw is refused and never
-//! touched. The store is the only state shared between goclaw processes.
+//! The store every goclaw command shares, the only state shared between goclaw processes:
+//! SQLite by default (`sqlite`: one file, WAL, created on first use), or a PostgreSQL server
+//! that several machines share (`postgres`). [`Store`] is an open one of either; the domain's
+//! SQL runs on both through the database layer (`db`). Versioned migrations are embedded in the
+//! binary, one list per backend; a store written by a newer goclaw is refused and never touched.
+//! Durability on SQLite: WAL with `synchronous=NORMAL` and no checkpoint at close. A goclaw
+//! process that crashes or is killed loses nothing it committed; a power loss or kernel crash
+//! can take back the commits since the last checkpoint (about 256 KiB of WAL), and never leaves
+//! a corrupt store. Copy the store with `goclaw db backup`: `goclaw.db` alone may lack the
+//! commits still in `goclaw.db-wal`.
 
-use std::fs::{DirBuilder, OpenOptions};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use rusqlite::config::DbConfig;
-use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// `[store]` in config.toml.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -71,6 +67,15 @@ pub fn now_ms() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+}
+
+/// The store's clock as text, the form the audit trail and the allowlist keep
+/// (`2026-11-24T15:04:05.123Z`, UTC, milliseconds), taken here so both backends write the same.
+pub fn now_text() -> String {
+    jiff::Timestamp::from_millisecond(now_ms())
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+        .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
 }
 
 /// Every migration, in order. Append only: a released migration never changes.
@@ -165,7 +170,7 @@ pub fn and_where(clause: &mut String, condition: &str) {
     clause.push_str(condition);
 }
 
-/// Unix milliseconds of a time the store keeps as text (`strftime('%Y-%m-%dT%H:%M:%fZ')`, the
+/// Unix milliseconds of a time the store keeps as text ([`now_text`], the
 /// audit trail's and the allowlist's): every time goclaw prints is Unix milliseconds. A text
 /// that does not parse (never written by goclaw) is 0.
 pub fn text_time_ms(text: &str) -> i64 {
@@ -199,33 +204,6 @@ pub fn poll<T>(max: Duration, mut look: impl FnMut() -> Result<Option<T>>) -> Re
 /// How long a connection waits for another writer before giving up, by default.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// An open, migrated store.
-#[derive(Debug)]
-pub struct Store {
-    conn: Connection,
-    path: PathBuf,
-    /// Migrations this open applied.
-    pub applied: Vec<Migration>,
-}
-
-impl Drop for Store {
-    /// A WAL past [`WAL_PAGES`] is copied into the database and truncated on the way out. Only a
-    /// truncated WAL stays small across processes: the next process to open the store rebuilds
-    /// the WAL's index, and the rebuild forgets what was already copied, so a WAL that was only
-    /// checkpointed would be copied again and appended to forever. Without waiting: when another
-    /// connection is reading, the checkpoint gives up and a later close does it.
-    fn drop(&mut self) {
-        let mut wal = self.path.clone().into_os_string();
-        wal.push("-wal");
-        let big = std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_PAGES * 4096);
-        if big && self.conn.busy_timeout(Duration::ZERO).is_ok() {
-            let _ = self
-                .conn
-                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
-        }
-    }
-}
-
 /// The migration state of a store.
 #[derive(Debug, Clone, Serialize)]
 pub struct MigrationState {
@@ -234,349 +212,18 @@ pub struct MigrationState {
     pub pending: Vec<Migration>,
 }
 
-impl Store {
-    /// Opens the store at `path`, creating it (0600, directory 0700) and applying pending
-    /// migrations as needed.
-    pub fn open(path: &Path, busy_timeout: Duration) -> Result<Store> {
-        create_file(path)?;
-        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE, busy_timeout)?;
-        refuse_newer(&conn, path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(|e| sql_error(path, e))?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(|e| sql_error(path, e))?;
-        let mut store = Store {
-            conn,
-            path: path.to_path_buf(),
-            applied: Vec::new(),
-        };
-        store.applied = store.migrate()?;
-        Ok(store)
-    }
-
-    /// Opens an existing store read-only, without creating or migrating it.
-    pub fn open_read_only(path: &Path) -> Result<Connection> {
-        if !path.exists() {
-            return Err(
-                Error::not_found(format!("no store at {}", path.display())).with_hint(
-                    "any goclaw command that uses the store creates it, e.g. `goclaw db migrate`",
-                ),
-            );
-        }
-        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_ONLY, BUSY_TIMEOUT)?;
-        conn.pragma_update(None, "query_only", true)
-            .map_err(|e| sql_error(path, e))?;
-        Ok(conn)
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The connection, for code on the database layer that runs on either backend.
-    pub fn db(&self) -> db::Db<'_> {
-        db::Db::Sqlite(&self.conn)
-    }
-
-    pub fn conn(&self) -> &Connection {
-        &self.conn
-    }
-
-    pub fn conn_mut(&mut self) -> &mut Connection {
-        &mut self.conn
-    }
-
-    /// Applies pending migrations in one `BEGIN IMMEDIATE` transaction; returns those applied.
-    /// Another process migrating at the same time is waited for, and its work not repeated.
-    pub fn migrate(&mut self) -> Result<Vec<Migration>> {
-        let path = self.path.clone();
-        let err = |e| sql_error(&path, e);
-        if schema_version(&self.conn).map_err(err)? >= latest_version() {
-            return Ok(Vec::new());
-        }
-        // Foreign keys off while migrations run (SQLite's way to change a table: copy it, drop
-        // the old one, rename; a dropped table must not take its references with it). They are
-        // checked once the migrations committed, and on again whatever happened.
-        self.conn
-            .pragma_update(None, "foreign_keys", false)
-            .map_err(err)?;
-        let result = self.apply_migrations();
-        let checked = self
-            .conn
-            .query_row("PRAGMA foreign_key_check", [], |r| r.get::<_, String>(0));
-        self.conn
-            .pragma_update(None, "foreign_keys", true)
-            .map_err(err)?;
-        let applied = result?;
-        match checked {
-            Err(rusqlite::Error::QueryReturnedNoRows) => Ok(applied),
-            Ok(table) => Err(Error::internal(format!(
-                "migrations left a broken reference in table {table} of {}",
-                path.display()
-            ))),
-            Err(e) => Err(err(e)),
-        }
-    }
-
-    fn apply_migrations(&mut self) -> Result<Vec<Migration>> {
-        let path = self.path.clone();
-        let err = |e| sql_error(&path, e);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(err)?;
-        tx.execute_batch(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (
-                version    INTEGER PRIMARY KEY NOT NULL,
-                name       TEXT NOT NULL,
-                applied_at TEXT NOT NULL
-            ) STRICT;",
-        )
-        .map_err(err)?;
-        let current = schema_version(&tx).map_err(err)?;
-        if current > latest_version() {
-            return Err(newer_error(&path, current));
-        }
-        let mut applied = Vec::new();
-        for m in MIGRATIONS.iter().filter(|m| m.version > current) {
-            tx.execute_batch(m.sql).map_err(|e| {
-                Error::internal(format!(
-                    "migration {:03}_{} failed on {}: {e}",
-                    m.version,
-                    m.name,
-                    path.display()
-                ))
-            })?;
-            tx.execute(
-                "INSERT INTO schema_migrations (version, name, applied_at)
-                 VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
-                (m.version, m.name),
-            )
-            .map_err(err)?;
-            applied.push(*m);
-        }
-        if current == 0 {
-            tx.execute(
-                "INSERT OR IGNORE INTO store_meta (key, value) VALUES ('created_by', ?1)",
-                [concat!("goclaw ", env!("CARGO_PKG_VERSION"))],
-            )
-            .map_err(err)?;
-        }
-        tx.pragma_update(None, "user_version", latest_version())
-            .map_err(err)?;
-        tx.commit().map_err(err)?;
-        Ok(applied)
-    }
-
-    /// The schema as SQL, one statement per entry (sqlite_schema order, internal tables left out).
-    pub fn schema(&self) -> Result<Vec<String>> {
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT sql FROM sqlite_schema
-                 WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
-                 ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, name",
-            )
-            .map_err(|e| sql_error(&self.path, e))?;
-        let rows = stmt
-            .query_map([], |r| r.get::<_, String>(0))
-            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|e| sql_error(&self.path, e))?;
-        Ok(rows)
-    }
-}
-
-/// Migration state of an open connection.
-pub fn migration_state(conn: &Connection, path: &Path) -> Result<MigrationState> {
-    let v = schema_version(conn).map_err(|e| sql_error(path, e))?;
-    Ok(MigrationState {
-        schema_version: v,
-        binary_version: latest_version(),
-        pending: MIGRATIONS
-            .iter()
-            .filter(|m| m.version > v)
-            .copied()
-            .collect(),
-    })
-}
-
-/// `PRAGMA integrity_check` results: `["ok"]` when healthy.
-pub fn integrity_check(conn: &Connection, path: &Path) -> Result<Vec<String>> {
-    let mut stmt = conn
-        .prepare("PRAGMA integrity_check")
-        .map_err(|e| sql_error(path, e))?;
-    stmt.query_map([], |r| r.get::<_, String>(0))
-        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-        .map_err(|e| sql_error(path, e))
-}
-
-/// Highest applied migration (0 for a new, empty store).
-fn schema_version(conn: &Connection) -> rusqlite::Result<i64> {
-    let has_table: bool = conn
-        .query_row(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'",
-            [],
-            |_| Ok(true),
-        )
-        .optional()?
-        .unwrap_or(false);
-    let from_table: i64 = if has_table {
-        conn.query_row(
-            "SELECT coalesce(max(version), 0) FROM schema_migrations",
-            [],
-            |r| r.get(0),
-        )?
-    } else {
-        0
-    };
-    let user_version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    Ok(from_table.max(user_version))
-}
-
-fn refuse_newer(conn: &Connection, path: &Path) -> Result<()> {
-    let v = schema_version(conn).map_err(|e| sql_error(path, e))?;
-    if v > latest_version() {
-        Err(newer_error(path, v))
-    } else {
-        Ok(())
-    }
-}
-
-fn newer_error(path: &Path, version: i64) -> Error {
-    Error::usage(format!(
-        "store {} has schema version {version}, newer than this goclaw understands (version {}); it was left untouched",
-        path.display(),
-        latest_version()
-    ))
-    .with_hint("upgrade goclaw, or point --db at another store")
-}
-
-/// The WAL size (in 4 KiB pages) past which a closing store copies it into the database and
-/// truncates it. A tool call writes ~7 pages, so about one process in ten pays for that
-/// checkpoint (~1.2 ms of fsyncs), and every opening reads at most about this much WAL back
-/// (`tools exec read_file`, 200 runs each: 64 pages 3.5 ms CPU; 1 000 pages 5.8 ms).
-const WAL_PAGES: u64 = 64;
-
-fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Connection> {
-    let flags = mode | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
-    let conn = Connection::open_with_flags(path, flags).map_err(|e| sql_error(path, e))?;
-    busy::install(&conn, busy_timeout).map_err(|e| sql_error(path, e))?;
-    conn.pragma_update(None, "foreign_keys", true)
-        .map_err(|e| sql_error(path, e))?;
-    persist_wal(&conn);
-    // No checkpoint at every close: a process that wrote leaves its pages in the WAL, and the
-    // store that closes with more than WAL_PAGES in it checkpoints and truncates it (see
-    // `Drop for Store`). A close-time checkpoint cost every writing process 4 fsyncs and 2
-    // truncations, and the next one re-created the WAL. The next process to open reads the WAL
-    // back to rebuild its index. A long-lived process (a team run, `mcp serve`, the cron daemon)
-    // keeps SQLite's own checkpoints at 1 000 pages.
-    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
-        .map_err(|e| sql_error(path, e))?;
-    conn.pragma_update(None, "journal_size_limit", (WAL_PAGES * 4096) as i64)
-        .map_err(|e| sql_error(path, e))?;
-    // Reading the schema fails here, not later, when the file is not a database.
-    conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
-        .map_err(|e| sql_error(path, e))?;
-    Ok(conn)
-}
-
-/// Keeps the WAL file between processes (`SQLITE_FCNTL_PERSIST_WAL`). Each goclaw process is
-/// usually the last to close the store, and would otherwise delete the WAL on exit and create it
-/// on the next start, each with a directory fsync. Best effort: a failure only costs those
-/// fsyncs.
-fn persist_wal(conn: &Connection) {
-    let mut on: std::os::raw::c_int = 1;
-    // SAFETY: the handle is valid for the life of `conn`; "main" is a NUL-terminated static
-    // string; SQLITE_FCNTL_PERSIST_WAL reads and writes one int through the pointer, which
-    // points to a live local.
-    unsafe {
-        rusqlite::ffi::sqlite3_file_control(
-            conn.handle(),
-            c"main".as_ptr(),
-            rusqlite::ffi::SQLITE_FCNTL_PERSIST_WAL,
-            (&raw mut on).cast(),
-        );
-    }
-}
-
-/// Creates the store file (0600) and its directory (0700) when they do not exist yet.
-fn create_file(path: &Path) -> Result<()> {
-    if path.exists() {
-        return Ok(());
-    }
-    if let Some(dir) = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty() && !d.exists())
-    {
-        DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(|e| Error::io("create store directory", dir, &e))?;
-    }
-    match OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-    {
-        Ok(f) => {
-            // The umask may only have narrowed the mode; make it exactly 0600.
-            f.set_permissions(std::fs::Permissions::from_mode(0o600))
-                .map_err(|e| Error::io("set permissions on", path, &e))?;
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(Error::io("create store", path, &e)),
-    }
-}
-
-/// Classifies a SQLite error.
-pub fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
-    use rusqlite::ErrorCode as C;
-    let kind = match e.sqlite_error_code() {
-        Some(C::DatabaseBusy | C::DatabaseLocked) => {
-            return Error::new(
-                ErrorKind::Timeout,
-                format!(
-                    "store {}: another process kept it locked: {e}",
-                    path.display()
-                ),
-            )
-            .with_hint("retry, or raise [store] busy_timeout_ms");
-        }
-        Some(C::NotADatabase | C::DatabaseCorrupt) => ErrorKind::Usage,
-        // A store the process cannot write (file mode, read-only mount) is a failure of the
-        // command, not a refusal by goclaw's policy.
-        Some(C::ReadOnly | C::PermissionDenied) => {
-            return Error::failed(format!("store {}: {e}", path.display())).with_hint(
-                "the store is read-only for this process: check its file mode and mount",
-            );
-        }
-        Some(C::AuthorizationForStatementDenied) => ErrorKind::Denied,
-        Some(C::CannotOpen) => ErrorKind::NotFound,
-        Some(C::ConstraintViolation) => ErrorKind::Conflict,
-        Some(C::DiskFull | C::SystemIoFailure) => ErrorKind::Failed,
-        _ => match e {
-            rusqlite::Error::SqlInputError { .. } | rusqlite::Error::InvalidParameterCount(..) => {
-                ErrorKind::Usage
-            }
-            _ => ErrorKind::Failed,
-        },
-    };
-    Error::new(kind, format!("store {}: {e}", path.display()))
-}
-
 pub mod backup;
 mod busy;
 pub mod db;
+mod handle;
 pub mod location;
-mod opened;
 pub mod page;
 pub mod postgres;
 mod query;
+mod sqlite;
 
-pub use opened::Opened;
+pub use handle::{Store, StoreTarget};
+pub use sqlite::{SqliteStore, integrity_check, migration_state, sql_error};
 
 pub use query::{QueryLimits, query_json};
 

@@ -1,6 +1,7 @@
 //! The store's own tests: errors, and migrations over a store that holds data.
 
 use super::*;
+use crate::error::ErrorKind;
 
 #[test]
 fn a_read_only_store_is_a_failure_not_a_refusal() {
@@ -48,11 +49,12 @@ fn a_migration_that_copies_a_table_keeps_what_refers_to_it() {
     }
     let store = Store::open(&path, BUSY_TIMEOUT).unwrap();
     assert_eq!(
-        store.applied.last().map(|m| m.version),
+        store.applied().last().map(|m| m.version),
         Some(latest_version())
     );
     let spans: i64 = store
         .conn()
+        .unwrap()
         .query_row("SELECT count(*) FROM spans WHERE run_id = 'r1'", [], |r| {
             r.get(0)
         })
@@ -60,20 +62,24 @@ fn a_migration_that_copies_a_table_keeps_what_refers_to_it() {
     assert_eq!(spans, 1, "the copy of runs took its spans with it");
     let fk: i64 = store
         .conn()
+        .unwrap()
         .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
         .unwrap();
     assert_eq!(fk, 1, "foreign keys are on again");
     // The new status is accepted, and deleting a run still deletes its spans.
     store
         .conn()
+        .unwrap()
         .execute("UPDATE runs SET status = 'limited' WHERE id = 'r1'", [])
         .unwrap();
     store
         .conn()
+        .unwrap()
         .execute("DELETE FROM runs WHERE id = 'r1'", [])
         .unwrap();
     let spans: i64 = store
         .conn()
+        .unwrap()
         .query_row("SELECT count(*) FROM spans", [], |r| r.get(0))
         .unwrap();
     assert_eq!(spans, 0);

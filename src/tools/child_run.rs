@@ -14,7 +14,7 @@ use super::gate::SharedRelay;
 
 /// What to start.
 pub struct ChildRun<'a> {
-    pub store_path: &'a Path,
+    pub store: &'a crate::store::StoreTarget,
     pub workspace: &'a Path,
     pub config: Option<&'a Path>,
     /// Flags of `goclaw run`, each `--flag=VALUE` or `--flag` (values the caller chose).
@@ -31,7 +31,7 @@ pub fn start(
     c: ChildRun<'_>,
     on_exit: impl FnOnce(std::io::Result<ExitStatus>) + Send + 'static,
 ) -> std::io::Result<u32> {
-    let mut cmd = crate::cron::goclaw_child(c.store_path, c.workspace, c.config)?;
+    let mut cmd = crate::cron::goclaw_child(c.store, c.workspace, c.config)?;
     cmd.args(["--quiet", "--json", "run"]).args(&c.flags);
     if c.relay.is_some() {
         cmd.arg("--events");

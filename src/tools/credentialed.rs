@@ -421,7 +421,7 @@ impl Tool for CredentialedExec {
 }
 
 fn execute(ctx: &CallContext, store: &Store, binary: &str, argv: &[String]) -> Result<ToolResult> {
-    let Some((cli, sealed)) = lookup(store.conn(), binary, ctx.agent.as_deref())? else {
+    let Some((cli, sealed)) = lookup(store.conn()?, binary, ctx.agent.as_deref())? else {
         return Ok(ToolResult::error(format!(
             "[CREDENTIALED EXEC] {binary:?} is not a registered CLI. `goclaw secure-cli list` shows the registered ones; anything else runs with exec."
         )));

@@ -85,19 +85,19 @@ impl CronTool {
             return Ok(ToolResult::error("action parameter is required"));
         }
         match action {
-            "status" => status(ctx, store.conn()),
-            "list" => list(ctx, store.conn()),
-            "add" => add(ctx, args, store.conn()),
+            "status" => status(ctx, store.conn()?),
+            "list" => list(ctx, store.conn()?),
+            "add" => add(ctx, args, store.conn()?),
             "update" | "remove" | "run" | "runs" => {
                 let Some(key) = job_key(args) else {
                     return Ok(ToolResult::error("jobId is required"));
                 };
-                let job = owned(store.conn(), ctx, &key)?;
+                let job = owned(store.conn()?, ctx, &key)?;
                 match action {
-                    "remove" => remove(store.conn(), &job),
-                    "runs" => runs(args, store.conn(), &job),
+                    "remove" => remove(store.conn()?, &job),
+                    "runs" => runs(args, store.conn()?, &job),
                     "run" => run(ctx, args, store, &job),
-                    _ => update(args, store.conn(), &job),
+                    _ => update(args, store.conn()?, &job),
                 }
             }
             other => Ok(ToolResult::error(format!("unknown action: {other}"))),
@@ -216,7 +216,7 @@ fn run(
     if !force && !due {
         return Ok(pretty(json!({"queued": false, "reason": "not due"})));
     }
-    cron::make_due(store.conn(), job.id)?;
+    cron::make_due(store.conn()?, job.id)?;
     Ok(match start_tick(ctx, job.id) {
         Ok(pid) => pretty(json!({"started": true, "jobId": job.id, "pid": pid,
             "note": "running in the background; the runs action shows how it ended"})),
@@ -263,7 +263,7 @@ fn update(args: &Map<String, Value>, conn: &rusqlite::Connection, job: &Job) -> 
 /// workspace, in its own process group (it outlives this call; the lease keeps it single).
 fn start_tick(ctx: &CallContext, id: i64) -> std::io::Result<u32> {
     use std::os::unix::process::CommandExt;
-    let mut cmd = cron::goclaw_child(&ctx.store_path, &ctx.workspace, ctx.config_path.as_deref())?;
+    let mut cmd = cron::goclaw_child(&ctx.store, &ctx.workspace, ctx.config_path.as_deref())?;
     cmd.args(["--quiet", "cron", "tick", "--force", &id.to_string()])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -19,16 +19,17 @@ use std::sync::LazyLock;
 use std::time::Duration;
 
 use regex::Regex;
-use rusqlite::{Connection, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::exec::{self, OUTPUT_LIMIT, run, sandbox};
 use super::{CallContext, Review, Risk, Tool, ToolResult};
+use crate::db_params;
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
 use crate::store::Store;
-use crate::store::{now_ms, sql};
+use crate::store::db::Db;
+use crate::store::now_ms;
 
 /// A definition, as `goclaw tools add` reads it (seed 000 §11's JSON, plus `env`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -140,9 +141,9 @@ pub fn quoting_is_safe(template: &str) -> std::result::Result<(), String> {
 }
 
 /// Stores (or replaces) a definition, its variables sealed with `key`.
-pub fn add(conn: &Connection, key: &SecretKey, d: &Definition) -> Result<()> {
+pub fn add(db: Db<'_>, key: &SecretKey, d: &Definition) -> Result<()> {
     let sealed = crate::secrets::seal_map(key, &d.env)?;
-    conn.execute(
+    db.execute(
         "INSERT INTO custom_tools (name, description, parameters, command, working_dir,
              timeout_secs, env, env_keys, agent, enabled, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)
@@ -151,7 +152,7 @@ pub fn add(conn: &Connection, key: &SecretKey, d: &Definition) -> Result<()> {
              working_dir = excluded.working_dir, timeout_secs = excluded.timeout_secs,
              env = excluded.env, env_keys = excluded.env_keys, enabled = excluded.enabled,
              updated_at = excluded.updated_at",
-        params![
+        db_params![
             d.name,
             d.description,
             d.parameters.to_string(),
@@ -164,19 +165,17 @@ pub fn add(conn: &Connection, key: &SecretKey, d: &Definition) -> Result<()> {
             d.enabled,
             now_ms()
         ],
-    )
-    .map_err(sql)?;
+    )?;
     Ok(())
 }
 
 /// Removes a tool; false when there was none.
-pub fn remove(conn: &Connection, name: &str, agent: Option<&str>) -> Result<bool> {
-    conn.execute(
+pub fn remove(db: Db<'_>, name: &str, agent: Option<&str>) -> Result<bool> {
+    db.execute(
         "DELETE FROM custom_tools WHERE name = ?1 AND agent = ?2",
-        params![name, agent.unwrap_or("")],
+        db_params![name, agent.unwrap_or("")],
     )
     .map(|n| n > 0)
-    .map_err(sql)
 }
 
 /// One stored tool and its sealed variables.
@@ -188,44 +187,41 @@ struct Row {
 
 /// Every row (`visible_to` None), or the enabled rows `visible_to` an agent ("" for none):
 /// global ones and its own.
-fn rows(conn: &Connection, visible_to: Option<&str>) -> Result<Vec<Row>> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT name, description, parameters, command, working_dir, timeout_secs, enabled,
-                    agent, env_keys, env
-             FROM custom_tools
-             WHERE ?1 IS NULL OR (enabled = 1 AND (agent = '' OR agent = ?1))
-             ORDER BY name, agent",
-        )
-        .map_err(sql)?;
-    let map = |r: &rusqlite::Row| -> rusqlite::Result<Row> {
-        let agent: String = r.get(7)?;
-        Ok(Row {
-            definition: Definition {
-                name: r.get(0)?,
-                description: r.get(1)?,
-                parameters: serde_json::from_str(&r.get::<_, String>(2)?)
-                    .ok()
-                    .filter(|v: &Value| v.is_object())
-                    .unwrap_or_else(empty_schema),
-                command: r.get(3)?,
-                working_dir: r.get(4)?,
-                timeout_seconds: r.get::<_, i64>(5)?.max(0) as u64,
-                enabled: r.get(6)?,
-                env: BTreeMap::new(),
-                agent: (!agent.is_empty()).then_some(agent),
-            },
-            env_keys: serde_json::from_str(&r.get::<_, String>(8)?).unwrap_or_default(),
-            sealed: r.get(9)?,
-        })
-    };
-    let found = stmt.query_map([visible_to], map).map_err(sql)?;
-    found.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
+fn rows(db: Db<'_>, visible_to: Option<&str>) -> Result<Vec<Row>> {
+    db.query_map(
+        "SELECT name, description, parameters, command, working_dir, timeout_secs, enabled,
+                agent, env_keys, env
+         FROM custom_tools
+         WHERE CAST(?1 AS TEXT) IS NULL OR (enabled = 1 AND (agent = '' OR agent = ?1))
+         ORDER BY name, agent",
+        db_params![visible_to],
+        |r| {
+            let agent: String = r.get(7)?;
+            Ok(Row {
+                definition: Definition {
+                    name: r.get(0)?,
+                    description: r.get(1)?,
+                    parameters: serde_json::from_str(&r.get::<String>(2)?)
+                        .ok()
+                        .filter(|v: &Value| v.is_object())
+                        .unwrap_or_else(empty_schema),
+                    command: r.get(3)?,
+                    working_dir: r.get(4)?,
+                    timeout_seconds: r.get::<i64>(5)?.max(0) as u64,
+                    enabled: r.get(6)?,
+                    env: BTreeMap::new(),
+                    agent: (!agent.is_empty()).then_some(agent),
+                },
+                env_keys: serde_json::from_str(&r.get::<String>(8)?).unwrap_or_default(),
+                sealed: r.get(9)?,
+            })
+        },
+    )
 }
 
 /// Every registered tool.
-pub fn list(conn: &Connection) -> Result<Vec<Listed>> {
-    Ok(rows(conn, None)?
+pub fn list(db: Db<'_>) -> Result<Vec<Listed>> {
+    Ok(rows(db, None)?
         .into_iter()
         .map(|r| Listed {
             definition: r.definition,
@@ -236,8 +232,8 @@ pub fn list(conn: &Connection) -> Result<Vec<Listed>> {
 
 /// The enabled tools `agent` sees: the global ones, with the agent's own replacing a global
 /// one of the same name.
-pub fn for_agent(conn: &Connection, agent: Option<&str>) -> Result<Vec<CustomTool>> {
-    let visible = rows(conn, Some(agent.unwrap_or("")))?;
+pub fn for_agent(db: Db<'_>, agent: Option<&str>) -> Result<Vec<CustomTool>> {
+    let visible = rows(db, Some(agent.unwrap_or("")))?;
     Ok(super::own_over_global(
         visible,
         |r| &r.definition.name,

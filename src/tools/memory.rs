@@ -45,8 +45,12 @@ impl Tool for MemorySearch {
             .unwrap_or(6)
             .clamp(1, 50) as usize;
         let min = args.get("minScore").and_then(Value::as_f64).unwrap_or(0.0);
+        let conn = match store.conn() {
+            Ok(c) => c,
+            Err(e) => return ToolResult::from_error(&e),
+        };
         let found = files::search(
-            store.conn(),
+            conn,
             &ctx.files_owner(),
             query,
             max,
@@ -98,7 +102,9 @@ impl Tool for MemoryGet {
                 "{path} is not a memory document (MEMORY.md or memory/…)"
             ));
         };
-        let content = files::read_memory(store.conn(), &ctx.files_owner(), &doc);
+        let content = store
+            .conn()
+            .and_then(|conn| files::read_memory(conn, &ctx.files_owner(), &doc));
         let content = match content {
             Err(e) => return ToolResult::from_error(&e),
             Ok(c) => c.unwrap_or_default(),

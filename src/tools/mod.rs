@@ -215,8 +215,10 @@ pub struct CallContext {
     pub protected: Vec<PathBuf>,
     /// The effective `[tools.exec]` settings for this agent.
     pub exec: exec::ExecSettings,
-    /// The store, for tools that keep state (the team board).
-    pub store_path: PathBuf,
+    /// Where the store is, for the runs and ticks a tool starts.
+    pub store: crate::store::StoreTarget,
+    /// Where `secret.key` is.
+    pub key_dir: PathBuf,
     /// The agents defined in config.
     pub known_agents: Vec<String>,
     /// The agent is `type = "predefined"` (context files shared, USER.md per user).
@@ -248,11 +250,7 @@ pub struct CallContext {
 impl CallContext {
     /// The key that opens sealed secrets (beside the store).
     pub fn secret_key(&self) -> crate::error::Result<crate::secrets::SecretKey> {
-        crate::secrets::SecretKey::load(
-            self.store_path
-                .parent()
-                .unwrap_or(std::path::Path::new(".")),
-        )
+        crate::secrets::SecretKey::load(&self.key_dir)
     }
 
     /// Who owns the store-backed files of this call: the agent (`default` without one), its

@@ -20,7 +20,7 @@ fn caller_agent(ctx: &CallContext) -> &str {
 
 /// The caller's session `key`, or why not.
 fn own_session(ctx: &CallContext, store: &Store, key: &str) -> Result<Value> {
-    match crate::sessions::session(store.conn(), key)? {
+    match crate::sessions::session(store.conn()?, key)? {
         Some(s) if s["agent"] == caller_agent(ctx) => Ok(s),
         _ => Err(Error::not_found(format!(
             "no session \"{key}\" of agent {} (sessions_list shows them)",
@@ -55,7 +55,7 @@ impl Tool for SessionsList {
         ToolResult::from_result((|| {
             let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(20) as usize;
             let page = crate::sessions::sessions(
-                store.conn(),
+                store.conn()?,
                 Some(caller_agent(ctx)),
                 &PageRequest::first(limit),
             )?;
@@ -97,7 +97,7 @@ impl Tool for SessionsHistory {
                 .ok_or_else(|| Error::usage("session_key is required"))?;
             own_session(ctx, store, key)?;
             let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(50) as usize;
-            let all = crate::sessions::history(store.conn(), key)?;
+            let all = crate::sessions::history(store.conn()?, key)?;
             let newest = &all[all.len().saturating_sub(limit)..];
             Ok(ToolResult::silent(
                 json!({"session_key": key, "messages": newest, "count": newest.len(), "total": all.len()})
@@ -147,9 +147,8 @@ fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<T
         ));
     }
     let session = own_session(ctx, store, key)?;
-    let mut cmd =
-        crate::cron::goclaw_child(&ctx.store_path, &ctx.workspace, ctx.config_path.as_deref())
-            .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
+    let mut cmd = crate::cron::goclaw_child(&ctx.store, &ctx.workspace, ctx.config_path.as_deref())
+        .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
     // Values go as `--flag=VALUE`: one that starts with `-` stays a value.
     cmd.args(["--json", "run", "--detach", "--on-ask", "deny"])
         .arg(format!("--session={key}"));
@@ -216,14 +215,14 @@ impl Tool for SessionStatus {
             let mut doc = json!({"agent": caller_agent(ctx), "session_key": ctx.session_key});
             if let Some(run) = &ctx.run {
                 let iterations: i64 = store
-                    .conn()
+                    .conn()?
                     .query_row(
                         "SELECT iterations FROM runs WHERE id = ?1",
                         [&run.run_id],
                         |r| r.get(0),
                     )
                     .unwrap_or(0);
-                let children = crate::subagents::children(store.conn(), &run.run_id)?;
+                let children = crate::subagents::children(store.conn()?, &run.run_id)?;
                 doc["run"] = json!({
                     "run_id": run.run_id, "parent_run_id": run.parent_run_id, "depth": run.depth,
                     "provider": run.provider, "model": run.model,
@@ -234,7 +233,7 @@ impl Tool for SessionStatus {
                 });
             }
             if let Some(key) = &ctx.session_key
-                && let Some(s) = crate::sessions::session(store.conn(), key)?
+                && let Some(s) = crate::sessions::session(store.conn()?, key)?
             {
                 doc["session"] = s;
             }

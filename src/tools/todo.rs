@@ -57,7 +57,7 @@ impl Status {
 /// The session's list.
 pub fn load(store: &Store, session: &str) -> Result<Vec<Todo>> {
     let mut stmt = store
-        .conn()
+        .conn()?
         .prepare(
             "SELECT content, status, active_form FROM todos WHERE session_key = ?1 ORDER BY position",
         )
@@ -94,7 +94,7 @@ pub fn save(store: &mut Store, session: &str, todos: &[Todo]) -> Result<()> {
             "only one todo may be in_progress at a time; finish or reset the others first",
         ));
     }
-    let tx = store.conn_mut().transaction().map_err(sql)?;
+    let tx = store.conn_mut()?.transaction().map_err(sql)?;
     tx.execute("DELETE FROM todos WHERE session_key = ?1", [session])
         .map_err(sql)?;
     let now = now_ms();

@@ -32,9 +32,9 @@ fn result(o: &std::process::Output) -> String {
         .to_string()
 }
 
-#[test]
-fn argument_values_reach_the_command_literally() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn argument_values_reach_the_command_literally(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = add(&env, echo_tool(), &[]);
     assert_eq!(code(&o), 0, "{} {}", stdout(&o), stderr(&o));
     for hostile in [
@@ -60,10 +60,11 @@ fn argument_values_reach_the_command_literally() {
         );
     }
 }
+}
 
-#[test]
-fn custom_tools_are_listed_described_and_removed() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn custom_tools_are_listed_described_and_removed(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         "[agents.ops]\n[agents.dev]\n",
@@ -127,10 +128,11 @@ fn custom_tools_are_listed_described_and_removed() {
     let o = env.run(&["tools", "rm", "ops_only"]);
     assert_error(&o, 5, "not_found");
 }
+}
 
-#[test]
-fn the_rendered_command_meets_the_deny_groups() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn the_rendered_command_meets_the_deny_groups(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let def = json!({"name": "cleanup", "command": "rm -rf {{.path}}",
         "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}});
     assert_eq!(code(&add(&env, def, &[])), 0);
@@ -151,6 +153,7 @@ fn the_rendered_command_meets_the_deny_groups() {
         r#"{"url":"http://x.test/i.sh"}"#,
     ]);
     assert_eq!(code(&o), 3, "{}", stdout(&o));
+}
 }
 
 #[test]
@@ -176,9 +179,9 @@ fn variables_are_sealed_injected_and_scrubbed_and_time_is_limited() {
     assert_eq!(code(&o), 7, "{}", stdout(&o));
 }
 
-#[test]
-fn bad_definitions_are_refused() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn bad_definitions_are_refused(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let mut def = echo_tool();
     def["name"] = json!("exec");
     assert_error(&add(&env, def, &[]), 6, "conflict");
@@ -192,6 +195,7 @@ fn bad_definitions_are_refused() {
     assert_eq!(code(&o), 5, "{}", stderr(&o));
     let o = env.run_stdin(&["tools", "add", "-"], echo_tool().to_string());
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
 }
 
 #[test]
@@ -225,9 +229,9 @@ fn an_agent_run_calls_a_custom_tool() {
     );
 }
 
-#[test]
-fn arguments_are_checked_against_the_whole_schema() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn arguments_are_checked_against_the_whole_schema(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let def = json!({
         "name": "tag",
         "description": "Tag a release",
@@ -264,4 +268,5 @@ fn arguments_are_checked_against_the_whole_schema() {
             "{args}: {e}"
         );
     }
+}
 }

@@ -5,6 +5,8 @@
 
 use std::process::Output;
 
+use serde_json::json;
+
 use crate::util::*;
 
 /// What these tests add to [`PgDb`]: goclaw with `--db URL` and the password in PGPASSWORD.
@@ -109,7 +111,8 @@ fn commands_that_do_not_run_on_postgres_yet_say_so_and_touch_nothing() {
     for args in [
         &["sessions", "list"][..],
         &["runs", "list"],
-        &["tools", "exec", "datetime", "{}"],
+        &["cron", "list"],
+        &["skills", "list"],
     ] {
         let o = pg.run(&env, args);
         let err = assert_error(&o, 2, "usage");
@@ -540,4 +543,103 @@ fn a_server_that_never_answers_the_login_is_given_up_on() {
         start.elapsed()
     );
     drop(listener);
+}
+
+/// Three machines, one PostgreSQL URL: a rate limit of N an hour holds across all of them
+/// (each call is counted under the shared session key, whichever machine makes it), and an
+/// approval granted on one machine lets the others run the command.
+#[test]
+fn three_machines_share_rate_limits_and_approvals() {
+    let Some(pg) = PgDb::new() else { return };
+    let machines: Vec<TestEnv> = (0..3).map(|_| TestEnv::new()).collect();
+    for (i, env) in machines.iter().enumerate() {
+        env.write(
+            "../home/config.toml",
+            format!(
+                "[tools]\nrate_limit_per_hour = 5\n[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\n\
+                 [store]\nurl = \"{}\"\n# machine {i}\n",
+                pg.url()
+            ),
+        );
+        env.write("a.txt", "x");
+    }
+    let goclaw = |env: &TestEnv, args: &[&str]| {
+        env.cmd(args)
+            .env("PGPASSWORD", &pg.server.password)
+            .output()
+            .unwrap()
+    };
+    // Twelve calls, four from each machine at once, under one session: five get through.
+    let codes: Vec<i32> = std::thread::scope(|s| {
+        let callers: Vec<_> = machines
+            .iter()
+            .map(|env| {
+                s.spawn(move || {
+                    (0..4)
+                        .map(|_| {
+                            code(&goclaw(
+                                env,
+                                &[
+                                    "tools",
+                                    "exec",
+                                    "read_file",
+                                    r#"{"path":"a.txt"}"#,
+                                    "--session",
+                                    "Nightly",
+                                ],
+                            ))
+                        })
+                        .collect::<Vec<i32>>()
+                })
+            })
+            .collect();
+        callers
+            .into_iter()
+            .flat_map(|c| c.join().unwrap())
+            .collect()
+    });
+    assert_eq!(codes.iter().filter(|&&c| c == 0).count(), 5, "{codes:?}");
+    assert_eq!(codes.iter().filter(|&&c| c == 4).count(), 7, "{codes:?}");
+    assert_eq!(
+        pg.psql(
+            &pg.name,
+            "SELECT count(*) FROM rate_limit_events WHERE key = 'nightly'"
+        ),
+        "5"
+    );
+    assert_eq!(
+        pg.psql(
+            &pg.name,
+            "SELECT count(*) FROM tool_calls WHERE outcome = 'limited'"
+        ),
+        "7"
+    );
+    // Nobody approved `git` yet: without a terminal, machine 2 is refused.
+    let git = json!({"command": "git --version"}).to_string();
+    let o = goclaw(&machines[2], &["tools", "exec", "exec", &git]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    // Approved on machine 0, run on machines 1 and 2; revoked on 1, refused again on 2.
+    let o = goclaw(&machines[0], &["approvals", "allow", "git"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let id = json(&o)["id"].as_i64().unwrap().to_string();
+    for env in &machines[1..] {
+        let o = goclaw(env, &["tools", "exec", "exec", &git]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(
+            json(&o)["result"]["for_llm"]
+                .as_str()
+                .unwrap()
+                .contains("git version")
+        );
+    }
+    let o = goclaw(&machines[1], &["approvals", "revoke", &id]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = goclaw(&machines[2], &["tools", "exec", "exec", &git]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    // Every machine reads the one audit trail.
+    let trail = json(&goclaw(
+        &machines[1],
+        &["tools", "history", "--limit", "100"],
+    ));
+    assert_eq!(trail["items"].as_array().unwrap().len(), 16, "{trail}");
 }

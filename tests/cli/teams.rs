@@ -663,19 +663,18 @@ fn eight_workers_claim_a_thousand_tasks_exactly_once(backend) {
     {
         // Create the backlog through the library, in one process.
         let opened = match env.pg() {
-            None => goclaw::store::Opened::Sqlite(
-                goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(10))
-                    .unwrap(),
-            ),
-            Some(pg) => goclaw::store::Opened::Postgres(Box::new(
-                goclaw::store::postgres::PgStore::open(&goclaw::store::db::PgConnect {
-                    url: goclaw::store::location::PgUrl::parse(&pg.url()).unwrap(),
-                    password_env: None,
-                    connect_timeout: std::time::Duration::from_secs(10),
-                })
-                .unwrap(),
-            )),
-        };
+            None => goclaw::store::StoreTarget::Sqlite {
+                path: env.db(),
+                busy_timeout: std::time::Duration::from_secs(10),
+            },
+            Some(pg) => goclaw::store::StoreTarget::Postgres(goclaw::store::db::PgConnect {
+                url: goclaw::store::location::PgUrl::parse(&pg.url()).unwrap(),
+                password_env: None,
+                connect_timeout: std::time::Duration::from_secs(10),
+            }),
+        }
+        .open()
+        .unwrap();
         let team = goclaw::team::get(opened.db(), "dev").unwrap();
         let mut board = goclaw::team::board::Board::open(opened.db(), team, "lead").unwrap();
         for i in 0..1000 {

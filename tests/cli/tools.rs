@@ -20,9 +20,9 @@ fn read(env: &TestEnv, path: &str) -> std::process::Output {
     exec_tool(env, &["read_file"], json!({"path": path}))
 }
 
-#[test]
-fn exit_codes_of_tools_exec() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn exit_codes_of_tools_exec(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("a.txt", "hello\n");
     let o = read(&env, "a.txt");
     assert_eq!(code(&o), 0);
@@ -94,6 +94,7 @@ fn exit_codes_of_tools_exec() {
         2,
         "usage",
     );
+}
 }
 
 #[test]
@@ -302,9 +303,9 @@ fn denied_prefixes_are_refused_and_hidden() {
     assert!(!stdout(&o).contains("state.txt"), "{}", stdout(&o));
 }
 
-#[test]
-fn file_tools_behave() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn file_tools_behave(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = exec_tool(
         &env,
         &["write_file"],
@@ -415,6 +416,7 @@ fn file_tools_behave() {
             && text.ends_with("[more results not shown: the search stopped at max_results (1); narrow the pattern or raise max_results]\n"),
         "{text}"
     );
+}
 }
 
 #[test]
@@ -565,9 +567,9 @@ fn exec_deny_groups_with_obfuscated_variants() {
     );
 }
 
-#[test]
-fn approvals_decide_on_the_parsed_command() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn approvals_decide_on_the_parsed_command(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(
         "c.toml",
         "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\n",
@@ -670,10 +672,11 @@ fn approvals_decide_on_the_parsed_command() {
         "{o}"
     );
 }
+}
 
-#[test]
-fn rate_limit_holds_across_processes() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn rate_limit_holds_across_processes(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("a.txt", "x");
     env.write("c.toml", "[tools]\nrate_limit_per_hour = 4\n");
     let spawn = || {
@@ -737,6 +740,7 @@ fn rate_limit_holds_across_processes() {
         err["message"],
         "tool rate limit exceeded: 4 actions/hour for key cron-1"
     );
+}
 }
 
 #[test]
@@ -932,9 +936,9 @@ fn sandboxes_confine_writes_and_network() {
     drop(listener);
 }
 
-#[test]
-fn a_terminal_prompt_offers_once_always_deny() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_terminal_prompt_offers_once_always_deny(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     if require_peer(which::which("script").ok(), "script(1) (util-linux)").is_none() {
         return;
     }
@@ -981,10 +985,11 @@ fn a_terminal_prompt_offers_once_always_deny() {
     ]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
 }
+}
 
-#[test]
-fn list_describe_history_and_policy() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn list_describe_history_and_policy(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(
         "c.toml",
         "[agents.reader.tools]\nallow = [\"group:fs\"]\ndeny = [\"write_file\", \"delete_file\"]\n",
@@ -1065,10 +1070,11 @@ fn list_describe_history_and_policy() {
     assert_eq!(row["arguments"]["note"], "[REDACTED]");
     assert!(!stdout(&o).contains("sk-abc"));
 }
+}
 
-#[test]
-fn results_are_scrubbed_unless_turned_off() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn results_are_scrubbed_unless_turned_off(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("creds.txt", "key: sk-abcdefghijklmnopqrstuvwx\n");
     let o = read(&env, "creds.txt");
     assert!(stdout(&o).contains("[REDACTED]") && !stdout(&o).contains("sk-abc"));
@@ -1083,13 +1089,14 @@ fn results_are_scrubbed_unless_turned_off() {
     ]);
     assert!(stdout(&o).contains("sk-abc"));
 }
+}
 
+on_both_backends! {
 /// `policy explain --tool` is the gate's own decision (`Gate::decide`), made without running,
 /// counting or asking: arguments the gate would refuse are `invalid`, an unknown tool is exit 5,
 /// and explaining does not use up the rate limit.
-#[test]
-fn policy_explain_is_the_gates_decision() {
-    let env = TestEnv::new();
+fn policy_explain_is_the_gates_decision(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("c.toml", "[tools]\nrate_limit_per_hour = 1\n");
     let explain = |args: &[&str]| {
         let mut a = vec!["--config", "c.toml", "policy", "explain", "--tool"];
@@ -1116,4 +1123,5 @@ fn policy_explain_is_the_gates_decision() {
     assert_eq!(code(&o), 0, "explaining used up the limit: {}", stderr(&o));
     let o = env.run(&["--config", "c.toml", "tools", "exec", "datetime", "{}"]);
     assert_error(&o, 4, "limited");
+}
 }

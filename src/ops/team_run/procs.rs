@@ -42,7 +42,7 @@ pub struct Ended {
 
 /// Where and how runs are started.
 pub struct Launcher {
-    pub store_path: PathBuf,
+    pub store: crate::store::StoreTarget,
     pub workspace: PathBuf,
     pub config: Option<PathBuf>,
     pub team: String,
@@ -111,7 +111,7 @@ impl Procs {
         };
         let pid = child_run::start(
             ChildRun {
-                store_path: &l.store_path,
+                store: &l.store,
                 workspace: &workspace,
                 config: l.config.as_deref(),
                 flags,

@@ -8,7 +8,9 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension};
+use crate::db_params;
+use crate::error::{Error, Result};
+use crate::store::db::Db;
 use serde::Serialize;
 
 use super::ApprovalMode;
@@ -302,57 +304,51 @@ fn matches(e: &Entry, c: &Command) -> bool {
 }
 
 /// Every entry, oldest first.
-pub fn list(conn: &Connection) -> rusqlite::Result<Vec<Entry>> {
-    let mut stmt = conn.prepare(
+pub fn list(db: Db<'_>) -> Result<Vec<Entry>> {
+    db.query_map(
         "SELECT id, program, args, decision, created_at, note FROM exec_approvals ORDER BY id",
-    )?;
-    let rows = stmt.query_map([], |r| {
-        let args: String = r.get(2)?;
-        Ok(Entry {
-            id: r.get(0)?,
-            program: r.get(1)?,
-            args: serde_json::from_str(&args).unwrap_or_default(),
-            decision: r.get(3)?,
-            created_at: crate::store::text_time_ms(&r.get::<_, String>(4)?),
-            note: r.get(5)?,
-        })
-    })?;
-    rows.collect()
+        &[],
+        |r| {
+            Ok(Entry {
+                id: r.get(0)?,
+                program: r.get(1)?,
+                args: serde_json::from_str(&r.get::<String>(2)?).unwrap_or_default(),
+                decision: r.get(3)?,
+                created_at: crate::store::text_time_ms(&r.get::<String>(4)?),
+                note: r.get(5)?,
+            })
+        },
+    )
 }
 
 /// Adds an entry (or returns the identical one that exists).
 pub fn add(
-    conn: &Connection,
+    db: Db<'_>,
     program: &str,
     args: &[String],
     decision: &str,
     note: Option<&str>,
-) -> rusqlite::Result<Entry> {
+) -> Result<Entry> {
     let args_json = serde_json::to_string(args).unwrap_or_else(|_| "[]".into());
-    conn.execute(
-        "INSERT OR IGNORE INTO exec_approvals (program, args, decision, created_at, note)
-         VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?4)",
-        (program, &args_json, decision, note),
+    db.execute(
+        "INSERT INTO exec_approvals (program, args, decision, created_at, note)
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
+        db_params![program, args_json, decision, crate::store::now_text(), note],
     )?;
-    let id: i64 = conn.query_row(
+    let id: i64 = db.query_row(
         "SELECT id FROM exec_approvals WHERE program = ?1 AND args = ?2 AND decision = ?3",
-        (program, &args_json, decision),
+        db_params![program, args_json, decision],
         |r| r.get(0),
     )?;
-    list(conn)
-        .map(|all| all.into_iter().find(|e| e.id == id))
-        .and_then(|e| e.ok_or(rusqlite::Error::QueryReturnedNoRows))
+    list(db)?
+        .into_iter()
+        .find(|e| e.id == id)
+        .ok_or_else(|| Error::internal("the approval entry added is gone"))
 }
 
 /// Removes an entry; false when there was none.
-pub fn revoke(conn: &Connection, id: i64) -> rusqlite::Result<bool> {
-    let existed: Option<i64> = conn
-        .query_row("SELECT id FROM exec_approvals WHERE id = ?1", [id], |r| {
-            r.get(0)
-        })
-        .optional()?;
-    conn.execute("DELETE FROM exec_approvals WHERE id = ?1", [id])?;
-    Ok(existed.is_some())
+pub fn revoke(db: Db<'_>, id: i64) -> Result<bool> {
+    Ok(db.execute("DELETE FROM exec_approvals WHERE id = ?1", db_params![id])? > 0)
 }
 
 #[cfg(test)]

@@ -4,14 +4,15 @@
 
 use std::time::Duration;
 
-use rusqlite::TransactionBehavior;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::CallRequest;
+use crate::db_params;
 use crate::error::Result;
+use crate::store::db::{Begin, Db, Dialect, Row as DbRow, ToValue};
 use crate::store::page::{Page, PageRequest};
-use crate::store::{Store, now_ms, sql_error};
+use crate::store::{Store, now_ms, now_text};
 use crate::text::scrub::Scrubber;
 
 /// What an audit row says of a call's end (or its start).
@@ -25,20 +26,16 @@ pub(super) struct Row<'a> {
 }
 
 /// Inserts an audit row: the caller's fields and arguments scrubbed, the rest as given.
-pub(super) fn insert(
-    scrubber: &Scrubber,
-    store: &Store,
-    req: &CallRequest,
-    row: &Row,
-) -> rusqlite::Result<i64> {
+pub(super) fn insert(scrubber: &Scrubber, db: Db<'_>, req: &CallRequest, row: &Row) -> Result<i64> {
     let mut args = req.args.clone();
     scrubber.scrub_json(&mut args);
     let scrub = |s: &Option<String>| s.as_ref().map(|v| scrubber.scrub_str(v, None));
-    store.conn().execute(
+    db.query_row(
         "INSERT INTO tool_calls (at, agent, user_id, session_key, channel, chat_id, tool, arguments, outcome,
                                  is_error, duration_ms, decision, result)
-         VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-        rusqlite::params![
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
+        db_params![
+            now_text(),
             scrub(&req.agent),
             scrub(&req.user),
             scrub(&req.session_key),
@@ -52,25 +49,24 @@ pub(super) fn insert(
             row.decision.to_string(),
             row.preview,
         ],
-    )?;
-    Ok(store.conn().last_insert_rowid())
+        |r| r.get(0),
+    )
 }
 
 /// Completes the row of a call that started (or inserts one for a call that never started).
 pub(super) fn finish(
     scrubber: &Scrubber,
-    store: &Store,
+    db: Db<'_>,
     req: &CallRequest,
     row: &Row,
     started: Option<i64>,
 ) -> Result<i64> {
-    let written = match started {
-        Some(id) => store
-            .conn()
+    match started {
+        Some(id) => db
             .execute(
                 "UPDATE tool_calls SET outcome = ?1, is_error = ?2, duration_ms = ?3, decision = ?4, result = ?5
                  WHERE id = ?6",
-                rusqlite::params![
+                db_params![
                     row.outcome,
                     row.is_error,
                     row.took.as_millis() as i64,
@@ -80,9 +76,8 @@ pub(super) fn finish(
                 ],
             )
             .map(|_| id),
-        None => insert(scrubber, store, req, row),
-    };
-    written.map_err(|e| sql_error(store.path(), e))
+        None => insert(scrubber, db, req, row),
+    }
 }
 
 /// The key calls are counted under: the session key, trimmed, lower-cased and with white space
@@ -100,38 +95,36 @@ pub fn rate_key(session: Option<&str>, agent: Option<&str>) -> String {
 }
 
 /// The sliding-window limiter (§8) in the store: drop events older than an hour, refuse at
-/// `max`, else record now; one `BEGIN IMMEDIATE` transaction, so processes share the window.
-pub fn allow_rate(store: &mut Store, key: &str, max: u32) -> Result<bool> {
-    let path = store.path().to_path_buf();
-    let err = |e| sql_error(&path, e);
+/// `max`, else record now; in one transaction that holds the key's lock (SQLite's `BEGIN
+/// IMMEDIATE`; a transaction-scoped advisory lock on the key on PostgreSQL), so processes on
+/// every machine sharing the store share the window.
+pub fn allow_rate(db: Db<'_>, key: &str, max: u32) -> Result<bool> {
     let now = now_ms();
-    let tx = store
-        .conn_mut()
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(err)?;
-    tx.execute(
-        "DELETE FROM rate_limit_events WHERE key = ?1 AND at_ms < ?2",
-        (key, now - 3_600_000),
-    )
-    .map_err(err)?;
-    let count: i64 = tx
-        .query_row(
-            "SELECT count(*) FROM rate_limit_events WHERE key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .map_err(err)?;
-    if count >= i64::from(max) {
-        tx.commit().map_err(err)?;
-        return Ok(false);
+    let tx = db.transaction(Begin::Write)?;
+    if tx.dialect() == Dialect::Postgres {
+        tx.query_row(
+            "SELECT pg_advisory_xact_lock(hashtextextended('goclaw rate ' || ?1, 0))",
+            db_params![key],
+            |_| Ok(()),
+        )?;
     }
     tx.execute(
-        "INSERT INTO rate_limit_events (key, at_ms) VALUES (?1, ?2)",
-        (key, now),
-    )
-    .map_err(err)?;
-    tx.commit().map_err(err)?;
-    Ok(true)
+        "DELETE FROM rate_limit_events WHERE key = ?1 AND at_ms < ?2",
+        db_params![key, now - 3_600_000],
+    )?;
+    let count: i64 = tx.query_row(
+        "SELECT count(*) FROM rate_limit_events WHERE key = ?1",
+        db_params![key],
+        |r| r.get(0),
+    )?;
+    if count < i64::from(max) {
+        tx.execute(
+            "INSERT INTO rate_limit_events (key, at_ms) VALUES (?1, ?2)",
+            db_params![key, now],
+        )?;
+    }
+    tx.commit()?;
+    Ok(count < i64::from(max))
 }
 
 /// Which rows of the trail to read.
@@ -172,33 +165,34 @@ pub fn history(store: &Store, f: &HistoryFilter) -> Result<Page<HistoryRow>> {
     if let Some(id) = f.page.after_id()? {
         crate::store::and_where(&mut filter, &format!("id < {id}"));
     }
-    let mut stmt = store
-        .conn()
-        .prepare(&format!(
+    let params: Vec<&dyn ToValue> = values.iter().map(|v| v as &dyn ToValue).collect();
+    let rows = store.db().query_map(
+        &format!(
             "SELECT id, at, agent, session_key, tool, arguments, outcome, is_error, duration_ms, decision, result, user_id, channel
              FROM tool_calls {filter} ORDER BY id DESC LIMIT {}",
             f.page.fetch()
-        ))
-        .map_err(|e| sql_error(store.path(), e))?;
+        ),
+        &params,
+        history_row,
+    )?;
+    Ok(Page::cut(rows, &f.page, |r| r.id.to_string()))
+}
+
+fn history_row(r: &DbRow) -> Result<HistoryRow> {
     let json = |s: String| serde_json::from_str::<Value>(&s).unwrap_or(Value::Null);
-    stmt.query_map(rusqlite::params_from_iter(values), |r| {
-        Ok(HistoryRow {
-            id: r.get(0)?,
-            at: crate::store::text_time_ms(&r.get::<_, String>(1)?),
-            agent: r.get(2)?,
-            session_key: r.get(3)?,
-            tool: r.get(4)?,
-            arguments: json(r.get(5)?),
-            outcome: r.get(6)?,
-            is_error: r.get(7)?,
-            duration_ms: r.get(8)?,
-            decision: json(r.get(9)?),
-            result: r.get(10)?,
-            user: r.get(11)?,
-            channel: r.get(12)?,
-        })
+    Ok(HistoryRow {
+        id: r.get(0)?,
+        at: crate::store::text_time_ms(&r.get::<String>(1)?),
+        agent: r.get(2)?,
+        session_key: r.get(3)?,
+        tool: r.get(4)?,
+        arguments: json(r.get(5)?),
+        outcome: r.get(6)?,
+        is_error: r.get(7)?,
+        duration_ms: r.get(8)?,
+        decision: json(r.get(9)?),
+        result: r.get(10)?,
+        user: r.get(11)?,
+        channel: r.get(12)?,
     })
-    .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-    .map(|rows| Page::cut(rows, &f.page, |r| r.id.to_string()))
-    .map_err(|e| sql_error(store.path(), e))
 }

@@ -24,7 +24,7 @@ use super::{CallContext, Registry, Review, Tool, ToolResult};
 use crate::error::Result;
 use crate::memory::embed::Embedder;
 use crate::policy::{self, Evaluation, Groups};
-use crate::store::{Store, sql_error};
+use crate::store::{Store, StoreTarget};
 use crate::text::scrub::Scrubber;
 use audit::Row;
 pub use audit::{allow_rate, rate_key};
@@ -65,8 +65,10 @@ pub struct Gate<'a> {
     /// The config file, even when it does not exist yet (no tool may create or change it).
     config_file: PathBuf,
     config_exists: bool,
-    /// The store, for tools that keep state.
-    store_path: PathBuf,
+    /// The store, for tools that keep state and the runs they start.
+    store: StoreTarget,
+    /// Where `secret.key` is (beside a SQLite store; the data directory with PostgreSQL).
+    key_dir: PathBuf,
     embedder: Option<Embedder>,
     asker: Option<super::ask::SharedAsker>,
     skill_roots: Vec<PathBuf>,
@@ -86,7 +88,8 @@ pub struct GateParts<'a> {
     pub pinned_workspace: bool,
     pub config_file: PathBuf,
     pub config_exists: bool,
-    pub store_path: PathBuf,
+    pub store: StoreTarget,
+    pub key_dir: PathBuf,
     /// Embeddings for memory documents (`[memory] embeddings`).
     pub embedder: Option<Embedder>,
     /// Who `ask_user` asks when the call's caller can prompt.
@@ -148,7 +151,8 @@ impl<'a> Gate<'a> {
             pinned_workspace: p.pinned_workspace,
             config_file: p.config_file,
             config_exists: p.config_exists,
-            store_path: p.store_path,
+            store: p.store,
+            key_dir: p.key_dir,
             embedder: p.embedder,
             asker: p.asker,
             skill_roots: p.skill_roots,
@@ -176,9 +180,9 @@ impl<'a> Gate<'a> {
         self.groups
     }
 
-    /// The store's path.
-    pub fn store_path(&self) -> &std::path::Path {
-        &self.store_path
+    /// Where the store is.
+    pub fn store_target(&self) -> &StoreTarget {
+        &self.store
     }
 
     /// The config file, when it exists (what a run this gate's caller starts is given).
@@ -213,8 +217,14 @@ impl<'a> Gate<'a> {
         allowed_tools: Vec<String>,
     ) -> CallContext {
         let workspace = self.workspace_for(agent);
+        // On PostgreSQL, what is goclaw's own on this machine is the key beside where the
+        // SQLite store would be.
+        let store_file = match self.store.sqlite_path() {
+            Some(path) => path.to_path_buf(),
+            None => crate::secrets::key_path(&self.key_dir),
+        };
         let protected = super::protected::paths(
-            &self.store_path,
+            &store_file,
             Some(self.config_file.as_path()),
             &workspace,
             &self.tools.denied_paths,
@@ -222,7 +232,7 @@ impl<'a> Gate<'a> {
         let mut denied_paths = self.tools.denied_paths.clone();
         denied_paths.extend(super::protected::relative_to(&protected, &workspace));
         // The original's literal path denies on the command line (the sandbox is what protects).
-        let mut mentioned: Vec<String> = vec![self.store_path.display().to_string()];
+        let mut mentioned: Vec<String> = vec![store_file.display().to_string()];
         mentioned.push(self.config_file.display().to_string());
         mentioned.push(".goclaw/".into());
         CallContext {
@@ -236,7 +246,8 @@ impl<'a> Gate<'a> {
             denied_paths,
             protected,
             exec: ExecSettings::resolve(&self.tools.exec, agent.map(|a| &a.tools.exec), mentioned),
-            store_path: self.store_path.clone(),
+            store: self.store.clone(),
+            key_dir: self.key_dir.clone(),
             known_agents: self.agents.keys().cloned().collect(),
             agent_predefined: agent.is_some_and(|a| a.predefined),
             embedder: self.embedder.clone(),
@@ -390,7 +401,7 @@ impl<'a> Gate<'a> {
             decision: &decision,
             preview: None,
         };
-        audit::insert(self.scrubber, store, req, &row).map_err(|e| {
+        audit::insert(self.scrubber, store.db(), req, &row).map_err(|e| {
             crate::error::Error::failed(format!(
                 "the call did not run: its audit record cannot be written to {}: {e}",
                 store.path().display()
@@ -450,6 +461,6 @@ impl<'a> Gate<'a> {
             decision: &o.decision,
             preview: preview.as_deref(),
         };
-        audit::finish(self.scrubber, store, req, &row, started)
+        audit::finish(self.scrubber, store.db(), req, &row, started)
     }
 }

@@ -158,7 +158,7 @@ impl<'a> Gate<'a> {
             return Ok(None);
         }
         let key = rate_key(ctx.session_key.as_deref(), req.agent.as_deref());
-        if allow_rate(store, &key, per_hour)? {
+        if allow_rate(store.db(), &key, per_hour)? {
             return Ok(None);
         }
         d.decision.rate_limit = Some(RateCheck {
@@ -189,8 +189,7 @@ impl<'a> Gate<'a> {
                 Ok(Some(CallEnd::stop(Status::Denied, denial.message)))
             }
             Review::Approval(subject) => {
-                let entries =
-                    approvals::list(store.conn()).map_err(|e| sql_error(store.path(), e))?;
+                let entries = approvals::list(store.db())?;
                 let decision = approvals::decide(ctx.exec.approval, &subject, &entries);
                 d.decision.approval = Some(decision.clone());
                 d.approval = Some((subject.clone(), ctx.exec.approval));
@@ -233,13 +232,12 @@ impl<'a> Gate<'a> {
                         .filter(|c| c.program.starts_with('/'))
                     {
                         approvals::add(
-                            store.conn(),
+                            store.db(),
                             &c.program,
                             &[],
                             "allow",
                             Some("allowed always at a prompt"),
-                        )
-                        .map_err(|e| sql_error(store.path(), e))?;
+                        )?;
                     }
                     Ok(None)
                 }

@@ -84,13 +84,18 @@ impl Fixture {
 
     /// Runs one statement on the store's own connection (no board may be open).
     fn exec(&self, sql_text: &str, p: impl rusqlite::Params) {
-        self.store.conn().execute(sql_text, p).expect("direct sql");
+        self.store
+            .conn()
+            .unwrap()
+            .execute(sql_text, p)
+            .expect("direct sql");
     }
 
     /// `(locked_at, lock_expires_at)` of a task.
     fn lock(&self, id: &str) -> (Option<i64>, Option<i64>) {
         self.store
             .conn()
+            .unwrap()
             .query_row(
                 "SELECT locked_at, lock_expires_at FROM tasks WHERE id = ?1",
                 [id],
@@ -104,6 +109,7 @@ impl Fixture {
         let mut stmt = self
             .store
             .conn()
+            .unwrap()
             .prepare(
                 "SELECT sender, recipient, kind, text FROM messages WHERE team_id = ?1 ORDER BY id",
             )
