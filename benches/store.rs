@@ -135,7 +135,7 @@ fn measure(home: &Path, runs: usize) -> Vec<(&'static str, f64)> {
             common::goclaw(home, &["runs", "list", "--limit", "20"])
         }),
     ));
-    let mut store =
+    let store =
         goclaw::store::Store::open(&home.join("goclaw.db"), goclaw::store::BUSY_TIMEOUT).unwrap();
     let scrubber = goclaw::text::scrub::Scrubber::new(&[], &[]).unwrap();
     let msgs: Vec<Message> = (0..10)
@@ -146,7 +146,7 @@ fn measure(home: &Path, runs: usize) -> Vec<(&'static str, f64)> {
         best(runs * 5, || {
             let t = Instant::now();
             goclaw::agent::record::checkpoint(
-                store.conn_mut().unwrap(),
+                store.db(),
                 &scrubber,
                 "bench-run",
                 ("bench", "a", None),

@@ -349,15 +349,15 @@ pub fn terminate(pid: i64) -> bool {
 }
 
 /// Children that ended more than an hour ago become `archived` (`goclaw runs prune`).
-pub fn archive(conn: &Connection) -> Result<usize> {
+pub fn archive(db: crate::store::db::Db<'_>) -> Result<usize> {
     let cutoff = now_ms() - ARCHIVE_AFTER_MS;
-    conn.execute(
+    db.execute(
         "UPDATE subagents SET status = 'archived'
          WHERE status = 'started' AND EXISTS
            (SELECT 1 FROM runs r WHERE r.id = subagents.run_id AND r.status != 'running' AND r.ended_at < ?1)",
-        [cutoff],
+        crate::db_params![cutoff],
     )
-    .map_err(sql)
+    .map(|n| n as usize)
 }
 
 #[cfg(test)]

@@ -136,7 +136,7 @@ impl Runner<'_> {
             return Ok(Vec::new());
         }
         let keep = cfg.keep_last.max(1);
-        let stored = record::history(self.store.conn()?, key)?;
+        let stored = record::history(self.store.db(), key)?;
         let threshold = window as f64 * cfg.history_share;
         if stored.len() <= cfg.min_messages
             && (history::estimate_tokens(&stored) as f64) <= threshold
@@ -149,14 +149,14 @@ impl Runner<'_> {
         });
         let mut warnings = Vec::new();
         let (count, flushed, old_summary) =
-            record::compaction_state(self.store.conn()?, key)?.unwrap_or((0, -1, None));
+            record::compaction_state(self.store.db(), key)?.unwrap_or((0, -1, None));
         let can_write_memory = tools.iter().any(|t| t.name == "write_file")
             && tools.iter().any(|t| t.name == "memory_search");
         if cfg.memory_flush && can_write_memory && flushed != count {
             if let Err(e) = self.memory_flush(em, model, owner, tools, &stored, keep) {
                 warnings.push(format!("memory flush: {}", e.message));
             }
-            record::mark_flushed(self.store.conn()?, key)?;
+            record::mark_flushed(self.store.db(), key)?;
         }
         if stored.len() <= keep {
             return Ok(warnings);
@@ -177,13 +177,7 @@ impl Runner<'_> {
                 if summary.is_empty() {
                     warnings.push("compaction: the model returned an empty summary".into());
                 } else {
-                    record::compact(
-                        self.store.conn_mut()?,
-                        self.gate.scrubber(),
-                        key,
-                        &summary,
-                        keep,
-                    )?;
+                    record::compact(self.store.db(), self.gate.scrubber(), key, &summary, keep)?;
                 }
             }
             Err(e) => warnings.push(format!("compaction: {e}")),

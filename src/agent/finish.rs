@@ -87,7 +87,7 @@ impl Runner<'_> {
         let session = outcome.session.clone();
         let user = outcome.user.as_deref();
         record::finish_run(
-            self.store.conn_mut()?,
+            self.store.db(),
             self.gate.scrubber(),
             &outcome.run_id,
             session
@@ -115,7 +115,7 @@ impl Runner<'_> {
             outcome.warnings.extend(warnings);
         }
         let root = record::add_span(
-            self.store.conn()?,
+            self.store.db(),
             self.gate.scrubber(),
             &outcome.run_id,
             &Span {
@@ -132,7 +132,7 @@ impl Runner<'_> {
                 ..Default::default()
             },
         )?;
-        record::adopt_spans(self.store.conn()?, &outcome.run_id, root)?;
+        record::adopt_spans(self.store.db(), &outcome.run_id, root)?;
         em.emit(terminal_event(status, &outcome));
         Ok(outcome)
     }

@@ -262,7 +262,7 @@ impl Runner<'_> {
             let end = self.interrupted(st.deadline).unwrap_or(End::Cancelled);
             return Ok(Check::Stopped(end));
         };
-        Ok(match runs::get(self.store.conn()?, &run_id)? {
+        Ok(match runs::get(self.store.db(), &run_id)? {
             Some(r) if r.status == "completed" => {
                 match parse_review(r.content.as_deref().unwrap_or("")) {
                     Review::Approved => Check::Passed,
@@ -330,7 +330,7 @@ impl Runner<'_> {
         };
         let short = said.as_deref().map(short_feedback);
         record::add_span(
-            self.store.conn()?,
+            self.store.db(),
             self.gate.scrubber(),
             &st.meta.run_id,
             &Span {

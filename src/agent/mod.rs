@@ -291,7 +291,7 @@ impl Runner<'_> {
     /// Runs the agent once. Returns the outcome whatever the end (a failed run is an outcome
     /// with `kind`); `Err` only when the run could not be recorded at all.
     pub fn run(&mut self, req: &RunRequest, sink: &mut dyn Sink) -> Result<RunOutcome> {
-        record::reap_abandoned(self.store.conn()?)?;
+        record::reap_abandoned(self.store.db())?;
         let run_id = req
             .run_id
             .clone()
@@ -324,7 +324,7 @@ impl Runner<'_> {
                 .as_ref()
                 .map(|c| (c.parent_run_id.as_str(), c.depth, c.label.as_str())),
         };
-        record::start_run(self.store.conn()?, self.gate.scrubber(), &new_run)?;
+        record::start_run(self.store.db(), self.gate.scrubber(), &new_run)?;
         em.emit(EventKind::RunStarted {
             message: req.message.clone(),
             agent: self.agent_key.to_string(),

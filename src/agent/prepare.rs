@@ -204,7 +204,7 @@ impl Runner<'_> {
         outcome: &mut RunOutcome,
     ) -> Result<()> {
         let summary =
-            record::compaction_state(self.store.conn()?, key)?.and_then(|(_, _, summary)| summary);
+            record::compaction_state(self.store.db(), key)?.and_then(|(_, _, summary)| summary);
         if let Some(summary) = summary {
             all.push(Message::new(
                 Role::User,
@@ -215,16 +215,10 @@ impl Runner<'_> {
                 "I understand the context from our previous conversation. How can I help you?",
             ));
         }
-        let stored = record::history(self.store.conn()?, key)?;
+        let stored = record::history(self.store.db(), key)?;
         let (clean, changed) = history::sanitize_history(stored);
         if changed > 0 {
-            record::replace_history(
-                self.store.conn_mut()?,
-                self.gate.scrubber(),
-                key,
-                run_id,
-                &clean,
-            )?;
+            record::replace_history(self.store.db(), self.gate.scrubber(), key, run_id, &clean)?;
             outcome.warnings.push(format!(
                 "session {key}: repaired {changed} message(s) with broken tool pairing"
             ));

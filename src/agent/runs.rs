@@ -4,13 +4,13 @@
 
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::record::reap_abandoned;
+use crate::db_params;
 use crate::error::{ErrorKind, Result};
+use crate::store::db::{Db, Row, ToValue};
 use crate::store::page::{Page, PageRequest};
-use crate::store::sql;
 
 /// One run.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -31,6 +31,9 @@ pub struct RunRow {
     pub error: Option<String>,
     #[serde(skip)]
     pub pid: Option<i64>,
+    /// The machine of the process running it (`None`: written before hosts were kept).
+    #[serde(skip)]
+    pub host: Option<String>,
 }
 
 impl RunRow {
@@ -57,16 +60,16 @@ pub struct RunFilter {
     pub page: PageRequest,
 }
 
-const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message";
+const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message, host";
 
-fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
+fn row(r: &Row) -> Result<RunRow> {
     Ok(RunRow {
         id: r.get(0)?,
         status: r.get(1)?,
         agent: r.get(2)?,
         session: r.get(3)?,
         parent_run_id: r.get(4)?,
-        depth: r.get(5)?,
+        depth: u32::try_from(r.get::<i64>(5)?).unwrap_or(0),
         label: r.get(6)?,
         started_at: r.get(7)?,
         ended_at: r.get(8)?,
@@ -75,82 +78,76 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
         error: r.get(11)?,
         pid: r.get(12)?,
         message: r.get(13)?,
+        host: r.get(14)?,
     })
 }
 
 /// Marks abandoned the runs whose process is gone, when the store can be written: a reader
 /// never fails because another process is writing.
 /// Subagents that ended over an hour ago are archived at the same time.
-fn reap(conn: &Connection) {
-    let _ = reap_abandoned(conn);
-    let _ = crate::subagents::archive(conn);
+fn reap(db: Db<'_>) {
+    let _ = reap_abandoned(db);
+    let _ = crate::subagents::archive(db);
 }
 
 /// Runs, newest first (runs whose process is gone are marked abandoned first).
-pub fn list(conn: &Connection, f: &RunFilter) -> Result<Page<RunRow>> {
-    reap(conn);
+pub fn list(db: Db<'_>, f: &RunFilter) -> Result<Page<RunRow>> {
+    reap(db);
     let (mut filter, values) = crate::store::where_equal(&[
         ("parent_run_id", f.parent.as_deref()),
         ("status", f.status.as_deref()),
         ("agent", f.agent.as_deref()),
         ("session", f.session.as_deref()),
     ]);
-    let mut values: Vec<rusqlite::types::Value> =
-        values.into_iter().map(|v| v.to_string().into()).collect();
-    if let Some((at, id)) = f.page.after_time_key()? {
-        values.extend([at.into(), id.into()]);
-        let n = values.len();
+    let mut params: Vec<&dyn ToValue> = values.iter().map(|v| v as &dyn ToValue).collect();
+    let after = f.page.after_time_key()?;
+    if let Some((at, id)) = &after {
+        params.extend([at as &dyn ToValue, id as &dyn ToValue]);
+        let n = params.len();
         crate::store::and_where(
             &mut filter,
             &format!("(started_at, id) < (?{}, ?{n})", n - 1),
         );
     }
-    let mut stmt = conn
-        .prepare(&format!(
+    let rows = db.query_map(
+        &format!(
             "SELECT {COLUMNS} FROM runs {filter} ORDER BY started_at DESC, id DESC LIMIT {}",
             f.page.fetch()
-        ))
-        .map_err(sql)?;
-    let rows: Vec<RunRow> = stmt
-        .query_map(rusqlite::params_from_iter(values), row)
-        .and_then(|rows| rows.collect())
-        .map_err(sql)?;
+        ),
+        &params,
+        row,
+    )?;
     Ok(Page::cut(rows, &f.page, |r| {
         crate::store::page::time_key(r.started_at, &r.id)
     }))
 }
 
 /// Every running run (of one session), newest first.
-pub fn running(conn: &Connection, session: Option<&str>) -> Result<Vec<RunRow>> {
-    reap(conn);
-    let mut stmt = conn
-        .prepare(&format!(
-            "SELECT {COLUMNS} FROM runs WHERE status = 'running' AND (?1 IS NULL OR session = ?1)
+pub fn running(db: Db<'_>, session: Option<&str>) -> Result<Vec<RunRow>> {
+    reap(db);
+    db.query_map(
+        &format!(
+            "SELECT {COLUMNS} FROM runs WHERE status = 'running' AND (CAST(?1 AS TEXT) IS NULL OR session = ?1)
              ORDER BY started_at DESC, id DESC"
-        ))
-        .map_err(sql)?;
-    stmt.query_map([session], row)
-        .and_then(|rows| rows.collect())
-        .map_err(sql)
+        ),
+        db_params![session],
+        row,
+    )
 }
 
 /// One run by id (or a unique prefix of it).
-pub fn get(conn: &Connection, id: &str) -> Result<Option<RunRow>> {
-    reap(conn);
-    let exact = by_id(conn, id)?;
+pub fn get(db: Db<'_>, id: &str) -> Result<Option<RunRow>> {
+    reap(db);
+    let exact = by_id(db, id)?;
     if exact.is_some() || id.chars().count() < MIN_PREFIX {
         return Ok(exact);
     }
     // A prefix of one run's id (compared as text, so no character is a wildcard).
-    let mut stmt = conn
-        .prepare(&format!(
-            "SELECT {COLUMNS} FROM runs WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2"
-        ))
-        .map_err(sql)?;
-    let found: Vec<RunRow> = stmt
-        .query_map([id], row)
-        .and_then(|rows| rows.collect())
-        .map_err(sql)?;
+    let found: Vec<RunRow> = db.query_map(
+        &format!("SELECT {COLUMNS} FROM runs WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2"),
+        db_params![id],
+        row,
+    )?;
     match found.as_slice() {
         [] => Ok(None),
         [one] => Ok(Some(one.clone())),
@@ -161,35 +158,30 @@ pub fn get(conn: &Connection, id: &str) -> Result<Option<RunRow>> {
 }
 
 /// One run by its whole id.
-fn by_id(conn: &Connection, id: &str) -> Result<Option<RunRow>> {
-    conn.query_row(
+fn by_id(db: Db<'_>, id: &str) -> Result<Option<RunRow>> {
+    db.query_opt(
         &format!("SELECT {COLUMNS} FROM runs WHERE id = ?1"),
-        [id],
+        db_params![id],
         row,
     )
-    .optional()
-    .map_err(sql)
 }
 
 /// The shortest prefix of a run id that names it.
 const MIN_PREFIX: usize = 8;
 
 /// A run's children, oldest first.
-pub fn children(conn: &Connection, id: &str) -> Result<Vec<RunRow>> {
-    let mut stmt = conn
-        .prepare(&format!(
-            "SELECT {COLUMNS} FROM runs WHERE parent_run_id = ?1 ORDER BY started_at, id"
-        ))
-        .map_err(sql)?;
-    stmt.query_map([id], row)
-        .and_then(|rows| rows.collect())
-        .map_err(sql)
+pub fn children(db: Db<'_>, id: &str) -> Result<Vec<RunRow>> {
+    db.query_map(
+        &format!("SELECT {COLUMNS} FROM runs WHERE parent_run_id = ?1 ORDER BY started_at, id"),
+        db_params![id],
+        row,
+    )
 }
 
 /// Waits until the runs have ended (`any`: until one has), or `timeout` passes; returns them as
 /// they are then. A run the store does not know is `None`.
 pub fn wait(
-    conn: &Connection,
+    db: Db<'_>,
     ids: &[String],
     any: bool,
     timeout: Option<Duration>,
@@ -197,11 +189,8 @@ pub fn wait(
     let start = Instant::now();
     crate::store::poll(Duration::from_millis(250), || {
         // One reap per look, then each run by its whole id.
-        reap(conn);
-        let now: Vec<Option<RunRow>> = ids
-            .iter()
-            .map(|id| by_id(conn, id))
-            .collect::<Result<_>>()?;
+        reap(db);
+        let now: Vec<Option<RunRow>> = ids.iter().map(|id| by_id(db, id)).collect::<Result<_>>()?;
         let ended = |r: &Option<RunRow>| r.as_ref().is_none_or(|r| r.status != "running");
         let done = if any {
             now.iter().any(ended)
@@ -212,15 +201,25 @@ pub fn wait(
     })
 }
 
-/// Asks the process running `run` to cancel it (SIGTERM). `false` when it is not running.
+/// Asks the process running `run` to cancel it (SIGTERM). `false` when it is not running, or
+/// runs on another machine (its pid means nothing here).
 pub fn cancel(run: &RunRow) -> bool {
-    if run.status != "running" {
+    if run.status != "running" || !run.runs_here() {
         return false;
     }
     run.pid.is_some_and(crate::subagents::terminate)
 }
 
+impl RunRow {
+    /// Its process is on this machine (a run written before hosts were kept is taken to be).
+    pub fn runs_here(&self) -> bool {
+        self.host
+            .as_deref()
+            .is_none_or(|h| h == super::record::host())
+    }
+}
+
 /// The running runs of a session.
-pub fn running_in_session(conn: &Connection, session: &str) -> Result<Vec<RunRow>> {
-    running(conn, Some(session))
+pub fn running_in_session(db: Db<'_>, session: &str) -> Result<Vec<RunRow>> {
+    running(db, Some(session))
 }

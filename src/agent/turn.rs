@@ -279,14 +279,14 @@ impl Runner<'_> {
             && let Some(key) = &st.session
         {
             record::checkpoint(
-                self.store.conn_mut()?,
+                self.store.db(),
                 self.gate.scrubber(),
                 &st.meta.run_id,
                 (key, self.agent_key, req.user.as_deref()),
                 &st.all[st.base_len..],
             )?;
         }
-        record::heartbeat(self.store.conn()?, &st.meta.run_id, st.iteration)?;
+        record::heartbeat(self.store.db(), &st.meta.run_id, st.iteration)?;
         Ok(Flow::Next)
     }
 
@@ -329,11 +329,11 @@ impl Runner<'_> {
         }
         let deadline = st.deadline;
         let cancel = self.cancel.clone();
-        let conn = self.store.conn()?;
+        let (db, conn) = (self.store.db(), self.store.conn()?);
         // A child whose process died without ending its run is marked abandoned on the way,
         // so the wait does not last until the deadline.
         let mut give_up = || {
-            let _ = super::record::reap_abandoned(conn);
+            let _ = super::record::reap_abandoned(db);
             cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d)
         };
         crate::subagents::wait(conn, &working, &mut give_up)?;
@@ -363,7 +363,7 @@ impl Runner<'_> {
         });
         let (provider, model) = (&st.meta.provider, &st.meta.model);
         record::add_span(
-            self.store.conn()?,
+            self.store.db(),
             self.gate.scrubber(),
             &st.meta.run_id,
             &Span {
@@ -450,7 +450,7 @@ impl Runner<'_> {
                 result: text.clone(),
             });
             record::add_span(
-                self.store.conn()?,
+                self.store.db(),
                 self.gate.scrubber(),
                 site.run_id,
                 &Span {

@@ -513,7 +513,7 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
     let store = ctx.store()?;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        if crate::agent::runs::get(store.conn()?, &run_id)?.is_some() {
+        if crate::agent::runs::get(store.db(), &run_id)?.is_some() {
             break;
         }
         if let Ok(Some(status)) = child.try_wait() {

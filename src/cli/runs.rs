@@ -71,8 +71,8 @@ pub enum RunsCommand {
 }
 
 pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
-    let store = ctx.store()?;
-    let conn = store.conn()?;
+    let store = ctx.any_store()?;
+    let conn = store.db();
     match args.command {
         RunsCommand::List {
             parent,
@@ -136,6 +136,16 @@ pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
                 (None, None) if all => runs::running(conn, None)?,
                 (None, None) => Vec::new(),
             };
+            for r in targets
+                .iter()
+                .filter(|r| r.status == "running" && !r.runs_here())
+            {
+                ctx.out.warn(&format!(
+                    "run {} runs on {}: cancel it there (a signal reaches this machine only)",
+                    r.id,
+                    r.host.as_deref().unwrap_or("another machine")
+                ));
+            }
             let cancelled: Vec<&str> = targets
                 .iter()
                 .filter(|r| runs::cancel(r))
@@ -176,7 +186,7 @@ fn unknown(id: &str) -> Error {
 /// `runs wait`: the runs as JSON Lines (or lines), then the exit code of the run waited for.
 fn wait(
     ctx: &Context,
-    conn: &rusqlite::Connection,
+    conn: crate::store::db::Db<'_>,
     ids: &[String],
     any: bool,
     timeout: Option<&str>,
@@ -223,7 +233,7 @@ fn line(r: &RunRow) -> String {
 /// Children as an indented tree, their children under them.
 fn tree(
     w: &mut dyn Write,
-    conn: &rusqlite::Connection,
+    conn: crate::store::db::Db<'_>,
     children: &[RunRow],
     depth: usize,
 ) -> std::io::Result<()> {

@@ -45,8 +45,8 @@ fn unknown(key: &str) -> Error {
 }
 
 pub fn run(ctx: &Context, args: SessionsArgs) -> Result<Status> {
-    let store = ctx.store()?;
-    let conn = store.conn()?;
+    let store = ctx.any_store()?;
+    let conn = store.db();
     record::reap_abandoned(conn)?;
     match args.command {
         SessionsCommand::List { agent, page } => {

@@ -190,7 +190,7 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
     {
         // Runs whose process died are marked first, so the claims they held are released.
         // (Runs are not kept on PostgreSQL yet.)
-        crate::agent::record::reap_abandoned(sqlite.conn())?;
+        crate::agent::record::reap_abandoned(sqlite.db())?;
     }
     // Reading the board, and recovering it, act as nobody: without --as they look as the lead
     // of the team named (or of the only team).

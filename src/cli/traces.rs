@@ -34,8 +34,8 @@ pub enum TracesCommand {
 }
 
 pub fn run(ctx: &Context, args: TracesArgs) -> Result<Status> {
-    let store = ctx.store()?;
-    let conn = store.conn()?;
+    let store = ctx.any_store()?;
+    let conn = store.db();
     record::reap_abandoned(conn)?;
     match args.command {
         TracesCommand::List { session, page } => {

@@ -146,18 +146,11 @@ fn exercise_runs(store: &mut Store, t: &team::Team) {
         message: "hello",
         parent: None,
     };
-    record::start_run(store.conn().unwrap(), &scrubber, &run).unwrap();
+    record::start_run(store.db(), &scrubber, &run).unwrap();
     let msgs = vec![Message::new(Role::User, "hello")];
-    record::checkpoint(
-        store.conn_mut().unwrap(),
-        &scrubber,
-        "run-1",
-        ("s1", "a", None),
-        &msgs,
-    )
-    .unwrap();
+    record::checkpoint(store.db(), &scrubber, "run-1", ("s1", "a", None), &msgs).unwrap();
     record::finish_run(
-        store.conn_mut().unwrap(),
+        store.db(),
         &scrubber,
         "run-1",
         Some(("s1", "a", None)),
@@ -176,21 +169,21 @@ fn exercise_runs(store: &mut Store, t: &team::Team) {
         ("p", "m"),
     )
     .unwrap();
-    record::history(store.conn().unwrap(), "s1").unwrap();
+    record::history(store.db(), "s1").unwrap();
     let deeper = |cursor: &str| PageRequest {
         limit: Some(10),
         cursor: Some(cursor.into()),
     };
-    record::history_page(store.conn().unwrap(), "s1", &deeper("0")).unwrap();
-    record::sessions(store.conn().unwrap(), None, &deeper("99:s1")).unwrap();
-    record::sessions(store.conn().unwrap(), Some("a"), &deeper("99:s1")).unwrap();
-    record::runs(store.conn().unwrap(), None, &deeper("100:r100")).unwrap();
+    record::history_page(store.db(), "s1", &deeper("0")).unwrap();
+    record::sessions(store.db(), None, &deeper("99:s1")).unwrap();
+    record::sessions(store.db(), Some("a"), &deeper("99:s1")).unwrap();
+    record::runs(store.db(), None, &deeper("100:r100")).unwrap();
     crate::cron::runs(store.conn().unwrap(), Some(1), &deeper("50")).unwrap();
     crate::cron::runs(store.conn().unwrap(), None, &deeper("50")).unwrap();
-    record::reap_abandoned(store.conn().unwrap()).unwrap();
-    crate::agent::runs::get(store.conn().unwrap(), "run-1").unwrap();
+    record::reap_abandoned(store.db()).unwrap();
+    crate::agent::runs::get(store.db(), "run-1").unwrap();
     crate::agent::runs::list(
-        store.conn().unwrap(),
+        store.db(),
         &crate::agent::runs::RunFilter {
             page: PageRequest {
                 limit: Some(20),

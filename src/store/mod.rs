@@ -145,6 +145,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "pages",
         sql: include_str!("migrations/013_pages.sql"),
     },
+    Migration {
+        version: 14,
+        name: "run_hosts",
+        sql: include_str!("migrations/014_run_hosts.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

@@ -11,11 +11,18 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// PostgreSQL's migrations. The first stands for SQLite's 001–013 at once; each later one has
 /// a SQLite twin under the same version.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 13,
-    name: "baseline",
-    sql: include_str!("migrations/postgres/013_baseline.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 13,
+        name: "baseline",
+        sql: include_str!("migrations/postgres/013_baseline.sql"),
+    },
+    Migration {
+        version: 14,
+        name: "run_hosts",
+        sql: include_str!("migrations/postgres/014_run_hosts.sql"),
+    },
+];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.
 const MIGRATION_LOCK: i64 = 0x676f_636c_6177;

@@ -20,7 +20,7 @@ fn caller_agent(ctx: &CallContext) -> &str {
 
 /// The caller's session `key`, or why not.
 fn own_session(ctx: &CallContext, store: &Store, key: &str) -> Result<Value> {
-    match crate::sessions::session(store.conn()?, key)? {
+    match crate::sessions::session(store.db(), key)? {
         Some(s) if s["agent"] == caller_agent(ctx) => Ok(s),
         _ => Err(Error::not_found(format!(
             "no session \"{key}\" of agent {} (sessions_list shows them)",
@@ -55,7 +55,7 @@ impl Tool for SessionsList {
         ToolResult::from_result((|| {
             let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(20) as usize;
             let page = crate::sessions::sessions(
-                store.conn()?,
+                store.db(),
                 Some(caller_agent(ctx)),
                 &PageRequest::first(limit),
             )?;
@@ -97,7 +97,7 @@ impl Tool for SessionsHistory {
                 .ok_or_else(|| Error::usage("session_key is required"))?;
             own_session(ctx, store, key)?;
             let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(50) as usize;
-            let all = crate::sessions::history(store.conn()?, key)?;
+            let all = crate::sessions::history(store.db(), key)?;
             let newest = &all[all.len().saturating_sub(limit)..];
             Ok(ToolResult::silent(
                 json!({"session_key": key, "messages": newest, "count": newest.len(), "total": all.len()})
@@ -233,7 +233,7 @@ impl Tool for SessionStatus {
                 });
             }
             if let Some(key) = &ctx.session_key
-                && let Some(s) = crate::sessions::session(store.conn()?, key)?
+                && let Some(s) = crate::sessions::session(store.db(), key)?
             {
                 doc["session"] = s;
             }

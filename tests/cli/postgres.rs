@@ -45,8 +45,9 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     assert!(stdout(&o).contains("goclaw db migrate"), "{}", stdout(&o));
 
     let migrated = json(&pg.ok(&env, &["db", "migrate"]));
-    assert_eq!(migrated["schema_version"], 13);
+    assert_eq!(migrated["schema_version"], 14);
     assert_eq!(migrated["applied"][0]["version"], 13);
+    assert_eq!(migrated["applied"][1]["version"], 14);
     let again = json(&pg.ok(&env, &["db", "migrate"]));
     assert_eq!(again["applied"], serde_json::json!([]));
     let check = json(&pg.ok(&env, &["db", "check"]));
@@ -108,12 +109,7 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
 fn commands_that_do_not_run_on_postgres_yet_say_so_and_touch_nothing() {
     let Some(pg) = PgDb::new() else { return };
     let env = TestEnv::new();
-    for args in [
-        &["sessions", "list"][..],
-        &["runs", "list"],
-        &["cron", "list"],
-        &["skills", "list"],
-    ] {
+    for args in [&["cron", "list"][..], &["mcp", "list"], &["skills", "list"]] {
         let o = pg.run(&env, args);
         let err = assert_error(&o, 2, "usage");
         assert!(
@@ -192,10 +188,10 @@ fn machines_migrating_at_once_apply_the_schema_once() {
         assert_eq!(code(&o), 0, "{}", stderr(&o));
         applied += json(&o)["applied"].as_array().unwrap().len();
     }
-    assert_eq!(applied, 1);
+    assert_eq!(applied, 2, "one machine applies both migrations, the others none");
     assert_eq!(
         pg.psql(&pg.name, "SELECT count(*) FROM schema_migrations"),
-        "1"
+        "2"
     );
 }
 
@@ -497,7 +493,7 @@ fn hostile_and_careless_input_on_postgres() {
         "[agents.lead]\n[agents.w1]\n",
     )
     .unwrap();
-    assert_error(&fresh.run(&env, &["sessions", "list"]), 2, "usage");
+    assert_error(&fresh.run(&env, &["skills", "list"]), 2, "usage");
     assert_error(
         &fresh.run(&env, &["cron", "daemon", "--interval", "1s"]),
         2,

@@ -283,3 +283,88 @@ fn the_wal_stays_bounded_and_every_commit_is_seen() {
     assert_eq!(code(&env.run(&["db", "backup", copy.to_str().unwrap()])), 0);
     assert_eq!(count(&copy), calls);
 }
+
+on_both_backends! {
+/// Runs, sessions and traces read the same from either backend, and a run left `running` is
+/// marked abandoned by whoever looks next only when its process is gone: by its pid on its own
+/// machine, by a heartbeat ten minutes old on another (a pid there means nothing here).
+fn runs_sessions_and_traces_read_alike_on_both_backends(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
+    env.ok(&["db", "migrate"]);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let host = host.trim();
+    let stale = now - 11 * 60 * 1000;
+    env.change(&format!(
+        "INSERT INTO sessions (key, agent, user_id, model, provider, input_tokens, output_tokens, created_at, updated_at)
+         VALUES ('s1', 'lead', 'ann', 'm', 'p', 12, 34, {now}, {now})"
+    ));
+    for (seq, text, committed) in [
+        (1, r#"{"role":"user","content":"hi"}"#, 1),
+        (2, r#"{"role":"assistant","content":"hello"}"#, 1),
+        (3, r#"{"role":"user","content":"half a run"}"#, 0),
+    ] {
+        env.change(&format!(
+            "INSERT INTO session_messages (session, seq, message, run_id, committed)
+             VALUES ('s1', {seq}, '{text}', 'r-gone', {committed})"
+        ));
+    }
+    let runs = [
+        // (id, host, pid, heartbeat): done; its process gone here; another machine's, alive;
+        // another machine's, silent for eleven minutes.
+        ("r-done", host.to_string(), 1, now),
+        ("r-gone", host.to_string(), 999_999_999, now),
+        ("r-away", "elsewhere".to_string(), 1, now),
+        ("r-lost", "elsewhere".to_string(), 1, stale),
+    ];
+    for (i, (id, host, pid, beat)) in runs.iter().enumerate() {
+        let status = if *id == "r-done" { "completed" } else { "running" };
+        env.change(&format!(
+            "INSERT INTO runs (id, session, agent, status, pid, heartbeat_at, started_at, message, host)
+             VALUES ('{id}', 's1', 'lead', '{status}', {pid}, {beat}, {}, 'm{i}', '{host}')",
+            now + i as i64
+        ));
+    }
+    env.change(&format!(
+        "INSERT INTO spans (run_id, kind, name, started_at, duration_ms, status, input_tokens)
+         VALUES ('r-done', 'llm', 'chat', {now}, 5, 'ok', 7)"
+    ));
+    let list = json(&env.ok(&["runs", "list"]));
+    let status: Vec<(String, String)> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap().into(), r["status"].as_str().unwrap().into()))
+        .collect();
+    let pairs: Vec<(&str, &str)> = status.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            ("r-lost", "abandoned"),
+            ("r-away", "running"),
+            ("r-gone", "abandoned"),
+            ("r-done", "completed"),
+        ]
+    );
+    // The abandoned run's uncommitted message is gone; the session shows the rest.
+    let s = json(&env.ok(&["sessions", "show", "s1"]));
+    assert_eq!((s["messages"].as_i64(), s["input_tokens"].as_i64()), (Some(2), Some(12)));
+    let h = json(&env.ok(&["sessions", "history", "s1"]));
+    assert_eq!(h["items"].as_array().unwrap().len(), 2, "{h}");
+    assert_eq!(h["items"][1]["content"], "hello");
+    let t = json(&env.ok(&["traces", "show", "r-done"]));
+    assert_eq!(t["spans"][0]["input_tokens"], 7, "{t}");
+    assert_eq!(t["spans"][0]["kind"], "llm");
+    let lst = json(&env.ok(&["traces", "list", "--session", "s1"]));
+    assert_eq!(lst["items"].as_array().unwrap().len(), 4);
+    // Cancelling another machine's run says where it runs and signals nothing.
+    let o = env.ok(&["runs", "cancel", "r-away"]);
+    assert_eq!(json(&o)["cancelled"], serde_json::json!([]));
+    assert!(stderr(&o).contains("elsewhere"), "{}", stderr(&o));
+    env.ok(&["sessions", "rm", "s1"]);
+    assert_error(&env.run(&["sessions", "show", "s1"]), 5, "not_found");
+}
+}

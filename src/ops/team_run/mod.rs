@@ -144,7 +144,7 @@ pub fn run(
         )));
     }
     // Claims of runs that are gone go back to the board first.
-    crate::agent::record::reap_abandoned(store.conn()?)?;
+    crate::agent::record::reap_abandoned(store.db())?;
     Board::system(store.db(), team.clone()).recover()?;
     let team_run_id = uuid::Uuid::now_v7().to_string();
     let launcher = Launcher {
@@ -315,7 +315,7 @@ impl Dispatcher<'_> {
         if moved {
             // Runs of other dispatchers whose process died are marked, so their claims go
             // back and nobody waits for them.
-            crate::agent::record::reap_abandoned(self.store.conn()?)?;
+            crate::agent::record::reap_abandoned(self.store.db())?;
         }
         if moved {
             self.look = Some((now, Instant::now()));
@@ -513,7 +513,7 @@ impl Dispatcher<'_> {
 
     /// A run ended: its task, the lead's answer, or a review's verdict.
     fn on_end(&mut self, e: Ended) -> Result<()> {
-        let row = crate::agent::runs::get(self.store.conn()?, &e.started.run_id)?;
+        let row = crate::agent::runs::get(self.store.db(), &e.started.run_id)?;
         match &e.started.role {
             Role::Lead => match row {
                 // The answer is the final turn's (an earlier turn's text is no answer).
