@@ -290,13 +290,13 @@ impl Runner<'_> {
                     "memory/{}-auto-extract.md",
                     chrono::Utc::now().format("%Y-%m-%d")
                 );
-                let old = files::read_memory(self.store.conn()?, owner, &path)?;
+                let old = files::read_memory(self.store.db(), owner, &path)?;
                 let content = match old.filter(|o| !o.is_empty()) {
                     Some(old) => format!("{old}\n\n---\n\n{extract}"),
                     None => extract,
                 };
                 if let Some(w) = files::write_memory(
-                    self.store.conn_mut()?,
+                    self.store.db(),
                     owner,
                     &path,
                     &content,

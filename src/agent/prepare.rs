@@ -150,7 +150,7 @@ impl Runner<'_> {
         tools: &mut Vec<ToolDef>,
         team_md: Option<String>,
     ) -> Result<String> {
-        let mut context_files = files::context_for_run(self.store.conn()?, owner)?;
+        let mut context_files = files::context_for_run(self.store.db(), owner)?;
         if let Some(md) = team_md {
             context_files.push(("TEAM.md".to_string(), md));
         }
@@ -160,7 +160,7 @@ impl Runner<'_> {
             tools.retain(|t| t.name == "write_file");
         }
         let has_memory = tools.iter().any(|t| t.name == "memory_search")
-            && files::has_memory(self.store.conn()?, self.agent_key)?;
+            && files::has_memory(self.store.db(), self.agent_key)?;
         let tool_notes = if tools.iter().any(|t| t.name == "credentialed_exec") {
             let clis =
                 crate::tools::credentialed::usable(self.store.conn()?, Some(self.agent_key))?;

@@ -134,7 +134,7 @@ fn exec_list(ctx: &Context, settings: &Settings) -> Result<()> {
 fn exec_show(ctx: &Context, settings: &Settings, key: &str) -> Result<()> {
     check_agent(ctx, key)?;
     let a = settings.config.agents.get(key).cloned().unwrap_or_default();
-    let store = ctx.store()?;
+    let store = ctx.any_store()?;
     let doc = json!({
         "agent": key,
         "type": a.agent_type.clone().unwrap_or("open".into()),
@@ -150,7 +150,7 @@ fn exec_show(ctx: &Context, settings: &Settings, key: &str) -> Result<()> {
         "guard": a.guard.unwrap_or(settings.config.guard.mode),
         "history_limit": a.history_limit.unwrap_or(0),
         "tools": a.tools,
-        "context_files": files::list_context(store.conn()?, key, None)?,
+        "context_files": files::list_context(store.db(), key, None)?,
     });
     ctx.out.data(&doc, |w| {
         writeln!(
@@ -164,8 +164,8 @@ fn exec_show(ctx: &Context, settings: &Settings, key: &str) -> Result<()> {
 /// `agents files ls`.
 fn exec_files_ls(ctx: &Context, agent: &str, user: Option<&str>) -> Result<()> {
     check_agent(ctx, agent)?;
-    let store = ctx.store()?;
-    let all = files::list_context(store.conn()?, agent, user)?;
+    let store = ctx.any_store()?;
+    let all = files::list_context(store.db(), agent, user)?;
     table::page(ctx, &Page::whole(all), &["FILE", "USER", "BYTES"], |f| {
         let who = if f.user.is_empty() {
             "(agent)"
@@ -180,13 +180,13 @@ fn exec_files_ls(ctx: &Context, agent: &str, user: Option<&str>) -> Result<()> {
 fn exec_files_get(ctx: &Context, agent: &str, name: &str, user: Option<&str>) -> Result<()> {
     let predefined = check_agent(ctx, agent)?;
     let name = check_name(name)?;
-    let store = ctx.store()?;
+    let store = ctx.any_store()?;
     let owner = files::Owner {
         agent,
         predefined,
         user: user.unwrap_or(""),
     };
-    let content = files::read_context(store.conn()?, &owner, name)?
+    let content = files::read_context(store.db(), &owner, name)?
         .ok_or_else(|| Error::not_found(format!("agent `{agent}` has no {name}")))?;
     // The file as it is, like `cat`; a JSON document only when --json asks for one.
     if ctx.json_flag {
@@ -216,13 +216,13 @@ fn exec_files_set(
     }
     let text = String::from_utf8(input.read(ctx)?)
         .map_err(|_| Error::usage(format!("{name} must be UTF-8 text")))?;
-    let store = ctx.store()?;
+    let store = ctx.any_store()?;
     let owner = files::Owner {
         agent,
         predefined,
         user: user.unwrap_or(""),
     };
-    files::write_context(store.conn()?, &owner, name, &text)?;
+    files::write_context(store.db(), &owner, name, &text)?;
     ctx.out.data(
         &json!({"agent": agent, "name": name, "user": user, "bytes": text.len()}),
         |w| writeln!(w, "set {name} of {agent} ({} bytes)", text.len()),

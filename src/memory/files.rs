@@ -6,13 +6,14 @@
 //! `predefined` agent's are agent-level except `USER.md`, which is per user. Writing an empty
 //! `BOOTSTRAP.md` deletes it. Memory: `MEMORY.md`, `memory.md` and `memory/…` are per user,
 //! falling back to the global (agent-level) document; every write re-indexes the document's
-//! chunks for `memory_search` (SQLite FTS5, BM25).
+//! chunks for `memory_search` (SQLite FTS5, BM25; PostgreSQL's `tsvector`, `ts_rank`).
 
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use super::embed::{self, Embedder};
+use crate::db_params;
 use crate::error::Result;
+use crate::store::db::{Begin, Db, Dialect};
 
 /// The context files, in the order the system prompt uses them.
 pub const CONTEXT_FILES: [&str; 7] = [
@@ -28,7 +29,7 @@ pub const CONTEXT_FILES: [&str; 7] = [
 /// Lines per memory chunk.
 const CHUNK_LINES: usize = 20;
 
-use crate::store::{now_ms as now, sql};
+use crate::store::now_ms as now;
 
 /// What a workspace path means to the interceptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,44 +79,39 @@ impl Owner<'_> {
 }
 
 /// A context file's content: the user's, else the agent-level one (open agents; and USER.md).
-pub fn read_context(conn: &Connection, owner: &Owner, name: &str) -> Result<Option<String>> {
+pub fn read_context(db: Db<'_>, owner: &Owner, name: &str) -> Result<Option<String>> {
     let user = owner.context_user(name);
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT content FROM context_files WHERE agent = ?1 AND name = ?2 AND user_id IN (?3, '')
-             ORDER BY user_id = '' LIMIT 1",
-        )
-        .map_err(sql)?;
-    stmt.query_row(params![owner.agent, name, user], |r| r.get(0))
-        .optional()
-        .map_err(sql)
+    db.query_opt(
+        "SELECT content FROM context_files WHERE agent = ?1 AND name = ?2 AND user_id IN (?3, '')
+         ORDER BY user_id = '' LIMIT 1",
+        db_params![owner.agent, name, user],
+        |r| r.get(0),
+    )
 }
 
 /// Writes (or, for an empty BOOTSTRAP.md, deletes) a context file.
-pub fn write_context(conn: &Connection, owner: &Owner, name: &str, content: &str) -> Result<()> {
+pub fn write_context(db: Db<'_>, owner: &Owner, name: &str, content: &str) -> Result<()> {
     let user = owner.context_user(name);
     if name == "BOOTSTRAP.md" && content.trim().is_empty() {
-        conn.execute(
+        db.execute(
             "DELETE FROM context_files WHERE agent = ?1 AND user_id = ?2 AND name = ?3",
-            params![owner.agent, user, name],
-        )
-        .map_err(sql)?;
+            db_params![owner.agent, user, name],
+        )?;
         return Ok(());
     }
-    conn.execute(
+    db.execute(
         "INSERT INTO context_files (agent, user_id, name, content, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (agent, user_id, name) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at",
-        params![owner.agent, user, name, content, now()],
-    )
-    .map_err(sql)?;
+        db_params![owner.agent, user, name, content, now()],
+    )?;
     Ok(())
 }
 
 /// The context files a run sees, in prompt order (the user's version where there is one).
-pub fn context_for_run(conn: &Connection, owner: &Owner) -> Result<Vec<(String, String)>> {
+pub fn context_for_run(db: Db<'_>, owner: &Owner) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     for name in CONTEXT_FILES {
-        if let Some(content) = read_context(conn, owner, name)?.filter(|c| !c.trim().is_empty()) {
+        if let Some(content) = read_context(db, owner, name)?.filter(|c| !c.trim().is_empty()) {
             out.push((name.to_string(), content));
         }
     }
@@ -134,40 +130,36 @@ pub struct ContextEntry {
 
 /// Every context file of `agent` (agent-level and every user's, or only `user`'s and the
 /// agent-level ones).
-pub fn list_context(
-    conn: &Connection,
-    agent: &str,
-    user: Option<&str>,
-) -> Result<Vec<ContextEntry>> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT name, user_id, length(CAST(content AS BLOB)), updated_at FROM context_files
-             WHERE agent = ?1 AND (?2 IS NULL OR user_id IN (?2, '')) ORDER BY user_id, name",
-        )
-        .map_err(sql)?;
-    stmt.query_map(params![agent, user], |r| {
-        Ok(ContextEntry {
-            name: r.get(0)?,
-            user: r.get(1)?,
-            bytes: r.get::<_, i64>(2)? as usize,
-            updated_at: r.get(3)?,
-        })
-    })
-    .and_then(|rows| rows.collect())
-    .map_err(sql)
+pub fn list_context(db: Db<'_>, agent: &str, user: Option<&str>) -> Result<Vec<ContextEntry>> {
+    let bytes = match db.dialect() {
+        Dialect::Sqlite => "length(CAST(content AS BLOB))",
+        Dialect::Postgres => "octet_length(content)",
+    };
+    db.query_map(
+        &format!(
+            "SELECT name, user_id, {bytes}, updated_at FROM context_files
+             WHERE agent = ?1 AND (CAST(?2 AS TEXT) IS NULL OR user_id IN (?2, '')) ORDER BY user_id, name"
+        ),
+        db_params![agent, user],
+        |r| {
+            Ok(ContextEntry {
+                name: r.get(0)?,
+                user: r.get(1)?,
+                bytes: r.get::<i64>(2)? as usize,
+                updated_at: r.get(3)?,
+            })
+        },
+    )
 }
 
 /// A memory document: the user's, else the global one.
-pub fn read_memory(conn: &Connection, owner: &Owner, path: &str) -> Result<Option<String>> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT content FROM memory_docs WHERE agent = ?1 AND path = ?2 AND user_id IN (?3, '')
-             ORDER BY user_id = '' LIMIT 1",
-        )
-        .map_err(sql)?;
-    stmt.query_row(params![owner.agent, path, owner.user], |r| r.get(0))
-        .optional()
-        .map_err(sql)
+pub fn read_memory(db: Db<'_>, owner: &Owner, path: &str) -> Result<Option<String>> {
+    db.query_opt(
+        "SELECT content FROM memory_docs WHERE agent = ?1 AND path = ?2 AND user_id IN (?3, '')
+         ORDER BY user_id = '' LIMIT 1",
+        db_params![owner.agent, path, owner.user],
+        |r| r.get(0),
+    )
 }
 
 /// Writes a memory document (the user's own, or global without a user) and re-indexes it:
@@ -175,7 +167,7 @@ pub fn read_memory(conn: &Connection, owner: &Owner, path: &str) -> Result<Optio
 /// lose the write: the document is indexed for full-text search and the failure is returned as
 /// a warning.
 pub fn write_memory(
-    conn: &mut Connection,
+    db: Db<'_>,
     owner: &Owner,
     path: &str,
     content: &str,
@@ -208,18 +200,18 @@ pub fn write_memory(
             }
         }
     };
-    let tx = conn.transaction().map_err(sql)?;
-    let id: i64 = tx
-        .query_row(
-            "INSERT INTO memory_docs (agent, user_id, path, content, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT (agent, user_id, path) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at
-             RETURNING id",
-            params![owner.agent, owner.user, path, content, now()],
-            |r| r.get(0),
-        )
-        .map_err(sql)?;
-    tx.execute("DELETE FROM memory_chunks WHERE doc_id = ?1", params![id])
-        .map_err(sql)?;
+    let tx = db.transaction(Begin::Write)?;
+    let id: i64 = tx.query_row(
+        "INSERT INTO memory_docs (agent, user_id, path, content, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (agent, user_id, path) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at
+         RETURNING id",
+        db_params![owner.agent, owner.user, path, content, now()],
+        |r| r.get(0),
+    )?;
+    tx.execute(
+        "DELETE FROM memory_chunks WHERE doc_id = ?1",
+        db_params![id],
+    )?;
     for (n, (start, end, text)) in chunks.iter().enumerate() {
         let blob = vectors
             .as_ref()
@@ -227,22 +219,22 @@ pub fn write_memory(
             .map(|v| embed::to_blob(v));
         tx.execute(
             "INSERT INTO memory_chunks (doc_id, start_line, end_line, text, embedding) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![id, *start as i64, *end as i64, text, blob],
-        )
-        .map_err(sql)?;
+            db_params![id, *start as i64, *end as i64, text, blob],
+        )?;
     }
-    tx.commit().map_err(sql)?;
+    tx.commit()?;
     Ok(warning)
 }
 
 /// Whether the agent has any memory at all (for the prompt's reminder).
-pub fn has_memory(conn: &Connection, agent: &str) -> Result<bool> {
-    conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM memory_docs WHERE agent = ?1)",
-        params![agent],
-        |r| r.get(0),
-    )
-    .map_err(sql)
+pub fn has_memory(db: Db<'_>, agent: &str) -> Result<bool> {
+    Ok(db
+        .query_opt(
+            "SELECT 1 FROM memory_docs WHERE agent = ?1 LIMIT 1",
+            db_params![agent],
+            |_| Ok(()),
+        )?
+        .is_some())
 }
 
 /// One `memory_search` hit.
@@ -263,16 +255,16 @@ pub struct Hit {
 /// weigh ×1.2; a (path, line) found in both scopes keeps the personal snippet and the summed
 /// score.
 pub fn search(
-    conn: &Connection,
+    db: Db<'_>,
     owner: &Owner,
     query: &str,
     max: usize,
     min_score: f64,
     embedder: Option<&Embedder>,
 ) -> Result<Vec<Hit>> {
-    let text = text_hits(conn, owner, query, max)?;
+    let text = text_hits(db, owner, query, max)?;
     let vector = match embedder {
-        Some(e) => vector_hits(conn, owner, e, query, max)?,
+        Some(e) => vector_hits(db, owner, e, query, max)?,
         None => Vec::new(),
     };
     let (wt, wv) = match (text.is_empty(), vector.is_empty()) {
@@ -328,7 +320,7 @@ fn hit(path: String, start: i64, end: i64, text: &str, user: &str, score: f64) -
 
 /// The nearest chunks to the query's vector (a scan of the agent's chunks that have one).
 fn vector_hits(
-    conn: &Connection,
+    db: Db<'_>,
     owner: &Owner,
     embedder: &Embedder,
     query: &str,
@@ -339,27 +331,23 @@ fn vector_hits(
         // The text side still answers when the embeddings endpoint is down.
         _ => return Ok(Vec::new()),
     };
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id, c.embedding
-             FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id
-             WHERE d.agent = ?1 AND d.user_id IN (?2, '') AND c.embedding IS NOT NULL",
-        )
-        .map_err(sql)?;
-    let mut hits: Vec<Hit> = stmt
-        .query_map(params![owner.agent, owner.user], |r| {
-            let blob: Vec<u8> = r.get(5)?;
+    let rows: Vec<(String, i64, i64, String, String, Vec<u8>)> = db.query_map(
+        "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id, c.embedding
+         FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id
+         WHERE d.agent = ?1 AND d.user_id IN (?2, '') AND c.embedding IS NOT NULL",
+        db_params![owner.agent, owner.user],
+        |r| {
             Ok((
                 r.get(0)?,
                 r.get(1)?,
                 r.get(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, String>(4)?,
-                blob,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
             ))
-        })
-        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-        .map_err(sql)?
+        },
+    )?;
+    let mut hits: Vec<Hit> = rows
         .into_iter()
         .map(|(path, start, end, text, user, blob)| {
             let score = embed::cosine(&query_vec, &embed::from_blob(&blob)).max(0.0);
@@ -372,45 +360,59 @@ fn vector_hits(
     Ok(hits)
 }
 
-/// Full-text hits (BM25).
-fn text_hits(conn: &Connection, owner: &Owner, query: &str, max: usize) -> Result<Vec<Hit>> {
-    // Words as quoted FTS terms, OR-ed: user text never reaches the FTS query syntax.
-    let terms: Vec<String> = query
+/// Full-text hits: BM25 over FTS5 on SQLite, `ts_rank` over the chunks' `tsvector` on
+/// PostgreSQL; the query's words are OR-ed either way.
+fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<Hit>> {
+    // Words only (letters, digits, `_`): user text never reaches the query syntax of either.
+    let words: Vec<&str> = query
         .split(|c: char| !c.is_alphanumeric() && c != '_')
         .filter(|w| !w.is_empty())
-        .map(|w| format!("\"{w}\""))
         .collect();
-    if terms.is_empty() {
+    if words.is_empty() {
         return Ok(Vec::new());
     }
-    let fts = terms.join(" OR ");
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id, bm25(memory_fts) AS rank
+    let (sql, terms) = match db.dialect() {
+        Dialect::Sqlite => (
+            "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id, -bm25(memory_fts) AS rank
              FROM memory_fts JOIN memory_chunks c ON c.id = memory_fts.rowid JOIN memory_docs d ON d.id = c.doc_id
              WHERE memory_fts MATCH ?1 AND d.agent = ?2 AND d.user_id IN (?3, '')
-             ORDER BY rank LIMIT ?4",
-        )
-        .map_err(sql)?;
-    let rows: Vec<(String, i64, i64, String, String, f64)> = stmt
-        .query_map(
-            params![fts, owner.agent, owner.user, (max * 2) as i64],
-            |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
-            },
-        )
-        .and_then(|rows| rows.collect())
-        .map_err(sql)?;
+             ORDER BY rank DESC LIMIT ?4",
+            words
+                .iter()
+                .map(|w| format!("\"{w}\""))
+                .collect::<Vec<_>>()
+                .join(" OR "),
+        ),
+        Dialect::Postgres => (
+            "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id,
+                    CAST(ts_rank(c.search, to_tsquery('simple', ?1)) AS DOUBLE PRECISION) AS rank
+             FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id
+             WHERE c.search @@ to_tsquery('simple', ?1) AND d.agent = ?2 AND d.user_id IN (?3, '')
+             ORDER BY rank DESC, c.id LIMIT ?4",
+            words
+                .iter()
+                .map(|w| format!("'{}'", w.to_lowercase()))
+                .collect::<Vec<_>>()
+                .join(" | "),
+        ),
+    };
+    let rows: Vec<(String, i64, i64, String, String, f64)> = db.query_map(
+        sql,
+        db_params![terms, owner.agent, owner.user, (max * 2) as i64],
+        |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        },
+    )?;
     let mut hits: Vec<Hit> = rows
         .into_iter()
-        .map(|(path, start, end, text, user, rank)| hit(path, start, end, &text, &user, -rank))
+        .map(|(path, start, end, text, user, rank)| hit(path, start, end, &text, &user, rank))
         .collect();
     normalise(&mut hits);
     Ok(hits)

@@ -45,12 +45,8 @@ impl Tool for MemorySearch {
             .unwrap_or(6)
             .clamp(1, 50) as usize;
         let min = args.get("minScore").and_then(Value::as_f64).unwrap_or(0.0);
-        let conn = match store.conn() {
-            Ok(c) => c,
-            Err(e) => return ToolResult::from_error(&e),
-        };
         let found = files::search(
-            conn,
+            store.db(),
             &ctx.files_owner(),
             query,
             max,
@@ -102,9 +98,7 @@ impl Tool for MemoryGet {
                 "{path} is not a memory document (MEMORY.md or memory/…)"
             ));
         };
-        let content = store
-            .conn()
-            .and_then(|conn| files::read_memory(conn, &ctx.files_owner(), &doc));
+        let content = files::read_memory(store.db(), &ctx.files_owner(), &doc);
         let content = match content {
             Err(e) => return ToolResult::from_error(&e),
             Ok(c) => c.unwrap_or_default(),

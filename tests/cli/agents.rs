@@ -5,14 +5,14 @@ use serde_json::Value;
 
 use crate::util::*;
 
-fn home() -> TestEnv {
-    let env = TestEnv::new();
+fn home(backend: Backend) -> Option<TestEnv> {
+    let env = TestEnv::on(backend)?;
     std::fs::write(
         env.home().join("config.toml"),
         "[agents.open1]\n\n[agents.shared]\ntype = \"predefined\"\n",
     )
     .unwrap();
-    env
+    Some(env)
 }
 
 fn exec(env: &TestEnv, tool: &str, args: &str, extra: &[&str]) -> std::process::Output {
@@ -21,9 +21,9 @@ fn exec(env: &TestEnv, tool: &str, args: &str, extra: &[&str]) -> std::process::
     env.run(&a)
 }
 
-#[test]
-fn context_files_are_set_listed_and_read() {
-    let env = home();
+on_both_backends! {
+fn context_files_are_set_listed_and_read(backend) {
+    let Some(env) = home(backend) else { return };
     let o = env.run_stdin(
         &["agents", "files", "set", "open1", "SOUL.md", "-"],
         "Be brief.\n",
@@ -95,10 +95,11 @@ fn context_files_are_set_listed_and_read() {
         .collect();
     assert_eq!(keys, ["default", "open1", "shared"]);
 }
+}
 
-#[test]
-fn read_and_write_file_on_context_names_go_to_the_store() {
-    let env = home();
+on_both_backends! {
+fn read_and_write_file_on_context_names_go_to_the_store(backend) {
+    let Some(env) = home(backend) else { return };
     // A file of that name on disk is not what the agent reads or writes.
     env.write("SOUL.md", "the disk copy\n");
     let o = exec(
@@ -150,10 +151,11 @@ fn read_and_write_file_on_context_names_go_to_the_store() {
     assert_ne!(code(&o), 0);
     assert!(!stdout(&o).contains("root:"), "{}", stdout(&o));
 }
+}
 
-#[test]
-fn memory_is_written_indexed_searched_and_read() {
-    let env = home();
+on_both_backends! {
+fn memory_is_written_indexed_searched_and_read(backend) {
+    let Some(env) = home(backend) else { return };
     let w = |path: &str, content: &str, user: &[&str]| {
         let args = serde_json::json!({"path": path, "content": content}).to_string();
         let mut extra = vec!["--agent", "open1"];
@@ -236,13 +238,14 @@ fn memory_is_written_indexed_searched_and_read() {
         Value::String("No memory results found for query: ferret".into())
     );
 }
+}
 
-#[test]
-fn memory_search_is_hybrid_with_an_embeddings_endpoint() {
+on_both_backends! {
+fn memory_search_is_hybrid_with_an_embeddings_endpoint(backend) {
     let Some(llm) = crate::run::llmock() else {
         return;
     };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         format!(
@@ -285,4 +288,5 @@ fn memory_search_is_hybrid_with_an_embeddings_endpoint() {
     );
     let o = exec(&env, "memory_search", r#"{"query":"fridays"}"#, &[]);
     assert!(stdout(&o).contains("memory/x.md"), "{}", stdout(&o));
+}
 }

@@ -188,7 +188,10 @@ fn machines_migrating_at_once_apply_the_schema_once() {
         assert_eq!(code(&o), 0, "{}", stderr(&o));
         applied += json(&o)["applied"].as_array().unwrap().len();
     }
-    assert_eq!(applied, 2, "one machine applies both migrations, the others none");
+    assert_eq!(
+        applied, 2,
+        "one machine applies both migrations, the others none"
+    );
     assert_eq!(
         pg.psql(&pg.name, "SELECT count(*) FROM schema_migrations"),
         "2"

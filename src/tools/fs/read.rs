@@ -61,8 +61,8 @@ fn read_routed(
     use crate::memory::files::{self, Routed};
     let owner = ctx.files_owner();
     let content = match &routed {
-        Routed::Context(name) => files::read_context(store.conn()?, &owner, name)?,
-        Routed::Memory(p) => files::read_memory(store.conn()?, &owner, p)?,
+        Routed::Context(name) => files::read_context(store.db(), &owner, name)?,
+        Routed::Memory(p) => files::read_memory(store.db(), &owner, p)?,
     };
     let Some(content) = content else {
         return Err(ToolResult::error(format!(

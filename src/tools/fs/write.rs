@@ -20,8 +20,8 @@ fn write_routed(
     use crate::memory::files::{self, Routed};
     let owner = ctx.files_owner();
     let old = match &routed {
-        Routed::Context(name) => files::read_context(store.conn()?, &owner, name)?,
-        Routed::Memory(p) => files::read_memory(store.conn()?, &owner, p)?,
+        Routed::Context(name) => files::read_context(store.db(), &owner, name)?,
+        Routed::Memory(p) => files::read_memory(store.db(), &owner, p)?,
     };
     let new = match (append, old) {
         (true, Some(old)) if !old.is_empty() => format!("{old}{content}"),
@@ -29,11 +29,11 @@ fn write_routed(
     };
     let warning = match &routed {
         Routed::Context(name) => {
-            files::write_context(store.conn()?, &owner, name, &new)?;
+            files::write_context(store.db(), &owner, name, &new)?;
             None
         }
         Routed::Memory(p) => {
-            files::write_memory(store.conn_mut()?, &owner, p, &new, ctx.embedder.as_ref())?
+            files::write_memory(store.db(), &owner, p, &new, ctx.embedder.as_ref())?
         }
     };
     let verb = if append { "appended" } else { "written" };
