@@ -12,13 +12,14 @@
 
 use std::str::FromStr;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::db_params;
+use crate::store::db::{Begin, Db, Row};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
+use crate::store::now_ms;
 use crate::store::page::{Page, PageRequest};
-use crate::store::{now_ms, sql};
 
 /// When a job runs (§14's shapes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,21 +220,19 @@ pub struct NewJob {
     pub delete_after_run: bool,
 }
 
-const COLUMNS: &str = "id, name, agent, user, session, schedule, payload, allowed_tools, created_by, enabled, delete_after_run, next_run_ms, last_run_ms, last_status, last_error";
+const COLUMNS: &str = "id, name, agent, \"user\", session, schedule, payload, allowed_tools, created_by, enabled, delete_after_run, next_run_ms, last_run_ms, last_status, last_error";
 
 fn opt(s: String) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
 
-fn job_row(r: &rusqlite::Row) -> rusqlite::Result<Job> {
-    let parse = |i: usize| -> rusqlite::Result<Value> {
-        let text: String = r.get(i)?;
-        serde_json::from_str(&text).map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
-        })
+fn job_row(r: &Row) -> Result<Job> {
+    let parse = |i: usize| -> Result<Value> {
+        serde_json::from_str(&r.get::<String>(i)?)
+            .map_err(|e| Error::internal(format!("store: cron job column {i}: {e}")))
     };
     let bad = |i: usize, e: serde_json::Error| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+        Error::internal(format!("store: cron job column {i}: {e}"))
     };
     Ok(Job {
         id: r.get(0)?,
@@ -255,14 +254,15 @@ fn job_row(r: &rusqlite::Row) -> rusqlite::Result<Job> {
 }
 
 /// Stores a new job (due first at its schedule's next time); a name is unique per agent.
-pub fn add(conn: &Connection, j: &NewJob) -> Result<Job> {
+pub fn add(db: Db<'_>, j: &NewJob) -> Result<Job> {
     let now = now_ms();
     let next = j.schedule.next_after(now).map_err(Error::usage)?;
-    let inserted = conn.execute(
-        "INSERT INTO cron_jobs (name, agent, user, session, schedule, payload, allowed_tools,
+    let inserted: Option<i64> = db.query_opt(
+        "INSERT INTO cron_jobs (name, agent, \"user\", session, schedule, payload, allowed_tools,
              created_by, delete_after_run, next_run_ms, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
-        params![
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)
+         ON CONFLICT (agent, name) DO NOTHING RETURNING id",
+        db_params![
             j.name,
             j.agent.clone().unwrap_or_default(),
             j.user.clone().unwrap_or_default(),
@@ -275,102 +275,91 @@ pub fn add(conn: &Connection, j: &NewJob) -> Result<Job> {
             next,
             now
         ],
-    );
+        |r| r.get(0),
+    )?;
     match inserted {
-        Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
-            return Err(Error::conflict(format!(
-                "a cron job named {} already exists{}",
-                j.name,
-                j.agent
-                    .as_ref()
-                    .map(|a| format!(" for agent {a}"))
-                    .unwrap_or_default()
-            )));
-        }
-        Err(e) => return Err(sql(e)),
-        Ok(_) => {}
+        Some(id) => get(db, id),
+        None => Err(Error::conflict(format!(
+            "a cron job named {} already exists{}",
+            j.name,
+            j.agent
+                .as_ref()
+                .map(|a| format!(" for agent {a}"))
+                .unwrap_or_default()
+        ))),
     }
-    get(conn, conn.last_insert_rowid())
 }
 
 /// One job by id.
-pub fn get(conn: &Connection, id: i64) -> Result<Job> {
-    conn.query_row(
+pub fn get(db: Db<'_>, id: i64) -> Result<Job> {
+    db.query_opt(
         &format!("SELECT {COLUMNS} FROM cron_jobs WHERE id = ?1"),
-        [id],
+        db_params![id],
         job_row,
-    )
-    .optional()
-    .map_err(sql)?
+    )?
     .ok_or_else(|| Error::not_found(format!("job {id} not found")))
 }
 
 /// A job by id or by name (`agent`'s own first).
-pub fn find(conn: &Connection, key: &str, agent: Option<&str>) -> Result<Job> {
+pub fn find(db: Db<'_>, key: &str, agent: Option<&str>) -> Result<Job> {
     if let Ok(id) = key.parse::<i64>() {
-        return get(conn, id);
+        return get(db, id);
     }
-    conn.query_row(
+    db.query_opt(
         &format!(
             "SELECT {COLUMNS} FROM cron_jobs WHERE name = ?1 AND (agent = ?2 OR ?2 = '')
              ORDER BY agent = ?2 DESC LIMIT 1"
         ),
-        params![key, agent.unwrap_or("")],
+        db_params![key, agent.unwrap_or("")],
         job_row,
-    )
-    .optional()
-    .map_err(sql)?
+    )?
     .ok_or_else(|| Error::not_found(format!("job {key} not found")))
 }
 
 /// Jobs, optionally only `agent`'s, by next run time.
-pub fn list(conn: &Connection, agent: Option<&str>) -> Result<Vec<Job>> {
-    let mut stmt = conn
-        .prepare(&format!(
-            "SELECT {COLUMNS} FROM cron_jobs WHERE ?1 IS NULL OR agent = ?1
+pub fn list(db: Db<'_>, agent: Option<&str>) -> Result<Vec<Job>> {
+    db.query_map(
+        &format!(
+            "SELECT {COLUMNS} FROM cron_jobs WHERE CAST(?1 AS TEXT) IS NULL OR agent = ?1
              ORDER BY next_run_ms IS NULL, next_run_ms, id"
-        ))
-        .map_err(sql)?;
-    let rows = stmt.query_map([agent], job_row).map_err(sql)?;
-    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
+        ),
+        db_params![agent],
+        job_row,
+    )
 }
 
 /// Removes a job and its runs; false when there was none.
-pub fn remove(conn: &Connection, id: i64) -> Result<bool> {
-    conn.execute("DELETE FROM cron_jobs WHERE id = ?1", [id])
-        .map(|n| n > 0)
-        .map_err(sql)
+pub fn remove(db: Db<'_>, id: i64) -> Result<bool> {
+    Ok(db.execute("DELETE FROM cron_jobs WHERE id = ?1", db_params![id])? > 0)
 }
 
 /// Makes a job due now (and on), for a tick to take.
-pub fn make_due(conn: &Connection, id: i64) -> Result<()> {
-    conn.execute(
+pub fn make_due(db: Db<'_>, id: i64) -> Result<()> {
+    db.execute(
         "UPDATE cron_jobs SET next_run_ms = ?2, enabled = 1 WHERE id = ?1",
-        params![id, now_ms()],
-    )
-    .map_err(sql)?;
+        db_params![id, now_ms()],
+    )?;
     Ok(())
 }
 
 /// Turns a job on (due again at its next time) or off.
-pub fn set_enabled(conn: &Connection, job: &Job, on: bool) -> Result<()> {
+pub fn set_enabled(db: Db<'_>, job: &Job, on: bool) -> Result<()> {
     let now = now_ms();
     let next = if on {
         job.schedule.next_after(now).map_err(Error::usage)?
     } else {
         job.next_run_ms
     };
-    conn.execute(
+    db.execute(
         "UPDATE cron_jobs SET enabled = ?2, next_run_ms = ?3, updated_at = ?4 WHERE id = ?1",
-        params![job.id, on, next, now],
-    )
-    .map_err(sql)?;
+        db_params![job.id, on, next, now],
+    )?;
     Ok(())
 }
 
 /// Changes a job's schedule, payload or session.
 pub fn update(
-    conn: &Connection,
+    db: Db<'_>,
     id: i64,
     schedule: Option<&Schedule>,
     payload: Option<&Payload>,
@@ -379,27 +368,24 @@ pub fn update(
     let now = now_ms();
     if let Some(s) = schedule {
         let next = s.next_after(now).map_err(Error::usage)?;
-        conn.execute(
+        db.execute(
             "UPDATE cron_jobs SET schedule = ?2, next_run_ms = ?3, updated_at = ?4 WHERE id = ?1",
-            params![id, json!(s).to_string(), next, now],
-        )
-        .map_err(sql)?;
+            db_params![id, json!(s).to_string(), next, now],
+        )?;
     }
     if let Some(p) = payload {
-        conn.execute(
+        db.execute(
             "UPDATE cron_jobs SET payload = ?2, updated_at = ?3 WHERE id = ?1",
-            params![id, json!(p).to_string(), now],
-        )
-        .map_err(sql)?;
+            db_params![id, json!(p).to_string(), now],
+        )?;
     }
     if let Some(s) = session {
-        conn.execute(
+        db.execute(
             "UPDATE cron_jobs SET session = ?2, updated_at = ?3 WHERE id = ?1",
-            params![id, s, now],
-        )
-        .map_err(sql)?;
+            db_params![id, s, now],
+        )?;
     }
-    get(conn, id)
+    get(db, id)
 }
 
 /// A claimed job: run it, then [`finish`].
@@ -410,42 +396,34 @@ pub struct Claim {
 }
 
 /// Ids of the jobs due at `now` whose lease is free.
-pub fn due(conn: &Connection, now: i64) -> Result<Vec<i64>> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT id FROM cron_jobs WHERE enabled = 1 AND next_run_ms IS NOT NULL
-               AND next_run_ms <= ?1 AND (lease_until_ms IS NULL OR lease_until_ms < ?1)
-             ORDER BY next_run_ms, id",
-        )
-        .map_err(sql)?;
-    let rows = stmt.query_map([now], |r| r.get(0)).map_err(sql)?;
-    rows.collect::<rusqlite::Result<Vec<i64>>>().map_err(sql)
+pub fn due(db: Db<'_>, now: i64) -> Result<Vec<i64>> {
+    db.query_map(
+        "SELECT id FROM cron_jobs WHERE enabled = 1 AND next_run_ms IS NOT NULL
+           AND next_run_ms <= ?1 AND (lease_until_ms IS NULL OR lease_until_ms < ?1)
+         ORDER BY next_run_ms, id",
+        db_params![now],
+        |r| r.get(0),
+    )
 }
 
 /// Claims job `id` for `runner` when it is still due and free (one guarded UPDATE: the
-/// schedule moves on and the lease is taken together), and opens its run row. `None`: another
-/// tick has it, or it is no longer due. `force` runs it now whatever its schedule (the lease
-/// still holds).
+/// schedule moves on and the lease is taken together, so of two ticks on two machines one
+/// gets it), and opens its run row. `None`: another tick has it, or it is no longer due.
+/// `force` runs it now whatever its schedule (the lease still holds).
 pub fn claim(
-    conn: &mut Connection,
+    db: Db<'_>,
     id: i64,
     runner: &str,
     lease_ms: i64,
     force: bool,
 ) -> Result<Option<Claim>> {
-    let tx = conn
-        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(sql)?;
+    let tx = db.transaction(Begin::Write)?;
     let now = now_ms();
-    let job = match tx
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM cron_jobs WHERE id = ?1"),
-            [id],
-            job_row,
-        )
-        .optional()
-        .map_err(sql)?
-    {
+    let job = match tx.query_opt(
+        &format!("SELECT {COLUMNS} FROM cron_jobs WHERE id = ?1"),
+        db_params![id],
+        job_row,
+    )? {
         Some(j) => j,
         None => return Ok(None),
     };
@@ -456,24 +434,22 @@ pub fn claim(
     } else {
         job.schedule.following(due_at, now).unwrap_or(None)
     };
-    let changed = tx
-        .execute(
-            "UPDATE cron_jobs SET next_run_ms = ?2, lease_owner = ?3, lease_until_ms = ?4
-             WHERE id = ?1 AND (lease_until_ms IS NULL OR lease_until_ms < ?5)
-               AND (?6 OR (enabled = 1 AND next_run_ms IS NOT NULL AND next_run_ms <= ?5))",
-            params![id, next, runner, now + lease_ms, now, force],
-        )
-        .map_err(sql)?;
+    let changed = tx.execute(
+        "UPDATE cron_jobs SET next_run_ms = ?2, lease_owner = ?3, lease_until_ms = ?4
+         WHERE id = ?1 AND (lease_until_ms IS NULL OR lease_until_ms < ?5)
+           AND (?6 OR (enabled = 1 AND next_run_ms IS NOT NULL AND next_run_ms <= ?5))",
+        db_params![id, next, runner, now + lease_ms, now, force],
+    )?;
     if changed == 0 {
         return Ok(None);
     }
-    tx.execute(
-        "INSERT INTO cron_runs (job_id, started_at, status, runner) VALUES (?1, ?2, 'running', ?3)",
-        params![id, now, runner],
-    )
-    .map_err(sql)?;
-    let run_row = tx.last_insert_rowid();
-    tx.commit().map_err(sql)?;
+    let run_row: i64 = tx.query_row(
+        "INSERT INTO cron_runs (job_id, started_at, status, runner) VALUES (?1, ?2, 'running', ?3)
+         RETURNING id",
+        db_params![id, now, runner],
+        |r| r.get(0),
+    )?;
+    tx.commit()?;
     Ok(Some(Claim { job, run_row }))
 }
 
@@ -488,14 +464,14 @@ pub struct Ending {
 
 /// Records the end of a claimed run and frees the lease; a one-shot `at` job is turned off
 /// (or deleted with `delete_after_run`) after it ran.
-pub fn finish(conn: &Connection, claim: &Claim, end: &Ending) -> Result<()> {
+pub fn finish(db: Db<'_>, claim: &Claim, end: &Ending) -> Result<()> {
     let now = now_ms();
     let status = if end.ok { "ok" } else { "failed" };
     let cut = |s: &Option<String>| s.as_ref().map(|t| t.chars().take(4000).collect::<String>());
-    conn.execute(
+    db.execute(
         "UPDATE cron_runs SET finished_at = ?2, status = ?3, error = ?4, output = ?5, run_id = ?6
          WHERE id = ?1",
-        params![
+        db_params![
             claim.run_row,
             now,
             status,
@@ -503,37 +479,37 @@ pub fn finish(conn: &Connection, claim: &Claim, end: &Ending) -> Result<()> {
             cut(&end.output),
             end.run_id
         ],
-    )
-    .map_err(sql)?;
+    )?;
     let one_shot = matches!(claim.job.schedule, Schedule::At { .. });
     if one_shot && claim.job.delete_after_run && end.ok {
-        conn.execute("DELETE FROM cron_jobs WHERE id = ?1", [claim.job.id])
-            .map_err(sql)?;
+        db.execute(
+            "DELETE FROM cron_jobs WHERE id = ?1",
+            db_params![claim.job.id],
+        )?;
         return Ok(());
     }
-    conn.execute(
+    db.execute(
         "UPDATE cron_jobs SET last_run_ms = ?2, last_status = ?3, last_error = ?4,
              lease_owner = NULL, lease_until_ms = NULL, updated_at = ?2,
              enabled = CASE WHEN ?5 THEN 0 ELSE enabled END,
              next_run_ms = CASE WHEN ?5 THEN NULL ELSE next_run_ms END
          WHERE id = ?1",
-        params![claim.job.id, now, status, cut(&end.error), one_shot],
-    )
-    .map_err(sql)?;
+        db_params![claim.job.id, now, status, cut(&end.error), one_shot],
+    )?;
     Ok(())
 }
 
 /// Run rows left `running` by a tick that died (its lease has expired) become failed.
-pub fn reap(conn: &Connection) -> Result<usize> {
+pub fn reap(db: Db<'_>) -> Result<usize> {
     let now = now_ms();
-    conn.execute(
+    db.execute(
         "UPDATE cron_runs SET status = 'failed', finished_at = ?1,
              error = 'abandoned: the tick running it ended before the job did'
          WHERE status = 'running' AND job_id IN (
              SELECT id FROM cron_jobs WHERE lease_until_ms IS NULL OR lease_until_ms < ?1)",
-        [now],
+        db_params![now],
     )
-    .map_err(sql)
+    .map(|n| n as usize)
 }
 
 /// A run as listed.
@@ -551,21 +527,20 @@ pub struct Run {
 }
 
 /// One page of the runs (of one job, or all), newest first (the cursor is the last run's id).
-pub fn runs(conn: &Connection, job: Option<i64>, page: &PageRequest) -> Result<Page<Run>> {
+pub fn runs(db: Db<'_>, job: Option<i64>, page: &PageRequest) -> Result<Page<Run>> {
     let filter = if job.is_some() {
         "job_id = ?1"
     } else {
-        "?1 IS NULL"
+        "CAST(?1 AS BIGINT) IS NULL"
     };
-    let mut stmt = conn
-        .prepare(&format!(
+    let after = page.after_id()?.unwrap_or(i64::MAX);
+    let rows = db.query_map(
+        &format!(
             "SELECT id, job_id, started_at, finished_at, status, error, output, run_id, runner
              FROM cron_runs WHERE {filter} AND id < ?2 ORDER BY id DESC LIMIT ?3"
-        ))
-        .map_err(sql)?;
-    let after = page.after_id()?.unwrap_or(i64::MAX);
-    let rows = stmt
-        .query_map(params![job, after, page.fetch()], |r| {
+        ),
+        db_params![job, after, page.fetch()],
+        |r| {
             Ok(Run {
                 id: r.get(0)?,
                 job_id: r.get(1)?,
@@ -577,9 +552,8 @@ pub fn runs(conn: &Connection, job: Option<i64>, page: &PageRequest) -> Result<P
                 run_id: r.get(7)?,
                 runner: r.get(8)?,
             })
-        })
-        .map_err(sql)?;
-    let rows = rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)?;
+        },
+    )?;
     Ok(Page::cut(rows, page, |r| r.id.to_string()))
 }
 

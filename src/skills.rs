@@ -7,11 +7,12 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, params};
+use crate::db_params;
+use crate::store::db::Db;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::store::{now_ms, sql};
+use crate::store::now_ms;
 
 /// `[skills]`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -132,7 +133,7 @@ pub fn read_dir_skill(dir: &Path, source: &str) -> Option<Skill> {
 
 /// Every skill the roots and the store hold for `agent` (published ones of other agents are
 /// not seen), first one of a name wins.
-pub fn discover(roots: &[PathBuf], conn: &Connection, agent: Option<&str>) -> Result<Vec<Skill>> {
+pub fn discover(roots: &[PathBuf], db: Db<'_>, agent: Option<&str>) -> Result<Vec<Skill>> {
     let mut found: Vec<Skill> = Vec::new();
     let push = |s: Skill, found: &mut Vec<Skill>| {
         if !found.iter().any(|f| f.name == s.name) {
@@ -155,7 +156,7 @@ pub fn discover(roots: &[PathBuf], conn: &Connection, agent: Option<&str>) -> Re
             }
         }
     }
-    for dir in published(conn, agent)? {
+    for dir in published(db, agent)? {
         if let Some(s) = read_dir_skill(&dir, "published") {
             push(s, &mut found);
         }
@@ -163,25 +164,16 @@ pub fn discover(roots: &[PathBuf], conn: &Connection, agent: Option<&str>) -> Re
     Ok(found)
 }
 
-fn published(conn: &Connection, agent: Option<&str>) -> Result<Vec<PathBuf>> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT dir FROM published_skills WHERE agent = '' OR agent = ?1 ORDER BY published_at, dir",
-        )
-        .map_err(sql)?;
-    let rows = stmt
-        .query_map([agent.unwrap_or("")], |r| r.get::<_, String>(0))
-        .map_err(sql)?;
-    Ok(rows
-        .collect::<rusqlite::Result<Vec<_>>>()
-        .map_err(sql)?
-        .into_iter()
-        .map(PathBuf::from)
-        .collect())
+fn published(db: Db<'_>, agent: Option<&str>) -> Result<Vec<PathBuf>> {
+    db.query_map(
+        "SELECT dir FROM published_skills WHERE agent = '' OR agent = ?1 ORDER BY published_at, dir",
+        db_params![agent.unwrap_or("")],
+        |r| Ok(PathBuf::from(r.get::<String>(0)?)),
+    )
 }
 
 /// Registers `dir` (canonical) as a published skill for `agent` ("" for every agent).
-pub fn publish(conn: &Connection, dir: &Path, agent: &str) -> Result<Skill> {
+pub fn publish(db: Db<'_>, dir: &Path, agent: &str) -> Result<Skill> {
     let dir = std::fs::canonicalize(dir)
         .map_err(|e| Error::not_found(format!("{}: {e}", dir.display())))?;
     let skill = read_dir_skill(&dir, "published").ok_or_else(|| {
@@ -190,12 +182,11 @@ pub fn publish(conn: &Connection, dir: &Path, agent: &str) -> Result<Skill> {
             dir.display()
         ))
     })?;
-    conn.execute(
+    db.execute(
         "INSERT INTO published_skills (dir, name, agent, published_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (dir) DO UPDATE SET name = excluded.name, agent = excluded.agent",
-        params![dir.display().to_string(), skill.name, agent, now_ms()],
-    )
-    .map_err(sql)?;
+        db_params![dir.display().to_string(), skill.name, agent, now_ms()],
+    )?;
     Ok(skill)
 }
 

@@ -1,6 +1,7 @@
 //! Subagents (seed 000 §6): runs that other runs start. The parent reserves the child in the
-//! store first (`subagents` row, status `spawning`), in one `BEGIN IMMEDIATE` transaction that
-//! counts the limits, so they hold across processes like the rate limiter; a refused spawn is
+//! store first (`subagents` row, status `spawning`), in one transaction that counts the limits
+//! under the store's write lock (an advisory lock on PostgreSQL), so they hold across processes
+//! and machines like the rate limiter; a refused spawn is
 //! kept as `rejected` with its reason. The child is a `goclaw run` process of its own (its own
 //! run row, session, trace and events, linked by `parent_run_id`), so it uses another core,
 //! survives a crash of the parent's tool thread and can be signalled by `goclaw runs cancel`.
@@ -12,11 +13,12 @@
 
 use std::time::Duration;
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
 
+use crate::db_params;
 use crate::error::{Error, Result};
-use crate::store::{now_ms, sql};
+use crate::store::db::{Begin, Db, Dialect, Row};
+use crate::store::now_ms;
 
 /// A child that has not started its run within this long failed to start.
 const SPAWN_GRACE_MS: i64 = 30_000;
@@ -92,16 +94,21 @@ impl Child {
 
 /// Reserves a child under the limits; `Err` with a message written for the model when a limit
 /// refuses it (the spawn is then kept as `rejected`).
-pub fn reserve(conn: &mut Connection, c: &NewChild, limits: &Limits) -> Result<()> {
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(sql)?;
+pub fn reserve(db: Db<'_>, c: &NewChild, limits: &Limits) -> Result<()> {
+    let tx = db.transaction(Begin::Write)?;
+    if tx.dialect() == Dialect::Postgres {
+        tx.query_row(
+            "SELECT pg_advisory_xact_lock(hashtextextended('goclaw subagents', 0))",
+            &[],
+            |_| Ok(()),
+        )?;
+    }
     let now = now_ms();
-    let refusal = refusal(&tx, c, limits, now)?;
+    let refusal = refusal(*tx, c, limits, now)?;
     tx.execute(
         "INSERT INTO subagents (run_id, parent_run_id, depth, label, agent, task, status, detached, reason, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        params![
+        db_params![
             c.run_id,
             c.parent_run_id,
             c.parent_depth + 1,
@@ -113,9 +120,8 @@ pub fn reserve(conn: &mut Connection, c: &NewChild, limits: &Limits) -> Result<(
             refusal,
             now
         ],
-    )
-    .map_err(sql)?;
-    tx.commit().map_err(sql)?;
+    )?;
+    tx.commit()?;
     match refusal {
         Some(why) => Err(Error::new(crate::error::ErrorKind::Limited, why)),
         None => Ok(()),
@@ -123,7 +129,7 @@ pub fn reserve(conn: &mut Connection, c: &NewChild, limits: &Limits) -> Result<(
 }
 
 /// Which limit refuses the child, if one does, with the current count.
-fn refusal(conn: &Connection, c: &NewChild, l: &Limits, now: i64) -> Result<Option<String>> {
+fn refusal(db: Db<'_>, c: &NewChild, l: &Limits, now: i64) -> Result<Option<String>> {
     if c.parent_depth + 1 > l.max_spawn_depth {
         return Ok(Some(format!(
             "spawn refused: maximum spawn depth reached ({}/{}); do this task yourself",
@@ -137,8 +143,8 @@ fn refusal(conn: &Connection, c: &NewChild, l: &Limits, now: i64) -> Result<Opti
                     OR (s.status = 'started' AND r.status = 'running'))
                {filter}"
         );
-        conn.query_row(&q, params![now - SPAWN_GRACE_MS, arg], |r| r.get(0))
-            .map_err(sql)
+        let n: i64 = db.query_row(&q, db_params![now - SPAWN_GRACE_MS, arg], |r| r.get(0))?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
     };
     let children = active("AND s.parent_run_id = ?2", Some(c.parent_run_id))?;
     if children >= l.max_children_per_agent {
@@ -147,7 +153,7 @@ fn refusal(conn: &Connection, c: &NewChild, l: &Limits, now: i64) -> Result<Opti
             l.max_children_per_agent
         )));
     }
-    let all = active("AND ?2 IS NULL", None)?;
+    let all = active("AND CAST(?2 AS TEXT) IS NULL", None)?;
     if all >= l.max_concurrent {
         return Ok(Some(format!(
             "spawn refused: at capacity ({all}/{} subagents running across all runs); wait for one to finish",
@@ -158,36 +164,36 @@ fn refusal(conn: &Connection, c: &NewChild, l: &Limits, now: i64) -> Result<Opti
 }
 
 /// The child's process started.
-pub fn started(conn: &Connection, run_id: &str, pid: u32) -> Result<()> {
-    conn.execute(
+pub fn started(db: Db<'_>, run_id: &str, pid: u32) -> Result<()> {
+    db.execute(
         "UPDATE subagents SET status = 'started', pid = ?2 WHERE run_id = ?1 AND status = 'spawning'",
-        params![run_id, pid],
-    )
-    .map_err(sql)?;
+        db_params![run_id, pid],
+    )?;
     Ok(())
 }
 
 /// The child could not start: its reservation is kept as rejected, with why.
-pub fn failed_to_start(conn: &Connection, run_id: &str, why: &str) -> Result<()> {
-    conn.execute(
+pub fn failed_to_start(db: Db<'_>, run_id: &str, why: &str) -> Result<()> {
+    db.execute(
         "UPDATE subagents SET status = 'rejected', reason = ?2 WHERE run_id = ?1",
-        params![run_id, why],
-    )
-    .map_err(sql)?;
+        db_params![run_id, why],
+    )?;
     Ok(())
 }
 
 /// The child's process ended: if it never recorded its run, it failed to start (`how` is its
 /// exit status).
-pub fn ended_unstarted(conn: &Connection, run_id: &str, how: &str) -> Result<()> {
-    let recorded: bool = conn
-        .query_row("SELECT 1 FROM runs WHERE id = ?1", [run_id], |_| Ok(true))
-        .optional()
-        .map_err(sql)?
-        .unwrap_or(false);
+pub fn ended_unstarted(db: Db<'_>, run_id: &str, how: &str) -> Result<()> {
+    let recorded = db
+        .query_opt(
+            "SELECT 1 FROM runs WHERE id = ?1",
+            db_params![run_id],
+            |_| Ok(()),
+        )?
+        .is_some();
     if !recorded {
         failed_to_start(
-            conn,
+            db,
             run_id,
             &format!("the child ended before its run started ({how})"),
         )?;
@@ -197,7 +203,7 @@ pub fn ended_unstarted(conn: &Connection, run_id: &str, how: &str) -> Result<()>
 
 const CHILD_COLUMNS: &str = "s.run_id, s.parent_run_id, s.label, s.agent, s.depth, s.status, r.status, r.content, coalesce(r.error, s.reason), s.pid, s.detached, s.created_at, s.announced";
 
-fn row_child(r: &rusqlite::Row<'_>, now: i64) -> rusqlite::Result<Child> {
+fn row_child(r: &Row, now: i64) -> Result<Child> {
     let own: String = r.get(5)?;
     let run: Option<String> = r.get(6)?;
     let created_at: i64 = r.get(11)?;
@@ -215,7 +221,7 @@ fn row_child(r: &rusqlite::Row<'_>, now: i64) -> rusqlite::Result<Child> {
         parent_run_id: r.get(1)?,
         label: r.get(2)?,
         agent: r.get(3)?,
-        depth: r.get(4)?,
+        depth: u32::try_from(r.get::<i64>(4)?).unwrap_or(0),
         status,
         content: r.get(7)?,
         error: r.get(8)?,
@@ -226,65 +232,58 @@ fn row_child(r: &rusqlite::Row<'_>, now: i64) -> rusqlite::Result<Child> {
     })
 }
 
-/// The children of a run, oldest first (rejected ones too).
-pub fn children(conn: &Connection, parent_run_id: &str) -> Result<Vec<Child>> {
+/// The children of a run, oldest first (rejected ones too; run ids are UUID v7, so in the order
+/// they were made within a millisecond).
+pub fn children(db: Db<'_>, parent_run_id: &str) -> Result<Vec<Child>> {
     let now = now_ms();
-    let mut stmt = conn
-        .prepare(&format!(
+    db.query_map(
+        &format!(
             "SELECT {CHILD_COLUMNS} FROM subagents s LEFT JOIN runs r ON r.id = s.run_id
-             WHERE s.parent_run_id = ?1 ORDER BY s.created_at, s.rowid"
-        ))
-        .map_err(sql)?;
-    stmt.query_map([parent_run_id], |r| row_child(r, now))
-        .and_then(|rows| rows.collect())
-        .map_err(sql)
+             WHERE s.parent_run_id = ?1 ORDER BY s.created_at, s.run_id"
+        ),
+        db_params![parent_run_id],
+        |r| row_child(r, now),
+    )
 }
 
 /// One child by its run id.
-pub fn child(conn: &Connection, run_id: &str) -> Result<Option<Child>> {
+pub fn child(db: Db<'_>, run_id: &str) -> Result<Option<Child>> {
     let now = now_ms();
-    conn.query_row(
+    db.query_opt(
         &format!(
             "SELECT {CHILD_COLUMNS} FROM subagents s LEFT JOIN runs r ON r.id = s.run_id
              WHERE s.run_id = ?1"
         ),
-        [run_id],
+        db_params![run_id],
         |r| row_child(r, now),
     )
-    .optional()
-    .map_err(sql)
 }
 
 /// Children that ended and whose end the parent has not been told of yet; marks them told.
-pub fn take_finished(conn: &Connection, parent_run_id: &str) -> Result<Vec<Child>> {
-    let done: Vec<Child> = children(conn, parent_run_id)?
+pub fn take_finished(db: Db<'_>, parent_run_id: &str) -> Result<Vec<Child>> {
+    let done: Vec<Child> = children(db, parent_run_id)?
         .into_iter()
         .filter(|c| !c.announced && !c.active() && c.status != "rejected")
         .collect();
     for c in &done {
-        conn.execute(
-            "UPDATE subagents SET announced = 1 WHERE run_id = ?1",
-            [&c.run_id],
-        )
-        .map_err(sql)?;
+        mark_announced(db, &c.run_id)?;
     }
     Ok(done)
 }
 
 /// The parent has the child's end already (a sync `run` returned it): it is not announced.
-pub fn mark_announced(conn: &Connection, run_id: &str) -> Result<()> {
-    conn.execute(
+pub fn mark_announced(db: Db<'_>, run_id: &str) -> Result<()> {
+    db.execute(
         "UPDATE subagents SET announced = 1 WHERE run_id = ?1",
-        [run_id],
-    )
-    .map_err(sql)?;
+        db_params![run_id],
+    )?;
     Ok(())
 }
 
 /// Asks a running child to stop: SIGTERM to its process, which ends its run as cancelled (and
 /// cancels its own children). `false` when it was not running.
-pub fn cancel(conn: &Connection, run_id: &str) -> Result<bool> {
-    let Some(c) = child(conn, run_id)? else {
+pub fn cancel(db: Db<'_>, run_id: &str) -> Result<bool> {
+    let Some(c) = child(db, run_id)? else {
         return Err(Error::not_found(format!(
             "no subagent with run id {run_id}"
         )));
@@ -294,17 +293,19 @@ pub fn cancel(conn: &Connection, run_id: &str) -> Result<bool> {
     }
     // A child whose process started but has not recorded its run yet cannot end it cleanly:
     // it is given a moment to get there (its signal handling is set up by then).
-    let run_pid = |conn: &Connection| -> Result<Option<i64>> {
-        conn.query_row("SELECT pid FROM runs WHERE id = ?1", [run_id], |r| r.get(0))
-            .optional()
-            .map_err(sql)
-            .map(Option::flatten)
+    let run_pid = || -> Result<Option<i64>> {
+        db.query_opt(
+            "SELECT pid FROM runs WHERE id = ?1",
+            db_params![run_id],
+            |r| r.get::<Option<i64>>(0),
+        )
+        .map(Option::flatten)
     };
-    let mut pid = run_pid(conn)?;
+    let mut pid = run_pid()?;
     let deadline = std::time::Instant::now() + START_WAIT;
     while pid.is_none() && c.pid.is_some() && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
-        pid = run_pid(conn)?;
+        pid = run_pid()?;
     }
     match pid.or(c.pid) {
         Some(pid) if pid > 0 => {
@@ -313,7 +314,7 @@ pub fn cancel(conn: &Connection, run_id: &str) -> Result<bool> {
         }
         // Not started yet: the reservation is dropped, so it never starts counting.
         _ => {
-            failed_to_start(conn, run_id, "cancelled before it started")?;
+            failed_to_start(db, run_id, "cancelled before it started")?;
             Ok(true)
         }
     }
@@ -322,14 +323,14 @@ pub fn cancel(conn: &Connection, run_id: &str) -> Result<bool> {
 /// Waits until none of `run_ids` is active, or `give_up` says to stop waiting (checked every
 /// poll); returns the children as they are then.
 pub fn wait(
-    conn: &Connection,
+    db: Db<'_>,
     run_ids: &[String],
     give_up: &mut dyn FnMut() -> bool,
 ) -> Result<Vec<Child>> {
     crate::store::poll(Duration::from_millis(200), || {
         let now: Vec<Child> = run_ids
             .iter()
-            .map(|id| child(conn, id))
+            .map(|id| child(db, id))
             .collect::<Result<Vec<_>>>()?
             .into_iter()
             .flatten()
@@ -349,13 +350,13 @@ pub fn terminate(pid: i64) -> bool {
 }
 
 /// Children that ended more than an hour ago become `archived` (`goclaw runs prune`).
-pub fn archive(db: crate::store::db::Db<'_>) -> Result<usize> {
+pub fn archive(db: Db<'_>) -> Result<usize> {
     let cutoff = now_ms() - ARCHIVE_AFTER_MS;
     db.execute(
         "UPDATE subagents SET status = 'archived'
          WHERE status = 'started' AND EXISTS
            (SELECT 1 FROM runs r WHERE r.id = subagents.run_id AND r.status != 'running' AND r.ended_at < ?1)",
-        crate::db_params![cutoff],
+        db_params![cutoff],
     )
     .map(|n| n as usize)
 }
@@ -385,9 +386,9 @@ mod tests {
 
     #[test]
     fn each_limit_refuses_with_its_count_and_keeps_the_rejection() {
-        let (_d, mut s) = store();
+        let (_d, s) = store();
         let l = Limits::default();
-        let e = reserve(s.conn_mut().unwrap(), &new("deep", "p", 1), &l).unwrap_err();
+        let e = reserve(s.db(), &new("deep", "p", 1), &l).unwrap_err();
         assert_eq!(e.kind, crate::error::ErrorKind::Limited);
         assert!(
             e.message.contains("maximum spawn depth reached (1/1)"),
@@ -395,24 +396,24 @@ mod tests {
             e.message
         );
         for i in 0..5 {
-            reserve(s.conn_mut().unwrap(), &new(&format!("a{i}"), "p1", 0), &l).unwrap();
+            reserve(s.db(), &new(&format!("a{i}"), "p1", 0), &l).unwrap();
         }
-        let e = reserve(s.conn_mut().unwrap(), &new("a5", "p1", 0), &l).unwrap_err();
+        let e = reserve(s.db(), &new("a5", "p1", 0), &l).unwrap_err();
         assert!(
             e.message.contains("at capacity (5/5 children"),
             "{}",
             e.message
         );
         for i in 0..3 {
-            reserve(s.conn_mut().unwrap(), &new(&format!("b{i}"), "p2", 0), &l).unwrap();
+            reserve(s.db(), &new(&format!("b{i}"), "p2", 0), &l).unwrap();
         }
-        let e = reserve(s.conn_mut().unwrap(), &new("b3", "p2", 0), &l).unwrap_err();
+        let e = reserve(s.db(), &new("b3", "p2", 0), &l).unwrap_err();
         assert!(
             e.message.contains("at capacity (8/8 subagents"),
             "{}",
             e.message
         );
-        let rejected = children(s.conn().unwrap(), "p1").unwrap();
+        let rejected = children(s.db(), "p1").unwrap();
         assert_eq!(rejected.last().unwrap().status, "rejected");
         assert!(
             rejected
@@ -428,20 +429,17 @@ mod tests {
             .unwrap()
             .execute("UPDATE subagents SET created_at = created_at - 60000", [])
             .unwrap();
-        assert_eq!(
-            children(s.conn().unwrap(), "p2").unwrap()[0].status,
-            "failed"
-        );
-        reserve(s.conn_mut().unwrap(), &new("c0", "p2", 0), &l).unwrap();
+        assert_eq!(children(s.db(), "p2").unwrap()[0].status, "failed");
+        reserve(s.db(), &new("c0", "p2", 0), &l).unwrap();
     }
 
     #[test]
     fn a_finished_child_is_announced_once_and_a_sync_one_never() {
-        let (_d, mut s) = store();
+        let (_d, s) = store();
         let l = Limits::default();
         for id in ["x", "y"] {
-            reserve(s.conn_mut().unwrap(), &new(id, "p", 0), &l).unwrap();
-            started(s.conn().unwrap(), id, 1).unwrap();
+            reserve(s.db(), &new(id, "p", 0), &l).unwrap();
+            started(s.db(), id, 1).unwrap();
             s.conn().unwrap()
                 .execute(
                     "INSERT INTO runs (id, agent, status, started_at, ended_at, content, parent_run_id, depth)
@@ -450,12 +448,12 @@ mod tests {
                 )
                 .unwrap();
         }
-        mark_announced(s.conn().unwrap(), "y").unwrap();
-        let told = take_finished(s.conn().unwrap(), "p").unwrap();
+        mark_announced(s.db(), "y").unwrap();
+        let told = take_finished(s.db(), "p").unwrap();
         assert_eq!(told.len(), 1);
         assert_eq!(told[0].run_id, "x");
         assert_eq!(told[0].status, "completed");
         assert_eq!(told[0].content.as_deref(), Some("answer"));
-        assert!(take_finished(s.conn().unwrap(), "p").unwrap().is_empty());
+        assert!(take_finished(s.db(), "p").unwrap().is_empty());
     }
 }

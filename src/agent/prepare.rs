@@ -162,8 +162,7 @@ impl Runner<'_> {
         let has_memory = tools.iter().any(|t| t.name == "memory_search")
             && files::has_memory(self.store.db(), self.agent_key)?;
         let tool_notes = if tools.iter().any(|t| t.name == "credentialed_exec") {
-            let clis =
-                crate::tools::credentialed::usable(self.store.conn()?, Some(self.agent_key))?;
+            let clis = crate::tools::credentialed::usable(self.store.db(), Some(self.agent_key))?;
             crate::tools::credentialed::prompt_context(&clis)
         } else {
             String::new()
@@ -171,7 +170,7 @@ impl Runner<'_> {
         let skills = if !bootstrap && tools.iter().any(|t| t.name == "use_skill") {
             let found = crate::skills::discover(
                 self.gate.skill_roots(),
-                self.store.conn()?,
+                self.store.db(),
                 Some(self.agent_key),
             )?;
             crate::skills::prompt_section(&found)

@@ -293,7 +293,7 @@ impl Runner<'_> {
     /// Tells the model of the children that ended since it last heard: one message with each
     /// child's answer (or why it failed).
     fn announce(&mut self, st: &mut RunState) -> Result<()> {
-        let done = crate::subagents::take_finished(self.store.conn()?, &st.meta.run_id)?;
+        let done = crate::subagents::take_finished(self.store.db(), &st.meta.run_id)?;
         if done.is_empty() {
             return Ok(());
         }
@@ -315,7 +315,7 @@ impl Runner<'_> {
     /// Waits for the children still working (not detached), until they end or the run must
     /// stop; `true` when there is something the model has not heard yet.
     fn await_children(&mut self, st: &RunState) -> Result<bool> {
-        let children = crate::subagents::children(self.store.conn()?, &st.meta.run_id)?;
+        let children = crate::subagents::children(self.store.db(), &st.meta.run_id)?;
         let unheard = children
             .iter()
             .any(|c| !c.active() && !c.announced && c.status != "rejected");
@@ -329,23 +329,23 @@ impl Runner<'_> {
         }
         let deadline = st.deadline;
         let cancel = self.cancel.clone();
-        let (db, conn) = (self.store.db(), self.store.conn()?);
+        let db = self.store.db();
         // A child whose process died without ending its run is marked abandoned on the way,
         // so the wait does not last until the deadline.
         let mut give_up = || {
             let _ = super::record::reap_abandoned(db);
             cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d)
         };
-        crate::subagents::wait(conn, &working, &mut give_up)?;
+        crate::subagents::wait(db, &working, &mut give_up)?;
         Ok(true)
     }
 
     /// Ends the children still working (not detached): a run that ends takes its children
     /// with it, so none runs on unseen.
     pub(super) fn cancel_children(&mut self, run_id: &str) -> Result<()> {
-        for c in crate::subagents::children(self.store.conn()?, run_id)? {
+        for c in crate::subagents::children(self.store.db(), run_id)? {
             if c.active() && !c.detached {
-                crate::subagents::cancel(self.store.conn()?, &c.run_id)?;
+                crate::subagents::cancel(self.store.db(), &c.run_id)?;
             }
         }
         Ok(())

@@ -118,8 +118,8 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
     match args.command {
         CronCommand::Add(a) => add(ctx, *a),
         CronCommand::List { agent } => {
-            let store = ctx.store()?;
-            let jobs = cron::list(store.conn()?, agent.as_deref())?;
+            let store = ctx.any_store()?;
+            let jobs = cron::list(store.db(), agent.as_deref())?;
             table::page(
                 ctx,
                 &Page::whole(jobs),
@@ -138,9 +138,9 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
             Ok(Status::Ok)
         }
         CronCommand::Rm(r) => {
-            let store = ctx.store()?;
-            let job = cron::find(store.conn()?, &r.job, r.agent.as_deref())?;
-            cron::remove(store.conn()?, job.id)?;
+            let store = ctx.any_store()?;
+            let job = cron::find(store.db(), &r.job, r.agent.as_deref())?;
+            cron::remove(store.db(), job.id)?;
             ctx.out
                 .data(&json!({"removed": job.id, "name": job.name}), |w| {
                     writeln!(w, "removed job {} ({})", job.id, job.name)
@@ -153,13 +153,13 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         CronCommand::Enable(r) => toggle(ctx, r, true),
         CronCommand::Disable(r) => toggle(ctx, r, false),
         CronCommand::Runs { job, agent, page } => {
-            let store = ctx.store()?;
-            cron::reap(store.conn()?)?;
+            let store = ctx.any_store()?;
+            cron::reap(store.db())?;
             let id = match job {
-                Some(j) => Some(cron::find(store.conn()?, &j, agent.as_deref())?.id),
+                Some(j) => Some(cron::find(store.db(), &j, agent.as_deref())?.id),
                 None => None,
             };
-            let runs = cron::runs(store.conn()?, id, &page.request())?;
+            let runs = cron::runs(store.db(), id, &page.request())?;
             table::page(
                 ctx,
                 &runs,
@@ -210,10 +210,10 @@ fn report_line(r: &JobReport) -> String {
 }
 
 fn toggle(ctx: &Context, r: JobRef, on: bool) -> Result<Status> {
-    let store = ctx.store()?;
-    let job = cron::find(store.conn()?, &r.job, r.agent.as_deref())?;
-    cron::set_enabled(store.conn()?, &job, on)?;
-    let job = cron::get(store.conn()?, job.id)?;
+    let store = ctx.any_store()?;
+    let job = cron::find(store.db(), &r.job, r.agent.as_deref())?;
+    cron::set_enabled(store.db(), &job, on)?;
+    let job = cron::get(store.db(), job.id)?;
     ctx.out.data(&job, |w| {
         writeln!(
             w,
@@ -265,7 +265,7 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
         _ => return Err(Error::usage("say what: --message TEXT or --tool NAME")),
     };
     // The ceiling: what the job's agent may use now.
-    let store = ctx.store()?;
+    let store = ctx.any_store()?;
     let toolbox = super::shared::toolbox(ctx, &store, a.caller.caller(), Bridge::None)?;
     let g = toolbox.gate(GateOptions::default());
     let allowed = g.allowed_tools(a.caller.agent.as_deref())?;
@@ -278,7 +278,7 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
         )));
     }
     let job = cron::add(
-        store.conn()?,
+        store.db(),
         &NewJob {
             name: a.name,
             agent: a.caller.agent,
@@ -308,7 +308,7 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
 
 /// Runs a tick, showing its notes.
 fn tick(ctx: &Context, force: Option<&str>) -> Result<Vec<JobReport>> {
-    let mut store = ctx.store()?;
+    let mut store = ctx.any_store()?;
     let mut notes = Vec::new();
     let report = crate::ops::tick::tick(ctx.settings()?, &mut store, force, &mut notes);
     ctx.out.notes(notes);
@@ -322,7 +322,7 @@ fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
         return Err(Error::usage("--interval must be at least 1s"));
     }
     // A store the ticks cannot open is refused once, not warned about at every tick.
-    ctx.settings()?.sqlite_path()?;
+    ctx.any_store()?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

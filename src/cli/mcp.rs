@@ -208,17 +208,17 @@ fn nonempty(v: Vec<String>) -> Option<Vec<String>> {
 pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
     let settings = ctx.settings()?;
     let config = &settings.config.mcp;
-    let mut store = ctx.store()?;
+    let mut store = ctx.any_store()?;
     match args.command {
         McpCommand::Add(a) => exec_add(ctx, &store, settings, a)?,
         McpCommand::List => exec_list(ctx, &store, config)?,
-        McpCommand::Show { name } => print_server(ctx, &mcp::get(store.conn()?, config, &name)?)?,
+        McpCommand::Show { name } => print_server(ctx, &mcp::get(store.db(), config, &name)?)?,
         McpCommand::Rm { name } => exec_rm(ctx, &store, config, name)?,
         McpCommand::Enable { name } => {
-            print_server(ctx, &mcp::set_enabled(store.conn()?, config, &name, true)?)?
+            print_server(ctx, &mcp::set_enabled(store.db(), config, &name, true)?)?
         }
         McpCommand::Disable { name } => {
-            print_server(ctx, &mcp::set_enabled(store.conn()?, config, &name, false)?)?
+            print_server(ctx, &mcp::set_enabled(store.db(), config, &name, false)?)?
         }
         McpCommand::Grant(g) => exec_grant(ctx, &store, config, g)?,
         McpCommand::Revoke(w) => exec_revoke(ctx, &store, config, w)?,
@@ -277,7 +277,7 @@ fn exec_add(ctx: &Context, store: &Store, settings: &Settings, a: AddArgs) -> Re
         Transport::Stdio
     });
     let s = mcp::add(
-        store.conn()?,
+        store.db(),
         &key,
         &NewServer {
             name: a.name,
@@ -301,7 +301,7 @@ fn exec_add(ctx: &Context, store: &Store, settings: &Settings, a: AddArgs) -> Re
 
 /// `mcp list`.
 fn exec_list(ctx: &Context, store: &Store, config: &McpConfig) -> Result<()> {
-    let all = mcp::list(store.conn()?, config)?;
+    let all = mcp::list(store.db(), config)?;
     table::page(
         ctx,
         &Page::whole(all),
@@ -320,7 +320,7 @@ fn exec_list(ctx: &Context, store: &Store, config: &McpConfig) -> Result<()> {
 
 /// `mcp rm`.
 fn exec_rm(ctx: &Context, store: &Store, config: &McpConfig, name: String) -> Result<()> {
-    mcp::remove(store.conn()?, config, &name)?;
+    mcp::remove(store.db(), config, &name)?;
     ctx.out
         .data(&json!({"removed": name}), |w| writeln!(w, "removed {name}"))
 }
@@ -329,7 +329,7 @@ fn exec_rm(ctx: &Context, store: &Store, config: &McpConfig, name: String) -> Re
 fn exec_grant(ctx: &Context, store: &Store, config: &McpConfig, g: GrantArgs) -> Result<()> {
     let (scope, subject) = who(ctx, &g.who)?;
     let grant = mcp::grant(
-        store.conn()?,
+        store.db(),
         config,
         &g.who.name,
         &NewGrant {
@@ -353,7 +353,7 @@ fn exec_grant(ctx: &Context, store: &Store, config: &McpConfig, g: GrantArgs) ->
 /// `mcp revoke`.
 fn exec_revoke(ctx: &Context, store: &Store, config: &McpConfig, w: WhoArgs) -> Result<()> {
     let (scope, subject) = who(ctx, &w)?;
-    mcp::revoke(store.conn()?, config, &w.name, scope, &subject)?;
+    mcp::revoke(store.db(), config, &w.name, scope, &subject)?;
     ctx.out.data(
         &json!({"revoked": {"server": w.name, "scope": scope, "subject": subject}}),
         |out| writeln!(out, "revoked"),
@@ -362,7 +362,7 @@ fn exec_revoke(ctx: &Context, store: &Store, config: &McpConfig, w: WhoArgs) -> 
 
 /// `mcp grants`.
 fn exec_grants(ctx: &Context, store: &Store, name: Option<&str>) -> Result<()> {
-    let all = mcp::grants(store.conn()?, name)?;
+    let all = mcp::grants(store.db(), name)?;
     table::page(
         ctx,
         &Page::whole(all),
@@ -382,7 +382,7 @@ fn exec_grants(ctx: &Context, store: &Store, name: Option<&str>) -> Result<()> {
 fn exec_request(ctx: &Context, store: &Store, config: &McpConfig, r: RequestArgs) -> Result<()> {
     let (scope, subject) = who(ctx, &r.who)?;
     let req = mcp::request(
-        store.conn()?,
+        store.db(),
         config,
         &r.who.name,
         &NewRequest {
@@ -404,7 +404,7 @@ fn exec_requests(
     status: Option<&str>,
     page: &PageRequest,
 ) -> Result<()> {
-    let all = mcp::requests(store.conn()?, status, page)?;
+    let all = mcp::requests(store.db(), status, page)?;
     table::page(
         ctx,
         &all,
@@ -425,9 +425,9 @@ fn exec_requests(
 /// `mcp probe`: connects, lists the tools and reports the timings.
 fn exec_probe(ctx: &Context, store: &Store, settings: &Settings, name: String) -> Result<()> {
     let config = &settings.config.mcp;
-    let server = mcp::get(store.conn()?, config, &name)?;
+    let server = mcp::get(store.db(), config, &name)?;
     let key_dir = settings.store_dir();
-    let (env, headers) = mcp::bridge::server_secrets(store.conn()?, config, &key_dir, &server)?;
+    let (env, headers) = mcp::bridge::server_secrets(store.db(), config, &key_dir, &server)?;
     let pool = mcp::pool::Pool::new();
     let link = pool.link(&server, (env, headers))?;
     let session = link.connection()?;
@@ -455,8 +455,8 @@ fn exec_probe(ctx: &Context, store: &Store, settings: &Settings, name: String) -
 fn exec_tools(ctx: &Context, store: &Store, settings: &Settings, name: Option<&str>) -> Result<()> {
     let config = &settings.config.mcp;
     let servers: Vec<mcp::Server> = match name {
-        Some(n) => vec![mcp::get(store.conn()?, config, n)?],
-        None => mcp::list(store.conn()?, config)?
+        Some(n) => vec![mcp::get(store.db(), config, n)?],
+        None => mcp::list(store.db(), config)?
             .into_iter()
             .filter(|s| s.enabled)
             .collect(),
@@ -465,7 +465,7 @@ fn exec_tools(ctx: &Context, store: &Store, settings: &Settings, name: Option<&s
     let pool = mcp::pool::Pool::new();
     let mut rows = Vec::new();
     for s in &servers {
-        let secrets = mcp::bridge::server_secrets(store.conn()?, config, &key_dir, s)?;
+        let secrets = mcp::bridge::server_secrets(store.db(), config, &key_dir, s)?;
         let link = pool.link(s, secrets)?;
         for t in mcp::bridge::tools_of(&link, &mcp::ToolFilter::default())? {
             use crate::tools::Tool;
@@ -480,7 +480,7 @@ fn exec_tools(ctx: &Context, store: &Store, settings: &Settings, name: Option<&s
 
 /// `mcp call`: the tool's call as `tools exec` makes it (the store closed first).
 fn exec_call(ctx: &Context, store: Store, config: &McpConfig, c: CallArgs) -> Result<Status> {
-    let server = mcp::get(store.conn()?, config, &c.name)?;
+    let server = mcp::get(store.db(), config, &c.name)?;
     drop(store);
     let exec = super::tools::ExecArgs {
         name: mcp::tool_name(&server.name, &server.prefix, &c.tool),
@@ -503,7 +503,7 @@ fn exec_review(
     approve: bool,
     note: Option<&str>,
 ) -> Result<()> {
-    let done = mcp::review(store.conn_mut()?, id, approve, note, &actor())?;
+    let done = mcp::review(store.db(), id, approve, note, &actor())?;
     ctx.out.data(&done, |w| {
         writeln!(w, "request {id}: {}", done["status"].as_str().unwrap_or(""))
     })
@@ -515,7 +515,7 @@ const SERVE_WORKERS: usize = 4;
 fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
     let toolbox = super::shared::toolbox(
         ctx,
-        &ctx.store()?,
+        &ctx.any_store()?,
         a.caller.caller(),
         crate::ops::toolbox::Bridge::Watched,
     )?;
@@ -542,7 +542,7 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
         );
     }
     let stores = (0..SERVE_WORKERS)
-        .map(|_| ctx.store())
+        .map(|_| ctx.any_store())
         .collect::<Result<Vec<_>>>()?;
     let (jobs, queue) = std::sync::mpsc::channel::<mcp::serve::Job>();
     let queue = std::sync::Mutex::new(queue);

@@ -251,7 +251,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         return detach(ctx, &a, &message);
     }
     let gates = quality_gates(ctx, &a)?;
-    let mut store = ctx.store()?;
+    let mut store = ctx.any_store()?;
     let run_id = a
         .run_id
         .clone()
@@ -510,7 +510,7 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
             Error::internal(format!("cannot hand the message to the detached run: {e}"))
         })?;
     }
-    let store = ctx.store()?;
+    let store = ctx.any_store()?;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         if crate::agent::runs::get(store.db(), &run_id)?.is_some() {

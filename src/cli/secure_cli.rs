@@ -82,8 +82,8 @@ pub struct AddArgs {
 }
 
 pub fn run(ctx: &Context, args: SecureCliArgs) -> Result<Status> {
-    let store = ctx.store()?;
-    let conn = store.conn()?;
+    let store = ctx.any_store()?;
+    let conn = store.db();
     match args.command {
         SecureCliCommand::Add(a) => {
             let key = SecretKey::load(&ctx.settings()?.store_dir())?;
@@ -152,7 +152,7 @@ fn not_registered(name: &str) -> Error {
         .with_hint("`goclaw secure-cli list` shows them")
 }
 
-fn toggle(ctx: &Context, conn: &rusqlite::Connection, n: NameArgs, on: bool) -> Result<()> {
+fn toggle(ctx: &Context, conn: crate::store::db::Db<'_>, n: NameArgs, on: bool) -> Result<()> {
     let agent = n.agent.unwrap_or_default();
     if !credentialed::set_enabled(conn, &n.name, &agent, on)? {
         return Err(not_registered(&n.name));

@@ -41,8 +41,8 @@ fn all(ctx: &Context, agent: Option<&str>) -> Result<Vec<Skill>> {
         &s.workspace,
         s.config_path.parent().unwrap_or(std::path::Path::new(".")),
     );
-    let store = ctx.store()?;
-    skills::discover(&roots, store.conn()?, agent)
+    let store = ctx.any_store()?;
+    skills::discover(&roots, store.db(), agent)
 }
 
 pub fn run(ctx: &Context, args: SkillsArgs) -> Result<Status> {

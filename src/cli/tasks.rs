@@ -185,12 +185,9 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
         command => action_of(ctx, command)?,
     };
     let store = ctx.any_store()?;
-    if action == Action::Recover
-        && let Some(sqlite) = store.sqlite()
-    {
+    if action == Action::Recover {
         // Runs whose process died are marked first, so the claims they held are released.
-        // (Runs are not kept on PostgreSQL yet.)
-        crate::agent::record::reap_abandoned(sqlite.db())?;
+        crate::agent::record::reap_abandoned(store.db())?;
     }
     // Reading the board, and recovering it, act as nobody: without --as they look as the lead
     // of the team named (or of the only team).
@@ -473,7 +470,7 @@ fn run_json(ctx: &Context, agent: &str, team: Option<&str>, input: &str) -> Resu
     if let Some(t) = team {
         args.entry("team").or_insert_with(|| t.into());
     }
-    let mut store = ctx.store()?;
+    let mut store = ctx.any_store()?;
     let caller = Caller {
         agent: Some(agent),
         user: None,

@@ -116,7 +116,7 @@ fn parse_timeout(t: &Option<String>) -> Result<Option<std::time::Duration>> {
 
 fn execute(ctx: &Context, options: TeamRunOptions, events: bool) -> Result<Status> {
     let settings = ctx.settings()?;
-    let mut store = ctx.store()?;
+    let mut store = ctx.any_store()?;
     let mut notes = Vec::new();
     let scrubber = crate::ops::scrubber::build(settings, &Default::default(), &mut notes)?;
     ctx.out.notes(notes);

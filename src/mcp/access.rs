@@ -1,14 +1,15 @@
 //! Who may use an MCP server: grants to agents and users (with allow/deny lists of its tools),
 //! access requests and their review, and the decision for one caller (`access_for`).
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{Access, McpConfig, Server, store_id, tool_allowed};
+use crate::db_params;
 use crate::error::{Error, Result};
+use crate::store::db::{Begin, Db};
+use crate::store::now_ms as now;
 use crate::store::page::{Page, PageRequest};
-use crate::store::{now_ms as now, sql};
 
 /// `agent` or `user`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -58,43 +59,40 @@ pub struct NewGrant<'a> {
 }
 
 /// Grants (or replaces the grant of) the subject of `g` on a stored server.
-pub fn grant(conn: &Connection, config: &McpConfig, server: &str, g: &NewGrant) -> Result<Grant> {
-    let id = store_id(conn, config, server)?;
-    upsert_grant(conn, id, g)?;
-    grants(conn, Some(server))?
+pub fn grant(db: Db<'_>, config: &McpConfig, server: &str, g: &NewGrant) -> Result<Grant> {
+    let id = store_id(db, config, server)?;
+    upsert_grant(db, id, g)?;
+    grants(db, Some(server))?
         .into_iter()
         .find(|x| x.scope == g.scope.as_str() && x.subject == g.subject)
         .ok_or_else(|| Error::internal("the grant was not saved"))
 }
 
-fn upsert_grant(conn: &Connection, server_id: i64, g: &NewGrant) -> Result<()> {
-    conn.execute(
+fn upsert_grant(db: Db<'_>, server_id: i64, g: &NewGrant) -> Result<()> {
+    db.execute(
         "INSERT INTO mcp_grants (server_id, scope, subject, enabled, tool_allow, tool_deny, granted_by, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (server_id, scope, subject) DO UPDATE SET
            enabled = excluded.enabled, tool_allow = excluded.tool_allow, tool_deny = excluded.tool_deny,
            granted_by = excluded.granted_by",
-        params![server_id, g.scope.as_str(), g.subject, g.enabled, list_json(&g.allow), list_json(&g.deny), g.by, now()],
+        db_params![server_id, g.scope.as_str(), g.subject, g.enabled, list_json(&g.allow), list_json(&g.deny), g.by, now()],
     )
     .map(|_| ())
-    .map_err(sql)
 }
 
 /// Removes a grant; not found when there was none.
 pub fn revoke(
-    conn: &Connection,
+    db: Db<'_>,
     config: &McpConfig,
     server: &str,
     scope: Scope,
     subject: &str,
 ) -> Result<()> {
-    let id = store_id(conn, config, server)?;
-    let n = conn
-        .execute(
-            "DELETE FROM mcp_grants WHERE server_id = ?1 AND scope = ?2 AND subject = ?3",
-            params![id, scope.as_str(), subject],
-        )
-        .map_err(sql)?;
+    let id = store_id(db, config, server)?;
+    let n = db.execute(
+        "DELETE FROM mcp_grants WHERE server_id = ?1 AND scope = ?2 AND subject = ?3",
+        db_params![id, scope.as_str(), subject],
+    )?;
     if n == 0 {
         return Err(Error::not_found(format!(
             "no {} grant for `{subject}` on `{server}`",
@@ -105,15 +103,15 @@ pub fn revoke(
 }
 
 /// Every grant, or those of one server.
-pub fn grants(conn: &Connection, server: Option<&str>) -> Result<Vec<Grant>> {
-    conn.prepare(
+pub fn grants(db: Db<'_>, server: Option<&str>) -> Result<Vec<Grant>> {
+    db.query_map(
         "SELECT g.id, s.name, g.scope, g.subject, g.enabled, g.tool_allow, g.tool_deny, g.granted_by
          FROM mcp_grants g JOIN mcp_servers s ON s.id = g.server_id
-         WHERE ?1 IS NULL OR s.name = ?1 ORDER BY s.name, g.scope, g.subject",
-    )
-    .and_then(|mut st| {
-        st.query_map([server], |r| {
-            let parse = |v: Option<String>| v.and_then(|s| serde_json::from_str::<Vec<String>>(&s).ok());
+         WHERE CAST(?1 AS TEXT) IS NULL OR s.name = ?1 ORDER BY s.name, g.scope, g.subject",
+        db_params![server],
+        |r| {
+            let parse =
+                |v: Option<String>| v.and_then(|s| serde_json::from_str::<Vec<String>>(&s).ok());
             Ok(Grant {
                 id: r.get(0)?,
                 server: r.get(1)?,
@@ -124,10 +122,8 @@ pub fn grants(conn: &Connection, server: Option<&str>) -> Result<Vec<Grant>> {
                 tool_deny: parse(r.get(6)?),
                 granted_by: r.get(7)?,
             })
-        })
-        .and_then(|rows| rows.collect())
-    })
-    .map_err(sql)
+        },
+    )
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -156,27 +152,22 @@ pub struct NewRequest<'a> {
 }
 
 /// Files an access request to a stored server.
-pub fn request(
-    conn: &Connection,
-    config: &McpConfig,
-    server: &str,
-    r: &NewRequest,
-) -> Result<Request> {
+pub fn request(db: Db<'_>, config: &McpConfig, server: &str, r: &NewRequest) -> Result<Request> {
     if r.reason.trim().is_empty() {
         return Err(Error::usage("an access request needs a --reason"));
     }
-    let id = store_id(conn, config, server)?;
-    conn.execute(
-        "INSERT INTO mcp_requests (server_id, scope, subject, tools, reason, requested_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![id, r.scope.as_str(), r.subject, list_json(&r.tools), r.reason, r.by, now()],
-    )
-    .map_err(sql)?;
-    let rid = conn.last_insert_rowid();
+    let id = store_id(db, config, server)?;
+    let rid: i64 = db.query_row(
+        "INSERT INTO mcp_requests (server_id, scope, subject, tools, reason, requested_by, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+        db_params![id, r.scope.as_str(), r.subject, list_json(&r.tools), r.reason, r.by, now()],
+        |r| r.get(0),
+    )?;
     let just_made = PageRequest {
         limit: Some(1),
         cursor: Some((rid - 1).to_string()),
     };
-    requests(conn, None, &just_made)?
+    requests(db, None, &just_made)?
         .items
         .into_iter()
         .find(|x| x.id == rid)
@@ -185,19 +176,14 @@ pub fn request(
 
 /// One page of the access requests (of one status), oldest first (the cursor is the last
 /// request's id).
-pub fn requests(
-    conn: &Connection,
-    status: Option<&str>,
-    page: &PageRequest,
-) -> Result<Page<Request>> {
+pub fn requests(db: Db<'_>, status: Option<&str>, page: &PageRequest) -> Result<Page<Request>> {
     let after = page.after_id()?.unwrap_or(0);
-    let rows: Vec<Request> = conn.prepare(
+    let rows: Vec<Request> = db.query_map(
         "SELECT r.id, s.name, r.scope, r.subject, r.tools, r.reason, r.status, r.requested_by, r.reviewed_by, r.review_note
          FROM mcp_requests r JOIN mcp_servers s ON s.id = r.server_id
-         WHERE (?1 IS NULL OR r.status = ?1) AND r.id > ?2 ORDER BY r.id LIMIT ?3",
-    )
-    .and_then(|mut st| {
-        st.query_map(rusqlite::params![status, after, page.fetch()], |r| {
+         WHERE (CAST(?1 AS TEXT) IS NULL OR r.status = ?1) AND r.id > ?2 ORDER BY r.id LIMIT ?3",
+        db_params![status, after, page.fetch()],
+        |r| {
             let tools: Option<String> = r.get(4)?;
             Ok(Request {
                 id: r.get(0)?,
@@ -211,33 +197,21 @@ pub fn requests(
                 reviewed_by: r.get(8)?,
                 review_note: r.get(9)?,
             })
-        })
-        .and_then(|rows| rows.collect())
-    })
-    .map_err(sql)?;
+        },
+    )?;
     Ok(Page::cut(rows, page, |r| r.id.to_string()))
 }
 
 /// Approves or rejects a pending request. Approval creates (or replaces) the grant in the same
 /// transaction, so a request is never approved without its grant.
-pub fn review(
-    conn: &mut Connection,
-    id: i64,
-    approve: bool,
-    note: Option<&str>,
-    by: &str,
-) -> Result<Value> {
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(sql)?;
-    let row: Option<(i64, String, String, Option<String>, String)> = tx
-        .query_row(
-            "SELECT server_id, scope, subject, tools, status FROM mcp_requests WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-        )
-        .optional()
-        .map_err(sql)?;
+pub fn review(db: Db<'_>, id: i64, approve: bool, note: Option<&str>, by: &str) -> Result<Value> {
+    let tx = db.transaction(Begin::Write)?;
+    type Pending = (i64, String, String, Option<String>, String);
+    let row: Option<Pending> = tx.query_opt(
+        "SELECT server_id, scope, subject, tools, status FROM mcp_requests WHERE id = ?1",
+        db_params![id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+    )?;
     let Some((server_id, scope, subject, tools, status)) = row else {
         return Err(Error::not_found(format!("no access request {id}")));
     };
@@ -247,11 +221,17 @@ pub fn review(
         )));
     }
     let new_status = if approve { "approved" } else { "rejected" };
-    tx.execute(
+    // The status is checked again by the update itself: two reviewers on two machines at once
+    // (PostgreSQL reads without the write lock) cannot both decide it.
+    let decided = tx.execute(
         "UPDATE mcp_requests SET status = ?2, reviewed_by = ?3, reviewed_at = ?4, review_note = ?5 WHERE id = ?1 AND status = 'pending'",
-        params![id, new_status, by, now(), note],
-    )
-    .map_err(sql)?;
+        db_params![id, new_status, by, now(), note],
+    )?;
+    if decided == 0 {
+        return Err(Error::conflict(format!(
+            "access request {id} was decided by someone else meanwhile"
+        )));
+    }
     if approve {
         let scope = if scope == "user" {
             Scope::User
@@ -266,9 +246,9 @@ pub fn review(
             enabled: true,
             by,
         };
-        upsert_grant(&tx, server_id, &grant)?;
+        upsert_grant(*tx, server_id, &grant)?;
     }
-    tx.commit().map_err(sql)?;
+    tx.commit()?;
     Ok(json!({"id": id, "status": new_status, "grant_created": approve}))
 }
 
@@ -289,7 +269,7 @@ impl ToolFilter {
 /// server is not available to them at all: a disabled user grant removes the server; a
 /// `granted` server needs an enabled agent grant; grants narrow with allow/deny (deny wins).
 pub fn access_for(
-    conn: &Connection,
+    db: Db<'_>,
     server: &Server,
     agent: Option<&str>,
     user: Option<&str>,
@@ -297,7 +277,7 @@ pub fn access_for(
     if !server.enabled {
         return Ok(None);
     }
-    let all = grants(conn, Some(&server.name))?;
+    let all = grants(db, Some(&server.name))?;
     let find = |scope: &str, subject: Option<&str>| {
         subject.and_then(|s| all.iter().find(|g| g.scope == scope && g.subject == s))
     };

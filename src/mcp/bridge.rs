@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use rusqlite::Connection;
+use crate::store::db::Db;
 use serde_json::{Map, Value};
 
 use super::client;
@@ -76,7 +76,7 @@ pub fn server_secrets_of_config(config: &McpConfig, server: &Server) -> Result<S
 /// The env a server is started with and the headers it is sent: config's, or the store's
 /// sealed ones (opened with the existing key; none is ever made for them).
 pub fn server_secrets(
-    conn: &Connection,
+    db: Db<'_>,
     config: &McpConfig,
     key_dir: &Path,
     server: &Server,
@@ -88,7 +88,7 @@ pub fn server_secrets(
         return Ok(Default::default());
     }
     let key = SecretKey::existing(key_dir)?;
-    super::secrets(conn, &key, &server.name)
+    super::secrets(db, &key, &server.name)
 }
 
 /// Every tool of the server behind `link` as bridged tools, filtered by `filter`. Names

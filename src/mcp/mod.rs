@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::db_params;
+use crate::store::db::Db;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -169,7 +170,7 @@ pub fn tool_allowed(tool: &str, allow: Option<&[String]>, deny: Option<&[String]
     }
 }
 
-use crate::store::{now_ms as now, sql};
+use crate::store::now_ms as now;
 
 fn valid_name(name: &str) -> Result<()> {
     let ok = !name.is_empty()
@@ -187,12 +188,7 @@ fn valid_name(name: &str) -> Result<()> {
 }
 
 /// Adds a server to the store; its env values and headers are sealed with `key`.
-pub fn add(
-    conn: &Connection,
-    key: &SecretKey,
-    s: &NewServer,
-    config: &McpConfig,
-) -> Result<Server> {
+pub fn add(db: Db<'_>, key: &SecretKey, s: &NewServer, config: &McpConfig) -> Result<Server> {
     valid_name(&s.name)?;
     if config.servers.contains_key(&s.name) {
         return Err(Error::conflict(format!(
@@ -217,12 +213,12 @@ pub fn add(
     }
     let seal = |m| crate::secrets::seal_map(key, m);
     let keys = crate::secrets::names_json;
-    let n = conn
+    let n = db
         .execute(
             "INSERT INTO mcp_servers (name, transport, command, args, url, env_sealed, headers_sealed, env_keys, header_keys,
                                       tool_prefix, timeout_secs, access, enabled, created_at, updated_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14) ON CONFLICT (name) DO NOTHING",
-            params![
+            db_params![
                 s.name,
                 s.spec.transport.as_str(),
                 s.spec.command,
@@ -238,50 +234,49 @@ pub fn add(
                 s.spec.enabled,
                 now()
             ],
-        )
-        .map_err(sql)?;
+        )?;
     if n == 0 {
         return Err(Error::conflict(format!(
             "server `{}` already exists",
             s.name
         )));
     }
-    get(conn, config, &s.name)
+    get(db, config, &s.name)
 }
 
 /// Every server: the store's, then config's.
-pub fn list(conn: &Connection, config: &McpConfig) -> Result<Vec<Server>> {
-    let mut out: Vec<Server> = conn
-        .prepare(
-            "SELECT name, transport, command, args, url, env_keys, header_keys, tool_prefix, timeout_secs, access, enabled
-             FROM mcp_servers ORDER BY name",
-        )
-        .and_then(|mut st| {
-            st.query_map([], |r| {
-                let args: String = r.get(3)?;
-                let ek: String = r.get(5)?;
-                let hk: String = r.get(6)?;
-                let name: String = r.get(0)?;
-                let prefix: String = r.get(7)?;
-                Ok(Server {
-                    tool_prefix: effective_prefix(&name, &prefix),
-                    name,
-                    source: "store",
-                    transport: Transport::parse(&r.get::<_, String>(1)?),
-                    command: r.get(2)?,
-                    args: serde_json::from_str(&args).unwrap_or_default(),
-                    url: r.get(4)?,
-                    env_keys: serde_json::from_str(&ek).unwrap_or_default(),
-                    header_keys: serde_json::from_str(&hk).unwrap_or_default(),
-                    prefix,
-                    timeout_secs: r.get::<_, i64>(8)?.max(1) as u64,
-                    access: if r.get::<_, String>(9)? == "granted" { Access::Granted } else { Access::Open },
-                    enabled: r.get(10)?,
-                })
+pub fn list(db: Db<'_>, config: &McpConfig) -> Result<Vec<Server>> {
+    let mut out: Vec<Server> = db.query_map(
+        "SELECT name, transport, command, args, url, env_keys, header_keys, tool_prefix, timeout_secs, access, enabled
+         FROM mcp_servers ORDER BY name",
+        &[],
+        |r| {
+            let args: String = r.get(3)?;
+            let ek: String = r.get(5)?;
+            let hk: String = r.get(6)?;
+            let name: String = r.get(0)?;
+            let prefix: String = r.get(7)?;
+            Ok(Server {
+                tool_prefix: effective_prefix(&name, &prefix),
+                name,
+                source: "store",
+                transport: Transport::parse(&r.get::<String>(1)?),
+                command: r.get(2)?,
+                args: serde_json::from_str(&args).unwrap_or_default(),
+                url: r.get(4)?,
+                env_keys: serde_json::from_str(&ek).unwrap_or_default(),
+                header_keys: serde_json::from_str(&hk).unwrap_or_default(),
+                prefix,
+                timeout_secs: r.get::<i64>(8)?.max(1) as u64,
+                access: if r.get::<String>(9)? == "granted" {
+                    Access::Granted
+                } else {
+                    Access::Open
+                },
+                enabled: r.get(10)?,
             })
-            .and_then(|rows| rows.collect())
-        })
-        .map_err(sql)?;
+        },
+    )?;
     out.extend(config_servers(config));
     Ok(out)
 }
@@ -310,8 +305,8 @@ pub fn config_servers(config: &McpConfig) -> Vec<Server> {
 }
 
 /// One server by name.
-pub fn get(conn: &Connection, config: &McpConfig, name: &str) -> Result<Server> {
-    list(conn, config)?
+pub fn get(db: Db<'_>, config: &McpConfig, name: &str) -> Result<Server> {
+    list(db, config)?
         .into_iter()
         .find(|s| s.name == name)
         .ok_or_else(|| {
@@ -321,13 +316,12 @@ pub fn get(conn: &Connection, config: &McpConfig, name: &str) -> Result<Server> 
 }
 
 /// The store id of a server added with `mcp add` (config servers have none).
-fn store_id(conn: &Connection, config: &McpConfig, name: &str) -> Result<i64> {
-    let id: Option<i64> = conn
-        .query_row("SELECT id FROM mcp_servers WHERE name = ?1", [name], |r| {
-            r.get(0)
-        })
-        .optional()
-        .map_err(sql)?;
+fn store_id(db: Db<'_>, config: &McpConfig, name: &str) -> Result<i64> {
+    let id: Option<i64> = db.query_opt(
+        "SELECT id FROM mcp_servers WHERE name = ?1",
+        db_params![name],
+        |r| r.get(0),
+    )?;
     match id {
         Some(id) => Ok(id),
         None if config.servers.contains_key(name) => Err(Error::conflict(format!(
@@ -338,43 +332,35 @@ fn store_id(conn: &Connection, config: &McpConfig, name: &str) -> Result<i64> {
 }
 
 /// Removes a server (and its grants and requests).
-pub fn remove(conn: &Connection, config: &McpConfig, name: &str) -> Result<()> {
-    let id = store_id(conn, config, name)?;
-    conn.execute("DELETE FROM mcp_servers WHERE id = ?1", [id])
+pub fn remove(db: Db<'_>, config: &McpConfig, name: &str) -> Result<()> {
+    let id = store_id(db, config, name)?;
+    db.execute("DELETE FROM mcp_servers WHERE id = ?1", db_params![id])
         .map(|_| ())
-        .map_err(sql)
 }
 
 /// Enables or disables a server.
-pub fn set_enabled(
-    conn: &Connection,
-    config: &McpConfig,
-    name: &str,
-    enabled: bool,
-) -> Result<Server> {
-    let id = store_id(conn, config, name)?;
-    conn.execute(
+pub fn set_enabled(db: Db<'_>, config: &McpConfig, name: &str, enabled: bool) -> Result<Server> {
+    let id = store_id(db, config, name)?;
+    db.execute(
         "UPDATE mcp_servers SET enabled = ?2, updated_at = ?3 WHERE id = ?1",
-        params![id, enabled, now()],
-    )
-    .map_err(sql)?;
-    get(conn, config, name)
+        db_params![id, enabled, now()],
+    )?;
+    get(db, config, name)
 }
 
 /// The decrypted env values and headers of a stored server (for connecting; never printed).
 pub fn secrets(
-    conn: &Connection,
+    db: Db<'_>,
     key: &SecretKey,
     name: &str,
 ) -> Result<(BTreeMap<String, String>, BTreeMap<String, String>)> {
-    let (env, headers): (Option<Vec<u8>>, Option<Vec<u8>>) = conn
-        .query_row(
+    type Sealed = (Option<Vec<u8>>, Option<Vec<u8>>);
+    let (env, headers): Sealed = db
+        .query_opt(
             "SELECT env_sealed, headers_sealed FROM mcp_servers WHERE name = ?1",
-            [name],
+            db_params![name],
             |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .map_err(sql)?
+        )?
         .ok_or_else(|| Error::not_found(format!("no MCP server `{name}` in the store")))?;
     let open = |b: Option<Vec<u8>>| crate::secrets::open_map(key, b.as_deref());
     Ok((open(env)?, open(headers)?))

@@ -53,7 +53,11 @@ pub fn examine(paths: &PathArgs, env: &Env) -> crate::error::Result<Report> {
     let mut checks = vec![config_check(&settings, broken)];
     let store = store_checks(&settings, &mut checks);
     provider_checks(&settings, &mut checks);
-    mcp_checks(&settings, store.as_ref(), &mut checks);
+    mcp_checks(
+        &settings,
+        store.as_ref().map(crate::store::db::Db::Sqlite),
+        &mut checks,
+    );
     sandbox_checks(&settings, &mut checks);
     let ok = checks.iter().all(|c| c.status != Health::Fail);
     Ok(Report { ok, checks })
@@ -282,7 +286,7 @@ fn with_causes(e: &dyn std::error::Error) -> String {
 
 /// The MCP servers of config, and of the store when it is there and current (without it, only
 /// config's are checked: the store's cannot be read).
-fn mcp_checks(s: &Settings, conn: Option<&rusqlite::Connection>, checks: &mut Vec<Check>) {
+fn mcp_checks(s: &Settings, conn: Option<crate::store::db::Db<'_>>, checks: &mut Vec<Check>) {
     let config = &s.config.mcp;
     let servers = match conn {
         Some(conn) => match crate::mcp::list(conn, config) {

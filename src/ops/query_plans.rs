@@ -178,8 +178,8 @@ fn exercise_runs(store: &mut Store, t: &team::Team) {
     record::sessions(store.db(), None, &deeper("99:s1")).unwrap();
     record::sessions(store.db(), Some("a"), &deeper("99:s1")).unwrap();
     record::runs(store.db(), None, &deeper("100:r100")).unwrap();
-    crate::cron::runs(store.conn().unwrap(), Some(1), &deeper("50")).unwrap();
-    crate::cron::runs(store.conn().unwrap(), None, &deeper("50")).unwrap();
+    crate::cron::runs(store.db(), Some(1), &deeper("50")).unwrap();
+    crate::cron::runs(store.db(), None, &deeper("50")).unwrap();
     record::reap_abandoned(store.db()).unwrap();
     crate::agent::runs::get(store.db(), "run-1").unwrap();
     crate::agent::runs::list(

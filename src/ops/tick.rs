@@ -45,7 +45,7 @@ pub fn tick(
     force: Option<&str>,
     notes: &mut Vec<Note>,
 ) -> Result<Vec<JobReport>> {
-    cron::reap(store.conn()?)?;
+    cron::reap(store.db())?;
     let runner = format!(
         "tick:{}:{}",
         std::process::id(),
@@ -55,8 +55,8 @@ pub fn tick(
     let mut report = Vec::new();
     let mut done = Vec::new();
     if let Some(key) = force {
-        let job = cron::find(store.conn()?, key, None)?;
-        let Some(claim) = cron::claim(store.conn_mut()?, job.id, &runner, lease, true)? else {
+        let job = cron::find(store.db(), key, None)?;
+        let Some(claim) = cron::claim(store.db(), job.id, &runner, lease, true)? else {
             return Err(Error::conflict(format!(
                 "job {} is running in another tick",
                 job.id
@@ -67,11 +67,11 @@ pub fn tick(
     }
     // Each job is claimed just before it runs, so a lease never goes stale while the jobs
     // before it run.
-    for id in cron::due(store.conn()?, now_ms())? {
+    for id in cron::due(store.db(), now_ms())? {
         if done.contains(&id) {
             continue;
         }
-        if let Some(claim) = cron::claim(store.conn_mut()?, id, &runner, lease, false)? {
+        if let Some(claim) = cron::claim(store.db(), id, &runner, lease, false)? {
             report.push(run_claimed(settings, store, &claim, notes)?);
         }
     }
@@ -96,7 +96,7 @@ fn run_claimed(
         output: None,
         run_id: None,
     });
-    cron::finish(store.conn()?, claim, &end)?;
+    cron::finish(store.db(), claim, &end)?;
     Ok(JobReport {
         job: job.id,
         name: job.name.clone(),

@@ -185,14 +185,14 @@ impl Toolbox {
         if !name.starts_with("mcp_") || self.registry.get(name).is_some() {
             return Ok(());
         }
-        let servers = mcp::list(store.conn()?, &settings.config.mcp)?;
+        let servers = mcp::list(store.db(), &settings.config.mcp)?;
         let Some(server) = bridge::server_for(&servers, name) else {
             return Ok(()); // the gate reports an unknown tool
         };
-        let filter = mcp::access_for(store.conn()?, server, caller.agent, caller.user)?
+        let filter = mcp::access_for(store.db(), server, caller.agent, caller.user)?
             .ok_or_else(|| bridge::refusal(server, caller.agent))?;
         let secrets = bridge::server_secrets(
-            store.conn()?,
+            store.db(),
             &settings.config.mcp,
             &settings.store_dir(),
             server,
@@ -222,13 +222,13 @@ impl Toolbox {
     fn bridge_all(&mut self, settings: &Settings, store: &Store, caller: Caller<'_>) -> Result<()> {
         let key_dir = settings.store_dir();
         let mut links = Vec::new();
-        for server in mcp::list(store.conn()?, &settings.config.mcp)? {
-            let Some(filter) = mcp::access_for(store.conn()?, &server, caller.agent, caller.user)?
+        for server in mcp::list(store.db(), &settings.config.mcp)? {
+            let Some(filter) = mcp::access_for(store.db(), &server, caller.agent, caller.user)?
             else {
                 continue;
             };
             let secrets =
-                bridge::server_secrets(store.conn()?, &settings.config.mcp, &key_dir, &server)?;
+                bridge::server_secrets(store.db(), &settings.config.mcp, &key_dir, &server)?;
             self.scrub_given(&secrets)?;
             links.push((self.mcp.link(&server, secrets)?, filter));
         }

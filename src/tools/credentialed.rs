@@ -17,16 +17,17 @@ use std::sync::LazyLock;
 use std::time::Duration;
 
 use regex::Regex;
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::exec::{go_duration, run};
 use super::{CallContext, Risk, Tool, ToolResult};
+use crate::db_params;
 use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
 use crate::store::Store;
-use crate::store::{now_ms, sql};
+use crate::store::db::{Db, Row};
+use crate::store::now_ms;
 
 /// Output kept per stream (the original kept everything; a runaway CLI should not eat memory).
 const OUTPUT_LIMIT: usize = 16 << 20;
@@ -151,12 +152,7 @@ pub struct Cli {
 }
 
 /// Registers (or replaces) a CLI with its sealed environment.
-pub fn add(
-    conn: &Connection,
-    key: &SecretKey,
-    cli: &Cli,
-    env: &BTreeMap<String, String>,
-) -> Result<()> {
+pub fn add(db: Db<'_>, key: &SecretKey, cli: &Cli, env: &BTreeMap<String, String>) -> Result<()> {
     for p in cli.deny_args.iter().chain(&cli.deny_verbose) {
         Regex::new(p).map_err(|e| {
             let why = e.to_string();
@@ -166,7 +162,7 @@ pub fn add(
     }
     let sealed = crate::secrets::seal_map(key, env)?;
     let now = now_ms();
-    conn.execute(
+    db.execute(
         "INSERT INTO secure_cli (binary_name, binary_path, description, env, env_keys, deny_args,
              deny_verbose, timeout_secs, tips, agent, enabled, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)
@@ -175,7 +171,7 @@ pub fn add(
              deny_args = excluded.deny_args, deny_verbose = excluded.deny_verbose,
              timeout_secs = excluded.timeout_secs, tips = excluded.tips,
              enabled = excluded.enabled, updated_at = excluded.updated_at",
-        params![
+        db_params![
             cli.binary_name,
             cli.binary_path,
             cli.description,
@@ -189,16 +185,15 @@ pub fn add(
             cli.enabled,
             now
         ],
-    )
-    .map_err(sql)?;
+    )?;
     Ok(())
 }
 
 const COLUMNS: &str = "binary_name, binary_path, description, env_keys, deny_args, deny_verbose, timeout_secs, tips, agent, enabled";
 
-fn row(r: &rusqlite::Row) -> rusqlite::Result<Cli> {
-    let list = |i: usize| -> rusqlite::Result<Vec<String>> {
-        Ok(serde_json::from_str(&r.get::<_, String>(i)?).unwrap_or_default())
+fn row(r: &Row) -> Result<Cli> {
+    let list = |i: usize| -> Result<Vec<String>> {
+        Ok(serde_json::from_str(&r.get::<String>(i)?).unwrap_or_default())
     };
     Ok(Cli {
         binary_name: r.get(0)?,
@@ -207,7 +202,7 @@ fn row(r: &rusqlite::Row) -> rusqlite::Result<Cli> {
         env_keys: list(3)?,
         deny_args: list(4)?,
         deny_verbose: list(5)?,
-        timeout_secs: r.get::<_, i64>(6)?.max(0) as u64,
+        timeout_secs: r.get::<i64>(6)?.max(0) as u64,
         tips: r.get(7)?,
         agent: r.get(8)?,
         enabled: r.get(9)?,
@@ -215,59 +210,53 @@ fn row(r: &rusqlite::Row) -> rusqlite::Result<Cli> {
 }
 
 /// Every registered CLI, by name then agent.
-pub fn list(conn: &Connection) -> Result<Vec<Cli>> {
-    let mut stmt = conn
-        .prepare(&format!(
-            "SELECT {COLUMNS} FROM secure_cli ORDER BY binary_name, agent"
-        ))
-        .map_err(sql)?;
-    let rows = stmt.query_map([], row).map_err(sql)?;
-    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
+pub fn list(db: Db<'_>) -> Result<Vec<Cli>> {
+    db.query_map(
+        &format!("SELECT {COLUMNS} FROM secure_cli ORDER BY binary_name, agent"),
+        &[],
+        row,
+    )
 }
 
 /// Removes a registration; false when there was none.
-pub fn remove(conn: &Connection, name: &str, agent: &str) -> Result<bool> {
-    conn.execute(
+pub fn remove(db: Db<'_>, name: &str, agent: &str) -> Result<bool> {
+    db.execute(
         "DELETE FROM secure_cli WHERE binary_name = ?1 AND agent = ?2",
-        params![name, agent],
+        db_params![name, agent],
     )
     .map(|n| n > 0)
-    .map_err(sql)
 }
 
 /// Turns a registration on or off; false when there was none.
-pub fn set_enabled(conn: &Connection, name: &str, agent: &str, enabled: bool) -> Result<bool> {
-    conn.execute(
+pub fn set_enabled(db: Db<'_>, name: &str, agent: &str, enabled: bool) -> Result<bool> {
+    db.execute(
         "UPDATE secure_cli SET enabled = ?3, updated_at = ?4 WHERE binary_name = ?1 AND agent = ?2",
-        params![name, agent, enabled, now_ms()],
+        db_params![name, agent, enabled, now_ms()],
     )
     .map(|n| n > 0)
-    .map_err(sql)
 }
 
 /// The enabled CLI named exactly `name` for `agent` (its own row first, then the global one),
 /// with its sealed environment.
 pub fn lookup(
-    conn: &Connection,
+    db: Db<'_>,
     name: &str,
     agent: Option<&str>,
 ) -> Result<Option<(Cli, Option<Vec<u8>>)>> {
-    conn.query_row(
+    db.query_opt(
         &format!(
             "SELECT {COLUMNS}, env FROM secure_cli
              WHERE binary_name = ?1 AND enabled = 1 AND (agent = '' OR agent = ?2)
              ORDER BY agent = '' LIMIT 1"
         ),
-        params![name, agent.unwrap_or("")],
+        db_params![name, agent.unwrap_or("")],
         |r| Ok((row(r)?, r.get(10)?)),
     )
-    .optional()
-    .map_err(sql)
 }
 
 /// Every enabled CLI an agent can use (its own rows over global ones of the same name).
-pub fn usable(conn: &Connection, agent: Option<&str>) -> Result<Vec<Cli>> {
-    let visible = list(conn)?
+pub fn usable(db: Db<'_>, agent: Option<&str>) -> Result<Vec<Cli>> {
+    let visible = list(db)?
         .into_iter()
         .filter(|c| c.enabled && (c.agent.is_empty() || Some(c.agent.as_str()) == agent))
         .collect();
@@ -421,7 +410,7 @@ impl Tool for CredentialedExec {
 }
 
 fn execute(ctx: &CallContext, store: &Store, binary: &str, argv: &[String]) -> Result<ToolResult> {
-    let Some((cli, sealed)) = lookup(store.conn()?, binary, ctx.agent.as_deref())? else {
+    let Some((cli, sealed)) = lookup(store.db(), binary, ctx.agent.as_deref())? else {
         return Ok(ToolResult::error(format!(
             "[CREDENTIALED EXEC] {binary:?} is not a registered CLI. `goclaw secure-cli list` shows the registered ones; anything else runs with exec."
         )));

@@ -12,6 +12,7 @@ use super::{CallContext, Risk, Tool, ToolResult};
 use crate::cron::{self, Job, NewJob, Payload, Schedule};
 use crate::error::{Error, Result};
 use crate::store::Store;
+use crate::store::db::Db;
 use crate::store::now_ms;
 use crate::store::page::PageRequest;
 
@@ -24,7 +25,7 @@ fn pretty(v: Value) -> ToolResult {
 
 /// The job `key` when the caller owns it (agent and, when the job has one, user); otherwise
 /// "not found", as the original says.
-fn owned(conn: &rusqlite::Connection, ctx: &CallContext, key: &str) -> Result<Job> {
+fn owned(conn: Db<'_>, ctx: &CallContext, key: &str) -> Result<Job> {
     let not_found = || Error::not_found(format!("job {key} not found"));
     let job = cron::find(conn, key, ctx.agent.as_deref()).map_err(|_| not_found())?;
     if !job.owned_by(ctx.agent.as_deref(), ctx.user.as_deref()) {
@@ -85,19 +86,19 @@ impl CronTool {
             return Ok(ToolResult::error("action parameter is required"));
         }
         match action {
-            "status" => status(ctx, store.conn()?),
-            "list" => list(ctx, store.conn()?),
-            "add" => add(ctx, args, store.conn()?),
+            "status" => status(ctx, store.db()),
+            "list" => list(ctx, store.db()),
+            "add" => add(ctx, args, store.db()),
             "update" | "remove" | "run" | "runs" => {
                 let Some(key) = job_key(args) else {
                     return Ok(ToolResult::error("jobId is required"));
                 };
-                let job = owned(store.conn()?, ctx, &key)?;
+                let job = owned(store.db(), ctx, &key)?;
                 match action {
-                    "remove" => remove(store.conn()?, &job),
-                    "runs" => runs(args, store.conn()?, &job),
+                    "remove" => remove(store.db(), &job),
+                    "runs" => runs(args, store.db(), &job),
                     "run" => run(ctx, args, store, &job),
-                    _ => update(args, store.conn()?, &job),
+                    _ => update(args, store.db(), &job),
                 }
             }
             other => Ok(ToolResult::error(format!("unknown action: {other}"))),
@@ -106,7 +107,7 @@ impl CronTool {
 }
 
 /// `status`: how many jobs, how many enabled, and which runs next.
-fn status(ctx: &CallContext, conn: &rusqlite::Connection) -> Result<ToolResult> {
+fn status(ctx: &CallContext, conn: Db<'_>) -> Result<ToolResult> {
     let jobs = mine(ctx, cron::list(conn, None)?);
     let next = jobs
         .iter()
@@ -123,17 +124,13 @@ fn status(ctx: &CallContext, conn: &rusqlite::Connection) -> Result<ToolResult> 
 }
 
 /// `list`: the caller's jobs.
-fn list(ctx: &CallContext, conn: &rusqlite::Connection) -> Result<ToolResult> {
+fn list(ctx: &CallContext, conn: Db<'_>) -> Result<ToolResult> {
     let jobs = mine(ctx, cron::list(conn, None)?);
     Ok(pretty(json!({"jobs": jobs, "count": jobs.len()})))
 }
 
 /// `add`: a new job of the caller's, with the caller's tool list as its ceiling.
-fn add(
-    ctx: &CallContext,
-    args: &Map<String, Value>,
-    conn: &rusqlite::Connection,
-) -> Result<ToolResult> {
+fn add(ctx: &CallContext, args: &Map<String, Value>, conn: Db<'_>) -> Result<ToolResult> {
     let Some(job) = args.get("job").and_then(Value::as_object) else {
         return Ok(ToolResult::error("job object is required"));
     };
@@ -187,13 +184,13 @@ fn add(
 }
 
 /// `remove`: deletes the job.
-fn remove(conn: &rusqlite::Connection, job: &Job) -> Result<ToolResult> {
+fn remove(conn: Db<'_>, job: &Job) -> Result<ToolResult> {
     cron::remove(conn, job.id)?;
     Ok(pretty(json!({"removed": job.id})))
 }
 
 /// `runs`: the job's latest runs (`limit`, default 20).
-fn runs(args: &Map<String, Value>, conn: &rusqlite::Connection, job: &Job) -> Result<ToolResult> {
+fn runs(args: &Map<String, Value>, conn: Db<'_>, job: &Job) -> Result<ToolResult> {
     let limit = args
         .get("limit")
         .and_then(Value::as_u64)
@@ -216,7 +213,7 @@ fn run(
     if !force && !due {
         return Ok(pretty(json!({"queued": false, "reason": "not due"})));
     }
-    cron::make_due(store.conn()?, job.id)?;
+    cron::make_due(store.db(), job.id)?;
     Ok(match start_tick(ctx, job.id) {
         Ok(pid) => pretty(json!({"started": true, "jobId": job.id, "pid": pid,
             "note": "running in the background; the runs action shows how it ended"})),
@@ -226,7 +223,7 @@ fn run(
 }
 
 /// `update`: applies `patch` (or `job`): schedule, payload, enabled, session.
-fn update(args: &Map<String, Value>, conn: &rusqlite::Connection, job: &Job) -> Result<ToolResult> {
+fn update(args: &Map<String, Value>, conn: Db<'_>, job: &Job) -> Result<ToolResult> {
     let patch = args.get("patch").or_else(|| args.get("job"));
     let patch = patch.and_then(Value::as_object);
     let schedule = match patch.and_then(|p| p.get("schedule")) {

@@ -215,14 +215,14 @@ impl Tool for SessionStatus {
             let mut doc = json!({"agent": caller_agent(ctx), "session_key": ctx.session_key});
             if let Some(run) = &ctx.run {
                 let iterations: i64 = store
-                    .conn()?
+                    .db()
                     .query_row(
                         "SELECT iterations FROM runs WHERE id = ?1",
-                        [&run.run_id],
+                        crate::db_params![run.run_id],
                         |r| r.get(0),
                     )
                     .unwrap_or(0);
-                let children = crate::subagents::children(store.conn()?, &run.run_id)?;
+                let children = crate::subagents::children(store.db(), &run.run_id)?;
                 doc["run"] = json!({
                     "run_id": run.run_id, "parent_run_id": run.parent_run_id, "depth": run.depth,
                     "provider": run.provider, "model": run.model,

@@ -13,7 +13,7 @@ use crate::skills::{self, Skill};
 use crate::store::Store;
 
 fn discover(ctx: &CallContext, store: &Store) -> Result<Vec<Skill>> {
-    skills::discover(&ctx.skill_roots, store.conn()?, ctx.agent.as_deref())
+    skills::discover(&ctx.skill_roots, store.db(), ctx.agent.as_deref())
 }
 
 /// `skill_search`.
@@ -138,9 +138,7 @@ impl Tool for PublishSkill {
             Ok(d) => d,
             Err(e) => return ToolResult::error(e),
         };
-        let published = store
-            .conn()
-            .and_then(|conn| skills::publish(conn, &dir, ctx.agent.as_deref().unwrap_or("")));
+        let published = skills::publish(store.db(), &dir, ctx.agent.as_deref().unwrap_or(""));
         match published {
             Ok(s) => ToolResult::text(
                 serde_json::to_string_pretty(&json!({"published": s})).unwrap_or_default(),

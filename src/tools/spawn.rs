@@ -71,11 +71,11 @@ fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Resul
             }
             let ended = wait_for(ctx, store, &child.run_id)?;
             // Its answer is this tool's result: the parent is not told again.
-            subagents::mark_announced(store.conn()?, &child.run_id)?;
+            subagents::mark_announced(store.db(), &child.run_id)?;
             Ok(answer(&ended))
         }
         "list" => {
-            let children = subagents::children(store.conn()?, &run.run_id)?;
+            let children = subagents::children(store.db(), &run.run_id)?;
             Ok(ToolResult::silent(
                 json!({"children": children, "count": children.len()}).to_string(),
             ))
@@ -84,7 +84,7 @@ fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Resul
             let targets = targets(store, run, given_arg(args, "id"))?;
             let mut cancelled = Vec::new();
             for c in &targets {
-                if subagents::cancel(store.conn()?, &c.run_id)? {
+                if subagents::cancel(store.db(), &c.run_id)? {
                     cancelled.push(c.label.clone());
                 }
             }
@@ -105,7 +105,7 @@ fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Resul
 /// The children `id` names: a run id, `last` (the newest running one) or `all` (every running
 /// one).
 fn targets(store: &Store, run: &RunLink, id: Option<&str>) -> Result<Vec<Child>> {
-    let active: Vec<Child> = subagents::children(store.conn()?, &run.run_id)?
+    let active: Vec<Child> = subagents::children(store.db(), &run.run_id)?
         .into_iter()
         .filter(Child::active)
         .collect();
@@ -118,7 +118,7 @@ fn targets(store: &Store, run: &RunLink, id: Option<&str>) -> Result<Vec<Child>>
         Some("all") => active,
         Some("last") => active.into_iter().last().into_iter().collect(),
         Some(id) => {
-            let mine = subagents::children(store.conn()?, &run.run_id)?;
+            let mine = subagents::children(store.db(), &run.run_id)?;
             let found = mine.into_iter().find(|c| c.run_id == id || c.label == id);
             vec![found.ok_or_else(|| Error::not_found(format!("no subagent {id} of this run")))?]
         }
@@ -136,7 +136,7 @@ fn steer(
     let Some(old) = target.into_iter().next() else {
         return Ok(ToolResult::error("no subagent to steer"));
     };
-    subagents::cancel(store.conn()?, &old.run_id)?;
+    subagents::cancel(store.db(), &old.run_id)?;
     std::thread::sleep(STEER_SETTLE);
     let mut args = args.clone();
     args.insert("label".into(), json!(old.label));
@@ -179,7 +179,7 @@ fn start(
         None => ctx.agent.clone(),
     };
     let run_id = uuid::Uuid::now_v7().to_string();
-    let count = subagents::children(store.conn()?, &run.run_id)?.len() + 1;
+    let count = subagents::children(store.db(), &run.run_id)?.len() + 1;
     let label = given_arg(args, "label")
         .map(str::to_string)
         .unwrap_or_else(|| format!("child-{count}"));
@@ -192,21 +192,21 @@ fn start(
         task,
         detached: run.detach_children,
     };
-    subagents::reserve(store.conn_mut()?, &new, &ctx.subagents)?;
+    subagents::reserve(store.db(), &new, &ctx.subagents)?;
     // A copy of the caller runs on the caller's provider and model; a configured agent on its
     // own, unless the call names a model.
     let cloned = given_arg(args, "agent").is_none();
     let model = given_arg(args, "model").or(cloned.then_some(run.model.as_str()));
     let provider = cloned.then_some(run.provider.as_str());
     match launch(ctx, run, &new, agent.as_deref(), (provider, model)) {
-        Ok(pid) => subagents::started(store.conn()?, &run_id, pid)?,
+        Ok(pid) => subagents::started(store.db(), &run_id, pid)?,
         Err(e) => {
             let why = format!("the child process could not start: {e}");
-            subagents::failed_to_start(store.conn()?, &run_id, &why)?;
+            subagents::failed_to_start(store.db(), &run_id, &why)?;
             return Err(Error::failed(why));
         }
     }
-    subagents::child(store.conn()?, &run_id)?
+    subagents::child(store.db(), &run_id)?
         .ok_or_else(|| Error::internal("a spawned child has no record"))
 }
 
@@ -254,10 +254,8 @@ fn launch(
         move |waited| {
             // A child that ended before it recorded its run failed to start: say so, so nobody
             // waits for it (and its pid is never signalled again).
-            if let Ok(store) = store.open()
-                && let Ok(conn) = store.conn()
-            {
-                let _ = subagents::ended_unstarted(conn, &run_id, &format!("{waited:?}"));
+            if let Ok(store) = store.open() {
+                let _ = subagents::ended_unstarted(store.db(), &run_id, &format!("{waited:?}"));
             }
         },
     )
@@ -271,10 +269,10 @@ fn wait_for(ctx: &CallContext, store: &Store, run_id: &str) -> Result<Child> {
         stopped = ctx.stop.check().is_some();
         stopped
     };
-    let mut now = subagents::wait(store.conn()?, &ids, &mut give_up)?;
+    let mut now = subagents::wait(store.db(), &ids, &mut give_up)?;
     if stopped {
-        subagents::cancel(store.conn()?, run_id)?;
-        now = subagents::wait(store.conn()?, &ids, &mut || false)?;
+        subagents::cancel(store.db(), run_id)?;
+        now = subagents::wait(store.db(), &ids, &mut || false)?;
     }
     now.into_iter()
         .next()

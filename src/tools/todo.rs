@@ -3,13 +3,14 @@
 //! without returns it. At most one item may be `in_progress`, so the list always says what is
 //! being worked on now.
 
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{CallContext, Risk, Tool, ToolResult};
+use crate::db_params;
 use crate::error::{Error, Result};
-use crate::store::{Store, now_ms, sql};
+use crate::store::db::Begin;
+use crate::store::{Store, now_ms};
 
 /// Most items a list may hold.
 const MAX_ITEMS: usize = 100;
@@ -56,22 +57,17 @@ impl Status {
 
 /// The session's list.
 pub fn load(store: &Store, session: &str) -> Result<Vec<Todo>> {
-    let mut stmt = store
-        .conn()?
-        .prepare(
-            "SELECT content, status, active_form FROM todos WHERE session_key = ?1 ORDER BY position",
-        )
-        .map_err(sql)?;
-    let rows = stmt
-        .query_map([session], |r| {
+    store.db().query_map(
+        "SELECT content, status, active_form FROM todos WHERE session_key = ?1 ORDER BY position",
+        db_params![session],
+        |r| {
             Ok(Todo {
                 content: r.get(0)?,
-                status: Status::parse(&r.get::<_, String>(1)?),
+                status: Status::parse(&r.get::<String>(1)?),
                 active_form: r.get(2)?,
             })
-        })
-        .map_err(sql)?;
-    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql)
+        },
+    )
 }
 
 /// Replaces the session's list in one transaction.
@@ -94,15 +90,17 @@ pub fn save(store: &mut Store, session: &str, todos: &[Todo]) -> Result<()> {
             "only one todo may be in_progress at a time; finish or reset the others first",
         ));
     }
-    let tx = store.conn_mut()?.transaction().map_err(sql)?;
-    tx.execute("DELETE FROM todos WHERE session_key = ?1", [session])
-        .map_err(sql)?;
+    let tx = store.db().transaction(Begin::Write)?;
+    tx.execute(
+        "DELETE FROM todos WHERE session_key = ?1",
+        db_params![session],
+    )?;
     let now = now_ms();
     for (i, t) in todos.iter().enumerate() {
         tx.execute(
             "INSERT INTO todos (session_key, position, content, status, active_form, updated_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
+            db_params![
                 session,
                 i as i64,
                 t.content.trim(),
@@ -110,10 +108,9 @@ pub fn save(store: &mut Store, session: &str, todos: &[Todo]) -> Result<()> {
                 t.active_form,
                 now
             ],
-        )
-        .map_err(sql)?;
+        )?;
     }
-    tx.commit().map_err(sql)
+    tx.commit()
 }
 
 /// `todo`.

@@ -71,12 +71,12 @@ fn servers_are_kept_with_secrets_sealed() {
     // The library opens them with the key.
     let store = goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(5)).unwrap();
     let k = goclaw::secrets::SecretKey::load(&env.home()).unwrap();
-    let (envs, _) = goclaw::mcp::secrets(store.conn().unwrap(), &k, "every-thing").unwrap();
+    let (envs, _) = goclaw::mcp::secrets(store.db(), &k, "every-thing").unwrap();
     assert_eq!(envs["API_TOKEN"], "s3cret-token-value-42");
     // A wrong key is refused, not silently misread.
     let other = tempfile::tempdir().unwrap();
     let wrong = goclaw::secrets::SecretKey::load(other.path()).unwrap();
-    assert!(goclaw::mcp::secrets(store.conn().unwrap(), &wrong, "every-thing").is_err());
+    assert!(goclaw::mcp::secrets(store.db(), &wrong, "every-thing").is_err());
     assert_error(
         &env.cmd(&["mcp", "add", "x", "--command", "y"])
             .env("GOCLAW_SECRET_KEY", "nothex")
@@ -222,21 +222,19 @@ fn grants_and_reviewed_requests() {
     // Access: granted servers need an enabled agent grant; a disabled user grant removes it.
     let store = goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(5)).unwrap();
     let cfg = goclaw::mcp::McpConfig::default();
-    let server = goclaw::mcp::get(store.conn().unwrap(), &cfg, "db").unwrap();
-    let alice =
-        goclaw::mcp::access_for(store.conn().unwrap(), &server, Some("alice"), None).unwrap();
+    let server = goclaw::mcp::get(store.db(), &cfg, "db").unwrap();
+    let alice = goclaw::mcp::access_for(store.db(), &server, Some("alice"), None).unwrap();
     let alice = alice.unwrap();
     assert!(alice.allows("query") && !alice.allows("drop") && !alice.allows("other"));
     assert_eq!(
-        goclaw::mcp::access_for(store.conn().unwrap(), &server, Some("nobody"), None).unwrap(),
+        goclaw::mcp::access_for(store.db(), &server, Some("nobody"), None).unwrap(),
         None
     );
     drop(store);
     env.run(&["mcp", "grant", "db", "--user", "u-9", "--disabled"]);
     let store = goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(5)).unwrap();
     assert_eq!(
-        goclaw::mcp::access_for(store.conn().unwrap(), &server, Some("alice"), Some("u-9"))
-            .unwrap(),
+        goclaw::mcp::access_for(store.db(), &server, Some("alice"), Some("u-9")).unwrap(),
         None
     );
 }

@@ -157,10 +157,10 @@ fn check_event_stream(evs: &[Value]) {
     assert!(terminal.contains(&evs.last().unwrap()["type"].as_str().unwrap()));
 }
 
-#[test]
-fn a_run_reads_and_edits_a_file() {
+on_both_backends! {
+fn a_run_reads_and_edits_a_file(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("notes.txt", "teh quick fox\n");
     let o = run(
         &env,
@@ -232,11 +232,12 @@ fn a_run_reads_and_edits_a_file() {
     let audit = items(&env.run(&["tools", "history", "--session", "s1"]));
     assert_eq!(audit.len(), 2, "{audit:?}");
 }
+}
 
-#[test]
-fn the_same_run_over_anthropic_messages() {
+on_both_backends! {
+fn the_same_run_over_anthropic_messages(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("notes.txt", "teh end\n");
     let o = run(
         &env,
@@ -270,11 +271,12 @@ fn the_same_run_over_anthropic_messages() {
         "the end\n"
     );
 }
+}
 
-#[test]
-fn a_non_streaming_provider_from_config() {
+on_both_backends! {
+fn a_non_streaming_provider_from_config(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         format!(
@@ -294,11 +296,12 @@ fn a_non_streaming_provider_from_config() {
         "the\n"
     );
 }
+}
 
-#[test]
-fn parallel_tool_calls_come_back_in_call_order() {
+on_both_backends! {
+fn parallel_tool_calls_come_back_in_call_order(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("a.txt", "alpha\n");
     env.write("b.txt", "beta\n");
     let o = run(
@@ -320,11 +323,12 @@ fn parallel_tool_calls_come_back_in_call_order() {
     assert!(msgs[2]["content"].as_str().unwrap().contains("alpha"));
     assert!(msgs[3]["content"].as_str().unwrap().contains("beta"));
 }
+}
 
-#[test]
-fn a_denied_tool_is_refused_and_the_run_goes_on() {
+on_both_backends! {
+fn a_denied_tool_is_refused_and_the_run_goes_on(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         "[agents.reader.tools]\ndeny = [\"edit\", \"write_file\"]\n",
@@ -352,11 +356,12 @@ fn a_denied_tool_is_refused_and_the_run_goes_on() {
         "teh\n"
     );
 }
+}
 
-#[test]
-fn an_approval_falls_back_to_on_ask_without_a_terminal() {
+on_both_backends! {
+fn an_approval_falls_back_to_on_ask_without_a_terminal(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = run(&env, &llm, &["--events", "install it now"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let evs = events(&o);
@@ -368,11 +373,12 @@ fn an_approval_falls_back_to_on_ask_without_a_terminal() {
     );
     assert_eq!(evs.last().unwrap()["content"], "I could not install it.");
 }
+}
 
-#[test]
-fn a_session_continues_across_runs() {
+on_both_backends! {
+fn a_session_continues_across_runs(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let first = json(&run(&env, &llm, &["--session", "z", "remember zebra"]));
     assert_eq!(first["content"], "Noted.");
     let second = json(&run(&env, &llm, &["--session", "z", "which word was it?"]));
@@ -388,11 +394,12 @@ fn a_session_continues_across_runs() {
     assert_eq!(code(&env.run(&["sessions", "rm", "z"])), 0);
     assert_eq!(code(&env.run(&["sessions", "show", "z"])), 5);
 }
+}
 
-#[test]
-fn a_failed_run_leaves_the_session_as_it_was() {
+on_both_backends! {
+fn a_failed_run_leaves_the_session_as_it_was(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let first = json(&run(&env, &llm, &["--session", "r", "remember zebra"]));
     assert_eq!(first["content"], "Noted.");
     // A provider that is down, twice, as a cron job retrying would meet it.
@@ -418,11 +425,12 @@ fn a_failed_run_leaves_the_session_as_it_was() {
     let next = json(&run(&env, &llm, &["--session", "r", "which word was it?"]));
     assert_eq!(next["content"], "You asked me to remember zebra.", "{next}");
 }
+}
 
-#[test]
-fn a_tool_loop_is_stopped() {
+on_both_backends! {
+fn a_tool_loop_is_stopped(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("notes.txt", "same\n");
     let o = run(&env, &llm, &["--events", "loop forever please"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -437,11 +445,12 @@ fn a_tool_loop_is_stopped() {
     );
     assert_eq!(done["iterations"], 5);
 }
+}
 
-#[test]
-fn the_iteration_limit_ends_the_run() {
+on_both_backends! {
+fn the_iteration_limit_ends_the_run(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("notes.txt", "same\n");
     let doc = json(&run(
         &env,
@@ -451,22 +460,24 @@ fn the_iteration_limit_ends_the_run() {
     assert_eq!(doc["status"], "completed");
     assert_eq!(doc["iterations"], 2);
 }
+}
 
-#[test]
-fn a_silent_reply_is_kept_but_not_delivered() {
+on_both_backends! {
+fn a_silent_reply_is_kept_but_not_delivered(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let doc = json(&run(&env, &llm, &["--session", "q", "say nothing"]));
     assert_eq!(doc["silent"], true);
     assert_eq!(doc["content"], "");
     let history = stdout(&env.run(&["sessions", "history", "q"]));
     assert!(history.contains("NO_REPLY"), "{history}");
 }
+}
 
-#[test]
-fn the_input_guard_in_block_mode_denies_the_run() {
+on_both_backends! {
+fn the_input_guard_in_block_mode_denies_the_run(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         "[guard]\nmode = \"block\"\n",
@@ -491,10 +502,11 @@ fn the_input_guard_in_block_mode_denies_the_run() {
     let runs = list(&env.run(&["traces", "list"]));
     assert_eq!(runs[0]["status"], "denied");
 }
+}
 
-#[test]
-fn a_missing_provider_says_what_to_set() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_missing_provider_says_what_to_set(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = env.run(&["run", "hello"]);
     assert_error(&o, 2, "usage");
     assert!(stdout(&o).contains("OPENAI_API_KEY"), "{}", stdout(&o));
@@ -504,10 +516,11 @@ fn a_missing_provider_says_what_to_set() {
     let o = env.run(&["run", "--agent", "nobody", "hello"]);
     assert_error(&o, 5, "not_found");
 }
+}
 
-#[test]
-fn a_recorded_run_replays_offline() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_recorded_run_replays_offline(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("notes.txt", "teh fox\n");
     let recording = env.root().join("fix.jsonl");
     {
@@ -566,11 +579,12 @@ fn a_recorded_run_replays_offline() {
     ]);
     assert_error(&o, 8, "upstream");
 }
+}
 
-#[test]
-fn a_stream_cut_short_is_an_upstream_failure() {
+on_both_backends! {
+fn a_stream_cut_short_is_an_upstream_failure(backend) {
     let Some(llm) = llmock() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     llm.scenario(json!([{"type": "stream_fault", "kind": "truncate", "after_chunks": 2}]));
     let o = run(&env, &llm, &["--events", "--session", "t", "hello there"]);
     assert_eq!(code(&o), 8, "{}{}", stdout(&o), stderr(&o));
@@ -588,11 +602,12 @@ fn a_stream_cut_short_is_an_upstream_failure() {
     let runs = list(&env.run(&["traces", "list"]));
     assert_eq!(runs[0]["status"], "failed");
 }
+}
 
-#[test]
-fn rate_limits_are_retried_after_retry_after() {
+on_both_backends! {
+fn rate_limits_are_retried_after_retry_after(backend) {
     let Some(llm) = llmock() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     llm.scenario(json!([{"type": "fail", "status": 429, "retry_after": 1, "times": 1}]));
     let o = run(&env, &llm, &["--events", "hello again"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
@@ -602,6 +617,7 @@ fn rate_limits_are_retried_after_retry_after() {
     assert_eq!(retry["wait_ms"], 1000);
     assert!(retry["error"].as_str().unwrap().contains("429"));
     assert_eq!(evs.last().unwrap()["type"], "run.completed");
+}
 }
 
 /// `goclaw run` as a child, its events read line by line.
@@ -646,10 +662,10 @@ fn wait_for_chunk(rx: &std::sync::mpsc::Receiver<Value>) {
     }
 }
 
-#[test]
-fn sigint_mid_stream_cancels_cleanly() {
+on_both_backends! {
+fn sigint_mid_stream_cancels_cleanly(backend) {
     let Some(llm) = llmock() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     llm.scenario(
         json!([{"type": "stream_fault", "kind": "stall", "after_chunks": 2, "stall_seconds": 30}]),
     );
@@ -673,11 +689,12 @@ fn sigint_mid_stream_cancels_cleanly() {
         "no session was written"
     );
 }
+}
 
-#[test]
-fn a_killed_run_is_abandoned_and_leaves_no_half_session() {
+on_both_backends! {
+fn a_killed_run_is_abandoned_and_leaves_no_half_session(backend) {
     let Some(llm) = llmock() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     llm.scenario(
         json!([{"type": "stream_fault", "kind": "stall", "after_chunks": 2, "stall_seconds": 30}]),
     );
@@ -693,11 +710,12 @@ fn a_killed_run_is_abandoned_and_leaves_no_half_session() {
         "no session was written"
     );
 }
+}
 
-#[test]
-fn a_timeout_ends_the_run_with_exit_7() {
+on_both_backends! {
+fn a_timeout_ends_the_run_with_exit_7(backend) {
     let Some(llm) = llmock() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     llm.scenario(
         json!([{"type": "stream_fault", "kind": "stall", "after_chunks": 1, "stall_seconds": 30}]),
     );
@@ -705,11 +723,12 @@ fn a_timeout_ends_the_run_with_exit_7() {
     let doc = assert_error(&o, 7, "timeout");
     assert_eq!(doc["details"]["status"], "timed_out", "{doc}");
 }
+}
 
-#[test]
-fn the_readme_main_job_runs_offline() {
+on_both_backends! {
+fn the_readme_main_job_runs_offline(backend) {
     // The first set-up command of the README, in a copy of the files it looks at.
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     std::fs::copy(root.join("README.md"), env.work().join("README.md")).unwrap();
     let recording = root.join("fixtures/runs/quickstart.jsonl");
@@ -743,11 +762,12 @@ fn the_readme_main_job_runs_offline() {
             .starts_with("This is **goclaw**")
     );
 }
+}
 
-#[test]
-fn context_files_shape_the_prompt_and_verbose_traces_keep_it() {
+on_both_backends! {
+fn context_files_shape_the_prompt_and_verbose_traces_keep_it(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.run_stdin(
         &["agents", "files", "set", "default", "SOUL.md"],
         "Speak like a pirate.\n",
@@ -759,11 +779,12 @@ fn context_files_shape_the_prompt_and_verbose_traces_keep_it() {
     assert!(system.find("## Tooling").unwrap() > system.find("# Persona").unwrap());
     assert_eq!(messages.last().unwrap()["content"], "say nothing, pirate");
 }
+}
 
-#[test]
-fn a_long_session_is_compacted_after_a_memory_flush() {
+on_both_backends! {
+fn a_long_session_is_compacted_after_a_memory_flush(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     // A tiny window, so one run is past 75 % of it.
     std::fs::write(
         env.home().join("config.toml"),
@@ -846,10 +867,11 @@ fn a_long_session_is_compacted_after_a_memory_flush() {
         "{input}"
     );
 }
+}
 
-#[test]
-fn a_run_past_the_window_is_compacted_mid_loop() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_run_past_the_window_is_compacted_mid_loop(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         "[agents.small]\ncontext_window = 30\n",
@@ -933,6 +955,7 @@ fn a_run_past_the_window_is_compacted_mid_loop() {
         ]
     );
 }
+}
 
 /// `goclaw run ARGS…` against fakellm with verbose traces: the output, and the messages the
 /// last LLM call saw.
@@ -960,10 +983,10 @@ fn last_llm_input(env: &TestEnv, run_id: &str) -> Vec<Value> {
     serde_json::from_str(span["input_preview"].as_str().unwrap()).unwrap()
 }
 
-#[test]
-fn a_first_run_follows_bootstrap_with_write_file_only() {
+on_both_backends! {
+fn a_first_run_follows_bootstrap_with_write_file_only(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.run_stdin(
         &["agents", "files", "set", "default", "BOOTSTRAP.md"],
         "Ask the user's name.\n",
@@ -974,6 +997,7 @@ fn a_first_run_follows_bootstrap_with_write_file_only() {
     assert!(system.contains("- write_file:"), "{system}");
     assert!(!system.contains("- read_file:"), "{system}");
     assert!(system.contains("Ask the user's name."), "{system}");
+}
 }
 
 #[test]
@@ -1011,10 +1035,10 @@ fn a_session_with_broken_tool_pairing_is_repaired() {
     assert_eq!(msgs.len(), 5, "{history}");
 }
 
-#[test]
-fn a_stalled_stream_is_retried_when_nothing_was_shown_yet() {
+on_both_backends! {
+fn a_stalled_stream_is_retried_when_nothing_was_shown_yet(backend) {
     let Some(llm) = llmock() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     mock_provider(&env, &llm, "idle_timeout_secs = 1");
     // The first chunk only opens the message (no text), then the stream goes silent.
     llm.scenario(
@@ -1029,6 +1053,7 @@ fn a_stalled_stream_is_retried_when_nothing_was_shown_yet() {
         "{retry}"
     );
     assert_eq!(evs.last().unwrap()["type"], "run.completed");
+}
 }
 
 /// Writes a recording of `responses` and returns the `--provider` value that plays it.
@@ -1078,9 +1103,9 @@ fn contents(msgs: &[Value]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn the_tool_budget_stops_execution_and_says_so() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn the_tool_budget_stops_execution_and_says_so(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         "[agents.thrifty]\nmax_tool_calls = 1\n",
@@ -1121,10 +1146,11 @@ fn the_tool_budget_stops_execution_and_says_so() {
         "{second:?}"
     );
 }
+}
 
-#[test]
-fn cut_off_tool_arguments_are_retried_not_run() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn cut_off_tool_arguments_are_retried_not_run(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let provider = recording(
         &env,
         "length.jsonl",
@@ -1148,10 +1174,11 @@ fn cut_off_tool_arguments_are_retried_not_run() {
         "{second:?}"
     );
 }
+}
 
-#[test]
-fn the_iteration_budget_nudges_then_ends_without_tools() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn the_iteration_budget_nudges_then_ends_without_tools(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("a.txt", "alpha");
     let read = |n: &str| {
         calls(
@@ -1188,13 +1215,14 @@ fn the_iteration_budget_nudges_then_ends_without_tools() {
             .any(|c| c.starts_with("[System] Final iteration reached"))
     );
 }
+}
 
-#[test]
-fn a_terminal_sees_the_answer_stream() {
+on_both_backends! {
+fn a_terminal_sees_the_answer_stream(backend) {
     if require_peer(which::which("script").ok(), "script(1) (util-linux)").is_none() {
         return;
     }
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let provider = recording(&env, "tty.jsonl", &[answer("Streaming to your terminal.")]);
     let inner = format!(
         "{} run --provider {provider} 'hello terminal'",
@@ -1213,15 +1241,16 @@ fn a_terminal_sees_the_answer_stream() {
         "no JSON on a terminal: {screen}"
     );
 }
+}
 
+on_both_backends! {
 /// `-q` silences every note, on a terminal too: the tool-call notes are gone, the answer
 /// (data) stays.
-#[test]
-fn quiet_silences_the_tool_call_notes_on_a_terminal() {
+fn quiet_silences_the_tool_call_notes_on_a_terminal(backend) {
     if require_peer(which::which("script").ok(), "script(1) (util-linux)").is_none() {
         return;
     }
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("notes.txt", "quiet please");
     let provider = recording(
         &env,
@@ -1254,11 +1283,12 @@ fn quiet_silences_the_tool_call_notes_on_a_terminal() {
     assert!(quiet.contains("The file says quiet please."), "{quiet}");
     assert!(!quiet.contains("→ read_file"), "{quiet}");
 }
+}
 
-#[test]
-fn a_run_uses_the_tools_of_mcp_servers_the_agent_may_use() {
+on_both_backends! {
+fn a_run_uses_the_tools_of_mcp_servers_the_agent_may_use(backend) {
     let Some(py) = peer_python() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     crate::mcp::add_python_stdio(&env, &py, "py", &[]);
     let provider = recording(
         &env,
@@ -1291,14 +1321,15 @@ fn a_run_uses_the_tools_of_mcp_servers_the_agent_may_use() {
             .contains("EXTERNAL_UNTRUSTED_CONTENT")
     );
 }
+}
 
-#[test]
-fn checkpoints_of_a_killed_run_are_removed_when_it_is_found_abandoned() {
+on_both_backends! {
+fn checkpoints_of_a_killed_run_are_removed_when_it_is_found_abandoned(backend) {
     // Slow streams: the sixth answer is still streaming when the test looks.
     let Some(llm) = llmock_with(&["--stream-chunk-delay-ms", "250"]) else {
         return;
     };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     // Five iterations of tool calls (different each time, so no loop is detected), then the
     // text answer: by then the run has checkpointed its messages.
     let behaviors: Vec<Value> = (0..5)
@@ -1322,6 +1353,7 @@ fn checkpoints_of_a_killed_run_are_removed_when_it_is_found_abandoned() {
     let runs = list(&env.run(&["traces", "list"]));
     assert_eq!(runs[0]["status"], "abandoned");
     assert_eq!(pending(&env), 0);
+}
 }
 
 #[test]
@@ -1354,10 +1386,10 @@ fn a_team_lead_is_reminded_of_its_board() {
     assert!(!history.contains("pending team task"), "{history}");
 }
 
-#[test]
-fn a_provider_that_does_not_answer_in_time_is_retried() {
+on_both_backends! {
+fn a_provider_that_does_not_answer_in_time_is_retried(backend) {
     let Some(llm) = llmock() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     mock_provider(&env, &llm, "request_timeout_secs = 1");
     // The first request is held for 5 s: past the 1 s limit, so it is retried.
     llm.scenario(json!([{"type": "delay", "seconds": 5, "times": 1}]));
@@ -1380,11 +1412,12 @@ fn a_provider_that_does_not_answer_in_time_is_retried() {
     );
     assert_eq!(evs.last().unwrap()["type"], "run.completed");
 }
+}
 
-#[test]
-fn the_deadline_stops_a_running_tool() {
+on_both_backends! {
+fn the_deadline_stops_a_running_tool(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let t = std::time::Instant::now();
     let o = run(&env, &llm, &["--timeout", "3s", "sleep long"]);
     let took = t.elapsed();
@@ -1393,11 +1426,12 @@ fn the_deadline_stops_a_running_tool() {
     assert!(took < Duration::from_secs(8), "the run took {took:?}");
     assert!(processes_end("^sleep 40$"), "the command outlived the run");
 }
+}
 
-#[test]
-fn secrets_typed_or_echoed_are_scrubbed_wherever_they_are_kept_or_streamed() {
+on_both_backends! {
+fn secrets_typed_or_echoed_are_scrubbed_wherever_they_are_kept_or_streamed(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
     let message = format!("keep this token: {token} please");
     let o = run(&env, &llm, &["--events", "--session", "sec", &message]);
@@ -1420,9 +1454,10 @@ fn secrets_typed_or_echoed_are_scrubbed_wherever_they_are_kept_or_streamed() {
         assert!(!text.contains(token), "{args:?}: {text}");
     }
 }
+}
 
-#[test]
-fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool() {
+on_both_backends! {
+fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool(backend) {
     let Some(llm) = fakellm() else { return };
     // Each its own first message: fakellm keys a conversation by it.
     for (sig, exit, message) in [
@@ -1437,7 +1472,7 @@ fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool() {
             "sleep long, then SIGINT",
         ),
     ] {
-        let env = TestEnv::new();
+        let Some(env) = TestEnv::on(backend) else { return };
         let (mut child, rx) = spawn_run(&env, &llm, &[message]);
         loop {
             let e = rx
@@ -1467,11 +1502,12 @@ fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool() {
         assert_eq!(rest.last().unwrap()["type"], "run.cancelled", "{sig}");
     }
 }
+}
 
-#[test]
-fn a_run_whose_events_nobody_reads_stops() {
+on_both_backends! {
+fn a_run_whose_events_nobody_reads_stops(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     // `goclaw run --events … | head -1`: the reader takes one line and goes.
     let mut child = env
         .std_cmd(&[
@@ -1504,11 +1540,12 @@ fn a_run_whose_events_nobody_reads_stops() {
         "{runs:?}"
     );
 }
+}
 
-#[test]
-fn an_endpoint_variable_the_config_overrides_is_warned_about() {
+on_both_backends! {
+fn an_endpoint_variable_the_config_overrides_is_warned_about(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     mock_provider(&env, &llm, "");
     let o = env
         .cmd(&["run", "remember zebra"])
@@ -1524,11 +1561,12 @@ fn an_endpoint_variable_the_config_overrides_is_warned_about() {
         stderr(&o)
     );
 }
+}
 
-#[test]
-fn a_budget_stops_the_run_before_a_request_that_could_exceed_it() {
+on_both_backends! {
+fn a_budget_stops_the_run_before_a_request_that_could_exceed_it(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     mock_provider(&env, &llm, "input_price = 1.0\noutput_price = 1.0\n");
     // Any request here could cost more than a hundredth of a cent (8192 output tokens alone
     // are $0.008): the run stops before asking, limited, exit 4.
@@ -1565,21 +1603,23 @@ fn a_budget_stops_the_run_before_a_request_that_could_exceed_it() {
     let runs = items(&env.run(&["runs", "list"]));
     assert_eq!(runs[0]["status"], "limited", "{runs:?}");
 }
+}
 
-#[test]
-fn a_budget_without_prices_is_refused() {
+on_both_backends! {
+fn a_budget_without_prices_is_refused(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     mock_provider(&env, &llm, "");
     let e = assert_error(&env.run(&["run", "--max-cost", "1", "hello"]), 2, "usage");
     assert!(e["hint"].as_str().unwrap().contains("input_price"), "{e}");
     assert_error(&env.run(&["run", "--max-cost", "-1", "hello"]), 2, "usage");
 }
+}
 
-#[test]
-fn an_output_schema_makes_the_answer_json_that_fits_it() {
+on_both_backends! {
+fn an_output_schema_makes_the_answer_json_that_fits_it(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let schema = env.write(
         "animal.json",
         r#"{"type":"object","required":["animal","legs"],"properties":{"animal":{"type":"string"},"legs":{"type":"integer","minimum":0}},"additionalProperties":false}"#,
@@ -1645,4 +1685,5 @@ fn an_output_schema_makes_the_answer_json_that_fits_it() {
             .contains("not a valid JSON Schema"),
         "{e}"
     );
+}
 }

@@ -69,14 +69,14 @@ macro_rules! on_both_backends {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
-            fn run($backend: $crate::util::Backend) $body
+            fn on_backend($backend: $crate::util::Backend) $body
             #[test]
             fn sqlite() {
-                run($crate::util::Backend::Sqlite)
+                on_backend($crate::util::Backend::Sqlite)
             }
             #[test]
             fn postgres() {
-                run($crate::util::Backend::Postgres)
+                on_backend($crate::util::Backend::Postgres)
             }
         }
     };

@@ -298,15 +298,14 @@ impl Dispatcher<'_> {
     /// run ended, the board changed, a message arrived, or [`LOOK_ANYWAY`] passed (locks expire
     /// silently). Claims are writes: an idle dispatcher does not make one every look.
     fn board_moved(&mut self) -> Result<bool> {
-        let conn = self.store.conn()?;
+        let db = self.store.db();
         let now = (
-            board::last_event(self.store.db(), self.team.id)?,
-            conn.query_row(
+            board::last_event(db, self.team.id)?,
+            db.query_row(
                 "SELECT coalesce(max(id), 0) FROM messages WHERE team_id = ?1",
-                [self.team.id],
-                |r| r.get::<_, i64>(0),
-            )
-            .map_err(crate::store::sql)?,
+                crate::db_params![self.team.id],
+                |r| r.get::<i64>(0),
+            )?,
         );
         let moved = match self.look {
             Some((seen, at)) => seen != now || at.elapsed() >= LOOK_ANYWAY,
