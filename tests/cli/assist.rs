@@ -10,9 +10,9 @@ fn result(o: &std::process::Output) -> Value {
     serde_json::from_str(json(o)["result"]["for_llm"].as_str().unwrap()).unwrap()
 }
 
-#[test]
-fn todo_keeps_one_list_per_session() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn todo_keeps_one_list_per_session(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let list = r#"{"todos":[{"content":"Read the code","status":"completed"},
         {"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},
         {"content":"Run the tests","status":"pending"}]}"#;
@@ -57,10 +57,11 @@ fn todo_keeps_one_list_per_session() {
         stdout(&o)
     );
 }
+}
 
-#[test]
-fn ask_user_without_a_terminal_answers_with_the_fallback_and_says_so() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn ask_user_without_a_terminal_answers_with_the_fallback_and_says_so(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = env.run(&[
         "tools",
         "exec",
@@ -85,6 +86,7 @@ fn ask_user_without_a_terminal_answers_with_the_fallback_and_says_so() {
         stdout(&o)
     );
 }
+}
 
 /// `ask_user` under a terminal; `answer` typed once the question is asked (at its `> `), or
 /// nothing ever.
@@ -96,12 +98,12 @@ fn ask_on_terminal(env: &TestEnv, args: &str, answer: Option<&str>) -> String {
     }
 }
 
-#[test]
-fn ask_user_on_a_terminal_asks_and_times_out() {
+on_both_backends! {
+fn ask_user_on_a_terminal_asks_and_times_out(backend) {
     if require_peer(which::which("script").ok(), "script(1) (util-linux)").is_none() {
         return;
     }
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let screen = ask_on_terminal(
         &env,
         r#"{"question":"Which region?","choices":["eu-west","us-east"]}"#,
@@ -127,10 +129,11 @@ fn ask_user_on_a_terminal_asks_and_times_out() {
         "{screen}"
     );
 }
+}
 
-#[test]
-fn workspace_dir_names_the_workspace_and_teams() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn workspace_dir_names_the_workspace_and_teams(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         "[agents.lead]\n[agents.dev]\n",
@@ -184,4 +187,5 @@ fn workspace_dir_names_the_workspace_and_teams() {
         "dev",
     ]);
     assert!(stdout(&o).contains("dev's file"), "{}", stdout(&o));
+}
 }

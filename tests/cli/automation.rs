@@ -4,9 +4,9 @@ use serde_json::Value;
 
 use crate::util::*;
 
-#[test]
-fn datetime_reports_utc_and_a_named_zone() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn datetime_reports_utc_and_a_named_zone(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = env.run(&[
         "tools",
         "exec",
@@ -38,6 +38,7 @@ fn datetime_reports_utc_and_a_named_zone() {
     // In the automation group, so a policy can name it that way.
     let o = env.run(&["policy", "explain", "--tool", "datetime"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
+}
 }
 
 /// `goclaw cron tick`, for the exit code and the report.
@@ -72,9 +73,9 @@ fn chrono_ms() -> i64 {
         .as_millis() as i64
 }
 
-#[test]
-fn overlapping_ticks_run_a_due_job_once() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn overlapping_ticks_run_a_due_job_once(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let at = (chrono_ms() + 1500).to_string();
     let o = env.run(&[
         "cron",
@@ -122,10 +123,11 @@ fn overlapping_ticks_run_a_due_job_once() {
     assert_eq!((c, report["ran"].as_array().unwrap().len()), (0, 0));
     assert_eq!(list(&env.run(&["cron", "list"]))[0]["enabled"], false);
 }
+}
 
-#[test]
-fn the_run_action_starts_the_job_in_the_background() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn the_run_action_starts_the_job_in_the_background(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = env.run(&[
         "cron",
         "add",
@@ -164,10 +166,11 @@ fn the_run_action_starts_the_job_in_the_background() {
     }
     panic!("the job did not run");
 }
+}
 
-#[test]
-fn a_failing_job_is_recorded_as_failed_with_its_reason() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_failing_job_is_recorded_as_failed_with_its_reason(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = env.run(&[
         "cron",
         "add",
@@ -213,10 +216,11 @@ fn a_failing_job_is_recorded_as_failed_with_its_reason() {
         "{runs}"
     );
 }
+}
 
-#[test]
-fn a_job_never_does_more_than_its_creator_could() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_job_never_does_more_than_its_creator_could(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let rec = env.root().join("r.jsonl");
     let exec_call = serde_json::json!({"response": {"content": "", "finish_reason": "tool_calls",
         "tool_calls": [{"id": "c0", "name": "exec", "arguments": {"command": "touch escaped"}}]}});
@@ -274,10 +278,11 @@ fn a_job_never_does_more_than_its_creator_could() {
     assert!(history.contains("\"outcome\":\"denied\""), "{history}");
     assert!(history.contains("removed at step 14 (ceiling"), "{history}");
 }
+}
 
-#[test]
-fn the_cron_tool_manages_only_the_callers_jobs() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn the_cron_tool_manages_only_the_callers_jobs(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(env.home().join("config.toml"), "[agents.a]\n[agents.b]\n").unwrap();
     let call = |agent: &str, args: &str| {
         tool_text(&env.run(&["tools", "exec", "cron", args, "--agent", agent]))
@@ -333,10 +338,11 @@ fn the_cron_tool_manages_only_the_callers_jobs() {
     let (c, _) = call("a", &format!(r#"{{"action":"remove","jobId":{id}}}"#));
     assert_eq!(c, 0);
 }
+}
 
-#[test]
-fn cron_add_checks_its_input_and_the_daemon_stops_on_sigterm() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn cron_add_checks_its_input_and_the_daemon_stops_on_sigterm(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = env.run(&["cron", "add", "x", "--cron", "61 * * * *", "--message", "m"]);
     assert_error(&o, 2, "usage");
     let o = env.run(&[
@@ -386,6 +392,7 @@ fn cron_add_checks_its_input_and_the_daemon_stops_on_sigterm() {
     assert_eq!(status.code(), Some(0));
     let runs = list(&env.run(&["cron", "runs", "beat"]));
     assert_eq!(runs[0]["status"], "ok");
+}
 }
 
 fn nix_kill(pid: u32, sig: &str) {

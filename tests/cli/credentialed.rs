@@ -177,9 +177,9 @@ fn deny_patterns_refuse_before_anything_runs() {
     assert_eq!(c, 0, "--version is not -v: {text}");
 }
 
-#[test]
-fn the_child_sees_only_the_minimal_environment() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn the_child_sees_only_the_minimal_environment(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = env.run(&[
         "secure-cli",
         "add",
@@ -209,10 +209,11 @@ fn the_child_sees_only_the_minimal_environment() {
     );
     assert!(!text.contains("must-not-leak") && !text.contains("GOCLAW_HOME"));
 }
+}
 
-#[test]
-fn registration_mistakes_are_usage_errors() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn registration_mistakes_are_usage_errors(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = env
         .cmd(&["secure-cli", "add", "env", "--preset", "gh"])
         .env_remove("GH_TOKEN")
@@ -262,6 +263,7 @@ fn registration_mistakes_are_usage_errors() {
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["aws", "gcloud", "gh", "kubectl", "terraform"]);
+}
 }
 
 #[test]

@@ -198,9 +198,9 @@ fn bad_definitions_are_refused(backend) {
 }
 }
 
-#[test]
-fn an_agent_run_calls_a_custom_tool() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn an_agent_run_calls_a_custom_tool(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     assert_eq!(code(&add(&env, echo_tool(), &[])), 0);
     let provider = crate::run::recording(
         &env,
@@ -227,6 +227,7 @@ fn an_agent_run_calls_a_custom_tool() {
         tool_msg["content"],
         "from the model $(id)|\n{{.n}}|\n{{.absent}}|\n"
     );
+}
 }
 
 on_both_backends! {

@@ -86,10 +86,10 @@ impl Client {
     }
 }
 
-#[test]
-fn an_mcp_client_gets_goclaw_tools_under_the_agents_policy() {
+on_both_backends! {
+fn an_mcp_client_gets_goclaw_tools_under_the_agents_policy(backend) {
     let Some(py) = peer_python() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         "[agents.reader.tools]\nallow = [\"group:fs\", \"group:mcp\"]\ndeny = [\"write_file\"]\n",
@@ -199,10 +199,11 @@ fn an_mcp_client_gets_goclaw_tools_under_the_agents_policy() {
         no_server_left(&m);
     }
 }
+}
 
-#[test]
-fn serve_without_a_client_handshake_ends_cleanly() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn serve_without_a_client_handshake_ends_cleanly(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     // Not MCP at all on stdin: a clear failure, not a hang or a panic.
     let o = env.run_stdin(&["mcp", "serve"], "this is not json-rpc\n");
     assert_ne!(code(&o), 0);
@@ -214,11 +215,12 @@ fn serve_without_a_client_handshake_ends_cleanly() {
     let o = env.run_stdin(&["mcp", "serve"], "");
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+}
 
-#[test]
-fn a_lost_server_is_reconnected_with_backoff() {
+on_both_backends! {
+fn a_lost_server_is_reconnected_with_backoff(backend) {
     let Some(py) = peer_python() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let port = free_port();
     let script = crate::mcp::py_server();
     let start_peer = || {
@@ -269,4 +271,5 @@ fn a_lost_server_is_reconnected_with_backoff() {
         "{answer}"
     );
     assert!(client.finish().success());
+}
 }

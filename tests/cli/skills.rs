@@ -26,9 +26,9 @@ fn tool(env: &TestEnv, name: &str, args: &str, extra: &[&str]) -> (i32, String) 
     tool_text(&env.run(&a))
 }
 
-#[test]
-fn skill_search_scores_are_the_hand_computed_bm25() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn skill_search_scores_are_the_hand_computed_bm25(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     three(&env);
     // N = 3 documents: "pdf export tool" (3 tokens), "image resize" (2), "pdf merge pdf split"
     // (4); avgDL = 3. For "pdf": df = 2, idf = ln((3 - 2 + 0.5)/(2 + 0.5) + 1) = ln 1.6.
@@ -81,10 +81,11 @@ fn skill_search_scores_are_the_hand_computed_bm25() {
     assert_eq!(hits[0]["name"], "pdf-merge");
     assert!((hits[0]["score"].as_f64().unwrap() - idf * 4.4 / 3.5).abs() < 1e-9);
 }
+}
 
-#[test]
-fn use_skill_returns_the_instructions() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn use_skill_returns_the_instructions(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     three(&env);
     let (c, text) = tool(&env, "use_skill", r#"{"name":"image"}"#, &[]);
     assert_eq!(c, 0, "{text}");
@@ -105,10 +106,11 @@ fn use_skill_returns_the_instructions() {
     );
     assert_error(&env.run(&["skills", "show", "nope"]), 5, "not_found");
 }
+}
 
-#[test]
-fn roots_in_order_and_published_skills_per_agent() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn roots_in_order_and_published_skills_per_agent(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(
         env.home().join("config.toml"),
         "[agents.writer]\n[agents.other]\n",
@@ -201,6 +203,7 @@ fn roots_in_order_and_published_skills_per_agent() {
     );
     assert_eq!(c, 2, "{text}");
 }
+}
 
 trait TapDir {
     fn tap_dir(self) -> Self;
@@ -213,9 +216,9 @@ impl TapDir for std::path::PathBuf {
     }
 }
 
-#[test]
-fn an_agent_run_is_shown_the_skills() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn an_agent_run_is_shown_the_skills(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     three(&env);
     let provider = crate::run::recording(&env, "r.jsonl", &[crate::run::answer("ok")]);
     let (_, inputs) = crate::run::verbose_run(&env, &["--provider", &provider, "hi"]);
@@ -227,4 +230,5 @@ fn an_agent_run_is_shown_the_skills() {
         "{system}"
     );
     assert!(system.find("## Safety").unwrap() < system.find("## Skills").unwrap());
+}
 }

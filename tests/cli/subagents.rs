@@ -12,11 +12,9 @@ use crate::util::*;
 
 /// A run's status, read straight from the store (no process, no write).
 fn status_of(env: &TestEnv, id: &str) -> Option<String> {
-    let conn =
-        rusqlite::Connection::open_with_flags(env.db(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .ok()?;
-    conn.query_row("SELECT status FROM runs WHERE id = ?1", [id], |r| r.get(0))
-        .ok()
+    env.sql(&format!("SELECT status FROM runs WHERE id = '{id}'"))
+        .first()
+        .and_then(|r| r["status"].as_str().map(str::to_string))
 }
 
 /// Config with the agent `slowpoke`, whose provider is `slow` (a slow llmock).
@@ -152,10 +150,10 @@ fn three_async_children_run_at_once_and_report_back() {
     assert_eq!(shown["children"].as_array().unwrap().len(), 3, "{shown}");
 }
 
-#[test]
-fn a_sync_child_answers_through_the_tool() {
+on_both_backends! {
+fn a_sync_child_answers_through_the_tool(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = run(&env, &llm, &["--events", "ask one child"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let evs = events(&o);
@@ -167,11 +165,12 @@ fn a_sync_child_answers_through_the_tool() {
     );
     assert_eq!(evs.last().unwrap()["content"], "The child answered.");
 }
+}
 
-#[test]
-fn a_child_gets_the_subagent_and_leaf_deny_lists() {
+on_both_backends! {
+fn a_child_gets_the_subagent_and_leaf_deny_lists(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = run(&env, &llm, &["--events", "child tries exec"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     // The child's exec and spawn were refused by the policy's subagent steps, in its audit.
@@ -193,17 +192,23 @@ fn a_child_gets_the_subagent_and_leaf_deny_lists() {
     );
     assert_eq!(evs.last().unwrap()["content"], "Done trying.");
 }
+}
 
+on_both_backends! {
 /// A subagent whose parent process is gone (SIGKILL) cancels itself: no child runs on, no row
 /// stays `running`.
-#[test]
-fn a_child_ends_when_its_parent_process_is_killed() {
+fn a_child_ends_when_its_parent_process_is_killed(backend) {
     let Some(llm) = llmock_with(&["--latency-ms", "30000"]) else {
         return;
     };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
+    // Each backend's run has its own id: the two run at once, and processes are found by it.
+    let child = match backend {
+        Backend::Sqlite => "0000-child-sqlite",
+        Backend::Postgres => "0000-child-postgres",
+    };
     let script = format!(
-        "OPENAI_BASE_URL={}/v1 '{}' run --model gpt-4o --run-id 0000-child --parent-run 0000-parent --label orphan -- 'wait for the slow model' & echo started; wait",
+        "OPENAI_BASE_URL={}/v1 '{}' run --model gpt-4o --run-id {child} --parent-run 0000-parent --label orphan -- 'wait for the slow model' & echo started; wait",
         llm.base,
         goclaw_bin().display()
     );
@@ -215,11 +220,11 @@ fn a_child_ends_when_its_parent_process_is_killed() {
         .unwrap();
     // The child is running once its run row exists.
     let t = Instant::now();
-    while status_of(&env, "0000-child").as_deref() != Some("running") {
+    while status_of(&env, child).as_deref() != Some("running") {
         assert!(
             t.elapsed() < Duration::from_secs(20),
             "the child never started: {:?}",
-            status_of(&env, "0000-child")
+            status_of(&env, child)
         );
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -230,7 +235,7 @@ fn a_child_ends_when_its_parent_process_is_killed() {
     let _ = parent.wait();
     let t = Instant::now();
     loop {
-        let status = status_of(&env, "0000-child").unwrap_or_default();
+        let status = status_of(&env, child).unwrap_or_default();
         if status != "running" {
             assert_eq!(status, "cancelled");
             break;
@@ -242,19 +247,20 @@ fn a_child_ends_when_its_parent_process_is_killed() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(
-        processes_end("0000-child"),
+        processes_end(child),
         "the child process is still there"
     );
 }
+}
 
+on_both_backends! {
 /// `run --detach` prints the run id at once; `runs cancel` ends it cleanly (`cancelled`) and
 /// `runs wait` returns its exit code.
-#[test]
-fn a_detached_run_is_waited_for_and_cancelled() {
+fn a_detached_run_is_waited_for_and_cancelled(backend) {
     let Some(llm) = llmock_with(&["--latency-ms", "30000"]) else {
         return;
     };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     let o = env
         .cmd(&["run", "--detach", "--model", "gpt-4o", "a slow question"])
         .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
@@ -273,13 +279,14 @@ fn a_detached_run_is_waited_for_and_cancelled() {
     assert_eq!(row["status"], "cancelled", "{row}");
     assert_error(&env.run(&["runs", "show", "no-such-run"]), 5, "not_found");
 }
+}
 
+on_both_backends! {
 /// The sessions tools: an agent lists and reads its own sessions (not another agent's), sends a
 /// message into one (a background run on it), and `minimal` now means `session_status`.
-#[test]
-fn the_sessions_tools_read_send_and_report() {
+fn the_sessions_tools_read_send_and_report(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(
         "c.toml",
         "[agents.memo]\n[agents.other]\n[agents.tiny.tools]\nprofile = \"minimal\"\n",
@@ -381,12 +388,13 @@ fn the_sessions_tools_read_send_and_report() {
     let tiny = env.run(&["--config", "c.toml", "tools", "list", "--agent", "tiny"]);
     assert_eq!(names(&tiny), ["session_status"]);
 }
+}
 
+on_both_backends! {
 /// A limit refuses a spawn in a real run, saying which and the count; the other child runs.
-#[test]
-fn a_spawn_over_the_limit_is_refused_with_the_count() {
+fn a_spawn_over_the_limit_is_refused_with_the_count(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(
         "c.toml",
         "[agents.lim]\n[agents.lim.subagents]\nmax_children_per_agent = 1\n",
@@ -422,6 +430,7 @@ fn a_spawn_over_the_limit_is_refused_with_the_count() {
     let shown = json(&env.run(&["runs", "show", &parent]));
     assert_eq!(shown["children"].as_array().unwrap().len(), 1, "{shown}");
     assert_eq!(shown["children"][0]["status"], "completed");
+}
 }
 
 /// `--detach-children`: the parent ends without waiting, its child runs on to its end. The child
@@ -475,10 +484,10 @@ fn detached_children_outlive_their_parent() {
     );
 }
 
+on_both_backends! {
 /// `cancel last` stops the running child (its run ends `cancelled`); `steer` cancels it and
 /// starts it again on the new task, with the same label.
-#[test]
-fn cancel_last_and_steer() {
+fn cancel_last_and_steer(backend) {
     let Some(llm) = fakellm() else { return };
     let Some(slow) = llmock_with(&["--latency-ms", "3000", "--tool-mode", "off"]) else {
         return;
@@ -487,7 +496,7 @@ fn cancel_last_and_steer() {
         ("cancel the slow child", "Cancelled: slow."),
         ("steer the slow child", "Steered slow"),
     ] {
-        let env = TestEnv::new();
+        let Some(env) = TestEnv::on(backend) else { return };
         env.write("c.toml", slow_agent(&slow));
         let o = run(
             &env,
@@ -528,12 +537,13 @@ fn cancel_last_and_steer() {
         }
     }
 }
+}
 
+on_both_backends! {
 /// Commands a run starts learn who runs them.
-#[test]
-fn exec_sees_the_runs_identity() {
+fn exec_sees_the_runs_identity(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("c.toml", "[agents.ops]\n");
     let o = run(
         &env,
@@ -564,16 +574,17 @@ fn exec_sees_the_runs_identity() {
         "{result}"
     );
 }
+}
 
+on_both_backends! {
 /// `max_concurrent` counts the running subagents of every run, across processes: a second
 /// parent process gets what is left.
-#[test]
-fn the_concurrency_limit_holds_across_parent_processes() {
+fn the_concurrency_limit_holds_across_parent_processes(backend) {
     let Some(llm) = fakellm() else { return };
     let Some(slow) = llmock_with(&["--latency-ms", "4000", "--tool-mode", "off"]) else {
         return;
     };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(
         "c.toml",
         slow_agent(&slow) + "\n[agents.boss]\n[agents.boss.subagents]\nmax_concurrent = 3\n",
@@ -626,13 +637,14 @@ fn the_concurrency_limit_holds_across_parent_processes() {
     let o = env.run(&["runs", "cancel", "--all"]);
     assert_eq!(code(&o), 0);
 }
+}
 
+on_both_backends! {
 /// What a model chose as a child's task is text: `@FILE` is not read, `-` is not stdin; and
 /// `runs` never takes an empty or too short id for "any run".
-#[test]
-fn a_task_is_text_and_run_ids_are_not_patterns() {
+fn a_task_is_text_and_run_ids_are_not_patterns(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("notes.txt", "SECRET-NOTES");
     let o = run(&env, &llm, &["--events", "spawn a file reader"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
@@ -646,4 +658,5 @@ fn a_task_is_text_and_run_ids_are_not_patterns() {
         assert_error(&env.run(&["runs", "show", id]), 5, "not_found");
     }
     assert_error(&env.run(&["runs", "list", "--status", "bogus"]), 2, "usage");
+}
 }

@@ -97,9 +97,9 @@ fn exit_codes_of_tools_exec(backend) {
 }
 }
 
-#[test]
-fn path_escapes_are_refused() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn path_escapes_are_refused(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(env.root().join("secret.txt"), "TOP SECRET").unwrap();
     env.write("inside.txt", "inside");
     symlink(env.root().join("secret.txt"), env.work().join("link-out")).unwrap();
@@ -159,10 +159,11 @@ fn path_escapes_are_refused() {
     assert_eq!(code(&o), 1);
     assert!(!env.root().join("escape.txt").exists());
 }
+}
 
-#[test]
-fn a_symlink_swapped_in_during_reads_never_escapes() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_symlink_swapped_in_during_reads_never_escapes(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::write(env.root().join("secret.txt"), "TOP SECRET").unwrap();
     env.write("safe.txt", "safe content");
     let link = env.work().join("target");
@@ -198,13 +199,14 @@ fn a_symlink_swapped_in_during_reads_never_escapes() {
     flipper.join().unwrap();
     assert!(safe_reads > 0, "some reads landed on the safe file");
 }
+}
 
-#[test]
-fn a_directory_swapped_for_a_symlink_during_searches_never_leaks() {
+on_both_backends! {
+fn a_directory_swapped_for_a_symlink_during_searches_never_leaks(backend) {
     // search opens what its walk found without following symlinks; a directory swapped for a
     // link (into the denied .goclaw, or out of the workspace) between the walk and the open
     // must not let the link's target be read.
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     std::fs::create_dir_all(env.root().join("outside")).unwrap();
     // Many files, so that opens go on while the directory flips.
     for i in 0..300 {
@@ -258,10 +260,11 @@ fn a_directory_swapped_for_a_symlink_during_searches_never_leaks() {
     flipper.join().unwrap();
     assert!(found_real > 0, "some searches found the real file");
 }
+}
 
-#[test]
-fn denied_prefixes_are_refused_and_hidden() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn denied_prefixes_are_refused_and_hidden(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(".goclaw/state.txt", "internal");
     env.write("visible.txt", "v");
     symlink(".goclaw", env.work().join("sneaky")).unwrap();
@@ -301,6 +304,7 @@ fn denied_prefixes_are_refused_and_hidden() {
         json!({"pattern": "internal", "path": "."}),
     );
     assert!(!stdout(&o).contains("state.txt"), "{}", stdout(&o));
+}
 }
 
 on_both_backends! {
@@ -419,9 +423,9 @@ fn file_tools_behave(backend) {
 }
 }
 
-#[test]
-fn exec_deny_groups_with_obfuscated_variants() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn exec_deny_groups_with_obfuscated_variants(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let cases: &[(&str, &[&str])] = &[
         (
             "destructive_ops",
@@ -565,6 +569,7 @@ fn exec_deny_groups_with_obfuscated_variants() {
         2,
         "usage",
     );
+}
 }
 
 on_both_backends! {
@@ -743,9 +748,9 @@ fn rate_limit_holds_across_processes(backend) {
 }
 }
 
-#[test]
-fn exec_time_limits_forks_and_huge_output() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn exec_time_limits_forks_and_huge_output(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     // A command that ignores SIGTERM is killed after the grace.
     let t = Instant::now();
     let o = exec_tool(
@@ -813,10 +818,11 @@ fn exec_time_limits_forks_and_huge_output() {
         "(command completed with no output)"
     );
 }
+}
 
-#[test]
-fn sandboxes_confine_writes_and_network() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn sandboxes_confine_writes_and_network(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let landlock = goclaw::tools::exec::sandbox::landlock_supported().then_some(());
     if require_peer(landlock, "Landlock in the kernel (CI machines enforce it)").is_none() {
         return;
@@ -934,6 +940,7 @@ fn sandboxes_confine_writes_and_network() {
         skip_note("a Docker engine answers here, so the refusal without one cannot be seen");
     }
     drop(listener);
+}
 }
 
 on_both_backends! {

@@ -105,9 +105,9 @@ fn exec_cannot_read_the_store_or_the_key_however_it_names_them() {
     assert!(describe.contains("nothing protects"), "{describe}");
 }
 
-#[test]
-fn exec_children_get_an_allowlisted_environment() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn exec_children_get_an_allowlisted_environment(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(
         "goclaw.toml",
         "[tools.exec]\nsandbox = \"none\"\nenv = [\"MY_TOOL_HOME\"]\n",
@@ -132,10 +132,11 @@ fn exec_children_get_an_allowlisted_environment() {
     assert_eq!(c, 0, "{text}");
     assert_eq!(text, "k= o= a= g= m=/opt/tool t=\npath\nci=true\n");
 }
+}
 
-#[test]
-fn a_store_and_config_inside_the_workspace_are_out_of_the_agents_reach() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_store_and_config_inside_the_workspace_are_out_of_the_agents_reach(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("goclaw.toml", "[tools.exec]\napproval = \"deny\"\n");
     let g = ["--config", "goclaw.toml", "--db", "state/x.db"];
     let call = |tool: &str, args: Value| {
@@ -196,10 +197,11 @@ fn a_store_and_config_inside_the_workspace_are_out_of_the_agents_reach() {
         );
     }
 }
+}
 
-#[test]
-fn every_process_a_call_starts_ends_with_it() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn every_process_a_call_starts_ends_with_it(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let mut modes = sandbox_modes();
     modes.push("none");
     for (i, mode) in modes.iter().enumerate() {
@@ -225,10 +227,11 @@ fn every_process_a_call_starts_ends_with_it() {
         );
     }
 }
+}
 
-#[test]
-fn sigterm_and_sigint_stop_a_running_tool_at_once() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn sigterm_and_sigint_stop_a_running_tool_at_once(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     for (sig, exit, name) in [
         (nix::sys::signal::Signal::SIGTERM, 143, "terminated"),
         (nix::sys::signal::Signal::SIGINT, 130, "interrupted"),
@@ -265,10 +268,11 @@ fn sigterm_and_sigint_stop_a_running_tool_at_once() {
         assert!(rows.contains("command cancelled"), "{rows}");
     }
 }
+}
 
-#[test]
-fn udp_signals_and_unix_sockets_stay_inside_the_sandbox() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn udp_signals_and_unix_sockets_stay_inside_the_sandbox(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
     udp.set_read_timeout(Some(Duration::from_millis(300)))
         .unwrap();
@@ -302,10 +306,11 @@ fn udp_signals_and_unix_sockets_stay_inside_the_sandbox() {
         );
     }
 }
+}
 
-#[test]
-fn approvals_are_not_fooled_by_variables_redirections_or_cd() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn approvals_are_not_fooled_by_variables_redirections_or_cd(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(
         "c.toml",
         "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\n",
@@ -368,10 +373,11 @@ fn approvals_are_not_fooled_by_variables_redirections_or_cd() {
     let config = std::fs::read_to_string(env.work().join(".git/config")).unwrap();
     assert!(!config.contains("fsmonitor"));
 }
+}
 
-#[test]
-fn mcp_serve_registered_as_its_own_server_is_refused_not_a_fork_bomb() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn mcp_serve_registered_as_its_own_server_is_refused_not_a_fork_bomb(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let me = goclaw_bin();
     let me = me.to_str().unwrap();
     let add = env.run(&[
@@ -429,6 +435,7 @@ fn mcp_serve_registered_as_its_own_server_is_refused_not_a_fork_bomb() {
         "an mcp serve outlived the probe"
     );
 }
+}
 
 #[test]
 fn secrets_never_reach_reasons_or_the_audit_and_a_call_without_its_row_does_not_run() {
@@ -483,9 +490,9 @@ fn secrets_never_reach_reasons_or_the_audit_and_a_call_without_its_row_does_not_
     assert!(!env.work().join("ran-without-audit").exists());
 }
 
-#[test]
-fn the_rate_limit_holds_without_a_session_and_across_spellings_of_one() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn the_rate_limit_holds_without_a_session_and_across_spellings_of_one(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("c.toml", "[tools]\nrate_limit_per_hour = 3\n");
     let call = |extra: &[&str]| {
         let mut a = vec!["--config", "c.toml", "tools", "exec", "datetime", "{}"];
@@ -500,13 +507,14 @@ fn the_rate_limit_holds_without_a_session_and_across_spellings_of_one() {
         .collect();
     assert_eq!(codes, [0, 0, 0, 0, 4]);
 }
+}
 
-#[test]
-fn a_hostile_mcp_servers_tool_names_are_not_bridged() {
+on_both_backends! {
+fn a_hostile_mcp_servers_tool_names_are_not_bridged(backend) {
     let Some(py) = crate::mcp::peer_python() else {
         return;
     };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     crate::mcp::add_python_stdio(&env, &py, "evil", &["hostile"]);
     let o = env.run(&["tools", "list", "--mcp"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -519,10 +527,11 @@ fn a_hostile_mcp_servers_tool_names_are_not_bridged() {
         );
     }
 }
+}
 
-#[test]
-fn custom_tool_templates_that_cannot_be_quoted_safely_are_refused() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn custom_tool_templates_that_cannot_be_quoted_safely_are_refused(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     for template in [
         r#"echo "hello {{.who}}""#,
         "echo 'hello {{.who}}'",
@@ -556,10 +565,11 @@ fn custom_tool_templates_that_cannot_be_quoted_safely_are_refused() {
     assert_eq!(text, "hello $(touch pwned) \"x\" `id`\n");
     assert!(!env.work().join("pwned").exists());
 }
+}
 
-#[test]
-fn write_file_over_a_symlink_gets_the_default_mode() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn write_file_over_a_symlink_gets_the_default_mode(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("target.txt", "x");
     std::os::unix::fs::symlink("/etc/hostname", env.work().join("link")).unwrap();
     let o = env.run(&[
@@ -575,6 +585,7 @@ fn write_file_over_a_symlink_gets_the_default_mode() {
         std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777,
         0o644
     );
+}
 }
 
 /// What the gate would do with `command` (default config: approval allow): "denied", "ask"
@@ -595,9 +606,9 @@ fn verdict(env: &TestEnv, command: &str) -> &'static str {
     }
 }
 
-#[test]
-fn deny_groups_see_through_spellings_wrappers_and_opaque_parts() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn deny_groups_see_through_spellings_wrappers_and_opaque_parts(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let hostile = [
         r#"r""m -rf / ; eval :"#,
         "rm -Rf /",
@@ -720,10 +731,11 @@ fn deny_groups_see_through_spellings_wrappers_and_opaque_parts() {
         assert_eq!(verdict(&env, cmd), "run", "{cmd}");
     }
 }
+}
 
-#[test]
-fn documents_from_stdin_or_files_have_a_size_limit() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn documents_from_stdin_or_files_have_a_size_limit(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     for args in [
         vec!["guard", "-"],
         vec!["sanitize", "-"],
@@ -751,10 +763,11 @@ fn documents_from_stdin_or_files_have_a_size_limit() {
     let o = env.run_stdin(&["--config", "c.toml", "guard", "-"], "hello");
     assert_eq!(code(&o), 0);
 }
+}
 
-#[test]
-fn an_absolute_symlink_that_stays_inside_the_workspace_is_followed() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn an_absolute_symlink_that_stays_inside_the_workspace_is_followed(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write("hello.txt", "hello\n");
     std::fs::create_dir_all(env.work().join("dir")).unwrap();
     let abs = env.work().canonicalize().unwrap();
@@ -784,10 +797,11 @@ fn an_absolute_symlink_that_stays_inside_the_workspace_is_followed() {
         assert!(stdout(&o).contains("outside"), "{link}: {}", stdout(&o));
     }
 }
+}
 
-#[test]
-fn unknown_group_names_warn_and_an_unanswered_prompt_denies() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn unknown_group_names_warn_and_an_unanswered_prompt_denies(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(
         "c.toml",
         "[tools]\nallow = [\"group:teams\", \"group:fiesystem\", \"datetime\"]\n",
@@ -819,6 +833,7 @@ fn unknown_group_names_warn_and_an_unanswered_prompt_denies() {
     assert!(screen.contains("approval timed out after 1s"), "{screen}");
     assert!(t.elapsed() < Duration::from_secs(10));
     assert!(!env.work().join("asked").exists());
+}
 }
 
 #[test]
@@ -889,9 +904,9 @@ fn db_query_has_a_time_and_a_size_limit() {
     assert_eq!(stdout(&o), "{\"one\":1}\n");
 }
 
-#[test]
-fn a_killed_goclaw_takes_its_commands_with_it() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_killed_goclaw_takes_its_commands_with_it(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let marker = "sleep 1999";
     let mut child = env.spawn(&[
         "tools",
@@ -912,10 +927,11 @@ fn a_killed_goclaw_takes_its_commands_with_it() {
         "the command outlived a SIGKILLed goclaw"
     );
 }
+}
 
-#[test]
-fn a_probe_timeout_ends_every_process_the_server_started() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn a_probe_timeout_ends_every_process_the_server_started(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let marker = "sleep 2346";
     let add = env.run(&[
         "mcp",
@@ -937,4 +953,5 @@ fn a_probe_timeout_ends_every_process_the_server_started() {
     assert!(t.elapsed() < Duration::from_secs(10));
     assert!(processes_end(marker), "the server's setsid child survived");
     assert!(processes_end("sleep 60"));
+}
 }
