@@ -150,6 +150,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "run_hosts",
         sql: include_str!("migrations/014_run_hosts.sql"),
     },
+    Migration {
+        version: 15,
+        name: "notify",
+        sql: include_str!("migrations/015_notify.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

@@ -22,6 +22,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "run_hosts",
         sql: include_str!("migrations/postgres/014_run_hosts.sql"),
     },
+    Migration {
+        version: 15,
+        name: "notify",
+        sql: include_str!("migrations/postgres/015_notify.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::{Team, now_ms};
 use crate::db_params;
 use crate::error::{Error, ErrorKind, Result};
-use crate::store::db::Db;
+use crate::store::db::{Db, Dialect};
 
 /// Most messages one read returns.
 pub const READ_LIMIT: usize = 50;
@@ -149,6 +149,14 @@ pub fn wait(
     let start = Instant::now();
     let mut pause = Duration::from_millis(25);
     let mut waiting = false;
+    // On PostgreSQL a message sent from any machine wakes the wait at once (NOTIFY); the look
+    // every few seconds only guards against a notification lost with a connection. SQLite's
+    // waiters look again, at most every 250 ms.
+    db.listen(&team.channel())?;
+    let max_pause = match db.dialect() {
+        Dialect::Sqlite => Duration::from_millis(250),
+        Dialect::Postgres => Duration::from_secs(5),
+    };
     loop {
         let msgs = read(db, team, agent)?;
         if !msgs.is_empty() {
@@ -171,7 +179,7 @@ pub fn wait(
                     .max(Duration::from_millis(1)),
             );
         }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(250));
+        db.notified(pause)?;
+        pause = (pause * 2).min(max_pause);
     }
 }

@@ -34,6 +34,12 @@ pub struct Member {
 }
 
 impl Team {
+    /// The channel a PostgreSQL store notifies when the team's board or mailbox changes
+    /// (migration 015's triggers).
+    pub fn channel(&self) -> String {
+        format!("goclaw_team_{}", self.id)
+    }
+
     pub fn is_member(&self, agent: &str) -> bool {
         self.members.iter().any(|m| m.agent == agent)
     }

@@ -37,9 +37,9 @@ fn team_config(env: &TestEnv, llm: &Llm) {
 
 /// A fakellm and a test environment with [`team_config`]; `None` (after failing in CI) when
 /// the peer is missing.
-fn team_env() -> Option<(Llm, TestEnv)> {
+fn team_env(backend: Backend) -> Option<(Llm, TestEnv)> {
     let llm = require_peer(fakellm(), "fakellm")?;
-    let env = TestEnv::new();
+    let env = TestEnv::on(backend)?;
     team_config(&env, &llm);
     Some((llm, env))
 }
@@ -112,9 +112,9 @@ fn ms(v: &Value, key: &str) -> i64 {
     v[key].as_i64().unwrap_or_else(|| panic!("{key} in {v}"))
 }
 
-#[test]
-fn a_team_run_dispatches_members_in_parallel_and_the_lead_answers_with_every_result() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn a_team_run_dispatches_members_in_parallel_and_the_lead_answers_with_every_result(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2", "w3"]);
@@ -204,10 +204,11 @@ fn a_team_run_dispatches_members_in_parallel_and_the_lead_answers_with_every_res
         .join("alpha.txt");
     assert_eq!(std::fs::read_to_string(&alpha_file).unwrap(), "alpha\n");
 }
+}
 
-#[test]
-fn a_blocker_cancels_the_members_run_and_escalates_to_the_lead() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn a_blocker_cancels_the_members_run_and_escalates_to_the_lead(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t2", "lead2", &["w1"]);
@@ -278,6 +279,7 @@ fn a_blocker_cancels_the_members_run_and_escalates_to_the_lead() {
         "{history}"
     );
 }
+}
 
 /// Waits until `n` members' runs are running.
 fn members_running(env: &TestEnv, n: usize) {
@@ -306,7 +308,7 @@ fn members_running(env: &TestEnv, n: usize) {
 
 #[test]
 fn ctrl_c_stops_every_member_and_gives_their_tasks_back() {
-    let Some((_llm, env)) = team_env() else {
+    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2"]);
@@ -353,9 +355,9 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back() {
     assert!(runs(&env).iter().all(|r| r["status"] != "running"));
 }
 
-#[test]
-fn a_killed_dispatcher_leaves_no_task_in_progress_under_a_dead_owner() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn a_killed_dispatcher_leaves_no_task_in_progress_under_a_dead_owner(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2"]);
@@ -373,10 +375,11 @@ fn a_killed_dispatcher_leaves_no_task_in_progress_under_a_dead_owner() {
     let o = goclaw(&env, &["tasks", "--as", "lead", "--team", "t1", "recover"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+}
 
-#[test]
-fn run_task_claims_the_task_and_its_answer_completes_it() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn run_task_claims_the_task_and_its_answer_completes_it(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2"]);
@@ -423,10 +426,11 @@ fn run_task_claims_the_task_and_its_answer_completes_it() {
         "completed"
     );
 }
+}
 
-#[test]
-fn team_work_runs_one_members_tasks_until_the_board_is_empty() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn team_work_runs_one_members_tasks_until_the_board_is_empty(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2"]);
@@ -456,10 +460,11 @@ fn team_work_runs_one_members_tasks_until_the_board_is_empty() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(tasks(&env, "t1").iter().all(|t| t["status"] == "completed"));
 }
+}
 
-#[test]
-fn a_quality_gate_sends_the_agent_back_until_its_command_passes() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn a_quality_gate_sends_the_agent_back_until_its_command_passes(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     let o = goclaw(
@@ -494,10 +499,11 @@ fn a_quality_gate_sends_the_agent_back_until_its_command_passes() {
     let gates = gate_spans(&env, run_id);
     assert_eq!(gates.len(), 3, "{gates:?}");
 }
+}
 
-#[test]
-fn a_gate_that_keeps_failing_fails_the_run() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn a_gate_that_keeps_failing_fails_the_run(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     let o = goclaw(
@@ -543,10 +549,11 @@ fn a_gate_that_keeps_failing_fails_the_run() {
     );
     assert_ne!(code(&o), 0);
 }
+}
 
-#[test]
-fn the_evaluator_loop_stops_at_approved() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn the_evaluator_loop_stops_at_approved(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     let o = goclaw(
@@ -579,10 +586,11 @@ fn the_evaluator_loop_stops_at_approved() {
     assert_eq!(critics.len(), 2);
     assert!(critics.iter().all(|c| c["parent_run_id"] == out["run_id"]));
 }
+}
 
 #[test]
 fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback() {
-    let Some((_llm, env)) = team_env() else {
+    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
         return;
     };
     let o = goclaw(
@@ -642,9 +650,9 @@ fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback() {
     assert_eq!(all.iter().filter(|r| r["agent"] == "rev").count(), 2);
 }
 
-#[test]
-fn team_messages_reach_a_run_for_the_team_and_only_the_lead_gets_team_md() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn team_messages_reach_a_run_for_the_team_and_only_the_lead_gets_team_md(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2"]);
@@ -691,10 +699,11 @@ fn team_messages_reach_a_run_for_the_team_and_only_the_lead_gets_team_md() {
     assert!(lead.contains("You lead team `t1`"), "{lead}");
     assert!(lead.contains("- w1 (member)"), "{lead}");
 }
+}
 
-#[test]
-fn two_dispatchers_on_one_board_never_run_a_task_twice() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn two_dispatchers_on_one_board_never_run_a_task_twice(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2", "w3"]);
@@ -729,10 +738,11 @@ fn two_dispatchers_on_one_board_never_run_a_task_twice() {
         .count();
     assert_eq!(members, 6, "a task ran twice");
 }
+}
 
-#[test]
-fn a_task_with_a_gate_completes_only_once_its_command_passes() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn a_task_with_a_gate_completes_only_once_its_command_passes(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1"]);
@@ -759,10 +769,11 @@ fn a_task_with_a_gate_completes_only_once_its_command_passes() {
     // The gate ran where the member works: its own directory of the team's workspace.
     assert!(env.work().join("teams/t1/w1/done.txt").exists());
 }
+}
 
-#[test]
-fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2"]);
@@ -853,10 +864,11 @@ fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead() {
         (Some("in_review"), Some("the work"))
     );
 }
+}
 
-#[test]
-fn a_task_whose_runs_never_start_fails_after_its_dispatches() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn a_task_whose_runs_never_start_fails_after_its_dispatches(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     // w3's provider needs a key nobody set: its runs fail before they start.
@@ -884,10 +896,11 @@ fn a_task_whose_runs_never_start_fails_after_its_dispatches() {
     assert_eq!(t["status"], "failed", "{t}");
     assert!(t["dispatch_count"].as_i64().unwrap() <= 3, "{t}");
 }
+}
 
-#[test]
-fn a_team_message_reaches_a_running_member_at_its_next_iteration() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn a_team_message_reaches_a_running_member_at_its_next_iteration(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1"]);
@@ -920,10 +933,11 @@ fn a_team_message_reaches_a_running_member_at_its_next_iteration() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["content"], "GOT THE NEWS");
 }
+}
 
-#[test]
-fn an_agents_quality_gates_apply_and_a_reviewers_own_do_not() {
-    let Some((_llm, env)) = team_env() else {
+on_both_backends! {
+fn an_agents_quality_gates_apply_and_a_reviewers_own_do_not(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     // w2 must create done.txt; the critic has a gate that can never pass, which its runs as a
@@ -950,4 +964,88 @@ fn an_agents_quality_gates_apply_and_a_reviewers_own_do_not() {
     );
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert_eq!(json(&o)["content"], "Slogan v2: agents, piped");
+}
+}
+
+/// Machines sharing a PostgreSQL store are woken by it (LISTEN/NOTIFY), not by polling: a
+/// `team message wait` on one machine returns as soon as another machine sends, and a watching
+/// dispatcher on one machine claims a task another machine created within a second, though
+/// both have been idle long enough to be in their longest pause between looks.
+#[test]
+fn machines_are_woken_at_once_by_a_message_or_a_task_from_another() {
+    let Some((_llm, here)) = team_env(Backend::Postgres) else {
+        return;
+    };
+    let Some(pg) = here.pg() else { return };
+    team(&here, "t1", "lead", &["w1"]);
+    // Another machine: its own home and workspace, the same URL and config.
+    let there = TestEnv::new();
+    std::fs::copy(here.work().join("c.toml"), there.work().join("c.toml")).unwrap();
+    let on_there = |args: &[&str]| {
+        let mut all = vec!["--config", "c.toml"];
+        all.extend_from_slice(args);
+        there
+            .cmd(&all)
+            .env("GOCLAW_DB", pg.url())
+            .env("PGPASSWORD", &pg.server.password)
+            .output()
+            .unwrap()
+    };
+
+    let waiter = here.spawn(&[
+        "--config",
+        "c.toml",
+        "team",
+        "message",
+        "wait",
+        "--as",
+        "w1",
+        "--timeout",
+        "30",
+    ]);
+    std::thread::sleep(Duration::from_secs(4));
+    let o = on_there(&[
+        "team",
+        "message",
+        "send",
+        "--as",
+        "lead",
+        "--to",
+        "w1",
+        "hello there",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let sent = Instant::now();
+    let o = waiter.wait_with_output().unwrap();
+    let woken = sent.elapsed();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("hello there"), "{}", stdout(&o));
+    assert!(woken < Duration::from_secs(1), "woken after {woken:?}");
+
+    let mut dispatcher = here.spawn(&["--config", "c.toml", "team", "run", "t1", "--watch"]);
+    std::thread::sleep(Duration::from_secs(3));
+    let o = on_there(&[
+        "tasks",
+        "--as",
+        "lead",
+        "create",
+        "--subject",
+        "write a slogan",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let created = Instant::now();
+    while tasks(&here, "t1").iter().all(|t| t["status"] == "pending") {
+        assert!(
+            created.elapsed() < Duration::from_secs(1),
+            "not claimed within a second: {:?}",
+            tasks(&here, "t1")
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(dispatcher.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    dispatcher.wait().unwrap();
 }

@@ -28,6 +28,7 @@ use crate::agent::review::{Review, parse_review};
 use crate::config::Settings;
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::Store;
+use crate::store::db::Dialect;
 use crate::team::board::{self, Board, RunEnd, TaskState, Watch};
 use crate::team::{self, Team, mailbox};
 use crate::text::scrub::Scrubber;
@@ -145,6 +146,7 @@ pub fn run(
     }
     // Claims of runs that are gone go back to the board first.
     crate::agent::record::reap_abandoned(store.db())?;
+    store.db().listen(&team.channel())?;
     Board::system(store.db(), team.clone()).recover()?;
     let team_run_id = uuid::Uuid::now_v7().to_string();
     let launcher = Launcher {
@@ -299,6 +301,15 @@ impl Dispatcher<'_> {
     /// silently). Claims are writes: an idle dispatcher does not make one every look.
     fn board_moved(&mut self) -> Result<bool> {
         let db = self.store.db();
+        // On PostgreSQL the board and the mailbox say when they change (NOTIFY, from any
+        // machine): without a notification there is nothing to look at until LOOK_ANYWAY.
+        if db.dialect() == Dialect::Postgres
+            && let Some((_, at)) = self.look
+            && at.elapsed() < LOOK_ANYWAY
+            && !db.notified(Duration::ZERO)?
+        {
+            return Ok(false);
+        }
         let now = (
             board::last_event(db, self.team.id)?,
             db.query_row(

@@ -222,7 +222,10 @@ impl<'c> Db<'c> {
                 .execute(sql, rusqlite::params_from_iter(values.iter()))
                 .map(|n| n as u64)
                 .map_err(super::sql),
-            Db::Postgres(c) => c.borrow_mut().execute(&placeholders(sql), &values),
+            Db::Postgres(c) => {
+                let (sql, values) = bind(sql, values);
+                c.borrow_mut().execute(&sql, &values)
+            }
         }
     }
 
@@ -254,7 +257,8 @@ impl<'c> Db<'c> {
                 Ok(out)
             }
             Db::Postgres(c) => {
-                let rows = c.borrow_mut().query(&placeholders(sql), &values)?;
+                let (sql, values) = bind(sql, values);
+                let rows = c.borrow_mut().query(&sql, &values)?;
                 rows.iter().map(&mut f).collect()
             }
         }
@@ -294,6 +298,30 @@ impl<'c> Db<'c> {
         match self {
             Db::Sqlite(c) => c.execute_batch(sql).map_err(super::sql),
             Db::Postgres(c) => c.borrow_mut().batch_execute(sql),
+        }
+    }
+
+    /// Listens to `channel` from now on (PostgreSQL's `LISTEN`; nothing on SQLite, where
+    /// waiters look again instead). `channel` is goclaw's own name, never user text.
+    pub fn listen(&self, channel: &str) -> Result<()> {
+        match self {
+            Db::Sqlite(_) => Ok(()),
+            Db::Postgres(c) => c
+                .borrow_mut()
+                .batch_execute(&format!("LISTEN \"{channel}\"")),
+        }
+    }
+
+    /// Waits until a channel listened to is notified, at most `timeout`; true when it was. On
+    /// SQLite, which has no notifications, it sleeps `timeout` and says false: the caller
+    /// looks again either way.
+    pub fn notified(&self, timeout: std::time::Duration) -> Result<bool> {
+        match self {
+            Db::Sqlite(_) => {
+                std::thread::sleep(timeout);
+                Ok(false)
+            }
+            Db::Postgres(c) => c.borrow_mut().notified(timeout),
         }
     }
 
@@ -370,11 +398,43 @@ impl rusqlite::ToSql for Value {
 }
 
 /// `sql` with SQLite's placeholders (`?N`, and a bare `?` numbered as SQLite numbers it) as
-/// PostgreSQL's `$N`,
-/// outside string literals, quoted names and comments.
+/// PostgreSQL's `$N`, outside string literals, quoted names and comments.
 pub fn placeholders(sql: &str) -> String {
+    rewrite(sql, &|n| n).0
+}
+
+/// `sql` and its values as PostgreSQL takes them: placeholders as `$N`, and numbered densely
+/// over the values the statement uses. SQLite lets a statement leave a value unused (one SQL
+/// text for several cases, e.g. a release that sets no result); PostgreSQL refuses a
+/// parameter it cannot see, so the unused ones are left out and the rest renumbered.
+pub(crate) fn bind(sql: &str, values: Vec<Value>) -> (String, Vec<Value>) {
+    let (text, used) = rewrite(sql, &|n| n);
+    if used.len() == values.len() && used.iter().copied().eq(1..=values.len()) {
+        return (text, values);
+    }
+    let order: Vec<usize> = used.into_iter().collect();
+    let position = |n: usize| order.iter().position(|&m| m == n).map_or(n, |p| p + 1);
+    let (text, _) = rewrite(sql, &position);
+    let values = order
+        .iter()
+        .map(|&n| {
+            values
+                .get(n.wrapping_sub(1))
+                .cloned()
+                .unwrap_or(Value::Null)
+        })
+        .collect();
+    (text, values)
+}
+
+/// [`placeholders`] with each number `n` written as `number(n)`; the numbers the SQL uses.
+fn rewrite(
+    sql: &str,
+    number: &dyn Fn(usize) -> usize,
+) -> (String, std::collections::BTreeSet<usize>) {
     let bytes = sql.as_bytes();
     let mut out = String::with_capacity(sql.len() + 8);
+    let mut used = std::collections::BTreeSet::new();
     let mut next = 1usize;
     let mut i = 0;
     let mut copy_from = 0;
@@ -406,15 +466,14 @@ pub fn placeholders(sql: &str) -> String {
                     .take_while(|b| b.is_ascii_digit())
                     .count();
                 // SQLite numbers a bare `?` one past the largest number so far.
-                if digits == 0 {
-                    out.push_str(&format!("${next}"));
-                    next += 1;
+                let n = if digits == 0 {
+                    next
                 } else {
-                    let number = &sql[i + 1..i + 1 + digits];
-                    next = next.max(number.parse::<usize>().unwrap_or(0) + 1);
-                    out.push('$');
-                    out.push_str(number);
-                }
+                    sql[i + 1..i + 1 + digits].parse::<usize>().unwrap_or(0)
+                };
+                next = next.max(n + 1);
+                used.insert(n);
+                out.push_str(&format!("${}", number(n)));
                 i += 1 + digits;
                 copy_from = i;
             }
@@ -422,7 +481,7 @@ pub fn placeholders(sql: &str) -> String {
         }
     }
     out.push_str(&sql[copy_from.min(sql.len())..]);
-    out
+    (out, used)
 }
 
 /// A PostgreSQL error as goclaw's: a lost connection or a server that cannot be reached is
@@ -516,6 +575,18 @@ mod tests {
         );
         assert_eq!(placeholders("SELECT 'it''s ?'"), "SELECT 'it''s ?'");
         assert_eq!(placeholders("VALUES (?, ?)"), "VALUES ($1, $2)");
+        // Values a statement leaves unused are left out for PostgreSQL, the rest renumbered.
+        let (sql, values) = bind(
+            "SET a = ?4 WHERE id = ?1 AND run = ?2",
+            vec![Value::Int(1), Value::Int(2), Value::Null, Value::Int(4)],
+        );
+        assert_eq!(sql, "SET a = $3 WHERE id = $1 AND run = $2");
+        assert_eq!(values, vec![Value::Int(1), Value::Int(2), Value::Int(4)]);
+        let (sql, values) = bind("SELECT ?1, ?1", vec![Value::Int(7)]);
+        assert_eq!(
+            (sql.as_str(), values),
+            ("SELECT $1, $1", vec![Value::Int(7)])
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use std::error::Error as StdError;
 
 use bytes::{BufMut, BytesMut};
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 
 use super::{Row, Value};
@@ -112,6 +113,28 @@ impl Client {
                     .map(|values| Row { values })
             })
             .collect()
+    }
+
+    /// Waits up to `timeout` for a notification on a channel this connection listens to
+    /// (`LISTEN`); true when one came. The ones already there are taken too: each wakes the
+    /// waiter once.
+    pub fn notified(&mut self, timeout: std::time::Duration) -> Result<bool> {
+        let already = drain(&mut self.inner).map_err(|e| self.error(&e))?;
+        if already > 0 {
+            return Ok(true);
+        }
+        // At least a millisecond: the client's runtime reads the socket only while it waits,
+        // so a wait of zero never sees a notification that has not been read yet.
+        let wait = timeout.max(std::time::Duration::from_millis(1));
+        let first = self.inner.notifications().timeout_iter(wait).next();
+        match first {
+            Ok(None) => Ok(false),
+            Err(e) => Err(self.error(&e)),
+            Ok(Some(_)) => {
+                drain(&mut self.inner).map_err(|e| self.error(&e))?;
+                Ok(true)
+            }
+        }
     }
 
     pub fn batch_execute(&mut self, sql: &str) -> Result<()> {
@@ -252,6 +275,11 @@ impl<'a> FromSql<'a> for Value {
     fn accepts(_: &Type) -> bool {
         true
     }
+}
+
+/// Takes the notifications already received, without waiting; how many.
+fn drain(client: &mut postgres::Client) -> std::result::Result<usize, postgres::Error> {
+    client.notifications().iter().count()
 }
 
 fn is_text(ty: &Type) -> bool {
