@@ -348,7 +348,18 @@ fn run_postgres(
     let shown = target.url.to_string();
     match command {
         DbCommand::Path => {
-            let exists = PgStore::connect(target).is_ok_and(|pg| pg.version().is_ok_and(|v| v > 0));
+            // `null` when the server could not be asked (the path is still shown): a store it
+            // cannot reach is not one that does not exist.
+            let exists = match PgStore::connect(target).and_then(|pg| pg.version()) {
+                Ok(v) => Some(v > 0),
+                Err(e) => {
+                    ctx.out.warn(&format!(
+                        "cannot tell whether the store exists: {}",
+                        e.message
+                    ));
+                    None
+                }
+            };
             let doc = serde_json::json!({ "path": shown, "source": source, "exists": exists });
             ctx.out.data(&doc, |w| writeln!(w, "{shown}"))?;
         }

@@ -26,6 +26,9 @@ pub const CONTEXT_FILES: [&str; 7] = [
     "HEARTBEAT.md",
 ];
 
+/// Words of a `memory_search` query used at most (the first ones, each once).
+const MAX_QUERY_WORDS: usize = 64;
+
 /// Lines per memory chunk.
 const CHUNK_LINES: usize = 20;
 
@@ -364,10 +367,19 @@ fn vector_hits(
 /// PostgreSQL; the query's words are OR-ed either way.
 fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<Hit>> {
     // Words only (letters, digits, `_`): user text never reaches the query syntax of either.
-    let words: Vec<&str> = query
+    // The first MAX_QUERY_WORDS different words (any of them may match).
+    let mut words: Vec<&str> = Vec::new();
+    for w in query
         .split(|c: char| !c.is_alphanumeric() && c != '_')
         .filter(|w| !w.is_empty())
-        .collect();
+    {
+        if words.len() == MAX_QUERY_WORDS {
+            break;
+        }
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
     if words.is_empty() {
         return Ok(Vec::new());
     }
@@ -391,6 +403,8 @@ fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<H
              ORDER BY rank DESC, c.id LIMIT ?4",
             words
                 .iter()
+                .flat_map(|w| w.split('_'))
+                .filter(|w| !w.is_empty())
                 .map(|w| format!("'{}'", w.to_lowercase()))
                 .collect::<Vec<_>>()
                 .join(" | "),

@@ -423,6 +423,15 @@ fn postgres_check(mut target: crate::store::db::PgConnect) -> Check {
         Ok((version, state))
     });
     match verdict {
+        Ok((version, state)) if state.schema_version > state.binary_version => check(
+            "store",
+            url.to_string(),
+            Health::Fail,
+            format!(
+                "PostgreSQL {version}, schema version {} is newer than this goclaw's {}: upgrade goclaw",
+                state.schema_version, state.binary_version
+            ),
+        ),
         Ok((version, state)) if state.pending.is_empty() => check(
             "store",
             url.to_string(),

@@ -57,6 +57,15 @@ pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -
             }
         }
     }
+    // The PostgreSQL store's password, wherever it came from: a tool that finds it (in a file
+    // of the workspace, in a command's output) shows it redacted.
+    if let Some(target) = settings.pg_target()
+        && let Some(p) =
+            crate::store::location::password(&target.url, target.password_env.as_deref())
+        && p.len() >= MIN_VALUE_LEN
+    {
+        values.push(p.into_bytes());
+    }
     let short = values.iter().filter(|v| v.len() < MIN_VALUE_LEN).count();
     if short > 0 {
         notes.push(Note::Warn(format!(

@@ -113,7 +113,24 @@ impl PgUrl {
                 )));
             }
         }
-        Ok(PgUrl { url })
+        let pg = PgUrl { url };
+        if pg.database().is_none() && !pg.url.query_pairs().any(|(k, _)| k == "dbname") {
+            // libpq would take the user's name for it: goclaw's tables would land in whatever
+            // database that is (often the server's own `postgres`).
+            return Err(
+                Error::usage(format!("the store URL {pg} names no database"))
+                    .with_hint("postgres://USER@HOST[:PORT]/DATABASE"),
+            );
+        }
+        if let Some((_, mode)) = pg.url.query_pairs().find(|(k, _)| k == "sslmode")
+            && !matches!(mode.as_ref(), "disable" | "allow" | "prefer")
+        {
+            return Err(Error::usage(format!(
+                "the store URL {pg} asks for sslmode={mode}, and this goclaw has no TLS to the PostgreSQL server yet"
+            ))
+            .with_hint("reach the server over a Unix socket, loopback or a tunnel (ssh -L), with sslmode=disable or prefer"));
+        }
+        Ok(pg)
     }
 
     /// The URL as the client library takes it, password included: never print it.
@@ -264,10 +281,14 @@ pub fn password(url: &PgUrl, password_env: Option<&str>) -> Option<String> {
     if let Some(p) = from_env("PGPASSWORD") {
         return Some(p);
     }
-    let file = std::env::var_os("PGPASSFILE")
+    pgpass_lookup(&password_file()?, url)
+}
+
+/// Where libpq (and goclaw) look for passwords: `PGPASSFILE`, else `~/.pgpass`.
+pub fn password_file() -> Option<PathBuf> {
+    std::env::var_os("PGPASSFILE")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass")))?;
-    pgpass_lookup(&file, url)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass")))
 }
 
 fn pgpass_lookup(file: &Path, url: &PgUrl) -> Option<String> {

@@ -72,15 +72,7 @@ impl PgStore {
     pub fn migrate(&self) -> Result<Vec<Migration>> {
         let found = self.version()?;
         if found > super::latest_version() {
-            return Err(Error::new(
-                ErrorKind::Conflict,
-                format!(
-                    "the store {} is at schema version {found}, newer than this goclaw knows ({})",
-                    self.target.url,
-                    super::latest_version()
-                ),
-            )
-            .with_hint("upgrade goclaw on this machine"));
+            return Err(self.newer(found));
         }
         if found == super::latest_version() {
             return Ok(Vec::new());
@@ -108,6 +100,16 @@ impl PgStore {
         }
         tx.commit()?;
         Ok(applied)
+    }
+
+    /// The refusal of a store a newer goclaw wrote (as SQLite's: exit 2, nothing touched).
+    fn newer(&self, found: i64) -> Error {
+        Error::usage(format!(
+            "the store {} has schema version {found}, newer than this goclaw understands (version {}); it was left untouched",
+            self.target.url,
+            super::latest_version()
+        ))
+        .with_hint("upgrade goclaw on this machine")
     }
 
     /// What is applied and what is pending.
@@ -142,7 +144,11 @@ impl PgStore {
 
     /// Problems the server finds: tables of the schema that are missing.
     pub fn check(&self) -> Result<Vec<String>> {
-        if self.version()? == 0 {
+        let found = self.version()?;
+        if found > super::latest_version() {
+            return Err(self.newer(found));
+        }
+        if found == 0 {
             return Ok(vec![
                 "no goclaw schema yet (`goclaw db migrate` creates it)".into(),
             ]);
@@ -184,6 +190,13 @@ impl PgStore {
             .borrow_mut()
             .prepare(&sql)
             .map_err(|e| one_statement(e, sql.as_str()))?;
+        if stmt.params().len() != params.len() {
+            return Err(Error::usage(format!(
+                "the statement has {} parameter(s) but {} --param value(s) were given",
+                stmt.params().len(),
+                params.len()
+            )));
+        }
         let values: Vec<Value> = params.iter().map(|p| Value::Text(p.clone())).collect();
         let rows = client
             .borrow_mut()
@@ -206,7 +219,9 @@ impl PgStore {
             }
             row(obj)?;
         }
-        tx.commit()?;
+        // Never committed: whatever a function called in it did (a large object made or
+        // removed, a setting changed) goes with the transaction, so the store is as it was.
+        drop(tx);
         Ok(columns)
     }
 }

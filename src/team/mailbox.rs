@@ -117,14 +117,20 @@ pub fn read_at_most(db: Db<'_>, team: &Team, agent: &str, limit: usize) -> Resul
         },
     )?;
     let now = now_ms();
-    for m in &msgs {
-        db.execute(
+    let mut mine = Vec::with_capacity(msgs.len());
+    for m in msgs {
+        // Each message is this read's only when its mark is: two reads by the same agent at
+        // once (two processes, two machines) deliver each message once between them.
+        let marked = db.execute(
             "INSERT INTO message_reads (message_id, agent, read_at) VALUES (?1, ?2, ?3)
              ON CONFLICT (message_id, agent) DO NOTHING",
             db_params![m.id, agent, now],
         )?;
+        if marked > 0 {
+            mine.push(m);
+        }
     }
-    Ok(msgs)
+    Ok(mine)
 }
 
 /// How many messages from `sender` `agent` has not read (nothing is marked read).

@@ -45,9 +45,14 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     assert!(stdout(&o).contains("goclaw db migrate"), "{}", stdout(&o));
 
     let migrated = json(&pg.ok(&env, &["db", "migrate"]));
-    assert_eq!(migrated["schema_version"], 14);
-    assert_eq!(migrated["applied"][0]["version"], 13);
-    assert_eq!(migrated["applied"][1]["version"], 14);
+    assert_eq!(migrated["schema_version"], 15);
+    let versions: Vec<i64> = migrated["applied"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["version"].as_i64().unwrap())
+        .collect();
+    assert_eq!(versions, [13, 14, 15]);
     let again = json(&pg.ok(&env, &["db", "migrate"]));
     assert_eq!(again["applied"], serde_json::json!([]));
     let check = json(&pg.ok(&env, &["db", "check"]));
@@ -94,8 +99,9 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
         &["db", "query", "--timeout", "300ms", "SELECT pg_sleep(5)"],
     );
     assert_error(&o, 7, "timeout");
+    // An unknown table is the statement's mistake (exit 2), as on SQLite.
     let o = pg.run(&env, &["db", "query", "SELECT * FROM nothing_here"]);
-    assert_error(&o, 1, "failed");
+    assert_error(&o, 2, "usage");
     let o = pg.run(&env, &["db", "backup", "copy.db"]);
     assert!(
         assert_error(&o, 2, "usage")["hint"]
@@ -167,12 +173,12 @@ fn machines_migrating_at_once_apply_the_schema_once() {
         applied += json(&o)["applied"].as_array().unwrap().len();
     }
     assert_eq!(
-        applied, 2,
-        "one machine applies both migrations, the others none"
+        applied, 3,
+        "one machine applies every migration, the others none"
     );
     assert_eq!(
         pg.psql(&pg.name, "SELECT count(*) FROM schema_migrations"),
-        "2"
+        "3"
     );
 }
 
@@ -609,4 +615,151 @@ fn three_machines_share_rate_limits_and_approvals() {
         &["tools", "history", "--limit", "100"],
     ));
     assert_eq!(trail["items"].as_array().unwrap().len(), 16, "{trail}");
+}
+
+/// What a second attack found, each now refused or right: `db query` changing the store
+/// through functions, SQL errors taken for failures, a URL without a database, TLS asked for,
+/// a newer schema, a search of many words, a NUL character, and the password file within reach
+/// of the exec tool.
+#[test]
+fn a_second_attack_on_the_postgres_store() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    pg.ok(&env, &["db", "migrate"]);
+    // db query never commits: a large object made by a function is gone afterwards.
+    pg.ok(&env, &["db", "query", "select lo_from_bytea(0, 'x')"]);
+    assert_eq!(
+        pg.psql(&pg.name, "SELECT count(*) FROM pg_largeobject_metadata"),
+        "0"
+    );
+    assert_error(&pg.run(&env, &["db", "query", "selec 1"]), 2, "usage");
+    assert_error(
+        &pg.run(&env, &["db", "query", "select nosuch from tasks"]),
+        2,
+        "usage",
+    );
+    let err = assert_error(&pg.run(&env, &["db", "query", "select $1"]), 2, "usage");
+    assert!(
+        err["message"].as_str().unwrap().contains("1 parameter(s)"),
+        "{err}"
+    );
+    // A URL without a database, and TLS asked for, are refused before any connection.
+    let server = format!(
+        "postgres://{}@{}:{}",
+        pg.server.user, pg.server.host, pg.server.port
+    );
+    for url in [server.clone(), format!("{server}/")] {
+        let o = env.cmd(&["team", "list", "--db", &url]).output().unwrap();
+        let err = assert_error(&o, 2, "usage");
+        assert!(
+            err["message"]
+                .as_str()
+                .unwrap()
+                .contains("names no database"),
+            "{err}"
+        );
+    }
+    let tls = format!("{}?sslmode=require", pg.url());
+    let err = assert_error(
+        &env.cmd(&["team", "list", "--db", &tls]).output().unwrap(),
+        2,
+        "usage",
+    );
+    assert!(err["message"].as_str().unwrap().contains("TLS"), "{err}");
+    // Many words: a task search refuses them, a memory search uses the first ones.
+    env.write(
+        "../home/config.toml",
+        "[agents.lead]\n[agents.w1]\n[tools.exec]\nsandbox = \"auto\"\n",
+    );
+    pg.ok(
+        &env,
+        &["team", "create", "dev", "--lead", "lead", "--member", "w1"],
+    );
+    let many: String = (0..20_000).map(|i| format!("w{i} ")).collect();
+    assert_error(
+        &pg.run(&env, &["tasks", "--as", "lead", "search", &many]),
+        2,
+        "usage",
+    );
+    let o = pg.ok(
+        &env,
+        &[
+            "tools",
+            "exec",
+            "memory_search",
+            &serde_json::json!({"query": many}).to_string(),
+        ],
+    );
+    assert_eq!(json(&o)["status"], "ok");
+    // A NUL character: refused in what is kept, with a message that says so; a result that
+    // holds one is still recorded.
+    let o = pg.run(
+        &env,
+        &[
+            "tools",
+            "exec",
+            "write_file",
+            r#"{"path":"MEMORY.md","content":"nul\u0000here"}"#,
+        ],
+    );
+    assert_eq!(code(&o), 2, "{}", stdout(&o));
+    assert!(stdout(&o).contains("NUL"), "{}", stdout(&o));
+    pg.ok(
+        &env,
+        &[
+            "tools",
+            "exec",
+            "memory_search",
+            r#"{"query":"wo\u0000rds"}"#,
+        ],
+    );
+    let started = pg.psql(
+        &pg.name,
+        "SELECT count(*) FROM tool_calls WHERE outcome = 'started'",
+    );
+    assert_eq!(started, "0");
+    // A newer schema is refused (exit 2, nothing touched), by db check too.
+    pg.psql(
+        &pg.name,
+        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 'x')",
+    );
+    assert_error(&pg.run(&env, &["team", "list"]), 2, "usage");
+    assert_error(&pg.run(&env, &["db", "check"]), 2, "usage");
+    assert_error(&pg.run(&env, &["db", "migrate"]), 2, "usage");
+}
+
+/// The password file (`~/.pgpass`) is the store's: the exec tool cannot read it, and the
+/// password a tool comes across is redacted.
+#[test]
+fn the_password_file_is_out_of_the_tools_reach() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    let pgpass = env.root().join(".pgpass");
+    std::fs::write(
+        &pgpass,
+        format!("*:*:*:{}:{}\n", pg.server.user, pg.server.password),
+    )
+    .unwrap();
+    std::fs::set_permissions(&pgpass, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    env.write("leak.txt", format!("it is {}\n", pg.server.password));
+    let goclaw = |args: &[&str]| env.cmd(args).env("GOCLAW_DB", pg.url()).output().unwrap();
+    let o = goclaw(&[
+        "tools",
+        "exec",
+        "exec",
+        r#"{"command":"cat ../.pgpass; cp ../.pgpass copied.txt"}"#,
+    ]);
+    assert!(!stdout(&o).contains(&pg.server.password), "{}", stdout(&o));
+    assert!(
+        !env.work().join("copied.txt").exists()
+            || !std::fs::read_to_string(env.work().join("copied.txt"))
+                .unwrap()
+                .contains(&pg.server.password)
+    );
+    let o = goclaw(&["tools", "exec", "read_file", r#"{"path":"../.pgpass"}"#]);
+    assert!(!stdout(&o).contains(&pg.server.password), "{}", stdout(&o));
+    let o = goclaw(&["tools", "exec", "read_file", r#"{"path":"leak.txt"}"#]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!stdout(&o).contains(&pg.server.password), "{}", stdout(&o));
+    assert!(stdout(&o).contains("[REDACTED]"), "{}", stdout(&o));
 }

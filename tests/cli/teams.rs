@@ -1151,3 +1151,39 @@ fn a_task_is_found_by_what_a_person_types(backend) {
     );
 }
 }
+
+on_both_backends! {
+/// Search splits words alike on both backends (at anything not a letter or a digit), and eight
+/// reads of one mailbox at once deliver each message once between them.
+fn search_words_and_concurrent_reads_agree_on_both_backends(backend) {
+    let Some(env) = team_home_on(backend, "[agents.lead]\n[agents.w1]\n", "t") else { return };
+    let o = env.run(&[
+        "tasks", "--as", "lead", "create", "--subject",
+        "mail foo@bar.com about http://x.y/zeta and /path/to",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for word in ["bar", "zeta", "path", "foo@bar.com", "mail"] {
+        let o = env.run(&["tasks", "--as", "lead", "search", word]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert_eq!(json(&o)["items"].as_array().unwrap().len(), 1, "{word}");
+    }
+    for i in 0..10 {
+        let o = env.run(&[
+            "team", "message", "send", "--as", "lead", "--to", "w1", &format!("m{i}"),
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let readers: Vec<_> = (0..8)
+        .map(|_| env.spawn(&["team", "message", "read", "--as", "w1"]))
+        .collect();
+    let delivered: usize = readers
+        .into_iter()
+        .map(|r| {
+            let o = r.wait_with_output().unwrap();
+            assert_eq!(code(&o), 0, "{}", stderr(&o));
+            json(&o)["items"].as_array().map_or(0, Vec::len)
+        })
+        .sum();
+    assert_eq!(delivered, 10);
+}
+}

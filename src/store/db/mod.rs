@@ -527,6 +527,14 @@ pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> E
         Some(c) if *c == SqlState::READ_ONLY_SQL_TRANSACTION => {
             Error::denied(format!("store: {detail}"))
         }
+        // SQL the server cannot take (a syntax error, an unknown name, a value of the wrong
+        // type): as SQLite's input errors, the statement is the caller's mistake.
+        Some(c) if *c == SqlState::INSUFFICIENT_PRIVILEGE => {
+            Error::denied(format!("store: {detail}"))
+        }
+        Some(c) if c.code().starts_with("42") || c.code().starts_with("22") => {
+            Error::usage(format!("store: {detail}"))
+        }
         Some(_) => Error::failed(format!("store: {detail}")),
         None if said.contains("password missing") => Error::new(
             ErrorKind::Upstream,

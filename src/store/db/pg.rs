@@ -178,6 +178,12 @@ impl ToSql for Value {
                 }
                 _ => Err(format!("a real number cannot be stored in a {ty} column").into()),
             },
+            // PostgreSQL's text holds no NUL character (SQLite's does): refused here, with a
+            // message that says so, rather than by the server as an encoding error.
+            Value::Text(s) if s.contains('\0') && *ty != Type::BYTEA => Err(
+                "the text holds a NUL character (\\u0000), which a PostgreSQL store cannot keep"
+                    .into(),
+            ),
             Value::Text(s) => match *ty {
                 Type::JSONB => {
                     out.put_u8(1);

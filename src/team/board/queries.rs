@@ -3,6 +3,8 @@
 
 use super::*;
 
+/// Words a task search takes at most (each one is required).
+const MAX_SEARCH_WORDS: usize = 64;
 impl Board<'_> {
     /// Lists tasks: `filter` is a status, `active` (not completed or cancelled), `completed`
     /// (completed or cancelled), or `all`. One page, in the board's order (keyset cursor).
@@ -143,17 +145,25 @@ impl Board<'_> {
                 ));
             }
         };
-        let terms: Vec<String> = query
-            .split_whitespace()
-            .map(|w| {
-                w.chars()
-                    .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
-                    .collect::<String>()
-            })
+        // Words split at anything but letters, digits, `-` and `_` (so `foo@bar.com` is three
+        // words, as the text it searches is split), each once.
+        let mut terms: Vec<String> = Vec::new();
+        for w in query
+            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
             .filter(|w| !w.is_empty())
-            .collect();
+        {
+            if !terms.iter().any(|t| t == w) {
+                terms.push(w.to_string());
+            }
+        }
         if terms.is_empty() {
             return Err(Error::usage("search needs a query"));
+        }
+        if terms.len() > MAX_SEARCH_WORDS {
+            return Err(Error::usage(format!(
+                "search takes at most {MAX_SEARCH_WORDS} words ({} given)",
+                terms.len()
+            )));
         }
         let team = self.team.clone();
         let tx = self.read()?;
@@ -182,9 +192,13 @@ impl Board<'_> {
                      ORDER BY ts_rank(t.search, to_tsquery('simple', ?1)) DESC, t.created_at, t.task_number
                      LIMIT ?3 OFFSET ?4"
                 ),
+                // Split as the search column is (at anything not a letter or digit): FTS5 takes
+                // a quoted word's parts as a phrase, PostgreSQL here as all required.
                 terms
                     .iter()
-                    .map(|w| format!("'{w}':*"))
+                    .flat_map(|w| w.split(|c: char| !c.is_alphanumeric()))
+                    .filter(|w| !w.is_empty())
+                    .map(|w| format!("'{}':*", w.to_lowercase()))
                     .collect::<Vec<_>>()
                     .join(" & "),
             ),

@@ -29,6 +29,7 @@ pub(super) struct Row<'a> {
 pub(super) fn insert(scrubber: &Scrubber, db: Db<'_>, req: &CallRequest, row: &Row) -> Result<i64> {
     let mut args = req.args.clone();
     scrubber.scrub_json(&mut args);
+    let preview = row.preview.map(printable);
     let scrub = |s: &Option<String>| s.as_ref().map(|v| scrubber.scrub_str(v, None));
     db.query_row(
         "INSERT INTO tool_calls (at, agent, user_id, session_key, channel, chat_id, tool, arguments, outcome,
@@ -47,7 +48,7 @@ pub(super) fn insert(scrubber: &Scrubber, db: Db<'_>, req: &CallRequest, row: &R
             row.is_error,
             row.took.as_millis() as i64,
             row.decision.to_string(),
-            row.preview,
+            preview,
         ],
         |r| r.get(0),
     )
@@ -71,13 +72,19 @@ pub(super) fn finish(
                     row.is_error,
                     row.took.as_millis() as i64,
                     row.decision.to_string(),
-                    row.preview,
+                    row.preview.map(printable),
                     id
                 ],
             )
             .map(|_| id),
         None => insert(scrubber, db, req, row),
     }
+}
+
+/// A result preview as the trail keeps it on either backend: a NUL (which PostgreSQL's text
+/// cannot hold) shown as U+FFFD, so a result that holds one is still recorded.
+fn printable(text: &str) -> String {
+    text.replace('\0', "\u{FFFD}")
 }
 
 /// The key calls are counted under: the session key, trimmed, lower-cased and with white space

@@ -229,6 +229,13 @@ impl<'a> Gate<'a> {
             &workspace,
             &self.tools.denied_paths,
         );
+        // With a PostgreSQL store, its password file is goclaw's too (libpq's, read for it).
+        let mut protected = protected;
+        if self.store.sqlite_path().is_none()
+            && let Some(file) = crate::store::location::password_file()
+        {
+            protected.push(std::fs::canonicalize(&file).unwrap_or(file));
+        }
         let mut denied_paths = self.tools.denied_paths.clone();
         denied_paths.extend(super::protected::relative_to(&protected, &workspace));
         // The original's literal path denies on the command line (the sandbox is what protects).
