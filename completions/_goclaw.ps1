@@ -2349,6 +2349,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Apply pending migrations (every command does this on first use)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check integrity and migration state, without changing anything; exit 1 when unhealthy')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Copy the store to FILE with SQLite''s online backup API (safe while others write)')
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy a SQLite store into an empty PostgreSQL one, every row, checked by row counts')
             [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'Run one read-only SQL statement; rows as JSON Lines (one object per row)')
             break
         }
@@ -2427,6 +2428,24 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace FILE if it exists')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;db;copy' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The SQLite store to copy (only read)')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The PostgreSQL store to fill [default: the store, when it is PostgreSQL]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

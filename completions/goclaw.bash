@@ -157,6 +157,9 @@ _goclaw() {
             goclaw__subcmd__db,check)
                 cmd="goclaw__subcmd__db__subcmd__check"
                 ;;
+            goclaw__subcmd__db,copy)
+                cmd="goclaw__subcmd__db__subcmd__copy"
+                ;;
             goclaw__subcmd__db,migrate)
                 cmd="goclaw__subcmd__db__subcmd__migrate"
                 ;;
@@ -1226,7 +1229,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__db)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version path schema migrate check backup query"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version path schema migrate check backup copy query"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1293,6 +1296,40 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__db__subcmd__copy)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --from --to --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

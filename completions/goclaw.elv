@@ -2226,6 +2226,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand migrate 'Apply pending migrations (every command does this on first use)'
             cand check 'Check integrity and migration state, without changing anything; exit 1 when unhealthy'
             cand backup 'Copy the store to FILE with SQLite''s online backup API (safe while others write)'
+            cand copy 'Copy a SQLite store into an empty PostgreSQL one, every row, checked by row counts'
             cand query 'Run one read-only SQL statement; rows as JSON Lines (one object per row)'
         }
         &'goclaw;db;path'= {
@@ -2299,6 +2300,23 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand -v 'Say more on stderr'
             cand --verbose 'Say more on stderr'
             cand --force 'Replace FILE if it exists'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'goclaw;db;copy'= {
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
+            cand --workspace 'The workspace directory tools work in [default: the current directory]'
+            cand --from 'The SQLite store to copy (only read)'
+            cand --to 'The PostgreSQL store to fill [default: the store, when it is PostgreSQL]'
+            cand --json 'Print JSON even on a terminal'
+            cand --human 'Print human text even when stdout is not a terminal'
+            cand -q 'Print no warnings or notes on stderr (errors still are)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still are)'
+            cand -v 'Say more on stderr'
+            cand --verbose 'Say more on stderr'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'

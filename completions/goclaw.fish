@@ -1385,21 +1385,22 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l reject
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l json -d 'Print JSON even on a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -l human -d 'Print human text even when stdout is not a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -s h -l help -d 'Print help'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "path" -d 'Print the store\'s path or URL, its password hidden (does not create it)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "schema" -d 'Print the schema: every table and index as SQL'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "migrate" -d 'Apply pending migrations (every command does this on first use)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "check" -d 'Check integrity and migration state, without changing anything; exit 1 when unhealthy'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "backup" -d 'Copy the store to FILE with SQLite\'s online backup API (safe while others write)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup query" -f -a "query" -d 'Run one read-only SQL statement; rows as JSON Lines (one object per row)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -f -a "path" -d 'Print the store\'s path or URL, its password hidden (does not create it)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -f -a "schema" -d 'Print the schema: every table and index as SQL'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -f -a "migrate" -d 'Apply pending migrations (every command does this on first use)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -f -a "check" -d 'Check integrity and migration state, without changing anything; exit 1 when unhealthy'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -f -a "backup" -d 'Copy the store to FILE with SQLite\'s online backup API (safe while others write)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -f -a "copy" -d 'Copy a SQLite store into an empty PostgreSQL one, every row, checked by row counts'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and not __fish_seen_subcommand_from path schema migrate check backup copy query" -f -a "query" -d 'Run one read-only SQL statement; rows as JSON Lines (one object per row)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from path" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
@@ -1446,6 +1447,17 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -l force -d 'Replace FILE if it exists'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from backup" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -l from -d 'The SQLite store to copy (only read)' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -l to -d 'The PostgreSQL store to fill [default: the store, when it is PostgreSQL]' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from copy" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

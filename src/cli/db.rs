@@ -37,6 +37,15 @@ pub enum DbCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Copy a SQLite store into an empty PostgreSQL one, every row, checked by row counts
+    Copy {
+        /// The SQLite store to copy (only read)
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+        /// The PostgreSQL store to fill [default: the store, when it is PostgreSQL]
+        #[arg(long, value_name = "URL")]
+        to: Option<String>,
+    },
     /// Run one read-only SQL statement; rows as JSON Lines (one object per row)
     Query {
         /// The statement: SQL text, @FILE, or - for stdin
@@ -83,7 +92,7 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
         ctx.settings()?
     };
     if let Some(target) = settings.pg_target() {
-        return run_postgres(ctx, &target, settings.db_source, args.command);
+        return run_postgres(ctx, settings, &target, args.command);
     }
     let path = &settings.db_path;
     match args.command {
@@ -99,6 +108,7 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
         DbCommand::Migrate => exec_migrate(ctx, path)?,
         DbCommand::Check => return exec_check(ctx, path),
         DbCommand::Backup { file, force } => exec_backup(ctx, &file, force)?,
+        DbCommand::Copy { from, to } => return exec_copy(ctx, settings, &from, to.as_deref()),
         DbCommand::Query {
             sql,
             params,
@@ -113,6 +123,43 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
             exec_query(ctx, path, &sql, &params, limits)?;
         }
     }
+    Ok(Status::Ok)
+}
+
+/// `db copy`: the SQLite store `from` into the PostgreSQL store `to` (else the configured one).
+fn exec_copy(
+    ctx: &Context,
+    settings: &crate::config::Settings,
+    from: &Path,
+    to: Option<&str>,
+) -> Result<Status> {
+    let target = match to {
+        Some(url) => store::db::PgConnect {
+            url: store::location::PgUrl::parse(url)?,
+            password_env: settings.config.store.password_env.clone(),
+            connect_timeout: settings.config.store.busy_timeout(),
+        },
+        None => settings.pg_target().ok_or_else(|| {
+            Error::usage(
+                "db copy fills a PostgreSQL store: give it with --to postgres://… (or --db)",
+            )
+        })?,
+    };
+    let pg = store::postgres::PgStore::connect(&target)?;
+    let copied = store::copy::sqlite_to_postgres(from, &pg)?;
+    let total: i64 = copied.iter().map(|c| c.rows).sum();
+    let doc = serde_json::json!({
+        "from": from, "to": target.url.to_string(), "rows": total, "tables": copied,
+    });
+    ctx.out.data(&doc, |w| {
+        writeln!(
+            w,
+            "copied {total} rows in {} tables from {} to {}",
+            copied.len(),
+            from.display(),
+            target.url
+        )
+    })?;
     Ok(Status::Ok)
 }
 
@@ -340,13 +387,15 @@ fn human_table(
 /// password. `backup` is `pg_dump`'s work.
 fn run_postgres(
     ctx: &Context,
+    settings: &crate::config::Settings,
     target: &store::db::PgConnect,
-    source: crate::config::Source,
     command: DbCommand,
 ) -> Result<Status> {
     use store::postgres::PgStore;
     let shown = target.url.to_string();
+    let source = settings.db_source;
     match command {
+        DbCommand::Copy { from, to } => return exec_copy(ctx, settings, &from, to.as_deref()),
         DbCommand::Path => {
             // `null` when the server could not be asked (the path is still shown): a store it
             // cannot reach is not one that does not exist.

@@ -224,6 +224,7 @@ pub struct MigrationState {
 
 pub mod backup;
 mod busy;
+pub mod copy;
 pub mod db;
 mod handle;
 pub mod location;

@@ -763,3 +763,130 @@ fn the_password_file_is_out_of_the_tools_reach() {
     assert!(!stdout(&o).contains(&pg.server.password), "{}", stdout(&o));
     assert!(stdout(&o).contains("[REDACTED]"), "{}", stdout(&o));
 }
+
+/// `db copy` moves a SQLite store that has been used into an empty PostgreSQL one: every
+/// table's rows (checked by counts), the same answers from both afterwards, new rows after the
+/// copied ids; a target with rows is refused, and so is a source that is not there.
+#[test]
+fn db_copy_moves_a_used_sqlite_store_into_postgres() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    env.write(
+        "../home/config.toml",
+        "[agents.lead]\n[agents.w1]\n[tools.exec]\nsandbox = \"none\"\n",
+    );
+    env.write("notes.txt", "hello\n");
+    let sqlite = |args: &[&str]| {
+        let o = env.run(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        o
+    };
+    sqlite(&["team", "create", "dev", "--lead", "lead", "--member", "w1"]);
+    for s in ["first task", "second task", "third task"] {
+        sqlite(&["tasks", "--as", "lead", "create", "--subject", s]);
+    }
+    sqlite(&["tasks", "--as", "w1", "claim", "--next"]);
+    sqlite(&[
+        "team", "message", "send", "--as", "lead", "--to", "w1", "hello",
+    ]);
+    sqlite(&[
+        "tools",
+        "exec",
+        "read_file",
+        r#"{"path":"notes.txt"}"#,
+        "--session",
+        "s1",
+    ]);
+    sqlite(&[
+        "tools",
+        "exec",
+        "write_file",
+        r#"{"path":"MEMORY.md","content":"The launch is on Friday.\n"}"#,
+    ]);
+    sqlite(&["approvals", "allow", "ls"]);
+    env.write("soul.md", "Be brief.\n");
+    sqlite(&["agents", "files", "set", "lead", "SOUL.md", "@soul.md"]);
+    sqlite(&[
+        "cron", "add", "nightly", "--every", "1h", "--tool", "datetime", "--args", "{}",
+    ]);
+
+    let copy = |extra: &[&str]| {
+        let mut args = vec!["db", "copy", "--from"];
+        let from = env.db();
+        let from = from.to_str().unwrap().to_string();
+        args.push(&from);
+        args.extend_from_slice(extra);
+        let url = pg.url();
+        args.extend(["--to", &url]);
+        env.cmd(&args)
+            .env("PGPASSWORD", &pg.server.password)
+            .output()
+            .unwrap()
+    };
+    let o = copy(&[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    assert!(doc["rows"].as_i64().unwrap() > 15, "{doc}");
+    // Every table holds as many rows on both.
+    for t in doc["tables"].as_array().unwrap() {
+        let name = t["table"].as_str().unwrap();
+        let here = env.sql(&format!("SELECT count(*) AS n FROM {name}"))[0]["n"].clone();
+        assert_eq!(
+            pg.psql(&pg.name, &format!("SELECT count(*) FROM {name}")),
+            here.to_string(),
+            "{name}"
+        );
+        assert_eq!(t["rows"], here, "{name}");
+    }
+    // The same answers from both stores.
+    for args in [
+        &["tasks", "--as", "lead", "list"][..],
+        &["team", "message", "read", "--as", "w1"],
+        &["approvals", "list"],
+        &["agents", "files", "get", "lead", "SOUL.md"],
+        &["cron", "list"],
+        &["tools", "exec", "memory_search", r#"{"query":"launch"}"#],
+    ] {
+        let a = stdout(&env.run(args));
+        let b = stdout(&pg.ok(&env, args));
+        let strip = |s: &str| {
+            let mut v: serde_json::Value =
+                serde_json::from_str(s).unwrap_or_else(|_| serde_json::Value::String(s.into()));
+            if let Some(o) = v.as_object_mut() {
+                o.remove("call_id");
+            }
+            v
+        };
+        assert_eq!(strip(&a), strip(&b), "{args:?}");
+    }
+    // New rows get ids after the copied ones.
+    let o = pg.ok(
+        &env,
+        &[
+            "tasks",
+            "--as",
+            "lead",
+            "create",
+            "--subject",
+            "fourth task",
+        ],
+    );
+    assert_eq!(json(&o)["task"]["task_number"], 4);
+    let calls = json(&pg.ok(&env, &["tools", "history"]));
+    let ids: Vec<i64> = calls["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
+    let unique: std::collections::BTreeSet<&i64> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+    // Into a store with rows: refused, nothing changed.
+    assert_error(&copy(&[]), 6, "conflict");
+    let o = env
+        .cmd(&["db", "copy", "--from", "no-such.db", "--to", &pg.url()])
+        .env("PGPASSWORD", &pg.server.password)
+        .output()
+        .unwrap();
+    assert_error(&o, 5, "not_found");
+}

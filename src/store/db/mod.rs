@@ -373,7 +373,7 @@ fn values(params: &[&dyn ToValue]) -> Vec<Value> {
     params.iter().map(|p| p.to_value()).collect()
 }
 
-fn from_sqlite(v: rusqlite::types::ValueRef<'_>) -> Value {
+pub(crate) fn from_sqlite(v: rusqlite::types::ValueRef<'_>) -> Value {
     use rusqlite::types::ValueRef as V;
     match v {
         V::Null => Value::Null,
