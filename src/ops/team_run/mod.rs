@@ -111,6 +111,15 @@ enum Stop {
     TimedOut,
 }
 
+/// The board before a team run: claims of runs that are gone go back to it first, and on
+/// PostgreSQL its changes and the mailbox's notify this dispatcher from now on.
+fn ready_board(db: crate::store::db::Db<'_>, team: &Team) -> Result<()> {
+    crate::agent::record::reap_abandoned(db)?;
+    db.listen(&team.channel())?;
+    Board::system(db, team.clone()).recover()?;
+    Ok(())
+}
+
 /// Runs a team: see the module's doc. `cancel` stops it (SIGINT/SIGTERM).
 pub fn run(
     settings: &Settings,
@@ -144,10 +153,7 @@ pub fn run(
             team.name, team.name
         )));
     }
-    // Claims of runs that are gone go back to the board first.
-    crate::agent::record::reap_abandoned(store.db())?;
-    store.db().listen(&team.channel())?;
-    Board::system(store.db(), team.clone()).recover()?;
+    ready_board(store.db(), &team)?;
     let team_run_id = uuid::Uuid::now_v7().to_string();
     let launcher = Launcher {
         store: settings.store_target(),
