@@ -890,3 +890,114 @@ fn db_copy_moves_a_used_sqlite_store_into_postgres() {
         .unwrap();
     assert_error(&o, 5, "not_found");
 }
+
+/// The server restarted in the middle of a claim loop: the commands caught by it fail with a
+/// clear upstream error (exit 8, no password in it), the workers go on when it is back, and
+/// every task is done exactly once: none lost, none claimed twice.
+#[test]
+fn a_server_restart_in_a_claim_loop_loses_and_repeats_nothing() {
+    let Some(cluster) = PgCluster::start() else {
+        return;
+    };
+    cluster.psql("postgres", "CREATE DATABASE board");
+    let env = TestEnv::new();
+    env.write(
+        "../home/config.toml",
+        format!(
+            "[agents.lead]\n[agents.w0]\n[agents.w1]\n[agents.w2]\n[store]\nurl = \"{}\"\n",
+            cluster.url("board")
+        ),
+    );
+    let goclaw = |args: &[&str]| {
+        env.cmd(args)
+            .env("PGPASSWORD", &cluster.password)
+            .output()
+            .unwrap()
+    };
+    let o = goclaw(&[
+        "team", "create", "dev", "--lead", "lead", "--member", "w0", "--member", "w1", "--member",
+        "w2",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for n in 0..30 {
+        let subject = format!("job {n}");
+        let o = goclaw(&["tasks", "--as", "lead", "create", "--subject", &subject]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let upstream = std::sync::Mutex::new(Vec::<String>::new());
+    let worker = |agent: &str| {
+        // Completes what it holds; after an upstream error it asks the board what it holds
+        // (a claim may have been made before its answer was lost).
+        let complete = |id: &str| loop {
+            let o = goclaw(&["tasks", "--as", agent, "complete", id, "--result", "ok"]);
+            match code(&o) {
+                0 | 6 => return,
+                8 => std::thread::sleep(std::time::Duration::from_millis(100)),
+                other => panic!("complete: exit {other}: {}", stderr(&o)),
+            }
+        };
+        loop {
+            let o = goclaw(&["tasks", "--as", agent, "claim", "--next"]);
+            match code(&o) {
+                0 => complete(json(&o)["identifier"].as_str().unwrap()),
+                5 => return,
+                8 => {
+                    upstream.lock().unwrap().push(stderr(&o));
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                    let held = goclaw(&["tasks", "--as", agent, "list", "--status", "in_progress"]);
+                    if code(&held) == 0 {
+                        for t in json(&held)["items"].as_array().unwrap() {
+                            if t["owner"] == agent {
+                                complete(t["identifier"].as_str().unwrap());
+                            }
+                        }
+                    }
+                }
+                other => panic!("claim: exit {other}: {}", stderr(&o)),
+            }
+        }
+    };
+    std::thread::scope(|s| {
+        for agent in ["w0", "w1", "w2"] {
+            s.spawn(move || worker(agent));
+        }
+        // Once a few tasks are done, the server goes away for a second and comes back.
+        let t = std::time::Instant::now();
+        while cluster
+            .psql(
+                "board",
+                "SELECT count(*) FROM tasks WHERE status = 'completed'",
+            )
+            .parse::<i64>()
+            .unwrap()
+            < 5
+        {
+            assert!(t.elapsed() < std::time::Duration::from_secs(60));
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        cluster.pg_ctl("stop");
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        cluster.pg_ctl("start");
+    });
+    let errors = upstream.into_inner().unwrap();
+    assert!(!errors.is_empty(), "no command met the restart");
+    for e in &errors {
+        assert!(e.contains("PostgreSQL server"), "{e}");
+        assert!(!e.contains(&cluster.password), "{e}");
+    }
+    assert_eq!(
+        cluster.psql(
+            "board",
+            "SELECT count(*) FROM tasks WHERE status = 'completed'"
+        ),
+        "30"
+    );
+    assert_eq!(
+        cluster.psql(
+            "board",
+            "SELECT count(*) FROM (SELECT task_id FROM task_events WHERE event = 'claimed' \
+             GROUP BY task_id HAVING count(*) > 1) twice"
+        ),
+        "0"
+    );
+}

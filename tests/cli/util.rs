@@ -642,3 +642,151 @@ impl Drop for PgDb {
             .output();
     }
 }
+
+/// A PostgreSQL cluster of one test's own (initdb in a temporary directory, a free port on
+/// 127.0.0.1, SCRAM with a random password), for what must not happen to the shared one: a
+/// restart. Stopped and removed when dropped. `None` (after failing in CI) without the server's
+/// binaries.
+pub struct PgCluster {
+    dir: tempfile::TempDir,
+    bin: PathBuf,
+    pub port: u16,
+    pub password: String,
+}
+
+impl PgCluster {
+    pub fn start() -> Option<PgCluster> {
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()
+            .and_then(|d| {
+                let mut v: Vec<PathBuf> = d.flatten().map(|e| e.path().join("bin")).collect();
+                v.sort();
+                v.pop()
+            })
+            .filter(|b| b.join("initdb").exists());
+        let Some(bin) = bin else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "the PostgreSQL server's binaries (initdb) are missing: apt-get install postgresql"
+            );
+            return None;
+        };
+        let dir = tempfile::Builder::new()
+            .prefix("goclaw-pgc-")
+            .tempdir()
+            .unwrap();
+        let password = format!("pw{}{}", std::process::id(), crate::mcp::free_port());
+        std::fs::write(dir.path().join("pw"), &password).unwrap();
+        let cluster = PgCluster {
+            dir,
+            bin,
+            port: crate::mcp::free_port(),
+            password,
+        };
+        if nix::unistd::geteuid().is_root() {
+            let o = std::process::Command::new("chown")
+                .args(["-R", "postgres:"])
+                .arg(cluster.dir.path())
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "chown: {}", stderr(&o));
+        }
+        let pw = format!("--pwfile={}", cluster.dir.path().join("pw").display());
+        let data = cluster.data();
+        let o = cluster
+            .server_cmd("initdb")
+            .args([
+                "-D",
+                &data,
+                "-U",
+                "postgres",
+                &pw,
+                "--auth=scram-sha-256",
+                "-E",
+                "UTF8",
+            ])
+            .args(["--locale=C.UTF-8"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "initdb: {}", stderr(&o));
+        cluster.pg_ctl("start");
+        Some(cluster)
+    }
+
+    fn data(&self) -> String {
+        self.dir.path().join("data").display().to_string()
+    }
+
+    /// A server binary, run as the `postgres` user when the tests run as root.
+    fn server_cmd(&self, program: &str) -> std::process::Command {
+        let path = self.bin.join(program);
+        if nix::unistd::geteuid().is_root() {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(path);
+            c
+        } else {
+            std::process::Command::new(path)
+        }
+    }
+
+    /// `pg_ctl start|stop|restart`, waiting for it.
+    pub fn pg_ctl(&self, action: &str) {
+        let opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.path().display()
+        );
+        let log = self.dir.path().join("server.log").display().to_string();
+        let o = self
+            .server_cmd("pg_ctl")
+            .args([
+                "-D",
+                &self.data(),
+                "-l",
+                &log,
+                "-w",
+                "-m",
+                "fast",
+                "-o",
+                &opts,
+                action,
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "pg_ctl {action}: {}", stderr(&o));
+    }
+
+    /// The URL of database `db` (the password goes in PGPASSWORD).
+    pub fn url(&self, db: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{db}", self.port)
+    }
+
+    /// One statement through psql on database `db`; its output, trimmed.
+    pub fn psql(&self, db: &str, sql: &str) -> String {
+        let o = std::process::Command::new("psql")
+            .args([
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-qAt",
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "postgres",
+            ])
+            .args(["-p", &self.port.to_string(), "-d", db, "-c", sql])
+            .env("PGPASSWORD", &self.password)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "psql {sql}: {}", stderr(&o));
+        stdout(&o).trim().to_string()
+    }
+}
+
+impl Drop for PgCluster {
+    fn drop(&mut self) {
+        let _ = self
+            .server_cmd("pg_ctl")
+            .args(["-D", &self.data(), "-m", "immediate", "stop"])
+            .output();
+    }
+}

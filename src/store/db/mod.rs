@@ -527,6 +527,19 @@ pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> E
         Some(c) if *c == SqlState::READ_ONLY_SQL_TRANSACTION => {
             Error::denied(format!("store: {detail}"))
         }
+        // The server going away (shut down, restarting, out of connections) or the connection
+        // breaking: an upstream failure, as a server that cannot be reached is.
+        Some(c)
+            if c.code().starts_with("08")
+                || c.code().starts_with("57P")
+                || c.code().starts_with("53") =>
+        {
+            Error::new(
+                ErrorKind::Upstream,
+                format!("store: the PostgreSQL server: {detail}"),
+            )
+            .with_hint("the command can be run again once the server is back")
+        }
         // SQL the server cannot take (a syntax error, an unknown name, a value of the wrong
         // type): as SQLite's input errors, the statement is the caller's mistake.
         Some(c) if *c == SqlState::INSUFFICIENT_PRIVILEGE => {
