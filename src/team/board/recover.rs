@@ -31,14 +31,20 @@ impl Board<'_> {
         for id in ids(
             tx,
             // A claim a run holds lasts as long as the run (see `release_dead_claims`).
-            "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL",
+            "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL
+             ORDER BY id",
             db_params![team.id, now],
         )? {
-            tx.execute(
+            // Each update is guarded by what selected it, and a task that moved meanwhile (on
+            // PostgreSQL claims do not wait for recovery) gets no event.
+            if tx.execute(
                 "UPDATE tasks SET status = 'pending', owner = NULL, locked_at = NULL, lock_expires_at = NULL, updated_at = ?2
-                 WHERE id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2",
+                 WHERE id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL",
                 db_params![id, now],
-            )?;
+            )? == 0
+            {
+                continue;
+            }
             Self::event(
                 tx,
                 team,
@@ -62,27 +68,34 @@ impl Board<'_> {
             for id in ids(
                 tx,
                 &format!(
-                    "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2{extra}"
+                    "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2{extra} ORDER BY id"
                 ),
                 db_params![team.id, cutoff],
             )? {
-                tx.execute(
-                    "UPDATE tasks SET status = 'stale', updated_at = ?2 WHERE id = ?1",
-                    db_params![id, now],
-                )?;
+                let guarded = format!(
+                    "UPDATE tasks SET status = 'stale', updated_at = ?2
+                     WHERE id = ?1 AND status = '{status}' AND updated_at < ?3{extra}"
+                );
+                if tx.execute(&guarded, db_params![id, now, cutoff])? == 0 {
+                    continue;
+                }
                 Self::event(tx, team, &id, "stale", "system", json!({"was": status}))?;
                 out.stale.push(id);
             }
         }
         for id in ids(
             tx,
-            "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)",
+            "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)
+             ORDER BY id",
             db_params![team.id],
         )? {
-            tx.execute(
-                "UPDATE tasks SET status = 'pending', updated_at = ?2 WHERE id = ?1",
+            if tx.execute(
+                "UPDATE tasks SET status = 'pending', updated_at = ?2 WHERE id = ?1 AND status = 'blocked'",
                 db_params![id, now],
-            )?;
+            )? == 0
+            {
+                continue;
+            }
             Self::event(tx, team, &id, "unblocked", "system", json!({}))?;
             out.unblocked.push(id);
         }

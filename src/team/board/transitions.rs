@@ -68,6 +68,9 @@ impl Board<'_> {
         run: Option<(&str, Option<i64>)>,
     ) -> Result<Option<Task>> {
         self.writable()?;
+        if self.db.dialect() == Dialect::Postgres {
+            return self.claim_next_skip_locked(run);
+        }
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
         let tx = self.begin()?;
         let limit = run.and_then(|(_, l)| l);
@@ -87,6 +90,51 @@ impl Board<'_> {
                     run_id = ?5, dispatch_count = dispatch_count + CASE WHEN CAST(?6 AS BIGINT) IS NULL THEN 0 ELSE 1 END WHERE id = ?1",
             db_params![id, actor, now, now + lock, run_id, limit],
         )?;
+        Self::event(
+            &tx,
+            &team,
+            &id,
+            "claimed",
+            &actor,
+            json!({"run_id": run_id}),
+        )?;
+        let t = Self::find(&tx, &team, &id)?;
+        tx.commit()?;
+        Ok(Some(t))
+    }
+
+    /// [`claim_next_inner`](Self::claim_next_inner) on PostgreSQL, where claims need not wait
+    /// for each other: recovery first, in its own transaction when nobody else writes the board
+    /// (skipped otherwise: that writer recovers), then one statement takes the most urgent task
+    /// no other transaction holds (`FOR UPDATE SKIP LOCKED`), so workers on every machine claim
+    /// at once and never the same task.
+    fn claim_next_skip_locked(&mut self, run: Option<(&str, Option<i64>)>) -> Result<Option<Task>> {
+        let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
+        let tx = self.db.transaction(Begin::Write)?;
+        let free = tx
+            .query_opt(
+                "SELECT id FROM teams WHERE id = ?1 FOR UPDATE SKIP LOCKED",
+                db_params![team.id],
+                |_| Ok(()),
+            )?
+            .is_some();
+        if free {
+            Self::recover_in(&tx, &team)?;
+        }
+        tx.commit()?;
+        let tx = self.db.transaction(Begin::Write)?;
+        let (now, limit, run_id) = (now_ms(), run.and_then(|(_, l)| l), run.map(|(r, _)| r));
+        let claimed: Option<String> = tx.query_opt(
+            "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?4, lock_expires_at = ?5, updated_at = ?4,
+                    run_id = ?6, dispatch_count = dispatch_count + CASE WHEN CAST(?3 AS BIGINT) IS NULL THEN 0 ELSE 1 END
+             WHERE id = (SELECT id FROM tasks WHERE team_id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL
+                           AND (assignee IS NULL OR assignee = ?2) AND (CAST(?3 AS BIGINT) IS NULL OR dispatch_count < ?3)
+                         ORDER BY priority DESC, created_at, task_number LIMIT 1 FOR UPDATE SKIP LOCKED)
+             RETURNING id",
+            db_params![team.id, actor, limit, now, now + lock, run_id],
+            |r| r.get(0),
+        )?;
+        let Some(id) = claimed else { return Ok(None) };
         Self::event(
             &tx,
             &team,

@@ -224,27 +224,35 @@ impl Board<'_> {
     /// whose process died is found by the run reaper first (`agent::record::reap_abandoned`).
     pub(super) fn release_dead_claims(tx: &Db<'_>, team: &Team) -> Result<Vec<String>> {
         let now = now_ms();
-        let dead: Vec<String> = tx
-            .query_map("SELECT t.id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
+        let found: Vec<(String, String)> = tx
+            .query_map("SELECT t.id, t.run_id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
                  WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
                    AND ((r.id IS NULL AND t.locked_at < ?2)
                         OR r.status = 'abandoned'
-                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))", db_params![team.id, now - START_GRACE_MS], |r| r.get(0))?;
-        for id in &dead {
-            tx.execute(
+                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))
+                 ORDER BY t.id", db_params![team.id, now - START_GRACE_MS], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let mut dead = Vec::new();
+        for (id, run_id) in found {
+            // Guarded by what was found: on PostgreSQL claims do not wait for recovery, and a
+            // task that moved meanwhile is left as it is now (and gets no event).
+            let n = tx.execute(
                 "UPDATE tasks SET status = 'pending', owner = NULL, run_id = NULL, locked_at = NULL, lock_expires_at = NULL,
                         progress_percent = NULL, progress_step = NULL, updated_at = ?2
-                 WHERE id = ?1",
-                db_params![id, now],
+                 WHERE id = ?1 AND status = 'in_progress' AND run_id = ?3",
+                db_params![id, now, run_id],
             )?;
+            if n == 0 {
+                continue;
+            }
             Self::event(
                 tx,
                 team,
-                id,
+                &id,
                 "recovered",
                 SYSTEM,
                 json!({"reason": "its run is gone"}),
             )?;
+            dead.push(id);
         }
         Ok(dead)
     }
