@@ -122,15 +122,42 @@ impl PgUrl {
                     .with_hint("postgres://USER@HOST[:PORT]/DATABASE"),
             );
         }
-        if let Some((_, mode)) = pg.url.query_pairs().find(|(k, _)| k == "sslmode")
-            && !matches!(mode.as_ref(), "disable" | "allow" | "prefer")
-        {
-            return Err(Error::usage(format!(
-                "the store URL {pg} asks for sslmode={mode}, and this goclaw has no TLS to the PostgreSQL server yet"
-            ))
-            .with_hint("reach the server over a Unix socket, loopback or a tunnel (ssh -L), with sslmode=disable or prefer"));
+        if let Err(why) = super::db::tls::Mode::parse(pg.param("sslmode").as_deref()) {
+            return Err(Error::usage(format!("the store URL {pg}: {why}")));
         }
         Ok(pg)
+    }
+
+    /// One parameter of the URL's query (`?sslmode=require`).
+    pub fn param(&self, name: &str) -> Option<String> {
+        self.url
+            .query_pairs()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+    }
+
+    /// The TLS the URL asks for (`sslmode`; checked when the URL was parsed).
+    pub fn tls_mode(&self) -> super::db::tls::Mode {
+        super::db::tls::Mode::parse(self.param("sslmode").as_deref())
+            .unwrap_or(super::db::tls::Mode::Plain)
+    }
+
+    /// The URL as the client library takes it, without what goclaw's TLS reads itself
+    /// (`sslmode`, `sslrootcert`): the password is in it, so never print it.
+    pub fn client_text(&self) -> String {
+        let mut url = self.url.clone();
+        let kept: Vec<(String, String)> = self
+            .url
+            .query_pairs()
+            .filter(|(k, _)| k != "sslmode" && k != "sslrootcert")
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        if kept.is_empty() {
+            url.set_query(None);
+        } else {
+            url.query_pairs_mut().clear().extend_pairs(kept);
+        }
+        url.into()
     }
 
     /// The URL as the client library takes it, password included: never print it.

@@ -659,13 +659,13 @@ fn a_second_attack_on_the_postgres_store() {
             "{err}"
         );
     }
-    let tls = format!("{}?sslmode=require", pg.url());
-    let err = assert_error(
-        &env.cmd(&["team", "list", "--db", &tls]).output().unwrap(),
-        2,
-        "usage",
+    let tls = format!("{}?sslmode=verify-ca", pg.url());
+    let o = env.cmd(&["team", "list", "--db", &tls]).output().unwrap();
+    let err = assert_error(&o, 2, "usage");
+    assert!(
+        err["message"].as_str().unwrap().contains("verify-full"),
+        "{err}"
     );
-    assert!(err["message"].as_str().unwrap().contains("TLS"), "{err}");
     // Many words: a task search refuses them, a memory search uses the first ones.
     env.write(
         "../home/config.toml",
@@ -1000,4 +1000,52 @@ fn a_server_restart_in_a_claim_loop_loses_and_repeats_nothing() {
         ),
         "0"
     );
+}
+
+/// TLS as the URL's `sslmode` asks: `require` encrypts, `verify-full` checks the certificate
+/// against `sslrootcert` and the server's name, and refuses a server it cannot check (exit 8);
+/// no `sslmode` stays in the clear; `verify-ca` is refused before connecting.
+#[test]
+fn tls_to_the_server_as_the_url_asks() {
+    let Some(cluster) = PgCluster::start_with(true) else {
+        return;
+    };
+    cluster.psql("postgres", "CREATE DATABASE t");
+    let env = TestEnv::new();
+    let cert = cluster.cert.clone().unwrap();
+    let ssl_of = |url: &str| {
+        env.cmd(&[
+            "db",
+            "query",
+            "--db",
+            url,
+            "SELECT ssl::int AS ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+        ])
+        .env("PGPASSWORD", &cluster.password)
+        .output()
+        .unwrap()
+    };
+    let encrypted = |o: &Output| {
+        assert_eq!(code(o), 0, "{}", stderr(o));
+        json(o)["ssl"] == 1
+    };
+    let base = cluster.url("t");
+    assert!(!encrypted(&ssl_of(&base)));
+    assert!(encrypted(&ssl_of(&format!("{base}?sslmode=require"))));
+    let by_name = format!("postgres://postgres@localhost:{}/t", cluster.port);
+    let verified = format!(
+        "{by_name}?sslmode=verify-full&sslrootcert={}",
+        cert.display()
+    );
+    assert!(encrypted(&ssl_of(&verified)));
+    // A server whose certificate no known CA signed: refused, and said so (exit 8; exit 2
+    // on a machine with no CA certificates at all).
+    let o = ssl_of(&format!("{by_name}?sslmode=verify-full"));
+    assert!(matches!(code(&o), 8 | 2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("TLS") || stderr(&o).contains("CA"),
+        "{}",
+        stderr(&o)
+    );
+    assert_error(&ssl_of(&format!("{base}?sslmode=verify-ca")), 2, "usage");
 }

@@ -652,10 +652,18 @@ pub struct PgCluster {
     bin: PathBuf,
     pub port: u16,
     pub password: String,
+    /// The CA that signed the server's TLS certificate (for localhost and 127.0.0.1), when it
+    /// has one.
+    pub cert: Option<PathBuf>,
 }
 
 impl PgCluster {
     pub fn start() -> Option<PgCluster> {
+        Self::start_with(false)
+    }
+
+    /// A cluster that takes TLS too (`tls`): a self-signed certificate made by `openssl`.
+    pub fn start_with(tls: bool) -> Option<PgCluster> {
         let bin = std::fs::read_dir("/usr/lib/postgresql")
             .ok()
             .and_then(|d| {
@@ -677,12 +685,80 @@ impl PgCluster {
             .unwrap();
         let password = format!("pw{}{}", std::process::id(), crate::mcp::free_port());
         std::fs::write(dir.path().join("pw"), &password).unwrap();
-        let cluster = PgCluster {
+        let mut cluster = PgCluster {
             dir,
             bin,
             port: crate::mcp::free_port(),
             password,
+            cert: None,
         };
+        if tls {
+            // A CA of the test's own, and the server's certificate (localhost, 127.0.0.1) it signs.
+            let dir = cluster.dir.path().to_path_buf();
+            let openssl = |args: &[&str]| {
+                let o = std::process::Command::new("openssl")
+                    .args(args)
+                    .current_dir(&dir)
+                    .output()
+                    .unwrap();
+                assert!(o.status.success(), "openssl {args:?}: {}", stderr(&o));
+            };
+            openssl(&[
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "1",
+                "-subj",
+                "/CN=goclaw test CA",
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.crt",
+            ]);
+            openssl(&[
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                "/CN=localhost",
+                "-keyout",
+                "server.key",
+                "-out",
+                "server.csr",
+            ]);
+            std::fs::write(
+                dir.join("san.ext"),
+                "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+            )
+            .unwrap();
+            openssl(&[
+                "x509",
+                "-req",
+                "-in",
+                "server.csr",
+                "-CA",
+                "ca.crt",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-days",
+                "1",
+                "-extfile",
+                "san.ext",
+                "-out",
+                "server.crt",
+            ]);
+            std::fs::set_permissions(
+                dir.join("server.key"),
+                std::os::unix::fs::PermissionsExt::from_mode(0o600),
+            )
+            .unwrap();
+            cluster.cert = Some(dir.join("ca.crt"));
+        }
         if nix::unistd::geteuid().is_root() {
             let o = std::process::Command::new("chown")
                 .args(["-R", "postgres:"])
@@ -731,11 +807,19 @@ impl PgCluster {
 
     /// `pg_ctl start|stop|restart`, waiting for it.
     pub fn pg_ctl(&self, action: &str) {
-        let opts = format!(
+        let mut opts = format!(
             "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
             self.port,
             self.dir.path().display()
         );
+        if self.cert.is_some() {
+            let dir = self.dir.path();
+            opts.push_str(&format!(
+                " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+                dir.join("server.crt").display(),
+                dir.join("server.key").display()
+            ));
+        }
         let log = self.dir.path().join("server.log").display().to_string();
         let o = self
             .server_cmd("pg_ctl")

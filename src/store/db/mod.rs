@@ -6,6 +6,7 @@
 //! (booleans are 0/1 on both), reals, text and blobs, so the same code reads both backends.
 
 pub(crate) mod pg;
+pub mod tls;
 
 use std::cell::RefCell;
 
@@ -555,6 +556,15 @@ pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> E
         )
         .with_hint("give it in PGPASSWORD, ~/.pgpass or the variable [store] password_env names"),
         None if said.contains("invalid configuration") => Error::usage(format!("store: {said}")),
+        None if said.contains("TLS handshake") || said.contains("server does not support TLS") => {
+            Error::new(
+                ErrorKind::Upstream,
+                format!("store: the PostgreSQL server: {said}"),
+            )
+            .with_hint(
+                "check the server's certificate against sslrootcert, or the sslmode asked for",
+            )
+        }
         None if said.contains("error serializing parameter") => {
             Error::usage(format!("store: {said}"))
         }

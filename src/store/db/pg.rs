@@ -37,7 +37,10 @@ impl PgConnect {
     pub fn connect(&self) -> Result<Client> {
         let password = location::password(&self.url, self.password_env.as_deref());
         let scrub = |m: &str| self.url.scrub(m, password.as_deref());
-        let mut config: postgres::Config = self.url.secret_text().parse().map_err(|e| {
+        let mode = self.url.tls_mode();
+        let root = self.url.param("sslrootcert").map(std::path::PathBuf::from);
+        let tls = super::tls::client_config(mode, root.as_deref())?;
+        let mut config: postgres::Config = self.url.client_text().parse().map_err(|e| {
             Error::usage(format!(
                 "the store URL {}: {}",
                 self.url,
@@ -59,8 +62,14 @@ impl PgConnect {
         // login would hold the command for ever. The login runs on a thread of its own, and is
         // given up (the thread ends with the process) after the connect timeout and 5 s more.
         let (sent, login) = std::sync::mpsc::channel();
+        if tls.is_some() {
+            config.ssl_mode(postgres::config::SslMode::Require);
+        }
         std::thread::spawn(move || {
-            let _ = sent.send(config.connect(postgres::NoTls));
+            let _ = sent.send(match tls {
+                None => config.connect(postgres::NoTls),
+                Some(tls) => config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(tls)),
+            });
         });
         let limit = self.connect_timeout + std::time::Duration::from_secs(5);
         let inner = match login.recv_timeout(limit) {

@@ -1,0 +1,148 @@
+//! TLS to the PostgreSQL server, with rustls (the `ring` provider the rest of goclaw uses),
+//! as the URL's `sslmode` asks, in libpq's meanings:
+//! - `disable`, `allow`, `prefer` (and no `sslmode`): no TLS, as before (use a Unix socket,
+//!   loopback or a tunnel);
+//! - `require`: encrypted; whose certificate it is goes unchecked, unless `sslrootcert` names
+//!   the CA to check it against (libpq does the same);
+//! - `verify-full`: encrypted, the certificate checked against `sslrootcert` (else the
+//!   system's roots) and the server's name.
+//!
+//! `verify-ca` (the CA checked, the name not) is refused with a hint to use `verify-full`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
+
+use crate::error::{Error, Result};
+
+/// What the URL asks of the connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Plain,
+    Require,
+    VerifyFull,
+}
+
+impl Mode {
+    /// The mode an `sslmode` value names; `None` for values goclaw does not take.
+    pub fn parse(sslmode: Option<&str>) -> std::result::Result<Mode, String> {
+        match sslmode {
+            None | Some("disable" | "allow" | "prefer") => Ok(Mode::Plain),
+            Some("require") => Ok(Mode::Require),
+            Some("verify-full") => Ok(Mode::VerifyFull),
+            Some("verify-ca") => Err(
+                "sslmode=verify-ca (the CA checked, the server's name not) is not taken: use verify-full".into(),
+            ),
+            Some(other) => Err(format!(
+                "sslmode={other} is not one of disable, allow, prefer, require, verify-full"
+            )),
+        }
+    }
+}
+
+/// The client's TLS configuration for `mode` (`None`: no TLS).
+pub fn client_config(mode: Mode, root: Option<&Path>) -> Result<Option<ClientConfig>> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| Error::internal(format!("TLS: {e}")))?;
+    Ok(match (mode, root) {
+        (Mode::Plain, _) => None,
+        (Mode::Require, None) => Some(
+            builder
+                .dangerous()
+                .with_custom_certificate_verifier(Arc::new(EncryptOnly(provider)))
+                .with_no_client_auth(),
+        ),
+        (_, root) => Some(
+            builder
+                .with_root_certificates(roots(root)?)
+                .with_no_client_auth(),
+        ),
+    })
+}
+
+/// The CAs to check the server against: `sslrootcert`'s, else the system's.
+fn roots(root: Option<&Path>) -> Result<RootCertStore> {
+    let mut store = RootCertStore::empty();
+    match root {
+        Some(path) => {
+            let certs = CertificateDer::pem_file_iter(path)
+                .map_err(|e| Error::usage(format!("sslrootcert {}: {e}", path.display())))?;
+            for cert in certs {
+                let cert =
+                    cert.map_err(|e| Error::usage(format!("sslrootcert {}: {e}", path.display())))?;
+                store
+                    .add(cert)
+                    .map_err(|e| Error::usage(format!("sslrootcert {}: {e}", path.display())))?;
+            }
+        }
+        None => {
+            for cert in rustls_native_certs::load_native_certs().certs {
+                let _ = store.add(cert);
+            }
+        }
+    }
+    if store.is_empty() {
+        return Err(
+            Error::usage("no CA certificate to check the PostgreSQL server against")
+                .with_hint("name one with sslrootcert=/path/to/ca.pem in the store URL"),
+        );
+    }
+    Ok(store)
+}
+
+/// `sslmode=require` without a CA: the channel is encrypted and the server's signatures
+/// checked, whoever's certificate it is (libpq's `require`).
+#[derive(Debug)]
+struct EncryptOnly(Arc<CryptoProvider>);
+
+impl ServerCertVerifier for EncryptOnly {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> std::result::Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
+}
