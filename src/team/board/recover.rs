@@ -15,6 +15,16 @@ impl Board<'_> {
         Ok(out)
     }
 
+    /// The order recovery takes rows in: by `column` on PostgreSQL, where claims do not wait
+    /// for recovery and rows locked in one order never deadlock; none on SQLite, whose one
+    /// writer needs no order (and the order would cost a sort).
+    pub(super) fn lock_order(db: &Db<'_>, column: &str) -> String {
+        match db.dialect() {
+            Dialect::Postgres => format!(" ORDER BY {column}"),
+            Dialect::Sqlite => String::new(),
+        }
+    }
+
     /// Recovery inside a write's own transaction (every write runs it first, so a claim is one
     /// transaction and a read none).
     pub(super) fn recover_in(tx: &Db<'_>, team: &Team) -> Result<Recovered> {
@@ -26,13 +36,14 @@ impl Board<'_> {
             ..Recovered::default()
         };
         let ids = |tx: &Db<'_>, q: &str, p: &[&dyn ToValue]| -> Result<Vec<String>> {
-            tx.query_map(q, p, |r| r.get(0))
+            tx.query_map(&format!("{q}{}", Self::lock_order(tx, "id")), p, |r| {
+                r.get(0)
+            })
         };
         for id in ids(
             tx,
             // A claim a run holds lasts as long as the run (see `release_dead_claims`).
-            "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL
-             ORDER BY id",
+            "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL",
             db_params![team.id, now],
         )? {
             // Each update is guarded by what selected it, and a task that moved meanwhile (on
@@ -68,7 +79,7 @@ impl Board<'_> {
             for id in ids(
                 tx,
                 &format!(
-                    "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2{extra} ORDER BY id"
+                    "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2{extra}"
                 ),
                 db_params![team.id, cutoff],
             )? {
@@ -85,8 +96,7 @@ impl Board<'_> {
         }
         for id in ids(
             tx,
-            "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)
-             ORDER BY id",
+            "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)",
             db_params![team.id],
         )? {
             if tx.execute(

@@ -224,13 +224,18 @@ impl Board<'_> {
     /// whose process died is found by the run reaper first (`agent::record::reap_abandoned`).
     pub(super) fn release_dead_claims(tx: &Db<'_>, team: &Team) -> Result<Vec<String>> {
         let now = now_ms();
-        let found: Vec<(String, String)> = tx
-            .query_map("SELECT t.id, t.run_id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
+        let found: Vec<(String, String)> = tx.query_map(
+            &format!(
+                "SELECT t.id, t.run_id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
                  WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
                    AND ((r.id IS NULL AND t.locked_at < ?2)
                         OR r.status = 'abandoned'
-                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))
-                 ORDER BY t.id", db_params![team.id, now - START_GRACE_MS], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2)){}",
+                Self::lock_order(tx, "t.id")
+            ),
+            db_params![team.id, now - START_GRACE_MS],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
         let mut dead = Vec::new();
         for (id, run_id) in found {
             // Guarded by what was found: on PostgreSQL claims do not wait for recovery, and a
