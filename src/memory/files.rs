@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::embed::{self, Embedder};
 use crate::db_params;
 use crate::error::Result;
-use crate::store::db::{Begin, Db, Dialect};
+use crate::store::db::{Begin, Db, Dialect, FromValue, Row};
 
 /// The context files, in the order the system prompt uses them.
 pub const CONTEXT_FILES: [&str; 7] = [
@@ -334,21 +334,12 @@ fn vector_hits(
         // The text side still answers when the embeddings endpoint is down.
         _ => return Ok(Vec::new()),
     };
-    let rows: Vec<(String, i64, i64, String, String, Vec<u8>)> = db.query_map(
+    let rows: Vec<ChunkRow<Vec<u8>>> = db.query_map(
         "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id, c.embedding
          FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id
          WHERE d.agent = ?1 AND d.user_id IN (?2, '') AND c.embedding IS NOT NULL",
         db_params![owner.agent, owner.user],
-        |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-            ))
-        },
+        chunk_row,
     )?;
     let mut hits: Vec<Hit> = rows
         .into_iter()
@@ -361,6 +352,21 @@ fn vector_hits(
     hits.truncate(max * 2);
     normalise(&mut hits);
     Ok(hits)
+}
+
+/// A chunk as the searches read it: path, first and last line, text, user, and the side's own
+/// column (its embedding, or its rank).
+type ChunkRow<T> = (String, i64, i64, String, String, T);
+
+fn chunk_row<T: FromValue>(r: &Row) -> Result<ChunkRow<T>> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+    ))
 }
 
 /// Full-text hits: BM25 over FTS5 on SQLite, `ts_rank` over the chunks' `tsvector` on
@@ -410,19 +416,10 @@ fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<H
                 .join(" | "),
         ),
     };
-    let rows: Vec<(String, i64, i64, String, String, f64)> = db.query_map(
+    let rows: Vec<ChunkRow<f64>> = db.query_map(
         sql,
         db_params![terms, owner.agent, owner.user, (max * 2) as i64],
-        |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-            ))
-        },
+        chunk_row,
     )?;
     let mut hits: Vec<Hit> = rows
         .into_iter()

@@ -90,17 +90,7 @@ impl Board<'_> {
                     run_id = ?5, dispatch_count = dispatch_count + CASE WHEN CAST(?6 AS BIGINT) IS NULL THEN 0 ELSE 1 END WHERE id = ?1",
             db_params![id, actor, now, now + lock, run_id, limit],
         )?;
-        Self::event(
-            &tx,
-            &team,
-            &id,
-            "claimed",
-            &actor,
-            json!({"run_id": run_id}),
-        )?;
-        let t = Self::find(&tx, &team, &id)?;
-        tx.commit()?;
-        Ok(Some(t))
+        Self::claimed(tx, &team, &id, &actor, run_id).map(Some)
     }
 
     /// [`claim_next_inner`](Self::claim_next_inner) on PostgreSQL, where claims need not wait
@@ -135,17 +125,21 @@ impl Board<'_> {
             |r| r.get(0),
         )?;
         let Some(id) = claimed else { return Ok(None) };
-        Self::event(
-            &tx,
-            &team,
-            &id,
-            "claimed",
-            &actor,
-            json!({"run_id": run_id}),
-        )?;
-        let t = Self::find(&tx, &team, &id)?;
+        Self::claimed(tx, &team, &id, &actor, run_id).map(Some)
+    }
+
+    /// The end of a claim made in `tx`: its event, and the task as it is now, committed.
+    fn claimed(
+        tx: Tx<'_>,
+        team: &Team,
+        id: &str,
+        actor: &str,
+        run_id: Option<&str>,
+    ) -> Result<Task> {
+        Self::event(&tx, team, id, "claimed", actor, json!({"run_id": run_id}))?;
+        let t = Self::find(&tx, team, id)?;
         tx.commit()?;
-        Ok(Some(t))
+        Ok(t)
     }
 
     /// Runs one guarded transition of a task the caller holds (or any, for `lead_may`).
