@@ -53,11 +53,7 @@ pub fn examine(paths: &PathArgs, env: &Env) -> crate::error::Result<Report> {
     let mut checks = vec![config_check(&settings, broken)];
     let store = store_checks(&settings, &mut checks);
     provider_checks(&settings, &mut checks);
-    mcp_checks(
-        &settings,
-        store.as_ref().map(crate::store::db::Db::Sqlite),
-        &mut checks,
-    );
+    mcp_checks(&settings, store.as_ref().map(Examined::db), &mut checks);
     sandbox_checks(&settings, &mut checks);
     let ok = checks.iter().all(|c| c.status != Health::Fail);
     Ok(Report { ok, checks })
@@ -86,12 +82,28 @@ fn config_check(s: &Settings, broken: Option<crate::error::Error>) -> Check {
     }
 }
 
-/// The store's checks; the store itself, read-only, when it can be opened and its schema is
-/// this goclaw's.
-fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<rusqlite::Connection> {
+/// A store the checks could open (read-only on SQLite), for the MCP checks to read.
+enum Examined {
+    Sqlite(rusqlite::Connection),
+    Postgres(Box<crate::store::postgres::PgStore>),
+}
+
+impl Examined {
+    fn db(&self) -> crate::store::db::Db<'_> {
+        match self {
+            Examined::Sqlite(c) => crate::store::db::Db::Sqlite(c),
+            Examined::Postgres(pg) => pg.db(),
+        }
+    }
+}
+
+/// The store's checks; the store itself when it can be opened and its schema is this
+/// goclaw's.
+fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<Examined> {
     if let Some(target) = s.pg_target() {
-        checks.push(postgres_check(target));
-        return None;
+        let (check, pg) = postgres_check(target);
+        checks.push(check);
+        return pg.map(|pg| Examined::Postgres(Box::new(pg)));
     }
     let path = &s.db_path;
     let name = path.display().to_string();
@@ -144,7 +156,7 @@ fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<rusqlite::Conne
         Ok((status, detail)) => checks.push(check("store", name, status, detail)),
         Err(e) => checks.push(check("store", name, Health::Fail, e.message)),
     }
-    current.then_some(conn)
+    current.then_some(Examined::Sqlite(conn))
 }
 
 fn provider_checks(s: &Settings, checks: &mut Vec<Check>) {
@@ -411,7 +423,9 @@ fn mode_name(mode: crate::tools::exec::SandboxMode) -> String {
 }
 
 /// A PostgreSQL store: the server answers, and its schema is this goclaw's.
-fn postgres_check(mut target: crate::store::db::PgConnect) -> Check {
+fn postgres_check(
+    mut target: crate::store::db::PgConnect,
+) -> (Check, Option<crate::store::postgres::PgStore>) {
     // Doctor waits on no server for long.
     target.connect_timeout = target
         .connect_timeout
@@ -420,9 +434,16 @@ fn postgres_check(mut target: crate::store::db::PgConnect) -> Check {
     let verdict = crate::store::postgres::PgStore::connect(&target).and_then(|pg| {
         let version = pg.server_version()?;
         let state = pg.migration_state()?;
-        Ok((version, state))
+        Ok((version, state, pg))
     });
-    match verdict {
+    let (verdict, pg) = match verdict {
+        Ok((version, state, pg)) => {
+            let current = state.schema_version == state.binary_version;
+            (Ok((version, state)), current.then_some(pg))
+        }
+        Err(e) => (Err(e), None),
+    };
+    let check = match verdict {
         Ok((version, state)) if state.schema_version > state.binary_version => check(
             "store",
             url.to_string(),
@@ -452,5 +473,6 @@ fn postgres_check(mut target: crate::store::db::PgConnect) -> Check {
             ),
         ),
         Err(e) => check("store", url.to_string(), Health::Fail, e.message),
-    }
+    };
+    (check, pg)
 }

@@ -4,19 +4,21 @@ use std::os::unix::fs::PermissionsExt;
 
 use crate::util::*;
 
-fn home() -> TestEnv {
-    let env = TestEnv::new();
+fn home(backend: Backend) -> Option<TestEnv> {
+    let env = TestEnv::on(backend)?;
     std::fs::write(
         env.home().join("config.toml"),
         "[agents.alice]\n[agents.bob]\n\n[mcp.servers.cfgsrv]\ncommand = \"echo\"\nargs = [\"hi\"]\nprefix = \"pg\"\n",
     )
     .unwrap();
-    env
+    Some(env)
 }
 
 #[test]
 fn servers_are_kept_with_secrets_sealed() {
-    let env = home();
+    let Some(env) = home(Backend::Sqlite) else {
+        return;
+    };
     let o = env.run(&[
         "mcp",
         "add",
@@ -87,9 +89,9 @@ fn servers_are_kept_with_secrets_sealed() {
     );
 }
 
-#[test]
-fn registry_commands_and_refusals() {
-    let env = home();
+on_both_backends! {
+fn registry_commands_and_refusals(backend) {
+    let Some(env) = home(backend) else { return };
     assert_eq!(code(&env.run(&["mcp", "add", "a", "--command", "echo"])), 0);
     assert_error(
         &env.run(&["mcp", "add", "a", "--command", "echo"]),
@@ -129,10 +131,11 @@ fn registry_commands_and_refusals() {
     assert_eq!(code(&env.run(&["mcp", "rm", "a"])), 0);
     assert_error(&env.run(&["mcp", "rm", "a"]), 5, "not_found");
 }
+}
 
-#[test]
-fn grants_and_reviewed_requests() {
-    let env = home();
+on_both_backends! {
+fn grants_and_reviewed_requests(backend) {
+    let Some(env) = home(backend) else { return };
     env.run(&[
         "mcp",
         "add",
@@ -220,7 +223,7 @@ fn grants_and_reviewed_requests() {
         "usage",
     );
     // Access: granted servers need an enabled agent grant; a disabled user grant removes it.
-    let store = goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(5)).unwrap();
+    let store = env.open_store();
     let cfg = goclaw::mcp::McpConfig::default();
     let server = goclaw::mcp::get(store.db(), &cfg, "db").unwrap();
     let alice = goclaw::mcp::access_for(store.db(), &server, Some("alice"), None).unwrap();
@@ -232,11 +235,12 @@ fn grants_and_reviewed_requests() {
     );
     drop(store);
     env.run(&["mcp", "grant", "db", "--user", "u-9", "--disabled"]);
-    let store = goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(5)).unwrap();
+    let store = env.open_store();
     assert_eq!(
         goclaw::mcp::access_for(store.db(), &server, Some("alice"), Some("u-9")).unwrap(),
         None
     );
+}
 }
 
 /// server-everything from fixtures/mcp-peers (installed by .ci/run with npm ci).
@@ -269,7 +273,9 @@ pub(crate) fn no_server_left(marker: &str) {
 #[test]
 fn a_real_server_over_stdio() {
     let Some(real_js) = everything() else { return };
-    let env = home();
+    let Some(env) = home(Backend::Sqlite) else {
+        return;
+    };
     // A path of this test's own, so the leftover check cannot see other tests' servers.
     let link = env.root().join("everything-stdio.js");
     std::os::unix::fs::symlink(&real_js, &link).unwrap();
@@ -379,10 +385,10 @@ fn a_real_server_over_stdio() {
     no_server_left(&js);
 }
 
-#[test]
-fn grants_decide_who_sees_a_server() {
+on_both_backends! {
+fn grants_decide_who_sees_a_server(backend) {
     let Some(js) = everything() else { return };
-    let env = home();
+    let Some(env) = home(backend) else { return };
     env.run(&[
         "mcp",
         "add",
@@ -432,10 +438,13 @@ fn grants_decide_who_sees_a_server() {
     env.run(&["mcp", "disable", "ev"]);
     assert_error(&call("alice", "echo"), 3, "denied");
 }
+}
 
 #[test]
 fn failing_servers_are_exit_8_and_leave_nothing_running() {
-    let env = home();
+    let Some(env) = home(Backend::Sqlite) else {
+        return;
+    };
     // Never answers initialize.
     env.run(&[
         "mcp",
@@ -620,7 +629,9 @@ fn a_python_server_over_legacy_sse() {
 /// The Python peer served over `transport`, reached at `path`: probe, call and `tools exec`.
 fn python_peer_over(transport: &str, path: &str) {
     let Some(py) = peer_python() else { return };
-    let env = home();
+    let Some(env) = home(Backend::Sqlite) else {
+        return;
+    };
     let port = free_port();
     let script = py_server();
     let _server = Child(
@@ -669,9 +680,9 @@ fn python_peer_over(transport: &str, path: &str) {
     assert!(stdout(&o).contains("py-echo: over http"), "{}", stdout(&o));
 }
 
-#[test]
-fn an_http_server_that_fails_is_exit_8() {
-    let env = home();
+on_both_backends! {
+fn an_http_server_that_fails_is_exit_8(backend) {
+    let Some(env) = home(backend) else { return };
     let (_server, port) = tiny_http_server(
         "    def do_POST(self):\n        self.send_response(500); self.end_headers(); self.wfile.write(b'boom')\n    do_GET = do_POST\n",
     );
@@ -701,10 +712,11 @@ fn an_http_server_that_fails_is_exit_8() {
         "{err}"
     );
 }
+}
 
-#[test]
-fn an_sse_server_that_never_names_its_endpoint_times_out() {
-    let env = home();
+on_both_backends! {
+fn an_sse_server_that_never_names_its_endpoint_times_out(backend) {
+    let Some(env) = home(backend) else { return };
     let (_server, port) = tiny_http_server(
         "    def do_GET(self):\n        self.send_response(200); self.send_header('Content-Type', 'text/event-stream'); self.end_headers(); self.wfile.write(b': hello\\n\\n'); self.wfile.flush(); time.sleep(30)\n",
     );
@@ -727,6 +739,7 @@ fn an_sse_server_that_never_names_its_endpoint_times_out() {
     );
     assert!(start.elapsed() < std::time::Duration::from_secs(20));
 }
+}
 
 /// server-everything's HTTP modes listen on every interface with no host option, so they run in
 /// a private network namespace (`unshare --net`, loopback only) together with goclaw; the fixed
@@ -737,7 +750,9 @@ fn server_everything_over_streamable_http_and_sse_in_a_private_network() {
     if require_peer(which::which("unshare").ok(), "unshare (util-linux)").is_none() {
         return;
     }
-    let env = home();
+    let Some(env) = home(Backend::Sqlite) else {
+        return;
+    };
     let script = r#"
         ip link set lo up 2>/dev/null
         PORT=3001 node "$SERVER" streamableHttp >/dev/null 2>&1 & H=$!
@@ -787,7 +802,9 @@ fn server_filesystem_over_stdio() {
         return;
     };
     let server = everything.replace("server-everything", "server-filesystem");
-    let env = home();
+    let Some(env) = home(Backend::Sqlite) else {
+        return;
+    };
     let root = env.work().join("shared");
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("a.txt"), "hello from the fs peer\n").unwrap();

@@ -1049,3 +1049,23 @@ fn tls_to_the_server_as_the_url_asks() {
     );
     assert_error(&ssl_of(&format!("{base}?sslmode=verify-ca")), 2, "usage");
 }
+
+/// `doctor` on a PostgreSQL store checks the MCP servers kept in it, not only config's.
+#[test]
+fn doctor_checks_the_mcp_servers_of_a_postgres_store() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    pg.ok(
+        &env,
+        &["mcp", "add", "kept", "--command", "/nonexistent/server"],
+    );
+    let o = pg.run(&env, &["doctor"]);
+    let report = json(&o);
+    let kept = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["area"] == "mcp" && c["name"] == "kept")
+        .unwrap_or_else(|| panic!("no check of the stored server: {report}"));
+    assert_eq!(kept["status"], "fail", "{report}");
+}

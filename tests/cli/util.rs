@@ -109,6 +109,27 @@ impl TestEnv {
         self.pg.as_ref()
     }
 
+    /// The store through the library, whichever backend (for a test that asks it directly).
+    pub fn open_store(&self) -> goclaw::store::Store {
+        let timeout = std::time::Duration::from_secs(10);
+        match &self.pg {
+            None => goclaw::store::StoreTarget::Sqlite {
+                path: self.db(),
+                busy_timeout: timeout,
+            },
+            Some(pg) => goclaw::store::StoreTarget::Postgres(goclaw::store::db::PgConnect {
+                url: goclaw::store::location::PgUrl::parse(
+                    &pg.url_with_password(&pg.server.password),
+                )
+                .unwrap(),
+                password_env: None,
+                connect_timeout: timeout,
+            }),
+        }
+        .open()
+        .unwrap()
+    }
+
     /// One statement that changes the store behind goclaw's back (a test ageing a row, as time
     /// would), whichever backend.
     pub fn change(&self, statement: &str) {
