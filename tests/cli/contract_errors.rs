@@ -46,9 +46,11 @@ fn db_query_runs_exactly_one_statement() {
     assert_eq!(json(&o)["n"], 42);
 }
 
-#[test]
-fn an_unknown_team_setting_is_not_found() {
-    let env = team_home("[agents.lead]\n[agents.w1]\n", "t");
+on_both_backends! {
+fn an_unknown_team_setting_is_not_found(backend) {
+    let Some(env) = team_home_on(backend, "[agents.lead]\n[agents.w1]\n", "t") else {
+        return;
+    };
     let e = assert_error(
         &env.run(&["team", "settings", "get", "t", "nosuch.key"]),
         5,
@@ -65,6 +67,7 @@ fn an_unknown_team_setting_is_not_found() {
     assert_eq!(json(&o), serde_json::json!(true));
     let o = env.run(&["team", "settings", "get", "t", "lock_minutes"]);
     assert_eq!(json(&o), serde_json::json!(30));
+}
 }
 
 #[test]
@@ -219,9 +222,11 @@ fn durations_are_read_as_people_write_them() {
     }
 }
 
-#[test]
-fn record_commands_print_text_for_people() {
-    let env = team_home("[agents.lead]\nmodel = \"m\"\n[agents.w1]\n", "t");
+on_both_backends! {
+fn record_commands_print_text_for_people(backend) {
+    let Some(env) = team_home_on(backend, "[agents.lead]\nmodel = \"m\"\n[agents.w1]\n", "t") else {
+        return;
+    };
     for (args, line) in [
         (&["--human", "agents", "show", "lead"][..], "model "),
         (&["--human", "team", "settings", "get", "t"], "lock_minutes"),
@@ -259,6 +264,7 @@ fn record_commands_print_text_for_people() {
     let doc = json(&env.run(&["--json", "agents", "files", "get", "lead", "AGENTS.md"]));
     assert_eq!(doc["content"], "be kind\n");
     assert_eq!(doc["name"], "AGENTS.md");
+}
 }
 
 /// What a careless script passes is refused with a usage error naming it, before anything is

@@ -31,8 +31,8 @@ fn path_with(first: &Path) -> String {
 }
 
 /// A home with the fake gh registered through the preset (token from the environment).
-fn registered() -> (TestEnv, String) {
-    let env = TestEnv::new();
+fn registered(backend: Backend) -> Option<(TestEnv, String)> {
+    let env = TestEnv::on(backend)?;
     let bin = env.root().join("bin");
     fake_gh(&bin, "real gh");
     let path = path_with(&bin);
@@ -43,7 +43,7 @@ fn registered() -> (TestEnv, String) {
         .output()
         .unwrap();
     assert_eq!(code(&o), 0, "{} {}", stdout(&o), stderr(&o));
-    (env, path)
+    Some((env, path))
 }
 
 fn call(env: &TestEnv, path: &str, command: &str) -> (i32, String) {
@@ -64,9 +64,9 @@ fn ran(env: &TestEnv) -> bool {
     was
 }
 
-#[test]
-fn a_registered_cli_runs_with_its_token_and_the_token_never_shows() {
-    let (env, path) = registered();
+on_both_backends! {
+fn a_registered_cli_runs_with_its_token_and_the_token_never_shows(backend) {
+    let Some((env, path)) = registered(backend) else { return };
     let (c, text) = call(&env, &path, "gh pr list --json 'title,url'");
     assert_eq!(c, 0, "{text}");
     assert!(text.contains("real gh: pr list --json title,url"), "{text}");
@@ -77,7 +77,7 @@ fn a_registered_cli_runs_with_its_token_and_the_token_never_shows() {
     let list = stdout(&env.run(&["secure-cli", "list"]));
     assert!(list.contains("\"env_keys\":[\"GH_TOKEN\"]"), "{list}");
     assert!(!list.contains(TOKEN));
-    let db = std::fs::read(env.db()).unwrap();
+    let db = env.store_bytes();
     assert!(
         !db.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()),
         "the token is in the store in plain text"
@@ -85,10 +85,11 @@ fn a_registered_cli_runs_with_its_token_and_the_token_never_shows() {
     let history = stdout(&env.run(&["tools", "history"]));
     assert!(!history.contains(TOKEN));
 }
+}
 
-#[test]
-fn shell_operators_are_refused_quoted_or_not_and_nothing_runs() {
-    let (env, path) = registered();
+on_both_backends! {
+fn shell_operators_are_refused_quoted_or_not_and_nothing_runs(backend) {
+    let Some((env, path)) = registered(backend) else { return };
     for command in [
         "gh pr list; cat /etc/passwd",
         "gh pr list && id",
@@ -119,10 +120,11 @@ fn shell_operators_are_refused_quoted_or_not_and_nothing_runs() {
     let (_, text) = call(&env, &path, "gh a && b | c; d");
     assert!(text.contains("Detected: &, |, ;\n"), "{text}");
 }
+}
 
-#[test]
-fn a_spoofed_binary_never_passes() {
-    let (env, path) = registered();
+on_both_backends! {
+fn a_spoofed_binary_never_passes(backend) {
+    let Some((env, path)) = registered(backend) else { return };
     // Another gh earlier on PATH.
     let evil = env.root().join("evil");
     fake_gh(&evil, "evil gh");
@@ -154,10 +156,11 @@ fn a_spoofed_binary_never_passes() {
     assert!(text.contains("binary path mismatch"), "{text}");
     assert!(!ran(&env));
 }
+}
 
-#[test]
-fn deny_patterns_refuse_before_anything_runs() {
-    let (env, path) = registered();
+on_both_backends! {
+fn deny_patterns_refuse_before_anything_runs(backend) {
+    let Some((env, path)) = registered(backend) else { return };
     for (command, pattern) in [
         ("gh auth token", "auth\\s+"),
         ("gh repo delete me/x --yes", "repo\\s+delete"),
@@ -175,6 +178,7 @@ fn deny_patterns_refuse_before_anything_runs() {
     }
     let (c, text) = call(&env, &path, "gh --version");
     assert_eq!(c, 0, "--version is not -v: {text}");
+}
 }
 
 on_both_backends! {
@@ -266,9 +270,9 @@ fn registration_mistakes_are_usage_errors(backend) {
 }
 }
 
-#[test]
-fn an_agent_run_is_told_about_its_credentialed_clis() {
-    let (env, _) = registered();
+on_both_backends! {
+fn an_agent_run_is_told_about_its_credentialed_clis(backend) {
+    let Some((env, _)) = registered(backend) else { return };
     let provider = crate::run::recording(&env, "r.jsonl", &[crate::run::answer("ok")]);
     let (_, inputs) = crate::run::verbose_run(&env, &["--provider", &provider, "hi"]);
     let system = inputs[0][0]["content"].as_str().unwrap();
@@ -280,4 +284,5 @@ fn an_agent_run_is_told_about_its_credentialed_clis() {
         "{system}"
     );
     assert!(!system.contains(TOKEN));
+}
 }

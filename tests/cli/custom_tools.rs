@@ -156,9 +156,9 @@ fn the_rendered_command_meets_the_deny_groups(backend) {
 }
 }
 
-#[test]
-fn variables_are_sealed_injected_and_scrubbed_and_time_is_limited() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn variables_are_sealed_injected_and_scrubbed_and_time_is_limited(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     let def = json!({"name": "show_key", "command": "echo \"key is $SERVICE_KEY\"",
         "env": {"SERVICE_KEY": SECRET}});
     assert_eq!(code(&add(&env, def, &[])), 0);
@@ -170,13 +170,14 @@ fn variables_are_sealed_injected_and_scrubbed_and_time_is_limited() {
         listed.contains("\"env_keys\":[\"SERVICE_KEY\"]") && !listed.contains(SECRET),
         "{listed}"
     );
-    let db = std::fs::read(env.db()).unwrap();
+    let db = env.store_bytes();
     assert!(!db.windows(SECRET.len()).any(|w| w == SECRET.as_bytes()));
 
     let def = json!({"name": "slow", "command": "sleep 5", "timeout_seconds": 1});
     assert_eq!(code(&add(&env, def, &[])), 0);
     let o = env.run(&["tools", "exec", "slow", "{}"]);
     assert_eq!(code(&o), 7, "{}", stdout(&o));
+}
 }
 
 on_both_backends! {

@@ -16,11 +16,11 @@ fn row<'a>(report: &'a Value, area: &str, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {area} check for {name}: {report}"))
 }
 
-#[test]
-fn doctor_finds_what_works_and_what_is_broken() {
+on_both_backends! {
+fn doctor_finds_what_works_and_what_is_broken(backend) {
     let Some(llm) = fakellm() else { return };
     let Some(real_js) = everything() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     // A path of this test's own, so the leftover check cannot see other tests' servers.
     let link = env.root().join("everything-doctor.js");
     std::os::unix::fs::symlink(&real_js, &link).unwrap();
@@ -43,7 +43,8 @@ fn doctor_finds_what_works_and_what_is_broken() {
     let report = json(&o);
     assert_eq!(report["ok"], false);
     assert_eq!(row(&report, "config", "config.toml")["status"], "ok");
-    assert_eq!(row(&report, "store", "goclaw.db")["status"], "ok");
+    let store = if env.pg().is_some() { "postgres://" } else { "goclaw.db" };
+    assert_eq!(row(&report, "store", store)["status"], "ok", "{report}");
     assert_eq!(row(&report, "provider", "up")["status"], "ok", "{report}");
     let down = row(&report, "provider", "down");
     assert_eq!(down["status"], "fail");
@@ -68,6 +69,7 @@ fn doctor_finds_what_works_and_what_is_broken() {
         text.contains("FAIL") && text.trim_end().ends_with("check(s) failed"),
         "{text}"
     );
+}
 }
 
 #[test]

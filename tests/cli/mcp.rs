@@ -14,11 +14,9 @@ fn home(backend: Backend) -> Option<TestEnv> {
     Some(env)
 }
 
-#[test]
-fn servers_are_kept_with_secrets_sealed() {
-    let Some(env) = home(Backend::Sqlite) else {
-        return;
-    };
+on_both_backends! {
+fn servers_are_kept_with_secrets_sealed(backend) {
+    let Some(env) = home(backend) else { return };
     let o = env.run(&[
         "mcp",
         "add",
@@ -53,25 +51,22 @@ fn servers_are_kept_with_secrets_sealed() {
     // Neither the output nor the store file holds a secret in clear.
     let listing = stdout(&env.run(&["mcp", "list"]));
     assert!(!listing.contains("s3cret") && !listing.contains("hdr-secret"));
-    let db = std::fs::read(env.db()).unwrap();
-    let wal = std::fs::read(env.home().join("goclaw.db-wal")).unwrap_or_default();
-    for bytes in [&db, &wal] {
-        assert!(
-            !bytes.windows(6).any(|w| w == b"s3cret"),
-            "a secret is stored in clear"
-        );
-        assert!(
-            !bytes.windows(10).any(|w| w == b"hdr-secret"),
-            "a header is stored in clear"
-        );
-    }
+    let bytes = env.store_bytes();
+    assert!(
+        !bytes.windows(6).any(|w| w == b"s3cret"),
+        "a secret is stored in clear"
+    );
+    assert!(
+        !bytes.windows(10).any(|w| w == b"hdr-secret"),
+        "a header is stored in clear"
+    );
     let key = env.home().join("secret.key");
     assert_eq!(
         std::fs::metadata(&key).unwrap().permissions().mode() & 0o777,
         0o600
     );
     // The library opens them with the key.
-    let store = goclaw::store::Store::open(&env.db(), std::time::Duration::from_secs(5)).unwrap();
+    let store = env.open_store();
     let k = goclaw::secrets::SecretKey::load(&env.home()).unwrap();
     let (envs, _) = goclaw::mcp::secrets(store.db(), &k, "every-thing").unwrap();
     assert_eq!(envs["API_TOKEN"], "s3cret-token-value-42");
@@ -87,6 +82,7 @@ fn servers_are_kept_with_secrets_sealed() {
         2,
         "usage",
     );
+}
 }
 
 on_both_backends! {
@@ -270,12 +266,10 @@ pub(crate) fn no_server_left(marker: &str) {
     );
 }
 
-#[test]
-fn a_real_server_over_stdio() {
+on_both_backends! {
+fn a_real_server_over_stdio(backend) {
     let Some(real_js) = everything() else { return };
-    let Some(env) = home(Backend::Sqlite) else {
-        return;
-    };
+    let Some(env) = home(backend) else { return };
     // A path of this test's own, so the leftover check cannot see other tests' servers.
     let link = env.root().join("everything-stdio.js");
     std::os::unix::fs::symlink(&real_js, &link).unwrap();
@@ -384,6 +378,7 @@ fn a_real_server_over_stdio() {
     );
     no_server_left(&js);
 }
+}
 
 on_both_backends! {
 fn grants_decide_who_sees_a_server(backend) {
@@ -440,11 +435,9 @@ fn grants_decide_who_sees_a_server(backend) {
 }
 }
 
-#[test]
-fn failing_servers_are_exit_8_and_leave_nothing_running() {
-    let Some(env) = home(Backend::Sqlite) else {
-        return;
-    };
+on_both_backends! {
+fn failing_servers_are_exit_8_and_leave_nothing_running(backend) {
+    let Some(env) = home(backend) else { return };
     // Never answers initialize.
     env.run(&[
         "mcp",
@@ -529,6 +522,7 @@ fn failing_servers_are_exit_8_and_leave_nothing_running() {
         assert!(matches!(code(&o), 7 | 8), "{}", stdout(&o));
         no_server_left("sleep 4444");
     }
+}
 }
 
 /// The Python test peer's script.
@@ -616,22 +610,22 @@ impl Drop for Child {
     }
 }
 
-#[test]
-fn a_python_server_over_streamable_http() {
-    python_peer_over("streamable-http", "/mcp");
+on_both_backends! {
+fn a_python_server_over_streamable_http(backend) {
+    python_peer_over(backend, "streamable-http", "/mcp");
+}
 }
 
-#[test]
-fn a_python_server_over_legacy_sse() {
-    python_peer_over("sse", "/sse");
+on_both_backends! {
+fn a_python_server_over_legacy_sse(backend) {
+    python_peer_over(backend, "sse", "/sse");
+}
 }
 
 /// The Python peer served over `transport`, reached at `path`: probe, call and `tools exec`.
-fn python_peer_over(transport: &str, path: &str) {
+fn python_peer_over(backend: Backend, transport: &str, path: &str) {
     let Some(py) = peer_python() else { return };
-    let Some(env) = home(Backend::Sqlite) else {
-        return;
-    };
+    let Some(env) = home(backend) else { return };
     let port = free_port();
     let script = py_server();
     let _server = Child(
@@ -743,7 +737,8 @@ fn an_sse_server_that_never_names_its_endpoint_times_out(backend) {
 
 /// server-everything's HTTP modes listen on every interface with no host option, so they run in
 /// a private network namespace (`unshare --net`, loopback only) together with goclaw; the fixed
-/// ports cannot clash with anything outside it.
+/// ports cannot clash with anything outside it. The store is SQLite: the namespace has no
+/// route to the test's PostgreSQL server.
 #[test]
 fn server_everything_over_streamable_http_and_sse_in_a_private_network() {
     let Some(server) = everything() else { return };
@@ -794,17 +789,15 @@ fn server_everything_over_streamable_http_and_sse_in_a_private_network() {
     no_server_left("dist/index.js sse");
 }
 
+on_both_backends! {
 /// server-filesystem over stdio: its tools are bridged, and its own refusal of a path outside
 /// its root comes back as the tool's error (exit 1), not wrapped as content.
-#[test]
-fn server_filesystem_over_stdio() {
+fn server_filesystem_over_stdio(backend) {
     let Some(everything) = everything() else {
         return;
     };
     let server = everything.replace("server-everything", "server-filesystem");
-    let Some(env) = home(Backend::Sqlite) else {
-        return;
-    };
+    let Some(env) = home(backend) else { return };
     let root = env.work().join("shared");
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("a.txt"), "hello from the fs peer\n").unwrap();
@@ -845,4 +838,5 @@ fn server_filesystem_over_stdio() {
     );
     assert!(!stdout(&o).contains("root:x:0"));
     no_server_left(&root);
+}
 }

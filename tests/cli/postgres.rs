@@ -518,6 +518,45 @@ fn a_server_that_never_answers_the_login_is_given_up_on() {
     drop(listener);
 }
 
+/// A lock another session holds past `[store] busy_timeout_ms` ends the command with exit 7,
+/// as SQLite's busy timeout does, instead of waiting for ever.
+#[test]
+fn a_lock_held_elsewhere_is_exit_7_after_the_busy_timeout() {
+    let Some(env) = TestEnv::on(Backend::Postgres) else {
+        return;
+    };
+    let pg = env.pg().unwrap();
+    env.ok(&["team", "list"]);
+    env.write("c.toml", "[store]\nbusy_timeout_ms = 300\n");
+    let mut holder = std::process::Command::new("psql")
+        .args(["-qAt", "-d", &pg.name, "-c"])
+        .arg("BEGIN; LOCK TABLE teams IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(30); COMMIT")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let held = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
+                WHERE c.relname = 'teams' AND l.mode = 'AccessExclusiveLock' AND l.granted";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while pg.psql(&pg.name, held) != "1" {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the lock was never taken"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let start = std::time::Instant::now();
+    let o = env.run(&["--config", "c.toml", "team", "list"]);
+    let err = assert_error(&o, 7, "timeout");
+    assert!(err["message"].as_str().unwrap().contains("lock"), "{err}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    let _ = holder.kill();
+    let _ = holder.wait();
+}
+
 /// Three machines, one PostgreSQL URL: a rate limit of N an hour holds across all of them
 /// (each call is counted under the shared session key, whichever machine makes it), and an
 /// approval granted on one machine lets the others run the command.

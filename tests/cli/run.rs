@@ -1000,22 +1000,20 @@ fn a_first_run_follows_bootstrap_with_write_file_only(backend) {
 }
 }
 
-#[test]
-fn a_session_with_broken_tool_pairing_is_repaired() {
+on_both_backends! {
+fn a_session_with_broken_tool_pairing_is_repaired(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = TestEnv::new();
+    let Some(env) = TestEnv::on(backend) else { return };
     assert_eq!(code(&env.run(&["db", "migrate"])), 0);
-    {
-        let conn = rusqlite::Connection::open(env.db()).unwrap();
-        conn.execute_batch(
-            r#"INSERT INTO sessions (key, agent, created_at, updated_at) VALUES ('r', 'default', 0, 0);
-               INSERT INTO session_messages (session, seq, message, run_id) VALUES
-                 ('r', 1, '{"role":"tool","content":"orphan","tool_call_id":"x"}', 'old'),
-                 ('r', 2, '{"role":"user","content":"hi"}', 'old'),
-                 ('r', 3, '{"role":"assistant","content":"","tool_calls":[{"id":"c1","name":"read_file","arguments":{}}]}', 'old');"#,
-        )
-        .unwrap();
-    }
+    env.change(
+        "INSERT INTO sessions (key, agent, created_at, updated_at) VALUES ('r', 'default', 0, 0)",
+    );
+    env.change(
+        r#"INSERT INTO session_messages (session, seq, message, run_id) VALUES
+             ('r', 1, '{"role":"tool","content":"orphan","tool_call_id":"x"}', 'old'),
+             ('r', 2, '{"role":"user","content":"hi"}', 'old'),
+             ('r', 3, '{"role":"assistant","content":"","tool_calls":[{"id":"c1","name":"read_file","arguments":{}}]}', 'old')"#,
+    );
     let o = run(&env, &llm, &["--session", "r", "say nothing, repaired"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(
@@ -1033,6 +1031,7 @@ fn a_session_with_broken_tool_pairing_is_repaired() {
         "[Tool result missing — session was compacted]"
     );
     assert_eq!(msgs.len(), 5, "{history}");
+}
 }
 
 on_both_backends! {
@@ -1356,10 +1355,12 @@ fn checkpoints_of_a_killed_run_are_removed_when_it_is_found_abandoned(backend) {
 }
 }
 
-#[test]
-fn a_team_lead_is_reminded_of_its_board() {
+on_both_backends! {
+fn a_team_lead_is_reminded_of_its_board(backend) {
     let Some(llm) = fakellm() else { return };
-    let env = team_home("[agents.lead]\n[agents.w1]\n", "dev");
+    let Some(env) = team_home_on(backend, "[agents.lead]\n[agents.w1]\n", "dev") else {
+        return;
+    };
     for subject in ["write docs", "fix bug"] {
         let o = env.run(&["tasks", "--as", "lead", "create", "--subject", subject]);
         assert_eq!(code(&o), 0, "{}", stdout(&o));
@@ -1384,6 +1385,7 @@ fn a_team_lead_is_reminded_of_its_board() {
     // The reminder is for the model only: it is not kept in the session.
     let history = stdout(&env.run(&["sessions", "history", "l"]));
     assert!(!history.contains("pending team task"), "{history}");
+}
 }
 
 on_both_backends! {

@@ -48,9 +48,9 @@ fn values(o: &std::process::Output) -> Vec<Value> {
     }
 }
 
-#[test]
-fn every_key_is_snake_case_and_every_time_unix_milliseconds() {
-    let env = board_home();
+on_both_backends! {
+fn every_key_is_snake_case_and_every_time_unix_milliseconds(backend) {
+    let Some(env) = board_home_on(backend) else { return };
     let setup: [&[&str]; 5] = [
         &[
             "tasks",
@@ -96,6 +96,7 @@ fn every_key_is_snake_case_and_every_time_unix_milliseconds() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }
+}
 
 /// Every list command: the lists of what work produces, and the lists of what is configured.
 pub(crate) const LISTS: [&[&str]; 26] = [
@@ -127,11 +128,11 @@ pub(crate) const LISTS: [&[&str]; 26] = [
     &["traces", "list"],
 ];
 
+on_both_backends! {
 /// Every list is `{"items":[…],"next_cursor":…}`; a list that grows takes `--limit` and
 /// `--cursor`, and its pages, followed by their cursors, give every item once.
-#[test]
-fn every_list_has_one_shape_and_pages_by_cursor() {
-    let env = board_home();
+fn every_list_has_one_shape_and_pages_by_cursor(backend) {
+    let Some(env) = board_home_on(backend) else { return };
     for i in 0..5 {
         let subject = format!("task {i}");
         env.ok(&["tasks", "--as", "lead", "create", "--subject", &subject]);
@@ -185,4 +186,5 @@ fn every_list_has_one_shape_and_pages_by_cursor() {
         2,
         "usage",
     );
+}
 }

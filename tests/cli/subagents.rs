@@ -27,10 +27,13 @@ fn slow_agent(slow: &crate::run::Llm) -> String {
 
 /// fakellm for the parents, and an environment whose `c.toml` defines `slowpoke` on an llmock
 /// that takes `latency_ms` per answer.
-fn with_slowpoke(latency_ms: &str) -> Option<(crate::run::Llm, crate::run::Llm, TestEnv)> {
+fn with_slowpoke(
+    backend: Backend,
+    latency_ms: &str,
+) -> Option<(crate::run::Llm, crate::run::Llm, TestEnv)> {
     let llm = fakellm()?;
     let slow = llmock_with(&["--latency-ms", latency_ms, "--tool-mode", "off"])?;
-    let env = TestEnv::new();
+    let env = TestEnv::on(backend)?;
     env.write("c.toml", slow_agent(&slow));
     Some((llm, slow, env))
 }
@@ -54,9 +57,9 @@ fn runs(env: &TestEnv) -> Vec<Value> {
     all
 }
 
-#[test]
-fn three_async_children_run_at_once_and_report_back() {
-    let Some((llm, _slow, env)) = with_slowpoke("1000") else {
+on_both_backends! {
+fn three_async_children_run_at_once_and_report_back(backend) {
+    let Some((llm, _slow, env)) = with_slowpoke(backend, "1000") else {
         return;
     };
     let o = run(
@@ -148,6 +151,7 @@ fn three_async_children_run_at_once_and_report_back() {
     // `runs show` shows the parent with its children.
     let shown = json(&env.run(&["runs", "show", &parent]));
     assert_eq!(shown["children"].as_array().unwrap().len(), 3, "{shown}");
+}
 }
 
 on_both_backends! {
@@ -433,11 +437,11 @@ fn a_spawn_over_the_limit_is_refused_with_the_count(backend) {
 }
 }
 
+on_both_backends! {
 /// `--detach-children`: the parent ends without waiting, its child runs on to its end. The child
 /// is a configured agent, so it runs on its own provider (a slow one here), not the parent's.
-#[test]
-fn detached_children_outlive_their_parent() {
-    let Some((llm, _slow, env)) = with_slowpoke("1500") else {
+fn detached_children_outlive_their_parent(backend) {
+    let Some((llm, _slow, env)) = with_slowpoke(backend, "1500") else {
         return;
     };
     let o = run(
@@ -482,6 +486,7 @@ fn detached_children_outlive_their_parent() {
         ended(parent) < ended(&id),
         "the parent waited for its child"
     );
+}
 }
 
 on_both_backends! {

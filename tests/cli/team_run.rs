@@ -306,9 +306,9 @@ fn members_running(env: &TestEnv, n: usize) {
     }
 }
 
-#[test]
-fn ctrl_c_stops_every_member_and_gives_their_tasks_back() {
-    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
+on_both_backends! {
+fn ctrl_c_stops_every_member_and_gives_their_tasks_back(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     team(&env, "t1", "lead", &["w1", "w2"]);
@@ -320,11 +320,10 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back() {
         .iter()
         .filter(|r| r["status"] == "running")
         .filter_map(|r| {
-            let id = r["id"].as_str().unwrap().to_string();
-            rusqlite::Connection::open(env.db())
-                .unwrap()
-                .query_row("SELECT pid FROM runs WHERE id = ?1", [id], |r| r.get(0))
-                .ok()
+            let id = r["id"].as_str().unwrap();
+            env.sql(&format!("SELECT pid FROM runs WHERE id = '{id}'"))
+                .first()
+                .and_then(|row| row["pid"].as_i64())
         })
         .collect();
     assert_eq!(pids.len(), 2);
@@ -353,6 +352,7 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back() {
         assert!(t["owner"].is_null(), "{t}");
     }
     assert!(runs(&env).iter().all(|r| r["status"] != "running"));
+}
 }
 
 on_both_backends! {
@@ -588,9 +588,9 @@ fn the_evaluator_loop_stops_at_approved(backend) {
 }
 }
 
-#[test]
-fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback() {
-    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
+on_both_backends! {
+fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
         return;
     };
     let o = goclaw(
@@ -635,19 +635,19 @@ fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback() {
         .filter(|r| r["agent"] == "w1")
         .nth(1)
         .unwrap_or_else(|| panic!("{all:?}"));
-    let message: String = rusqlite::Connection::open(env.db())
+    let message = env.sql(&format!(
+        "SELECT message FROM runs WHERE id = '{}'",
+        second["id"].as_str().unwrap()
+    ))[0]["message"]
+        .as_str()
         .unwrap()
-        .query_row(
-            "SELECT message FROM runs WHERE id = ?1",
-            [second["id"].as_str().unwrap()],
-            |r| r.get(0),
-        )
-        .unwrap();
+        .to_string();
     assert!(
         message.contains("[Review feedback] Your previous result was rejected: add examples"),
         "{message}"
     );
     assert_eq!(all.iter().filter(|r| r["agent"] == "rev").count(), 2);
+}
 }
 
 on_both_backends! {

@@ -12,12 +12,8 @@ const AGENTS: &[&str] = &[
     "lead", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "outsider",
 ];
 
-/// A home with agents in config and a team `dev` (lead + w1..w8).
-fn board() -> TestEnv {
-    board_on(Backend::Sqlite).unwrap()
-}
-
-/// [`board`] with its store on `backend` (`None`: that backend's server is missing).
+/// A home with agents in config and a team `dev` (lead + w1..w8), its store on `backend`
+/// (`None`: that backend's server is missing).
 fn board_on(backend: Backend) -> Option<TestEnv> {
     let env = TestEnv::on(backend)?;
     let config: String = AGENTS.iter().map(|a| format!("[agents.{a}]\n")).collect();
@@ -662,19 +658,7 @@ fn eight_workers_claim_a_thousand_tasks_exactly_once(backend) {
     let Some(env) = board_on(backend) else { return };
     {
         // Create the backlog through the library, in one process.
-        let opened = match env.pg() {
-            None => goclaw::store::StoreTarget::Sqlite {
-                path: env.db(),
-                busy_timeout: std::time::Duration::from_secs(10),
-            },
-            Some(pg) => goclaw::store::StoreTarget::Postgres(goclaw::store::db::PgConnect {
-                url: goclaw::store::location::PgUrl::parse(&pg.url()).unwrap(),
-                password_env: None,
-                connect_timeout: std::time::Duration::from_secs(10),
-            }),
-        }
-        .open()
-        .unwrap();
+        let opened = env.open_store();
         let team = goclaw::team::get(opened.db(), "dev").unwrap();
         let mut board = goclaw::team::board::Board::open(opened.db(), team, "lead").unwrap();
         for i in 0..1000 {
@@ -842,9 +826,9 @@ fn a_blocker_failing_while_dependents_are_created(backend) {
 }
 }
 
-#[test]
-fn the_team_tools_behave_as_the_cli() {
-    let env = board();
+on_both_backends! {
+fn the_team_tools_behave_as_the_cli(backend) {
+    let Some(env) = board_on(backend) else { return };
     let tool = |agent: &str, name: &str, args: Value| {
         env.run(&["tools", "exec", name, &args.to_string(), "--agent", agent])
     };
@@ -1026,10 +1010,11 @@ fn the_team_tools_behave_as_the_cli() {
         0
     );
 }
+}
 
-#[test]
-fn tasks_do_takes_the_tool_json() {
-    let env = board();
+on_both_backends! {
+fn tasks_do_takes_the_tool_json(backend) {
+    let Some(env) = board_on(backend) else { return };
     let o = tasks(
         &env,
         "lead",
@@ -1074,12 +1059,13 @@ fn tasks_do_takes_the_tool_json() {
     );
     assert_error(&tasks(&env, "w2", &["do", "[1]"]), 2, "usage");
 }
+}
 
+on_both_backends! {
 /// `tasks do` is a call of the `team_tasks` tool through the gate: the acting agent's policy
 /// applies and the call is in the audit trail.
-#[test]
-fn tasks_do_goes_through_the_gate() {
-    let env = board();
+fn tasks_do_goes_through_the_gate(backend) {
+    let Some(env) = board_on(backend) else { return };
     let config: String = AGENTS
         .iter()
         .map(|a| match *a {
@@ -1103,6 +1089,7 @@ fn tasks_do_goes_through_the_gate() {
         .collect();
     assert!(outcomes.contains(&("w1", "ok")), "{outcomes:?}");
     assert!(outcomes.contains(&("w2", "denied")), "{outcomes:?}");
+}
 }
 
 on_both_backends! {

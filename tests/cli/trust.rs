@@ -437,9 +437,9 @@ fn mcp_serve_registered_as_its_own_server_is_refused_not_a_fork_bomb(backend) {
 }
 }
 
-#[test]
-fn secrets_never_reach_reasons_or_the_audit_and_a_call_without_its_row_does_not_run() {
-    let env = TestEnv::new();
+on_both_backends! {
+fn secrets_never_reach_reasons_or_the_audit_and_a_call_without_its_row_does_not_run(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
     env.write(
         "c.toml",
         "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\n",
@@ -466,16 +466,10 @@ fn secrets_never_reach_reasons_or_the_audit_and_a_call_without_its_row_does_not_
     // A store that cannot take the audit row (a trigger plays a full disk): the call does not
     // run, and says why.
     assert_eq!(code(&env.run(&["tools", "exec", "datetime", "{}"])), 0);
-    let db = env.db();
-    let ok = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"CREATE TRIGGER full BEFORE INSERT ON tool_calls BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END\"); c.commit()",
-        ])
-        .arg(&db)
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    env.change(match env.pg() {
+        None => "CREATE TRIGGER full BEFORE INSERT ON tool_calls BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END",
+        Some(_) => "CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$; CREATE TRIGGER disk_full BEFORE INSERT ON tool_calls FOR EACH ROW EXECUTE FUNCTION disk_full()",
+    });
     let o = env.run(&[
         "tools",
         "exec",
@@ -488,6 +482,7 @@ fn secrets_never_reach_reasons_or_the_audit_and_a_call_without_its_row_does_not_
         "{err}"
     );
     assert!(!env.work().join("ran-without-audit").exists());
+}
 }
 
 on_both_backends! {

@@ -146,6 +146,31 @@ impl TestEnv {
         }
     }
 
+    /// Everything the store holds, as bytes, whichever backend: the SQLite file and its WAL, or
+    /// a data-only `pg_dump` of the database (for tests that a secret is never in plain text).
+    pub fn store_bytes(&self) -> Vec<u8> {
+        match &self.pg {
+            Some(pg) => {
+                let o = std::process::Command::new("pg_dump")
+                    .args(["--data-only", "--no-owner", "-d", &pg.name])
+                    .output()
+                    .unwrap();
+                assert!(o.status.success(), "pg_dump: {}", stderr(&o));
+                assert!(!o.stdout.is_empty(), "pg_dump printed nothing");
+                o.stdout
+            }
+            None => {
+                let mut bytes = std::fs::read(self.db()).unwrap();
+                let mut wal = self.db().into_os_string();
+                wal.push("-wal");
+                if let Ok(more) = std::fs::read(wal) {
+                    bytes.extend(more);
+                }
+                bytes
+            }
+        }
+    }
+
     /// One SQL query on the store, whichever backend (through `goclaw db query`): its rows.
     pub fn sql(&self, query: &str) -> Vec<serde_json::Value> {
         let o = self.run(&["db", "query", "--json", query]);
@@ -545,12 +570,7 @@ fn error_line(o: &Output, exit: i32) -> String {
 }
 
 /// A home whose config has `config` (agents `lead` and `w1` at least) and team `team` led by
-/// `lead` with member `w1`.
-pub fn team_home(config: &str, team: &str) -> TestEnv {
-    team_home_on(Backend::Sqlite, config, team).unwrap_or_else(TestEnv::new)
-}
-
-/// [`team_home`] with its store on `backend` (`None`: that backend's server is missing).
+/// `lead` with member `w1`, its store on `backend` (`None`: that backend's server is missing).
 pub fn team_home_on(backend: Backend, config: &str, team: &str) -> Option<TestEnv> {
     let env = TestEnv::on(backend)?;
     std::fs::write(env.home().join("config.toml"), config).unwrap();
@@ -562,9 +582,14 @@ pub fn team_home_on(backend: Backend, config: &str, team: &str) -> Option<TestEn
 /// A home with agents `lead` (model `m`) and `w1`, team `t` of the two, and `notes.txt` in
 /// the work directory: what the contract tests run every command against.
 pub fn board_home() -> TestEnv {
-    let env = team_home("[agents.lead]\nmodel = \"m\"\n[agents.w1]\n", "t");
+    board_home_on(Backend::Sqlite).unwrap()
+}
+
+/// [`board_home`] with its store on `backend` (`None`: that backend's server is missing).
+pub fn board_home_on(backend: Backend) -> Option<TestEnv> {
+    let env = team_home_on(backend, "[agents.lead]\nmodel = \"m\"\n[agents.w1]\n", "t")?;
     env.write("notes.txt", "hello\n");
-    env
+    Some(env)
 }
 
 /// A text filter's failure (`scrub`, `sanitize` without `--json`): the exit code, nothing on

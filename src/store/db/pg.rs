@@ -22,7 +22,9 @@ pub struct PgConnect {
     pub url: PgUrl,
     /// `[store] password_env`: a variable holding the password.
     pub password_env: Option<String>,
-    /// How long to wait for the server to answer a connection.
+    /// How long to wait for the server to answer a connection, and for a lock another session
+    /// holds (`lock_timeout`: past it the command ends with exit 7, as SQLite's busy timeout
+    /// ends it). Both are `[store] busy_timeout_ms`.
     pub connect_timeout: std::time::Duration,
 }
 
@@ -58,6 +60,13 @@ impl PgConnect {
         }
         config.connect_timeout(self.connect_timeout);
         config.application_name("goclaw");
+        // In the startup packet: no round trip of its own. The URL's own `options` are kept.
+        let lock_timeout = format!("-c lock_timeout={}", self.connect_timeout.as_millis());
+        let options = match config.get_options() {
+            Some(given) => format!("{given} {lock_timeout}"),
+            None => lock_timeout,
+        };
+        config.options(&options);
         // The client bounds the TCP connect only: a server that accepts and never answers the
         // login would hold the command for ever. The login runs on a thread of its own, and is
         // given up (the thread ends with the process) after the connect timeout and 5 s more.
