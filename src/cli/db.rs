@@ -74,6 +74,9 @@ struct MigrateDoc<'a> {
     path: &'a std::path::Path,
     schema_version: i64,
     applied: &'a [Migration],
+    /// PostgreSQL only: where memory vectors are ranked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vectors: Option<store::vectors::VectorSupport>,
 }
 
 #[derive(Serialize)]
@@ -192,6 +195,7 @@ fn exec_migrate(ctx: &Context, path: &Path) -> Result<()> {
         path,
         schema_version: store::latest_version(),
         applied: store.applied(),
+        vectors: None,
     };
     ctx.out.data(&doc, |w| {
         if doc.applied.is_empty() {
@@ -423,16 +427,22 @@ fn run_postgres(
         DbCommand::Migrate => {
             let pg = PgStore::connect(target)?;
             let applied = pg.migrate()?;
+            let vectors = pg.take_up_vectors()?;
             let doc = MigrateDoc {
                 path: std::path::Path::new(&shown),
                 schema_version: store::latest_version(),
                 applied: &applied,
+                vectors: Some(vectors),
             };
             ctx.out.data(&doc, |w| {
                 for m in doc.applied {
                     writeln!(w, "applied {:03}_{}", m.version, m.name)?;
                 }
-                writeln!(w, "{shown}: schema version {}", doc.schema_version)
+                writeln!(w, "{shown}: schema version {}", doc.schema_version)?;
+                if let Some(v) = &doc.vectors {
+                    writeln!(w, "{v}")?;
+                }
+                Ok(())
             })?;
         }
         DbCommand::Check => {

@@ -6,7 +6,9 @@
 //! `predefined` agent's are agent-level except `USER.md`, which is per user. Writing an empty
 //! `BOOTSTRAP.md` deletes it. Memory: `MEMORY.md`, `memory.md` and `memory/…` are per user,
 //! falling back to the global (agent-level) document; every write re-indexes the document's
-//! chunks for `memory_search` (SQLite FTS5, BM25; PostgreSQL's `tsvector`, `ts_rank`).
+//! chunks for `memory_search` (SQLite FTS5, BM25; PostgreSQL's `tsvector`, `ts_rank`; with an
+//! embedder, vectors ranked by cosine similarity, in the server where it has pgvector: see
+//! [`crate::store::vectors`]).
 
 use serde::Serialize;
 
@@ -14,6 +16,7 @@ use super::embed::{self, Embedder};
 use crate::db_params;
 use crate::error::Result;
 use crate::store::db::{Begin, Db, Dialect, FromValue, Row};
+use crate::store::vectors;
 
 /// The context files, in the order the system prompt uses them.
 pub const CONTEXT_FILES: [&str; 7] = [
@@ -187,7 +190,7 @@ pub fn write_memory(
         .filter(|(_, _, text)| !text.trim().is_empty())
         .collect();
     // The network call happens before the transaction, never inside it.
-    let (vectors, warning) = match embedder {
+    let (embedded, warning) = match embedder {
         None => (None, None),
         Some(e) => {
             let texts: Vec<String> = chunks.iter().map(|c| c.2.clone()).collect();
@@ -215,15 +218,18 @@ pub fn write_memory(
         "DELETE FROM memory_chunks WHERE doc_id = ?1",
         db_params![id],
     )?;
+    let in_server = embedded.is_some() && vectors::in_server(*tx)?;
     for (n, (start, end, text)) in chunks.iter().enumerate() {
-        let blob = vectors
-            .as_ref()
-            .and_then(|v| v.get(n))
-            .map(|v| embed::to_blob(v));
-        tx.execute(
-            "INSERT INTO memory_chunks (doc_id, start_line, end_line, text, embedding) VALUES (?1, ?2, ?3, ?4, ?5)",
-            db_params![id, *start as i64, *end as i64, text, blob],
+        let vector = embedded.as_ref().and_then(|v| v.get(n));
+        let chunk: i64 = tx.query_row(
+            "INSERT INTO memory_chunks (doc_id, start_line, end_line, text, embedding) VALUES (?1, ?2, ?3, ?4, ?5)
+             RETURNING id",
+            db_params![id, *start as i64, *end as i64, text, vector.map(|v| vectors::to_blob(v))],
+            |r| r.get(0),
         )?;
+        if let (true, Some(v)) = (in_server, vector) {
+            vectors::keep(*tx, chunk, v)?;
+        }
     }
     tx.commit()?;
     Ok(warning)
@@ -321,7 +327,9 @@ fn hit(path: String, start: i64, end: i64, text: &str, user: &str, score: f64) -
     }
 }
 
-/// The nearest chunks to the query's vector (a scan of the agent's chunks that have one).
+/// The nearest chunks to the query's vector: ranked by pgvector in the server when the store
+/// has it, else a scan of the agent's chunks that have one, in goclaw. The same scores either
+/// way (cosine similarity, negatives as 0), up to f32 rounding.
 fn vector_hits(
     db: Db<'_>,
     owner: &Owner,
@@ -334,6 +342,51 @@ fn vector_hits(
         // The text side still answers when the embeddings endpoint is down.
         _ => return Ok(Vec::new()),
     };
+    let mut hits = if vectors::in_server(db)? {
+        nearest_in_server(db, owner, &query_vec, max * 2)?
+    } else {
+        nearest_in_goclaw(db, owner, &query_vec)?
+    };
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+    hits.truncate(max * 2);
+    normalise(&mut hits);
+    Ok(hits)
+}
+
+/// pgvector's exact nearest chunks of the same dimension (`<=>`: cosine distance; NaN for a
+/// vector of no length, scored 0 as goclaw scores it).
+fn nearest_in_server(db: Db<'_>, owner: &Owner, query: &[f32], limit: usize) -> Result<Vec<Hit>> {
+    let Some(literal) = vectors::literal(query) else {
+        return Ok(Vec::new());
+    };
+    let rows: Vec<ChunkRow<f64>> = db.query_map(
+        "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id,
+                CAST(v.embedding <=> q.v AS DOUBLE PRECISION) AS distance
+         FROM memory_vectors v
+         JOIN memory_chunks c ON c.id = v.chunk_id
+         JOIN memory_docs d ON d.id = c.doc_id
+         CROSS JOIN (SELECT CAST(CAST(?3 AS TEXT) AS vector) AS v) q
+         WHERE d.agent = ?1 AND d.user_id IN (?2, '') AND vector_dims(v.embedding) = ?4
+         ORDER BY v.embedding <=> q.v
+         LIMIT ?5",
+        db_params![owner.agent, owner.user, literal, query.len(), limit],
+        chunk_row,
+    )?;
+    Ok(rows
+        .into_iter()
+        .map(|(path, start, end, text, user, distance)| {
+            let score = if distance.is_nan() {
+                0.0
+            } else {
+                (1.0 - distance).max(0.0)
+            };
+            hit(path, start, end, &text, &user, score)
+        })
+        .collect())
+}
+
+/// Every stored vector of the agent's chunks, scored in goclaw.
+fn nearest_in_goclaw(db: Db<'_>, owner: &Owner, query: &[f32]) -> Result<Vec<Hit>> {
     let rows: Vec<ChunkRow<Vec<u8>>> = db.query_map(
         "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id, c.embedding
          FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id
@@ -341,17 +394,13 @@ fn vector_hits(
         db_params![owner.agent, owner.user],
         chunk_row,
     )?;
-    let mut hits: Vec<Hit> = rows
+    Ok(rows
         .into_iter()
         .map(|(path, start, end, text, user, blob)| {
-            let score = embed::cosine(&query_vec, &embed::from_blob(&blob)).max(0.0);
+            let score = embed::cosine(query, &vectors::from_blob(&blob)).max(0.0);
             hit(path, start, end, &text, &user, score)
         })
-        .collect();
-    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
-    hits.truncate(max * 2);
-    normalise(&mut hits);
-    Ok(hits)
+        .collect())
 }
 
 /// A chunk as the searches read it: path, first and last line, text, user, and the side's own

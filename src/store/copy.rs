@@ -22,8 +22,9 @@ const MAX_VALUES: usize = 30_000;
 /// Rows of one INSERT at most.
 const MAX_ROWS: usize = 500;
 
-/// Tables the copy leaves alone: the target's own migration record and metadata.
-const NOT_COPIED: [&str; 2] = ["schema_migrations", "store_meta"];
+/// Tables the copy leaves alone: the target's own migration record and metadata, and the
+/// pgvector copy of the embeddings (made from the copied chunks, see [`super::vectors`]).
+const NOT_COPIED: [&str; 3] = ["schema_migrations", "store_meta", "memory_vectors"];
 
 /// One table copied.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -85,6 +86,13 @@ pub fn sqlite_to_postgres(from: &Path, to: &PgStore) -> Result<Vec<Copied>> {
         copied.push(Copied {
             table: t.clone(),
             rows,
+        });
+    }
+    if super::vectors::in_server(*tx)? {
+        let filled = super::vectors::fill(*tx)?;
+        copied.push(Copied {
+            table: "memory_vectors".into(),
+            rows: i64::try_from(filled).unwrap_or(i64::MAX),
         });
     }
     tx.commit()?;

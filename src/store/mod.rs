@@ -232,6 +232,7 @@ pub mod page;
 pub mod postgres;
 mod query;
 mod sqlite;
+pub mod vectors;
 
 pub use handle::{Store, StoreTarget};
 pub use sqlite::{SqliteStore, integrity_check, migration_state, sql_error};

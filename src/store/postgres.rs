@@ -98,8 +98,24 @@ impl PgStore {
             )?;
             applied.push(*m);
         }
+        if !applied.is_empty() {
+            super::vectors::take_up(*tx)?;
+        }
         tx.commit()?;
         Ok(applied)
+    }
+
+    /// Takes pgvector up when the server has it (`goclaw db migrate` asks at every call, so an
+    /// extension installed later is used from then on), under the migration lock.
+    pub fn take_up_vectors(&self) -> Result<super::vectors::VectorSupport> {
+        let tx = self.db().transaction(Begin::Write)?;
+        tx.execute(
+            "SELECT pg_advisory_xact_lock(?1)",
+            db_params![MIGRATION_LOCK],
+        )?;
+        let support = super::vectors::take_up(*tx)?;
+        tx.commit()?;
+        Ok(support)
     }
 
     /// The refusal of a store a newer goclaw wrote (as SQLite's: exit 2, nothing touched).
@@ -135,11 +151,15 @@ impl PgStore {
     /// The statements that made the schema, as the migrations applied wrote them.
     pub fn schema(&self) -> Result<Vec<String>> {
         let current = self.version()?;
-        Ok(MIGRATIONS
+        let mut all: Vec<String> = MIGRATIONS
             .iter()
             .filter(|m| m.version <= current)
             .flat_map(|m| statements(m.sql))
-            .collect())
+            .collect();
+        if super::vectors::in_server(self.db())? {
+            all.push(super::vectors::TABLE_DDL.to_string());
+        }
+        Ok(all)
     }
 
     /// Problems the server finds: tables of the schema that are missing.

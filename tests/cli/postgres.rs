@@ -55,6 +55,11 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     assert_eq!(versions, [13, 14, 15]);
     let again = json(&pg.ok(&env, &["db", "migrate"]));
     assert_eq!(again["applied"], serde_json::json!([]));
+    // Debian's server has no pgvector: memory vectors are ranked in goclaw, and it says so.
+    assert_eq!(
+        again["vectors"],
+        serde_json::json!({"ranking": "goclaw", "reason": "the server has no pgvector"})
+    );
     let check = json(&pg.ok(&env, &["db", "check"]));
     assert_eq!(check["ok"], true, "{check}");
     assert_eq!(check["integrity"], serde_json::json!(["ok"]));

@@ -708,6 +708,39 @@ impl PgCluster {
         Self::start_with(false)
     }
 
+    /// A cluster of the server pgserver (PyPI) carries, which has the pgvector extension:
+    /// its binaries copied into the cluster's directory (the `postgres` user reads them there).
+    pub fn start_pgvector() -> Option<PgCluster> {
+        let py = crate::mcp::peer_python()?;
+        let o = std::process::Command::new(&py)
+            .args([
+                "-c",
+                "import os, pgserver; print(os.path.dirname(os.path.dirname(pgserver.__file__)))",
+            ])
+            .output()
+            .unwrap();
+        // site-packages, where its binaries find their libraries (`pgserver.libs`) by a
+        // relative RPATH: both are copied, side by side.
+        let found = Some(PathBuf::from(stdout(&o).trim()))
+            .filter(|p| o.status.success() && p.join("pgserver/pginstall/bin/initdb").exists());
+        let site = require_peer(
+            found,
+            "pgserver (PyPI), a PostgreSQL server with pgvector, in the peers' venv (.ci/run installs it)",
+        )?;
+        let dir = cluster_dir();
+        let server = dir.path().join("server");
+        std::fs::create_dir(&server).unwrap();
+        let o = std::process::Command::new("cp")
+            .arg("-a")
+            .args([site.join("pgserver"), site.join("pgserver.libs")])
+            .arg(&server)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "cp: {}", stderr(&o));
+        let bin = server.join("pgserver/pginstall/bin");
+        Some(Self::start_in(dir, bin, false))
+    }
+
     /// A cluster that takes TLS too (`tls`): a self-signed certificate made by `openssl`.
     pub fn start_with(tls: bool) -> Option<PgCluster> {
         let bin = std::fs::read_dir("/usr/lib/postgresql")
@@ -725,10 +758,11 @@ impl PgCluster {
             );
             return None;
         };
-        let dir = tempfile::Builder::new()
-            .prefix("goclaw-pgc-")
-            .tempdir()
-            .unwrap();
+        Some(Self::start_in(cluster_dir(), bin, tls))
+    }
+
+    /// initdb in `dir` with the server binaries in `bin`, and the server started.
+    fn start_in(dir: tempfile::TempDir, bin: PathBuf, tls: bool) -> PgCluster {
         let password = format!("pw{}{}", std::process::id(), crate::mcp::free_port());
         std::fs::write(dir.path().join("pw"), &password).unwrap();
         let mut cluster = PgCluster {
@@ -832,7 +866,7 @@ impl PgCluster {
             .unwrap();
         assert!(o.status.success(), "initdb: {}", stderr(&o));
         cluster.pg_ctl("start");
-        Some(cluster)
+        cluster
     }
 
     fn data(&self) -> String {
@@ -910,6 +944,13 @@ impl PgCluster {
         assert!(o.status.success(), "psql {sql}: {}", stderr(&o));
         stdout(&o).trim().to_string()
     }
+}
+
+fn cluster_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("goclaw-pgc-")
+        .tempdir()
+        .unwrap()
 }
 
 impl Drop for PgCluster {
