@@ -16,6 +16,7 @@
 mod events;
 mod procs;
 mod report;
+mod watch;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -28,13 +29,13 @@ use crate::agent::review::{Review, parse_review};
 use crate::config::Settings;
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::Store;
-use crate::store::db::Dialect;
 use crate::team::board::{self, Board, RunEnd, TaskState, Watch};
 use crate::team::{self, Team, mailbox};
 use crate::text::scrub::Scrubber;
 use crate::tools::gate::SharedRelay;
 pub use events::{TeamEvent, TeamEventData};
 use procs::{Ended, Launcher, Procs, Role, Started};
+use watch::Noticed;
 
 /// How often the board is looked at when no run ends.
 const LOOK_EVERY: Duration = Duration::from_millis(100);
@@ -197,6 +198,7 @@ pub fn run(
         touched: BTreeSet::new(),
         runs_of: BTreeMap::new(),
         look: None,
+        noticed: Noticed::default(),
         final_turn: None,
     };
     d.emit(TeamEvent::new(
@@ -250,6 +252,9 @@ struct Dispatcher<'a> {
     final_turn: Option<String>,
     /// The board's last event and message when the dispatcher last acted, and when.
     look: Option<((i64, i64), Instant)>,
+    /// PostgreSQL: a notification came (a board event or a message, from any machine) since
+    /// the board was last looked at, and since its events were last relayed.
+    noticed: Noticed,
 }
 
 impl Dispatcher<'_> {
@@ -269,7 +274,7 @@ impl Dispatcher<'_> {
                 tolerate(self.on_end(ended))?;
                 self.look = None;
             }
-            self.send_board_events()?;
+            self.send_board_events(false)?;
             if self.lead_busy() || !self.board_moved()? {
                 continue;
             }
@@ -296,47 +301,10 @@ impl Dispatcher<'_> {
                 for ended in self.procs.ended(LOOK_EVERY) {
                     tolerate(self.on_end(ended))?;
                 }
-                self.send_board_events()?;
+                self.send_board_events(false)?;
             }
         }
         Ok(Stop::Done)
-    }
-
-    /// Whether the board may offer something new since the dispatcher last acted on it: a
-    /// run ended, the board changed, a message arrived, or [`LOOK_ANYWAY`] passed (locks expire
-    /// silently). Claims are writes: an idle dispatcher does not make one every look.
-    fn board_moved(&mut self) -> Result<bool> {
-        let db = self.store.db();
-        // On PostgreSQL the board and the mailbox say when they change (NOTIFY, from any
-        // machine): without a notification there is nothing to look at until LOOK_ANYWAY.
-        if db.dialect() == Dialect::Postgres
-            && let Some((_, at)) = self.look
-            && at.elapsed() < LOOK_ANYWAY
-            && !db.notified(Duration::ZERO)?
-        {
-            return Ok(false);
-        }
-        let now = (
-            board::last_event(db, self.team.id)?,
-            db.query_row(
-                "SELECT coalesce(max(id), 0) FROM messages WHERE team_id = ?1",
-                crate::db_params![self.team.id],
-                |r| r.get::<i64>(0),
-            )?,
-        );
-        let moved = match self.look {
-            Some((seen, at)) => seen != now || at.elapsed() >= LOOK_ANYWAY,
-            None => true,
-        };
-        if moved {
-            // Runs of other dispatchers whose process died are marked, so their claims go
-            // back and nobody waits for them.
-            crate::agent::record::reap_abandoned(self.store.db())?;
-        }
-        if moved {
-            self.look = Some((now, Instant::now()));
-        }
-        Ok(moved)
     }
 
     fn interrupted(&self) -> Option<Stop> {
@@ -618,34 +586,6 @@ impl Dispatcher<'_> {
     }
 
     /// The board's changes since the last look, as `task.*` events.
-    fn send_board_events(&mut self) -> Result<()> {
-        if self.o.relay.is_none() {
-            return Ok(());
-        }
-        let events = board::events_after(self.store.db(), self.team.id, self.last_event, 1000)?;
-        for e in events {
-            self.last_event = e.id;
-            self.emit(TeamEvent::board(&self.team_run_id, &e));
-        }
-        Ok(())
-    }
-
-    fn emit(&self, mut event: TeamEvent) {
-        let Some(relay) = &self.o.relay else { return };
-        if let TeamEventData::Board { data, .. } = &mut event.data {
-            self.scrubber.scrub_json(data);
-        }
-        if let TeamEventData::Completed {
-            answer: Some(a), ..
-        } = &mut event.data
-        {
-            *a = self.scrubber.scrub_str(a, None);
-        }
-        if let Ok(line) = serde_json::to_string(&event) {
-            relay.line(&line);
-        }
-    }
-
     /// Stops every run; a task a stopped run still holds goes back to pending.
     fn stop_everything(&mut self) -> Result<()> {
         let ended = self.procs.stop_all(STOP_GRACE);
@@ -658,7 +598,7 @@ impl Dispatcher<'_> {
                 )?;
             }
         }
-        self.send_board_events()
+        self.send_board_events(true)
     }
 }
 

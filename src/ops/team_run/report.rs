@@ -53,7 +53,7 @@ impl Dispatcher<'_> {
 
     /// The report, and the `team.completed` event.
     pub(super) fn report(mut self, stop: Stop) -> Result<TeamRunReport> {
-        self.send_board_events()?;
+        self.send_board_events(true)?;
         let tasks = self.tasks()?;
         // What did not get done: failed, or left where nothing moves it. Completed and cancelled
         // tasks (the lead dropped them) are not failures, nor are members' requests waiting
