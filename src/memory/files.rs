@@ -452,9 +452,9 @@ fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<H
         ),
         Dialect::Postgres => (
             "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id,
-                    CAST(ts_rank(c.search, to_tsquery('simple', ?1)) AS DOUBLE PRECISION) AS rank
+                    CAST(ts_rank(c.search, to_tsquery('simple', goclaw_fold(?1))) AS DOUBLE PRECISION) AS rank
              FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id
-             WHERE c.search @@ to_tsquery('simple', ?1) AND d.agent = ?2 AND d.user_id IN (?3, '')
+             WHERE c.search @@ to_tsquery('simple', goclaw_fold(?1)) AND d.agent = ?2 AND d.user_id IN (?3, '')
              ORDER BY rank DESC, c.id LIMIT ?4",
             words
                 .iter()

@@ -155,6 +155,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "notify",
         sql: include_str!("migrations/015_notify.sql"),
     },
+    Migration {
+        version: 16,
+        name: "accents",
+        sql: include_str!("migrations/016_accents.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

@@ -27,6 +27,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "notify",
         sql: include_str!("migrations/postgres/015_notify.sql"),
     },
+    Migration {
+        version: 16,
+        name: "accents",
+        sql: include_str!("migrations/postgres/016_accents.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

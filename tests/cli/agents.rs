@@ -207,6 +207,9 @@ fn memory_is_written_indexed_searched_and_read(backend) {
     );
     let mine = search("cat Miso", &["--user", "u1"]);
     assert_eq!(mine["results"][0]["scope"], "personal", "{mine}");
+    // Accents fold on both backends, as FTS5 folds them.
+    let accents = search("misó CÂT", &["--user", "u1"]);
+    assert_eq!(accents["results"][0]["path"], "memory/prefs.md", "{accents}");
     // FTS syntax in a query is just words.
     let odd = search("\"ferret OR NEAR(", &[]);
     assert_eq!(odd["results"][0]["path"], "memory/2026-11-20.md", "{odd}");

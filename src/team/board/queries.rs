@@ -188,8 +188,8 @@ impl Board<'_> {
             Dialect::Postgres => (
                 format!(
                     "SELECT {columns} FROM tasks t
-                     WHERE t.search @@ to_tsquery('simple', ?1) AND t.team_id = ?2
-                     ORDER BY ts_rank(t.search, to_tsquery('simple', ?1)) DESC, t.created_at, t.task_number
+                     WHERE t.search @@ to_tsquery('simple', goclaw_fold(?1)) AND t.team_id = ?2
+                     ORDER BY ts_rank(t.search, to_tsquery('simple', goclaw_fold(?1))) DESC, t.created_at, t.task_number
                      LIMIT ?3 OFFSET ?4"
                 ),
                 // Split as the search column is (at anything not a letter or digit): FTS5 takes
