@@ -46,11 +46,12 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "policy" -d 'Explain t
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "approvals" -d 'Manage the exec allowlist'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "cron" -d 'Scheduled agent runs and tool calls: add, list, tick (from crontab), daemon'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "secure-cli" -d 'Credentialed CLIs for credentialed_exec: register, list, remove'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "providers" -d 'LLM providers: list, probe, and call an endpoint of one through the gate'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "skills" -d 'Skills: list, search and show'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "team" -d 'Teams of agents, their settings, and the mailbox'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "tasks" -d 'The team task board'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "mcp" -d 'MCP servers, grants and access requests'
-complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "db" -d 'Inspect and maintain the SQLite store'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "db" -d 'Inspect and maintain the store (SQLite, or PostgreSQL)'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "config" -d 'Show or create the configuration'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "doctor" -d 'Check the config, the store, providers, MCP servers and the sandbox; exit 1 if broken'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -704,6 +705,48 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -f -a "list" -d 'The providers: kind, base URL, model, and whether their key is set (never its value)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -f -a "probe" -d 'Ask providers for their models: reachable, key accepted (exit 8 when one is not)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -f -a "call" -d 'One request to an endpoint of an OpenAI-compatible provider, through the gate'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from probe" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from probe" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from probe" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from probe" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from probe" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from probe" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from probe" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from probe" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from probe" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and __fish_seen_subcommand_from call" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand skills; and not __fish_seen_subcommand_from list search show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

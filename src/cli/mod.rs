@@ -29,6 +29,7 @@ pub mod human;
 pub mod input;
 pub mod mcp;
 pub mod policy;
+pub mod providers;
 pub mod run;
 pub mod runs;
 pub mod sanitize;
@@ -139,6 +140,8 @@ pub enum Command {
     Cron(cron::CronArgs),
     /// Credentialed CLIs for credentialed_exec: register, list, remove
     SecureCli(secure_cli::SecureCliArgs),
+    /// LLM providers: list, probe, and call an endpoint of one through the gate
+    Providers(providers::ProvidersArgs),
     /// Skills: list, search and show
     Skills(skills::SkillsArgs),
     /// Teams of agents, their settings, and the mailbox
@@ -147,7 +150,7 @@ pub enum Command {
     Tasks(tasks::TasksArgs),
     /// MCP servers, grants and access requests
     Mcp(mcp::McpArgs),
-    /// Inspect and maintain the SQLite store
+    /// Inspect and maintain the store (SQLite, or PostgreSQL)
     Db(db::DbArgs),
     /// Show or create the configuration
     Config(config::ConfigArgs),
@@ -438,6 +441,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Approvals(a) => approvals::run(&ctx, a),
         Command::Cron(a) => cron::run(&ctx, a),
         Command::SecureCli(a) => secure_cli::run(&ctx, a),
+        Command::Providers(a) => providers::run(&ctx, a),
         Command::Skills(a) => skills::run(&ctx, a),
         Command::Team(a) => team::run(&ctx, a),
         Command::Tasks(a) => tasks::run(&ctx, a),

@@ -182,6 +182,16 @@ fn provider_checks(s: &Settings, checks: &mut Vec<Check>) {
     } else {
         providers.keys().cloned().collect()
     };
+    let verdicts = probe_providers(s, &names);
+    for (name, (status, detail)) in names.into_iter().zip(verdicts) {
+        checks.push(check("provider", name, status, detail));
+    }
+}
+
+/// Each provider named, resolved and asked for its models (at once): how it went, in order.
+pub fn probe_providers(s: &Settings, names: &[String]) -> Vec<(Health, String)> {
+    let env = |k: &str| std::env::var(k).ok();
+    let providers = &s.config.providers;
     let verdicts = names.iter().map(|name| {
         let resolved = providers::resolve(providers, name, &env);
         async move {
@@ -202,12 +212,9 @@ fn provider_checks(s: &Settings, checks: &mut Vec<Check>) {
             }
         }
     });
-    let verdicts = match crate::ops::run::runtime() {
+    match crate::ops::run::runtime() {
         Ok(rt) => rt.block_on(futures::future::join_all(verdicts)),
         Err(_) => vec![(Health::Fail, "cannot start the async runtime".into()); names.len()],
-    };
-    for (name, (status, detail)) in names.into_iter().zip(verdicts) {
-        checks.push(check("provider", name, status, detail));
     }
 }
 

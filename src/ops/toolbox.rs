@@ -72,6 +72,7 @@ pub struct Toolbox {
     store: StoreTarget,
     key_dir: PathBuf,
     embedder: Option<Embedder>,
+    providers: crate::tools::gate::Providers,
     skill_roots: Vec<PathBuf>,
     notes: Vec<Note>,
 }
@@ -122,6 +123,7 @@ impl Toolbox {
             store: settings.store_target(),
             key_dir: settings.store_dir(),
             embedder: embedder(settings)?,
+            providers: std::sync::Arc::new(config.providers.clone()),
             skill_roots: crate::skills::roots(
                 &config.skills,
                 &settings.workspace,
@@ -156,6 +158,7 @@ impl Toolbox {
             store: self.store.clone(),
             key_dir: self.key_dir.clone(),
             embedder: self.embedder.clone(),
+            providers: self.providers.clone(),
             asker: options.asker,
             skill_roots: self.skill_roots.clone(),
             ceiling: options.ceiling,

@@ -35,7 +35,10 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "move_file",
         ],
     ),
-    ("runtime", &["exec", "credentialed_exec"]),
+    (
+        "runtime",
+        &["exec", "credentialed_exec", "openai_compat_call"],
+    ),
     (
         "sessions",
         &[
@@ -91,6 +94,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "tts",
             "team_tasks",
             "team_message",
+            "openai_compat_call",
         ],
     ),
 ];

@@ -160,7 +160,7 @@ pub fn resolve(
         .unwrap_or_else(|| default_url.to_string())
         .trim_end_matches('/')
         .to_string();
-    let key_var = config.api_key_env.clone().unwrap_or(key_env.to_string());
+    let key_var = key_variable(&config).unwrap_or(key_env.to_string());
     let api_key = nonempty(&key_var);
     // Local compatible servers (Ollama, vLLM, llama.cpp) need no key; the hosted APIs do.
     if api_key.is_none() && (base_url == OPENAI_URL || base_url == ANTHROPIC_URL) {
@@ -178,6 +178,27 @@ pub fn resolve(
         api_key,
         overridden_env,
     })
+}
+
+/// The variable a provider's key is read from (`api_key_env`, else its kind's own); none for
+/// a replay.
+pub fn key_variable(config: &ProviderConfig) -> Option<String> {
+    let default = match config.kind {
+        Kind::Openai => "OPENAI_API_KEY",
+        Kind::Anthropic => "ANTHROPIC_API_KEY",
+        Kind::Replay => return None,
+    };
+    Some(config.api_key_env.clone().unwrap_or(default.to_string()))
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind::Openai => "openai",
+            Kind::Anthropic => "anthropic",
+            Kind::Replay => "replay",
+        })
+    }
 }
 
 /// The provider an agent uses when it names none: `default` from config, else the first

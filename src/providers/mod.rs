@@ -19,7 +19,7 @@ mod types;
 
 pub(crate) use client::Failure;
 pub use client::{Client, backoff};
-pub use config::{Kind, ProviderConfig, Resolved, default_name, resolve};
+pub use config::{Kind, ProviderConfig, Resolved, default_name, key_variable, resolve};
 pub(crate) use types::parse_arguments;
 pub use types::{ChatRequest, ChatResponse, Message, Observer, Role, ToolCall, ToolDef, Usage};
 

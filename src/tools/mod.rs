@@ -14,6 +14,7 @@ pub mod fs;
 pub mod gate;
 pub mod memory;
 pub mod protected;
+pub mod provider_call;
 pub mod schema;
 pub mod sessions;
 pub mod skills;
@@ -225,6 +226,8 @@ pub struct CallContext {
     pub agent_predefined: bool,
     /// Embeddings for memory documents, when configured.
     pub embedder: Option<crate::memory::embed::Embedder>,
+    /// `[providers]`, for `openai_compat_call`.
+    pub providers: gate::Providers,
     /// `[tools.web]`.
     pub web: web::WebConfig,
     /// `[tools.ask_user]`.
@@ -340,6 +343,7 @@ impl Registry {
         r.register(Box::new(skills::PublishSkill));
         r.register(Box::new(ask::AskUser));
         r.register(Box::new(workspace_dir::WorkspaceDir));
+        r.register(Box::new(provider_call::OpenaiCompatCall));
         for (alias, target) in crate::policy::ALIASES {
             r.alias(alias, target);
         }

@@ -17,6 +17,7 @@ mod mcp;
 mod mcp_serve;
 mod pgvector;
 mod postgres;
+mod providers;
 mod readme;
 mod run;
 mod sanitize;

@@ -329,6 +329,10 @@ fn every_help_example_runs_as_written() {
         std::fs::read(root.join("fixtures/runs/quickstart.jsonl")).unwrap(),
     );
     env.write("message.txt", "Please summarise the attached report.\n");
+    env.write(
+        "request.json",
+        r#"{"model":"llama3.2","messages":[{"role":"user","content":"hi"}]}"#,
+    );
     let prelude = "mkdir -p ~/.local/share/bash-completion/completions ~/.zfunc ~/.config/fish/completions\n\
                    goclaw team create dev --lead lead --member w1 --member w2 >/dev/null || exit 1\n\
                    a=$(goclaw run --detach 'one' | jq -r .run_id) || exit 1\n\

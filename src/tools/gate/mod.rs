@@ -70,10 +70,14 @@ pub struct Gate<'a> {
     /// Where `secret.key` is (beside a SQLite store; the data directory with PostgreSQL).
     key_dir: PathBuf,
     embedder: Option<Embedder>,
+    providers: Providers,
     asker: Option<super::ask::SharedAsker>,
     skill_roots: Vec<PathBuf>,
     ceiling: Option<Ceiling>,
 }
+
+/// `[providers]` of the config, for the tools that call a provider themselves.
+pub type Providers = std::sync::Arc<BTreeMap<String, crate::providers::ProviderConfig>>;
 
 /// The parts of a gate (see [`Gate`]'s fields).
 pub struct GateParts<'a> {
@@ -92,6 +96,8 @@ pub struct GateParts<'a> {
     pub key_dir: PathBuf,
     /// Embeddings for memory documents (`[memory] embeddings`).
     pub embedder: Option<Embedder>,
+    /// `[providers]` (`openai_compat_call`).
+    pub providers: Providers,
     /// Who `ask_user` asks when the call's caller can prompt.
     pub asker: Option<super::ask::SharedAsker>,
     /// Where skills are looked for.
@@ -154,6 +160,7 @@ impl<'a> Gate<'a> {
             store: p.store,
             key_dir: p.key_dir,
             embedder: p.embedder,
+            providers: p.providers,
             asker: p.asker,
             skill_roots: p.skill_roots,
             ceiling: p.ceiling,
@@ -258,6 +265,7 @@ impl<'a> Gate<'a> {
             known_agents: self.agents.keys().cloned().collect(),
             agent_predefined: agent.is_some_and(|a| a.predefined),
             embedder: self.embedder.clone(),
+            providers: self.providers.clone(),
             web: self.tools.web.clone(),
             ask: self.tools.ask_user.clone(),
             asker: None,

@@ -1,0 +1,244 @@
+//! `openai_compat_call` (seed 000 §2, "AI & LLM"): one request to an endpoint of a configured
+//! OpenAI-compatible provider that the agent loop does not speak itself (embeddings,
+//! moderations, a server's own extensions), with the provider's base URL and key.
+//!
+//! What the caller chooses is the provider (one of `[providers]`, or `openai` from the
+//! environment) and a path under its base URL; never the host. The path is refused when it
+//! could leave the base URL (`..`, `//`, a scheme, a backslash, an encoded dot or slash, a
+//! fragment). The request goes through the web tools' guarded resolver: the provider's own
+//! configured host may be private (a local server is the operator's choice), every other
+//! address is judged by the SSRF guard, and redirects are not followed. A body makes it a POST
+//! (JSON), none a GET. The answer's status and body (JSON when it is JSON) come back, at most
+//! [`MAX_BODY`] bytes of it; the key is scrubbed from it whatever `[tools] scrub_credentials`
+//! says.
+
+use std::time::Duration;
+
+use reqwest::Url;
+use serde_json::{Map, Value, json};
+
+use super::web::{self, WebConfig};
+use super::{CallContext, Risk, Tool, ToolResult};
+use crate::providers::{self, Kind};
+use crate::store::Store;
+
+/// `openai_compat_call`.
+pub struct OpenaiCompatCall;
+
+/// The most bytes of an answer read.
+pub const MAX_BODY: usize = 1 << 20;
+
+impl Tool for OpenaiCompatCall {
+    fn name(&self) -> &str {
+        "openai_compat_call"
+    }
+    fn description(&self) -> &str {
+        "Call an endpoint of a configured OpenAI-compatible provider with its base URL and key, e.g. /embeddings or /moderations: POST with a JSON body, or GET without one. Returns the HTTP status and the answer."
+    }
+    fn parameters(&self) -> Value {
+        json!({"type":"object","properties":{
+            "provider":{"type":"string","description":"a provider of the configuration ([providers]), or openai"},
+            "path":{"type":"string","description":"the endpoint under the provider's base URL, e.g. /embeddings"},
+            "body":{"type":"object","description":"the JSON body (POST); leave it out for a GET"}},
+            "required":["provider","path"]})
+    }
+    fn risk(&self) -> Risk {
+        Risk::Medium
+    }
+    fn execute(
+        &self,
+        ctx: &CallContext,
+        args: &Map<String, Value>,
+        _store: &mut Store,
+    ) -> ToolResult {
+        let name = super::trimmed_arg(args, "provider");
+        let path = super::trimmed_arg(args, "path");
+        if name.is_empty() || path.is_empty() {
+            return ToolResult::error("provider and path are required");
+        }
+        let body = match args.get("body") {
+            None | Some(Value::Null) => None,
+            Some(b @ Value::Object(_)) => Some(b.clone()),
+            Some(_) => return ToolResult::error("body must be a JSON object"),
+        };
+        let env = |k: &str| std::env::var(k).ok();
+        if !ctx.providers.contains_key(name) && !["openai", "anthropic"].contains(&name) {
+            return ToolResult::from_error(&crate::error::Error::not_found(format!(
+                "unknown provider `{name}`: the configured ones are {}",
+                ctx.providers.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let resolved = match providers::resolve(&ctx.providers, name, &env) {
+            Ok(r) => r,
+            Err(e) => return ToolResult::from_error(&e),
+        };
+        if resolved.config.kind != Kind::Openai {
+            return ToolResult::error(format!(
+                "provider `{name}` is not OpenAI-compatible (kind = \"openai\")"
+            ));
+        }
+        let url = match endpoint(&resolved.base_url, path) {
+            Ok(u) => u,
+            Err(e) => return ToolResult::error(e),
+        };
+        let timeout = ctx.stop.cap(Duration::from_secs(
+            resolved.config.request_timeout_secs.max(1),
+        ));
+        let mut result = match web::block_on(call(
+            &ctx.web,
+            &url,
+            resolved.api_key.as_deref(),
+            body,
+            timeout,
+        )) {
+            Ok((status, answer)) => {
+                let doc = json!({"status": status, "body": answer});
+                let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+                if (200..300).contains(&status) {
+                    ToolResult::text(text)
+                } else {
+                    ToolResult::error(text)
+                }
+            }
+            Err(e) => ToolResult::error(format!("{name}: {e}")),
+        };
+        result
+            .secrets
+            .extend(resolved.api_key.map(String::into_bytes));
+        result
+    }
+}
+
+/// The URL of `path` under `base`: refused unless it stays under the base URL.
+pub fn endpoint(base: &str, path: &str) -> Result<Url, String> {
+    let refuse = |why: &str| Err(format!("path `{path}` refused: {why}"));
+    if !path.starts_with('/') {
+        return refuse("it must start with /, under the provider's base URL");
+    }
+    let lower = path.to_ascii_lowercase();
+    if path.contains("//") || path.contains('\\') || path.contains('#') {
+        return refuse("it may not hold //, \\ or #");
+    }
+    if path.split(['/', '?']).any(|seg| seg == ".." || seg == ".") {
+        return refuse("it may not hold . or .. segments");
+    }
+    if ["%2e", "%2f", "%5c", "%00"]
+        .iter()
+        .any(|e| lower.contains(e))
+    {
+        return refuse("it may not hold an encoded dot, slash, backslash or NUL");
+    }
+    if path.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return refuse("it may not hold white space or control characters");
+    }
+    let base_url =
+        Url::parse(base).map_err(|e| format!("the provider's base URL `{base}`: {e}"))?;
+    let url = Url::parse(&format!("{}{path}", base.trim_end_matches('/')))
+        .map_err(|e| format!("path `{path}`: {e}"))?;
+    let under = format!("{}/", base_url.path().trim_end_matches('/'));
+    if url.origin() != base_url.origin() || !url.path().starts_with(&under) {
+        return refuse("it leaves the provider's base URL");
+    }
+    Ok(url)
+}
+
+/// Sends the request: the provider's configured host may be private, anything else is judged by
+/// the guard; no redirect is followed. Returns the status and the answer (JSON, or text).
+async fn call(
+    web_cfg: &WebConfig,
+    url: &Url,
+    key: Option<&str>,
+    body: Option<Value>,
+    timeout: Duration,
+) -> Result<(u16, Value), String> {
+    let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+    let mut guarded = web_cfg.clone();
+    guarded.allow_private_hosts.push(host);
+    let client = web::client(&guarded, timeout, url.scheme() == "https")?;
+    let mut request = match &body {
+        Some(b) => client.post(url.clone()).json(b),
+        None => client.get(url.clone()),
+    };
+    if let Some(k) = key {
+        request = request.bearer_auth(k);
+    }
+    let mut response = request
+        .send()
+        .await
+        .map_err(|e| web::refusal(&e).unwrap_or_else(|| format!("{url}: {}", web::describe(&e))))?;
+    let status = response.status().as_u16();
+    if response.status().is_redirection() {
+        let to = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("?");
+        return Err(format!(
+            "{url} answered HTTP {status}, a redirect to {to}: not followed"
+        ));
+    }
+    let mut bytes = Vec::new();
+    let mut cut = false;
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| format!("{url}: {}", web::describe(&e)))?
+    {
+        let room = MAX_BODY - bytes.len();
+        if chunk.len() > room {
+            bytes.extend_from_slice(&chunk[..room]);
+            cut = true;
+            break;
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    let answer = match serde_json::from_slice::<Value>(&bytes) {
+        Ok(v) if !cut => v,
+        _ => {
+            let mut text = String::from_utf8_lossy(&bytes).into_owned();
+            if cut {
+                text.push_str(&format!("\n[answer cut at {MAX_BODY} bytes]"));
+            }
+            Value::String(text)
+        }
+    };
+    Ok((status, answer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_stays_under_the_base_url() {
+        let base = "http://127.0.0.1:8080/v1";
+        assert_eq!(
+            endpoint(base, "/embeddings").unwrap().as_str(),
+            "http://127.0.0.1:8080/v1/embeddings"
+        );
+        assert_eq!(
+            endpoint(base, "/models?limit=2").unwrap().as_str(),
+            "http://127.0.0.1:8080/v1/models?limit=2"
+        );
+        for bad in [
+            "embeddings",
+            "/../admin",
+            "/x/../../admin",
+            "//evil.example/x",
+            "/%2e%2e/admin",
+            "/%2E%2E/admin",
+            "/x%2fy",
+            "/a\\..\\b",
+            "/a#frag",
+            "/a b",
+            "/a\n",
+            "/.",
+            "@evil.example/x",
+            "/x?/../../y",
+        ] {
+            assert!(endpoint(base, bad).is_err(), "{bad}");
+        }
+        // A base URL without a path: everything under it.
+        assert!(endpoint("https://api.example.com", "/v1/embeddings").is_ok());
+    }
+}
