@@ -47,6 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('approvals', 'approvals', [CompletionResultType]::ParameterValue, 'Manage the exec allowlist')
             [CompletionResult]::new('cron', 'cron', [CompletionResultType]::ParameterValue, 'Scheduled agent runs and tool calls: add, list, tick (from crontab), daemon')
             [CompletionResult]::new('secure-cli', 'secure-cli', [CompletionResultType]::ParameterValue, 'Credentialed CLIs for credentialed_exec: register, list, remove')
+            [CompletionResult]::new('message', 'message', [CompletionResultType]::ParameterValue, 'Send a message to a channel (stdout, a file, a webhook, a command); list the channels')
             [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'LLM providers: list, probe, and call an endpoint of one through the gate')
             [CompletionResult]::new('skills', 'skills', [CompletionResultType]::ParameterValue, 'Skills: list, search and show')
             [CompletionResult]::new('team', 'team', [CompletionResultType]::ParameterValue, 'Teams of agents, their settings, and the mailbox')
@@ -874,6 +875,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user: per-user context files and memory, user grants of MCP servers')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: the conversation a run continues; rate limits count per session')
+            [CompletionResult]::new('--deliver', '--deliver', [CompletionResultType]::ParameterName, 'Deliver each run''s result (or failure) to this channel ([channels.NAME] of config)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
             [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
@@ -1124,6 +1126,61 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             break
         }
         'goclaw;secure-cli;presets' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;message' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send a message to a channel, through the gate')
+            [CompletionResult]::new('channels', 'channels', [CompletionResultType]::ParameterValue, 'The configured channels (a webhook''s headers by name only)')
+            break
+        }
+        'goclaw;message;send' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'A channel of [channels]')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'A topic or thread (a webhook channel may have a default)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user: per-user context files and memory, user grants of MCP servers')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: the conversation a run continues; rate limits count per session')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;message;channels' {
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')

@@ -46,6 +46,9 @@ _goclaw() {
             goclaw,mcp)
                 cmd="goclaw__subcmd__mcp"
                 ;;
+            goclaw,message)
+                cmd="goclaw__subcmd__message"
+                ;;
             goclaw,policy)
                 cmd="goclaw__subcmd__policy"
                 ;;
@@ -222,6 +225,12 @@ _goclaw() {
                 ;;
             goclaw__subcmd__mcp,tools)
                 cmd="goclaw__subcmd__mcp__subcmd__tools"
+                ;;
+            goclaw__subcmd__message,channels)
+                cmd="goclaw__subcmd__message__subcmd__channels"
+                ;;
+            goclaw__subcmd__message,send)
+                cmd="goclaw__subcmd__message__subcmd__send"
                 ;;
             goclaw__subcmd__policy,explain)
                 cmd="goclaw__subcmd__policy__subcmd__explain"
@@ -443,7 +452,7 @@ _goclaw() {
 
     case "${cmd}" in
         goclaw)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version run runs sessions agents traces scrub guard sanitize tools policy approvals cron secure-cli providers skills team tasks mcp db config doctor completions help version schema"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version run runs sessions agents traces scrub guard sanitize tools policy approvals cron secure-cli message providers skills team tasks mcp db config doctor completions help version schema"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -957,7 +966,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__cron__subcmd__add)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --at --every --cron --tz --message --tool --args --agent --user --session --delete-after-run --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --at --every --cron --tz --message --tool --args --agent --user --session --delete-after-run --deliver --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1012,6 +1021,10 @@ _goclaw() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deliver)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2106,6 +2119,104 @@ _goclaw() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__message)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version send channels"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__message__subcmd__channels)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__message__subcmd__send)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --channel --topic --agent --user --session --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --channel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --topic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

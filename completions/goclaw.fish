@@ -46,6 +46,7 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "policy" -d 'Explain t
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "approvals" -d 'Manage the exec allowlist'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "cron" -d 'Scheduled agent runs and tool calls: add, list, tick (from crontab), daemon'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "secure-cli" -d 'Credentialed CLIs for credentialed_exec: register, list, remove'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "message" -d 'Send a message to a channel (stdout, a file, a webhook, a command); list the channels'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "providers" -d 'LLM providers: list, probe, and call an endpoint of one through the gate'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "skills" -d 'Skills: list, search and show'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "team" -d 'Teams of agents, their settings, and the mailbox'
@@ -544,6 +545,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l deliver -d 'Deliver each run\'s result (or failure) to this channel ([channels.NAME] of config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -705,6 +707,40 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -f -a "send" -d 'Send a message to a channel, through the gate'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -f -a "channels" -d 'The configured channels (a webhook\'s headers by name only)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l channel -d 'A channel of [channels]' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l topic -d 'A topic or thread (a webhook channel may have a default)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from send" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

@@ -47,6 +47,9 @@ pub struct Config {
     pub skills: crate::skills::SkillsConfig,
     /// `[input]`: limits on documents read from stdin or `@FILE`.
     pub input: InputConfig,
+    /// `[channels.NAME]`: where `message` and cron jobs' `--deliver` send (stdout, a file, a
+    /// webhook, a command).
+    pub channels: BTreeMap<String, crate::tools::message::ChannelConfig>,
 }
 
 impl Config {

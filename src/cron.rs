@@ -167,6 +167,8 @@ pub struct Job {
     pub last_run_ms: Option<i64>,
     pub last_status: Option<String>,
     pub last_error: Option<String>,
+    /// The channel its result is delivered to (`[channels.NAME]`).
+    pub deliver: Option<String>,
 }
 
 impl Job {
@@ -218,9 +220,11 @@ pub struct NewJob {
     pub allowed_tools: Vec<String>,
     pub created_by: String,
     pub delete_after_run: bool,
+    /// The channel its result goes to.
+    pub deliver: Option<String>,
 }
 
-const COLUMNS: &str = "id, name, agent, \"user\", session, schedule, payload, allowed_tools, created_by, enabled, delete_after_run, next_run_ms, last_run_ms, last_status, last_error";
+const COLUMNS: &str = "id, name, agent, \"user\", session, schedule, payload, allowed_tools, created_by, enabled, delete_after_run, next_run_ms, last_run_ms, last_status, last_error, deliver";
 
 fn opt(s: String) -> Option<String> {
     (!s.is_empty()).then_some(s)
@@ -250,6 +254,7 @@ fn job_row(r: &Row) -> Result<Job> {
         last_run_ms: r.get(12)?,
         last_status: r.get(13)?,
         last_error: r.get(14)?,
+        deliver: opt(r.get(15)?),
     })
 }
 
@@ -259,8 +264,8 @@ pub fn add(db: Db<'_>, j: &NewJob) -> Result<Job> {
     let next = j.schedule.next_after(now).map_err(Error::usage)?;
     let inserted: Option<i64> = db.query_opt(
         "INSERT INTO cron_jobs (name, agent, \"user\", session, schedule, payload, allowed_tools,
-             created_by, delete_after_run, next_run_ms, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)
+             created_by, delete_after_run, next_run_ms, created_at, updated_at, deliver)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12)
          ON CONFLICT (agent, name) DO NOTHING RETURNING id",
         db_params![
             j.name,
@@ -273,7 +278,8 @@ pub fn add(db: Db<'_>, j: &NewJob) -> Result<Job> {
             j.created_by,
             j.delete_after_run,
             next,
-            now
+            now,
+            j.deliver.clone().unwrap_or_default()
         ],
         |r| r.get(0),
     )?;

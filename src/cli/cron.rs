@@ -112,6 +112,9 @@ pub struct AddArgs {
     /// Delete an `--at` job after it ran successfully
     #[arg(long)]
     pub delete_after_run: bool,
+    /// Deliver each run's result (or failure) to this channel ([channels.NAME] of config)
+    #[arg(long)]
+    pub deliver: Option<String>,
 }
 
 pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
@@ -267,6 +270,16 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
     // The ceiling: what the job's agent may use now.
     let store = ctx.any_store()?;
     let toolbox = super::shared::toolbox(ctx, &store, a.caller.caller(), Bridge::None)?;
+    if let Some(channel) = &a.deliver
+        && !crate::ops::toolbox::channels(ctx.settings()?)?
+            .channels
+            .contains_key(channel)
+    {
+        return Err(
+            Error::not_found(format!("--deliver {channel}: no such channel in config"))
+                .with_hint(format!("add [channels.{channel}] to config.toml")),
+        );
+    }
     let g = toolbox.gate(GateOptions::default());
     let allowed = g.allowed_tools(a.caller.agent.as_deref())?;
     if let Payload::Tool { tool, .. } = &payload
@@ -292,6 +305,7 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
                 std::env::var("USER").unwrap_or_else(|_| "unknown".into())
             ),
             delete_after_run: a.delete_after_run,
+            deliver: a.deliver,
         },
     )?;
     ctx.out.data(&job, |w| {

@@ -28,6 +28,7 @@ pub mod help;
 pub mod human;
 pub mod input;
 pub mod mcp;
+pub mod message;
 pub mod policy;
 pub mod providers;
 pub mod run;
@@ -140,6 +141,8 @@ pub enum Command {
     Cron(cron::CronArgs),
     /// Credentialed CLIs for credentialed_exec: register, list, remove
     SecureCli(secure_cli::SecureCliArgs),
+    /// Send a message to a channel (stdout, a file, a webhook, a command); list the channels
+    Message(message::MessageArgs),
     /// LLM providers: list, probe, and call an endpoint of one through the gate
     Providers(providers::ProvidersArgs),
     /// Skills: list, search and show
@@ -441,6 +444,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Approvals(a) => approvals::run(&ctx, a),
         Command::Cron(a) => cron::run(&ctx, a),
         Command::SecureCli(a) => secure_cli::run(&ctx, a),
+        Command::Message(a) => message::run(&ctx, a),
         Command::Providers(a) => providers::run(&ctx, a),
         Command::Skills(a) => skills::run(&ctx, a),
         Command::Team(a) => team::run(&ctx, a),

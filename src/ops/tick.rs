@@ -90,12 +90,26 @@ fn run_claimed(
         Payload::Tool { tool, args } => call_tool(settings, store, job, tool, args, notes),
         Payload::Run { message } => agent_run(settings, job, message),
     };
-    let end = ran.unwrap_or_else(|e| Ending {
+    let mut end = ran.unwrap_or_else(|e| Ending {
         ok: false,
         error: Some(e.message),
         output: None,
         run_id: None,
     });
+    if let Some(channel) = &job.deliver
+        && let Err(e) = deliver(settings, job, channel, &end, notes)
+    {
+        end.ok = false;
+        let ran = end
+            .error
+            .take()
+            .map(|e| format!("{e}; "))
+            .unwrap_or_default();
+        end.error = Some(format!(
+            "{ran}its result was not delivered to channel {channel}: {}",
+            e.message
+        ));
+    }
     cron::finish(store.db(), claim, &end)?;
     Ok(JobReport {
         job: job.id,
@@ -104,6 +118,38 @@ fn run_claimed(
         error: end.error,
         run_id: end.run_id,
     })
+}
+
+/// Delivers a job run's result (or why it failed) to `channel`, scrubbed.
+fn deliver(
+    settings: &Settings,
+    job: &Job,
+    channel: &str,
+    end: &Ending,
+    notes: &mut Vec<Note>,
+) -> Result<()> {
+    let channels = super::toolbox::channels(settings)?;
+    let scrubber = super::scrubber::build(settings, &Default::default(), notes)?;
+    let text = match (&end.output, &end.error, end.ok) {
+        (Some(out), _, true) => out.clone(),
+        (_, Some(err), _) => format!("cron job {} failed: {err}", job.name),
+        _ => format!("cron job {} ran", job.name),
+    };
+    let text = scrubber.scrub_str(&text, None);
+    let topic = channels
+        .channels
+        .get(channel)
+        .and_then(|c| c.topic.clone())
+        .unwrap_or_else(|| job.name.clone());
+    let record = crate::tools::message::Record {
+        channel,
+        topic: Some(&topic),
+        text: &text,
+        agent: job.agent.as_deref(),
+        session: job.session.as_deref(),
+        at: now_ms(),
+    };
+    crate::tools::message::deliver(&channels, &record, &settings.config.tools.web).map(|_| ())
 }
 
 /// A tool job: through the gate, under the job's ceiling, never asking anyone.

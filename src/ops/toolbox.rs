@@ -73,6 +73,7 @@ pub struct Toolbox {
     key_dir: PathBuf,
     embedder: Option<Embedder>,
     providers: crate::tools::gate::Providers,
+    channels: std::sync::Arc<crate::tools::message::Channels>,
     skill_roots: Vec<PathBuf>,
     notes: Vec<Note>,
 }
@@ -124,6 +125,7 @@ impl Toolbox {
             key_dir: settings.store_dir(),
             embedder: embedder(settings)?,
             providers: std::sync::Arc::new(config.providers.clone()),
+            channels: std::sync::Arc::new(channels(settings)?),
             skill_roots: crate::skills::roots(
                 &config.skills,
                 &settings.workspace,
@@ -159,6 +161,7 @@ impl Toolbox {
             key_dir: self.key_dir.clone(),
             embedder: self.embedder.clone(),
             providers: self.providers.clone(),
+            channels: self.channels.clone(),
             asker: options.asker,
             skill_roots: self.skill_roots.clone(),
             ceiling: options.ceiling,
@@ -301,6 +304,20 @@ impl Toolbox {
         }
         Ok(())
     }
+}
+
+/// `[channels]`, checked, relative paths from the config file's directory.
+pub fn channels(s: &Settings) -> Result<crate::tools::message::Channels> {
+    let channels = crate::tools::message::Channels {
+        channels: s.config.channels.clone(),
+        base_dir: s
+            .config_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
+    };
+    channels.validate()?;
+    Ok(channels)
 }
 
 /// The embeddings endpoint of `[memory] embeddings`, resolved like a run's provider.

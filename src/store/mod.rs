@@ -160,6 +160,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "accents",
         sql: include_str!("migrations/016_accents.sql"),
     },
+    Migration {
+        version: 17,
+        name: "cron_deliver",
+        sql: include_str!("migrations/017_cron_deliver.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

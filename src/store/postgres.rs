@@ -32,6 +32,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "accents",
         sql: include_str!("migrations/postgres/016_accents.sql"),
     },
+    Migration {
+        version: 17,
+        name: "cron_deliver",
+        sql: include_str!("migrations/postgres/017_cron_deliver.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

@@ -178,6 +178,9 @@ fn add(ctx: &CallContext, args: &Map<String, Value>, conn: Db<'_>) -> Result<Too
             .get("deleteAfterRun")
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        // Where a result goes is the operator's choice (`goclaw cron add --deliver`), not an
+        // agent's.
+        deliver: None,
     };
     let created = cron::add(conn, &new)?;
     Ok(pretty(json!({"job": created})))

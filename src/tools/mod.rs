@@ -13,6 +13,7 @@ pub mod exec;
 pub mod fs;
 pub mod gate;
 pub mod memory;
+pub mod message;
 pub mod protected;
 pub mod provider_call;
 pub mod schema;
@@ -228,6 +229,8 @@ pub struct CallContext {
     pub embedder: Option<crate::memory::embed::Embedder>,
     /// `[providers]`, for `openai_compat_call`.
     pub providers: gate::Providers,
+    /// `[channels]`, for `message`.
+    pub channels: std::sync::Arc<message::Channels>,
     /// `[tools.web]`.
     pub web: web::WebConfig,
     /// `[tools.ask_user]`.
@@ -285,6 +288,11 @@ pub trait Tool: Send + Sync {
     /// JSON schema of the arguments (an object schema).
     fn parameters(&self) -> Value;
     fn risk(&self) -> Risk;
+    /// Its arguments leave goclaw (a message, a request body): the gate scrubs them before the
+    /// tool gets them, as it scrubs every result.
+    fn outbound(&self) -> bool {
+        false
+    }
     /// A check before execution; the gate acts on it.
     fn review(&self, _ctx: &CallContext, _args: &Map<String, Value>) -> Review {
         Review::Allow
@@ -344,6 +352,7 @@ impl Registry {
         r.register(Box::new(ask::AskUser));
         r.register(Box::new(workspace_dir::WorkspaceDir));
         r.register(Box::new(provider_call::OpenaiCompatCall));
+        r.register(Box::new(message::MessageTool));
         for (alias, target) in crate::policy::ALIASES {
             r.alias(alias, target);
         }

@@ -45,6 +45,9 @@ impl Tool for OpenaiCompatCall {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
+    fn outbound(&self) -> bool {
+        true
+    }
     fn execute(
         &self,
         ctx: &CallContext,

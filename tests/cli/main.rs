@@ -15,6 +15,7 @@ mod doctor;
 mod guard;
 mod mcp;
 mod mcp_serve;
+mod message;
 mod pgvector;
 mod postgres;
 mod providers;

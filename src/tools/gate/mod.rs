@@ -71,6 +71,7 @@ pub struct Gate<'a> {
     key_dir: PathBuf,
     embedder: Option<Embedder>,
     providers: Providers,
+    channels: std::sync::Arc<super::message::Channels>,
     asker: Option<super::ask::SharedAsker>,
     skill_roots: Vec<PathBuf>,
     ceiling: Option<Ceiling>,
@@ -98,6 +99,8 @@ pub struct GateParts<'a> {
     pub embedder: Option<Embedder>,
     /// `[providers]` (`openai_compat_call`).
     pub providers: Providers,
+    /// `[channels]` (`message`).
+    pub channels: std::sync::Arc<super::message::Channels>,
     /// Who `ask_user` asks when the call's caller can prompt.
     pub asker: Option<super::ask::SharedAsker>,
     /// Where skills are looked for.
@@ -161,6 +164,7 @@ impl<'a> Gate<'a> {
             key_dir: p.key_dir,
             embedder: p.embedder,
             providers: p.providers,
+            channels: p.channels,
             asker: p.asker,
             skill_roots: p.skill_roots,
             ceiling: p.ceiling,
@@ -266,6 +270,7 @@ impl<'a> Gate<'a> {
             agent_predefined: agent.is_some_and(|a| a.predefined),
             embedder: self.embedder.clone(),
             providers: self.providers.clone(),
+            channels: self.channels.clone(),
             web: self.tools.web.clone(),
             ask: self.tools.ask_user.clone(),
             asker: None,
@@ -400,6 +405,16 @@ impl<'a> Gate<'a> {
             ctx.asker = self.asker.clone();
         }
         *started = Some(self.begin(store, req, &decision)?);
+        let args = if tool.outbound() {
+            let mut leaving = Value::Object(args);
+            self.scrubber.scrub_json(&mut leaving);
+            match leaving {
+                Value::Object(scrubbed) => scrubbed,
+                _ => Map::new(),
+            }
+        } else {
+            args
+        };
         Ok((decision, CallEnd::ran(tool.execute(&ctx, &args, store))))
     }
 
