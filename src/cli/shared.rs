@@ -150,10 +150,13 @@ pub(crate) fn watch_signals(
     let mut term = signal(SignalKind::terminate())
         .map_err(|e| Error::internal(format!("cannot watch SIGTERM: {e}")))?;
     rt.spawn(async move {
-        tokio::select! {
-            _ = int.recv() => cancel.cancel(false),
-            _ = term.recv() => cancel.cancel(true),
-        }
+        let terminated = tokio::select! {
+            _ = int.recv() => false,
+            _ = term.recv() => true,
+        };
+        cancel.cancel(terminated);
+        // A statement waiting in the server (a lock another session holds) would not see it.
+        std::thread::spawn(move || crate::store::db::cancel_queries(terminated));
     });
     Ok(())
 }

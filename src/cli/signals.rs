@@ -38,6 +38,8 @@ pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
                     std::process::exit(code);
                 }
                 if !echo {
+                    // A statement waiting in the server would hold the command to its grace.
+                    std::thread::spawn(move || crate::store::db::cancel_queries(terminated));
                     let _ = std::thread::Builder::new()
                         .name("signal-grace".into())
                         .spawn(move || {

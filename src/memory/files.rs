@@ -342,10 +342,12 @@ fn vector_hits(
         // The text side still answers when the embeddings endpoint is down.
         _ => return Ok(Vec::new()),
     };
-    let mut hits = if vectors::in_server(db)? {
-        nearest_in_server(db, owner, &query_vec, max * 2)?
-    } else {
-        nearest_in_goclaw(db, owner, &query_vec)?
+    // A query pgvector cannot hold (too many dimensions, no length) is ranked in goclaw,
+    // against the stored copies.
+    let server = vectors::literal(&query_vec).filter(|_| vectors::in_server(db).unwrap_or(false));
+    let mut hits = match server {
+        Some(literal) => nearest_in_server(db, owner, &literal, query_vec.len(), max * 2)?,
+        None => nearest_in_goclaw(db, owner, &query_vec)?,
     };
     hits.sort_by(|a, b| b.score.total_cmp(&a.score));
     hits.truncate(max * 2);
@@ -355,10 +357,13 @@ fn vector_hits(
 
 /// pgvector's exact nearest chunks of the same dimension (`<=>`: cosine distance; NaN for a
 /// vector of no length, scored 0 as goclaw scores it).
-fn nearest_in_server(db: Db<'_>, owner: &Owner, query: &[f32], limit: usize) -> Result<Vec<Hit>> {
-    let Some(literal) = vectors::literal(query) else {
-        return Ok(Vec::new());
-    };
+fn nearest_in_server(
+    db: Db<'_>,
+    owner: &Owner,
+    literal: &str,
+    dimensions: usize,
+    limit: usize,
+) -> Result<Vec<Hit>> {
     let rows: Vec<ChunkRow<f64>> = db.query_map(
         "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id,
                 CAST(v.embedding <=> q.v AS DOUBLE PRECISION) AS distance
@@ -369,7 +374,7 @@ fn nearest_in_server(db: Db<'_>, owner: &Owner, query: &[f32], limit: usize) -> 
          WHERE d.agent = ?1 AND d.user_id IN (?2, '') AND vector_dims(v.embedding) = ?4
          ORDER BY v.embedding <=> q.v
          LIMIT ?5",
-        db_params![owner.agent, owner.user, literal, query.len(), limit],
+        db_params![owner.agent, owner.user, literal, dimensions, limit],
         chunk_row,
     )?;
     Ok(rows
@@ -425,7 +430,7 @@ fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<H
     // The first MAX_QUERY_WORDS different words (any of them may match).
     let mut words: Vec<&str> = Vec::new();
     for w in query
-        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .split(|c: char| !crate::text::word_char(c))
         .filter(|w| !w.is_empty())
     {
         if words.len() == MAX_QUERY_WORDS {
@@ -456,11 +461,10 @@ fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<H
              FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id
              WHERE c.search @@ to_tsquery('simple', goclaw_fold(?1)) AND d.agent = ?2 AND d.user_id IN (?3, '')
              ORDER BY rank DESC, c.id LIMIT ?4",
+            // Accents are folded, then the words lowercased, by the server (as the column's).
             words
                 .iter()
-                .flat_map(|w| w.split('_'))
-                .filter(|w| !w.is_empty())
-                .map(|w| format!("'{}'", w.to_lowercase()))
+                .map(|w| format!("'{w}'"))
                 .collect::<Vec<_>>()
                 .join(" | "),
         ),

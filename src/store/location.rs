@@ -156,6 +156,10 @@ impl PgUrl {
             url.set_query(None);
         } else {
             url.query_pairs_mut().clear().extend_pairs(kept);
+            // The client library decodes %20 but not the form encoding's `+` for a space
+            // (`options=-c statement_timeout=5000`); a literal `+` is %2B already.
+            let query = url.query().map(|q| q.replace('+', "%20"));
+            url.set_query(query.as_deref());
         }
         url.into()
     }
@@ -394,6 +398,18 @@ mod tests {
             Location::Sqlite(PathBuf::from("./postgres.db"))
         );
         assert!(Location::parse("postgres://u@/").is_err());
+    }
+
+    #[test]
+    fn the_client_gets_options_with_their_spaces() {
+        let url = PgUrl::parse(
+            "postgres://u@h/db?options=-c%20statement_timeout%3D5000&sslmode=require&x=a%2Bb",
+        )
+        .unwrap();
+        assert_eq!(
+            url.client_text(),
+            "postgres://u@h/db?options=-c%20statement_timeout%3D5000&x=a%2Bb"
+        );
     }
 
     #[test]

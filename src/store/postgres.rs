@@ -42,6 +42,17 @@ pub const MIGRATIONS: &[Migration] = &[
 /// The advisory lock migrations hold: "goclaw" in ASCII.
 const MIGRATION_LOCK: i64 = 0x676f_636c_6177;
 
+/// The migration lock held (see [`PgStore::migration_lock`]).
+struct MigrationLock<'c>(Db<'c>);
+
+impl Drop for MigrationLock<'_> {
+    fn drop(&mut self) {
+        let _ = self
+            .0
+            .execute("SELECT pg_advisory_unlock(?1)", db_params![MIGRATION_LOCK]);
+    }
+}
+
 /// An open PostgreSQL store.
 pub struct PgStore {
     client: std::cell::RefCell<super::db::pg::Client>,
@@ -87,12 +98,10 @@ impl PgStore {
         if found == super::latest_version() {
             return Ok(Vec::new());
         }
+        let _lock = self.migration_lock()?;
         let tx = self.db().transaction(Begin::Write)?;
-        tx.execute(
-            "SELECT pg_advisory_xact_lock(?1)",
-            db_params![MIGRATION_LOCK],
-        )?;
-        // Another machine may have migrated while this one waited for the lock.
+        // Another machine may have migrated while this one waited for the lock (the
+        // transaction began after the lock was taken, so it sees that machine's tables).
         let current = version(*tx)?;
         let mut applied = Vec::new();
         for m in MIGRATIONS.iter().filter(|m| m.version > current) {
@@ -118,14 +127,20 @@ impl PgStore {
     /// Takes pgvector up when the server has it (`goclaw db migrate` asks at every call, so an
     /// extension installed later is used from then on), under the migration lock.
     pub fn take_up_vectors(&self) -> Result<super::vectors::VectorSupport> {
+        let _lock = self.migration_lock()?;
         let tx = self.db().transaction(Begin::Write)?;
-        tx.execute(
-            "SELECT pg_advisory_xact_lock(?1)",
-            db_params![MIGRATION_LOCK],
-        )?;
         let support = super::vectors::take_up(*tx)?;
         tx.commit()?;
         Ok(support)
+    }
+
+    /// The session's migration lock, taken before the transaction begins: a transaction that
+    /// began before another machine's migration committed could find that machine's new tables
+    /// missing from its catalog snapshot. Released when dropped (or with the connection).
+    fn migration_lock(&self) -> Result<MigrationLock<'_>> {
+        self.db()
+            .execute("SELECT pg_advisory_lock(?1)", db_params![MIGRATION_LOCK])?;
+        Ok(MigrationLock(self.db()))
     }
 
     /// The refusal of a store a newer goclaw wrote (as SQLite's: exit 2, nothing touched).

@@ -36,23 +36,39 @@ pub fn from_blob(b: &[u8]) -> Vec<f32> {
         .collect()
 }
 
-/// pgvector's text form, `[0.5,-1.25]`; `None` for what it cannot hold (no dimension, NaN or
-/// an infinity), which is left to the ranking in goclaw.
+/// The most dimensions pgvector's `vector` holds.
+pub const MAX_DIMENSIONS: usize = 16_000;
+
+/// pgvector's text form of the vector scaled to length 1, `[0.6,-0.8]`: cosine similarity does
+/// not change with length, and pgvector sums in 32-bit floats, which a very long or very short
+/// vector would overflow or underflow. `None` for what it cannot hold (no dimension, more than
+/// [`MAX_DIMENSIONS`], NaN, an infinity, no length), which is left to the ranking in goclaw.
 pub fn literal(v: &[f32]) -> Option<String> {
-    if v.is_empty() || v.iter().any(|x| !x.is_finite()) {
+    if v.is_empty() || v.len() > MAX_DIMENSIONS || v.iter().any(|x| !x.is_finite()) {
         return None;
     }
-    let parts: Vec<String> = v.iter().map(f32::to_string).collect();
+    let norm = v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    if !(norm.is_finite() && norm > 0.0) {
+        return None;
+    }
+    let parts: Vec<String> = v
+        .iter()
+        .map(|x| ((f64::from(*x) / norm) as f32).to_string())
+        .collect();
     Some(format!("[{}]", parts.join(",")))
 }
 
-/// Whether this store ranks vectors in the server (`memory_vectors` exists).
+/// Whether this store ranks vectors in the server: `memory_vectors` exists with its
+/// `embedding` column (dropping the extension drops the column and leaves the table: then the
+/// ranking is goclaw's again, and `db migrate` rebuilds the table).
 pub fn in_server(db: Db<'_>) -> Result<bool> {
     if db.dialect() == Dialect::Sqlite {
         return Ok(false);
     }
     db.query_row(
-        "SELECT to_regclass('memory_vectors') IS NOT NULL",
+        "SELECT EXISTS (SELECT 1 FROM pg_attribute
+                        WHERE attrelid = to_regclass('memory_vectors') AND attname = 'embedding'
+                          AND NOT attisdropped)",
         db_params![],
         |r| r.get(0),
     )
@@ -105,14 +121,34 @@ impl std::fmt::Display for VectorSupport {
 }
 
 /// Takes pgvector up where the server has it (see the module's notes), inside the caller's
-/// transaction, which holds the migration lock. Creating the extension is tried under a
-/// savepoint, so a user who may not leaves the transaction as it was.
+/// transaction, which holds the migration lock. All of it runs under a savepoint: whatever
+/// fails (a user who may not create the extension, an extension installed in a schema off the
+/// search path) leaves the transaction as it was, and the store ranks in goclaw, saying why.
 pub fn take_up(db: Db<'_>) -> Result<VectorSupport> {
     if db.dialect() == Dialect::Sqlite {
         return Ok(VectorSupport::Goclaw {
             reason: "SQLite".into(),
         });
     }
+    db.execute_batch("SAVEPOINT goclaw_vectors")?;
+    match try_take_up(db) {
+        Ok(support) => {
+            db.execute_batch("RELEASE SAVEPOINT goclaw_vectors")?;
+            Ok(support)
+        }
+        Err(e) => {
+            db.execute_batch("ROLLBACK TO SAVEPOINT goclaw_vectors")?;
+            Ok(VectorSupport::Goclaw {
+                reason: format!(
+                    "pgvector could not be taken up: {}",
+                    e.message.trim_start_matches("store: ")
+                ),
+            })
+        }
+    }
+}
+
+fn try_take_up(db: Db<'_>) -> Result<VectorSupport> {
     let installed = |db: Db<'_>| -> Result<Option<String>> {
         db.query_opt(
             "SELECT extversion FROM pg_extension WHERE extname = 'vector'",
@@ -151,6 +187,10 @@ pub fn take_up(db: Db<'_>) -> Result<VectorSupport> {
             installed(db)?.unwrap_or_default()
         }
     };
+    // A table left without its column (the extension was dropped) is rebuilt.
+    if !in_server(db)? {
+        db.execute_batch("DROP TABLE IF EXISTS memory_vectors")?;
+    }
     db.execute_batch(TABLE_DDL)?;
     let filled = fill(db)?;
     Ok(VectorSupport::Pgvector { version, filled })
@@ -185,13 +225,25 @@ mod tests {
     fn vectors_round_trip_and_print_as_pgvector_reads_them() {
         let v = vec![0.5f32, -1.25, 3.0];
         assert_eq!(from_blob(&to_blob(&v)), v);
-        assert_eq!(literal(&v).unwrap(), "[0.5,-1.25,3]");
+        assert_eq!(literal(&[3.0, -4.0]).unwrap(), "[0.6,-0.8]");
         assert_eq!(literal(&[]), None);
+        assert_eq!(literal(&[0.0, 0.0]), None);
         assert_eq!(literal(&[1.0, f32::NAN]), None);
         assert_eq!(literal(&[f32::INFINITY]), None);
-        let tiny = [1e-30f32];
-        let text = literal(&tiny).unwrap();
-        let back: f32 = text.trim_matches(['[', ']']).parse().unwrap();
-        assert_eq!(back, tiny[0]);
+        assert_eq!(literal(&vec![1.0; MAX_DIMENSIONS + 1]), None);
+        assert!(literal(&vec![1.0; MAX_DIMENSIONS]).is_some());
+        // Very long and very short vectors are scaled to length 1.
+        for v in [[3e30f32, 4e30], [3e-30, 4e-30]] {
+            let text = literal(&v).unwrap();
+            let back: Vec<f32> = text
+                .trim_matches(['[', ']'])
+                .split(',')
+                .map(|x| x.parse().unwrap())
+                .collect();
+            assert!(
+                (back[0] - 0.6).abs() < 1e-6 && (back[1] - 0.8).abs() < 1e-6,
+                "{text}"
+            );
+        }
     }
 }

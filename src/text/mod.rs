@@ -146,6 +146,13 @@ fn space_len_before(text: &[u8], end: usize) -> Option<usize> {
     None
 }
 
+/// Whether `c` belongs to a word for full-text search, as SQLite's FTS5 (unicode61) takes it:
+/// a letter, a digit, or a combining mark (the accent of a decomposed `é`, which the index
+/// folds away); anything else separates words.
+pub fn word_char(c: char) -> bool {
+    c.is_alphanumeric() || ('\u{300}'..='\u{36f}').contains(&c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -223,3 +223,91 @@ fn a_superuser_store_takes_pgvector_up_and_db_copy_fills_it() {
         same_ranking(before, &remote.search(q));
     }
 }
+
+/// An embeddings endpoint of the test's own whose vectors have `dimensions` dimensions (more
+/// than pgvector's 16 000 here), for as long as the test runs.
+fn wide_embeddings(dimensions: usize) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(stream);
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            let asked: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            let n = asked["input"].as_array().map_or(1, Vec::len);
+            let data: Vec<Value> = (0..n)
+                .map(|i| serde_json::json!({"index": i, "embedding": vec![0.5f32; dimensions]}))
+                .collect();
+            let doc = serde_json::json!({ "data": data }).to_string();
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{doc}",
+                doc.len()
+            );
+            let _ = reader.into_inner().write_all(reply.as_bytes());
+        }
+    });
+    base
+}
+
+/// Vectors pgvector cannot hold are kept for the ranking in goclaw, never lose the write; an
+/// extension dropped behind goclaw's back leaves the store working, and `db migrate` takes it
+/// up again.
+#[test]
+fn vectors_pgvector_cannot_hold_and_a_dropped_extension_lose_nothing() {
+    let Some(llm) = crate::run::llmock() else {
+        return;
+    };
+    let Some(cluster) = PgCluster::start_pgvector() else {
+        return;
+    };
+    cluster.psql("postgres", "CREATE DATABASE wide");
+    let wide = wide_embeddings(20_000);
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!("[providers.emb]\nkind = \"openai\"\nbase_url = \"{wide}/v1\"\n\n[memory]\nembeddings = \"emb\"\n"),
+    )
+    .unwrap();
+    let on = On {
+        env: &env,
+        url: cluster.url("wide"),
+        password: &cluster.password,
+    };
+    on.write("MEMORY.md", "Twenty thousand dimensions.\n");
+    let count = |sql: &str| cluster.psql("wide", sql);
+    assert_eq!(count("SELECT count(*) FROM memory_vectors"), "0");
+    assert_eq!(
+        count("SELECT count(*) FROM memory_chunks WHERE embedding IS NOT NULL"),
+        "1"
+    );
+    assert_eq!(on.search("zzqx")[0].0, "MEMORY.md");
+    assert_eq!(on.ok(&["db", "migrate"])["vectors"]["filled"], 0);
+    // The extension dropped: writes and searches go on, ranked in goclaw.
+    std::fs::write(env.home().join("config.toml"), format!(
+        "[providers.emb]\nkind = \"openai\"\nbase_url = \"{}/v1\"\n\n[memory]\nembeddings = \"emb\"\n",
+        llm.base
+    ))
+    .unwrap();
+    on.write("memory/a.md", "Fridays are for releases.\n");
+    let before = on.search("zzqx wvvk");
+    cluster.psql("wide", "DROP EXTENSION vector CASCADE");
+    on.write("memory/b.md", "Backups at two.\n");
+    assert!(!on.search("zzqx wvvk").is_empty());
+    let migrated = on.ok(&["db", "migrate"]);
+    assert_eq!(migrated["vectors"]["ranking"], "pgvector", "{migrated}");
+    assert_eq!(migrated["vectors"]["filled"], 2, "{migrated}");
+    let after = on.search("zzqx wvvk");
+    assert_eq!(before[0].0, after[0].0, "{before:?} / {after:?}");
+}

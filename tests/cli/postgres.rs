@@ -159,7 +159,7 @@ fn the_postgres_schema_has_every_sqlite_column_in_order() {
 #[test]
 fn machines_migrating_at_once_apply_the_schema_once() {
     let Some(pg) = PgDb::new() else { return };
-    let machines: Vec<TestEnv> = (0..4).map(|_| TestEnv::new()).collect();
+    let machines: Vec<TestEnv> = (0..12).map(|_| TestEnv::new()).collect();
     let children: Vec<_> = machines
         .iter()
         .map(|env| {
@@ -561,6 +561,131 @@ fn a_lock_held_elsewhere_is_exit_7_after_the_busy_timeout() {
     );
     let _ = holder.kill();
     let _ = holder.wait();
+}
+
+/// A signal ends a command whose statement waits in the server (a lock another session holds)
+/// at once, as interrupted, instead of when the lock timeout comes; `busy_timeout_ms = 0` does
+/// not wait at all (PostgreSQL's 0 would wait for ever).
+#[test]
+fn a_signal_or_a_zero_timeout_ends_a_wait_on_a_lock() {
+    let Some(env) = TestEnv::on(Backend::Postgres) else {
+        return;
+    };
+    let pg = env.pg().unwrap();
+    let provider = crate::run::recording(&env, "r.jsonl", &[crate::run::answer("ok")]);
+    env.ok(&["run", "--provider", &provider, "warm up"]);
+    env.write("slow.toml", "[store]\nbusy_timeout_ms = 60000\n");
+    env.write("zero.toml", "[store]\nbusy_timeout_ms = 0\n");
+    let mut holder = std::process::Command::new("psql")
+        .args(["-qAt", "-d", &pg.name, "-c"])
+        .arg(
+            "BEGIN; LOCK TABLE runs, sessions, teams IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)",
+        )
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let held = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
+                WHERE c.relname = 'runs' AND l.mode = 'AccessExclusiveLock' AND l.granted";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while pg.psql(&pg.name, held) != "1" {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the lock was never taken"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let start = std::time::Instant::now();
+    let o = env.run(&["--config", "zero.toml", "team", "list"]);
+    assert_error(&o, 7, "timeout");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    for args in [
+        vec![
+            "--config",
+            "slow.toml",
+            "run",
+            "--provider",
+            &provider,
+            "hello",
+        ],
+        vec!["--config", "slow.toml", "team", "list"],
+    ] {
+        let child = env.spawn(&args);
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let sent = std::time::Instant::now();
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGINT,
+        )
+        .unwrap();
+        let o = child.wait_with_output().unwrap();
+        // A run records how it ended and exits 130; a command with nothing to finish ends by
+        // the signal itself (which a shell reports as 130).
+        use std::os::unix::process::ExitStatusExt;
+        assert!(
+            code(&o) == 130 || o.status.signal() == Some(2),
+            "{args:?}: {:?} {}{}",
+            o.status,
+            stdout(&o),
+            stderr(&o)
+        );
+        assert!(
+            sent.elapsed() < std::time::Duration::from_secs(2),
+            "{args:?} took {:?} after SIGINT",
+            sent.elapsed()
+        );
+    }
+    let _ = holder.kill();
+    let _ = holder.wait();
+}
+
+/// A database whose LC_CTYPE is C knows no letter beyond ASCII: full text still keeps words of
+/// any script whole, and folds accents.
+#[test]
+fn full_text_in_a_database_of_the_c_locale() {
+    let Some(pg) = PgDb::new() else { return };
+    let name = format!("{}_c", pg.name);
+    pg.psql(
+        "postgres",
+        &format!("CREATE DATABASE {name} LOCALE 'C' TEMPLATE template0 ENCODING 'UTF8'"),
+    );
+    let c = PgDb {
+        server: pg_server().unwrap(),
+        name,
+    };
+    let env = TestEnv::new();
+    env.write("c.toml", "[agents.lead]\n[agents.w1]\n");
+    c.ok(
+        &env,
+        &[
+            "--config", "c.toml", "team", "create", "t", "--lead", "lead", "--member", "w1",
+        ],
+    );
+    c.ok(
+        &env,
+        &[
+            "--config",
+            "c.toml",
+            "tasks",
+            "--as",
+            "lead",
+            "create",
+            "--subject",
+            "Привет from 東京, a naïve Café",
+        ],
+    );
+    for word in ["Привет", "東京", "naive", "cafe", "Café"] {
+        let o = c.ok(
+            &env,
+            &[
+                "--config", "c.toml", "tasks", "--as", "lead", "search", word,
+            ],
+        );
+        assert_eq!(json(&o)["items"].as_array().unwrap().len(), 1, "{word}");
+    }
 }
 
 /// Three machines, one PostgreSQL URL: a rate limit of N an hour holds across all of them

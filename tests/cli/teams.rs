@@ -1157,17 +1157,22 @@ fn search_words_and_concurrent_reads_agree_on_both_backends(backend) {
     // Accents fold as FTS5 folds them: a letter with one diacritic is its base letter, either
     // way round; a letter of its own (æ, ø) is not folded.
     let o = env.run(&[
-        "tasks", "--as", "lead", "create", "--subject", "Café crème at Ærø, naïve ĆEVAPI",
+        "tasks", "--as", "lead", "create", "--subject",
+        "Café crème at Ærø, naïve ĆEVAPI in İstanbul, a Re\u{301}sume\u{301}",
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     for (word, found) in [
         ("cafe", 1), ("CAFÉ", 1), ("creme", 1), ("naive", 1), ("cevapi", 1), ("çàfé", 1),
-        ("aero", 0), ("ærø", 1),
+        ("aero", 0), ("ærø", 1), ("istanbul", 1), ("İstanbul", 1), ("resume", 1),
+        ("re\u{301}sume\u{301}", 1), ("résumé", 1),
     ] {
         let o = env.run(&["tasks", "--as", "lead", "search", word]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
         assert_eq!(json(&o)["items"].as_array().unwrap().len(), found, "{word}");
     }
+    // A word of 20 000 parts is 20 000 words: refused alike (exit 2), never a server error.
+    let long = vec!["a"; 20_000].join("-");
+    assert_error(&env.run(&["tasks", "--as", "lead", "search", &long]), 2, "usage");
     for i in 0..10 {
         let o = env.run(&[
             "team", "message", "send", "--as", "lead", "--to", "w1", &format!("m{i}"),

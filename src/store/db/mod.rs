@@ -12,7 +12,7 @@ use std::cell::RefCell;
 
 use crate::error::{Error, ErrorKind, Result};
 
-pub use pg::PgConnect;
+pub use pg::{PgConnect, cancel_queries};
 
 /// Which SQL the connection speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -512,7 +512,11 @@ pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> E
                 || *c == SqlState::LOCK_NOT_AVAILABLE
                 || *c == SqlState::QUERY_CANCELED =>
         {
-            Error::new(ErrorKind::Timeout, format!("store: {detail}"))
+            match (*c == SqlState::QUERY_CANCELED, pg::cancelled_by()) {
+                (true, Some(false)) => Error::new(ErrorKind::Interrupted, "interrupted (SIGINT)"),
+                (true, Some(true)) => Error::new(ErrorKind::Terminated, "terminated (SIGTERM)"),
+                _ => Error::new(ErrorKind::Timeout, format!("store: {detail}")),
+            }
         }
         Some(c)
             if *c == SqlState::INVALID_PASSWORD

@@ -33,6 +33,83 @@ pub struct Client {
     inner: postgres::Client,
     url: PgUrl,
     password: Option<String>,
+    /// Its place in [`OPEN`], for [`cancel_queries`].
+    slot: u64,
+    /// When its running statement began (ms since the epoch), 0 when idle.
+    busy: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// How to cancel what a connection is running: its token, and the TLS it was made with.
+struct Canceller {
+    slot: u64,
+    busy: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    token: postgres::CancelToken,
+    tls: Option<std::sync::Arc<rustls::ClientConfig>>,
+}
+
+/// The connections open in this process.
+static OPEN: std::sync::Mutex<Vec<Canceller>> = std::sync::Mutex::new(Vec::new());
+static NEXT_SLOT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// The signal that cancelled the queries (SIGINT 2, SIGTERM 15), 0 before any.
+static CANCELLED_BY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// Asks the server to cancel whatever each of this process's connections is running (a lock
+/// wait among them): a signal must end the command within a second, and a thread blocked in a
+/// query would not see it. The cancelled statements fail as interrupted (`terminated`: as
+/// terminated), not as timed out. Blocking (a connection to the server per connection).
+pub fn cancel_queries(terminated: bool) {
+    CANCELLED_BY.store(
+        if terminated { 15 } else { 2 },
+        std::sync::atomic::Ordering::SeqCst,
+    );
+    // Only statements already running when the signal came: what the command does next to
+    // end cleanly (recording how a run ended) is left alone.
+    let now = now_ms();
+    let open: Vec<(
+        postgres::CancelToken,
+        Option<std::sync::Arc<rustls::ClientConfig>>,
+    )> = match OPEN.lock() {
+        Ok(o) => o
+            .iter()
+            .filter(|c| {
+                let since = c.busy.load(std::sync::atomic::Ordering::SeqCst);
+                since != 0 && since <= now
+            })
+            .map(|c| (c.token.clone(), c.tls.clone()))
+            .collect(),
+        Err(_) => return,
+    };
+    for (token, tls) in open {
+        let _ = match tls {
+            None => token.cancel_query(postgres::NoTls),
+            Some(tls) => token.cancel_query(tokio_postgres_rustls::MakeRustlsConnect::new(
+                (*tls).clone(),
+            )),
+        };
+    }
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The signal [`cancel_queries`] was called for, if it was.
+pub(crate) fn cancelled_by() -> Option<bool> {
+    match CANCELLED_BY.load(std::sync::atomic::Ordering::SeqCst) {
+        2 => Some(false),
+        15 => Some(true),
+        _ => None,
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if let Ok(mut open) = OPEN.lock() {
+            open.retain(|c| c.slot != self.slot);
+        }
+    }
 }
 
 impl PgConnect {
@@ -60,9 +137,13 @@ impl PgConnect {
         }
         config.connect_timeout(self.connect_timeout);
         config.application_name("goclaw");
-        // In the startup packet: no round trip of its own. The URL's own `options` are kept.
-        let lock_timeout = format!("-c lock_timeout={}", self.connect_timeout.as_millis());
+        // In the startup packet: no round trip of its own. The URL's own `options` are kept,
+        // and a `lock_timeout` among them wins. PostgreSQL takes 0 for "for ever", where
+        // SQLite's busy timeout of 0 does not wait: 1 ms is the least it takes.
+        let ms = self.connect_timeout.as_millis().clamp(1, i32::MAX as u128);
+        let lock_timeout = format!("-c lock_timeout={ms}");
         let options = match config.get_options() {
+            Some(given) if given.contains("lock_timeout") => given.to_string(),
             Some(given) => format!("{given} {lock_timeout}"),
             None => lock_timeout,
         };
@@ -74,10 +155,14 @@ impl PgConnect {
         if tls.is_some() {
             config.ssl_mode(postgres::config::SslMode::Require);
         }
+        let tls = tls.map(std::sync::Arc::new);
+        let tls_kept = tls.clone();
         std::thread::spawn(move || {
             let _ = sent.send(match tls {
                 None => config.connect(postgres::NoTls),
-                Some(tls) => config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(tls)),
+                Some(tls) => config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(
+                    (*tls).clone(),
+                )),
             });
         });
         let limit = self.connect_timeout + std::time::Duration::from_secs(5);
@@ -98,22 +183,44 @@ impl PgConnect {
                 ));
             }
         };
+        let slot = NEXT_SLOT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let busy = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        if let Ok(mut open) = OPEN.lock() {
+            open.push(Canceller {
+                slot,
+                busy: busy.clone(),
+                token: inner.cancel_token(),
+                tls: tls_kept,
+            });
+        }
         Ok(Client {
             inner,
             url: self.url.clone(),
             password,
+            slot,
+            busy,
         })
     }
 }
 
 impl Client {
+    /// Runs `f` on the connection, marked busy meanwhile (see [`cancel_queries`]).
+    fn busy<T>(&mut self, f: impl FnOnce(&mut postgres::Client) -> T) -> T {
+        self.busy
+            .store(now_ms().max(1), std::sync::atomic::Ordering::SeqCst);
+        let out = f(&mut self.inner);
+        self.busy.store(0, std::sync::atomic::Ordering::SeqCst);
+        out
+    }
+
     fn error(&self, e: &postgres::Error) -> Error {
         super::pg_error(e, &|m| self.url.scrub(m, self.password.as_deref()))
     }
 
     pub fn execute(&mut self, sql: &str, values: &[Value]) -> Result<u64> {
         let params: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-        self.inner.execute(sql, &params).map_err(|e| self.error(&e))
+        self.busy(|c| c.execute(sql, &params))
+            .map_err(|e| self.error(&e))
     }
 
     pub fn query<S: postgres::ToStatement + ?Sized>(
@@ -122,7 +229,9 @@ impl Client {
         values: &[Value],
     ) -> Result<Vec<Row>> {
         let params: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-        let rows = self.inner.query(sql, &params).map_err(|e| self.error(&e))?;
+        let rows = self
+            .busy(|c| c.query(sql, &params))
+            .map_err(|e| self.error(&e))?;
         rows.iter()
             .map(|r| {
                 (0..r.len())
@@ -156,7 +265,8 @@ impl Client {
     }
 
     pub fn batch_execute(&mut self, sql: &str) -> Result<()> {
-        self.inner.batch_execute(sql).map_err(|e| self.error(&e))
+        self.busy(|c| c.batch_execute(sql))
+            .map_err(|e| self.error(&e))
     }
 
     /// A statement prepared once, and the names of the columns it returns (for `db query`,

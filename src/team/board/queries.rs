@@ -149,7 +149,7 @@ impl Board<'_> {
         // words, as the text it searches is split), each once.
         let mut terms: Vec<String> = Vec::new();
         for w in query
-            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+            .split(|c: char| !(crate::text::word_char(c) || c == '-' || c == '_'))
             .filter(|w| !w.is_empty())
         {
             if !terms.iter().any(|t| t == w) {
@@ -159,10 +159,11 @@ impl Board<'_> {
         if terms.is_empty() {
             return Err(Error::usage("search needs a query"));
         }
-        if terms.len() > MAX_SEARCH_WORDS {
+        // Counted as the index splits them (`a-b-c` is three), on both backends alike.
+        let parts = terms.iter().flat_map(|w| search_words(w)).count();
+        if parts > MAX_SEARCH_WORDS {
             return Err(Error::usage(format!(
-                "search takes at most {MAX_SEARCH_WORDS} words ({} given)",
-                terms.len()
+                "search takes at most {MAX_SEARCH_WORDS} words ({parts} given)"
             )));
         }
         let team = self.team.clone();
@@ -194,11 +195,11 @@ impl Board<'_> {
                 ),
                 // Split as the search column is (at anything not a letter or digit): FTS5 takes
                 // a quoted word's parts as a phrase, PostgreSQL here as all required.
+                // Accents are folded, then the words lowercased, by the server (as the column's).
                 terms
                     .iter()
-                    .flat_map(|w| w.split(|c: char| !c.is_alphanumeric()))
-                    .filter(|w| !w.is_empty())
-                    .map(|w| format!("'{}':*", w.to_lowercase()))
+                    .flat_map(|w| search_words(w))
+                    .map(|w| format!("'{w}':*"))
                     .collect::<Vec<_>>()
                     .join(" & "),
             ),
@@ -226,4 +227,11 @@ fn parse_cursor(c: &str) -> Result<(i64, i64, i64)> {
         Some([p, c, n]) => Ok((*p, *c, *n)),
         _ => Err(crate::store::page::invalid(c)),
     }
+}
+
+/// A query word's parts as the PostgreSQL index splits its text: at anything that is not a
+/// letter, a digit or a combining mark.
+fn search_words(w: &str) -> impl Iterator<Item = &str> {
+    w.split(|c: char| !crate::text::word_char(c))
+        .filter(|p| !p.is_empty())
 }
