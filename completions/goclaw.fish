@@ -46,6 +46,7 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "policy" -d 'Explain t
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "approvals" -d 'Manage the exec allowlist'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "cron" -d 'Scheduled agent runs and tool calls: add, list, tick (from crontab), daemon'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "secure-cli" -d 'Credentialed CLIs for credentialed_exec: register, list, remove'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "kg" -d 'The knowledge graph: entities, relations, search, export'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "message" -d 'Send a message to a channel (stdout, a file, a webhook, a command); list the channels'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "providers" -d 'LLM providers: list, probe, and call an endpoint of one through the gate'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "skills" -d 'Skills: list, search and show'
@@ -707,6 +708,100 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand secure-cli; and __fish_seen_subcommand_from presets" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -f -a "add" -d 'Add an entity, or update the one of that name (its properties are merged)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -f -a "relate" -d 'Relate two entities: SRC REL DST (both must exist)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -f -a "search" -d 'Entities matching words, with their relations (the knowledge_graph_search tool)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -f -a "show" -d 'One entity and its relations'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -f -a "rm" -d 'Remove an entity and its relations'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and not __fish_seen_subcommand_from add relate search show rm export" -f -a "export" -d 'The whole graph: JSON Lines (entities, then relations) or Graphviz DOT'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l type -d 'What it is: person, project, service…' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l prop -d 'KEY=VALUE (repeatable; a JSON value is taken as JSON, `KEY=` removes the key)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -l prop -d 'KEY=VALUE (repeatable)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from relate" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -l depth -d 'How far to follow relations (0 to 2)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -l depth -d 'How far to follow relations (1 to 2)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l format -r -f -a "jsonl\t''
+dot\t''"
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand message; and not __fish_seen_subcommand_from send channels" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

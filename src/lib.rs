@@ -18,6 +18,7 @@
 //! - [`sessions`]: conversations in the store and their messages.
 //! - [`subagents`]: runs started by runs: reservations under limits, their lifecycle.
 //! - [`skills`]: skills found on disk and in the store.
+//! - [`knowledge`]: the knowledge graph, entities and relations in the store.
 //! - [`memory`]: context files and memory documents in the store, and their embeddings.
 //! - [`providers`]: LLM clients (OpenAI-compatible, Anthropic, replay).
 //! - [`policy`]: the pure tool-policy pipeline: groups, profiles, the steps.
@@ -34,6 +35,7 @@ pub mod config;
 pub mod cron;
 pub mod error;
 pub mod host;
+pub mod knowledge;
 pub mod mcp;
 pub mod memory;
 pub mod ops;

@@ -27,6 +27,7 @@ pub mod guard;
 pub mod help;
 pub mod human;
 pub mod input;
+pub mod kg;
 pub mod mcp;
 pub mod message;
 pub mod policy;
@@ -141,6 +142,8 @@ pub enum Command {
     Cron(cron::CronArgs),
     /// Credentialed CLIs for credentialed_exec: register, list, remove
     SecureCli(secure_cli::SecureCliArgs),
+    /// The knowledge graph: entities, relations, search, export
+    Kg(kg::KgArgs),
     /// Send a message to a channel (stdout, a file, a webhook, a command); list the channels
     Message(message::MessageArgs),
     /// LLM providers: list, probe, and call an endpoint of one through the gate
@@ -444,6 +447,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Approvals(a) => approvals::run(&ctx, a),
         Command::Cron(a) => cron::run(&ctx, a),
         Command::SecureCli(a) => secure_cli::run(&ctx, a),
+        Command::Kg(a) => kg::run(&ctx, a),
         Command::Message(a) => message::run(&ctx, a),
         Command::Providers(a) => providers::run(&ctx, a),
         Command::Skills(a) => skills::run(&ctx, a),

@@ -50,6 +50,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     ("ui", &["browser"]),
+    ("knowledge", &["knowledge_graph_search", "skill_search"]),
     ("automation", &["cron", "datetime"]),
     (
         "messaging",
@@ -95,6 +96,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "team_tasks",
             "team_message",
             "openai_compat_call",
+            "knowledge_graph_search",
         ],
     ),
 ];

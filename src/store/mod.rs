@@ -165,6 +165,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "cron_deliver",
         sql: include_str!("migrations/017_cron_deliver.sql"),
     },
+    Migration {
+        version: 18,
+        name: "knowledge",
+        sql: include_str!("migrations/018_knowledge.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

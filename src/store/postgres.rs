@@ -37,6 +37,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "cron_deliver",
         sql: include_str!("migrations/postgres/017_cron_deliver.sql"),
     },
+    Migration {
+        version: 18,
+        name: "knowledge",
+        sql: include_str!("migrations/postgres/018_knowledge.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

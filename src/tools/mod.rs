@@ -12,6 +12,7 @@ pub mod datetime;
 pub mod exec;
 pub mod fs;
 pub mod gate;
+pub mod knowledge;
 pub mod memory;
 pub mod message;
 pub mod protected;
@@ -353,6 +354,7 @@ impl Registry {
         r.register(Box::new(workspace_dir::WorkspaceDir));
         r.register(Box::new(provider_call::OpenaiCompatCall));
         r.register(Box::new(message::MessageTool));
+        r.register(Box::new(knowledge::KnowledgeGraphSearch));
         for (alias, target) in crate::policy::ALIASES {
             r.alias(alias, target);
         }

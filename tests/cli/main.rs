@@ -13,6 +13,7 @@ mod custom_tools;
 mod docs;
 mod doctor;
 mod guard;
+mod knowledge;
 mod mcp;
 mod mcp_serve;
 mod message;

@@ -346,7 +346,10 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back(backend) {
             "member process {pid} still runs"
         );
     }
-    assert!(processes_end("sleep 60"), "a member's command outlived it");
+    assert!(
+        processes_end_in("sleep 60", env.root()),
+        "a member's command outlived it"
+    );
     for t in tasks(&env, "t1") {
         assert_eq!(t["status"], "pending", "{t}");
         assert!(t["owner"].is_null(), "{t}");
@@ -371,7 +374,10 @@ fn a_killed_dispatcher_leaves_no_task_in_progress_under_a_dead_owner(backend) {
         assert!(Instant::now() < deadline, "{:?}", tasks(&env, "t1"));
         std::thread::sleep(Duration::from_millis(100));
     }
-    assert!(processes_end("sleep 60"), "a member's command outlived it");
+    assert!(
+        processes_end_in("sleep 60", env.root()),
+        "a member's command outlived it"
+    );
     let o = goclaw(&env, &["tasks", "--as", "lead", "--team", "t1", "recover"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }

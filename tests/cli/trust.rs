@@ -939,14 +939,17 @@ fn a_probe_timeout_ends_every_process_the_server_started(backend) {
         "--arg",
         "-c",
         "--arg",
-        &format!("setsid {marker} >/dev/null 2>&1 & exec sleep 60"),
+        &format!("setsid {marker} >/dev/null 2>&1 & exec sleep 60.2347"),
     ]);
     assert_eq!(code(&add), 0, "{}", stderr(&add));
     let t = Instant::now();
     let o = env.run(&["mcp", "probe", "mute"]);
     assert_eq!(code(&o), 8, "{}", stdout(&o));
     assert!(t.elapsed() < Duration::from_secs(10));
-    assert!(processes_end(marker), "the server's setsid child survived");
-    assert!(processes_end("sleep 60"));
+    assert!(
+        processes_end_in(marker, env.root()),
+        "the server's setsid child survived"
+    );
+    assert!(processes_end_in("sleep 60.2347", env.root()));
 }
 }

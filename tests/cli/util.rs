@@ -420,6 +420,32 @@ pub fn processes_end(pattern: &str) -> bool {
     true
 }
 
+/// [`processes_end`] for the processes working in `dir` (their current directory inside it):
+/// another test's processes of the same command line do not count.
+pub fn processes_end_in(pattern: &str, dir: &Path) -> bool {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let alive = || {
+        std::process::Command::new("pgrep")
+            .args(["-f", pattern])
+            .output()
+            .map(|o| {
+                stdout(&o).lines().any(|pid| {
+                    std::fs::read_link(format!("/proc/{}/cwd", pid.trim()))
+                        .is_ok_and(|cwd| cwd.starts_with(&dir))
+                })
+            })
+            .unwrap_or(false)
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive() {
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
 /// The parent of process `pid`, from /proc/PID/stat.
 fn parent_of(pid: u32) -> Option<u32> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
