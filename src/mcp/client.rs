@@ -59,9 +59,23 @@ pub struct CallOutcome {
     pub is_error: bool,
 }
 
-/// Set in the environment of every stdio MCP server goclaw starts: a goclaw that finds it
-/// set is itself an MCP server child.
+/// Set in the environment of every stdio MCP server goclaw starts, to how deep it is (1 for a
+/// server goclaw started, 2 for one that server's goclaw started…): a goclaw that finds it set
+/// is itself an MCP server child.
 pub const MCP_CHILD_ENV: &str = "GOCLAW_MCP_CHILD";
+
+/// The deepest a goclaw starts MCP servers: a goclaw this deep in a chain of MCP servers starts
+/// none, so a server that reaches goclaw's own `mcp serve` in a way no check can see (a script
+/// that runs it) ends after a few processes instead of recursing until its time limit.
+pub const MAX_MCP_DEPTH: u32 = 2;
+
+/// How deep in a chain of MCP servers this goclaw runs (0: started by no goclaw).
+pub fn mcp_depth() -> u32 {
+    std::env::var(MCP_CHILD_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| u32::from(std::env::var_os(MCP_CHILD_ENV).is_some()))
+}
 
 /// Is `command args…` this goclaw's own `mcp serve` that must not be started? Always when this
 /// goclaw is itself an MCP server child (so a chain stops at one level), and otherwise when it
@@ -177,6 +191,13 @@ fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<TokioC
         ))
         .with_hint("give it `--db` with another store, or remove it with `goclaw mcp rm`"));
     }
+    let depth = mcp_depth();
+    if depth >= MAX_MCP_DEPTH {
+        return Err(Error::usage(format!(
+            "MCP server `{}` not started: this goclaw is an MCP server {depth} levels deep (a server that starts goclaw's `mcp serve` again?)",
+            server.name
+        )));
+    }
     // Under goclaw's supervisor, so whatever the server starts (even with `setsid`) ends
     // with the connection.
     let goclaw = std::env::current_exe()
@@ -197,7 +218,7 @@ fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<TokioC
     ])
     .arg(&command)
     .args(&server.args)
-    .env(MCP_CHILD_ENV, "1")
+    .env(MCP_CHILD_ENV, (depth + 1).to_string())
     .envs(env)
     // Ended by `kill_group` (SIGTERM first, so the supervisor cleans up), not by a
     // SIGKILL on drop that would leave the server's own children behind.

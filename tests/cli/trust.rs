@@ -207,8 +207,9 @@ fn every_process_a_call_starts_ends_with_it(backend) {
     for (i, mode) in modes.iter().enumerate() {
         let cfg = format!("{mode}.toml");
         env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
-        let a = format!("31{i}7");
-        let b = format!("32{i}7");
+        // Markers of this backend's own: the other backend's run of this test runs beside it.
+        let a = format!("31{i}7{}", backend as u8);
+        let b = format!("32{i}7{}", backend as u8);
         let (c, text) = exec_in(
             &env,
             &cfg,
@@ -236,7 +237,7 @@ fn sigterm_and_sigint_stop_a_running_tool_at_once(backend) {
         (nix::sys::signal::Signal::SIGTERM, 143, "terminated"),
         (nix::sys::signal::Signal::SIGINT, 130, "interrupted"),
     ] {
-        let marker = format!("sleep 18{exit}");
+        let marker = format!("sleep 18{exit}{}", backend as u8);
         let mut child = env.spawn(&[
             "tools",
             "exec",
@@ -432,6 +433,20 @@ fn mcp_serve_registered_as_its_own_server_is_refused_not_a_fork_bomb(backend) {
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     assert!(
         processes_end(&format!("{} mcp serve", other.display())),
+        "an mcp serve outlived the probe"
+    );
+    // Through a script, where no check sees goclaw: the chain ends two levels deep, at once.
+    let script = format!("exec '{me}' mcp serve");
+    let add = env.run(&[
+        "mcp", "add", "wrapped", "--command", "sh", "--arg", "-c", "--arg", &script,
+    ]);
+    assert_eq!(code(&add), 0, "{}", stderr(&add));
+    let t = Instant::now();
+    let o = env.run(&["mcp", "probe", "wrapped"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    assert!(
+        processes_end_in("mcp serve", env.root()),
         "an mcp serve outlived the probe"
     );
 }

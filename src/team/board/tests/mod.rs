@@ -1,7 +1,7 @@
 //! Unit tests of the task board, through the public API of `Board` only (the board is about to
 //! be split into submodules; only that API stays). Where a test must fake the passage of time
 //! (stale claims for `recover`), it writes the task columns directly, named as in
-//! `store/migrations/003_teams.sql`.
+//! `store/migrations/sqlite/003_teams.sql`.
 //!
 //! Every test gets a fresh store in a temp dir with team `dev`: lead `lead`, members `w1` and
 //! `w2`, reviewer `rev`.
