@@ -75,7 +75,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--max-iterations', '--max-iterations', [CompletionResultType]::ParameterName, 'At most this many LLM iterations (the agent''s limit still applies)')
             [CompletionResult]::new('--max-cost', '--max-cost', [CompletionResultType]::ParameterName, 'Spend at most this many US dollars, at the provider''s prices: a request that could take the run past it is not sent; status limited, exit 4 (default: the agent''s max_cost)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'End the run after this long (90s, 5m, 1h30m, 2d), status timed_out, exit 7')
-            [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When a tool needs approval and there is no terminal: deny, fail or allow')
+            [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When a tool needs approval and there is no terminal: deny, fail, allow, or wait[:DUR] for `goclaw approvals answer` from elsewhere')
             [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Save every LLM exchange to FILE (JSON Lines) for `--provider replay:FILE`')
             [CompletionResult]::new('--allow-tools', '--allow-tools', [CompletionResultType]::ParameterName, 'Only these tools (comma-separated), within what the policy allows; empty: none')
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'The run''s id, chosen by whoever started it (a detached run, the spawn tool)')
@@ -103,8 +103,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--detach-children', '--detach-children', [CompletionResultType]::ParameterName, 'Leave the subagents this run starts running when it ends (default: a run that answers waits for them, one that ends otherwise cancels them)')
             [CompletionResult]::new('--detached', '--detached', [CompletionResultType]::ParameterName, 'A subagent that does not end with its parent''s process (set by the spawn tool)')
             [CompletionResult]::new('--skip-gates', '--skip-gates', [CompletionResultType]::ParameterName, 'Check no quality gate (a gate''s own reviewer run: the recursion guard)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -608,7 +608,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'channel')
             [CompletionResult]::new('--chat-id', '--chat-id', [CompletionResultType]::ParameterName, 'chat-id')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'provider')
-            [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow')
+            [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow, or wait[:DUR] for `goclaw approvals answer` from elsewhere')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
             [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
@@ -616,8 +616,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what the gate would decide (and which sandbox would apply); run nothing')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -770,6 +770,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('allow', 'allow', [CompletionResultType]::ParameterValue, 'Allow PROGRAM with an optional argument prefix')
             [CompletionResult]::new('deny', 'deny', [CompletionResultType]::ParameterValue, 'Deny PROGRAM with an optional argument prefix (wins over allow entries and allow mode)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove an entry by id')
+            [CompletionResult]::new('pending', 'pending', [CompletionResultType]::ParameterValue, 'The approvals waiting for an answer (calls made with --on-ask wait)')
+            [CompletionResult]::new('answer', 'answer', [CompletionResultType]::ParameterValue, 'Answer a waiting approval: once, always (adds the programs to the allowlist) or deny')
             break
         }
         'goclaw;approvals;list' {
@@ -823,6 +825,38 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             break
         }
         'goclaw;approvals;revoke' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;approvals;pending' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'goclaw;approvals;answer' {
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
@@ -2569,15 +2603,15 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose policy applies (a key of [agents] in config)')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user: per-user context files and memory, user grants of MCP servers')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session key: the conversation a run continues; rate limits count per session')
-            [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow')
+            [CompletionResult]::new('--on-ask', '--on-ask', [CompletionResultType]::ParameterName, 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail, allow, or wait[:DUR] for `goclaw approvals answer` from elsewhere')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')
             [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'Print human text even when stdout is not a terminal')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still are)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more on stderr')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break

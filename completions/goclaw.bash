@@ -118,11 +118,17 @@ _goclaw() {
             goclaw__subcmd__approvals,allow)
                 cmd="goclaw__subcmd__approvals__subcmd__allow"
                 ;;
+            goclaw__subcmd__approvals,answer)
+                cmd="goclaw__subcmd__approvals__subcmd__answer"
+                ;;
             goclaw__subcmd__approvals,deny)
                 cmd="goclaw__subcmd__approvals__subcmd__deny"
                 ;;
             goclaw__subcmd__approvals,list)
                 cmd="goclaw__subcmd__approvals__subcmd__list"
+                ;;
+            goclaw__subcmd__approvals,pending)
+                cmd="goclaw__subcmd__approvals__subcmd__pending"
                 ;;
             goclaw__subcmd__approvals,revoke)
                 cmd="goclaw__subcmd__approvals__subcmd__revoke"
@@ -693,7 +699,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__approvals)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version list allow deny revoke"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version list allow deny revoke pending answer"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -748,6 +754,32 @@ _goclaw() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        goclaw__subcmd__approvals__subcmd__answer)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version once always deny"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         goclaw__subcmd__approvals__subcmd__deny)
             opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --note --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -779,6 +811,32 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__approvals__subcmd__list)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__approvals__subcmd__pending)
             opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2366,7 +2424,7 @@ _goclaw() {
                     return 0
                     ;;
                 --on-ask)
-                    COMPREPLY=($(compgen -W "deny fail allow" -- "${cur}"))
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2770,7 +2828,7 @@ _goclaw() {
                     return 0
                     ;;
                 --on-ask)
-                    COMPREPLY=($(compgen -W "deny fail allow" -- "${cur}"))
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --record)
@@ -5234,7 +5292,7 @@ _goclaw() {
                     return 0
                     ;;
                 --on-ask)
-                    COMPREPLY=($(compgen -W "deny fail allow" -- "${cur}"))
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

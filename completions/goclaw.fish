@@ -71,9 +71,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l provider -d 'A key
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-iterations -d 'At most this many LLM iterations (the agent\'s limit still applies)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l max-cost -d 'Spend at most this many US dollars, at the provider\'s prices: a request that could take the run past it is not sent; status limited, exit 4 (default: the agent\'s max_cost)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l timeout -d 'End the run after this long (90s, 5m, 1h30m, 2d), status timed_out, exit 7' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l on-ask -d 'When a tool needs approval and there is no terminal: deny, fail or allow' -r -f -a "deny\t'Refuse the call (exit 3)'
-fail\t'Return a tool error saying approval was required (exit 1)'
-allow\t'Run it'"
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l on-ask -d 'When a tool needs approval and there is no terminal: deny, fail, allow, or wait[:DUR] for `goclaw approvals answer` from elsewhere' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l record -d 'Save every LLM exchange to FILE (JSON Lines) for `--provider replay:FILE`' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l allow-tools -d 'Only these tools (comma-separated), within what the policy allows; empty: none' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l run-id -d 'The run\'s id, chosen by whoever started it (a detached run, the spawn tool)' -r
@@ -99,7 +97,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l sent -d 'A run tha
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detach-children -d 'Leave the subagents this run starts running when it ends (default: a run that answers waits for them, one that ends otherwise cancels them)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l detached -d 'A subagent that does not end with its parent\'s process (set by the spawn tool)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l skip-gates -d 'Check no quality gate (a gate\'s own reviewer run: the recursion guard)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and not __fish_seen_subcommand_from list show wait cancel prune" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
@@ -383,15 +381,13 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l channel -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l chat-id -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l provider -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l on-ask -d 'When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow' -r -f -a "deny\t'Refuse the call (exit 3)'
-fail\t'Return a tool error saying approval was required (exit 1)'
-allow\t'Run it'"
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l on-ask -d 'When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow, or wait[:DUR] for `goclaw approvals answer` from elsewhere' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -l dry-run -d 'Show what the gate would decide (and which sandbox would apply); run nothing'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from exec" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tools; and __fish_seen_subcommand_from add" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
@@ -465,19 +461,21 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l leaf -d 'Apply the leaf-subagent deny list too'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l json -d 'Print JSON even on a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -l human -d 'Print human text even when stdout is not a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -s h -l help -d 'Print help'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "list" -d 'List the entries'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "allow" -d 'Allow PROGRAM with an optional argument prefix'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "deny" -d 'Deny PROGRAM with an optional argument prefix (wins over allow entries and allow mode)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke" -f -a "revoke" -d 'Remove an entry by id'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -f -a "list" -d 'List the entries'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -f -a "allow" -d 'Allow PROGRAM with an optional argument prefix'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -f -a "deny" -d 'Deny PROGRAM with an optional argument prefix (wins over allow entries and allow mode)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -f -a "revoke" -d 'Remove an entry by id'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -f -a "pending" -d 'The approvals waiting for an answer (calls made with --on-ask wait)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and not __fish_seen_subcommand_from list allow deny revoke pending answer" -f -a "answer" -d 'Answer a waiting approval: once, always (adds the programs to the allowlist) or deny'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
@@ -516,6 +514,24 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from pending" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from pending" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from pending" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from pending" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from pending" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from pending" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from pending" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from pending" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from pending" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from answer" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from answer" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from answer" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from answer" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from answer" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from answer" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from answer" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from answer" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand approvals; and __fish_seen_subcommand_from answer" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and not __fish_seen_subcommand_from add list rm enable disable runs tick daemon" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
@@ -1538,14 +1554,12 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subco
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l on-ask -d 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail or allow' -r -f -a "deny\t'Refuse the call (exit 3)'
-fail\t'Return a tool error saying approval was required (exit 1)'
-allow\t'Run it'"
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l on-ask -d 'When a call needs an approval (stdin is the MCP channel, so nobody can be asked): deny, fail, allow, or wait[:DUR] for `goclaw approvals answer` from elsewhere' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from review" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 
 use super::{Context, Status};
 use crate::error::{Error, Result};
-use crate::tools::exec::approvals;
+use crate::tools::exec::{approvals, relay};
 
 // Manage the exec allowlist.
 #[derive(Debug, Args)]
@@ -28,6 +28,18 @@ pub enum ApprovalsCommand {
     Deny(EntryArgs),
     /// Remove an entry by id
     Revoke { id: i64 },
+    /// The approvals waiting for an answer (calls made with --on-ask wait)
+    Pending,
+    /// Answer a waiting approval: once, always (adds the programs to the allowlist) or deny
+    #[command(
+        after_help = "Example:\n  goclaw approvals pending\n  goclaw approvals answer 7 once   # exit 5 when no request 7 waits\n\n\
+        Exit codes: 0 answered, 5 no such request, 6 answered already or expired."
+    )]
+    Answer {
+        id: i64,
+        #[arg(value_parser = ["once", "always", "deny"])]
+        answer: String,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -73,6 +85,32 @@ pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
             ctx.out.data(&serde_json::json!({"revoked": id}), |w| {
                 writeln!(w, "revoked {id}")
             })?;
+        }
+        ApprovalsCommand::Pending => {
+            let waiting = relay::pending(store.db())?;
+            super::table::page(
+                ctx,
+                &crate::store::page::Page::whole(waiting),
+                &["ID", "TOOL", "COMMAND", "AGENT", "EXPIRES"],
+                |r| {
+                    [
+                        r.id.to_string(),
+                        r.tool.clone(),
+                        r.command.clone(),
+                        r.agent.clone().unwrap_or_else(|| "-".into()),
+                        format!(
+                            "in {}s",
+                            (r.expires_at - crate::store::now_ms()).max(0) / 1000
+                        ),
+                    ]
+                },
+            )?;
+        }
+        ApprovalsCommand::Answer { id, answer } => {
+            let by = std::env::var("USER").unwrap_or_else(|_| "unknown".into());
+            let r = relay::answer(store.db(), id, &answer, &format!("cli:{by}"))?;
+            ctx.out
+                .data(&r, |w| writeln!(w, "request {id}: {answer}"))?;
         }
     }
     Ok(Status::Ok)
@@ -124,4 +162,30 @@ fn add(ctx: &Context, store: &crate::store::Store, e: EntryArgs, decision: &str)
             entry.args.join(" ")
         )
     })
+}
+
+/// The relay of `--on-ask wait[:DUR]` (used when there is no terminal to ask): the approval is
+/// parked in the store, and stderr says how to answer it.
+pub(crate) fn relay(
+    ctx: &Context,
+    on_ask: crate::tools::gate::OnAsk,
+    agent: Option<&str>,
+    session: Option<&str>,
+) -> Result<Option<crate::tools::exec::relay::StoreRelay>> {
+    let crate::tools::gate::OnAsk::Wait(wait) = on_ask else {
+        return Ok(None);
+    };
+    let out = ctx.out.clone();
+    Ok(Some(crate::tools::exec::relay::StoreRelay {
+        store: ctx.settings()?.store_target(),
+        wait,
+        agent: agent.map(str::to_string),
+        session: session.map(str::to_string),
+        notice: Box::new(move |r| {
+            out.note(&format!(
+                "approval needed (request {}): {}\n  {}\n  answer from anywhere: goclaw approvals answer {} once|always|deny",
+                r.id, r.command, r.reason, r.id
+            ))
+        }),
+    }))
 }

@@ -135,8 +135,8 @@ pub struct ServeArgs {
     #[command(flatten)]
     pub caller: CallerArgs,
     /// When a call needs an approval (stdin is the MCP channel, so nobody can be asked):
-    /// deny, fail or allow
-    #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
+    /// deny, fail, allow, or wait[:DUR] for `goclaw approvals answer` from elsewhere
+    #[arg(long, default_value = "deny", value_parser = OnAsk::parse)]
     pub on_ask: OnAsk,
 }
 

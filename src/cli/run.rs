@@ -51,8 +51,9 @@ pub struct RunArgs {
     /// End the run after this long (90s, 5m, 1h30m, 2d), status timed_out, exit 7
     #[arg(long)]
     pub timeout: Option<String>,
-    /// When a tool needs approval and there is no terminal: deny, fail or allow
-    #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
+    /// When a tool needs approval and there is no terminal: deny, fail, allow, or wait[:DUR]
+    /// for `goclaw approvals answer` from elsewhere
+    #[arg(long, default_value = "deny", value_parser = OnAsk::parse)]
     pub on_ask: OnAsk,
     /// Print every event as JSON Lines (and nothing else) on stdout
     #[arg(long)]
@@ -365,10 +366,16 @@ fn execute(
         Show::Quiet
     };
     let terminal_prompter = TerminalPrompter::new(ctx);
+    let relay = super::approvals::relay(
+        ctx,
+        request.on_ask,
+        a.caller.agent.as_deref(),
+        request.session.as_deref(),
+    )?;
     let prompter: Option<&dyn Prompter> = if TerminalPrompter::available() {
         Some(&terminal_prompter)
     } else {
-        None
+        relay.as_ref().map(|r| r as &dyn Prompter)
     };
     let mut sink = CliSink {
         show,
@@ -452,10 +459,7 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
     // `ps`).
     cmd.args(["--quiet", "--json", "run"])
         .arg(format!("--run-id={run_id}"))
-        .arg(format!(
-            "--on-ask={}",
-            format!("{:?}", a.on_ask).to_lowercase()
-        ));
+        .arg(format!("--on-ask={}", a.on_ask.arg()));
     let flags = [
         ("--agent", &a.caller.agent),
         ("--user", &a.caller.user),

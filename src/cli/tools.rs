@@ -107,8 +107,9 @@ pub struct ExecArgs {
     /// Show what the gate would decide (and which sandbox would apply); run nothing
     #[arg(long)]
     pub dry_run: bool,
-    /// When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow
-    #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
+    /// When an approval is needed and there is no terminal: deny (exit 3), fail (exit 1), allow,
+    /// or wait[:DUR] for `goclaw approvals answer` from elsewhere
+    #[arg(long, default_value = "deny", value_parser = OnAsk::parse)]
     pub on_ask: OnAsk,
 }
 
@@ -344,10 +345,16 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
         ..CallRequest::default()
     };
     let terminal = TerminalPrompter::new(ctx);
+    let relay = super::approvals::relay(
+        ctx,
+        req.on_ask,
+        req.agent.as_deref(),
+        req.session_key.as_deref(),
+    )?;
     let prompter: Option<&dyn Prompter> = if TerminalPrompter::available() {
         Some(&terminal)
     } else {
-        None
+        relay.as_ref().map(|r| r as &dyn Prompter)
     };
     let outcome = g.call(&mut store, &req, prompter)?;
     match outcome.error_kind() {

@@ -170,6 +170,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "knowledge",
         sql: include_str!("migrations/sqlite/018_knowledge.sql"),
     },
+    Migration {
+        version: 19,
+        name: "approval_requests",
+        sql: include_str!("migrations/sqlite/019_approval_requests.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

@@ -42,6 +42,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "knowledge",
         sql: include_str!("migrations/postgres/018_knowledge.sql"),
     },
+    Migration {
+        version: 19,
+        name: "approval_requests",
+        sql: include_str!("migrations/postgres/019_approval_requests.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

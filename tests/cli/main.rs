@@ -21,6 +21,7 @@ mod pgvector;
 mod postgres;
 mod providers;
 mod readme;
+mod relay;
 mod run;
 mod sanitize;
 mod scrub;

@@ -6,6 +6,7 @@
 
 pub mod approvals;
 pub mod deny;
+pub mod relay;
 pub mod run;
 pub mod sandbox;
 pub mod shell;

@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 
 /// Most parameters one call may carry (seed 004).
 pub const MAX_PARAMS: usize = 1000;
-/// What to do when an approval is needed and nobody can be asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// What to do when an approval is needed and nobody can be asked at a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OnAsk {
     /// Refuse the call (exit 3).
     #[default]
@@ -15,6 +15,49 @@ pub enum OnAsk {
     Fail,
     /// Run it.
     Allow,
+    /// Park the request in the store and wait for `goclaw approvals answer` (for the given time,
+    /// else `[tools.exec] approval_timeout_secs`); denied when nobody answers in time.
+    Wait(Option<std::time::Duration>),
+}
+
+impl OnAsk {
+    /// `deny`, `fail`, `allow`, `wait` or `wait:DUR` (90s, 5m, 1h…), as `--on-ask` takes it.
+    pub fn parse(text: &str) -> Result<OnAsk, String> {
+        match text.trim() {
+            "deny" => Ok(OnAsk::Deny),
+            "fail" => Ok(OnAsk::Fail),
+            "allow" => Ok(OnAsk::Allow),
+            "wait" => Ok(OnAsk::Wait(None)),
+            other => match other.strip_prefix("wait:") {
+                Some(d) => humantime::parse_duration(d.trim())
+                    .ok()
+                    .filter(|d| !d.is_zero() && d.as_secs() < 10 * 365 * 86_400)
+                    .map(|d| OnAsk::Wait(Some(d)))
+                    .ok_or_else(|| format!("`{d}` is not a duration (90s, 5m, 1h)")),
+                None => Err(format!(
+                    "`{other}`: expected deny, fail, allow, wait or wait:DURATION"
+                )),
+            },
+        }
+    }
+
+    /// As `--on-ask` takes it (for a child goclaw).
+    pub fn arg(self) -> String {
+        match self {
+            OnAsk::Wait(Some(d)) => format!("wait:{}ms", d.as_millis()),
+            other => other.name().to_string(),
+        }
+    }
+
+    /// Its name in a decision record.
+    pub fn name(self) -> &'static str {
+        match self {
+            OnAsk::Deny => "deny",
+            OnAsk::Fail => "fail",
+            OnAsk::Allow => "allow",
+            OnAsk::Wait(_) => "wait",
+        }
+    }
 }
 
 /// One call.

@@ -254,10 +254,12 @@ impl<'a> Gate<'a> {
                 ))),
             };
         }
-        decision.on_ask = Some(format!("{:?}", req.on_ask).to_lowercase());
+        decision.on_ask = Some(req.on_ask.name().to_string());
         Ok(match req.on_ask {
             OnAsk::Allow => None,
-            OnAsk::Deny => Some(CallEnd::stop(
+            // Waiting needs the relay, which the command line gives as the prompter; without
+            // it nobody could answer, so nobody allows it.
+            OnAsk::Deny | OnAsk::Wait(_) => Some(CallEnd::stop(
                 Status::Denied,
                 format!(
                     "approval required and no terminal to ask: {reason} (--on-ask allow runs it; `goclaw approvals allow` approves it for good)"
