@@ -546,10 +546,17 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
         .collect::<Result<Vec<_>>>()?;
     let (jobs, queue) = std::sync::mpsc::channel::<mcp::serve::Job>();
     let queue = std::sync::Mutex::new(queue);
+    // `--on-ask wait`: approvals wait in the store for `goclaw approvals answer`.
+    let relay = super::approvals::relay(
+        ctx,
+        a.on_ask,
+        a.caller.agent.as_deref(),
+        a.caller.session.as_deref(),
+    )?;
     std::thread::scope(|s| {
         for mut store in stores {
-            let (g, queue, a) = (&g, &queue, &a);
-            s.spawn(move || serve_worker(g, &mut store, queue, a));
+            let (g, queue, a, relay) = (&g, &queue, &a, relay.as_ref());
+            s.spawn(move || serve_worker(g, &mut store, queue, a, relay));
         }
         // Returns when the client goes away; dropping `jobs` with it ends the workers.
         mcp::serve::serve_stdio(&offers, jobs)
@@ -563,6 +570,7 @@ fn serve_worker(
     store: &mut crate::store::Store,
     queue: &std::sync::Mutex<std::sync::mpsc::Receiver<mcp::serve::Job>>,
     a: &ServeArgs,
+    relay: Option<&crate::tools::exec::relay::StoreRelay>,
 ) {
     loop {
         let job = match queue.lock().map(|q| q.recv()) {
@@ -579,7 +587,8 @@ fn serve_worker(
             on_ask: a.on_ask,
             ..CallRequest::default()
         };
-        let (text, is_error) = crate::tools::gate::answer(g.call(store, &req, None));
+        let prompter = relay.map(|r| r as &dyn crate::tools::gate::Prompter);
+        let (text, is_error) = crate::tools::gate::answer(g.call(store, &req, prompter));
         let answer = mcp::serve::Answer { text, is_error };
         // The client may have gone; nothing to tell it then.
         let _ = job.reply.send(answer);
