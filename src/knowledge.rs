@@ -3,7 +3,8 @@
 //! memory is. A search finds entities by full text over their name, type and properties (FTS5
 //! with BM25 on SQLite, `tsvector` with `ts_rank` on PostgreSQL) and brings their relations up
 //! to `depth` steps away (at most [`MAX_DEPTH`]), both directions. An agent sees the global
-//! graph (no user) and its user's own; the user's entity wins where both have a name.
+//! graph (no user) and its user's own; the user's entity wins where both have a name. A
+//! relation belongs to whoever made it (a user, or everyone), whatever its ends are.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -181,13 +182,17 @@ pub fn relate(
         return Err(Error::usage("a relation's name is 1 to 100 characters"));
     }
     let (a, b) = (must_get(db, scope, src)?, must_get(db, scope, dst)?);
+    // The relation is the user's own (everyone's without a user), as an entity is: a user
+    // relating two global entities changes nobody else's graph.
     db.execute(
-        "INSERT INTO kg_relations (src, rel, dst, props, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT (src, rel, dst) DO UPDATE SET props = excluded.props",
+        "INSERT INTO kg_relations (src, rel, dst, user_id, props, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (src, rel, dst, user_id) DO UPDATE SET props = excluded.props",
         db_params![
             a.id,
             rel,
             b.id,
+            scope.user,
             Value::Object(props.clone()).to_string(),
             now_ms()
         ],
@@ -307,6 +312,7 @@ fn around(db: Db<'_>, scope: Scope<'_>, start: &[Entity], depth: u32) -> Result<
                  FROM kg_relations r
                  JOIN kg_entities s ON s.id = r.src JOIN kg_entities d ON d.id = r.dst
                  WHERE (r.src = ?1 OR r.dst = ?1)
+                   AND r.user_id IN (?4, '')
                    AND s.agent = ?3 AND s.user_id IN (?4, '') AND d.agent = ?3 AND d.user_id IN (?4, '')
                  ORDER BY r.id LIMIT ?2",
                 db_params![id, MAX_RELATIONS, scope.agent, scope.user],
@@ -354,7 +360,8 @@ pub fn all(db: Db<'_>, scope: Scope<'_>) -> Result<Found> {
     let relations = db.query_map(
         "SELECT s.name, r.rel, d.name, r.props FROM kg_relations r
          JOIN kg_entities s ON s.id = r.src JOIN kg_entities d ON d.id = r.dst
-         WHERE s.agent = ?1 AND s.user_id IN (?2, '') AND d.agent = ?1 AND d.user_id IN (?2, '')
+         WHERE r.user_id IN (?2, '')
+           AND s.agent = ?1 AND s.user_id IN (?2, '') AND d.agent = ?1 AND d.user_id IN (?2, '')
          ORDER BY r.id",
         db_params![scope.agent, scope.user],
         |r| {

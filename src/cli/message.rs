@@ -85,7 +85,9 @@ pub fn run(ctx: &Context, args: MessageArgs) -> Result<Status> {
                             .join(c.path.clone().unwrap_or_default())
                             .display()
                             .to_string(),
-                        ChannelKind::Webhook => c.url.clone().unwrap_or_default(),
+                        ChannelKind::Webhook => {
+                            crate::tools::message::shown_url(c.url.as_deref().unwrap_or_default())
+                        }
                         ChannelKind::Command => c.argv.join(" "),
                     };
                     json!({

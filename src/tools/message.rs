@@ -34,6 +34,8 @@ use crate::store::Store;
 pub const MAX_TEXT: usize = 64 * 1024;
 /// The most bytes of a webhook's answer or a command's stderr kept for an error.
 const ANSWER_CAP: usize = 4096;
+/// The longest a delivery may take (`timeout_secs`).
+pub const MAX_TIMEOUT_SECS: u64 = 3600;
 
 /// `[channels.NAME]`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,30 +86,48 @@ impl Channels {
     pub fn validate(&self) -> Result<()> {
         for (name, c) in &self.channels {
             let bad = |why: &str| Err(Error::usage(format!("[channels.{name}]: {why}")));
-            let (needs, foreign): (&str, bool) = match c.kind {
-                ChannelKind::Stdout => (
-                    "",
-                    c.path.is_some() || c.url.is_some() || !c.argv.is_empty(),
+            let webhook = c.kind == ChannelKind::Webhook;
+            let command = c.kind == ChannelKind::Command;
+            let foreign = [
+                ("path", c.path.is_some() && c.kind != ChannelKind::File),
+                ("url", c.url.is_some() && !webhook),
+                ("headers", !c.headers.is_empty() && !webhook),
+                ("topic", c.topic.is_some() && !webhook),
+                ("argv", !c.argv.is_empty() && !command),
+                ("env", !c.env.is_empty() && !command),
+                (
+                    "timeout_secs",
+                    c.timeout_secs.is_some() && !webhook && !command,
                 ),
-                ChannelKind::File => ("path", c.url.is_some() || !c.argv.is_empty()),
-                ChannelKind::Webhook => ("url", c.path.is_some() || !c.argv.is_empty()),
-                ChannelKind::Command => ("argv", c.path.is_some() || c.url.is_some()),
-            };
-            if foreign {
-                return bad("a key of another kind of channel is set");
+            ];
+            if let Some((key, _)) = foreign.iter().find(|(_, set)| *set) {
+                return bad(&format!(
+                    "`{key}` is not a setting of a {} channel",
+                    c.kind.name()
+                ));
             }
-            let missing = match needs {
-                "path" => c.path.is_none(),
-                "url" => c.url.is_none(),
-                "argv" => c.argv.is_empty(),
-                _ => false,
+            let missing = match c.kind {
+                ChannelKind::File => c.path.as_ref().is_none_or(|p| p.as_os_str().is_empty()),
+                ChannelKind::Webhook => c.url.is_none(),
+                ChannelKind::Command => c.argv.first().is_none_or(|p| p.trim().is_empty()),
+                ChannelKind::Stdout => false,
             };
             if missing {
-                return bad(&format!("kind = \"{:?}\" needs `{needs}`", c.kind).to_lowercase());
+                let needs = match c.kind {
+                    ChannelKind::File => "path",
+                    ChannelKind::Webhook => "url",
+                    _ => "argv (a program first)",
+                };
+                return bad(&format!("a {} channel needs `{needs}`", c.kind.name()));
+            }
+            if c.timeout_secs
+                .is_some_and(|t| t == 0 || t > MAX_TIMEOUT_SECS)
+            {
+                return bad(&format!("timeout_secs is 1 to {MAX_TIMEOUT_SECS}"));
             }
             if let Some(url) = &c.url {
                 let u = reqwest::Url::parse(url)
-                    .map_err(|e| Error::usage(format!("[channels.{name}] url: {e}")))?;
+                    .map_err(|_| Error::usage(format!("[channels.{name}] url is not a URL")))?;
                 if u.scheme() != "http" && u.scheme() != "https" {
                     return bad("url must be http or https");
                 }
@@ -115,6 +135,64 @@ impl Channels {
         }
         Ok(())
     }
+}
+
+impl ChannelKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChannelKind::Stdout => "stdout",
+            ChannelKind::File => "file",
+            ChannelKind::Webhook => "webhook",
+            ChannelKind::Command => "command",
+        }
+    }
+}
+
+/// A webhook's URL as it may be shown: no user and password, no query (both often hold the
+/// webhook's secret, as Slack's and Discord's paths do: the path is cut after its first part).
+pub fn shown_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(u) => {
+            let first = u.path().split('/').find(|p| !p.is_empty()).unwrap_or("");
+            let more = u.path().trim_start_matches('/').len() > first.len();
+            format!(
+                "{}://{}/{first}{}",
+                u.scheme(),
+                u.host_str().unwrap_or(""),
+                if more || u.query().is_some() {
+                    "/…"
+                } else {
+                    ""
+                }
+            )
+        }
+        Err(_) => "(not a URL)".into(),
+    }
+}
+
+/// `text` with every value replaced, then cut to `cap` bytes (at a character), with a cut value's
+/// start at the end dropped too, so no part of a secret stays.
+pub fn redact_then_cut(text: &str, values: &[&str], cap: usize) -> String {
+    let mut out = text.to_string();
+    for v in values.iter().filter(|v| v.len() >= 4) {
+        out = out.replace(*v, "[REDACTED]");
+    }
+    if out.len() > cap {
+        let mut end = cap;
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+        for v in values.iter().filter(|v| v.len() >= 4) {
+            for k in (4..v.len()).rev() {
+                if v.is_char_boundary(k) && out.ends_with(&v[..k]) {
+                    out.truncate(out.len() - k);
+                    break;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// One message as a channel gets it.
@@ -152,7 +230,7 @@ pub fn deliver(
             record.text.len()
         )));
     }
-    let timeout = Duration::from_secs(c.timeout_secs.unwrap_or(10).max(1));
+    let timeout = Duration::from_secs(c.timeout_secs.unwrap_or(10).clamp(1, MAX_TIMEOUT_SECS));
     let line = format!("{}\n", serde_json::to_string(record).unwrap_or_default());
     match c.kind {
         ChannelKind::Stdout => {
@@ -166,8 +244,13 @@ pub fn deliver(
             let path = channels
                 .base_dir
                 .join(c.path.as_deref().unwrap_or(Path::new("")));
-            append(&path, &line).map_err(|e| Error::io("append to channel file", &path, &e))?;
-            Ok(path.display().to_string())
+            append(&path, &line).map_err(|e| {
+                Error::failed(format!(
+                    "channel {name}: cannot append to {}: {e}",
+                    path.display()
+                ))
+            })?;
+            Ok(format!("file {}", path.display()))
         }
         ChannelKind::Webhook => {
             let url = c.url.clone().unwrap_or_default();
@@ -175,12 +258,15 @@ pub fn deliver(
                 Refused(why) => Error::denied(format!("channel {name}: {why}")),
                 Failed(why) => Error::upstream(format!("channel {name}: {why}")),
             })?;
-            Ok(url)
+            Ok(format!("webhook {}", shown_url(&url)))
         }
         ChannelKind::Command => {
             run_command(c, record, timeout)
                 .map_err(|e| Error::failed(format!("channel {name}: {e}")))?;
-            Ok(c.argv.first().cloned().unwrap_or_default())
+            Ok(format!(
+                "command {}",
+                c.argv.first().cloned().unwrap_or_default()
+            ))
         }
     }
 }
@@ -191,11 +277,16 @@ fn append(path: &Path, line: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
+    // Not blocking on a FIFO with no reader; only a regular file takes messages.
     let mut f = std::fs::OpenOptions::new()
         .append(true)
         .create(true)
         .mode(0o600)
+        .custom_flags(nix::libc::O_NONBLOCK)
         .open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
     f.write_all(line.as_bytes())
 }
 
@@ -229,7 +320,7 @@ fn post(
             Err(e) => {
                 return Ok(Err(match super::web::refusal(&e) {
                     Some(why) => Refused(why),
-                    None => Failed(format!("{url}: {}", super::web::describe(&e))),
+                    None => Failed(format!("{}: {}", shown_url(url), super::web::describe(&e))),
                 }));
             }
         };
@@ -237,18 +328,31 @@ fn post(
         if status.is_success() {
             return Ok(Ok(()));
         }
-        let answer = response.text().await.unwrap_or_default();
-        let mut answer: String = answer.chars().take(ANSWER_CAP).collect();
-        for v in headers.values().filter(|v| v.len() >= 4) {
-            answer = answer.replace(v.as_str(), "[REDACTED]");
+        // At most a little more than what is kept, so a header value across the cut is
+        // still whole when it is taken out.
+        let keep = ANSWER_CAP + headers.values().map(String::len).max().unwrap_or(0);
+        let mut body = Vec::new();
+        let mut response = response;
+        while let Ok(Some(chunk)) = response.chunk().await {
+            body.extend_from_slice(&chunk);
+            if body.len() >= keep {
+                break;
+            }
         }
+        let values: Vec<&str> = headers.values().map(String::as_str).collect();
+        let answer = redact_then_cut(&String::from_utf8_lossy(&body), &values, ANSWER_CAP);
         Ok(Err(if status.is_redirection() {
             Refused(format!(
-                "{url} answered HTTP {}, a redirect: not followed",
+                "{} answered HTTP {}, a redirect: not followed",
+                shown_url(url),
                 status.as_u16()
             ))
         } else {
-            Failed(format!("{url} answered HTTP {}: {answer}", status.as_u16()))
+            Failed(format!(
+                "{} answered HTTP {}: {answer}",
+                shown_url(url),
+                status.as_u16()
+            ))
         }))
     });
     sent.map_err(Failed)?
@@ -267,9 +371,10 @@ fn run_command(
     let argv: Vec<String> = c
         .argv
         .iter()
+        // The channel first: a topic that says `{channel}` stays as it is.
         .map(|a| {
-            a.replace("{topic}", topic)
-                .replace("{channel}", record.channel)
+            a.replace("{channel}", record.channel)
+                .replace("{topic}", topic)
         })
         .collect();
     let mut cmd = std::process::Command::new(&argv[0]);
@@ -291,14 +396,17 @@ fn run_command(
         });
     }
     let mut stderr = child.stderr.take();
-    let reader = std::thread::spawn(move || {
+    let (said_tx, said_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut said = Vec::new();
         if let Some(s) = stderr.as_mut() {
             let _ = s.take(ANSWER_CAP as u64).read_to_end(&mut said);
         }
-        said
+        let _ = said_tx.send(said);
     });
-    let deadline = Instant::now() + timeout;
+    let deadline = Instant::now()
+        .checked_add(timeout)
+        .unwrap_or_else(Instant::now);
     let status = loop {
         match child.try_wait() {
             Ok(Some(s)) => break s,
@@ -315,9 +423,22 @@ fn run_command(
             }
         }
     };
-    let said = String::from_utf8_lossy(&reader.join().unwrap_or_default())
-        .trim()
-        .to_string();
+    // What it left running in the background may hold stderr open: the group goes at the
+    // deadline, and what it said so far is enough.
+    let wait = deadline
+        .saturating_duration_since(Instant::now())
+        .max(Duration::from_millis(100));
+    let said = match said_rx.recv_timeout(wait) {
+        Ok(said) => said,
+        Err(_) => {
+            let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
+            let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
+            said_rx
+                .recv_timeout(Duration::from_millis(200))
+                .unwrap_or_default()
+        }
+    };
+    let said = String::from_utf8_lossy(&said).trim().to_string();
     if status.success() {
         Ok(())
     } else {

@@ -96,7 +96,11 @@ impl Tool for OpenaiCompatCall {
         )) {
             Ok((status, answer)) => {
                 let doc = json!({"status": status, "body": answer});
-                let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+                // Pretty for the model to read, unless that would make a large answer larger.
+                let text = match serde_json::to_string(&doc).unwrap_or_default() {
+                    compact if compact.len() > 64 * 1024 => compact,
+                    _ => serde_json::to_string_pretty(&doc).unwrap_or_default(),
+                };
                 if (200..300).contains(&status) {
                     ToolResult::text(text)
                 } else {
@@ -122,7 +126,11 @@ pub fn endpoint(base: &str, path: &str) -> Result<Url, String> {
     if path.contains("//") || path.contains('\\') || path.contains('#') {
         return refuse("it may not hold //, \\ or #");
     }
-    if path.split(['/', '?']).any(|seg| seg == ".." || seg == ".") {
+    // `..;` is `..` to some servers (Tomcat, Spring), `.;` is `.`.
+    if path
+        .split(['/', '?'])
+        .any(|seg| seg == "." || seg.starts_with("..") || seg.starts_with(".;"))
+    {
         return refuse("it may not hold . or .. segments");
     }
     if ["%2e", "%2f", "%5c", "%00"]
@@ -187,7 +195,8 @@ async fn call(
         .await
         .map_err(|e| format!("{url}: {}", web::describe(&e)))?
     {
-        let room = MAX_BODY - bytes.len();
+        // A little more than what is kept, so a key across the cut is whole to take out.
+        let room = MAX_BODY + key.map_or(0, str::len) - bytes.len();
         if chunk.len() > room {
             bytes.extend_from_slice(&chunk[..room]);
             cut = true;
@@ -198,7 +207,12 @@ async fn call(
     let answer = match serde_json::from_slice::<Value>(&bytes) {
         Ok(v) if !cut => v,
         _ => {
-            let mut text = String::from_utf8_lossy(&bytes).into_owned();
+            // The key taken out before the cut, so no part of it is left at the end.
+            let mut text = super::message::redact_then_cut(
+                &String::from_utf8_lossy(&bytes),
+                &key.into_iter().collect::<Vec<_>>(),
+                MAX_BODY,
+            );
             if cut {
                 text.push_str(&format!("\n[answer cut at {MAX_BODY} bytes]"));
             }
@@ -238,6 +252,8 @@ mod tests {
             "/.",
             "@evil.example/x",
             "/x?/../../y",
+            "/x/..;/admin",
+            "/x/.;/y",
         ] {
             assert!(endpoint(base, bad).is_err(), "{bad}");
         }

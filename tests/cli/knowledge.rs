@@ -88,6 +88,19 @@ fn entities_relations_search_and_export(backend) {
     assert!(!f.to_string().contains("Secret"), "{f}");
     let f = found(&kg(&env, &["search", "goclaw", "--user", "u2"]));
     assert!(names(&f, "relations").contains(&"Secret Plan-targets->goclaw".to_string()));
+    // A user relating two global entities changes nobody else's graph.
+    assert_eq!(code(&kg(&env, &["relate", "Bob", "rivals", "goclaw", "--user", "u2"])), 0);
+    for user in [&["--user", "u1"][..], &[]] {
+        let mut args = vec!["search", "bob"];
+        args.extend_from_slice(user);
+        let f = found(&kg(&env, &args));
+        assert!(!f.to_string().contains("rivals"), "{user:?}: {f}");
+    }
+    let mut shown = stdout(&kg(&env, &["export", "--user", "u1"]));
+    shown.push_str(&stdout(&kg(&env, &["show", "goclaw"])));
+    assert!(!shown.contains("rivals"), "{shown}");
+    let f = found(&kg(&env, &["search", "bob", "--user", "u2"]));
+    assert!(names(&f, "relations").contains(&"Bob-rivals->goclaw".to_string()), "{f}");
     // An agent's graph is its own.
     let f = kg(&env, &["search", "goclaw", "--agent", "scout"]);
     assert!(stdout(&f).contains("No entities found"), "{}", stdout(&f));

@@ -163,16 +163,51 @@ fn a_webhook_to_a_private_address_needs_the_operators_leave() {
     let e = assert_error(&o, 3, "denied");
     assert!(e["message"].as_str().unwrap().contains("SSRF"), "{e}");
     assert!(got.lock().unwrap().is_empty());
-    // A channel missing its kind's key is a config error, named.
+    // A channel missing its kind's key, or with another kind's, is a config error, named.
+    for bad in [
+        "[channels.f]\nkind = \"file\"\n",
+        "[channels.f]\nkind = \"file\"\npath = \"\"\n",
+        "[channels.f]\nkind = \"stdout\"\nheaders = { a = \"b\" }\n",
+        "[channels.f]\nkind = \"command\"\nargv = [\"\"]\n",
+        "[channels.f]\nkind = \"command\"\nargv = [\"true\"]\ntimeout_secs = 99999\n",
+    ] {
+        std::fs::write(env.home().join("config.toml"), bad).unwrap();
+        let e = assert_error(&env.run(&["message", "channels"]), 2, "usage");
+        assert!(
+            e["message"].as_str().unwrap().contains("[channels.f]"),
+            "{bad}: {e}"
+        );
+    }
+    // A webhook's URL may be its secret: what the model and the audit see names no more than
+    // its host and first path part.
     std::fs::write(
         env.home().join("config.toml"),
-        "[channels.f]\nkind = \"file\"\n",
+        format!(
+            "[tools.web]\nallow_private_hosts = [\"127.0.0.1\"]\n\
+             [channels.hook]\nkind = \"webhook\"\n\
+             url = \"{}\"\n\
+             [channels.bg]\nkind = \"command\"\nargv = [\"sh\", \"-c\", \"sleep 30.5 & exit 0\"]\n\
+             timeout_secs = 2\n",
+            hook.replace("http://", "http://user:hookpassw0rd@")
+                + "/hook/T000/B000/secretpart?sig=abc"
+        ),
     )
     .unwrap();
-    let e = assert_error(&env.run(&["message", "channels"]), 2, "usage");
+    let o = env.run(&["message", "send", "--channel", "hook", "x"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o) + &stdout(&env.run(&["message", "channels"]));
+    for secret in ["hookpassw0rd", "secretpart", "sig=abc"] {
+        assert!(!text.contains(secret), "{secret}: {text}");
+    }
+    assert_eq!(got.lock().unwrap().len(), 1);
+    // A command that leaves a child behind holding its stderr ends at its time limit.
+    let t = std::time::Instant::now();
+    let o = env.run(&["message", "send", "--channel", "bg", "x"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(
-        e["message"].as_str().unwrap().contains("[channels.f]"),
-        "{e}"
+        t.elapsed() < std::time::Duration::from_secs(6),
+        "{:?}",
+        t.elapsed()
     );
 }
 

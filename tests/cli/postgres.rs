@@ -524,6 +524,34 @@ fn a_server_that_never_answers_the_login_is_given_up_on() {
     drop(listener);
 }
 
+/// A psql session that holds `tables` locked (ACCESS EXCLUSIVE) for a minute, once it holds
+/// them all (the last is taken last); kill it to let go.
+fn hold_locks(pg: &PgDb, tables: &[&str]) -> std::process::Child {
+    let holder = std::process::Command::new("psql")
+        .args(["-qAt", "-d", &pg.name, "-c"])
+        .arg(format!(
+            "BEGIN; LOCK TABLE {} IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)",
+            tables.join(", ")
+        ))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let held = format!(
+        "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
+         WHERE c.relname = '{}' AND l.mode = 'AccessExclusiveLock' AND l.granted",
+        tables[tables.len() - 1]
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while pg.psql(&pg.name, &held) != "1" {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the lock was never taken"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    holder
+}
+
 /// A lock another session holds past `[store] busy_timeout_ms` ends the command with exit 7,
 /// as SQLite's busy timeout does, instead of waiting for ever.
 #[test]
@@ -534,22 +562,7 @@ fn a_lock_held_elsewhere_is_exit_7_after_the_busy_timeout() {
     let pg = env.pg().unwrap();
     env.ok(&["team", "list"]);
     env.write("c.toml", "[store]\nbusy_timeout_ms = 300\n");
-    let mut holder = std::process::Command::new("psql")
-        .args(["-qAt", "-d", &pg.name, "-c"])
-        .arg("BEGIN; LOCK TABLE teams IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(30); COMMIT")
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let held = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
-                WHERE c.relname = 'teams' AND l.mode = 'AccessExclusiveLock' AND l.granted";
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while pg.psql(&pg.name, held) != "1" {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the lock was never taken"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let mut holder = hold_locks(pg, &["teams"]);
     let start = std::time::Instant::now();
     let o = env.run(&["--config", "c.toml", "team", "list"]);
     let err = assert_error(&o, 7, "timeout");
@@ -576,24 +589,7 @@ fn a_signal_or_a_zero_timeout_ends_a_wait_on_a_lock() {
     env.ok(&["run", "--provider", &provider, "warm up"]);
     env.write("slow.toml", "[store]\nbusy_timeout_ms = 60000\n");
     env.write("zero.toml", "[store]\nbusy_timeout_ms = 0\n");
-    let mut holder = std::process::Command::new("psql")
-        .args(["-qAt", "-d", &pg.name, "-c"])
-        .arg(
-            "BEGIN; LOCK TABLE runs, sessions, teams IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)",
-        )
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let held = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
-                WHERE c.relname = 'runs' AND l.mode = 'AccessExclusiveLock' AND l.granted";
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while pg.psql(&pg.name, held) != "1" {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the lock was never taken"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let mut holder = hold_locks(pg, &["runs", "sessions", "teams"]);
     let start = std::time::Instant::now();
     let o = env.run(&["--config", "zero.toml", "team", "list"]);
     assert_error(&o, 7, "timeout");

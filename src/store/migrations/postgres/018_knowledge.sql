@@ -17,9 +17,10 @@ CREATE TABLE kg_relations (
     src        BIGINT NOT NULL REFERENCES kg_entities (id) ON DELETE CASCADE,
     rel        TEXT NOT NULL,
     dst        BIGINT NOT NULL REFERENCES kg_entities (id) ON DELETE CASCADE,
+    user_id    TEXT NOT NULL DEFAULT '',   -- who related them ('' for everyone)
     props      TEXT NOT NULL DEFAULT '{}',
     created_at BIGINT NOT NULL,
-    UNIQUE (src, rel, dst)
+    UNIQUE (src, rel, dst, user_id)
 );
 CREATE INDEX kg_relations_by_dst ON kg_relations (dst);
 ALTER TABLE kg_entities ADD COLUMN search tsvector GENERATED ALWAYS AS

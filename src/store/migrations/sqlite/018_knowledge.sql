@@ -17,9 +17,10 @@ CREATE TABLE kg_relations (
     src        INTEGER NOT NULL REFERENCES kg_entities (id) ON DELETE CASCADE,
     rel        TEXT NOT NULL,
     dst        INTEGER NOT NULL REFERENCES kg_entities (id) ON DELETE CASCADE,
+    user_id    TEXT NOT NULL DEFAULT '',   -- who related them ('' for everyone)
     props      TEXT NOT NULL DEFAULT '{}',
     created_at INTEGER NOT NULL,
-    UNIQUE (src, rel, dst)
+    UNIQUE (src, rel, dst, user_id)
 ) STRICT;
 CREATE INDEX kg_relations_by_dst ON kg_relations (dst);
 CREATE VIRTUAL TABLE kg_fts USING fts5 (name, type, props, content = 'kg_entities', content_rowid = 'id');
