@@ -1091,6 +1091,9 @@ fn a_server_restart_in_a_claim_loop_loses_and_repeats_nothing() {
         assert_eq!(code(&o), 0, "{}", stderr(&o));
     }
     let upstream = std::sync::Mutex::new(Vec::<String>::new());
+    // Workers go on asking until the server has been restarted, so some command meets it
+    // however fast the board empties.
+    let restarted = std::sync::atomic::AtomicBool::new(false);
     let worker = |agent: &str| {
         // Completes what it holds; after an upstream error it asks the board what it holds
         // (a claim may have been made before its answer was lost).
@@ -1106,7 +1109,8 @@ fn a_server_restart_in_a_claim_loop_loses_and_repeats_nothing() {
             let o = goclaw(&["tasks", "--as", agent, "claim", "--next"]);
             match code(&o) {
                 0 => complete(json(&o)["identifier"].as_str().unwrap()),
-                5 => return,
+                5 if restarted.load(std::sync::atomic::Ordering::SeqCst) => return,
+                5 => std::thread::sleep(std::time::Duration::from_millis(20)),
                 8 => {
                     upstream.lock().unwrap().push(stderr(&o));
                     std::thread::sleep(std::time::Duration::from_millis(100));
@@ -1144,6 +1148,7 @@ fn a_server_restart_in_a_claim_loop_loses_and_repeats_nothing() {
         cluster.pg_ctl("stop");
         std::thread::sleep(std::time::Duration::from_secs(1));
         cluster.pg_ctl("start");
+        restarted.store(true, std::sync::atomic::Ordering::SeqCst);
     });
     let errors = upstream.into_inner().unwrap();
     assert!(!errors.is_empty(), "no command met the restart");

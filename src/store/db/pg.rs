@@ -35,7 +35,7 @@ pub struct Client {
     password: Option<String>,
     /// Its place in [`OPEN`], for [`cancel_queries`].
     slot: u64,
-    /// When its running statement began (ms since the epoch), 0 when idle.
+    /// The number of its running statement, 0 when idle.
     busy: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
@@ -53,33 +53,49 @@ static NEXT_SLOT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::n
 /// The signal that cancelled the queries (SIGINT 2, SIGTERM 15), 0 before any.
 static CANCELLED_BY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
-/// Asks the server to cancel whatever each of this process's connections is running (a lock
-/// wait among them): a signal must end the command within a second, and a thread blocked in a
-/// query would not see it. The cancelled statements fail as interrupted (`terminated`: as
-/// terminated), not as timed out. Blocking (a connection to the server per connection).
+/// Asks the server to cancel what this process's connections were running when a signal came
+/// and still run a moment later (a wait for a lock another session holds): a signal must end the
+/// command within a second, and a thread blocked in a statement would not see it. Statements
+/// that end in that moment, and those the command makes to end cleanly (recording how a run
+/// ended), are left alone. A cancelled statement fails as interrupted (`terminated`: as
+/// terminated), not as timed out. Blocking: call it on a thread of its own.
 pub fn cancel_queries(terminated: bool) {
-    CANCELLED_BY.store(
-        if terminated { 15 } else { 2 },
-        std::sync::atomic::Ordering::SeqCst,
-    );
-    // Only statements already running when the signal came: what the command does next to
-    // end cleanly (recording how a run ended) is left alone.
-    let now = now_ms();
-    let open: Vec<(
+    let running = |open: &[Canceller]| -> Vec<(u64, u64)> {
+        open.iter()
+            .map(|c| (c.slot, c.busy.load(std::sync::atomic::Ordering::SeqCst)))
+            .filter(|(_, statement)| *statement != 0)
+            .collect()
+    };
+    let before = match OPEN.lock() {
+        Ok(o) => running(&o),
+        Err(_) => return,
+    };
+    if before.is_empty() {
+        return;
+    }
+    std::thread::sleep(CANCEL_AFTER);
+    let stuck: Vec<(
         postgres::CancelToken,
         Option<std::sync::Arc<rustls::ClientConfig>>,
     )> = match OPEN.lock() {
         Ok(o) => o
             .iter()
             .filter(|c| {
-                let since = c.busy.load(std::sync::atomic::Ordering::SeqCst);
-                since != 0 && since <= now
+                let now = c.busy.load(std::sync::atomic::Ordering::SeqCst);
+                before.contains(&(c.slot, now))
             })
             .map(|c| (c.token.clone(), c.tls.clone()))
             .collect(),
         Err(_) => return,
     };
-    for (token, tls) in open {
+    if stuck.is_empty() {
+        return;
+    }
+    CANCELLED_BY.store(
+        if terminated { 15 } else { 2 },
+        std::sync::atomic::Ordering::SeqCst,
+    );
+    for (token, tls) in stuck {
         let _ = match tls {
             None => token.cancel_query(postgres::NoTls),
             Some(tls) => token.cancel_query(tokio_postgres_rustls::MakeRustlsConnect::new(
@@ -89,11 +105,10 @@ pub fn cancel_queries(terminated: bool) {
     }
 }
 
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+/// How long a statement running when a signal came may go on before it is cancelled.
+const CANCEL_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
+/// Numbers the statements, so a statement still running is told from the next one.
+static NEXT_STATEMENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The signal [`cancel_queries`] was called for, if it was.
 pub(crate) fn cancelled_by() -> Option<bool> {
@@ -206,8 +221,9 @@ impl PgConnect {
 impl Client {
     /// Runs `f` on the connection, marked busy meanwhile (see [`cancel_queries`]).
     fn busy<T>(&mut self, f: impl FnOnce(&mut postgres::Client) -> T) -> T {
+        let statement = NEXT_STATEMENT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.busy
-            .store(now_ms().max(1), std::sync::atomic::Ordering::SeqCst);
+            .store(statement, std::sync::atomic::Ordering::SeqCst);
         let out = f(&mut self.inner);
         self.busy.store(0, std::sync::atomic::Ordering::SeqCst);
         out
