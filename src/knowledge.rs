@@ -216,15 +216,7 @@ pub fn remove(db: Db<'_>, scope: Scope<'_>, name: &str) -> Result<bool> {
 /// Entities matching `query` (any of its words; the best first, at most `max`), and the
 /// relations within `depth` steps of them.
 pub fn search(db: Db<'_>, scope: Scope<'_>, query: &str, depth: u32, max: usize) -> Result<Found> {
-    let mut words: Vec<&str> = Vec::new();
-    for w in query
-        .split(|c: char| !crate::text::word_char(c))
-        .filter(|w| !w.is_empty())
-    {
-        if words.len() < MAX_QUERY_WORDS && !words.contains(&w) {
-            words.push(w);
-        }
-    }
+    let words = crate::text::query_words(query, MAX_QUERY_WORDS);
     if words.is_empty() {
         return Err(Error::usage("a search needs a word"));
     }
@@ -235,7 +227,7 @@ pub fn search(db: Db<'_>, scope: Scope<'_>, query: &str, depth: u32, max: usize)
              WHERE kg_fts MATCH ?1 AND e.agent = ?2 AND e.user_id IN (?3, '')
              ORDER BY rank DESC, e.id LIMIT ?4"
                 .to_string(),
-            words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" OR "),
+            Dialect::Sqlite.any_of_words(&words),
         ),
         Dialect::Postgres => (
             "SELECT e.id, e.name, e.type, e.props, e.user_id, e.updated_at,
@@ -244,7 +236,7 @@ pub fn search(db: Db<'_>, scope: Scope<'_>, query: &str, depth: u32, max: usize)
              WHERE e.search @@ to_tsquery('simple', goclaw_fold(?1)) AND e.agent = ?2 AND e.user_id IN (?3, '')
              ORDER BY rank DESC, e.id LIMIT ?4"
                 .to_string(),
-            words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" | "),
+            Dialect::Postgres.any_of_words(&words),
         ),
     };
     let rows: Vec<(Entity, f64)> = db.query_map(

@@ -117,18 +117,11 @@ pub fn run(ctx: &Context, args: KgArgs) -> Result<Status> {
             query,
             depth,
             caller,
-        } => super::tools::exec(
+        } => super::tools::exec_call(
             ctx,
-            super::tools::ExecArgs {
-                name: "knowledge_graph_search".into(),
-                args: Some(json!({"query": query, "depth": depth}).to_string()),
-                caller,
-                channel: None,
-                chat_id: None,
-                provider: None,
-                dry_run: false,
-                on_ask: crate::tools::gate::OnAsk::Deny,
-            },
+            "knowledge_graph_search",
+            &json!({"query": query, "depth": depth}),
+            caller,
         ),
         KgCommand::Add {
             name,

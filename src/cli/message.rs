@@ -58,19 +58,7 @@ pub fn run(ctx: &Context, args: MessageArgs) -> Result<Status> {
             if let Some(topic) = a.topic {
                 call["topic"] = topic.into();
             }
-            super::tools::exec(
-                ctx,
-                super::tools::ExecArgs {
-                    name: "message".into(),
-                    args: Some(call.to_string()),
-                    caller: a.caller,
-                    channel: None,
-                    chat_id: None,
-                    provider: None,
-                    dry_run: false,
-                    on_ask: crate::tools::gate::OnAsk::Deny,
-                },
-            )
+            super::tools::exec_call(ctx, "message", &call, a.caller)
         }
         MessageCommand::Channels => {
             let channels = crate::ops::toolbox::channels(ctx.settings()?)?;

@@ -138,19 +138,7 @@ pub fn run(ctx: &Context, args: ProvidersArgs) -> Result<Status> {
             if let Some(body) = &a.body {
                 call["body"] = Input::parse(Some(body)).read_json(ctx)?;
             }
-            super::tools::exec(
-                ctx,
-                super::tools::ExecArgs {
-                    name: "openai_compat_call".into(),
-                    args: Some(call.to_string()),
-                    caller: a.caller,
-                    channel: None,
-                    chat_id: None,
-                    provider: None,
-                    dry_run: false,
-                    on_ask: crate::tools::gate::OnAsk::Deny,
-                },
-            )
+            super::tools::exec_call(ctx, "openai_compat_call", &call, a.caller)
         }
     }
 }

@@ -315,6 +315,30 @@ fn add_custom(ctx: &Context, input: &str, agent: Option<String>) -> Result<()> {
     })
 }
 
+/// `tool` called with `args` as `caller`, through the gate, as `tools exec` calls it (for the
+/// subcommands that are a tool's command-line form: `kg search`, `message send`,
+/// `providers call`).
+pub(crate) fn exec_call(
+    ctx: &Context,
+    tool: &str,
+    args: &Value,
+    caller: CallerArgs,
+) -> Result<Status> {
+    exec(
+        ctx,
+        ExecArgs {
+            name: tool.into(),
+            args: Some(args.to_string()),
+            caller,
+            channel: None,
+            chat_id: None,
+            provider: None,
+            dry_run: false,
+            on_ask: OnAsk::Deny,
+        },
+    )
+}
+
 pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
     // The tool's processes get KILL_GRACE after SIGTERM; recording the call takes the rest.
     let signal = super::signals::watch(

@@ -426,20 +426,8 @@ fn chunk_row<T: FromValue>(r: &Row) -> Result<ChunkRow<T>> {
 /// Full-text hits: BM25 over FTS5 on SQLite, `ts_rank` over the chunks' `tsvector` on
 /// PostgreSQL; the query's words are OR-ed either way.
 fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<Hit>> {
-    // Words only (letters, digits, `_`): user text never reaches the query syntax of either.
-    // The first MAX_QUERY_WORDS different words (any of them may match).
-    let mut words: Vec<&str> = Vec::new();
-    for w in query
-        .split(|c: char| !crate::text::word_char(c))
-        .filter(|w| !w.is_empty())
-    {
-        if words.len() == MAX_QUERY_WORDS {
-            break;
-        }
-        if !words.contains(&w) {
-            words.push(w);
-        }
-    }
+    // Any of the query's first MAX_QUERY_WORDS different words may match.
+    let words = crate::text::query_words(query, MAX_QUERY_WORDS);
     if words.is_empty() {
         return Ok(Vec::new());
     }
@@ -449,11 +437,7 @@ fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<H
              FROM memory_fts JOIN memory_chunks c ON c.id = memory_fts.rowid JOIN memory_docs d ON d.id = c.doc_id
              WHERE memory_fts MATCH ?1 AND d.agent = ?2 AND d.user_id IN (?3, '')
              ORDER BY rank DESC LIMIT ?4",
-            words
-                .iter()
-                .map(|w| format!("\"{w}\""))
-                .collect::<Vec<_>>()
-                .join(" OR "),
+            Dialect::Sqlite.any_of_words(&words),
         ),
         Dialect::Postgres => (
             "SELECT d.path, c.start_line, c.end_line, c.text, d.user_id,
@@ -462,11 +446,7 @@ fn text_hits(db: Db<'_>, owner: &Owner, query: &str, max: usize) -> Result<Vec<H
              WHERE c.search @@ to_tsquery('simple', goclaw_fold(?1)) AND d.agent = ?2 AND d.user_id IN (?3, '')
              ORDER BY rank DESC, c.id LIMIT ?4",
             // Accents are folded, then the words lowercased, by the server (as the column's).
-            words
-                .iter()
-                .map(|w| format!("'{w}'"))
-                .collect::<Vec<_>>()
-                .join(" | "),
+            Dialect::Postgres.any_of_words(&words),
         ),
     };
     let rows: Vec<ChunkRow<f64>> = db.query_map(

@@ -153,6 +153,49 @@ pub fn word_char(c: char) -> bool {
     c.is_alphanumeric() || ('\u{300}'..='\u{36f}').contains(&c)
 }
 
+/// The first `max` different words of a search query, split at what is not part of a word
+/// ([`word_char`]): user text never reaches a full-text query's syntax.
+pub fn query_words(query: &str, max: usize) -> Vec<&str> {
+    let mut words: Vec<&str> = Vec::new();
+    for w in query
+        .split(|c: char| !word_char(c))
+        .filter(|w| !w.is_empty())
+    {
+        if words.len() == max {
+            break;
+        }
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    words
+}
+
+/// `text` with every value replaced, then cut to `cap` bytes (at a character), with a cut value's
+/// start at the end dropped too, so no part of a secret stays.
+pub fn redact_then_cut(text: &str, values: &[&str], cap: usize) -> String {
+    let mut out = text.to_string();
+    for v in values.iter().filter(|v| v.len() >= 4) {
+        out = out.replace(*v, "[REDACTED]");
+    }
+    if out.len() > cap {
+        let mut end = cap;
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+        for v in values.iter().filter(|v| v.len() >= 4) {
+            for k in (4..v.len()).rev() {
+                if v.is_char_boundary(k) && out.ends_with(&v[..k]) {
+                    out.truncate(out.len() - k);
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -170,31 +170,6 @@ pub fn shown_url(url: &str) -> String {
     }
 }
 
-/// `text` with every value replaced, then cut to `cap` bytes (at a character), with a cut value's
-/// start at the end dropped too, so no part of a secret stays.
-pub fn redact_then_cut(text: &str, values: &[&str], cap: usize) -> String {
-    let mut out = text.to_string();
-    for v in values.iter().filter(|v| v.len() >= 4) {
-        out = out.replace(*v, "[REDACTED]");
-    }
-    if out.len() > cap {
-        let mut end = cap;
-        while !out.is_char_boundary(end) {
-            end -= 1;
-        }
-        out.truncate(end);
-        for v in values.iter().filter(|v| v.len() >= 4) {
-            for k in (4..v.len()).rev() {
-                if v.is_char_boundary(k) && out.ends_with(&v[..k]) {
-                    out.truncate(out.len() - k);
-                    break;
-                }
-            }
-        }
-    }
-    out
-}
-
 /// One message as a channel gets it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Record<'a> {
@@ -340,7 +315,8 @@ fn post(
             }
         }
         let values: Vec<&str> = headers.values().map(String::as_str).collect();
-        let answer = redact_then_cut(&String::from_utf8_lossy(&body), &values, ANSWER_CAP);
+        let answer =
+            crate::text::redact_then_cut(&String::from_utf8_lossy(&body), &values, ANSWER_CAP);
         Ok(Err(if status.is_redirection() {
             Refused(format!(
                 "{} answered HTTP {}, a redirect: not followed",

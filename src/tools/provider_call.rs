@@ -208,7 +208,7 @@ async fn call(
         Ok(v) if !cut => v,
         _ => {
             // The key taken out before the cut, so no part of it is left at the end.
-            let mut text = super::message::redact_then_cut(
+            let mut text = crate::text::redact_then_cut(
                 &String::from_utf8_lossy(&bytes),
                 &key.into_iter().collect::<Vec<_>>(),
                 MAX_BODY,

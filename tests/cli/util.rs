@@ -410,8 +410,13 @@ pub fn process_alive(pattern: &str) -> bool {
 /// 5 s (time for killed processes to end); whether none runs. For processes already started,
 /// which do not end on their own within that time.
 pub fn processes_end(pattern: &str) -> bool {
+    gone_within_5s(|| process_alive(pattern))
+}
+
+/// Whether `alive` turns false within 5 s (time for killed processes to end).
+fn gone_within_5s(alive: impl Fn() -> bool) -> bool {
     let deadline = Instant::now() + Duration::from_secs(5);
-    while process_alive(pattern) {
+    while alive() {
         if Instant::now() >= deadline {
             return false;
         }
@@ -436,14 +441,7 @@ pub fn processes_end_in(pattern: &str, dir: &Path) -> bool {
             })
             .unwrap_or(false)
     };
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while alive() {
-        if Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    true
+    gone_within_5s(alive)
 }
 
 /// The parent of process `pid`, from /proc/PID/stat.

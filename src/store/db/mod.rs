@@ -21,6 +21,22 @@ pub enum Dialect {
     Postgres,
 }
 
+impl Dialect {
+    /// A full-text query matching any of `words` (letters, digits and marks only, so nothing of
+    /// the query syntax): FTS5's `"a" OR "b"`, or the `'a' | 'b'` of `to_tsquery`.
+    pub fn any_of_words(self, words: &[&str]) -> String {
+        let (quote, or) = match self {
+            Dialect::Sqlite => ('"', " OR "),
+            Dialect::Postgres => ('\'', " | "),
+        };
+        words
+            .iter()
+            .map(|w| format!("{quote}{w}{quote}"))
+            .collect::<Vec<_>>()
+            .join(or)
+    }
+}
+
 /// A handle on a store's connection (the store owns it): copied freely, used by one thread.
 #[derive(Clone, Copy)]
 pub enum Db<'c> {
