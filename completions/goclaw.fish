@@ -48,6 +48,8 @@ complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "cron" -d 'Scheduled a
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "secure-cli" -d 'Credentialed CLIs for credentialed_exec: register, list, remove'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "kg" -d 'The knowledge graph: entities, relations, search, export'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "message" -d 'Send a message to a channel (stdout, a file, a webhook, a command); list the channels'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "process" -d 'Background commands that exec started: list, poll, log, kill'
+complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "media" -d 'Make images and speech, read images, recordings and documents ([media] providers)'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "providers" -d 'LLM providers: list, probe, and call an endpoint of one through the gate'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "skills" -d 'Skills: list, search and show'
 complete -c goclaw -n "__fish_goclaw_needs_command" -f -a "team" -d 'Teams of agents, their settings, and the mailbox'
@@ -852,6 +854,150 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_s
 complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand message; and __fish_seen_subcommand_from channels" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -f -a "list" -d 'The session\'s background commands (every one without --session), newest first'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -f -a "poll" -d 'The output written since the last poll, and the status'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -f -a "log" -d 'The last lines of the log (the last 2 MiB of output are kept)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and not __fish_seen_subcommand_from list poll log kill" -f -a "kill" -d 'End a background command: SIGTERM to its process group, SIGKILL two seconds later'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from poll" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -l lines -d 'How many lines' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from log" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand process; and __fish_seen_subcommand_from kill" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -f -a "image" -d 'Generate an image from a prompt (create_image)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -f -a "speak" -d 'Turn text into speech (tts): the text as given, @FILE, or - for stdin'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -f -a "transcribe" -d 'Transcribe a recording in the workspace (read_audio)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -f -a "describe" -d 'Ask the vision provider about an image in the workspace (read_image)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and not __fish_seen_subcommand_from image speak transcribe describe doc" -f -a "doc" -d 'The text of a PDF in the workspace; scanned pages are read by the vision provider (read_document)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -s o -l output -d 'Where to write it, inside the workspace' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -l size -d 'WIDTHxHEIGHT ([media] image_size by default)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from image" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -s o -l output -d 'Where to write it, inside the workspace' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -l voice -d 'A voice of the server ([media] voice by default)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from speak" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l language -d 'The spoken language (ISO 639-1)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l prompt -d 'Words or names to expect' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from transcribe" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -l prompt -d 'What to find out (default: describe it)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from describe" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -l prompt -d 'For scanned pages: what to ask the vision model' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -l session -d 'Session key: the conversation a run continues; rate limits count per session' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand media; and __fish_seen_subcommand_from doc" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand providers; and not __fish_seen_subcommand_from list probe call" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

@@ -50,6 +50,8 @@ pub struct Config {
     /// `[channels.NAME]`: where `message` and cron jobs' `--deliver` send (stdout, a file, a
     /// webhook, a command).
     pub channels: BTreeMap<String, crate::tools::message::ChannelConfig>,
+    /// `[media]`: the providers and models of the media tools.
+    pub media: crate::tools::media::MediaConfig,
 }
 
 impl Config {

@@ -65,6 +65,14 @@ pub fn time_zone(name: &str) -> Result<jiff::tz::TimeZone, String> {
     })
 }
 
+/// This machine's name (what runs and background processes record), or "" when it has none.
+pub fn name() -> String {
+    nix::unistd::gethostname()
+        .ok()
+        .and_then(|h| h.into_string().ok())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -98,10 +98,7 @@ pub fn reap_abandoned(db: Db<'_>) -> Result<Vec<String>> {
 
 /// This machine's name, as runs record it.
 pub fn host() -> String {
-    nix::unistd::gethostname()
-        .ok()
-        .and_then(|h| h.into_string().ok())
-        .unwrap_or_default()
+    crate::host::name()
 }
 
 /// A run about to start.

@@ -29,8 +29,10 @@ pub mod human;
 pub mod input;
 pub mod kg;
 pub mod mcp;
+pub mod media;
 pub mod message;
 pub mod policy;
+pub mod process;
 pub mod providers;
 pub mod run;
 pub mod runs;
@@ -146,6 +148,10 @@ pub enum Command {
     Kg(kg::KgArgs),
     /// Send a message to a channel (stdout, a file, a webhook, a command); list the channels
     Message(message::MessageArgs),
+    /// Background commands that exec started: list, poll, log, kill
+    Process(process::ProcessArgs),
+    /// Make images and speech, read images, recordings and documents ([media] providers)
+    Media(media::MediaArgs),
     /// LLM providers: list, probe, and call an endpoint of one through the gate
     Providers(providers::ProvidersArgs),
     /// Skills: list, search and show
@@ -297,11 +303,15 @@ pub enum Early {
     Fail(Output, Error),
 }
 
-/// Parses the command line.
-/// The exec sandbox's re-exec (`goclaw __sandbox-exec …`): applies the sandbox and runs the
-/// command, returning only the exit code of a failure to. `None` for any other command line.
+/// goclaw's own helper processes, before any parsing: the exec sandbox's re-exec
+/// (`goclaw __sandbox-exec …`), which applies the sandbox and runs the command, returning only
+/// the exit code of a failure to; and a background command's keeper (`goclaw __keep-process`).
+/// `None` for any other command line.
 pub fn sandbox_exec(args: &[OsString]) -> Option<u8> {
     use crate::tools::exec::sandbox::REEXEC_SUBCOMMAND;
+    if args.len() == 2 && args[1] == crate::tools::exec::keeper::SUBCOMMAND {
+        return Some(crate::tools::exec::keeper::main());
+    }
     if args.get(1).is_none_or(|a| a != REEXEC_SUBCOMMAND) {
         return None;
     }
@@ -329,6 +339,7 @@ pub fn sandbox_exec(args: &[OsString]) -> Option<u8> {
     Some(err.kind.exit_code())
 }
 
+/// Parses the command line.
 pub fn parse(args: Vec<OsString>) -> std::result::Result<(Cli, ArgMatches), Early> {
     let matches = command()
         .try_get_matches_from(&args)
@@ -449,6 +460,8 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::SecureCli(a) => secure_cli::run(&ctx, a),
         Command::Kg(a) => kg::run(&ctx, a),
         Command::Message(a) => message::run(&ctx, a),
+        Command::Process(a) => process::run(&ctx, a),
+        Command::Media(a) => media::run(&ctx, a),
         Command::Providers(a) => providers::run(&ctx, a),
         Command::Skills(a) => skills::run(&ctx, a),
         Command::Team(a) => team::run(&ctx, a),

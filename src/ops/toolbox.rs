@@ -74,6 +74,7 @@ pub struct Toolbox {
     embedder: Option<Embedder>,
     providers: crate::tools::gate::Providers,
     channels: std::sync::Arc<crate::tools::message::Channels>,
+    media: std::sync::Arc<crate::tools::media::MediaConfig>,
     skill_roots: Vec<PathBuf>,
     notes: Vec<Note>,
 }
@@ -126,6 +127,7 @@ impl Toolbox {
             embedder: embedder(settings)?,
             providers: std::sync::Arc::new(config.providers.clone()),
             channels: std::sync::Arc::new(channels(settings)?),
+            media: std::sync::Arc::new(config.media.clone()),
             skill_roots: crate::skills::roots(
                 &config.skills,
                 &settings.workspace,
@@ -162,6 +164,7 @@ impl Toolbox {
             embedder: self.embedder.clone(),
             providers: self.providers.clone(),
             channels: self.channels.clone(),
+            media: self.media.clone(),
             asker: options.asker,
             skill_roots: self.skill_roots.clone(),
             ceiling: options.ceiling,

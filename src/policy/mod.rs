@@ -37,7 +37,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
     ),
     (
         "runtime",
-        &["exec", "credentialed_exec", "openai_compat_call"],
+        &["exec", "process", "credentialed_exec", "openai_compat_call"],
     ),
     (
         "sessions",
@@ -50,6 +50,14 @@ pub const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     ("ui", &["browser"]),
+    (
+        "media_gen",
+        &["create_image", "create_audio", "create_video", "tts"],
+    ),
+    (
+        "media_read",
+        &["read_image", "read_audio", "read_document", "read_video"],
+    ),
     ("knowledge", &["knowledge_graph_search", "skill_search"]),
     ("automation", &["cron", "datetime"]),
     (

@@ -11,7 +11,8 @@ use super::{
     ChatRequest, ChatResponse, Client, Failure, Observer, Role, ToolCall, Usage, parse_arguments,
 };
 
-const VERSION: &str = "2023-06-01";
+/// The API version goclaw speaks.
+pub const VERSION: &str = "2023-06-01";
 
 /// The request body for `req`, serialized straight from the messages (no JSON tree).
 pub fn body(req: &ChatRequest, stream: bool) -> Body<'_> {

@@ -17,6 +17,7 @@ pub mod openai;
 pub mod replay;
 mod types;
 
+pub use anthropic::VERSION as ANTHROPIC_VERSION;
 pub(crate) use client::Failure;
 pub use client::{Client, backoff};
 pub use config::{Kind, ProviderConfig, Resolved, default_name, key_variable, resolve};

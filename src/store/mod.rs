@@ -175,6 +175,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "approval_requests",
         sql: include_str!("migrations/sqlite/019_approval_requests.sql"),
     },
+    Migration {
+        version: 20,
+        name: "processes",
+        sql: include_str!("migrations/sqlite/020_processes.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

@@ -47,6 +47,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "approval_requests",
         sql: include_str!("migrations/postgres/019_approval_requests.sql"),
     },
+    Migration {
+        version: 20,
+        name: "processes",
+        sql: include_str!("migrations/postgres/020_processes.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

@@ -32,6 +32,10 @@ pub struct ToolsConfig {
     pub web: super::web::WebConfig,
     /// `[tools.ask_user]`: the fallback answer and the wait.
     pub ask_user: super::ask::AskConfig,
+    /// Calls at this risk or above (seed 004's levels: `safe`, `medium`, `dangerous`,
+    /// `destructive`) go through approval as an `exec` command off the allowlist does: a
+    /// prompt on a terminal, `--on-ask` without one. Unset (the default): risk asks nothing.
+    pub ask_risk: Option<super::Risk>,
 }
 
 impl Default for ToolsConfig {
@@ -49,6 +53,7 @@ impl Default for ToolsConfig {
             exec: Default::default(),
             web: Default::default(),
             ask_user: Default::default(),
+            ask_risk: None,
         }
     }
 }

@@ -13,8 +13,10 @@ pub mod exec;
 pub mod fs;
 pub mod gate;
 pub mod knowledge;
+pub mod media;
 pub mod memory;
 pub mod message;
+pub mod process;
 pub mod protected;
 pub mod provider_call;
 pub mod schema;
@@ -40,6 +42,18 @@ pub enum Risk {
     Medium,
     Dangerous,
     Destructive,
+}
+
+impl Risk {
+    /// The level as config and documents spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Risk::Safe => "safe",
+            Risk::Medium => "medium",
+            Risk::Dangerous => "dangerous",
+            Risk::Destructive => "destructive",
+        }
+    }
 }
 
 /// What a tool returns (reference §1.1).
@@ -232,6 +246,8 @@ pub struct CallContext {
     pub providers: gate::Providers,
     /// `[channels]`, for `message`.
     pub channels: std::sync::Arc<message::Channels>,
+    /// `[media]`, for the media tools.
+    pub media: std::sync::Arc<media::MediaConfig>,
     /// `[tools.web]`.
     pub web: web::WebConfig,
     /// `[tools.ask_user]`.
@@ -289,6 +305,11 @@ pub trait Tool: Send + Sync {
     /// JSON schema of the arguments (an object schema).
     fn parameters(&self) -> Value;
     fn risk(&self) -> Risk;
+    /// The risk of this call, which may be above the tool's (`exec` of `rm`, `move_file` that
+    /// overwrites): what `[tools] ask_risk` compares.
+    fn call_risk(&self, _args: &Map<String, Value>) -> Risk {
+        self.risk()
+    }
     /// Its arguments leave goclaw (a message, a request body): the gate scrubs them before the
     /// tool gets them, as it scrubs every result.
     fn outbound(&self) -> bool {
@@ -332,6 +353,7 @@ impl Registry {
             r.register(t);
         }
         r.register(Box::new(exec::ExecTool));
+        r.register(Box::new(process::ProcessTool));
         r.register(Box::new(team::TeamTasks));
         r.register(Box::new(team::TeamMessage));
         r.register(Box::new(memory::MemorySearch));
@@ -355,6 +377,9 @@ impl Registry {
         r.register(Box::new(provider_call::OpenaiCompatCall));
         r.register(Box::new(message::MessageTool));
         r.register(Box::new(knowledge::KnowledgeGraphSearch));
+        for t in media::tools() {
+            r.register(t);
+        }
         for (alias, target) in crate::policy::ALIASES {
             r.alias(alias, target);
         }

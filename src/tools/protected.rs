@@ -67,6 +67,7 @@ pub fn paths(
                 out.push(PathBuf::from(name));
             }
             out.push(crate::secrets::key_path(dir));
+            out.push(super::exec::background::logs_root(dir));
         }
     }
     if let Some(c) = config {
@@ -126,6 +127,7 @@ mod tests {
             relative_to(&p, &ws),
             vec![
                 "goclaw.toml",
+                "processes",
                 "secret.key",
                 "x.db",
                 "x.db-journal",

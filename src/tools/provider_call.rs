@@ -153,25 +153,63 @@ pub fn endpoint(base: &str, path: &str) -> Result<Url, String> {
     Ok(url)
 }
 
-/// Sends the request: the provider's configured host may be private, anything else is judged by
-/// the guard; no redirect is followed. Returns the status and the answer (JSON, or text).
-async fn call(
+/// A request's body.
+pub(crate) enum Body {
+    /// A GET.
+    Empty,
+    /// A POST of JSON.
+    Json(Value),
+    /// A POST of a multipart form (a file upload).
+    Form(reqwest::multipart::Form),
+}
+
+/// What an endpoint answered: its status, content type and at most the limit of its body.
+pub(crate) struct Answer {
+    pub status: u16,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+    /// The body went on past the limit.
+    pub cut: bool,
+}
+
+/// The headers that authenticate to a provider of `kind` with `key`.
+pub(crate) fn auth_headers(kind: Kind, key: Option<&str>) -> Vec<(&'static str, String)> {
+    match (kind, key) {
+        (Kind::Anthropic, key) => {
+            let mut h = vec![(
+                "anthropic-version",
+                providers::ANTHROPIC_VERSION.to_string(),
+            )];
+            h.extend(key.map(|k| ("x-api-key", k.to_string())));
+            h
+        }
+        (_, Some(k)) => vec![("authorization", format!("Bearer {k}"))],
+        (_, None) => Vec::new(),
+    }
+}
+
+/// Sends a request to a provider's endpoint: the provider's configured host may be private,
+/// anything else is judged by the guard; no redirect is followed. At most `limit` bytes of the
+/// answer are read.
+pub(crate) async fn send(
     web_cfg: &WebConfig,
     url: &Url,
-    key: Option<&str>,
-    body: Option<Value>,
+    headers: &[(&'static str, String)],
+    body: Body,
     timeout: Duration,
-) -> Result<(u16, Value), String> {
+    limit: usize,
+) -> Result<Answer, String> {
     let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
     let mut guarded = web_cfg.clone();
     guarded.allow_private_hosts.push(host);
     let client = web::client(&guarded, timeout, url.scheme() == "https")?;
-    let mut request = match &body {
-        Some(b) => client.post(url.clone()).json(b),
-        None => client.get(url.clone()),
+    let mut request = match body {
+        Body::Json(b) => client.post(url.clone()).json(&b),
+        Body::Form(f) => client.post(url.clone()).multipart(f),
+        Body::Empty => client.get(url.clone()),
     };
-    if let Some(k) = key {
-        request = request.bearer_auth(k);
+    for (k, v) in headers {
+        request = request.header(*k, v);
     }
     let mut response = request
         .send()
@@ -188,6 +226,12 @@ async fn call(
             "{url} answered HTTP {status}, a redirect to {to}: not followed"
         ));
     }
+    let content_type = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
     let mut bytes = Vec::new();
     let mut cut = false;
     while let Some(chunk) = response
@@ -195,8 +239,7 @@ async fn call(
         .await
         .map_err(|e| format!("{url}: {}", web::describe(&e)))?
     {
-        // A little more than what is kept, so a key across the cut is whole to take out.
-        let room = MAX_BODY + key.map_or(0, str::len) - bytes.len();
+        let room = limit - bytes.len();
         if chunk.len() > room {
             bytes.extend_from_slice(&chunk[..room]);
             cut = true;
@@ -204,22 +247,43 @@ async fn call(
         }
         bytes.extend_from_slice(&chunk);
     }
-    let answer = match serde_json::from_slice::<Value>(&bytes) {
-        Ok(v) if !cut => v,
+    Ok(Answer {
+        status,
+        content_type,
+        bytes,
+        cut,
+    })
+}
+
+/// Sends the call; returns the status and the answer (JSON, or text).
+async fn call(
+    web_cfg: &WebConfig,
+    url: &Url,
+    key: Option<&str>,
+    body: Option<Value>,
+    timeout: Duration,
+) -> Result<(u16, Value), String> {
+    let body = body.map_or(Body::Empty, Body::Json);
+    let headers = auth_headers(Kind::Openai, key);
+    // A little more than what is kept, so a key across the cut is whole to take out.
+    let limit = MAX_BODY + key.map_or(0, str::len);
+    let a = send(web_cfg, url, &headers, body, timeout, limit).await?;
+    let answer = match serde_json::from_slice::<Value>(&a.bytes) {
+        Ok(v) if !a.cut => v,
         _ => {
             // The key taken out before the cut, so no part of it is left at the end.
             let mut text = crate::text::redact_then_cut(
-                &String::from_utf8_lossy(&bytes),
+                &String::from_utf8_lossy(&a.bytes),
                 &key.into_iter().collect::<Vec<_>>(),
                 MAX_BODY,
             );
-            if cut {
+            if a.cut {
                 text.push_str(&format!("\n[answer cut at {MAX_BODY} bytes]"));
             }
             Value::String(text)
         }
     };
-    Ok((status, answer))
+    Ok((a.status, answer))
 }
 
 #[cfg(test)]

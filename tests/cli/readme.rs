@@ -17,6 +17,8 @@ use crate::util::*;
 
 /// The address the README's examples give for a local model server (Ollama).
 const OLLAMA: &str = "http://127.0.0.1:11434/v1";
+/// The media server of the README's config (LocalAI's address), swapped for mock-ai-api's.
+const LOCALAI: &str = "http://127.0.0.1:8080/v1";
 
 /// One command of an example block: its text (continuation lines and a heredoc included) and
 /// the comments above it.
@@ -155,7 +157,7 @@ fn script(examples: &[Example], out: &Path) -> String {
 
 /// A fresh home with the README's config (the model server swapped for `llm`'s) and the
 /// workspace its examples assume.
-fn readme_home(readme: &str, model_server: &str) -> TestEnv {
+fn readme_home(readme: &str, model_server: &str, media_server: &str) -> TestEnv {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let config = fenced(readme, "toml")
         .into_iter()
@@ -164,7 +166,9 @@ fn readme_home(readme: &str, model_server: &str) -> TestEnv {
     let env = TestEnv::new();
     std::fs::write(
         env.home().join("config.toml"),
-        config.replace(OLLAMA, model_server),
+        config
+            .replace(OLLAMA, model_server)
+            .replace(LOCALAI, media_server),
     )
     .unwrap();
     workspace(&env, root);
@@ -243,7 +247,10 @@ fn every_readme_example_runs_as_written() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let model_server = format!("{}/v1", llm.base);
-    let env = readme_home(&readme, &model_server);
+    let Some(media) = crate::media::media_peer() else {
+        return;
+    };
+    let env = readme_home(&readme, &model_server, &media.openai_v1());
     let all: Vec<Example> = fenced(&readme, "sh")
         .iter()
         .filter(|b| !b.contains(".ci/run"))
@@ -309,9 +316,12 @@ fn help_examples(help: &str) -> Vec<Example> {
 #[test]
 fn every_help_example_runs_as_written() {
     let Some(llm) = fakellm() else { return };
+    let Some(media) = crate::media::media_peer() else {
+        return;
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let env = readme_home(&readme, &format!("{}/v1", llm.base));
+    let env = readme_home(&readme, &format!("{}/v1", llm.base), &media.openai_v1());
     let mut paths = Vec::new();
     commands(&env, &[], &mut paths);
     assert!(paths.len() > 100, "{} help pages", paths.len());

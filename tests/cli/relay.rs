@@ -89,3 +89,97 @@ fn approvals_wait_in_the_store_for_an_answer_from_elsewhere(backend) {
     assert_error(&o, 2, "usage");
 }
 }
+
+/// `goclaw tools exec TOOL ARGS EXTRA…` in `env`, with config `c.toml`.
+fn call(env: &TestEnv, tool: &str, args: serde_json::Value, extra: &[&str]) -> (i32, String) {
+    let text = args.to_string();
+    let mut argv = vec!["--config", "c.toml", "tools", "exec", tool, &text];
+    argv.extend_from_slice(extra);
+    tool_text(&env.run(&argv))
+}
+
+#[test]
+fn ask_risk_sends_destructive_calls_through_approval() {
+    use serde_json::json;
+    let env = TestEnv::new();
+    env.write("c.toml", "[tools]\nask_risk = \"destructive\"\n");
+    env.write("a.txt", "a");
+    env.write("b.txt", "b");
+    // delete_file is destructive: asked, and without a terminal denied; --on-ask allow runs it.
+    let (c, msg) = call(&env, "delete_file", json!({"path": "a.txt"}), &[]);
+    assert_eq!(c, 3, "{msg}");
+    assert!(
+        msg.contains("a destructive call needs approval ([tools] ask_risk = \"destructive\")"),
+        "{msg}"
+    );
+    assert!(
+        !msg.contains("approvals allow"),
+        "the allowlist cannot settle it: {msg}"
+    );
+    assert!(env.work().join("a.txt").exists());
+    // move_file is medium, unless it overwrites.
+    let (c, msg) = call(
+        &env,
+        "move_file",
+        json!({"source": "a.txt", "destination": "b.txt", "overwrite": true}),
+        &[],
+    );
+    assert_eq!(c, 3, "{msg}");
+    let (c, msg) = call(
+        &env,
+        "move_file",
+        json!({"source": "a.txt", "destination": "c.txt"}),
+        &[],
+    );
+    assert_eq!(c, 0, "{msg}");
+    // exec: a command that destroys data asks; others run as the approval mode says.
+    for destructive in [
+        "rm b.txt",
+        "find . -name b.txt -delete",
+        "git reset --hard",
+        "ls | xargs rm",
+    ] {
+        let (c, msg) = call(&env, "exec", json!({"command": destructive}), &[]);
+        assert_eq!(c, 3, "{destructive}: {msg}");
+    }
+    assert!(env.work().join("b.txt").exists());
+    let (c, msg) = call(&env, "exec", json!({"command": "ls"}), &[]);
+    assert_eq!(c, 0, "{msg}");
+    let (c, _) = call(
+        &env,
+        "delete_file",
+        json!({"path": "c.txt"}),
+        &["--on-ask", "allow"],
+    );
+    assert_eq!(c, 0);
+    assert!(!env.work().join("c.txt").exists());
+    // Through the relay, answered "always": it runs, and the next call still asks (the risk of
+    // a call is not something the allowlist settles).
+    let child = env.spawn(&[
+        "--config",
+        "c.toml",
+        "tools",
+        "exec",
+        "exec",
+        "{\"command\":\"rm b.txt\"}",
+        "--on-ask",
+        "wait:30s",
+    ]);
+    let id = pending_id(&env);
+    let shown = items(&env.run(&["approvals", "pending"]));
+    assert_eq!(shown[0]["command"], "rm b.txt", "{shown:?}");
+    assert_eq!(
+        code(&env.run(&["approvals", "answer", &id.to_string(), "always"])),
+        0
+    );
+    let (c, out, err) = finish(child);
+    assert_eq!(c, 0, "{out}{err}");
+    assert!(!env.work().join("b.txt").exists());
+    env.write("b.txt", "b");
+    let (c, msg) = call(&env, "exec", json!({"command": "rm b.txt"}), &[]);
+    assert_eq!(c, 3, "{msg}");
+    // Unset, risk asks nothing.
+    env.write("c.toml", "");
+    let (c, msg) = call(&env, "exec", json!({"command": "rm b.txt"}), &[]);
+    assert_eq!(c, 0, "{msg}");
+}

@@ -132,6 +132,25 @@ pub struct Subject {
     /// reading a pipe): it always needs approval, since no deny pattern can judge it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hidden: Option<String>,
+    /// Asked because of the call's risk (`[tools] ask_risk`): the allowlist cannot settle it.
+    #[serde(skip)]
+    pub by_risk: bool,
+}
+
+impl Subject {
+    /// The subject of a call of a tool other than `exec` (`[tools] ask_risk`): the tool and
+    /// its arguments, no command; "always" allows it this once.
+    pub fn call(tool: &str, args: &serde_json::Map<String, serde_json::Value>) -> Subject {
+        let args = serde_json::Value::Object(args.clone()).to_string();
+        Subject {
+            command: format!("{tool} {}", crate::text::redact_then_cut(&args, &[], 300)),
+            commands: Vec::new(),
+            opaque: None,
+            package_install: None,
+            hidden: None,
+            by_risk: true,
+        }
+    }
 }
 
 /// A stored allowlist entry.
@@ -213,6 +232,7 @@ pub fn subject(
         opaque,
         package_install,
         hidden: None,
+        by_risk: false,
     }
 }
 

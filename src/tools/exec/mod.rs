@@ -5,7 +5,10 @@
 //! ([`run`]) and, by default, a Landlock sandbox ([`sandbox`]).
 
 pub mod approvals;
+pub mod background;
 pub mod deny;
+pub mod destructive;
+pub mod keeper;
 pub mod relay;
 pub mod run;
 pub mod sandbox;
@@ -73,6 +76,8 @@ pub struct ExecConfig {
     pub env: Vec<String>,
     /// How long an approval prompt waits for an answer before it denies (the seed's 2 minutes).
     pub approval_timeout_secs: u64,
+    /// Background commands (`exec {background: true}`) that may run at once in one session.
+    pub max_background: u32,
 }
 
 impl Default for ExecConfig {
@@ -86,6 +91,7 @@ impl Default for ExecConfig {
             docker_image: "debian:bookworm-slim".into(),
             env: Vec::new(),
             approval_timeout_secs: 120,
+            max_background: 8,
         }
     }
 }
@@ -114,6 +120,8 @@ pub struct ExecSettings {
     pub env: Vec<String>,
     /// Literal paths no command may mention (the store, the config file, `.goclaw/`).
     pub denied_paths: Vec<String>,
+    /// `[tools.exec] max_background`.
+    pub max_background: u32,
 }
 
 impl ExecSettings {
@@ -132,6 +140,7 @@ impl ExecSettings {
             docker_image: global.docker_image.clone(),
             env: global.env.clone(),
             denied_paths,
+            max_background: global.max_background,
         };
         if let Some(a) = agent {
             s.approval = a.approval.unwrap_or(s.approval);
@@ -184,11 +193,21 @@ impl Tool for ExecTool {
         json!({"type":"object","properties":{
             "command":{"type":"string","description":"The shell command"},
             "working_dir":{"type":"string","description":"Directory inside the workspace"},
-            "timeout":{"type":"integer","minimum":1,"maximum":MAX_TIMEOUT_SECS,"description":"Seconds"}},
+            "timeout":{"type":"integer","minimum":1,"maximum":background::MAX_TIMEOUT_SECS,
+                "description":"Seconds (at most 1800; in the background at most 86400, default 3600)"},
+            "background":{"type":"boolean","description":"Start the command and return at once with a process id; follow it with the process tool"},
+            "detach":{"type":"boolean","description":"With background: keep it running after this run ends"}},
             "required":["command"]})
     }
     fn risk(&self) -> Risk {
         Risk::Dangerous
+    }
+    fn call_risk(&self, args: &Map<String, Value>) -> Risk {
+        if destructive::reason(command_arg(args)).is_some() {
+            Risk::Destructive
+        } else {
+            Risk::Dangerous
+        }
     }
 
     fn sandbox(&self, ctx: &CallContext) -> Option<Result<sandbox::Plan, String>> {
@@ -227,7 +246,7 @@ impl Tool for ExecTool {
         &self,
         ctx: &CallContext,
         args: &Map<String, Value>,
-        _store: &mut Store,
+        store: &mut Store,
     ) -> ToolResult {
         let command = command_arg(args);
         if command.is_empty() {
@@ -237,14 +256,8 @@ impl Tool for ExecTool {
             Ok(c) => c,
             Err(e) => return ToolResult::error(e),
         };
-        let asked = args
-            .get("timeout")
-            .and_then(Value::as_u64)
-            .map_or(ctx.exec.timeout, |s| {
-                Duration::from_secs(s.clamp(1, MAX_TIMEOUT_SECS))
-            });
-        // Never longer than the caller has left.
-        let timeout = ctx.stop.cap(asked);
+        let timeout_arg = args.get("timeout").and_then(Value::as_u64);
+        let background = args.get("background").and_then(Value::as_bool) == Some(true);
         let plan = match sandbox::plan_for(ctx) {
             Ok(p) => p,
             Err(e) => {
@@ -253,11 +266,110 @@ impl Tool for ExecTool {
                 ));
             }
         };
+        if background {
+            let detach = args.get("detach").and_then(Value::as_bool) == Some(true);
+            return ToolResult::from_result(start_background(
+                ctx,
+                store,
+                Background {
+                    command,
+                    cwd: &cwd,
+                    plan: &plan,
+                    timeout: timeout_arg,
+                    detach,
+                },
+            ));
+        }
+        let asked = timeout_arg.map_or(ctx.exec.timeout, |s| {
+            Duration::from_secs(s.clamp(1, MAX_TIMEOUT_SECS))
+        });
+        // Never longer than the caller has left.
+        let timeout = ctx.stop.cap(asked);
         match run::run(command, &cwd, timeout, OUTPUT_LIMIT, &plan, &ctx.stop) {
             Ok(outcome) => outcome.into_result(timeout),
             Err(e) => ToolResult::error(format!("cannot start the command: {e}")),
         }
     }
+}
+
+/// A background start, as the `exec` call asked for it.
+struct Background<'a> {
+    command: &'a str,
+    cwd: &'a std::path::Path,
+    plan: &'a sandbox::Plan,
+    timeout: Option<u64>,
+    detach: bool,
+}
+
+/// Starts a command under a keeper ([`background`]) and answers with its handle: the row is
+/// reserved under the session's limit, the keeper started, and the row marked running (or
+/// failed, with the keeper's reason).
+fn start_background(
+    ctx: &CallContext,
+    store: &mut Store,
+    b: Background<'_>,
+) -> crate::error::Result<ToolResult> {
+    let root = background::logs_root(&ctx.key_dir);
+    let db = store.db();
+    background::prune(db, &root)?;
+    let timeout = Duration::from_secs(
+        b.timeout
+            .unwrap_or(background::DEFAULT_TIMEOUT_SECS)
+            .clamp(1, background::MAX_TIMEOUT_SECS),
+    );
+    // A run (or `mcp serve`) owns what it starts, unless it is detached.
+    let owned = ctx.run.is_some() || ctx.channel.as_deref() == Some("mcp");
+    let detached = b.detach || ctx.run.as_ref().is_some_and(|r| r.detach_children) || !owned;
+    let session = ctx.session_key.as_deref().unwrap_or("");
+    let id = background::reserve(
+        db,
+        &background::NewProcess {
+            command: b.command,
+            cwd: &b.cwd.display().to_string(),
+            session,
+            agent: ctx.agent.as_deref().unwrap_or(""),
+            run_id: ctx.run.as_ref().map(|r| r.run_id.as_str()),
+            detached,
+            timeout,
+            max_per_session: ctx.exec.max_background,
+        },
+    )?;
+    let spec = background::KeeperSpec {
+        id,
+        dir: background::process_dir(&root, id),
+        plan: b.plan.portable(),
+        command: b.command.to_string(),
+        cwd: b.cwd.to_path_buf(),
+        timeout_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+        owner: (!detached).then(|| std::process::id() as i32),
+    };
+    let (keeper, pid) = match background::spawn_keeper(&spec) {
+        Ok(started) => started,
+        Err(e) => {
+            background::ended(
+                db,
+                id,
+                &background::Ending {
+                    status: "failed".into(),
+                    exit_code: None,
+                    signal: None,
+                    reason: Some(e.message.clone()),
+                    ended_at: crate::store::now_ms(),
+                },
+            )?;
+            return Err(e);
+        }
+    };
+    background::started(db, id, keeper, pid)?;
+    let answer = json!({
+        "process": id,
+        "pid": pid,
+        "status": "running",
+        "timeout_secs": timeout.as_secs(),
+        "ends_with": if detached { "its own end, its time limit or process kill" } else { "this run" },
+        "next": format!("process {{\"action\":\"poll\",\"id\":{id}}} for new output and status; log for the last lines; kill to stop it"),
+    });
+    Ok(ToolResult::text(answer.to_string()))
 }
 
 /// The deny patterns' verdict on a command's texts (the raw command, then each parsed simple

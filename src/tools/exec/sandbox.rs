@@ -24,7 +24,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{ExecSettings, SandboxMode};
 
@@ -49,7 +49,7 @@ pub const ENV_ALLOWLIST: &[&str] = &[
 ];
 
 /// Which sandbox wraps a command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     None,
@@ -80,6 +80,54 @@ pub struct Plan {
     env: Vec<(OsString, OsString)>,
     /// A note, e.g. why `auto` chose what it chose.
     pub note: Option<String>,
+}
+
+/// A plan as another process receives it (a background command's keeper): what
+/// [`Plan::command`] needs, without the notes that only describe it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PortablePlan {
+    kind: Kind,
+    network: bool,
+    writable: Vec<PathBuf>,
+    masked: Vec<PathBuf>,
+    workspace: PathBuf,
+    goclaw: PathBuf,
+    image: String,
+    env: Vec<(OsString, OsString)>,
+}
+
+impl Plan {
+    /// The plan for a keeper to run (its `--parent` is then the keeper).
+    pub fn portable(&self) -> PortablePlan {
+        PortablePlan {
+            kind: self.kind,
+            network: self.network,
+            writable: self.writable.clone(),
+            masked: self.masked.clone(),
+            workspace: self.workspace.clone(),
+            goclaw: self.goclaw.clone(),
+            image: self.image.clone(),
+            env: self.env.clone(),
+        }
+    }
+}
+
+impl From<PortablePlan> for Plan {
+    fn from(p: PortablePlan) -> Plan {
+        Plan {
+            kind: p.kind,
+            network: p.network,
+            writable: p.writable,
+            masked: p.masked,
+            unix_sockets: "",
+            signals: "",
+            workspace: p.workspace,
+            goclaw: p.goclaw,
+            image: p.image,
+            env: p.env,
+            note: None,
+        }
+    }
 }
 
 /// The kernel's Landlock ABI version (0: none).

@@ -215,6 +215,15 @@ impl Tool for MoveFile {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
+    /// A move that replaces a file destroys that file (a backup is kept, but it is gone from
+    /// where it was).
+    fn call_risk(&self, args: &Map<String, Value>) -> Risk {
+        if bool_arg(args, "overwrite") {
+            Risk::Destructive
+        } else {
+            Risk::Medium
+        }
+    }
     fn execute(
         &self,
         ctx: &CallContext,

@@ -72,6 +72,7 @@ pub struct Gate<'a> {
     embedder: Option<Embedder>,
     providers: Providers,
     channels: std::sync::Arc<super::message::Channels>,
+    media: std::sync::Arc<super::media::MediaConfig>,
     asker: Option<super::ask::SharedAsker>,
     skill_roots: Vec<PathBuf>,
     ceiling: Option<Ceiling>,
@@ -101,6 +102,8 @@ pub struct GateParts<'a> {
     pub providers: Providers,
     /// `[channels]` (`message`).
     pub channels: std::sync::Arc<super::message::Channels>,
+    /// `[media]` (the media tools).
+    pub media: std::sync::Arc<super::media::MediaConfig>,
     /// Who `ask_user` asks when the call's caller can prompt.
     pub asker: Option<super::ask::SharedAsker>,
     /// Where skills are looked for.
@@ -165,6 +168,7 @@ impl<'a> Gate<'a> {
             embedder: p.embedder,
             providers: p.providers,
             channels: p.channels,
+            media: p.media,
             asker: p.asker,
             skill_roots: p.skill_roots,
             ceiling: p.ceiling,
@@ -271,6 +275,7 @@ impl<'a> Gate<'a> {
             embedder: self.embedder.clone(),
             providers: self.providers.clone(),
             channels: self.channels.clone(),
+            media: self.media.clone(),
             web: self.tools.web.clone(),
             ask: self.tools.ask_user.clone(),
             asker: None,

@@ -179,8 +179,27 @@ impl<'a> Gate<'a> {
         args: &Map<String, Value>,
         d: &mut Decided<'a>,
     ) -> Result<Option<CallEnd>> {
+        let risky = self
+            .tools
+            .ask_risk
+            .map(|t| (tool.call_risk(args), t))
+            .filter(|(risk, t)| risk >= t)
+            .map(|(risk, t)| {
+                format!(
+                    "a {} call needs approval ([tools] ask_risk = \"{}\")",
+                    risk.name(),
+                    t.name()
+                )
+            });
         match tool.review(ctx, args) {
-            Review::Allow => Ok(None),
+            Review::Allow => {
+                if let Some(reason) = risky {
+                    let subject = Subject::call(tool.name(), args);
+                    d.approval = Some((subject.clone(), ctx.exec.approval));
+                    d.verdict = Verdict::Ask { subject, reason };
+                }
+                Ok(None)
+            }
             Review::Deny(denial) => {
                 d.decision.deny = Some(DenyCheck {
                     group: denial.group,
@@ -194,6 +213,16 @@ impl<'a> Gate<'a> {
                 d.decision.approval = Some(decision.clone());
                 d.approval = Some((subject.clone(), ctx.exec.approval));
                 Ok(match decision {
+                    approvals::Decision::Allow(_) if risky.is_some() => {
+                        let reason = risky.unwrap_or_default();
+                        let subject = Subject {
+                            by_risk: true,
+                            ..subject
+                        };
+                        d.decision.approval = Some(approvals::Decision::Ask(reason.clone()));
+                        d.verdict = Verdict::Ask { subject, reason };
+                        None
+                    }
                     approvals::Decision::Allow(_) => None,
                     approvals::Decision::Deny(r) => Some(CallEnd::stop(Status::Denied, r)),
                     approvals::Decision::Ask(reason) => {
@@ -225,11 +254,12 @@ impl<'a> Gate<'a> {
             decision.asked = Some(format!("{answer:?}"));
             return match answer {
                 Answer::AllowOnce => Ok(None),
+                // The allowlist cannot settle a call asked about for its risk: "always" is once.
                 Answer::AllowAlways => {
                     for c in subject
                         .commands
                         .iter()
-                        .filter(|c| c.program.starts_with('/'))
+                        .filter(|c| c.program.starts_with('/') && !subject.by_risk)
                     {
                         approvals::add(
                             store.db(),
@@ -261,9 +291,15 @@ impl<'a> Gate<'a> {
             // it nobody could answer, so nobody allows it.
             OnAsk::Deny | OnAsk::Wait(_) => Some(CallEnd::stop(
                 Status::Denied,
-                format!(
-                    "approval required and no terminal to ask: {reason} (--on-ask allow runs it; `goclaw approvals allow` approves it for good)"
-                ),
+                if subject.by_risk {
+                    format!(
+                        "approval required and no terminal to ask: {reason} (--on-ask allow runs it)"
+                    )
+                } else {
+                    format!(
+                        "approval required and no terminal to ask: {reason} (--on-ask allow runs it; `goclaw approvals allow` approves it for good)"
+                    )
+                },
             )),
             OnAsk::Fail => Some(CallEnd::tool_error(format!("approval required: {reason}"))),
         })

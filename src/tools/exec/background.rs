@@ -1,0 +1,496 @@
+//! Background commands (seed 001 `process`; issue 20 §6): `exec {background: true}` starts the
+//! command under a keeper ([`super::keeper`]), a `goclaw` process of its own in a new session,
+//! and returns at once with the process's id. The keeper runs the command exactly as a
+//! foreground `exec` would (same review, sandbox, environment, process group), writes its
+//! output to a bounded log, ends it at its time limit, on `process kill`, or when the process
+//! that owns it ends, and records how it ended in a status file beside the log.
+//!
+//! The store holds one `processes` row per command (the handle, its session, its host); rows
+//! are brought up to date from the keeper's status file whenever they are read. Logs live on
+//! the host that runs the command, under `<store dir>/processes/ID/`, which the sandbox masks:
+//! chunks of [`CHUNK`] bytes, of which the last two are kept, so a log takes at most 2 MiB and
+//! an offset into the whole output stays meaningful ([`read_from`]).
+//!
+//! Ownership: a command started by an agent run or by `mcp serve` ends with that process
+//! (unless the call says `detach: true`, or the run detaches its children); one started by
+//! `goclaw tools exec` or a cron tick runs until it ends, its time limit, or `process kill`.
+//! At most `[tools.exec] max_background` commands run per session.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::db_params;
+use crate::error::{Error, ErrorKind, Result};
+use crate::store::db::{Begin, Db, Dialect, Row};
+use crate::store::now_ms;
+
+/// Bytes per log chunk; the last two chunks are kept.
+pub const CHUNK: u64 = 1 << 20;
+/// The default time limit of a background command.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 3600;
+/// The most a background command may ask for (a day).
+pub const MAX_TIMEOUT_SECS: u64 = 86_400;
+/// Rows (and logs) of commands that ended longer ago than this are removed.
+const KEEP_ENDED_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+/// How long a start waits for the keeper to say the command runs.
+const START_WAIT: Duration = Duration::from_secs(10);
+
+/// The directory of process logs beside the store.
+pub fn logs_root(store_dir: &Path) -> PathBuf {
+    store_dir.join("processes")
+}
+
+/// One background command, as `process list` shows it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Process {
+    pub id: i64,
+    pub command: String,
+    pub cwd: String,
+    /// `starting`, `running`, `exited`, `killed`, `timed_out`, `failed` or `lost` (its keeper
+    /// vanished without saying how the command ended: the machine restarted, or it was killed).
+    pub status: String,
+    pub pid: Option<i64>,
+    pub exit_code: Option<i64>,
+    pub signal: Option<i64>,
+    pub reason: Option<String>,
+    pub session: Option<String>,
+    pub agent: Option<String>,
+    pub run_id: Option<String>,
+    pub host: String,
+    /// It outlives the run or `mcp serve` that started it.
+    pub detached: bool,
+    pub started_at: i64,
+    pub deadline_at: i64,
+    pub ended_at: Option<i64>,
+    #[serde(skip)]
+    pub keeper_pid: Option<i64>,
+    #[serde(skip)]
+    pub read_offset: i64,
+}
+
+impl Process {
+    pub fn running(&self) -> bool {
+        matches!(self.status.as_str(), "starting" | "running")
+    }
+}
+
+const COLUMNS: &str = "id, command, cwd, status, pid, exit_code, signal, reason, session, agent, run_id, host, detached, started_at, deadline_at, ended_at, keeper_pid, read_offset";
+
+fn row(r: &Row) -> Result<Process> {
+    let opt = |s: String| (!s.is_empty()).then_some(s);
+    Ok(Process {
+        id: r.get(0)?,
+        command: r.get(1)?,
+        cwd: r.get(2)?,
+        status: r.get(3)?,
+        pid: r.get(4)?,
+        exit_code: r.get(5)?,
+        signal: r.get(6)?,
+        reason: r.get(7)?,
+        session: opt(r.get(8)?),
+        agent: opt(r.get(9)?),
+        run_id: r.get(10)?,
+        host: r.get(11)?,
+        detached: r.get::<i64>(12)? != 0,
+        started_at: r.get(13)?,
+        deadline_at: r.get(14)?,
+        ended_at: r.get(15)?,
+        keeper_pid: r.get(16)?,
+        read_offset: r.get(17)?,
+    })
+}
+
+/// How a keeper says the command ended (`status.json` in its directory).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Ending {
+    /// `exited`, `killed`, `timed_out` or `failed`.
+    pub status: String,
+    pub exit_code: Option<i64>,
+    pub signal: Option<i64>,
+    pub reason: Option<String>,
+    pub ended_at: i64,
+}
+
+/// The directory of process `id`'s log and status.
+pub fn process_dir(root: &Path, id: i64) -> PathBuf {
+    root.join(id.to_string())
+}
+
+/// The status file of a keeper.
+pub fn ending_path(dir: &Path) -> PathBuf {
+    dir.join("status.json")
+}
+
+/// A command about to start in the background.
+pub struct NewProcess<'a> {
+    pub command: &'a str,
+    pub cwd: &'a str,
+    pub session: &'a str,
+    pub agent: &'a str,
+    pub run_id: Option<&'a str>,
+    pub detached: bool,
+    pub timeout: Duration,
+    pub max_per_session: u32,
+}
+
+/// Reserves a row for a command under the per-session limit (counted under the store's write
+/// lock, so it holds across processes); its id. A refusal is [`ErrorKind::Limited`].
+pub fn reserve(db: Db<'_>, p: &NewProcess<'_>) -> Result<i64> {
+    let tx = db.transaction(Begin::Write)?;
+    if tx.dialect() == Dialect::Postgres {
+        tx.query_row(
+            "SELECT pg_advisory_xact_lock(hashtextextended('goclaw processes', 0))",
+            &[],
+            |_| Ok(()),
+        )?;
+    }
+    let running: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM processes WHERE session = ?1 AND status IN ('starting', 'running')",
+        db_params![p.session],
+        |r| r.get(0),
+    )?;
+    if running >= i64::from(p.max_per_session) {
+        return Err(Error::new(
+            ErrorKind::Limited,
+            format!(
+                "background command refused: {running}/{} already run in this session \
+                 ([tools.exec] max_background); wait for one to end or stop one with the \
+                 process tool (kill)",
+                p.max_per_session
+            ),
+        ));
+    }
+    let now = now_ms();
+    let timeout = i64::try_from(p.timeout.as_millis()).unwrap_or(i64::MAX);
+    let id = tx.query_row(
+        "INSERT INTO processes (session, agent, run_id, host, command, cwd, detached, started_at, deadline_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id",
+        db_params![
+            p.session,
+            p.agent,
+            p.run_id,
+            crate::host::name(),
+            p.command,
+            p.cwd,
+            i64::from(p.detached),
+            now,
+            now.saturating_add(timeout)
+        ],
+        |r| r.get(0),
+    )?;
+    tx.commit()?;
+    Ok(id)
+}
+
+/// Records that the keeper started the command.
+pub fn started(db: Db<'_>, id: i64, keeper_pid: u32, pid: u32) -> Result<()> {
+    db.execute(
+        "UPDATE processes SET status = 'running', keeper_pid = ?2, pid = ?3 WHERE id = ?1 AND status = 'starting'",
+        db_params![id, i64::from(keeper_pid), i64::from(pid)],
+    )?;
+    Ok(())
+}
+
+/// Records an ending (the keeper's, or a start that failed).
+pub fn ended(db: Db<'_>, id: i64, e: &Ending) -> Result<()> {
+    db.execute(
+        "UPDATE processes SET status = ?2, exit_code = ?3, signal = ?4, reason = ?5, ended_at = ?6
+         WHERE id = ?1 AND status IN ('starting', 'running')",
+        db_params![id, e.status, e.exit_code, e.signal, e.reason, e.ended_at],
+    )?;
+    Ok(())
+}
+
+/// The processes of `session` (all of them with `None`), newest first, each brought up to date
+/// from its keeper when it runs on this host.
+pub fn list(db: Db<'_>, root: &Path, session: Option<&str>) -> Result<Vec<Process>> {
+    let rows = match session {
+        Some(s) => db.query_map(
+            &format!("SELECT {COLUMNS} FROM processes WHERE session = ?1 ORDER BY id DESC"),
+            db_params![s],
+            row,
+        )?,
+        None => db.query_map(
+            &format!("SELECT {COLUMNS} FROM processes ORDER BY id DESC"),
+            db_params![],
+            row,
+        )?,
+    };
+    rows.into_iter().map(|p| refresh(db, root, p)).collect()
+}
+
+/// Process `id`, when the caller may see it (its own session's, or any without a session).
+pub fn get(db: Db<'_>, root: &Path, id: i64, session: Option<&str>) -> Result<Process> {
+    let p = db.query_opt(
+        &format!("SELECT {COLUMNS} FROM processes WHERE id = ?1"),
+        db_params![id],
+        row,
+    )?;
+    match p {
+        Some(p) if session.is_none_or(|s| p.session.as_deref().unwrap_or("") == s) => {
+            refresh(db, root, p)
+        }
+        _ => Err(Error::not_found(match session {
+            Some(_) => format!("no background process {id} in this session"),
+            None => format!("no background process {id}"),
+        })),
+    }
+}
+
+/// A running row brought up to date: the keeper's status file when it wrote one, `lost` when
+/// its keeper is gone without one.
+fn refresh(db: Db<'_>, root: &Path, mut p: Process) -> Result<Process> {
+    if !p.running() || p.host != crate::host::name() {
+        return Ok(p);
+    }
+    let dir = process_dir(root, p.id);
+    let ending = match read_ending(&dir) {
+        Some(e) => Some(e),
+        None if p.status == "running" && !keeper_alive(p.keeper_pid) => Some(Ending {
+            status: "lost".into(),
+            exit_code: None,
+            signal: None,
+            reason: Some("its keeper ended without saying how the command ended".into()),
+            ended_at: now_ms(),
+        }),
+        _ => None,
+    };
+    if let Some(e) = ending {
+        ended(db, p.id, &e)?;
+        p.status = e.status;
+        p.exit_code = e.exit_code;
+        p.signal = e.signal;
+        p.reason = e.reason;
+        p.ended_at = Some(e.ended_at);
+    }
+    Ok(p)
+}
+
+/// The keeper's status file, when it wrote one.
+pub fn read_ending(dir: &Path) -> Option<Ending> {
+    let text = std::fs::read(ending_path(dir)).ok()?;
+    serde_json::from_slice(&text).ok()
+}
+
+fn keeper_alive(pid: Option<i64>) -> bool {
+    pid.and_then(|p| i32::try_from(p).ok())
+        .filter(|p| *p > 0)
+        .is_some_and(|p| nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), None).is_ok())
+}
+
+/// Where a read of the log starts and ends, in bytes of the whole output.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct LogRead {
+    pub bytes: Vec<u8>,
+    /// Bytes before the read that the log no longer keeps.
+    pub dropped: u64,
+    /// The offset just after what was read.
+    pub next: u64,
+    /// The output written so far.
+    pub total: u64,
+}
+
+/// The chunks of a log: (number, path), in order.
+fn chunks(dir: &Path) -> Vec<(u64, PathBuf)> {
+    let mut out: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let n = name.strip_suffix(".log")?.parse().ok()?;
+            Some((n, e.path()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// At most `limit` bytes of the output from `offset` on (from the oldest byte kept when the
+/// offset is older).
+pub fn read_from(dir: &Path, offset: u64, limit: usize) -> LogRead {
+    use std::io::{Read, Seek, SeekFrom};
+    let chunks = chunks(dir);
+    let total = chunks.last().map_or(0, |(n, p)| {
+        n * CHUNK + std::fs::metadata(p).map_or(0, |m| m.len())
+    });
+    let kept_from = chunks.first().map_or(total, |(n, _)| n * CHUNK);
+    let start = offset.max(kept_from).min(total);
+    let mut read = LogRead {
+        dropped: start - offset.min(start),
+        next: start,
+        total,
+        bytes: Vec::new(),
+    };
+    for (n, path) in chunks {
+        let (from, to) = (n * CHUNK, (n + 1) * CHUNK);
+        if read.next >= to || read.bytes.len() >= limit {
+            continue;
+        }
+        let Ok(mut f) = std::fs::File::open(&path) else {
+            continue;
+        };
+        if f.seek(SeekFrom::Start(read.next.saturating_sub(from)))
+            .is_err()
+        {
+            continue;
+        }
+        let room = (limit - read.bytes.len()) as u64;
+        let before = read.bytes.len();
+        let _ = f.take(room).read_to_end(&mut read.bytes);
+        read.next += (read.bytes.len() - before) as u64;
+    }
+    read
+}
+
+/// The last `lines` lines of the kept log (the first kept line may be a part of one).
+pub fn tail(dir: &Path, lines: usize) -> LogRead {
+    let all = read_from(dir, 0, (2 * CHUNK) as usize);
+    let body = all.bytes.strip_suffix(b"\n").unwrap_or(&all.bytes);
+    let cut = memchr::memrchr_iter(b'\n', body)
+        .nth(lines.saturating_sub(1))
+        .map_or(0, |i| i + 1);
+    LogRead {
+        dropped: all.dropped + cut as u64,
+        bytes: all.bytes[cut..].to_vec(),
+        next: all.next,
+        total: all.total,
+    }
+}
+
+/// Moves the read offset of `poll`.
+pub fn set_read_offset(db: Db<'_>, id: i64, offset: u64) -> Result<()> {
+    db.execute(
+        "UPDATE processes SET read_offset = ?2 WHERE id = ?1",
+        db_params![id, i64::try_from(offset).unwrap_or(i64::MAX)],
+    )?;
+    Ok(())
+}
+
+/// Asks the keeper of a running process to end it (SIGTERM to the keeper, which ends the
+/// command's process group with the usual grace), and waits for the keeper to record it.
+pub fn kill(db: Db<'_>, root: &Path, p: &Process) -> Result<Process> {
+    if !p.running() {
+        return Ok(p.clone());
+    }
+    if p.host != crate::host::name() {
+        return Err(Error::failed(format!(
+            "background process {} runs on host {}: stop it there",
+            p.id, p.host
+        )));
+    }
+    if let Some(pid) = p.keeper_pid.and_then(|k| i32::try_from(k).ok()) {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGTERM,
+        );
+    }
+    let until = std::time::Instant::now() + super::run::KILL_GRACE + Duration::from_secs(2);
+    let dir = process_dir(root, p.id);
+    while std::time::Instant::now() < until && read_ending(&dir).is_none() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    get(db, root, p.id, None)
+}
+
+/// Removes the rows and logs of commands that ended a week ago or more (logs on this host).
+pub fn prune(db: Db<'_>, root: &Path) -> Result<()> {
+    let before = now_ms() - KEEP_ENDED_MS;
+    let old: Vec<(i64, String)> = db.query_map(
+        "SELECT id, host FROM processes WHERE ended_at IS NOT NULL AND ended_at < ?1",
+        db_params![before],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let here = crate::host::name();
+    for (id, host) in old {
+        if host == here {
+            let _ = std::fs::remove_dir_all(process_dir(root, id));
+        }
+        db.execute("DELETE FROM processes WHERE id = ?1", db_params![id])?;
+    }
+    Ok(())
+}
+
+/// What the keeper is asked to do (JSON on its stdin).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct KeeperSpec {
+    pub id: i64,
+    pub dir: PathBuf,
+    pub plan: super::sandbox::PortablePlan,
+    pub command: String,
+    pub cwd: PathBuf,
+    pub timeout_ms: u64,
+    /// The process whose end ends the command (none: detached).
+    pub owner: Option<i32>,
+}
+
+/// What the keeper answers on its stdout once: the command's pid, or why it did not start.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum KeeperStart {
+    Started { pid: u32 },
+    Failed { reason: String },
+}
+
+/// Starts `spec` under a keeper in a new session; the keeper's pid and the command's.
+pub fn spawn_keeper(spec: &KeeperSpec) -> Result<(u32, u32)> {
+    use std::io::{BufRead, Write};
+    use std::os::unix::fs::DirBuilderExt;
+    use std::os::unix::process::CommandExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&spec.dir)
+        .map_err(|e| {
+            Error::failed(format!(
+                "cannot create the process log directory {}: {e}",
+                spec.dir.display()
+            ))
+        })?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Error::failed(format!("cannot find goclaw's own binary: {e}")))?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg(super::keeper::SUBCOMMAND)
+        .env_clear()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .current_dir("/");
+    // SAFETY: setsid is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::unistd::setsid()
+                .map(|_| ())
+                .map_err(std::io::Error::from)
+        });
+    }
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| Error::failed(format!("cannot start the keeper: {e}")))?;
+    let keeper = child.id();
+    let spec_json = serde_json::to_vec(spec).map_err(|e| Error::internal(e.to_string()))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(&spec_json);
+    }
+    let Some(stdout) = child.stdout.take() else {
+        return Err(Error::internal("the keeper has no output"));
+    };
+    // The answer comes on a thread, so a keeper that never answers cannot hold the call.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(START_WAIT).unwrap_or_default();
+    // The keeper lives on in its own session; it is reaped by whoever adopts it.
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
+    match serde_json::from_str::<KeeperStart>(line.trim()) {
+        Ok(KeeperStart::Started { pid }) => Ok((keeper, pid)),
+        Ok(KeeperStart::Failed { reason }) => Err(Error::failed(reason)),
+        Err(_) => Err(Error::failed("the keeper did not start the command")),
+    }
+}
