@@ -235,11 +235,23 @@ _goclaw() {
             goclaw__subcmd__mcp,probe)
                 cmd="goclaw__subcmd__mcp__subcmd__probe"
                 ;;
+            goclaw__subcmd__mcp,prompt)
+                cmd="goclaw__subcmd__mcp__subcmd__prompt"
+                ;;
+            goclaw__subcmd__mcp,prompts)
+                cmd="goclaw__subcmd__mcp__subcmd__prompts"
+                ;;
+            goclaw__subcmd__mcp,read)
+                cmd="goclaw__subcmd__mcp__subcmd__read"
+                ;;
             goclaw__subcmd__mcp,request)
                 cmd="goclaw__subcmd__mcp__subcmd__request"
                 ;;
             goclaw__subcmd__mcp,requests)
                 cmd="goclaw__subcmd__mcp__subcmd__requests"
+                ;;
+            goclaw__subcmd__mcp,resources)
+                cmd="goclaw__subcmd__mcp__subcmd__resources"
                 ;;
             goclaw__subcmd__mcp,review)
                 cmd="goclaw__subcmd__mcp__subcmd__review"
@@ -1958,7 +1970,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version add list show rm enable disable grant revoke grants request requests probe tools call serve review"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version add list show rm enable disable grant revoke grants request requests probe tools call resources read prompts prompt serve review"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2136,7 +2148,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__grant)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --allow --deny --disabled --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --allow --deny --disabled --env --header --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2167,6 +2179,14 @@ _goclaw() {
                     return 0
                     ;;
                 --deny)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2230,6 +2250,88 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__mcp__subcmd__probe)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__mcp__subcmd__prompt)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --arg --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --arg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__mcp__subcmd__prompts)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__mcp__subcmd__read)
             opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2325,6 +2427,32 @@ _goclaw() {
                     return 0
                     ;;
                 --cursor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__mcp__subcmd__resources)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3248,7 +3376,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__run)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --model --provider --max-iterations --max-cost --timeout --on-ask --events --record --allow-tools --detach --run-id --literal --sent --parent-run --detach-children --detached --depth --label --gate --output-schema --gate-retries --gate-agent --evaluator --max-rounds --skip-gates --task --team --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --model --provider --max-iterations --max-cost --timeout --on-ask --context --events --record --allow-tools --detach --run-id --literal --sent --parent-run --detach-children --detached --depth --label --gate --output-schema --gate-retries --gate-agent --evaluator --max-rounds --skip-gates --task --team --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3299,6 +3427,10 @@ _goclaw() {
                     return 0
                     ;;
                 --on-ask)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -396,6 +396,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Config> {
             &agent.tools.exec.deny_groups,
         ));
     }
+    for (key, agent) in &config.agents {
+        if let Some(p) = agent.context_pruning.problem() {
+            return Err(invalid(format!("[agents.{key}] {p}")));
+        }
+    }
     for (place, map) in groups {
         let unknown = crate::tools::exec::unknown_deny_groups(map);
         if !unknown.is_empty() {

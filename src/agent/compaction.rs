@@ -56,6 +56,12 @@ const FLUSH_SYSTEM: &str = "Pre-compaction memory flush turn. The session is nea
 const SUMMARY_PROMPT: &str =
     "Provide a concise summary of this conversation, preserving key context:\n";
 
+/// Whether a session's history is past the thresholds of compaction.
+fn past_threshold(stored: &[Message], c: &super::Compaction) -> bool {
+    let threshold = c.window as f64 * c.config.history_share;
+    stored.len() > c.config.min_messages || history::estimate_tokens(stored) as f64 > threshold
+}
+
 /// `user: …` / `assistant: …` lines of a transcript (tool traffic left out).
 fn transcript(msgs: &[Message]) -> String {
     msgs.iter()
@@ -123,24 +129,46 @@ impl Runner<'_> {
         })
     }
 
-    /// Compacts the session after a run when it has grown past the thresholds. Problems are
-    /// returned as warnings: the run itself has succeeded.
+    /// Compacts the session after a run when it has grown past the thresholds, holding the
+    /// session's compaction lease (one process at a time: another run's compaction of the same
+    /// session is left to it, with a warning). Problems are returned as warnings: the run
+    /// itself has succeeded.
     pub(super) fn maybe_compact(
+        &mut self,
+        em: &mut Emitter,
+        key: &str,
+        run_id: &str,
+        c: &super::Compaction,
+    ) -> Result<Vec<String>> {
+        let cfg = c.config;
+        if !cfg.enabled {
+            return Ok(Vec::new());
+        }
+        if !past_threshold(&record::history(self.store.db(), key)?, c) {
+            return Ok(Vec::new());
+        }
+        if !record::take_compaction_lock(self.store.db(), key, run_id)? {
+            return Ok(vec![format!(
+                "compaction: another process is compacting session {key}; left to it"
+            )]);
+        }
+        let result = self.compact_locked(em, key, c);
+        record::release_compaction_lock(self.store.db(), key, run_id)?;
+        result
+    }
+
+    /// The flush and summary of [`Runner::maybe_compact`], under the lease.
+    fn compact_locked(
         &mut self,
         em: &mut Emitter,
         key: &str,
         c: &super::Compaction,
     ) -> Result<Vec<String>> {
-        let (model, owner, tools, window, cfg) = (c.model, &c.owner, c.tools, c.window, c.config);
-        if !cfg.enabled {
-            return Ok(Vec::new());
-        }
+        let (model, owner, tools, cfg) = (c.model, &c.owner, c.tools, c.config);
         let keep = cfg.keep_last.max(1);
+        // Read again under the lease: another process may have compacted it meanwhile.
         let stored = record::history(self.store.db(), key)?;
-        let threshold = window as f64 * cfg.history_share;
-        if stored.len() <= cfg.min_messages
-            && (history::estimate_tokens(&stored) as f64) <= threshold
-        {
+        if !past_threshold(&stored, c) {
             return Ok(Vec::new());
         }
         em.emit(EventKind::Activity {
@@ -208,17 +236,9 @@ impl Runner<'_> {
         }
     }
 
-    /// The memory-flush side turn; a NO_REPLY or a failure writes the extractive fallback.
-    fn memory_flush(
-        &mut self,
-        em: &mut Emitter,
-        model: &str,
-        owner: &Owner,
-        tools: &[ToolDef],
-        stored: &[Message],
-        keep: usize,
-    ) -> Result<()> {
-        let system = super::prompt::build(&super::prompt::PromptInput {
+    /// The minimal system prompt of the memory-flush turn.
+    fn flush_prompt(&self, tools: &[ToolDef]) -> String {
+        super::prompt::build(&super::prompt::PromptInput {
             agent: self.agent_key,
             minimal: true,
             tools,
@@ -231,7 +251,25 @@ impl Runner<'_> {
             bootstrap: false,
             tool_notes: "",
             skills: "",
-        });
+            runtime: Default::default(),
+            user: None,
+            sandbox: None,
+            team_workspace: None,
+            extra_context: None,
+        })
+    }
+
+    /// The memory-flush side turn; a NO_REPLY or a failure writes the extractive fallback.
+    fn memory_flush(
+        &mut self,
+        em: &mut Emitter,
+        model: &str,
+        owner: &Owner,
+        tools: &[ToolDef],
+        stored: &[Message],
+        keep: usize,
+    ) -> Result<()> {
+        let system = self.flush_prompt(tools);
         let tail = &stored[stored.len().saturating_sub(10)..];
         let mut messages = vec![Message::new(
             Role::System,

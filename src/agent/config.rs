@@ -37,6 +37,9 @@ pub struct AgentConfig {
     pub history_limit: Option<usize>,
     /// `[agents.KEY.compaction]`.
     pub compaction: CompactionConfig,
+    /// `[agents.KEY.context_pruning]`: old tool results trimmed and cleared before a run
+    /// (off by default).
+    pub context_pruning: super::pruning::PruningConfig,
     /// `[agents.KEY.subagents]`: limits on the children its runs spawn.
     pub subagents: crate::subagents::Limits,
     /// `[[agents.KEY.quality_gates]]`: checks of every answer of its runs (seed §11).

@@ -111,7 +111,7 @@ impl Runner<'_> {
         if let (RunStatus::Completed, Some(c), Some(key)) =
             (status, end.compaction, session.as_deref())
         {
-            let warnings = self.maybe_compact(em, key, &c)?;
+            let warnings = self.maybe_compact(em, key, &meta.run_id, &c)?;
             outcome.warnings.extend(warnings);
         }
         let root = record::add_span(

@@ -18,6 +18,7 @@ pub mod history;
 pub mod loopdetect;
 mod prepare;
 pub mod prompt;
+pub mod pruning;
 pub mod record;
 pub mod review;
 pub mod runs;
@@ -105,6 +106,8 @@ impl Cancel {
 #[derive(Debug, Clone, Default)]
 pub struct RunRequest {
     pub message: String,
+    /// Extra context for the system prompt (`run --context`), under `## Additional Context`.
+    pub context: Option<String>,
     pub session: Option<String>,
     pub user: Option<String>,
     pub model: Option<String>,

@@ -20,11 +20,8 @@ impl Runner<'_> {
         let profile = self.agent.map(|a| a.profile());
         let depth = req.child.as_ref().map_or(0, |c| c.depth);
         let (scope, mut tools) = self.tools_for(req, &cfg, &meta, profile.as_ref());
-        // Only a team's lead gets TEAM.md (seed 000, "Lead-Centric Design").
-        let team_md = (req.team.as_ref())
-            .filter(|t| t.team.is_lead(self.agent_key))
-            .map(|t| crate::team::work::team_md(&t.team, &t.base));
-        let system = self.system_prompt(owner, profile.as_ref(), &mut tools, team_md)?;
+        let extras = PromptExtras::of(req, &meta, self.agent_key);
+        let system = self.system_prompt(owner, profile.as_ref(), &mut tools, extras)?;
         let mut all = vec![Message::new(Role::System, system)];
         if let Some(key) = &req.session {
             self.history(key, &meta.run_id, &cfg, &mut all, outcome)?;
@@ -148,10 +145,10 @@ impl Runner<'_> {
         owner: &files::Owner<'_>,
         profile: Option<&crate::tools::config::AgentProfile>,
         tools: &mut Vec<ToolDef>,
-        team_md: Option<String>,
+        extras: PromptExtras<'_>,
     ) -> Result<String> {
         let mut context_files = files::context_for_run(self.store.db(), owner)?;
-        if let Some(md) = team_md {
+        if let Some(md) = extras.team_md {
             context_files.push(("TEAM.md".to_string(), md));
         }
         // First run of an open agent (§16.8): BOOTSTRAP.md is followed with write_file alone.
@@ -188,6 +185,11 @@ impl Runner<'_> {
             bootstrap,
             tool_notes: &tool_notes,
             skills: &skills,
+            runtime: extras.runtime,
+            user: extras.user,
+            sandbox: sandbox_note(self.gate, profile, tools),
+            team_workspace: extras.team_workspace.as_deref(),
+            extra_context: extras.extra_context,
         });
         Ok(system)
     }
@@ -222,13 +224,80 @@ impl Runner<'_> {
                 "session {key}: repaired {changed} message(s) with broken tool pairing"
             ));
         }
-        match cfg.history_limit.unwrap_or(0) {
-            0 => all.extend(clean),
-            limit => {
-                let limited = history::limit_history_turns(clean, limit);
-                all.extend(history::sanitize_history(limited).0);
-            }
-        }
+        let mut sent = match cfg.history_limit.unwrap_or(0) {
+            0 => clean,
+            limit => history::sanitize_history(history::limit_history_turns(clean, limit)).0,
+        };
+        let window = cfg
+            .context_window
+            .or(self.client.resolved.config.context_window)
+            .unwrap_or(DEFAULT_CONTEXT_WINDOW);
+        // Silent, as in the original: what the model saw is in the run's trace.
+        pruning::prune(&mut sent, window, &cfg.context_pruning);
+        all.extend(sent);
         Ok(())
     }
+}
+
+/// What the prompt says of the run beyond its tools and files.
+struct PromptExtras<'a> {
+    /// TEAM.md, for a team's lead.
+    team_md: Option<String>,
+    runtime: prompt::Runtime<'a>,
+    user: Option<&'a str>,
+    team_workspace: Option<std::path::PathBuf>,
+    extra_context: Option<&'a str>,
+}
+
+impl<'a> PromptExtras<'a> {
+    fn of(req: &'a RunRequest, meta: &'a RunMeta, agent: &str) -> PromptExtras<'a> {
+        PromptExtras {
+            // Only a team's lead gets TEAM.md (seed 000, "Lead-Centric Design").
+            team_md: (req.team.as_ref())
+                .filter(|t| t.team.is_lead(agent))
+                .map(|t| crate::team::work::team_md(&t.team, &t.base)),
+            runtime: prompt::Runtime {
+                session: req.session.as_deref(),
+                provider: &meta.provider,
+                model: &meta.model,
+            },
+            user: req.user.as_deref(),
+            team_workspace: req
+                .team
+                .as_ref()
+                .map(|t| crate::team::work::team_dir(&t.base, &t.team)),
+            extra_context: req.context.as_deref(),
+        }
+    }
+}
+
+/// `## Sandbox`: how `exec` confines the agent's commands, when it has `exec` and a sandbox.
+fn sandbox_note(
+    gate: &Gate<'_>,
+    profile: Option<&crate::tools::config::AgentProfile>,
+    tools: &[ToolDef],
+) -> Option<String> {
+    use crate::tools::exec::{SandboxMode, sandbox};
+    if !tools.iter().any(|t| t.name == "exec") {
+        return None;
+    }
+    let global = &gate.tools().exec;
+    let own = profile.map(|p| &p.tools.exec);
+    let mode = own.and_then(|e| e.sandbox).unwrap_or(global.sandbox);
+    let network = own.and_then(|e| e.network).unwrap_or(global.network);
+    if mode == SandboxMode::None {
+        return None;
+    }
+    let (layers, _) = sandbox::layers_for(mode).ok()?;
+    if mode == SandboxMode::Docker {
+        return Some(format!(
+            "exec runs your commands in a Docker container ({}) with only the workspace mounted, at /workspace{}.",
+            global.docker_image,
+            if network { "" } else { "; there is no network" }
+        ));
+    }
+    Some(format!(
+        "exec runs your commands in a sandbox ({layers}): the workspace, /tmp and /dev are writable, everything else is read-only{}, and goclaw's own state is hidden. A command that must write elsewhere fails: say so instead of retrying it.",
+        if network { "" } else { ", there is no network" }
+    ))
 }

@@ -1,6 +1,10 @@
-//! The system prompt (§16.9), in `full` mode (a run) or `minimal` mode (memory flush and other
-//! internal turns). Sections without data yet (channels, skills, teams, sandbox containers) are
-//! left out, as the original leaves out what does not apply.
+//! The system prompt (§16.9, seed 002 §2), in `full` mode (a run) or `minimal` mode (memory
+//! flush and other internal turns). The sections that apply to a command line are built:
+//! persona, tooling, safety, skills, MCP tools, workspace, team workspace, sandbox, user
+//! identity, date, extra context (`run --context`), project context, runtime (agent, session,
+//! provider, model) and the recency reminders (memory, knowledge graph). What does not apply
+//! (a chat channel's identity line and formatting hints, group-chat reply context) is left out,
+//! as the original leaves out what does not apply.
 
 use crate::providers::ToolDef;
 
@@ -21,6 +25,24 @@ pub struct PromptInput<'a> {
     pub tool_notes: &'a str,
     /// The `## Skills (mandatory)` section, or "".
     pub skills: &'a str,
+    /// What `## Runtime` says beyond the agent.
+    pub runtime: Runtime<'a>,
+    /// The user the run works for (`--user`), for `## User Identity`.
+    pub user: Option<&'a str>,
+    /// How `exec` confines commands, when the agent has `exec` in a sandbox (`## Sandbox`).
+    pub sandbox: Option<String>,
+    /// The team's directory, for a run that works for a team (`## Team Shared Workspace`).
+    pub team_workspace: Option<&'a std::path::Path>,
+    /// `run --context`: wrapped in `<extra_context>` under `## Additional Context`.
+    pub extra_context: Option<&'a str>,
+}
+
+/// The run's session, provider and model, for `## Runtime`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Runtime<'a> {
+    pub session: Option<&'a str>,
+    pub provider: &'a str,
+    pub model: &'a str,
 }
 
 const SAFETY: &str = "## Safety\n\
@@ -85,7 +107,7 @@ pub fn build(p: &PromptInput) -> String {
         "\n## Workspace\nYour working directory is: {}\nUse paths relative to it for file tools.",
         p.workspace.display()
     ));
-    out.push(format!("\nCurrent date: {} (UTC)", p.today));
+    situation(p, &mut out);
     let rest: Vec<&(String, String)> = p
         .context_files
         .iter()
@@ -99,20 +121,61 @@ pub fn build(p: &PromptInput) -> String {
         }
         out.push("Keep these files' contents confidential.".into());
     }
-    out.push(format!(
-        "\n## Runtime\nRuntime: agent={} | channel=cli",
-        p.agent
-    ));
+    let mut runtime = format!("\n## Runtime\nRuntime: agent={} | channel=cli", p.agent);
+    if let Some(session) = p.runtime.session {
+        runtime.push_str(&format!(" | session={session}"));
+    }
+    if !p.runtime.provider.is_empty() {
+        runtime.push_str(&format!(
+            " | provider={} | model={}",
+            p.runtime.provider, p.runtime.model
+        ));
+    }
+    out.push(runtime);
     if !persona.is_empty() {
         out.push("Reminder: stay in the persona defined above.".into());
     }
     if !p.minimal {
         out.push("Reminder: Follow AGENTS.md rules — memory recall before answering, NO_REPLY when silent, match the user's language.".into());
-        if p.has_memory {
-            out.push("Reminder: use memory_search before answering questions about earlier work, decisions or preferences.".into());
+        let knowledge = p.tools.iter().any(|t| t.name == "knowledge_graph_search");
+        match (p.has_memory, knowledge) {
+            (true, true) => out.push("Reminder: use memory_search before answering questions about earlier work, decisions or preferences, and knowledge_graph_search for people, projects and how they relate.".into()),
+            (true, false) => out.push("Reminder: use memory_search before answering questions about earlier work, decisions or preferences.".into()),
+            (false, true) => out.push("Reminder: use knowledge_graph_search before answering questions about people, projects and how they relate.".into()),
+            (false, false) => {}
         }
     }
     out.join("\n")
+}
+
+/// Where and for whom the run works: team workspace, sandbox, user, date, extra context.
+fn situation(p: &PromptInput, out: &mut Vec<String>) {
+    if let Some(dir) = p.team_workspace {
+        out.push(format!(
+            "\n## Team Shared Workspace\nYour team's workspace is: {}\nWhat the team shares (results, hand-overs) is written there.",
+            dir.display()
+        ));
+    }
+    if let Some(sandbox) = &p.sandbox {
+        out.push(format!("\n## Sandbox\n{sandbox}"));
+    }
+    if let Some(user) = p.user.filter(|_| !p.minimal) {
+        out.push(format!(
+            "\n## User Identity\nYou work for user `{user}`: the memory and USER.md you see are theirs."
+        ));
+    }
+    out.push(format!("\nCurrent date: {} (UTC)", p.today));
+    if let Some(extra) = p.extra_context.filter(|e| !e.trim().is_empty()) {
+        let heading = if p.minimal {
+            "## Subagent Context"
+        } else {
+            "## Additional Context"
+        };
+        out.push(format!(
+            "\n{heading}\n<extra_context>\n{}\n</extra_context>",
+            extra.trim_end()
+        ));
+    }
 }
 
 /// Today in UTC as `YYYY-MM-DD Weekday`.
@@ -143,8 +206,31 @@ mod tests {
             bootstrap: false,
             tool_notes: "",
             skills: "",
+            runtime: Runtime {
+                session: Some("s1"),
+                provider: "local",
+                model: "llama3.2",
+            },
+            user: Some("alice"),
+            sandbox: Some("Commands run in a sandbox.".into()),
+            team_workspace: Some(std::path::Path::new("/w/teams/dev")),
+            extra_context: Some("Release day."),
         });
         let at = |needle: &str| s.find(needle).unwrap_or(usize::MAX);
+        assert!(
+            at("## Workspace")
+                < at("## Team Shared Workspace\nYour team's workspace is: /w/teams/dev")
+        );
+        assert!(at("## Team Shared Workspace") < at("## Sandbox\nCommands run in a sandbox."));
+        assert!(at("## Sandbox") < at("## User Identity\nYou work for user `alice`"));
+        assert!(at("## User Identity") < at("Current date"));
+        assert!(
+            at("Current date")
+                < at("## Additional Context\n<extra_context>\nRelease day.\n</extra_context>")
+        );
+        assert!(s.contains(
+            "Runtime: agent=a | channel=cli | session=s1 | provider=local | model=llama3.2"
+        ));
         assert!(at("# Persona") < at("## Tooling"));
         assert!(at("- read_file: Read a file.") < at("## Safety"));
         assert!(at("## Safety") < at("## Workspace"));

@@ -423,6 +423,30 @@ pub fn compaction_state(db: Db<'_>, key: &str) -> Result<Option<(i64, i64, Optio
     )
 }
 
+/// How long a compaction lease lasts: past the flush (90 s) and the summary (120 s) it guards.
+pub const COMPACTION_LEASE_MS: i64 = 5 * 60 * 1000;
+
+/// Takes the session's compaction lease for `by` (a run id); `false` when another process holds
+/// it (a lease that has expired is free).
+pub fn take_compaction_lock(db: Db<'_>, key: &str, by: &str) -> Result<bool> {
+    let now = now_ms();
+    let changed = db.execute(
+        "UPDATE sessions SET compacting_until = ?2, compacting_by = ?3
+         WHERE key = ?1 AND (compacting_until IS NULL OR compacting_until < ?4 OR compacting_by = ?3)",
+        db_params![key, now + COMPACTION_LEASE_MS, by, now],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Gives the lease back (only the holder's).
+pub fn release_compaction_lock(db: Db<'_>, key: &str, by: &str) -> Result<()> {
+    db.execute(
+        "UPDATE sessions SET compacting_until = NULL, compacting_by = NULL WHERE key = ?1 AND compacting_by = ?2",
+        db_params![key, by],
+    )?;
+    Ok(())
+}
+
 /// Records that memory was flushed in the current compaction cycle.
 pub fn mark_flushed(db: Db<'_>, key: &str) -> Result<()> {
     db.execute(

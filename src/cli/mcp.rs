@@ -68,6 +68,23 @@ pub enum McpCommand {
     /// Call one tool through the gate (policy, rate limit, scrubbing, audit); exit 8 when the
     /// server fails
     Call(CallArgs),
+    /// A server's resources (URI, name, type)
+    Resources { name: String },
+    /// Read one resource of a server: its text on a terminal, the contents as JSON otherwise
+    #[command(
+        after_help = "Example:\n  goclaw mcp read everything demo://resource/static/document/architecture.md"
+    )]
+    Read { name: String, uri: String },
+    /// A server's prompts (name, description, arguments)
+    Prompts { name: String },
+    /// Get one prompt of a server, filled with its arguments: its messages
+    Prompt {
+        name: String,
+        prompt: String,
+        /// K=V, an argument of the prompt (repeatable)
+        #[arg(long = "arg", value_name = "K=V")]
+        args: Vec<String>,
+    },
     /// Serve goclaw's tools to an MCP client over stdio, under an agent's policy
     #[command(after_help = "Example (an editor or agent CLI starts it):\n  \
         goclaw mcp serve --agent builder\n\n\
@@ -162,6 +179,14 @@ pub struct GrantArgs {
     /// Record the grant disabled (a disabled user grant removes the server for that user)
     #[arg(long)]
     pub disabled: bool,
+    /// K=V for the server's environment when this agent or user uses it, over the server's own
+    /// (repeatable; encrypted; a user grant's win over an agent grant's)
+    #[arg(long = "env", value_name = "K=V", value_parser = key_value)]
+    pub env: Vec<(String, String)>,
+    /// K=V HTTP header when this agent or user uses the server, over the server's own
+    /// (repeatable; encrypted)
+    #[arg(long = "header", value_name = "K=V", value_parser = key_value)]
+    pub headers: Vec<(String, String)>,
 }
 
 #[derive(Debug, Args)]
@@ -220,7 +245,7 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
         McpCommand::Disable { name } => {
             print_server(ctx, &mcp::set_enabled(store.db(), config, &name, false)?)?
         }
-        McpCommand::Grant(g) => exec_grant(ctx, &store, config, g)?,
+        McpCommand::Grant(g) => exec_grant(ctx, &store, settings, g)?,
         McpCommand::Revoke(w) => exec_revoke(ctx, &store, config, w)?,
         McpCommand::Grants { name } => exec_grants(ctx, &store, name.as_deref())?,
         McpCommand::Request(r) => exec_request(ctx, &store, config, r)?,
@@ -230,6 +255,16 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
         McpCommand::Probe { name } => exec_probe(ctx, &store, settings, name)?,
         McpCommand::Tools { name } => exec_tools(ctx, &store, settings, name.as_deref())?,
         McpCommand::Call(c) => return exec_call(ctx, store, config, c),
+        McpCommand::Resources { name } => {
+            super::mcp_content::resources(ctx, &store, settings, &name)?
+        }
+        McpCommand::Read { name, uri } => {
+            super::mcp_content::read(ctx, &store, settings, &name, &uri)?
+        }
+        McpCommand::Prompts { name } => super::mcp_content::prompts(ctx, &store, settings, &name)?,
+        McpCommand::Prompt { name, prompt, args } => {
+            super::mcp_content::prompt(ctx, &store, settings, &name, &prompt, &args)?
+        }
         McpCommand::Serve(a) => {
             drop(store);
             return serve(ctx, a);
@@ -326,11 +361,17 @@ fn exec_rm(ctx: &Context, store: &Store, config: &McpConfig, name: String) -> Re
 }
 
 /// `mcp grant`.
-fn exec_grant(ctx: &Context, store: &Store, config: &McpConfig, g: GrantArgs) -> Result<()> {
+fn exec_grant(ctx: &Context, store: &Store, settings: &Settings, g: GrantArgs) -> Result<()> {
     let (scope, subject) = who(ctx, &g.who)?;
+    let sealed = !g.env.is_empty() || !g.headers.is_empty();
+    let key = if sealed {
+        Some(SecretKey::load(&settings.store_dir())?)
+    } else {
+        None
+    };
     let grant = mcp::grant(
         store.db(),
-        config,
+        &settings.config.mcp,
         &g.who.name,
         &NewGrant {
             scope,
@@ -339,6 +380,9 @@ fn exec_grant(ctx: &Context, store: &Store, config: &McpConfig, g: GrantArgs) ->
             deny: nonempty(g.deny),
             enabled: !g.disabled,
             by: &actor(),
+            env: g.env.into_iter().collect(),
+            headers: g.headers.into_iter().collect(),
+            key: key.as_ref(),
         },
     )?;
     ctx.out.data(&grant, |w| {
@@ -531,6 +575,24 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
             parameters: t.parameters(),
         })
         .collect();
+    // The agent's skills are its prompts, when its policy lets it use skills.
+    let prompts = if allowed.iter().any(|t| t == "use_skill") {
+        crate::skills::discover(
+            g.skill_roots(),
+            ctx.any_store()?.db(),
+            a.caller.agent.as_deref(),
+        )?
+        .into_iter()
+        .map(|s| mcp::serve::PromptOffer {
+            name: s.name,
+            description: s.description,
+            location: s.location,
+            base_dir: s.base_dir,
+        })
+        .collect()
+    } else {
+        Vec::new()
+    };
     ctx.out.verbose(&format!(
         "mcp serve: {} tools for {}",
         offers.len(),
@@ -559,7 +621,7 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
             s.spawn(move || serve_worker(g, &mut store, queue, a, relay));
         }
         // Returns when the client goes away; dropping `jobs` with it ends the workers.
-        mcp::serve::serve_stdio(&offers, jobs)
+        mcp::serve::serve_stdio(&offers, prompts, jobs)
     })?;
     Ok(Status::Ok)
 }

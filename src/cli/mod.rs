@@ -29,6 +29,7 @@ pub mod human;
 pub mod input;
 pub mod kg;
 pub mod mcp;
+pub mod mcp_content;
 pub mod media;
 pub mod message;
 pub mod policy;
@@ -305,12 +306,16 @@ pub enum Early {
 
 /// goclaw's own helper processes, before any parsing: the exec sandbox's re-exec
 /// (`goclaw __sandbox-exec …`), which applies the sandbox and runs the command, returning only
-/// the exit code of a failure to; and a background command's keeper (`goclaw __keep-process`).
+/// the exit code of a failure to; a background command's keeper (`goclaw __keep-process`); and
+/// the PDF reader of `read_document` (`goclaw __pdf-text`).
 /// `None` for any other command line.
 pub fn sandbox_exec(args: &[OsString]) -> Option<u8> {
     use crate::tools::exec::sandbox::REEXEC_SUBCOMMAND;
     if args.len() == 2 && args[1] == crate::tools::exec::keeper::SUBCOMMAND {
         return Some(crate::tools::exec::keeper::main());
+    }
+    if args.len() == 2 && args[1] == crate::tools::media::pdf::SUBCOMMAND {
+        return Some(crate::tools::media::pdf::child_main());
     }
     if args.get(1).is_none_or(|a| a != REEXEC_SUBCOMMAND) {
         return None;

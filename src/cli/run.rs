@@ -55,6 +55,10 @@ pub struct RunArgs {
     /// for `goclaw approvals answer` from elsewhere
     #[arg(long, default_value = "deny", value_parser = OnAsk::parse)]
     pub on_ask: OnAsk,
+    /// Extra context for the system prompt, text or @FILE: the agent sees it under
+    /// `## Additional Context`, wrapped in <extra_context>
+    #[arg(long, value_name = "TEXT|@FILE")]
+    pub context: Option<String>,
     /// Print every event as JSON Lines (and nothing else) on stdout
     #[arg(long)]
     pub events: bool,
@@ -274,6 +278,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
     };
     let request = RunRequest {
         message,
+        context: read_context(ctx, &a)?,
         session: a.caller.session.clone(),
         user: a.caller.user.clone(),
         model: a.model.clone(),
@@ -316,6 +321,37 @@ fn read_message(ctx: &Context, a: &RunArgs) -> Result<String> {
         return Err(Error::usage("the message is empty"));
     }
     Ok(message)
+}
+
+/// `--context` for a detached run: a file by its absolute path, since the run reads it from
+/// another directory.
+fn context_arg(a: &RunArgs) -> Option<String> {
+    let c = a.context.as_ref()?;
+    Some(match c.strip_prefix('@') {
+        Some(file) => format!(
+            "--context=@{}",
+            std::path::absolute(file)
+                .unwrap_or_else(|_| file.into())
+                .display()
+        ),
+        None => format!("--context={c}"),
+    })
+}
+
+/// `--context`: its text, read from @FILE when it names one.
+fn read_context(ctx: &Context, a: &RunArgs) -> Result<Option<String>> {
+    let Some(value) = a.context.as_deref() else {
+        return Ok(None);
+    };
+    if value == "-" {
+        return Err(Error::usage(
+            "--context takes text or @FILE (standard input is the message's)",
+        ));
+    }
+    let input = Input::parse(Some(value));
+    let text = String::from_utf8(input.read(ctx)?)
+        .map_err(|_| Error::usage(format!("--context: {} is not UTF-8 text", input.describe())))?;
+    Ok(Some(text))
 }
 
 /// Runs `request`: the agent's kit in the run's workspace, signals and the parent watched, the
@@ -475,6 +511,7 @@ fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
             cmd.arg(format!("{flag}={v}"));
         }
     }
+    cmd.args(context_arg(a));
     if let Some(n) = a.max_iterations {
         cmd.arg(format!("--max-iterations={n}"));
     }

@@ -1,12 +1,15 @@
 //! Who may use an MCP server: grants to agents and users (with allow/deny lists of its tools),
 //! access requests and their review, and the decision for one caller (`access_for`).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{Access, McpConfig, Server, store_id, tool_allowed};
 use crate::db_params;
 use crate::error::{Error, Result};
+use crate::secrets::SecretKey;
 use crate::store::db::{Begin, Db};
 use crate::store::now_ms as now;
 use crate::store::page::{Page, PageRequest};
@@ -38,6 +41,9 @@ pub struct Grant {
     pub tool_allow: Option<Vec<String>>,
     pub tool_deny: Option<Vec<String>>,
     pub granted_by: String,
+    /// Names of the env values and headers the grant sets (their values are sealed).
+    pub env_keys: Vec<String>,
+    pub header_keys: Vec<String>,
 }
 
 fn list_json(v: &Option<Vec<String>>) -> Option<String> {
@@ -48,7 +54,7 @@ fn list_json(v: &Option<Vec<String>>) -> Option<String> {
 
 /// A grant to record: who (`scope`, `subject`) gets a server's tools, narrowed by `allow` and
 /// `deny`, and who granted it.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct NewGrant<'a> {
     pub scope: Scope,
     pub subject: &'a str,
@@ -56,6 +62,10 @@ pub struct NewGrant<'a> {
     pub deny: Option<Vec<String>>,
     pub enabled: bool,
     pub by: &'a str,
+    /// Env values and headers for this grant's subject, over the server's (sealed with `key`).
+    pub env: BTreeMap<String, String>,
+    pub headers: BTreeMap<String, String>,
+    pub key: Option<&'a SecretKey>,
 }
 
 /// Grants (or replaces the grant of) the subject of `g` on a stored server.
@@ -69,15 +79,61 @@ pub fn grant(db: Db<'_>, config: &McpConfig, server: &str, g: &NewGrant) -> Resu
 }
 
 fn upsert_grant(db: Db<'_>, server_id: i64, g: &NewGrant) -> Result<()> {
+    let seal = |m: &BTreeMap<String, String>| -> Result<Option<Vec<u8>>> {
+        match (m.is_empty(), g.key) {
+            (true, _) => Ok(None),
+            (false, Some(key)) => crate::secrets::seal_map(key, m),
+            (false, None) => Err(Error::internal("a grant's secrets need the store's key")),
+        }
+    };
+    let keys = crate::secrets::names_json;
     db.execute(
-        "INSERT INTO mcp_grants (server_id, scope, subject, enabled, tool_allow, tool_deny, granted_by, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        "INSERT INTO mcp_grants (server_id, scope, subject, enabled, tool_allow, tool_deny, granted_by, created_at,
+                                 env_sealed, headers_sealed, env_keys, header_keys)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
          ON CONFLICT (server_id, scope, subject) DO UPDATE SET
            enabled = excluded.enabled, tool_allow = excluded.tool_allow, tool_deny = excluded.tool_deny,
-           granted_by = excluded.granted_by",
-        db_params![server_id, g.scope.as_str(), g.subject, g.enabled, list_json(&g.allow), list_json(&g.deny), g.by, now()],
+           granted_by = excluded.granted_by, env_sealed = excluded.env_sealed,
+           headers_sealed = excluded.headers_sealed, env_keys = excluded.env_keys,
+           header_keys = excluded.header_keys",
+        db_params![server_id, g.scope.as_str(), g.subject, g.enabled, list_json(&g.allow), list_json(&g.deny), g.by, now(),
+                   seal(&g.env)?, seal(&g.headers)?, keys(&g.env), keys(&g.headers)],
     )
     .map(|_| ())
+}
+
+/// The env values and headers the caller's grants on `server` set: an agent grant's, then a
+/// user grant's over them (opened with `key`; none when no grant sets any).
+pub fn grant_secrets(
+    db: Db<'_>,
+    key: Option<&SecretKey>,
+    server: &str,
+    agent: Option<&str>,
+    user: Option<&str>,
+) -> Result<super::client::Secrets> {
+    let mut out: super::client::Secrets = Default::default();
+    for (scope, subject) in [("agent", agent), ("user", user)] {
+        let Some(subject) = subject else { continue };
+        type Sealed = (Option<Vec<u8>>, Option<Vec<u8>>);
+        let sealed: Option<Sealed> = db.query_opt(
+            "SELECT g.env_sealed, g.headers_sealed FROM mcp_grants g JOIN mcp_servers s ON s.id = g.server_id
+             WHERE s.name = ?1 AND g.scope = ?2 AND g.subject = ?3 AND g.enabled = 1",
+            db_params![server, scope, subject],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let Some((env, headers)) = sealed.filter(|(e, h)| e.is_some() || h.is_some()) else {
+            continue;
+        };
+        let Some(key) = key else {
+            return Err(Error::failed(format!(
+                "the grant of {scope} {subject} on `{server}` has sealed values and the store's key is missing"
+            )));
+        };
+        out.0.extend(crate::secrets::open_map(key, env.as_deref())?);
+        out.1
+            .extend(crate::secrets::open_map(key, headers.as_deref())?);
+    }
+    Ok(out)
 }
 
 /// Removes a grant; not found when there was none.
@@ -105,7 +161,8 @@ pub fn revoke(
 /// Every grant, or those of one server.
 pub fn grants(db: Db<'_>, server: Option<&str>) -> Result<Vec<Grant>> {
     db.query_map(
-        "SELECT g.id, s.name, g.scope, g.subject, g.enabled, g.tool_allow, g.tool_deny, g.granted_by
+        "SELECT g.id, s.name, g.scope, g.subject, g.enabled, g.tool_allow, g.tool_deny, g.granted_by,
+                g.env_keys, g.header_keys
          FROM mcp_grants g JOIN mcp_servers s ON s.id = g.server_id
          WHERE CAST(?1 AS TEXT) IS NULL OR s.name = ?1 ORDER BY s.name, g.scope, g.subject",
         db_params![server],
@@ -121,6 +178,8 @@ pub fn grants(db: Db<'_>, server: Option<&str>) -> Result<Vec<Grant>> {
                 tool_allow: parse(r.get(5)?),
                 tool_deny: parse(r.get(6)?),
                 granted_by: r.get(7)?,
+                env_keys: parse(r.get(8)?).unwrap_or_default(),
+                header_keys: parse(r.get(9)?).unwrap_or_default(),
             })
         },
     )
@@ -245,6 +304,9 @@ pub fn review(db: Db<'_>, id: i64, approve: bool, note: Option<&str>, by: &str) 
             deny: None,
             enabled: true,
             by,
+            env: BTreeMap::new(),
+            headers: BTreeMap::new(),
+            key: None,
         };
         upsert_grant(*tx, server_id, &grant)?;
     }

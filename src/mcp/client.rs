@@ -257,6 +257,30 @@ fn header_map(server: &Server, headers: &BTreeMap<String, String>) -> Result<Hea
     Ok(map)
 }
 
+/// What is asked of a server beyond its tools.
+#[derive(Debug, Clone)]
+pub enum Ask {
+    /// `resources/list`, every page.
+    Resources,
+    /// `resources/read` of a URI.
+    Read(String),
+    /// `prompts/list`, every page.
+    Prompts,
+    /// `prompts/get` of a prompt with its arguments.
+    Prompt(String, Map<String, Value>),
+}
+
+impl Ask {
+    fn method(&self) -> &'static str {
+        match self {
+            Ask::Resources => "resources/list",
+            Ask::Read(_) => "resources/read",
+            Ask::Prompts => "prompts/list",
+            Ask::Prompt(..) => "prompts/get",
+        }
+    }
+}
+
 /// Whether a failed request took the connection with it: anything but an error the server
 /// answered with.
 fn transport_failed(e: &ServiceError) -> bool {
@@ -326,6 +350,54 @@ impl Connection {
         Ok(CallOutcome {
             text: content_text(&v),
             is_error: v.get("isError").and_then(Value::as_bool).unwrap_or(false),
+        })
+    }
+
+    /// A request about the server's resources or prompts; its result as JSON.
+    pub async fn ask(&self, ask: &Ask, timeout: Duration) -> Result<Value> {
+        use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams};
+        let peer = self.service.peer();
+        let what = ask.method();
+        let answer = tokio::time::timeout(timeout, async {
+            match ask {
+                Ask::Resources => peer
+                    .list_all_resources()
+                    .await
+                    .map(|r| json!({ "resources": r })),
+                Ask::Read(uri) => peer
+                    .read_resource(ReadResourceRequestParams::new(uri.clone()))
+                    .await
+                    .map(|r| serde_json::to_value(r).unwrap_or(Value::Null)),
+                Ask::Prompts => peer
+                    .list_all_prompts()
+                    .await
+                    .map(|p| json!({ "prompts": p })),
+                Ask::Prompt(name, args) => {
+                    let mut params = GetPromptRequestParams::new(name.clone());
+                    if !args.is_empty() {
+                        params.arguments = Some(args.clone());
+                    }
+                    peer.get_prompt(params)
+                        .await
+                        .map(|r| serde_json::to_value(r).unwrap_or(Value::Null))
+                }
+            }
+        })
+        .await
+        .map_err(|_| {
+            Error::new(
+                ErrorKind::Timeout,
+                format!("MCP server `{}`: {what} timed out", self.server),
+            )
+        })?;
+        answer.map_err(|e| match &e {
+            ServiceError::McpError(m) if m.code.0 == -32602 || m.code.0 == -32002 => {
+                Error::not_found(format!(
+                    "MCP server `{}`: {what}: {}",
+                    self.server, m.message
+                ))
+            }
+            _ => Error::upstream(format!("MCP server `{}`: {what} failed: {e}", self.server)),
         })
     }
 

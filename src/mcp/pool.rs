@@ -137,6 +137,14 @@ impl Link {
         })
     }
 
+    /// Asks the server about its resources or prompts.
+    pub fn ask(&self, ask: &super::client::Ask) -> Result<Value> {
+        self.rt.block_on(async {
+            let conn = self.ensure().await?;
+            conn.ask(ask, self.call_timeout()).await
+        })
+    }
+
     /// Calls `tool` (registered in goclaw as `registered`) with `args`.
     pub fn call(
         &self,

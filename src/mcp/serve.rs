@@ -2,7 +2,9 @@
 //! it lists the tools it is given and hands each `tools/call` to the caller's workers as a
 //! [`Job`], so every call takes the same path as any other (`cli::mcp` runs them through the
 //! gate: policy, approvals, rate limits, scrubbing, audit). Calls run concurrently, up to the
-//! number of workers. The server ends when the client closes stdin.
+//! number of workers. The skills it is given are its prompts (`prompts/list`, `prompts/get`:
+//! the skill's instructions as one user message, read when asked for). The server ends when
+//! the client closes stdin.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,8 +13,9 @@ use std::sync::mpsc::Sender;
 use rmcp::ServiceExt;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListToolsResult,
+    PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value};
@@ -35,6 +38,16 @@ pub struct Answer {
     pub is_error: bool,
 }
 
+/// A prompt as offered to the client: a skill.
+#[derive(Debug, Clone)]
+pub struct PromptOffer {
+    pub name: String,
+    pub description: String,
+    /// The skill's SKILL.md.
+    pub location: std::path::PathBuf,
+    pub base_dir: std::path::PathBuf,
+}
+
 /// One `tools/call`, for a worker to run and answer.
 pub struct Job {
     pub tool: String,
@@ -44,17 +57,23 @@ pub struct Job {
 
 struct Handler {
     tools: Arc<Vec<rmcp::model::Tool>>,
+    prompts: Arc<Vec<PromptOffer>>,
     jobs: Sender<Job>,
 }
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("goclaw", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "goclaw's tools, under goclaw's policy: a refused call answers with an error \
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .build(),
+        )
+        .with_server_info(Implementation::new("goclaw", env!("CARGO_PKG_VERSION")))
+        .with_instructions(
+            "goclaw's tools, under goclaw's policy: a refused call answers with an error \
                  saying why.",
-            )
+        )
     }
 
     async fn list_tools(
@@ -63,6 +82,45 @@ impl ServerHandler for Handler {
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<ListToolsResult, rmcp::ErrorData> {
         Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ListPromptsResult, rmcp::ErrorData> {
+        let prompts = self
+            .prompts
+            .iter()
+            .map(|p| Prompt::new(p.name.clone(), Some(p.description.clone()), None))
+            .collect();
+        Ok(ListPromptsResult::with_all_items(prompts))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<GetPromptResponse, rmcp::ErrorData> {
+        let Some(p) = self.prompts.iter().find(|p| p.name == request.name) else {
+            return Err(rmcp::ErrorData::invalid_params(
+                format!("no prompt `{}`: prompts/list names them", request.name),
+                None,
+            ));
+        };
+        let text = std::fs::read_to_string(&p.location).map_err(|e| {
+            rmcp::ErrorData::internal_error(format!("cannot read skill {}: {e}", p.name), None)
+        })?;
+        let text = format!(
+            "Using skill {} (base directory: {}).\n\n{text}",
+            p.name,
+            p.base_dir.display()
+        );
+        Ok(
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+                .with_description(p.description.clone())
+                .into(),
+        )
     }
 
     async fn call_tool(
@@ -89,8 +147,9 @@ impl ServerHandler for Handler {
     }
 }
 
-/// Serves `tools` on stdin/stdout until the client goes away, sending each call to `jobs`.
-pub fn serve_stdio(tools: &[Offer], jobs: Sender<Job>) -> Result<()> {
+/// Serves `tools` and `prompts` on stdin/stdout until the client goes away, sending each call
+/// to `jobs`.
+pub fn serve_stdio(tools: &[Offer], prompts: Vec<PromptOffer>, jobs: Sender<Job>) -> Result<()> {
     let tools = tools
         .iter()
         .map(|t| {
@@ -103,6 +162,7 @@ pub fn serve_stdio(tools: &[Offer], jobs: Sender<Job>) -> Result<()> {
         .collect();
     let handler = Handler {
         tools: Arc::new(tools),
+        prompts: Arc::new(prompts),
         jobs,
     };
     let rt = tokio::runtime::Builder::new_current_thread()

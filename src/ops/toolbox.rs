@@ -200,12 +200,7 @@ impl Toolbox {
         };
         let filter = mcp::access_for(store.db(), server, caller.agent, caller.user)?
             .ok_or_else(|| bridge::refusal(server, caller.agent))?;
-        let secrets = bridge::server_secrets(
-            store.db(),
-            &settings.config.mcp,
-            &settings.store_dir(),
-            server,
-        )?;
+        let secrets = caller_secrets(settings, store, server, caller)?;
         self.scrub_given(&secrets)?;
         let link = self.mcp.link(server, secrets)?;
         let tools = bridge::tools_of(&link, &mcp::ToolFilter::default())?;
@@ -229,15 +224,13 @@ impl Toolbox {
     /// Bridges the tools of every enabled MCP server the caller may use. A server that fails
     /// is noted and skipped; the others still count.
     fn bridge_all(&mut self, settings: &Settings, store: &Store, caller: Caller<'_>) -> Result<()> {
-        let key_dir = settings.store_dir();
         let mut links = Vec::new();
         for server in mcp::list(store.db(), &settings.config.mcp)? {
             let Some(filter) = mcp::access_for(store.db(), &server, caller.agent, caller.user)?
             else {
                 continue;
             };
-            let secrets =
-                bridge::server_secrets(store.db(), &settings.config.mcp, &key_dir, &server)?;
+            let secrets = caller_secrets(settings, store, &server, caller)?;
             self.scrub_given(&secrets)?;
             links.push((self.mcp.link(&server, secrets)?, filter));
         }
@@ -342,4 +335,27 @@ fn embedder(s: &Settings) -> Result<Option<Embedder>> {
         api_key: resolved.api_key,
         model: memory.embedding_model.clone(),
     }))
+}
+
+/// The env values and headers `caller` uses `server` with: the server's, and over them what
+/// the caller's grants set.
+fn caller_secrets(
+    settings: &Settings,
+    store: &Store,
+    server: &mcp::Server,
+    caller: Caller<'_>,
+) -> Result<mcp::client::Secrets> {
+    let key_dir = settings.store_dir();
+    let mut secrets = bridge::server_secrets(store.db(), &settings.config.mcp, &key_dir, server)?;
+    let key = crate::secrets::SecretKey::existing(&key_dir).ok();
+    let own = mcp::access::grant_secrets(
+        store.db(),
+        key.as_ref(),
+        &server.name,
+        caller.agent,
+        caller.user,
+    )?;
+    secrets.0.extend(own.0);
+    secrets.1.extend(own.1);
+    Ok(secrets)
 }

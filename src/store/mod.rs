@@ -180,6 +180,16 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "processes",
         sql: include_str!("migrations/sqlite/020_processes.sql"),
     },
+    Migration {
+        version: 21,
+        name: "compaction_lock",
+        sql: include_str!("migrations/sqlite/021_compaction_lock.sql"),
+    },
+    Migration {
+        version: 22,
+        name: "grant_secrets",
+        sql: include_str!("migrations/sqlite/022_grant_secrets.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

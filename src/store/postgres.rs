@@ -52,6 +52,16 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "processes",
         sql: include_str!("migrations/postgres/020_processes.sql"),
     },
+    Migration {
+        version: 21,
+        name: "compaction_lock",
+        sql: include_str!("migrations/postgres/021_compaction_lock.sql"),
+    },
+    Migration {
+        version: 22,
+        name: "grant_secrets",
+        sql: include_str!("migrations/postgres/022_grant_secrets.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

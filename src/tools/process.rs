@@ -71,6 +71,8 @@ fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Resul
         "poll" => {
             here(&p)?;
             let read = background::read_from(&dir, p.read_offset as u64, POLL_LIMIT);
+            let started_inside = read.dropped > 0;
+            let read = background::whole_words(read, started_inside);
             background::set_read_offset(db, id, read.next)?;
             let mut a = status(&p);
             a["output"] = text(&read.bytes).into();

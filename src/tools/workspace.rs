@@ -75,9 +75,16 @@ fn readable_file(fd: OwnedFd, shown: &str) -> FsResult<File> {
     if meta.is_dir() {
         return Err(FsError::new(format!("is a directory: {shown}")));
     }
-    if meta.is_file() && meta.nlink() > 1 {
+    // A FIFO, socket or device would block a read or never end: only regular files are read.
+    if !meta.is_file() {
+        return Err(FsError::new(format!("not a regular file: {shown}")));
+    }
+    if meta.nlink() > 1 {
         return Err(FsError::new("access denied: hardlinked file not allowed"));
     }
+    // Opened without blocking (a FIFO's open would wait for a writer); reads block as usual.
+    nix::fcntl::fcntl(&file, nix::fcntl::FcntlArg::F_SETFL(OFlag::empty()))
+        .map_err(|e| FsError::new(format!("{shown}: {e}")))?;
     Ok(file)
 }
 
@@ -238,7 +245,12 @@ impl Workspace {
     pub fn open_file(&self, path: &str) -> FsResult<(File, PathBuf)> {
         let rel = self.relative(path)?;
         self.check_denied(&rel)?;
-        let fd = self.open_beneath(&rel, OFlag::O_RDONLY, Mode::empty(), path)?;
+        let fd = self.open_beneath(
+            &rel,
+            OFlag::O_RDONLY | OFlag::O_NONBLOCK,
+            Mode::empty(),
+            path,
+        )?;
         let real = self.real_relative(&fd)?;
         self.check_denied(&real)?;
         Ok((readable_file(fd, path)?, real))
@@ -253,7 +265,7 @@ impl Workspace {
     pub fn open_walked_file(&self, rel: &Path) -> FsResult<File> {
         self.check_denied(rel)?;
         let how = OpenHow::new()
-            .flags(OFlag::O_RDONLY | OFlag::O_CLOEXEC | OFlag::O_NOCTTY)
+            .flags(OFlag::O_RDONLY | OFlag::O_CLOEXEC | OFlag::O_NOCTTY | OFlag::O_NONBLOCK)
             .resolve(RESOLVE | ResolveFlag::RESOLVE_NO_SYMLINKS);
         match openat2(self.dir.as_fd(), rel, how) {
             Ok(fd) => readable_file(fd, &rel.to_string_lossy()),

@@ -21,6 +21,7 @@ mod message;
 mod pgvector;
 mod postgres;
 mod process;
+mod prompt;
 mod providers;
 mod readme;
 mod relay;

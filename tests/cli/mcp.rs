@@ -587,7 +587,7 @@ pub(crate) fn wait_for_port(port: u16) {
 
 /// A Python `http.server` on a free loopback port whose handler has `methods` (indented class
 /// body lines); running until dropped.
-fn tiny_http_server(methods: &str) -> (Child, u16) {
+pub(crate) fn tiny_http_server(methods: &str) -> (Child, u16) {
     let port = free_port();
     let script = format!(
         "import http.server, time\nclass H(http.server.BaseHTTPRequestHandler):\n{methods}    def log_message(self, *a): pass\nhttp.server.HTTPServer(('127.0.0.1', {port}), H).serve_forever()\n"
@@ -839,4 +839,112 @@ fn server_filesystem_over_stdio(backend) {
     assert!(!stdout(&o).contains("root:x:0"));
     no_server_left(&root);
 }
+}
+
+/// `mcp resources|read|prompts|prompt` against server-everything.
+#[test]
+fn a_servers_resources_and_prompts_are_read() {
+    let Some(js) = everything() else { return };
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "mcp",
+        "add",
+        "ev",
+        "--command",
+        "node",
+        "--arg",
+        &js,
+        "--arg",
+        "stdio",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let listed = items(&env.ok(&["mcp", "resources", "ev"]));
+    let first = listed
+        .iter()
+        .find(|r| {
+            r["mimeType"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("text/"))
+        })
+        .unwrap_or_else(|| panic!("{listed:?}"))
+        .clone();
+    let uri = first["uri"].as_str().unwrap();
+    let read = json(&env.ok(&["mcp", "read", "ev", uri]));
+    assert_eq!(read["contents"][0]["uri"], uri, "{read}");
+    assert!(read["contents"][0]["text"].as_str().is_some(), "{read}");
+    let prompts = items(&env.ok(&["mcp", "prompts", "ev"]));
+    let names: Vec<&str> = prompts.iter().filter_map(|p| p["name"].as_str()).collect();
+    assert!(names.contains(&"simple-prompt"), "{names:?}");
+    let got = json(&env.ok(&["mcp", "prompt", "ev", "simple-prompt"]));
+    assert!(
+        got["messages"][0]["content"]["text"].as_str().is_some(),
+        "{got}"
+    );
+    // Errors say which: an unknown resource or prompt, an argument that is no K=V, a server
+    // that does not exist.
+    assert_ne!(
+        code(&env.run(&["mcp", "read", "ev", "demo://nothing/here"])),
+        0
+    );
+    assert_ne!(
+        code(&env.run(&["mcp", "prompt", "ev", "no-such-prompt"])),
+        0
+    );
+    assert_error(
+        &env.run(&["mcp", "prompt", "ev", "simple-prompt", "--arg", "novalue"]),
+        2,
+        "usage",
+    );
+    assert_error(&env.run(&["mcp", "resources", "nope"]), 5, "not_found");
+}
+
+/// A grant's own env values reach the server when its agent uses it, sealed in the store, and
+/// scrubbed from what comes back; another agent gets the server's own.
+#[test]
+fn a_grant_sets_env_values_of_its_own() {
+    let Some(js) = everything() else { return };
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "mcp",
+        "add",
+        "ev",
+        "--command",
+        "node",
+        "--arg",
+        &js,
+        "--arg",
+        "stdio",
+        "--access",
+        "granted",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    std::fs::write(env.home().join("config.toml"), "[agents.a]\n[agents.b]\n").unwrap();
+    let o = env.run(&[
+        "mcp",
+        "grant",
+        "ev",
+        "--agent",
+        "a",
+        "--env",
+        "GRANT_ONLY=grant-secret-4711",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        json(&o)["env_keys"],
+        serde_json::json!(["GRANT_ONLY"]),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(code(&env.run(&["mcp", "grant", "ev", "--agent", "b"])), 0);
+    assert!(!String::from_utf8_lossy(&env.store_bytes()).contains("grant-secret-4711"));
+    let env_of = |agent: &str| {
+        let o = env.run(&["mcp", "call", "ev", "get-env", "{}", "--agent", agent]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        stdout(&o)
+    };
+    let a = env_of("a");
+    assert!(a.contains("GRANT_ONLY"), "{a}");
+    assert!(!a.contains("grant-secret-4711"), "{a}");
+    let b = env_of("b");
+    assert!(!b.contains("GRANT_ONLY"), "{b}");
 }

@@ -273,3 +273,46 @@ fn a_lost_server_is_reconnected_with_backoff(backend) {
     assert!(client.finish().success());
 }
 }
+
+/// The agent's skills are `mcp serve`'s prompts, when its policy lets it use skills.
+#[test]
+fn skills_are_served_as_prompts() {
+    let Some(py) = peer_python() else { return };
+    let env = TestEnv::new();
+    env.write(
+        "skills/release/SKILL.md",
+        "---\nname: release\ndescription: Cut a release of the project\n---\nBump the version, tag, push.\n",
+    );
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.plain.tools]\ndeny = [\"use_skill\"]\n",
+    )
+    .unwrap();
+    let mut client = Client::start(&env, &py, &[]);
+    let listed = client.ask(json!({"op": "prompts"}));
+    assert_eq!(
+        listed["prompts"],
+        json!([{"name": "release", "description": "Cut a release of the project"}]),
+        "{listed}"
+    );
+    let got = client.ask(json!({"op": "prompt", "name": "release"}));
+    let text = got["messages"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{got}"));
+    assert!(text.contains("Bump the version, tag, push."), "{got}");
+    assert_eq!(got["messages"][0]["role"], "user");
+    let missing = client.ask(json!({"op": "prompt", "name": "nope"}));
+    assert!(
+        missing["failed"]
+            .as_str()
+            .unwrap()
+            .contains("no prompt `nope`"),
+        "{missing}"
+    );
+    assert!(client.finish().success());
+    // An agent that may not use skills has none to offer.
+    let mut client = Client::start(&env, &py, &["--agent", "plain"]);
+    let listed = client.ask(json!({"op": "prompts"}));
+    assert_eq!(listed["prompts"], json!([]), "{listed}");
+    assert!(client.finish().success());
+}

@@ -300,3 +300,77 @@ fn an_agent_draws_and_looks_in_a_run() {
         "{seen}"
     );
 }
+
+/// A hostile provider: its image is at an address of this machine, and its answers carry the
+/// request's Authorization header back.
+#[test]
+fn a_hostile_provider_gets_neither_a_private_fetch_nor_the_key_back() {
+    let (_secret, secret_port) = crate::mcp::tiny_http_server(
+        "    def do_GET(self):\n        self.send_response(200); self.end_headers(); self.wfile.write(b'\\x89PNG\\r\\n\\x1a\\nprivate')\n",
+    );
+    let methods = format!(
+        "    def do_POST(self):\n        import json\n        n = int(self.headers.get('content-length', 0)); self.rfile.read(n)\n        auth = self.headers.get('authorization', '')\n        if self.path.endswith('/images/generations'):\n            body = {{'data': [{{'url': 'http://127.0.0.1:{secret_port}/secret'}}]}}\n        else:\n            body = {{'choices': [{{'message': {{'content': 'you sent ' + auth}}}}], 'text': 'you sent ' + auth}}\n        out = json.dumps(body).encode()\n        self.send_response(200); self.send_header('content-type', 'application/json'); self.end_headers(); self.wfile.write(out)\n"
+    );
+    let (_server, port) = crate::mcp::tiny_http_server(&methods);
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[providers.evil]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\nmodel = \"m\"\napi_key_env = \"EVIL_KEY\"\n[media]\nprovider = \"evil\"\n"
+        ),
+    )
+    .unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/media");
+    std::fs::copy(fixtures.join("red.png"), env.work().join("red.png")).unwrap();
+    std::fs::copy(fixtures.join("hello.wav"), env.work().join("hello.wav")).unwrap();
+    let key = "sk-test-SUPERSECRETKEY1234567890abcd";
+    let run = |args: &[&str]| env.cmd(args).env("EVIL_KEY", key).output().unwrap();
+    // The image URL is judged by the SSRF guard: another port of this machine is refused.
+    let o = run(&["media", "image", "x", "-o", "stolen.png"]);
+    assert_eq!(code(&o), 3, "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("SSRF protection"), "{}", stderr(&o));
+    assert!(!env.work().join("stolen.png").exists());
+    // The key the server echoes does not come back.
+    for args in [
+        &["media", "describe", "red.png"][..],
+        &["media", "transcribe", "hello.wav"],
+    ] {
+        let o = run(args);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(!stdout(&o).contains(key), "{}", stdout(&o));
+        assert!(stdout(&o).contains("[REDACTED]"), "{}", stdout(&o));
+    }
+}
+
+/// PDFs built to crash, exhaust or stall the reader are documents it cannot read; a FIFO is
+/// not waited on.
+#[test]
+fn hostile_documents_end_in_an_error_not_a_crash() {
+    let Some(peer) = media_peer() else { return };
+    let env = home(&peer, "");
+    let depth = 20_000;
+    let deep = format!(
+        "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R /Foo {}{} >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    env.write("deep.pdf", deep);
+    let o = env.run(&["media", "doc", "deep.pdf"]);
+    assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("not a readable PDF"), "{}", stderr(&o));
+    let fifo = env.work().join("pipe.pdf");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let t = std::time::Instant::now();
+    let o = env.run(&["media", "doc", "pipe.pdf"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    let o = env.run(&["tools", "exec", "read_file", "{\"path\":\"pipe.pdf\"}"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+}

@@ -246,3 +246,20 @@ fn a_run_ends_its_background_commands_unless_detached() {
     assert_eq!(c, 0, "{killed}");
     assert!(processes_end_in("sleep 98", &env.work()));
 }
+
+#[test]
+fn a_secret_is_never_split_between_two_polls() {
+    let env = TestEnv::new();
+    // The token straddles the 64 KiB a poll returns.
+    let script = format!("head -c 65526 /dev/zero | tr '\\0' x; echo ' {TOKEN} end'");
+    let (c, started) = start(&env, json!({"command": script, "background": true}), &[]);
+    assert_eq!(c, 0, "{started}");
+    let id = started["process"].as_i64().unwrap();
+    let (output, _) = poll_to_end(&env, id, &[]);
+    assert!(
+        output.contains("[REDACTED] end"),
+        "{}",
+        &output[output.len() - 100..]
+    );
+    assert!(!output.contains("ghp_"), "a part of the token came out");
+}

@@ -17,7 +17,8 @@ fn ask(env: &TestEnv, command: &str, on_ask: &str) -> std::process::Child {
 
 /// The one pending request, once it is there.
 fn pending_id(env: &TestEnv) -> i64 {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    // Generous: on a loaded 2-core machine a goclaw process can take seconds to get going.
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let o = env.run(&["approvals", "pending"]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));

@@ -959,7 +959,11 @@ fn a_run_past_the_window_is_compacted_mid_loop(backend) {
 
 /// `goclaw run ARGS…` against fakellm with verbose traces: the output, and the messages the
 /// last LLM call saw.
-fn seen_by_model(env: &TestEnv, llm: &Llm, args: &[&str]) -> (std::process::Output, Vec<Value>) {
+pub(crate) fn seen_by_model(
+    env: &TestEnv,
+    llm: &Llm,
+    args: &[&str],
+) -> (std::process::Output, Vec<Value>) {
     let mut c = env.cmd(&["run", "--model", "gpt-4o"]);
     c.args(args)
         .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))

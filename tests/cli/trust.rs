@@ -968,3 +968,39 @@ fn a_probe_timeout_ends_every_process_the_server_started(backend) {
     assert!(processes_end_in("sleep 60.2347", env.root()));
 }
 }
+
+/// A command cannot kill the supervisor that would end what it leaves behind: under Landlock
+/// the supervisor is outside the command's domain, so its signals do not reach it.
+#[test]
+fn a_command_cannot_kill_its_supervisor_to_leave_a_process_behind() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[tools.exec]\nsandbox = \"landlock\"\n",
+    )
+    .unwrap();
+    env.write(
+        "escape.py",
+        "import os, signal, subprocess, time\n\
+         subprocess.Popen(['setsid', 'sleep', '61.4417'])\n\
+         time.sleep(0.3)\n\
+         pid = os.getppid()\n\
+         while pid > 1:\n\
+         \x20   if b'__sandbox-exec' in open('/proc/%d/cmdline' % pid, 'rb').read(): break\n\
+         \x20   pid = int(open('/proc/%d/stat' % pid).read().rsplit(')', 1)[1].split()[1])\n\
+         os.kill(pid, signal.SIGKILL)\n",
+    );
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "exec",
+        r#"{"command":"python3 escape.py","timeout":5}"#,
+    ]);
+    let (c, text) = tool_text(&o);
+    assert_eq!(c, 1, "{text}");
+    assert!(text.contains("PermissionError"), "{text}");
+    assert!(
+        processes_end_in("sleep 61.4417", env.root()),
+        "the setsid child survived"
+    );
+}

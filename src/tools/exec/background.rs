@@ -42,6 +42,22 @@ pub fn logs_root(store_dir: &Path) -> PathBuf {
     store_dir.join("processes")
 }
 
+/// Creates the directory of process logs (private) if it is not there yet.
+pub fn create_root(store_dir: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    let root = logs_root(store_dir);
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&root)
+        .map_err(|e| {
+            Error::failed(format!(
+                "cannot create the process log directory {}: {e}",
+                root.display()
+            ))
+        })
+}
+
 /// One background command, as `process list` shows it.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Process {
@@ -345,6 +361,37 @@ pub fn read_from(dir: &Path, offset: u64, limit: usize) -> LogRead {
     read
 }
 
+/// Bytes a secret never holds: where a read may start or stop without cutting one in two.
+fn boundary(b: u8) -> bool {
+    b.is_ascii_whitespace() || b"\"'`,;<>()[]{}|".contains(&b)
+}
+
+/// `read` kept to whole words: one that starts inside the output (what came before was
+/// dropped) skips to the first boundary; one cut at its limit (`more` follows) stops at the
+/// last. So no secret is split across two reads, where neither half could be recognised.
+/// Within 4 KiB only: output without boundaries is returned as read.
+pub fn whole_words(mut read: LogRead, started_inside: bool) -> LogRead {
+    const LOOK: usize = 4096;
+    if read.next < read.total
+        && let Some(p) = read
+            .bytes
+            .iter()
+            .rev()
+            .take(LOOK)
+            .position(|b| boundary(*b))
+        && p < read.bytes.len()
+    {
+        let keep = read.bytes.len() - p;
+        read.next -= p as u64;
+        read.bytes.truncate(keep);
+    }
+    if started_inside && let Some(p) = read.bytes.iter().take(LOOK).position(|b| boundary(*b)) {
+        read.bytes.drain(..p);
+        read.dropped += p as u64;
+    }
+    read
+}
+
 /// The last `lines` lines of the kept log (the first kept line may be a part of one).
 pub fn tail(dir: &Path, lines: usize) -> LogRead {
     let all = read_from(dir, 0, (2 * CHUNK) as usize);
@@ -352,12 +399,16 @@ pub fn tail(dir: &Path, lines: usize) -> LogRead {
     let cut = memchr::memrchr_iter(b'\n', body)
         .nth(lines.saturating_sub(1))
         .map_or(0, |i| i + 1);
-    LogRead {
-        dropped: all.dropped + cut as u64,
-        bytes: all.bytes[cut..].to_vec(),
-        next: all.next,
-        total: all.total,
-    }
+    let started_inside = cut == 0 && all.dropped > 0;
+    whole_words(
+        LogRead {
+            dropped: all.dropped + cut as u64,
+            bytes: all.bytes[cut..].to_vec(),
+            next: all.next,
+            total: all.total,
+        },
+        started_inside,
+    )
 }
 
 /// Moves the read offset of `poll`.

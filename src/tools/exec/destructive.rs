@@ -12,6 +12,37 @@ const PROGRAMS: &[&str] = &[
     "sfdisk", "parted", "mv",
 ];
 
+/// Programs that run the command in their arguments and that the shell reader does not
+/// unwrap: their arguments are judged as commands of their own.
+const WRAPPERS: &[&str] = &[
+    "ionice",
+    "chrt",
+    "flock",
+    "taskset",
+    "numactl",
+    "watch",
+    "unbuffer",
+    "script",
+    "parallel",
+    "busybox",
+    "sudo",
+    "doas",
+    "su",
+    "runuser",
+    "chroot",
+    "unshare",
+    "nsenter",
+    "firejail",
+    "systemd-run",
+    "strace",
+    "ltrace",
+    "catchsegv",
+    "tsp",
+    "sem",
+    "fakeroot",
+    "proot",
+];
+
 /// Why `command` is destructive, or `None` when it is not.
 pub fn reason(command: &str) -> Option<String> {
     match shell::parse(command) {
@@ -20,17 +51,44 @@ pub fn reason(command: &str) -> Option<String> {
     }
 }
 
+fn base(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+fn destroys(name: &str) -> bool {
+    PROGRAMS.contains(&name) || name.starts_with("mkfs")
+}
+
 fn simple(c: &Simple) -> Option<String> {
     let program = c.argv.first()?;
-    let name = program.rsplit('/').next().unwrap_or(program);
+    let name = base(program);
     let args = &c.argv[1..];
     let has = |flags: &[&str]| args.iter().any(|a| flags.contains(&a.as_str()));
-    let destructive = PROGRAMS.contains(&name)
-        || name.starts_with("mkfs")
+    // A wrapper's arguments hold a command: a destructive program among them, or a script.
+    let wrapped = WRAPPERS.contains(&name)
+        && args
+            .iter()
+            .any(|a| destroys(base(a)) || (a.contains(char::is_whitespace) && reason(a).is_some()));
+    // find -exec rm {} +, -execdir, -ok, -okdir.
+    let find_runs = name == "find"
+        && args.windows(2).any(|w| {
+            ["-exec", "-execdir", "-ok", "-okdir"].contains(&w[0].as_str()) && destroys(base(&w[1]))
+        });
+    let destructive = destroys(name)
+        || wrapped
+        || find_runs
         || (name == "find" && has(&["-delete"]))
-        || (name == "rsync" && args.iter().any(|a| a.starts_with("--delete")))
+        || (name == "rsync"
+            && args
+                .iter()
+                .any(|a| a.starts_with("--delete") || a == "--remove-source-files"))
         || (name == "git" && git(args));
     destructive.then(|| format!("`{}` destroys data", c.argv.join(" ")))
+}
+
+/// A short-option cluster (`-fu`) that holds `flag`.
+fn cluster_has(arg: &str, flag: char) -> bool {
+    arg.len() > 1 && arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(flag)
 }
 
 /// `git` subcommands that discard work or history.
@@ -39,7 +97,11 @@ fn git(args: &[String]) -> bool {
     let mut rest = args.iter().map(String::as_str);
     let sub = loop {
         match rest.next() {
-            Some("-C" | "-c") => {
+            // Global options whose value is the next word.
+            Some(
+                "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
+                | "--super-prefix" | "--exec-path",
+            ) => {
                 rest.next();
             }
             Some(a) if a.starts_with('-') => {}
@@ -48,18 +110,28 @@ fn git(args: &[String]) -> bool {
     };
     let rest: Vec<&str> = rest.collect();
     let has = |f: &[&str]| rest.iter().any(|a| f.contains(a));
+    let cluster = |flag: char| rest.iter().any(|a| cluster_has(a, flag));
     match sub {
         Some("reset") => has(&["--hard", "--merge", "--keep"]),
         Some("clean") | Some("restore") => true,
         Some("push") => {
-            has(&["-f", "--force", "--delete", "-d", "--mirror", "--prune"])
-                || rest
-                    .iter()
-                    .any(|a| a.starts_with("--force-with-lease") || a.starts_with('+'))
+            has(&["--force", "--delete", "--mirror", "--prune"])
+                || cluster('f')
+                || cluster('d')
+                || rest.iter().any(|a| {
+                    a.starts_with("--force-with-lease")
+                        || a.starts_with("--force-if-includes")
+                        || a.starts_with('+')
+                        || (a.starts_with(':') && a.len() > 1)
+                })
         }
-        Some("branch") => has(&["-D", "--delete", "-d"]) && has(&["-D", "--force", "-f"]),
+        Some("branch") => {
+            cluster('D')
+                || ((has(&["--delete"]) || cluster('d')) && (has(&["--force"]) || cluster('f')))
+        }
         Some("stash") => has(&["drop", "clear"]),
-        Some("checkout") => has(&["--", ".", "-f", "--force"]),
+        Some("checkout") => has(&["--", ".", "--force"]) || cluster('f'),
+        Some("switch") => has(&["--force", "--discard-changes"]) || cluster('f'),
         _ => false,
     }
 }
@@ -90,6 +162,20 @@ mod tests {
             "sh -c 'rm x'",
             "ls | xargs rm",
             "echo $(rm x)",
+            "ionice -c3 rm -rf build",
+            "flock /tmp/l rm x",
+            "script -qc 'rm x' /dev/null",
+            "busybox rm x",
+            "find . -name '*.o' -exec rm {} +",
+            "find . -execdir /bin/rm {} ;",
+            "git --work-tree . reset --hard",
+            "git --git-dir .git clean -fdx",
+            "git push -fu origin main",
+            "git push origin :main",
+            "git push --force-if-includes",
+            "git branch -df topic",
+            "git switch -f main",
+            "rsync -a --remove-source-files src/ dst/",
         ] {
             assert!(reason(c).is_some(), "{c}");
         }
@@ -102,6 +188,10 @@ mod tests {
             "find . -name '*.rs'",
             "echo rm",
             "grep -r rm .",
+            "ionice -c3 make",
+            "find . -exec cat {} ;",
+            "git push -u origin main",
+            "git switch main",
         ] {
             assert_eq!(reason(c), None, "{c}");
         }

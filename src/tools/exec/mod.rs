@@ -258,6 +258,13 @@ impl Tool for ExecTool {
         };
         let timeout_arg = args.get("timeout").and_then(Value::as_u64);
         let background = args.get("background").and_then(Value::as_bool) == Some(true);
+        if background {
+            // Made before the plan, which masks only what exists: the first background command
+            // must not see the logs of those that come after it.
+            if let Err(e) = background::create_root(&ctx.key_dir) {
+                return ToolResult::from_error(&e);
+            }
+        }
         let plan = match sandbox::plan_for(ctx) {
             Ok(p) => p,
             Err(e) => {

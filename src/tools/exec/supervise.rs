@@ -6,18 +6,19 @@
 //!    forks cannot escape;
 //! 2. masks goclaw's state (`--mask`) in a private mount namespace: an empty read-only tmpfs
 //!    over a directory, `/dev/null` over a file;
-//! 3. restricts itself with Landlock: read-only everywhere, the `--rw` paths writable, no TCP
-//!    without `--net`, Unix-socket connects only under the first `--rw` path (the workspace) on
-//!    kernels with Landlock ABI 9, signals and abstract sockets scoped to the sandbox (ABI 6);
-//! 4. forks the command, which first installs a seccomp filter: no `socket()` for the internet
-//!    families without `--net` (Landlock does not cover UDP), no Unix sockets where Landlock
-//!    cannot confine them, no io_uring (it would bypass both);
-//! 5. waits for it, then kills and reaps every descendant still alive, and exits as it did.
+//! 3. forks the command, which restricts itself with Landlock (read-only everywhere, the `--rw`
+//!    paths writable, no TCP without `--net`, Unix-socket connects only under the first `--rw`
+//!    path (the workspace) on kernels with Landlock ABI 9, signals and abstract sockets scoped
+//!    to the sandbox (ABI 6), so it cannot signal this supervisor, which stays outside its
+//!    domain), then installs a seccomp filter: no `socket()` for the internet families
+//!    without `--net` (Landlock does not cover UDP), no Unix sockets where Landlock cannot
+//!    confine them, no io_uring (it would bypass both);
+//! 4. waits for it, then kills and reaps every descendant still alive, and exits as it did.
 //!
 //! A SIGTERM, SIGINT or SIGHUP (goclaw's time limit, goclaw's death) ends the command and every
 //! descendant at once. Stdio MCP servers run under it too (`--no-sandbox`, no `--parent`), so a
 //! server's own children go with it when goclaw ends the connection. The supervisor waits with `sigwait` (SIGCHLD and those three), so it
-//! neither polls nor misses a signal that arrives early. `--no-sandbox` (`sandbox = "none"`) keeps steps 1 and 5 only.
+//! neither polls nor misses a signal that arrives early. `--no-sandbox` (`sandbox = "none"`) keeps steps 1 and 4 only.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -92,13 +93,10 @@ pub fn supervise(o: &Options) -> String {
         return "no command to run".into();
     };
     let abi = super::sandbox::landlock_abi();
-    if !o.no_sandbox {
-        if let Err(e) = mask(&o.masked) {
-            return format!("cannot hide goclaw's state from the command: {e}");
-        }
-        if let Err(e) = restrict(&o.writable, o.network, abi) {
-            return e;
-        }
+    if !o.no_sandbox
+        && let Err(e) = mask(&o.masked)
+    {
+        return format!("cannot hide goclaw's state from the command: {e}");
     }
     // The supervisor waits for these with sigwait: blocked before the fork, so none is lost.
     let mut waited = SigSet::empty();
@@ -119,17 +117,7 @@ pub fn supervise(o: &Options) -> String {
         Err(e) => return format!("cannot start the command: {e}"),
         Ok(ForkResult::Child) => {
             let _ = waited.thread_unblock();
-            if !o.no_sandbox
-                && let Err(e) = seccomp(!o.network, abi < 9)
-            {
-                eprintln!("goclaw sandbox: cannot install the seccomp filter: {e}");
-                std::process::exit(126);
-            }
-            let err = std::os::unix::process::CommandExt::exec(
-                std::process::Command::new(program).args(args),
-            );
-            eprintln!("goclaw sandbox: cannot run {program}: {err}");
-            std::process::exit(127);
+            exec_command(o, program, args, abi)
         }
         Ok(ForkResult::Parent { child }) => child,
     };
@@ -147,6 +135,29 @@ pub fn supervise(o: &Options) -> String {
         Some(Err(sig)) => die_by(sig),
         None => die_by(Signal::SIGTERM),
     }
+}
+
+/// The command's side of the fork: Landlock, then seccomp, then the command itself.
+fn exec_command(o: &Options, program: &str, args: &[String], abi: i64) -> ! {
+    // Landlock in the command only, not in the supervisor: with signals scoped to the
+    // command's domain, the command cannot kill the supervisor (which would leave what
+    // it started behind, unreaped by anyone who kills it).
+    if !o.no_sandbox
+        && let Err(e) = restrict(&o.writable, o.network, abi)
+    {
+        eprintln!("goclaw sandbox: {e}");
+        std::process::exit(126);
+    }
+    if !o.no_sandbox
+        && let Err(e) = seccomp(!o.network, abi < 9)
+    {
+        eprintln!("goclaw sandbox: cannot install the seccomp filter: {e}");
+        std::process::exit(126);
+    }
+    let err =
+        std::os::unix::process::CommandExt::exec(std::process::Command::new(program).args(args));
+    eprintln!("goclaw sandbox: cannot run {program}: {err}");
+    std::process::exit(127);
 }
 
 /// Reaps every child that has ended; returns the command's status if it is among them.

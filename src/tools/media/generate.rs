@@ -107,12 +107,13 @@ fn data_url(url: &str) -> Result<Vec<u8>> {
 fn fetch(ctx: &CallContext, url: &str) -> Result<Vec<u8>> {
     let parsed = reqwest::Url::parse(url)
         .map_err(|e| Error::new(ErrorKind::Upstream, format!("image URL `{url}`: {e}")))?;
-    if !["http", "https"].contains(&parsed.scheme()) {
-        return Err(Error::new(
-            ErrorKind::Upstream,
-            format!("image URL `{url}`: not http or https"),
-        ));
-    }
+    // The guard on the URL itself: its resolver sees names, not addresses written in the URL.
+    crate::tools::web::fetch::check_url(&parsed, &ctx.web, false).map_err(|e| {
+        Error::new(
+            ErrorKind::Denied,
+            format!("the provider's image URL {url} refused: {e}"),
+        )
+    })?;
     let timeout = ctx.stop.cap(std::time::Duration::from_secs(
         ctx.media.timeout_secs.max(1),
     ));

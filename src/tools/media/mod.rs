@@ -183,10 +183,16 @@ impl Endpoint {
         Ok(answer)
     }
 
-    /// The answer as JSON.
+    /// The answer as JSON, with the provider's key taken out wherever the server put it (an
+    /// echo of the request's headers must not bring it back).
     fn json(&self, ctx: &CallContext, path: &str, body: Body) -> Result<Value> {
         let a = self.send(ctx, path, body, MAX_OUTPUT)?;
-        serde_json::from_slice(&a.bytes).map_err(|e| {
+        let text = String::from_utf8_lossy(&a.bytes);
+        let text = match self.resolved.api_key.as_deref().filter(|k| k.len() >= 4) {
+            Some(key) => text.replace(key, "[REDACTED]"),
+            None => text.into_owned(),
+        };
+        serde_json::from_str(&text).map_err(|e| {
             Error::new(
                 ErrorKind::Upstream,
                 format!("{} answered {path} with no JSON: {e}", self.resolved.name),

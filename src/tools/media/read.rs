@@ -183,7 +183,10 @@ fn read_document(ctx: &CallContext, args: &Map<String, Value>) -> Result<ToolRes
             ))),
         };
     }
-    let text = pdf::text(&bytes).map_err(|e| Error::usage(format!("{path}: {e}")))?;
+    let timeout = ctx.stop.cap(std::time::Duration::from_secs(
+        ctx.media.timeout_secs.max(1),
+    ));
+    let text = pdf::text(&bytes, timeout).map_err(|e| Error::usage(format!("{path}: {e}")))?;
     if pdf::has_text(&text) {
         return Ok(document(&path, "application/pdf", "text", &text));
     }

@@ -180,7 +180,9 @@ pub fn builder(timeout: Duration, https: bool) -> reqwest::ClientBuilder {
 }
 
 /// The HTTP client of web_fetch: guarded resolver, no proxies (a proxy would resolve names
-/// itself), no automatic redirects (the caller follows and checks them).
+/// itself), no automatic redirects (the caller follows and checks them). The resolver judges
+/// names only: a URL with an address in it (`http://127.0.0.1/`, `http://[::1]/`) never reaches
+/// it, so every caller checks the URL first with [`fetch::check_url`].
 pub fn client(web: &WebConfig, timeout: Duration, https: bool) -> Result<reqwest::Client, String> {
     builder(timeout, https)
         .dns_resolver(Arc::new(GuardedResolver {
