@@ -256,6 +256,7 @@ impl Runner<'_> {
             sandbox: None,
             team_workspace: None,
             extra_context: None,
+            mcp_deferred: 0,
         })
     }
 

@@ -19,8 +19,8 @@ impl Runner<'_> {
     ) -> Result<RunState> {
         let profile = self.agent.map(|a| a.profile());
         let depth = req.child.as_ref().map_or(0, |c| c.depth);
-        let (scope, mut tools) = self.tools_for(req, &cfg, &meta, profile.as_ref());
-        let extras = PromptExtras::of(req, &meta, self.agent_key);
+        let (scope, mut tools, deferred) = self.tools_for(req, &cfg, &meta, profile.as_ref());
+        let extras = PromptExtras::of(req, &meta, self.agent_key, deferred.len());
         let system = self.system_prompt(owner, profile.as_ref(), &mut tools, extras)?;
         let mut all = vec![Message::new(Role::System, system)];
         if let Some(key) = &req.session {
@@ -93,6 +93,7 @@ impl Runner<'_> {
             meta,
             cfg,
             tools,
+            deferred,
             all,
             base_len,
             carried: Vec::new(),
@@ -106,15 +107,16 @@ impl Runner<'_> {
         })
     }
 
-    /// The tools the agent may use, and the policy scope they came from: a subagent's get the
-    /// subagent deny list, and the leaf list at the deepest level.
+    /// The tools the agent may use (those offered, and the MCP tools held back in search mode),
+    /// and the policy scope they came from: a subagent's get the subagent deny list, and the
+    /// leaf list at the deepest level.
     fn tools_for(
         &self,
         req: &RunRequest,
         cfg: &AgentConfig,
         meta: &RunMeta,
         profile: Option<&crate::tools::config::AgentProfile>,
-    ) -> (Scope, Vec<ToolDef>) {
+    ) -> (Scope, Vec<ToolDef>, Vec<ToolDef>) {
         let depth = req.child.as_ref().map_or(0, |c| c.depth);
         let scope = Scope {
             subagent: depth > 0 || req.restricted,
@@ -134,7 +136,8 @@ impl Runner<'_> {
                 parameters: t.parameters(),
             })
             .collect();
-        (scope, tools)
+        let (offered, deferred) = mcp_search_mode(tools, self.gate.tools().mcp_search_threshold);
+        (scope, offered, deferred)
     }
 
     /// The system prompt: context files, memory, credentialed CLIs and skills as far as the
@@ -190,6 +193,7 @@ impl Runner<'_> {
             sandbox: sandbox_note(self.gate, profile, tools),
             team_workspace: extras.team_workspace.as_deref(),
             extra_context: extras.extra_context,
+            mcp_deferred: extras.mcp_deferred,
         });
         Ok(system)
     }
@@ -247,10 +251,17 @@ struct PromptExtras<'a> {
     user: Option<&'a str>,
     team_workspace: Option<std::path::PathBuf>,
     extra_context: Option<&'a str>,
+    /// MCP tools held back for `mcp_tool_search`.
+    mcp_deferred: usize,
 }
 
 impl<'a> PromptExtras<'a> {
-    fn of(req: &'a RunRequest, meta: &'a RunMeta, agent: &str) -> PromptExtras<'a> {
+    fn of(
+        req: &'a RunRequest,
+        meta: &'a RunMeta,
+        agent: &str,
+        mcp_deferred: usize,
+    ) -> PromptExtras<'a> {
         PromptExtras {
             // Only a team's lead gets TEAM.md (seed 000, "Lead-Centric Design").
             team_md: (req.team.as_ref())
@@ -267,6 +278,7 @@ impl<'a> PromptExtras<'a> {
                 .as_ref()
                 .map(|t| crate::team::work::team_dir(&t.base, &t.team)),
             extra_context: req.context.as_deref(),
+            mcp_deferred,
         }
     }
 }
@@ -300,4 +312,22 @@ fn sandbox_note(
         "exec runs your commands in a sandbox ({layers}): the workspace, /tmp and /dev are writable, everything else is read-only{}, and goclaw's own state is hidden. A command that must write elsewhere fails: say so instead of retrying it.",
         if network { "" } else { ", there is no network" }
     ))
+}
+
+/// MCP search mode (§17): with more MCP tools than `threshold` (0: never) and
+/// `mcp_tool_search` allowed, the MCP tools are held back (deferred) until a search finds them;
+/// otherwise every MCP tool is offered and the search is not. The tools offered, and those
+/// held back.
+fn mcp_search_mode(tools: Vec<ToolDef>, threshold: usize) -> (Vec<ToolDef>, Vec<ToolDef>) {
+    let is_mcp = |t: &ToolDef| t.name.starts_with("mcp_") && t.name != "mcp_tool_search";
+    let count = tools.iter().filter(|t| is_mcp(t)).count();
+    let searchable = tools.iter().any(|t| t.name == "mcp_tool_search");
+    if threshold == 0 || count <= threshold || !searchable {
+        let offered = tools
+            .into_iter()
+            .filter(|t| t.name != "mcp_tool_search")
+            .collect();
+        return (offered, Vec::new());
+    }
+    tools.into_iter().partition(|t| !is_mcp(t))
 }

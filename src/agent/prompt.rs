@@ -35,6 +35,8 @@ pub struct PromptInput<'a> {
     pub team_workspace: Option<&'a std::path::Path>,
     /// `run --context`: wrapped in `<extra_context>` under `## Additional Context`.
     pub extra_context: Option<&'a str>,
+    /// MCP tools held back for `mcp_tool_search` (search mode), or 0.
+    pub mcp_deferred: usize,
 }
 
 /// The run's session, provider and model, for `## Runtime`.
@@ -73,7 +75,11 @@ pub fn build(p: &PromptInput) -> String {
     out.push("## Tooling".into());
     out.push("Tool availability (filtered by policy).".into());
     out.push("Tool names are case-sensitive. Call tools exactly as listed.".into());
-    for t in p.tools.iter().filter(|t| !t.name.starts_with("mcp_")) {
+    for t in p
+        .tools
+        .iter()
+        .filter(|t| !t.name.starts_with("mcp_") || t.name == "mcp_tool_search")
+    {
         let summary = t.description.lines().next().unwrap_or("(custom tool)");
         out.push(format!("- {}: {summary}", t.name));
     }
@@ -88,21 +94,7 @@ pub fn build(p: &PromptInput) -> String {
         out.push(String::new());
         out.push(p.skills.to_string());
     }
-    let mcp: Vec<&ToolDef> = p
-        .tools
-        .iter()
-        .filter(|t| t.name.starts_with("mcp_"))
-        .collect();
-    if !mcp.is_empty() && !p.minimal {
-        out.push("\n## MCP Tools (mandatory — prefer over core tools)".into());
-        for t in mcp {
-            out.push(format!(
-                "- {}: {}",
-                t.name,
-                t.description.lines().next().unwrap_or("")
-            ));
-        }
-    }
+    mcp_section(p, &mut out);
     out.push(format!(
         "\n## Workspace\nYour working directory is: {}\nUse paths relative to it for file tools.",
         p.workspace.display()
@@ -146,6 +138,31 @@ pub fn build(p: &PromptInput) -> String {
         }
     }
     out.join("\n")
+}
+
+/// `## MCP Tools`: the MCP tools with their descriptions, or in search mode how many are held
+/// back for `mcp_tool_search` (full mode only).
+fn mcp_section(p: &PromptInput, out: &mut Vec<String>) {
+    let mcp: Vec<&ToolDef> = p
+        .tools
+        .iter()
+        .filter(|t| t.name.starts_with("mcp_") && t.name != "mcp_tool_search")
+        .collect();
+    if p.mcp_deferred > 0 && !p.minimal {
+        out.push(format!(
+            "\n## MCP Tools (mandatory — prefer over core tools)\n{} MCP tools are available but not listed here. Call mcp_tool_search with a few words for what you need; the tools it finds can be called right after.",
+            p.mcp_deferred
+        ));
+    } else if !mcp.is_empty() && !p.minimal {
+        out.push("\n## MCP Tools (mandatory — prefer over core tools)".into());
+        for t in mcp {
+            out.push(format!(
+                "- {}: {}",
+                t.name,
+                t.description.lines().next().unwrap_or("")
+            ));
+        }
+    }
 }
 
 /// Where and for whom the run works: team workspace, sandbox, user, date, extra context.
@@ -215,6 +232,7 @@ mod tests {
             sandbox: Some("Commands run in a sandbox.".into()),
             team_workspace: Some(std::path::Path::new("/w/teams/dev")),
             extra_context: Some("Release day."),
+            mcp_deferred: 0,
         });
         let at = |needle: &str| s.find(needle).unwrap_or(usize::MAX);
         assert!(

@@ -9,12 +9,33 @@ use std::time::{Duration, Instant};
 use super::gates::GateVerdict;
 use super::*;
 
+impl RunState {
+    /// Search mode: what a search found, or a held-back tool the model called by name, is
+    /// offered from the next turn on.
+    fn activate(&mut self, call: &ToolCall, result: &str) {
+        let names = if call.name == "mcp_tool_search" {
+            crate::tools::mcp_search::found_names(result)
+        } else {
+            vec![call.name.clone()]
+        };
+        for name in names {
+            if let Some(i) = self.deferred.iter().position(|t| t.name == name) {
+                let tool = self.deferred.remove(i);
+                self.tools.push(tool);
+            }
+        }
+    }
+}
+
 /// The loop's state: the conversation and what the run has used so far.
 pub(super) struct RunState {
     pub meta: RunMeta,
     pub session: Option<String>,
     pub cfg: AgentConfig,
     pub tools: Vec<ToolDef>,
+    /// MCP tools held back in search mode until `mcp_tool_search` finds them (or the model
+    /// calls one by name).
+    pub deferred: Vec<ToolDef>,
     /// The conversation; this run's messages start at `base_len`.
     pub all: Vec<Message>,
     pub base_len: usize,
@@ -260,8 +281,11 @@ impl Runner<'_> {
         st.spawned |= response.tool_calls.iter().any(|c| c.name == "spawn");
         let mut stop = None;
         let mut warnings = Vec::new();
-        for (call, (text, _)) in response.tool_calls.iter().zip(&results) {
+        for (call, (text, is_error)) in response.tool_calls.iter().zip(&results) {
             st.all.push(Message::tool_result(call, text.clone()));
+            if !st.deferred.is_empty() && !is_error {
+                st.activate(call, text);
+            }
             match st.detector.record(&call.name, &call.arguments, text) {
                 Verdict::Fine => {}
                 Verdict::Warn(w) => warnings.push(w),

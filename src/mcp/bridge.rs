@@ -32,6 +32,9 @@ impl Tool for McpTool {
     fn name(&self) -> &str {
         &self.registered
     }
+    fn mcp_origin(&self) -> Option<(&str, &str)> {
+        Some((&self.link.server.name, &self.tool))
+    }
     fn description(&self) -> &str {
         &self.description
     }

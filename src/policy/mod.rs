@@ -33,6 +33,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "glob",
             "delete_file",
             "move_file",
+            "codemap",
         ],
     ),
     (
@@ -76,6 +77,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "glob",
             "delete_file",
             "move_file",
+            "codemap",
             "exec",
             "web_search",
             "web_fetch",

@@ -36,6 +36,9 @@ pub struct ToolsConfig {
     /// `destructive`) go through approval as an `exec` command off the allowlist does: a
     /// prompt on a terminal, `--on-ask` without one. Unset (the default): risk asks nothing.
     pub ask_risk: Option<super::Risk>,
+    /// More bridged MCP tools than this, and a run lists none of them: the model finds them
+    /// with `mcp_tool_search` (40, as in the original; 0: never).
+    pub mcp_search_threshold: usize,
 }
 
 impl Default for ToolsConfig {
@@ -54,6 +57,7 @@ impl Default for ToolsConfig {
             web: Default::default(),
             ask_user: Default::default(),
             ask_risk: None,
+            mcp_search_threshold: 40,
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod exec;
 pub mod fs;
 pub mod gate;
 pub mod knowledge;
+pub mod mcp_search;
 pub mod media;
 pub mod memory;
 pub mod message;
@@ -248,6 +249,8 @@ pub struct CallContext {
     pub channels: std::sync::Arc<message::Channels>,
     /// `[media]`, for the media tools.
     pub media: std::sync::Arc<media::MediaConfig>,
+    /// The MCP tools the caller may use, for `mcp_tool_search` (filled for that tool only).
+    pub mcp_catalog: Vec<mcp_search::CatalogEntry>,
     /// `[tools.web]`.
     pub web: web::WebConfig,
     /// `[tools.ask_user]`.
@@ -309,6 +312,10 @@ pub trait Tool: Send + Sync {
     /// overwrites): what `[tools] ask_risk` compares.
     fn call_risk(&self, _args: &Map<String, Value>) -> Risk {
         self.risk()
+    }
+    /// For a tool bridged from an MCP server: the server and the tool's own name there.
+    fn mcp_origin(&self) -> Option<(&str, &str)> {
+        None
     }
     /// Its arguments leave goclaw (a message, a request body): the gate scrubs them before the
     /// tool gets them, as it scrubs every result.
@@ -377,6 +384,7 @@ impl Registry {
         r.register(Box::new(provider_call::OpenaiCompatCall));
         r.register(Box::new(message::MessageTool));
         r.register(Box::new(knowledge::KnowledgeGraphSearch));
+        r.register(Box::new(mcp_search::McpToolSearch));
         for t in media::tools() {
             r.register(t);
         }

@@ -948,3 +948,53 @@ fn a_grant_sets_env_values_of_its_own() {
     let b = env_of("b");
     assert!(!b.contains("GRANT_ONLY"), "{b}");
 }
+
+/// Search mode: with more MCP tools than the threshold, a run lists none of them; the model
+/// finds one with mcp_tool_search, and it is offered from the next turn on.
+#[test]
+fn a_run_finds_mcp_tools_by_search_when_there_are_many() {
+    let Some(js) = everything() else { return };
+    let Some(llm) = crate::run::fakellm() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "mcp",
+        "add",
+        "ev",
+        "--command",
+        "node",
+        "--arg",
+        &js,
+        "--arg",
+        "stdio",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[tools]\nmcp_search_threshold = 2\n",
+    )
+    .unwrap();
+    let (o, messages) = crate::run::seen_by_model(&env, &llm, &["find a tool to add numbers"]);
+    assert_eq!(json(&o)["content"], "The sum is known.", "{}", stdout(&o));
+    let system = messages[0]["content"].as_str().unwrap();
+    assert!(
+        system.contains("MCP tools are available but not listed here"),
+        "{system}"
+    );
+    assert!(system.contains("- mcp_tool_search:"), "{system}");
+    assert!(!system.contains("mcp_ev__echo"), "{system}");
+    let results: Vec<&str> = messages
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert!(results[0].contains("mcp_ev__get-sum"), "{results:?}");
+    assert!(results[1].contains("42"), "{results:?}");
+    // Under the threshold every MCP tool is listed, and the search is not offered.
+    std::fs::write(env.home().join("config.toml"), "").unwrap();
+    let (_, messages) = crate::run::seen_by_model(&env, &llm, &["say nothing, mcp"]);
+    let system = messages[0]["content"].as_str().unwrap();
+    assert!(system.contains("mcp_ev__echo"), "{system}");
+    assert!(!system.contains("mcp_tool_search"), "{system}");
+}

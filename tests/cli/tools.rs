@@ -1132,3 +1132,53 @@ fn policy_explain_is_the_gates_decision(backend) {
     assert_error(&o, 4, "limited");
 }
 }
+
+/// `codemap`: the outline of the source under a directory, through the file tools' walk and
+/// containment (denied paths and .gitignore'd files left out).
+#[test]
+fn codemap_outlines_the_source() {
+    let env = TestEnv::new();
+    env.write(
+        "src/main.rs",
+        "use std::io;\nfn main() {}\npub struct Config;\n",
+    );
+    env.write(
+        "app/tool.py",
+        "import os\nclass Tool:\n    def run(self):\n        pass\n",
+    );
+    env.write(
+        "web/index.ts",
+        "import { x } from './x';\nexport function render() {}\n",
+    );
+    env.write(".gitignore", "build/\n");
+    env.write("build/gen.rs", "fn generated() {}\n");
+    env.write(".goclaw/backups/old.rs", "fn secret() {}\n");
+    let o = env.run(&["tools", "exec", "codemap", "{}"]);
+    let (c, text) = tool_text(&o);
+    assert_eq!(c, 0, "{text}");
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let paths: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        ["app/tool.py", "src/main.rs", "web/index.ts"],
+        "{text}"
+    );
+    let main = &doc["files"][1];
+    assert_eq!(main["language"], "rust");
+    assert_eq!(
+        main["symbols"][0],
+        serde_json::json!({"kind": "fn", "name": "main", "line": 2})
+    );
+    assert_eq!(main["imports"], serde_json::json!(["std::io"]));
+    assert_eq!(doc["files"][2]["imports"], serde_json::json!(["./x"]));
+    // A path outside the workspace is refused; max_files bounds the answer.
+    let (c, _) = tool_text(&env.run(&["tools", "exec", "codemap", r#"{"path":"../"}"#]));
+    assert_eq!(c, 1);
+    let (_, text) = tool_text(&env.run(&["tools", "exec", "codemap", r#"{"max_files":1}"#]));
+    assert!(text.contains("2 more source files not shown"), "{text}");
+}

@@ -76,7 +76,7 @@ fn list_files(ctx: &CallContext, args: &Map<String, Value>) -> Step {
 
 /// How a tree is walked.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Walk {
+pub(super) enum Walk {
     /// `glob`: every file, but never into [`SKIP_DIRS`] (seed 004).
     Glob,
     /// `search`: as ripgrep does, honouring .gitignore and skipping hidden files.
@@ -84,7 +84,7 @@ enum Walk {
 }
 
 /// Walks files under `start` (a workspace-relative directory), never into denied prefixes.
-fn walker(ws: &Workspace, start: &Path, walk: Walk) -> ignore::WalkBuilder {
+pub(super) fn walker(ws: &Workspace, start: &Path, walk: Walk) -> ignore::WalkBuilder {
     let mut b = ignore::WalkBuilder::new(ws.absolute(start));
     let rg = walk == Walk::Search;
     b.standard_filters(rg)
@@ -111,7 +111,7 @@ fn walker(ws: &Workspace, start: &Path, walk: Walk) -> ignore::WalkBuilder {
 /// `path` relative to `root` when it lies beneath it. By bytes: a walk's paths are `root`
 /// joined with names, and `Path::strip_prefix`, which compares component by component, was
 /// the costliest step of a walk of every entry. Paths spelled otherwise fall back to it.
-fn beneath<'p>(path: &'p Path, root: &Path) -> Option<&'p Path> {
+pub(super) fn beneath<'p>(path: &'p Path, root: &Path) -> Option<&'p Path> {
     let (p, r) = (path.as_os_str().as_bytes(), root.as_os_str().as_bytes());
     let fast = match p.strip_prefix(r) {
         Some(rest) if r.ends_with(b"/") => Some(rest),

@@ -1,13 +1,14 @@
 //! The file tools, group `fs`: GoClaw's `read_file`, `write_file`, `edit`, `list_files` with
 //! seed 004's richer behaviour, plus `search` (ripgrep's libraries), `glob` (globset),
-//! `delete_file` and `move_file`. Every path goes through [`Workspace`], so nothing here can
-//! reach outside the workspace or into a denied prefix.
+//! `delete_file`, `move_file` and `codemap` (an outline of the source). Every path goes through
+//! [`Workspace`], so nothing here can reach outside the workspace or into a denied prefix.
 //!
 //! This file holds what the tools share: the limits, the argument helpers, the body type
 //! (`Step`) and [`tools`]. `read` has `read_file`; `write` the tools that change files
 //! (`write_file`, `edit`, `delete_file`, `move_file`); `find` the ones that look (`list_files`,
-//! `glob`, `search`).
+//! `glob`, `search`); `codemap` the outline.
 
+mod codemap;
 mod find;
 mod read;
 mod write;
@@ -54,6 +55,7 @@ pub fn tools() -> Vec<Box<dyn Tool>> {
         Box::new(Glob),
         Box::new(DeleteFile),
         Box::new(MoveFile),
+        Box::new(codemap::Codemap),
     ]
 }
 

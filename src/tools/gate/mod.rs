@@ -175,6 +175,23 @@ impl<'a> Gate<'a> {
         }
     }
 
+    /// The MCP tools among `allowed`, for `mcp_tool_search`.
+    fn mcp_catalog(&self, allowed: &[String]) -> Vec<super::mcp_search::CatalogEntry> {
+        allowed
+            .iter()
+            .filter_map(|n| self.registry.get(n))
+            .filter_map(|t| {
+                let (server, original) = t.mcp_origin()?;
+                Some(super::mcp_search::CatalogEntry {
+                    name: t.name().to_string(),
+                    original_name: original.to_string(),
+                    server: server.to_string(),
+                    description: t.description().to_string(),
+                })
+            })
+            .collect()
+    }
+
     /// The tools behind this gate.
     pub fn registry(&self) -> &'a Registry {
         self.registry
@@ -276,6 +293,11 @@ impl<'a> Gate<'a> {
             providers: self.providers.clone(),
             channels: self.channels.clone(),
             media: self.media.clone(),
+            mcp_catalog: if req.tool == "mcp_tool_search" {
+                self.mcp_catalog(&allowed_tools)
+            } else {
+                Vec::new()
+            },
             web: self.tools.web.clone(),
             ask: self.tools.ask_user.clone(),
             asker: None,
