@@ -649,7 +649,11 @@ fn serve_worker(
             on_ask: a.on_ask,
             ..CallRequest::default()
         };
-        let prompter = relay.map(|r| r as &dyn crate::tools::gate::Prompter);
+        // A client that can ask its user is asked; otherwise `--on-ask` (and its relay) decide.
+        let prompter = match &job.asker {
+            Some(client) => Some(client as &dyn crate::tools::gate::Prompter),
+            None => relay.map(|r| r as &dyn crate::tools::gate::Prompter),
+        };
         let (text, is_error) = crate::tools::gate::answer(g.call(store, &req, prompter));
         let answer = mcp::serve::Answer { text, is_error };
         // The client may have gone; nothing to tell it then.

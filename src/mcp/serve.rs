@@ -53,6 +53,82 @@ pub struct Job {
     pub tool: String,
     pub args: Map<String, Value>,
     pub reply: tokio::sync::oneshot::Sender<Answer>,
+    /// The client, when it can ask its user (form elicitation): approvals go to it.
+    pub asker: Option<ClientAsker>,
+}
+
+/// The MCP client as the gate's [`Prompter`]: an approval is an `elicitation/create` with a
+/// choice of once, always or deny, which the client puts to its user. A decline, a cancel or a
+/// failure denies; no answer in time is a time-out.
+pub struct ClientAsker {
+    peer: rmcp::service::Peer<RoleServer>,
+}
+
+impl ClientAsker {
+    /// The asker of a client that declared form elicitation.
+    fn of(peer: &rmcp::service::Peer<RoleServer>) -> Option<ClientAsker> {
+        peer.supported_elicitation_modes()
+            .contains(&rmcp::service::ElicitationMode::Form)
+            .then(|| ClientAsker { peer: peer.clone() })
+    }
+}
+
+impl crate::tools::gate::Prompter for ClientAsker {
+    fn ask(
+        &self,
+        tool: &str,
+        subject: &crate::tools::exec::approvals::Subject,
+        reason: &str,
+        timeout: std::time::Duration,
+    ) -> crate::tools::gate::Answer {
+        use crate::tools::gate::Answer;
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"decision": {
+                "type": "string",
+                "enum": ["once", "always", "deny"],
+                "description": "once: run it this time; always: approve the program for good; deny: refuse it"
+            }},
+            "required": ["decision"]
+        });
+        let Ok(requested_schema) = serde_json::from_value(schema) else {
+            return Answer::Deny;
+        };
+        let params = rmcp::model::ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: format!(
+                "goclaw asks for approval to run {tool}: {}\nWhy: {reason}",
+                subject.command
+            ),
+            requested_schema,
+        };
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return Answer::Deny;
+        };
+        let result = rt.block_on(async {
+            tokio::time::timeout(
+                timeout,
+                self.peer
+                    .create_elicitation_with_timeout(params, Some(timeout)),
+            )
+            .await
+        });
+        match result {
+            Err(_) => Answer::TimedOut,
+            Ok(Err(_)) => Answer::Deny,
+            Ok(Ok(r)) if r.action == rmcp::model::ElicitationAction::Accept => {
+                match r.content.as_ref().and_then(|c| c["decision"].as_str()) {
+                    Some("once") => Answer::AllowOnce,
+                    Some("always") => Answer::AllowAlways,
+                    _ => Answer::Deny,
+                }
+            }
+            Ok(Ok(_)) => Answer::Deny,
+        }
+    }
 }
 
 struct Handler {
@@ -126,13 +202,14 @@ impl ServerHandler for Handler {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> std::result::Result<CallToolResponse, rmcp::ErrorData> {
         let (reply, answer) = tokio::sync::oneshot::channel();
         let job = Job {
             tool: request.name.to_string(),
             args: request.arguments.unwrap_or_default(),
             reply,
+            asker: ClientAsker::of(&context.peer),
         };
         let gone = || rmcp::ErrorData::internal_error("goclaw's tool workers have stopped", None);
         self.jobs.send(job).map_err(|_| gone())?;

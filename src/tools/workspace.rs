@@ -82,9 +82,8 @@ fn readable_file(fd: OwnedFd, shown: &str) -> FsResult<File> {
     if meta.nlink() > 1 {
         return Err(FsError::new("access denied: hardlinked file not allowed"));
     }
-    // Opened without blocking (a FIFO's open would wait for a writer); reads block as usual.
-    nix::fcntl::fcntl(&file, nix::fcntl::FcntlArg::F_SETFL(OFlag::empty()))
-        .map_err(|e| FsError::new(format!("{shown}: {e}")))?;
+    // Opened with O_NONBLOCK, so a FIFO's open does not wait for a writer; on a regular file
+    // the flag changes nothing (its reads never block), so it stays: no system call more.
     Ok(file)
 }
 

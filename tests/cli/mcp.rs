@@ -846,18 +846,7 @@ fn server_filesystem_over_stdio(backend) {
 fn a_servers_resources_and_prompts_are_read() {
     let Some(js) = everything() else { return };
     let env = TestEnv::new();
-    let o = env.run(&[
-        "mcp",
-        "add",
-        "ev",
-        "--command",
-        "node",
-        "--arg",
-        &js,
-        "--arg",
-        "stdio",
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    add_everything(&env, &js, &[]);
     let listed = items(&env.ok(&["mcp", "resources", "ev"]));
     let first = listed
         .iter()
@@ -904,20 +893,7 @@ fn a_servers_resources_and_prompts_are_read() {
 fn a_grant_sets_env_values_of_its_own() {
     let Some(js) = everything() else { return };
     let env = TestEnv::new();
-    let o = env.run(&[
-        "mcp",
-        "add",
-        "ev",
-        "--command",
-        "node",
-        "--arg",
-        &js,
-        "--arg",
-        "stdio",
-        "--access",
-        "granted",
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    add_everything(&env, &js, &["--access", "granted"]);
     std::fs::write(env.home().join("config.toml"), "[agents.a]\n[agents.b]\n").unwrap();
     let o = env.run(&[
         "mcp",
@@ -958,18 +934,7 @@ fn a_run_finds_mcp_tools_by_search_when_there_are_many() {
         return;
     };
     let env = TestEnv::new();
-    let o = env.run(&[
-        "mcp",
-        "add",
-        "ev",
-        "--command",
-        "node",
-        "--arg",
-        &js,
-        "--arg",
-        "stdio",
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    add_everything(&env, &js, &[]);
     std::fs::write(
         env.home().join("config.toml"),
         "[tools]\nmcp_search_threshold = 2\n",
@@ -997,4 +962,22 @@ fn a_run_finds_mcp_tools_by_search_when_there_are_many() {
     let system = messages[0]["content"].as_str().unwrap();
     assert!(system.contains("mcp_ev__echo"), "{system}");
     assert!(!system.contains("mcp_tool_search"), "{system}");
+}
+
+/// Registers server-everything as `ev` (stdio), with `extra` flags of `mcp add`.
+fn add_everything(env: &TestEnv, js: &str, extra: &[&str]) {
+    let mut args = vec![
+        "mcp",
+        "add",
+        "ev",
+        "--command",
+        "node",
+        "--arg",
+        js,
+        "--arg",
+        "stdio",
+    ];
+    args.extend_from_slice(extra);
+    let o = env.run(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
 }

@@ -20,11 +20,19 @@ struct Client {
 
 impl Client {
     fn start(env: &TestEnv, py: &str, serve_args: &[&str]) -> Client {
+        Client::start_with(env, py, serve_args, false)
+    }
+
+    /// With `elicit`, the client declares form elicitation (answers set with `op: elicit`).
+    fn start_with(env: &TestEnv, py: &str, serve_args: &[&str], elicit: bool) -> Client {
         let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("fixtures/mcp-peers/py_client.py");
         // The client starts goclaw with its own environment, so it gets the one goclaw would.
-        let mut child = env
-            .launcher_cmd(py)
+        let mut launcher = env.launcher_cmd(py);
+        if elicit {
+            launcher.env("PY_CLIENT_ELICIT", "1");
+        }
+        let mut child = launcher
             .arg(script)
             .arg("session")
             .arg(goclaw_bin())
@@ -314,5 +322,53 @@ fn skills_are_served_as_prompts() {
     let mut client = Client::start(&env, &py, &["--agent", "plain"]);
     let listed = client.ask(json!({"op": "prompts"}));
     assert_eq!(listed["prompts"], json!([]), "{listed}");
+    assert!(client.finish().success());
+}
+
+/// A client that can ask its user (form elicitation) answers goclaw's approvals: once runs the
+/// command, deny and a declined question refuse it; a client that cannot is `--on-ask`'s.
+#[test]
+fn an_mcp_client_answers_approvals_by_elicitation() {
+    let Some(py) = peer_python() else { return };
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\n",
+    )
+    .unwrap();
+    let mut client = Client::start_with(&env, &py, &[], true);
+    client.ask(json!({"op": "elicit", "answer": "once"}));
+    let ran = client.call("exec", json!({"command": "touch approved-once"}));
+    assert_eq!(ran["is_error"], false, "{ran}");
+    assert!(env.work().join("approved-once").exists());
+    let asked = client.ask(json!({"op": "elicit", "answer": "deny"}));
+    assert!(
+        asked["asked"][0]
+            .as_str()
+            .unwrap()
+            .contains("touch approved-once"),
+        "{asked}"
+    );
+    let denied = client.call("exec", json!({"command": "touch denied"}));
+    assert_eq!(denied["is_error"], true, "{denied}");
+    assert!(
+        denied["text"].as_str().unwrap().contains("denied by user"),
+        "{denied}"
+    );
+    client.ask(json!({"op": "elicit", "answer": "decline"}));
+    let declined = client.call("exec", json!({"command": "touch declined"}));
+    assert_eq!(declined["is_error"], true, "{declined}");
+    assert!(!env.work().join("denied").exists() && !env.work().join("declined").exists());
+    assert!(client.finish().success());
+    // Without elicitation: --on-ask decides (deny by default).
+    let mut client = Client::start(&env, &py, &[]);
+    let refused = client.call("exec", json!({"command": "touch unasked"}));
+    assert!(
+        refused["text"]
+            .as_str()
+            .unwrap()
+            .contains("no terminal to ask"),
+        "{refused}"
+    );
     assert!(client.finish().success());
 }

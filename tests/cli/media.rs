@@ -374,3 +374,38 @@ fn hostile_documents_end_in_an_error_not_a_crash() {
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     assert!(t.elapsed() < std::time::Duration::from_secs(5));
 }
+
+#[test]
+fn an_agent_speaks_listens_reads_and_outlines_in_a_run() {
+    let Some(peer) = media_peer() else { return };
+    let Some(llm) = crate::run::fakellm() else {
+        return;
+    };
+    let env = home(&peer, "");
+    env.write("src/lib.rs", "pub fn answer() -> u32 { 42 }\n");
+    let o = crate::run::run(
+        &env,
+        &llm,
+        &[
+            "--provider",
+            "openai",
+            "--events",
+            "speak, listen, read and outline",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = crate::run::events(&o);
+    let result = |name: &str| {
+        evs.iter()
+            .find(|e| e["type"] == "tool.result" && e["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} result: {}", stdout(&o)))["result"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(result("tts").contains("hi.mp3"));
+    assert!(env.work().join("hi.mp3").exists());
+    assert!(result("read_audio").contains("Hello, thanks for calling support."));
+    assert!(result("read_document").contains("revenue grew twelve percent"));
+    assert!(result("codemap").contains("\"answer\""));
+}

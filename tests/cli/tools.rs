@@ -1181,4 +1181,18 @@ fn codemap_outlines_the_source() {
     assert_eq!(c, 1);
     let (_, text) = tool_text(&env.run(&["tools", "exec", "codemap", r#"{"max_files":1}"#]));
     assert!(text.contains("2 more source files not shown"), "{text}");
+    // What it outlines is scrubbed like any result; the fs group holds it.
+    env.write(
+        "src/keys.py",
+        "import ghp_abcdefghijklmnopqrstuvwxyz0123456789\n",
+    );
+    let (_, text) = tool_text(&env.run(&["tools", "exec", "codemap", r#"{"path":"src"}"#]));
+    assert!(!text.contains("ghp_abcdef"), "{text}");
+    assert!(text.contains("[REDACTED]"), "{text}");
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[tools]\ndeny = [\"group:fs\"]\n",
+    )
+    .unwrap();
+    assert_eq!(code(&env.run(&["tools", "exec", "codemap", "{}"])), 3);
 }
