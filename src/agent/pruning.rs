@@ -60,6 +60,11 @@ impl PruningConfig {
         if !ratio(self.soft_trim_ratio) || !ratio(self.hard_clear_ratio) {
             return Some("context_pruning ratios must be above 0 and at most 1".into());
         }
+        if self.head_chars + self.tail_chars >= self.soft_trim_max_chars {
+            return Some(
+                "context_pruning: head_chars + tail_chars must be less than soft_trim_max_chars (a trim must make a result shorter)".into(),
+            );
+        }
         None
     }
 }
@@ -210,10 +215,16 @@ mod tests {
         assert!(
             PruningConfig {
                 mode: "always".into(),
-                ..on
+                ..on.clone()
             }
             .problem()
             .is_some()
         );
+        let longer = PruningConfig {
+            head_chars: 3000,
+            tail_chars: 3000,
+            ..on
+        };
+        assert!(longer.problem().is_some());
     }
 }

@@ -586,8 +586,6 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
         .map(|s| mcp::serve::PromptOffer {
             name: s.name,
             description: s.description,
-            location: s.location,
-            base_dir: s.base_dir,
         })
         .collect()
     } else {

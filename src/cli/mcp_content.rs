@@ -1,10 +1,12 @@
 //! `goclaw mcp resources|read|prompts|prompt`: what a server offers beyond its tools, asked
 //! directly (like `mcp probe`, not through the gate: these are the operator's reads of a server
 //! they registered). Lists print as pages; a resource's text and a prompt's messages as they
-//! came.
+//! came, on a terminal with control and invisible characters shown as U+FFFD (a server's text
+//! must not redraw the screen or write the clipboard); `--json` gives them untouched.
 
 use serde_json::{Map, Value, json};
 
+use super::terminal::printable;
 use super::{Context, table};
 use crate::config::Settings;
 use crate::error::{Error, Result};
@@ -47,7 +49,7 @@ pub fn read(
     ctx.out.data(&doc, |w| {
         for c in doc["contents"].as_array().into_iter().flatten() {
             match (c["text"].as_str(), c["blob"].as_str()) {
-                (Some(t), _) => writeln!(w, "{}", t.trim_end())?,
+                (Some(t), _) => writeln!(w, "{}", printable(t.trim_end()))?,
                 (None, Some(b)) => writeln!(
                     w,
                     "[{} of {} base64 characters: use --json to get it]",
@@ -111,7 +113,7 @@ pub fn prompt(
                 .as_str()
                 .map(str::to_string)
                 .unwrap_or_else(|| format!("[{} content]", text(&m["content"]["type"])));
-            writeln!(w, "{}: {}", text(&m["role"]), body.trim_end())?;
+            writeln!(w, "{}: {}", text(&m["role"]), printable(body.trim_end()))?;
         }
         Ok(())
     })

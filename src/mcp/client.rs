@@ -153,8 +153,15 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
         Ok(Ok(s)) => s,
         Ok(Err(e)) => {
             kill_group(pgid);
+            // What a failing server says may carry the values it was given: taken out.
+            let given: Vec<&str> = env
+                .values()
+                .chain(headers.values())
+                .map(String::as_str)
+                .collect();
+            let said = crate::text::redact_then_cut(&e.to_string(), &given, 4096);
             return Err(Error::upstream(format!(
-                "MCP server `{}`: handshake failed: {e}",
+                "MCP server `{}`: handshake failed: {said}",
                 server.name
             )));
         }

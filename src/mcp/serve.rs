@@ -2,9 +2,9 @@
 //! it lists the tools it is given and hands each `tools/call` to the caller's workers as a
 //! [`Job`], so every call takes the same path as any other (`cli::mcp` runs them through the
 //! gate: policy, approvals, rate limits, scrubbing, audit). Calls run concurrently, up to the
-//! number of workers. The skills it is given are its prompts (`prompts/list`, `prompts/get`:
-//! the skill's instructions as one user message, read when asked for). The server ends when
-//! the client closes stdin.
+//! number of workers. The skills it is given are its prompts (`prompts/list`; `prompts/get` is
+//! a `use_skill` call through the workers, so the gate's checks and scrubbing apply). The server
+//! ends when the client closes stdin.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,14 +38,11 @@ pub struct Answer {
     pub is_error: bool,
 }
 
-/// A prompt as offered to the client: a skill.
+/// A prompt as offered to the client: a skill, by name.
 #[derive(Debug, Clone)]
 pub struct PromptOffer {
     pub name: String,
     pub description: String,
-    /// The skill's SKILL.md.
-    pub location: std::path::PathBuf,
-    pub base_dir: std::path::PathBuf,
 }
 
 /// One `tools/call`, for a worker to run and answer.
@@ -173,6 +170,8 @@ impl ServerHandler for Handler {
         Ok(ListPromptsResult::with_all_items(prompts))
     }
 
+    /// A prompt is the skill `use_skill` returns, through the gate like any call (policy,
+    /// the skill found again and checked now, scrubbing, audit): never a file read here.
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
@@ -184,16 +183,23 @@ impl ServerHandler for Handler {
                 None,
             ));
         };
-        let text = std::fs::read_to_string(&p.location).map_err(|e| {
-            rmcp::ErrorData::internal_error(format!("cannot read skill {}: {e}", p.name), None)
-        })?;
-        let text = format!(
-            "Using skill {} (base directory: {}).\n\n{text}",
-            p.name,
-            p.base_dir.display()
-        );
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let mut args = Map::new();
+        args.insert("name".into(), Value::String(p.name.clone()));
+        let job = Job {
+            tool: "use_skill".into(),
+            args,
+            reply,
+            asker: None,
+        };
+        let gone = || rmcp::ErrorData::internal_error("goclaw's tool workers have stopped", None);
+        self.jobs.send(job).map_err(|_| gone())?;
+        let answer = answer.await.map_err(|_| gone())?;
+        if answer.is_error {
+            return Err(rmcp::ErrorData::invalid_params(answer.text, None));
+        }
         Ok(
-            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, answer.text)])
                 .with_description(p.description.clone())
                 .into(),
         )

@@ -137,6 +137,8 @@ impl Toolbox {
         };
         match bridge {
             Bridge::None => {}
+            // The search looks at every server the caller may use.
+            Bridge::ToolOf("mcp_tool_search") => toolbox.bridge_all(settings, store, caller)?,
             Bridge::ToolOf(name) => toolbox.bridge_server_of(settings, store, name, caller)?,
             Bridge::All => toolbox.bridge_all(settings, store, caller)?,
             Bridge::Watched => {
@@ -286,11 +288,21 @@ impl Toolbox {
 
     /// What a server was given (env values, headers) must never come back through its results.
     fn scrub_given(&mut self, secrets: &bridge::Secrets) -> Result<()> {
+        // Each value as given and as JSON writes it (a server that answers in JSON escapes
+        // quotes, backslashes and newlines).
         let given: Vec<Vec<u8>> = secrets
             .0
             .values()
             .chain(secrets.1.values())
-            .map(|v| v.as_bytes().to_vec())
+            .flat_map(|v| {
+                let escaped = serde_json::to_string(v).unwrap_or_default();
+                let escaped = escaped.trim_matches('"');
+                let mut forms = vec![v.as_bytes().to_vec()];
+                if escaped != v {
+                    forms.push(escaped.as_bytes().to_vec());
+                }
+                forms
+            })
             .collect();
         if !given.is_empty() {
             self.scrubber = self

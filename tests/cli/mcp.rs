@@ -903,11 +903,13 @@ fn a_grant_sets_env_values_of_its_own() {
         "a",
         "--env",
         "GRANT_ONLY=grant-secret-4711",
+        "--env",
+        "QUOTED=ab\"cdSecretQuote99",
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(
         json(&o)["env_keys"],
-        serde_json::json!(["GRANT_ONLY"]),
+        serde_json::json!(["GRANT_ONLY", "QUOTED"]),
         "{}",
         stdout(&o)
     );
@@ -921,6 +923,8 @@ fn a_grant_sets_env_values_of_its_own() {
     let a = env_of("a");
     assert!(a.contains("GRANT_ONLY"), "{a}");
     assert!(!a.contains("grant-secret-4711"), "{a}");
+    // Also as JSON escapes it.
+    assert!(!a.contains("SecretQuote99"), "{a}");
     let b = env_of("b");
     assert!(!b.contains("GRANT_ONLY"), "{b}");
 }
@@ -956,6 +960,26 @@ fn a_run_finds_mcp_tools_by_search_when_there_are_many() {
         .collect();
     assert!(results[0].contains("mcp_ev__get-sum"), "{results:?}");
     assert!(results[1].contains("42"), "{results:?}");
+    // From a script: a plain search of the caller's MCP tools; the policy holds it too.
+    let (c, text) =
+        tool_text(&env.run(&["tools", "exec", "mcp_tool_search", r#"{"query":"echo"}"#]));
+    assert_eq!(c, 0, "{text}");
+    assert!(text.contains("\"name\": \"mcp_ev__echo\""), "{text}");
+    let (_, none) =
+        tool_text(&env.run(&["tools", "exec", "mcp_tool_search", r#"{"query":"zzqx"}"#]));
+    assert!(
+        none.starts_with("No MCP tools found matching: \"zzqx\""),
+        "{none}"
+    );
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[tools]\ndeny = [\"mcp_tool_search\"]\n",
+    )
+    .unwrap();
+    assert_eq!(
+        code(&env.run(&["tools", "exec", "mcp_tool_search", r#"{"query":"echo"}"#])),
+        3
+    );
     // Under the threshold every MCP tool is listed, and the search is not offered.
     std::fs::write(env.home().join("config.toml"), "").unwrap();
     let (_, messages) = crate::run::seen_by_model(&env, &llm, &["say nothing, mcp"]);

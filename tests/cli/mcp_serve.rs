@@ -317,6 +317,31 @@ fn skills_are_served_as_prompts() {
             .contains("no prompt `nope`"),
         "{missing}"
     );
+    // What a prompt returns is scrubbed, and the skill is checked again when asked for: a
+    // SKILL.md swapped for a link to a file outside is not read.
+    env.write(
+        "skills/release/SKILL.md",
+        "---\nname: release\ndescription: Cut a release of the project\n---\ntoken ghp_abcdefghijklmnopqrstuvwxyz0123456789\n",
+    );
+    let got = client.ask(json!({"op": "prompt", "name": "release"}));
+    let text = got["messages"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{got}"));
+    assert!(
+        text.contains("[REDACTED]") && !text.contains("ghp_abcdef"),
+        "{got}"
+    );
+    let outside = env.root().join("outside.md");
+    std::fs::write(
+        &outside,
+        "---\nname: release\ndescription: x\n---\nTOP SECRET OUTSIDE\n",
+    )
+    .unwrap();
+    std::fs::remove_file(env.work().join("skills/release/SKILL.md")).unwrap();
+    std::os::unix::fs::symlink(&outside, env.work().join("skills/release/SKILL.md")).unwrap();
+    let got = client.ask(json!({"op": "prompt", "name": "release"}));
+    assert!(!got.to_string().contains("TOP SECRET OUTSIDE"), "{got}");
+    assert!(got["failed"].is_string(), "{got}");
     assert!(client.finish().success());
     // An agent that may not use skills has none to offer.
     let mut client = Client::start(&env, &py, &["--agent", "plain"]);

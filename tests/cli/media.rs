@@ -253,6 +253,16 @@ fn the_media_groups_hold_and_secrets_stay_out() {
     assert!(!stdout(&o).contains(TOKEN), "{}", stdout(&o));
     assert!(stdout(&o).contains("[REDACTED]"), "{}", stdout(&o));
     // The tools are listed in their groups.
+    // And reading has a group of its own.
+    std::fs::write(
+        env.home().join("config.toml"),
+        std::fs::read_to_string(env.home().join("config.toml"))
+            .unwrap()
+            .replace("group:media_gen", "group:media_read"),
+    )
+    .unwrap();
+    assert_eq!(code(&env.run(&["media", "describe", "red.png"])), 3);
+    assert_eq!(code(&env.run(&["media", "doc", "report.pdf"])), 3);
     let described = json(&env.ok(&["tools", "describe", "read_document"]));
     assert_eq!(described["groups"][0], "media_read", "{described}");
     let described = json(&env.ok(&["tools", "describe", "tts"]));

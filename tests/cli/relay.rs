@@ -179,6 +179,31 @@ fn ask_risk_sends_destructive_calls_through_approval() {
     env.write("b.txt", "b");
     let (c, msg) = call(&env, "exec", json!({"command": "rm b.txt"}), &[]);
     assert_eq!(c, 3, "{msg}");
+    // Asked for its risk and for the allowlist at once (approval ask): "always" still adds
+    // nothing to the allowlist.
+    env.write(
+        "c.toml",
+        "[tools]\nask_risk = \"destructive\"\n[tools.exec]\napproval = \"ask\"\n",
+    );
+    let child = env.spawn(&[
+        "--config",
+        "c.toml",
+        "tools",
+        "exec",
+        "exec",
+        "{\"command\":\"rmdir emptydir\"}",
+        "--on-ask",
+        "wait:30s",
+    ]);
+    let id = pending_id(&env);
+    assert_eq!(
+        code(&env.run(&["approvals", "answer", &id.to_string(), "always"])),
+        0
+    );
+    let (c, out, err) = finish(child);
+    assert_eq!(c, 1, "{out}{err}");
+    let listed = stdout(&env.run(&["approvals", "list"]));
+    assert!(!listed.contains("rmdir"), "{listed}");
     // Unset, risk asks nothing.
     env.write("c.toml", "");
     let (c, msg) = call(&env, "exec", json!({"command": "rm b.txt"}), &[]);

@@ -3,7 +3,8 @@
 //! ctags-style: one regular expression per kind and language over each line, no parser. It
 //! walks as `search` does (.gitignore honoured, hidden files skipped, denied paths never
 //! entered) and reads every file through the workspace's containment. Bounded: at most
-//! `max_files` files (default 200), files of at most 1 MiB, 100 symbols per file.
+//! `max_files` files (default 200), files of at most 1 MiB, 100 symbols per file, and about
+//! 200 000 characters of answer.
 
 use std::io::Read;
 use std::path::Path;
@@ -21,6 +22,8 @@ const DEFAULT_FILES: usize = 200;
 const MAX_FILES: usize = 2000;
 const MAX_FILE_BYTES: u64 = 1 << 20;
 const MAX_SYMBOLS: usize = 100;
+/// The most an answer holds (characters of JSON); the files past it are counted, not shown.
+const MAX_ANSWER: usize = 200_000;
 
 /// A language: its name, the file extensions it has, its symbol patterns (kind, regex with the
 /// name in group 1) and its import pattern (the module in group 1).
@@ -271,7 +274,12 @@ fn codemap(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     files.sort();
     let total = files.len();
     let mut out = Vec::new();
+    let (mut size, mut shown) = (0, 0);
     for (rel, lang) in files.into_iter().take(max) {
+        if size > MAX_ANSWER {
+            break;
+        }
+        shown += 1;
         let Ok(file) = ws.open_walked_file(&rel) else {
             continue;
         };
@@ -286,19 +294,21 @@ fn codemap(ctx: &CallContext, args: &Map<String, Value>) -> Step {
         }
         let text = String::from_utf8_lossy(&bytes);
         let (symbols, imports) = outline(lang, &text);
-        out.push(json!({
+        let entry = json!({
             "path": rel.display().to_string(),
             "language": LANGS[lang].name,
             "lines": text.lines().count(),
             "symbols": symbols,
             "imports": imports,
-        }));
+        });
+        size += entry.to_string().len();
+        out.push(entry);
     }
     let mut doc = json!({"files": out, "count": out.len()});
-    if total > max {
+    if total > shown {
         doc["more"] = format!(
-            "{} more source files not shown: narrow path or raise max_files",
-            total - max
+            "{} more source files not shown: narrow path or raise max_files (an answer holds about {MAX_ANSWER} characters)",
+            total - shown
         )
         .into();
     }

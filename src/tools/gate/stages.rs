@@ -226,6 +226,15 @@ impl<'a> Gate<'a> {
                     approvals::Decision::Allow(_) => None,
                     approvals::Decision::Deny(r) => Some(CallEnd::stop(Status::Denied, r)),
                     approvals::Decision::Ask(reason) => {
+                        // Risky as well: "always" may not put it on the allowlist.
+                        let subject = Subject {
+                            by_risk: risky.is_some(),
+                            ..subject
+                        };
+                        let reason = match &risky {
+                            Some(r) => format!("{reason}; {r}"),
+                            None => reason,
+                        };
                         d.verdict = Verdict::Ask { subject, reason };
                         None
                     }
