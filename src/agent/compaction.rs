@@ -37,6 +37,9 @@ pub struct CompactionConfig {
     pub keep_last: usize,
     /// Run the memory flush first.
     pub memory_flush: bool,
+    /// Before the summary, ask the model for the entities and relations of what is compacted
+    /// and write them to the knowledge graph (when the agent may use knowledge_graph_search).
+    pub knowledge_extraction: bool,
 }
 
 impl Default for CompactionConfig {
@@ -47,6 +50,7 @@ impl Default for CompactionConfig {
             history_share: HISTORY_SHARE,
             keep_last: KEEP_LAST,
             memory_flush: true,
+            knowledge_extraction: false,
         }
     }
 }
@@ -190,6 +194,12 @@ impl Runner<'_> {
             return Ok(warnings);
         }
         let head = &stored[..stored.len() - keep];
+        if cfg.knowledge_extraction
+            && tools.iter().any(|t| t.name == "knowledge_graph_search")
+            && let Err(e) = self.extract_knowledge(em, model, owner.user, &transcript(head))
+        {
+            warnings.push(format!("knowledge extraction: {e}"));
+        }
         let mut prompt = format!("{SUMMARY_PROMPT}{}", transcript(head));
         if let Some(old) = old_summary.filter(|s| !s.is_empty()) {
             prompt.push_str(&format!("\n\nExisting context: {old}"));
@@ -214,7 +224,7 @@ impl Runner<'_> {
     }
 
     /// One LLM call without tools (summaries), under its own time limit.
-    fn side_call(
+    pub(super) fn side_call(
         &self,
         em: &mut Emitter,
         model: &str,

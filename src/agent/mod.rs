@@ -12,6 +12,7 @@
 pub mod compaction;
 pub mod config;
 pub mod events;
+mod extraction;
 mod finish;
 mod gates;
 pub mod history;

@@ -146,3 +146,42 @@ fn an_agent_asks_the_graph_in_a_run() {
         "{result}"
     );
 }
+
+/// With `knowledge_extraction`, a compaction first asks the model for the entities and
+/// relations of what it compacts, and writes them to the agent's graph (a relation whose ends
+/// are not there is skipped).
+#[test]
+fn compaction_fills_the_graph_when_asked_to() {
+    let Some(llm) = crate::run::fakellm() else {
+        return;
+    };
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[agents.small]\ncontext_window = 30\ncompaction = { knowledge_extraction = true }\n",
+    )
+    .unwrap();
+    env.write("notes.txt", "teh\n");
+    let o = crate::run::run(
+        &env,
+        &llm,
+        &[
+            "--agent",
+            "small",
+            "--session",
+            "kx",
+            "fix notes, then compact",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let shown = json(&kg(&env, &["show", "notes.txt", "--agent", "small"]));
+    assert_eq!(shown["entities"][0]["type"], "file", "{shown}");
+    assert_eq!(shown["relations"][0]["rel"], "edits", "{shown}");
+    assert_error(
+        &kg(&env, &["show", "nobody", "--agent", "small"]),
+        5,
+        "not_found",
+    );
+    let summary = json(&env.run(&["sessions", "show", "kx"]));
+    assert_eq!(summary["compaction_count"], 1, "{summary}");
+}

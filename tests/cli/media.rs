@@ -277,38 +277,12 @@ fn an_agent_draws_and_looks_in_a_run() {
     };
     let env = home(&peer, "");
     // create_image goes to the [media] provider; read_image to the run's own (fakellm).
-    let o = crate::run::run(
-        &env,
-        &llm,
-        &[
-            "--provider",
-            "openai",
-            "--events",
-            "draw a lighthouse and look at red.png",
-        ],
-    );
-    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    let evs = crate::run::events(&o);
-    let result = |name: &str| {
-        evs.iter()
-            .find(|e| e["type"] == "tool.result" && e["name"] == name)
-            .unwrap_or_else(|| panic!("no {name} result: {}", stdout(&o)))
-            .clone()
-    };
+    let result = tool_results(&env, &llm, "draw a lighthouse and look at red.png");
     let drawn = result("create_image");
-    assert!(
-        drawn["result"].as_str().unwrap().contains("lighthouse.png"),
-        "{drawn}"
-    );
+    assert!(drawn.contains("lighthouse.png"), "{drawn}");
     assert!(env.work().join("lighthouse.png").exists());
     let seen = result("read_image");
-    assert!(
-        seen["result"]
-            .as_str()
-            .unwrap()
-            .contains("A small red square."),
-        "{seen}"
-    );
+    assert!(seen.contains("A small red square."), "{seen}");
 }
 
 /// A hostile provider: its image is at an address of this machine, and its answers carry the
@@ -393,29 +367,27 @@ fn an_agent_speaks_listens_reads_and_outlines_in_a_run() {
     };
     let env = home(&peer, "");
     env.write("src/lib.rs", "pub fn answer() -> u32 { 42 }\n");
-    let o = crate::run::run(
-        &env,
-        &llm,
-        &[
-            "--provider",
-            "openai",
-            "--events",
-            "speak, listen, read and outline",
-        ],
-    );
-    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    let evs = crate::run::events(&o);
-    let result = |name: &str| {
-        evs.iter()
-            .find(|e| e["type"] == "tool.result" && e["name"] == name)
-            .unwrap_or_else(|| panic!("no {name} result: {}", stdout(&o)))["result"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    };
+    let result = tool_results(&env, &llm, "speak, listen, read and outline");
     assert!(result("tts").contains("hi.mp3"));
     assert!(env.work().join("hi.mp3").exists());
     assert!(result("read_audio").contains("Hello, thanks for calling support."));
     assert!(result("read_document").contains("revenue grew twelve percent"));
     assert!(result("codemap").contains("\"answer\""));
+}
+
+/// Runs `message` with the OpenAI provider (fakellm) and events on: a lookup of each tool's
+/// result text by tool name (the run must succeed).
+fn tool_results(env: &TestEnv, llm: &crate::run::Llm, message: &str) -> impl Fn(&str) -> String {
+    let o = crate::run::run(env, llm, &["--provider", "openai", "--events", message]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let evs = crate::run::events(&o);
+    let out = stdout(&o);
+    move |name: &str| {
+        evs.iter()
+            .find(|e| e["type"] == "tool.result" && e["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} result: {out}"))["result"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
 }
