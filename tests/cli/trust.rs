@@ -917,7 +917,9 @@ fn db_query_has_a_time_and_a_size_limit() {
 on_both_backends! {
 fn a_killed_goclaw_takes_its_commands_with_it(backend) {
     let Some(env) = TestEnv::on(backend) else { return };
-    let marker = "sleep 1999";
+    // Its own per backend: both variants run at once.
+    let marker = format!("sleep 1999.{}", backend as u8);
+    let marker = marker.as_str();
     let mut child = env.spawn(&[
         "tools",
         "exec",
