@@ -1430,7 +1430,7 @@ fn the_deadline_stops_a_running_tool(backend) {
     let doc = assert_error(&o, 7, "timeout");
     assert_eq!(doc["details"]["status"], "timed_out", "{doc}");
     assert!(took < Duration::from_secs(8), "the run took {took:?}");
-    assert!(processes_end("^sleep 40$"), "the command outlived the run");
+    assert!(processes_end_in("^sleep 40$", env.root()), "the command outlived the run");
 }
 }
 
@@ -1538,7 +1538,7 @@ fn a_run_whose_events_nobody_reads_stops(backend) {
     assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
     // A closed pipe is a normal end for the pipeline; the run is recorded as stopped.
     assert_eq!(status.code(), Some(0));
-    assert!(processes_end("^sleep 40$"), "the tool outlived the run");
+    assert!(processes_end_in("^sleep 40$", env.root()), "the tool outlived the run");
     let runs = items(&env.run(&["runs", "list"]));
     assert_eq!(runs[0]["status"], "cancelled", "{runs:?}");
     assert!(
