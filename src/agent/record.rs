@@ -60,7 +60,7 @@ pub fn reap_abandoned(db: Db<'_>) -> Result<Vec<String>> {
     )?;
     let now = now_ms();
     let mut reaped = Vec::new();
-    let here = host();
+    let here = crate::host::name();
     for (id, pid, heartbeat, host) in running {
         // A pid names a process on the run's own machine (a run written before hosts were
         // kept is this machine's); another machine's run lives while its heartbeat is fresh.
@@ -94,11 +94,6 @@ pub fn reap_abandoned(db: Db<'_>) -> Result<Vec<String>> {
         }
     }
     Ok(reaped)
-}
-
-/// This machine's name, as runs record it.
-pub fn host() -> String {
-    crate::host::name()
 }
 
 /// A run about to start.
@@ -146,7 +141,7 @@ pub fn start_run(db: Db<'_>, scrubber: &Scrubber, run: &NewRun) -> Result<()> {
             parent.map(|p| p.0),
             parent.map_or(0, |p| p.1),
             parent.map(|p| p.2),
-            host()
+            crate::host::name()
         ],
     )?;
     Ok(())

@@ -215,7 +215,7 @@ impl RunRow {
     pub fn runs_here(&self) -> bool {
         self.host
             .as_deref()
-            .is_none_or(|h| h == super::record::host())
+            .is_none_or(|h| h == crate::host::name())
     }
 }
 

@@ -103,10 +103,10 @@ fn upsert_grant(db: Db<'_>, server_id: i64, g: &NewGrant) -> Result<()> {
 }
 
 /// The env values and headers the caller's grants on `server` set: an agent grant's, then a
-/// user grant's over them (opened with `key`; none when no grant sets any).
+/// user grant's over them (opened with the key in `key_dir`, read only when a grant has any).
 pub fn grant_secrets(
     db: Db<'_>,
-    key: Option<&SecretKey>,
+    key_dir: &std::path::Path,
     server: &str,
     agent: Option<&str>,
     user: Option<&str>,
@@ -124,14 +124,15 @@ pub fn grant_secrets(
         let Some((env, headers)) = sealed.filter(|(e, h)| e.is_some() || h.is_some()) else {
             continue;
         };
-        let Some(key) = key else {
-            return Err(Error::failed(format!(
+        let key = SecretKey::existing(key_dir).map_err(|_| {
+            Error::failed(format!(
                 "the grant of {scope} {subject} on `{server}` has sealed values and the store's key is missing"
-            )));
-        };
-        out.0.extend(crate::secrets::open_map(key, env.as_deref())?);
+            ))
+        })?;
+        out.0
+            .extend(crate::secrets::open_map(&key, env.as_deref())?);
         out.1
-            .extend(crate::secrets::open_map(key, headers.as_deref())?);
+            .extend(crate::secrets::open_map(&key, headers.as_deref())?);
     }
     Ok(out)
 }

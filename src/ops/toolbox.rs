@@ -288,21 +288,11 @@ impl Toolbox {
 
     /// What a server was given (env values, headers) must never come back through its results.
     fn scrub_given(&mut self, secrets: &bridge::Secrets) -> Result<()> {
-        // Each value as given and as JSON writes it (a server that answers in JSON escapes
-        // quotes, backslashes and newlines).
         let given: Vec<Vec<u8>> = secrets
             .0
             .values()
             .chain(secrets.1.values())
-            .flat_map(|v| {
-                let escaped = serde_json::to_string(v).unwrap_or_default();
-                let escaped = escaped.trim_matches('"');
-                let mut forms = vec![v.as_bytes().to_vec()];
-                if escaped != v {
-                    forms.push(escaped.as_bytes().to_vec());
-                }
-                forms
-            })
+            .map(|v| v.as_bytes().to_vec())
             .collect();
         if !given.is_empty() {
             self.scrubber = self
@@ -359,10 +349,9 @@ fn caller_secrets(
 ) -> Result<mcp::client::Secrets> {
     let key_dir = settings.store_dir();
     let mut secrets = bridge::server_secrets(store.db(), &settings.config.mcp, &key_dir, server)?;
-    let key = crate::secrets::SecretKey::existing(&key_dir).ok();
     let own = mcp::access::grant_secrets(
         store.db(),
-        key.as_ref(),
+        &key_dir,
         &server.name,
         caller.agent,
         caller.user,

@@ -188,21 +188,53 @@ pub(crate) fn auth_headers(kind: Kind, key: Option<&str>) -> Vec<(&'static str, 
     }
 }
 
-/// Sends a request to a provider's endpoint: the provider's configured host may be private,
-/// anything else is judged by the guard; no redirect is followed. At most `limit` bytes of the
-/// answer are read.
+/// Where a request goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// A configured provider's endpoint: its host may be private (a local server is the
+    /// operator's choice); any other address it resolves to is judged by the guard.
+    Provider,
+    /// An address a provider answered with (an image's URL): the whole guard, the URL itself
+    /// first (the resolver sees names, not addresses written in the URL).
+    Public,
+}
+
+/// Why a request got no answer: the guard refused it, or it failed.
+pub(crate) enum SendError {
+    Refused(String),
+    Failed(String),
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SendError::Refused(m) | SendError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Sends a request (see [`Reach`] for what the guard lets through); no redirect is followed.
+/// At most `limit` bytes of the answer are read.
 pub(crate) async fn send(
     web_cfg: &WebConfig,
     url: &Url,
+    reach: Reach,
     headers: &[(&'static str, String)],
     body: Body,
     timeout: Duration,
     limit: usize,
-) -> Result<Answer, String> {
-    let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+) -> Result<Answer, SendError> {
     let mut guarded = web_cfg.clone();
-    guarded.allow_private_hosts.push(host);
-    let client = web::client(&guarded, timeout, url.scheme() == "https")?;
+    match reach {
+        Reach::Provider => guarded
+            .allow_private_hosts
+            .push(url.host_str().unwrap_or_default().to_ascii_lowercase()),
+        Reach::Public => {
+            web::fetch::check_url(url, web_cfg, false).map_err(SendError::Refused)?;
+        }
+    }
+    let client =
+        web::client(&guarded, timeout, url.scheme() == "https").map_err(SendError::Failed)?;
     let mut request = match body {
         Body::Json(b) => client.post(url.clone()).json(&b),
         Body::Form(f) => client.post(url.clone()).multipart(f),
@@ -211,10 +243,10 @@ pub(crate) async fn send(
     for (k, v) in headers {
         request = request.header(*k, v);
     }
-    let mut response = request
-        .send()
-        .await
-        .map_err(|e| web::refusal(&e).unwrap_or_else(|| format!("{url}: {}", web::describe(&e))))?;
+    let mut response = request.send().await.map_err(|e| match web::refusal(&e) {
+        Some(r) => SendError::Refused(r),
+        None => SendError::Failed(format!("{url}: {}", web::describe(&e))),
+    })?;
     let status = response.status().as_u16();
     if response.status().is_redirection() {
         let to = response
@@ -222,9 +254,9 @@ pub(crate) async fn send(
             .get(reqwest::header::LOCATION)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("?");
-        return Err(format!(
+        return Err(SendError::Failed(format!(
             "{url} answered HTTP {status}, a redirect to {to}: not followed"
-        ));
+        )));
     }
     let content_type = response
         .headers()
@@ -237,7 +269,7 @@ pub(crate) async fn send(
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| format!("{url}: {}", web::describe(&e)))?
+        .map_err(|e| SendError::Failed(format!("{url}: {}", web::describe(&e))))?
     {
         let room = limit - bytes.len();
         if chunk.len() > room {
@@ -267,7 +299,17 @@ async fn call(
     let headers = auth_headers(Kind::Openai, key);
     // A little more than what is kept, so a key across the cut is whole to take out.
     let limit = MAX_BODY + key.map_or(0, str::len);
-    let a = send(web_cfg, url, &headers, body, timeout, limit).await?;
+    let a = send(
+        web_cfg,
+        url,
+        Reach::Provider,
+        &headers,
+        body,
+        timeout,
+        limit,
+    )
+    .await
+    .map_err(|e| e.to_string())?;
     let answer = match serde_json::from_slice::<Value>(&a.bytes) {
         Ok(v) if !a.cut => v,
         _ => {

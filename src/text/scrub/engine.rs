@@ -66,11 +66,20 @@ impl Scrubber {
 
     /// This scrubber plus more credential values (e.g. the secrets an MCP server was given).
     pub fn with_more_values(&self, more: &[Vec<u8>]) -> Result<Scrubber, String> {
+        // A value a tool was given also comes back as JSON writes it (quotes, backslashes and
+        // newlines escaped) from a server or command that answers in JSON.
+        let escaped = more.iter().filter_map(|v| {
+            let text = std::str::from_utf8(v).ok()?;
+            let json = serde_json::to_string(text).ok()?;
+            let inner = json.get(1..json.len() - 1)?;
+            (inner != text).then(|| inner.as_bytes().to_vec())
+        });
         let values: Vec<Vec<u8>> = self
             .values
             .iter()
             .cloned()
             .chain(more.iter().cloned())
+            .chain(escaped)
             .collect();
         Scrubber::new(&values, &self.dynamic)
     }

@@ -234,7 +234,10 @@ pub fn list(db: Db<'_>, root: &Path, session: Option<&str>) -> Result<Vec<Proces
             row,
         )?,
     };
-    rows.into_iter().map(|p| refresh(db, root, p)).collect()
+    let here = crate::host::name();
+    rows.into_iter()
+        .map(|p| refresh(db, root, &here, p))
+        .collect()
 }
 
 /// Process `id`, when the caller may see it (its own session's, or any without a session).
@@ -246,7 +249,7 @@ pub fn get(db: Db<'_>, root: &Path, id: i64, session: Option<&str>) -> Result<Pr
     )?;
     match p {
         Some(p) if session.is_none_or(|s| p.session.as_deref().unwrap_or("") == s) => {
-            refresh(db, root, p)
+            refresh(db, root, &crate::host::name(), p)
         }
         _ => Err(Error::not_found(match session {
             Some(_) => format!("no background process {id} in this session"),
@@ -257,8 +260,8 @@ pub fn get(db: Db<'_>, root: &Path, id: i64, session: Option<&str>) -> Result<Pr
 
 /// A running row brought up to date: the keeper's status file when it wrote one, `lost` when
 /// its keeper is gone without one.
-fn refresh(db: Db<'_>, root: &Path, mut p: Process) -> Result<Process> {
-    if !p.running() || p.host != crate::host::name() {
+fn refresh(db: Db<'_>, root: &Path, here: &str, mut p: Process) -> Result<Process> {
+    if !p.running() || p.host != here {
         return Ok(p);
     }
     let dir = process_dir(root, p.id);

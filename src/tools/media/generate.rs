@@ -102,47 +102,48 @@ fn data_url(url: &str) -> Result<Vec<u8>> {
     }
 }
 
-/// An image the provider left at a URL: fetched through the SSRF guard (it is not the
+/// An image the provider left at a URL: fetched with the whole SSRF guard (it is not the
 /// provider's own host), at most [`MAX_OUTPUT`] bytes.
 fn fetch(ctx: &CallContext, url: &str) -> Result<Vec<u8>> {
+    use crate::tools::provider_call::{Reach, SendError, send};
     let parsed = reqwest::Url::parse(url)
         .map_err(|e| Error::new(ErrorKind::Upstream, format!("image URL `{url}`: {e}")))?;
-    // The guard on the URL itself: its resolver sees names, not addresses written in the URL.
-    crate::tools::web::fetch::check_url(&parsed, &ctx.web, false).map_err(|e| {
-        Error::new(
-            ErrorKind::Denied,
-            format!("the provider's image URL {url} refused: {e}"),
-        )
-    })?;
     let timeout = ctx.stop.cap(std::time::Duration::from_secs(
         ctx.media.timeout_secs.max(1),
     ));
-    let fetched = crate::tools::web::block_on(async {
-        let client = crate::tools::web::client(&ctx.web, timeout, parsed.scheme() == "https")?;
-        let mut response = client.get(parsed.clone()).send().await.map_err(|e| {
-            crate::tools::web::refusal(&e)
-                .unwrap_or_else(|| format!("{url}: {}", crate::tools::web::describe(&e)))
-        })?;
-        if !response.status().is_success() {
-            return Err(format!(
-                "{url} answered HTTP {}",
-                response.status().as_u16()
-            ));
-        }
-        let mut bytes = Vec::new();
-        while let Some(chunk) = response
-            .chunk()
-            .await
-            .map_err(|e| format!("{url}: {}", crate::tools::web::describe(&e)))?
-        {
-            if bytes.len() + chunk.len() > MAX_OUTPUT {
-                return Err(format!("{url}: more than {} MiB", MAX_OUTPUT >> 20));
-            }
-            bytes.extend_from_slice(&chunk);
-        }
-        Ok(bytes)
-    });
-    fetched.map_err(|e| Error::new(ErrorKind::Upstream, e))
+    let sent = crate::tools::web::block_on(async {
+        Ok(send(
+            &ctx.web,
+            &parsed,
+            Reach::Public,
+            &[],
+            Body::Empty,
+            timeout,
+            MAX_OUTPUT,
+        )
+        .await)
+    })
+    .map_err(|e| Error::new(ErrorKind::Upstream, e))?;
+    let answer = sent.map_err(|e| match e {
+        SendError::Refused(m) => Error::new(
+            ErrorKind::Denied,
+            format!("the provider's image URL {url} refused: {m}"),
+        ),
+        SendError::Failed(m) => Error::new(ErrorKind::Upstream, m),
+    })?;
+    if !(200..300).contains(&answer.status) {
+        return Err(Error::new(
+            ErrorKind::Upstream,
+            format!("{url} answered HTTP {}", answer.status),
+        ));
+    }
+    if answer.cut {
+        return Err(Error::new(
+            ErrorKind::Upstream,
+            format!("{url}: more than {} MiB", MAX_OUTPUT >> 20),
+        ));
+    }
+    Ok(answer.bytes)
 }
 
 /// `tts {text, path?, voice?}` and `create_audio` (the same call: an OpenAI-compatible server

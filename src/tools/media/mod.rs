@@ -140,14 +140,19 @@ impl Endpoint {
             self.resolved.config.kind,
             self.resolved.api_key.as_deref(),
         );
-        let answer = super::web::block_on(provider_call::send(
-            &ctx.web,
-            &url,
-            &headers,
-            body,
-            self.timeout,
-            limit,
-        ))
+        let answer = super::web::block_on(async {
+            provider_call::send(
+                &ctx.web,
+                &url,
+                provider_call::Reach::Provider,
+                &headers,
+                body,
+                self.timeout,
+                limit,
+            )
+            .await
+            .map_err(|e| e.to_string())
+        })
         .map_err(|e| Error::new(ErrorKind::Upstream, format!("{}: {e}", self.resolved.name)))?;
         if !(200..300).contains(&answer.status) {
             let text = crate::text::redact_then_cut(
