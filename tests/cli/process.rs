@@ -160,6 +160,12 @@ fn a_session_sees_its_own_and_starts_at_most_its_limit(backend) {
     // Its end frees the place.
     let (c, started) = start(&env, json!({"command": "true", "background": true}), &["--session", "a"]);
     assert_eq!(c, 0, "{started}");
+    // A command that ended frees its place even when nobody looked at it since.
+    let (c, started) = start(&env, json!({"command": "true", "background": true}), &["--session", "q"]);
+    assert_eq!(c, 0, "{started}");
+    std::thread::sleep(Duration::from_millis(1500));
+    let (c, again) = start(&env, json!({"command": "true", "background": true}), &["--session", "q"]);
+    assert_eq!(c, 0, "{again}");
     // The policy covers the tool: group runtime denied, process is denied too.
     config(
         &env,

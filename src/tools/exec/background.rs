@@ -200,6 +200,23 @@ pub fn reserve(db: Db<'_>, p: &NewProcess<'_>) -> Result<i64> {
     Ok(id)
 }
 
+/// Brings the session's running rows on this host up to date, so commands that ended since
+/// anyone last looked no longer count against its limit.
+pub fn settle(db: Db<'_>, root: &Path, session: &str) -> Result<()> {
+    let running = db.query_map(
+        &format!(
+            "SELECT {COLUMNS} FROM processes WHERE session = ?1 AND status IN ('starting', 'running')"
+        ),
+        db_params![session],
+        row,
+    )?;
+    let here = crate::host::name();
+    for p in running {
+        refresh(db, root, &here, p)?;
+    }
+    Ok(())
+}
+
 /// Records that the keeper started the command.
 pub fn started(db: Db<'_>, id: i64, keeper_pid: u32, pid: u32) -> Result<()> {
     db.execute(

@@ -328,6 +328,7 @@ fn start_background(
     let owned = ctx.run.is_some() || ctx.channel.as_deref() == Some("mcp");
     let detached = b.detach || ctx.run.as_ref().is_some_and(|r| r.detach_children) || !owned;
     let session = ctx.session_key.as_deref().unwrap_or("");
+    background::settle(db, &root, session)?;
     let id = background::reserve(
         db,
         &background::NewProcess {
