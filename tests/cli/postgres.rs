@@ -1146,7 +1146,13 @@ fn a_server_restart_in_a_claim_loop_loses_and_repeats_nothing() {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         cluster.pg_ctl("stop");
+        // Down for a second, and until a command has met it: on a loaded machine a worker's
+        // next command can take longer than that to reach the server.
+        let down = std::time::Instant::now();
         std::thread::sleep(std::time::Duration::from_secs(1));
+        while upstream.lock().unwrap().is_empty() && down.elapsed().as_secs() < 30 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
         cluster.pg_ctl("start");
         restarted.store(true, std::sync::atomic::Ordering::SeqCst);
     });

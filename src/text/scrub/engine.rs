@@ -5,13 +5,13 @@
 
 use aho_corasick::AhoCorasick;
 use memchr::memmem;
-use regex::bytes::Regex;
 
 use super::go::{Piece, View, decode_go, origin, render, replace};
 use super::patterns::{
-    CREDENTIAL_VALUE, KEY_WORDS, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_PROBE,
+    CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEPARATORS,
     STAGES, STATIC_PATTERNS,
 };
+use super::probe::{LiteralProbe, StageSet, holds_key_word, literal_stages};
 use super::stream::ScrubStream;
 use super::{MIN_VALUE_LEN, Report};
 use crate::text::is_go_space;
@@ -37,12 +37,7 @@ impl Scrubber {
     /// Builds a scrubber. Credential values shorter than [`MIN_VALUE_LEN`] bytes and empty
     /// dynamic values are ignored; duplicates are dropped, first occurrence kept.
     pub fn new(values: &[Vec<u8>], dynamic: &[Vec<u8>]) -> Result<Scrubber, String> {
-        let mut literals: Vec<&str> = STAGE_LITERALS
-            .iter()
-            .flat_map(|l| l.iter().copied())
-            .collect();
-        literals.dedup();
-        let probe = LiteralProbe::new(&literals)?;
+        let probe = LiteralProbe::new()?;
         let values = dedup(values.iter().filter(|v| v.len() >= MIN_VALUE_LEN));
         let dynamic = dedup(dynamic.iter().filter(|v| !v.is_empty()));
         let all: Vec<&Vec<u8>> = values.iter().chain(dynamic.iter()).collect();
@@ -165,8 +160,23 @@ impl Scrubber {
         &self,
         input: &[u8],
         line_base: u64,
+        report: Option<&mut Report>,
+        out: &mut Vec<u8>,
+    ) {
+        self.scrub_region_with(input, line_base, report, out, None);
+    }
+
+    /// [`Scrubber::scrub_region`], told which stages' literals occur in `input` when the
+    /// caller's probe knows (`None`: it looks for itself). A stage whose literals are absent
+    /// cannot match; once a stage has replaced something, the later stages' literals are looked
+    /// for again in the text as it now is (a replacement can take one away, never add one).
+    fn scrub_region_with(
+        &self,
+        input: &[u8],
+        line_base: u64,
         mut report: Option<&mut Report>,
         out: &mut Vec<u8>,
+        literal_hint: Option<StageSet>,
     ) {
         let Ok(stages) = &*STAGES else {
             out.extend_from_slice(REDACTED);
@@ -180,11 +190,14 @@ impl Scrubber {
         let line_of =
             |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
 
-        let literal_stages = literal_stages(input);
+        let mut found = literal_hint.unwrap_or_else(|| literal_stages(input));
+        // `found` was judged before the last replacement.
+        let mut stale = false;
         for (stage, re) in stages.iter().enumerate() {
-            let possible = match literal_stages.get(stage) {
-                Some(&found) => found,
-                None => has_hex_run(input),
+            let possible = if stage < STAGE_LITERALS.len() {
+                found & (1 << stage) != 0
+            } else {
+                has_hex_run(input)
             };
             if !possible {
                 continue;
@@ -197,6 +210,9 @@ impl Scrubber {
             } else {
                 input
             };
+            if !still_possible(stage, text, &mut found, &mut stale) {
+                continue;
+            }
             matches.clear();
             matches.extend(re.find_iter(text).map(|m| (m.start(), m.end())));
             if matches.is_empty() {
@@ -212,6 +228,7 @@ impl Scrubber {
             }
             pieces = replace(&pieces, View::Runes, &matches, REDACTED);
             changed = true;
+            stale = true;
         }
         let value_stages = self
             .values
@@ -227,21 +244,7 @@ impl Scrubber {
             } else {
                 input
             };
-            matches.clear();
-            matches.extend(
-                memmem::find_iter(text, value)
-                    .map(|s| (s, s + value.len()))
-                    .filter(|&(s, e)| name != SERVER_IP || whole_address(text, s, e)),
-            );
-            // memmem reports overlapping occurrences; Go's ReplaceAll takes them left to right.
-            let mut last_end = 0;
-            matches.retain(|&(s, e)| {
-                let keep = s >= last_end;
-                if keep {
-                    last_end = e;
-                }
-                keep
-            });
+            value_matches(text, value, name == SERVER_IP, &mut matches);
             if matches.is_empty() {
                 continue;
             }
@@ -281,7 +284,8 @@ impl Scrubber {
         // and bytes Go reads differently. Each is scrubbed as a region cut at safe cuts; a region
         // where no stage matches is copied as it is.
         let mut spans = Vec::new();
-        self.probe.find_all(lower, &mut spans);
+        let mut hits = Vec::new();
+        let hits_tell = self.probe.find_all(lower, &mut spans, &mut hits);
         hex_runs(chunk, &mut spans);
         if let Some(probe) = &self.value_probe {
             spans.extend(probe.find_iter(chunk).map(|m| (m.start(), m.end())));
@@ -291,12 +295,14 @@ impl Scrubber {
             out.extend_from_slice(chunk);
             return;
         }
-        spans.sort_unstable();
+        // Sorted runs, one per probe: a stable sort merges them.
+        spans.sort();
         // `done`: what is written; `floor`: the last safe cut known (the end of the last
         // region, scrubbed or not), so no scan goes back over text already judged.
         let mut done = 0;
         let mut floor = 0;
         let mut i = 0;
+        let mut next_hit = 0;
         while i < spans.len() {
             let start = self.cut_before(chunk, spans[i].0, floor);
             let mut end = self.cut_after(chunk, spans[i].1);
@@ -313,7 +319,22 @@ impl Scrubber {
             if report.is_some() {
                 line_base += memchr::memchr_iter(b'\n', &chunk[done..start]).count() as u64;
             }
-            self.scrub_region(&chunk[start..end], line_base, report.as_deref_mut(), out);
+            // No literal crosses a safe cut: the region's literals are those of its own hits.
+            let mut literals: StageSet = 0;
+            while let Some(&(at, allows)) = hits.get(next_hit).filter(|h| h.0 < end) {
+                if at >= start {
+                    literals |= allows;
+                }
+                next_hit += 1;
+            }
+            let hint = hits_tell.then_some(literals);
+            self.scrub_region_with(
+                &chunk[start..end],
+                line_base,
+                report.as_deref_mut(),
+                out,
+                hint,
+            );
             if report.is_some() {
                 line_base += memchr::memchr_iter(b'\n', &chunk[start..end]).count() as u64;
             }
@@ -341,9 +362,7 @@ impl Scrubber {
         if word.iter().any(|&b| b >= 0x80) {
             return false;
         }
-        !KEY_WORDS
-            .iter()
-            .any(|k| contains_ignore_ascii_case(word, k))
+        !holds_key_word(word)
     }
 
     /// The last safe cut at or before `pos` and not before `floor` (itself a safe cut).
@@ -411,60 +430,49 @@ impl Scrubber {
     }
 }
 
-/// The search for the stages' literals in ASCII-lowered text: Teddy with 16 buckets where the
-/// CPU has AVX2 (on the 200 MB log corpus it scans at ~10 GB/s; the 8-bucket Teddy the regex
-/// crate picks for these 23 literals, ~3 GB/s, was 40 % of a scrub: three-byte fingerprints
-/// shared by 3 literals a bucket match ordinary words), else the same literals as a regex.
-/// Both report leftmost-first matches.
-#[derive(Debug)]
-enum LiteralProbe {
-    Teddy(aho_corasick::packed::Searcher),
-    Regex(Regex),
+/// Whether `text`, as a static stage is about to see it, may still hold a match of `stage` once
+/// its literals said it may: it needs one of the stage's separators, and after a replacement
+/// (`stale`) its literals again, which `found` then keeps for the stages after it.
+fn still_possible(stage: usize, text: &[u8], found: &mut StageSet, stale: &mut bool) -> bool {
+    if !holds_separator(text, STAGE_SEPARATORS[stage]) {
+        return false;
+    }
+    if *stale && stage < STAGE_LITERALS.len() {
+        *found &= literal_stages(text);
+        *stale = false;
+        return *found & (1 << stage) != 0;
+    }
+    true
 }
 
-impl LiteralProbe {
-    fn new(literals: &[&str]) -> Result<LiteralProbe, String> {
-        let teddy = aho_corasick::packed::Config::new()
-            .only_teddy_fat(Some(true))
-            .builder()
-            .extend(literals)
-            .build();
-        if let Some(searcher) = teddy {
-            return Ok(LiteralProbe::Teddy(searcher));
+/// Sets `matches` to the occurrences of `value` in `text` that Go's `ReplaceAll` replaces:
+/// left to right, none overlapping (memmem reports overlapping ones); a server address
+/// (`address`) only where it stands alone.
+fn value_matches(text: &[u8], value: &[u8], address: bool, matches: &mut Vec<(usize, usize)>) {
+    matches.clear();
+    matches.extend(
+        memmem::find_iter(text, value)
+            .map(|s| (s, s + value.len()))
+            .filter(|&(s, e)| !address || whole_address(text, s, e)),
+    );
+    let mut last_end = 0;
+    matches.retain(|&(s, e)| {
+        let keep = s >= last_end;
+        if keep {
+            last_end = e;
         }
-        let alternation: Vec<String> = literals.iter().map(|l| regex::escape(l)).collect();
-        Regex::new(&alternation.join("|"))
-            .map(LiteralProbe::Regex)
-            .map_err(|e| format!("scrub probe: {e}"))
-    }
-
-    /// Adds the span of every match in `lower`.
-    fn find_all(&self, lower: &[u8], spans: &mut Vec<(usize, usize)>) {
-        match self {
-            LiteralProbe::Teddy(s) => {
-                spans.extend(s.find_iter(lower).map(|m| (m.start(), m.end())))
-            }
-            LiteralProbe::Regex(r) => {
-                spans.extend(r.find_iter(lower).map(|m| (m.start(), m.end())))
-            }
-        }
-    }
+        keep
+    });
 }
 
-/// Which stages' literals occur in `text`, in one pass (a stage without literals is the hex
-/// run's).
-fn literal_stages(text: &[u8]) -> [bool; STAGE_LITERALS.len()] {
-    let mut found = [false; STAGE_LITERALS.len()];
-    match &*STAGE_PROBE {
-        Ok((ac, stage_of)) => {
-            for m in ac.find_overlapping_iter(text) {
-                found[stage_of[m.pattern().as_usize()]] = true;
-            }
-        }
-        // Were the probe ever unbuildable, every stage is tried.
-        Err(_) => found = [true; STAGE_LITERALS.len()],
+/// Whether `text` holds one of `separators` (an empty set: no separator is needed).
+fn holds_separator(text: &[u8], separators: &[u8]) -> bool {
+    match *separators {
+        [] => true,
+        [a] => memchr::memchr(a, text).is_some(),
+        [a, b] => memchr::memchr2(a, b, text).is_some(),
+        _ => text.iter().any(|b| separators.contains(b)),
     }
-    found
 }
 
 fn has_hex_run(text: &[u8]) -> bool {
@@ -485,13 +493,6 @@ fn dedup<'a>(values: impl Iterator<Item = &'a Vec<u8>>) -> Vec<Vec<u8>> {
 
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
-}
-
-fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
-    hay.len() >= needle.len()
-        && hay
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 fn is_hex(b: u8) -> bool {
@@ -586,36 +587,4 @@ pub(super) fn whole_address(text: &[u8], s: usize, e: usize) -> bool {
     };
     let before = |k: usize| s.checked_sub(k).map(|i| text[i]);
     !joins(before(1), before(2)) && !joins(text.get(e).copied(), text.get(e + 1).copied())
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use super::*;
-
-    #[test]
-    fn the_teddy_probe_finds_what_the_regex_probe_finds() {
-        let literals: Vec<&str> = STAGE_LITERALS
-            .iter()
-            .flat_map(|l| l.iter().copied())
-            .collect();
-        let alternation: Vec<String> = literals.iter().map(|l| regex::escape(l)).collect();
-        let regex = LiteralProbe::Regex(Regex::new(&alternation.join("|")).unwrap());
-        let probe = LiteralProbe::new(&literals).unwrap();
-        // Every literal, alone, overlapping its neighbours, at both ends, among look-alikes.
-        let mut text = String::from("key");
-        for (i, l) in literals.iter().enumerate() {
-            text.push_str(["  ", "", "x", "sk", "_", "://"][i % 6]);
-            text.push_str(l);
-            text.push_str(" ask- wor woken tokens secretary d\u{17f} ");
-        }
-        text.push_str("virtual_");
-        let lower: Vec<u8> = text.bytes().map(|b| b.to_ascii_lowercase()).collect();
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        probe.find_all(&lower, &mut a);
-        regex.find_all(&lower, &mut b);
-        assert!(a.len() > literals.len(), "{a:?}");
-        assert_eq!(a, b);
-    }
 }

@@ -29,6 +29,7 @@
 mod engine;
 mod go;
 mod patterns;
+mod probe;
 mod stream;
 #[cfg(test)]
 mod tests;

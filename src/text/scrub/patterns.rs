@@ -113,6 +113,13 @@ pub(super) const STAGE_LITERALS: [&[&str]; 13] = [
     &["virtual_"],
 ];
 
+/// For each stage, the separators one of which every match holds: `[:=]` in pattern 9, `=` in
+/// 11–13 (none for the others). A region without them skips the stage's regex, as a region
+/// without its literals does (`using key sk-…` names a key but assigns none).
+pub(super) const STAGE_SEPARATORS: [&[u8]; 14] = [
+    b"", b"", b"", b"", b"", b"", b"", b"", b":=", b"", b"=", b"=", b"=", b"",
+];
+
 /// Lower-case key names whose tail, before white space, could still grow into a match of
 /// patterns 9 or 11–13 across that white space.
 pub(super) const KEY_WORDS: [&[u8]; 13] = [
