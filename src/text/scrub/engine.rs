@@ -11,10 +11,13 @@ use super::patterns::{
     CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEPARATORS,
     STAGES, STATIC_PATTERNS,
 };
+use super::patterns::{STAGE_SEARCHES, StageSearch};
 use super::probe::{LiteralProbe, StageSet, holds_key_word, literal_stages};
 use super::stream::ScrubStream;
 use super::{MIN_VALUE_LEN, Report};
 use crate::text::is_go_space;
+use regex::bytes::Regex;
+use regex_automata::{Anchored, Input};
 
 /// A scrubber: the static stages plus the credential and dynamic values it was given.
 ///
@@ -185,7 +188,8 @@ impl Scrubber {
         let mut pieces = decode_go(input);
         let valid_utf8 = pieces.iter().all(|p| matches!(p, Piece::Original { .. }));
         let mut changed = false;
-        let mut view = Vec::with_capacity(input.len() + 16);
+        // Only a region that changed, or is not valid UTF-8, is rendered.
+        let mut view = Vec::new();
         let mut matches = Vec::new();
         let line_of =
             |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
@@ -213,8 +217,7 @@ impl Scrubber {
             if !still_possible(stage, text, &mut found, &mut stale) {
                 continue;
             }
-            matches.clear();
-            matches.extend(re.find_iter(text).map(|m| (m.start(), m.end())));
+            stage_matches(stage, re, text, &mut matches);
             if matches.is_empty() {
                 continue;
             }
@@ -354,15 +357,19 @@ impl Scrubber {
         if last == b':' || last == b'=' {
             return false;
         }
+        // The word before the white space; one with a byte beyond ASCII is never judged safe.
         let mut start = ws;
-        while start > floor && is_word_byte(text[start - 1]) {
+        while start > floor {
+            let b = text[start - 1];
+            if b >= 0x80 {
+                return false;
+            }
+            if !is_word_byte(b) {
+                break;
+            }
             start -= 1;
         }
-        let word = &text[start..ws];
-        if word.iter().any(|&b| b >= 0x80) {
-            return false;
-        }
-        !holds_key_word(word)
+        !holds_key_word(&text[start..ws])
     }
 
     /// The last safe cut at or before `pos` and not before `floor` (itself a safe cut).
@@ -427,6 +434,34 @@ impl Scrubber {
             }
             i = run_end;
         }
+    }
+}
+
+/// Sets `matches` to what `re`, the regex of `stage`, finds in `text` (see [`StageSearch`]).
+pub(super) fn stage_matches(
+    stage: usize,
+    re: &Regex,
+    text: &[u8],
+    matches: &mut Vec<(usize, usize)>,
+) {
+    matches.clear();
+    match STAGE_SEARCHES.get(stage) {
+        Some(StageSearch::AtLiteral(at_literal)) => {
+            let (literal, anchored) = &**at_literal;
+            let mut last_end = 0;
+            for at in literal.find_iter(text) {
+                if at < last_end {
+                    continue;
+                }
+                let from_here = Input::new(text).range(at..).anchored(Anchored::Yes);
+                if let Some(m) = anchored.search(&from_here) {
+                    matches.push((m.start(), m.end()));
+                    last_end = m.end();
+                }
+            }
+        }
+        Some(StageSearch::HexRuns) => hex_runs(text, matches),
+        _ => matches.extend(re.find_iter(text).map(|m| (m.start(), m.end()))),
     }
 }
 

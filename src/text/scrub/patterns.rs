@@ -143,6 +143,65 @@ pub(super) const KEY_WORDS: [&[u8]; 13] = [
 pub(super) static STAGES: LazyLock<Result<Vec<Regex>, String>> =
     LazyLock::new(|| STATIC_PATTERNS.iter().map(|p| go_regex(p.go)).collect());
 
+/// How a static stage looks for its matches in a region's text, equal to its regex's
+/// `find_iter`: a pattern that begins with a case-sensitive literal (patterns 1–8) is tried only
+/// where that literal occurs, anchored there (every match starts with it, so no scan back for
+/// where one begins); the matches of pattern 14 are exactly the runs of 64 or more hex digits,
+/// which `hex_runs` finds; the others run their regex.
+#[derive(Debug)]
+pub(super) enum StageSearch {
+    Regex,
+    AtLiteral(Box<(memchr::memmem::Finder<'static>, regex_automata::meta::Regex)>),
+    HexRuns,
+}
+
+/// Each stage's [`StageSearch`], built on first use beside [`STAGES`].
+pub(super) static STAGE_SEARCHES: LazyLock<Vec<StageSearch>> = LazyLock::new(|| {
+    STATIC_PATTERNS
+        .iter()
+        .map(|p| {
+            if p.name == "hex_secret" {
+                return StageSearch::HexRuns;
+            }
+            match (leading_literal(p.go), anchored_regex(p.go)) {
+                (Some(lit), Some(re)) => {
+                    StageSearch::AtLiteral(Box::new((memchr::memmem::Finder::new(lit), re)))
+                }
+                _ => StageSearch::Regex,
+            }
+        })
+        .collect()
+});
+
+/// The literal text a Go pattern begins with (`sk-` of `sk-[a-zA-Z0-9]{20,}`), when it has one
+/// and no flag, group or quantifier touches it.
+pub(super) fn leading_literal(go: &'static str) -> Option<&'static str> {
+    let end = go
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .unwrap_or(go.len());
+    let quantified = go[end..].starts_with(['*', '+', '?', '{']);
+    let end = if quantified {
+        end.saturating_sub(1)
+    } else {
+        end
+    };
+    (end > 0).then(|| &go[..end])
+}
+
+/// The pattern compiled as `go_regex` compiles it, for anchored searches.
+fn anchored_regex(go: &str) -> Option<regex_automata::meta::Regex> {
+    let translated = crate::text::translate_go(go).ok()?;
+    regex_automata::meta::Regex::builder()
+        .syntax(regex_automata::util::syntax::Config::new().utf8(false))
+        .configure(
+            regex_automata::meta::Regex::config()
+                .utf8_empty(false)
+                .nfa_size_limit(Some(64 << 20)),
+        )
+        .build(&translated)
+        .ok()
+}
+
 /// All the stages' literals at once, each pattern's stage beside it: which stages may match a
 /// region, in one pass over it (instead of one search per literal). Overlapping matches, so a
 /// literal inside another (`token` in `access_token`) is found too.

@@ -336,3 +336,45 @@ fn a_server_address_is_redacted_only_where_it_stands_alone() {
         );
     }
 }
+
+#[test]
+fn each_stage_finds_what_its_regex_finds() {
+    use super::engine::stage_matches;
+    use super::patterns::{STAGE_SEARCHES, StageSearch, leading_literal};
+    let stages = STAGES.as_ref().unwrap();
+    // Patterns 1–8 are searched at their literal, pattern 14 by its hex runs.
+    let by_literal: Vec<usize> = (0..stages.len())
+        .filter(|&s| matches!(STAGE_SEARCHES[s], StageSearch::AtLiteral(..)))
+        .collect();
+    assert_eq!(by_literal, (0..8).collect::<Vec<_>>());
+    assert!(matches!(STAGE_SEARCHES[13], StageSearch::HexRuns));
+    assert_eq!(leading_literal("sk-ant-[a-zA-Z0-9-]{20,}"), Some("sk-ant-"));
+    assert_eq!(leading_literal("ab*c"), Some("a"));
+    assert_eq!(leading_literal("(?i)key"), None);
+    // The corpus, and runs that begin inside one another or go on past a fixed length.
+    let mut texts: Vec<Vec<u8>> = (0..400).map(|seed| corpus(seed, 60)).collect();
+    for extra in [
+        "sk-sk-sk-abcdefghijklmnopqrstuvwxyz0123",
+        "sk-ant-sk-ant-abcdefghijklmnopqrstuv-wxyz",
+        "ghp_ghp_0123456789012345678901234567890123456789",
+        "AKIAAKIAABCDEFGHIJKLMNOP AKIA0123456789ABCDEF0",
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0 x",
+        "\u{fffd}deadbeef",
+    ] {
+        texts.push(extra.as_bytes().to_vec());
+    }
+    let mut found = Vec::new();
+    for text in &texts {
+        for (stage, re) in stages.iter().enumerate() {
+            stage_matches(stage, re, text, &mut found);
+            let expected: Vec<(usize, usize)> =
+                re.find_iter(text).map(|m| (m.start(), m.end())).collect();
+            assert_eq!(
+                found,
+                expected,
+                "stage {stage} in {:?}",
+                String::from_utf8_lossy(text)
+            );
+        }
+    }
+}
