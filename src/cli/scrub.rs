@@ -26,7 +26,8 @@ pub struct ScrubArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// A credential value to redact wherever it appears (repeatable; under 6 bytes is ignored)
-    #[arg(long = "value", value_name = "V")]
+    // A token may begin with '-' (`--value "$TOKEN"` must not fail on one that does).
+    #[arg(long = "value", value_name = "V", allow_hyphen_values = true)]
     pub values: Vec<String>,
     /// A file of credential values, one per line (repeatable)
     #[arg(long = "values-file", value_name = "F")]

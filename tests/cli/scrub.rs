@@ -124,6 +124,10 @@ fn values_server_ips_and_values_files() {
         "x two words here y\n",
     );
     assert_eq!(stdout(&o), "x [REDACTED] y\n");
+    // A value that begins with '-' is a value, not a flag.
+    let o = env.run_stdin(&["scrub", "--value", "-ANT-x9f2"], "x -ANT-x9f2 y\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "x [REDACTED] y\n");
 }
 
 #[test]
