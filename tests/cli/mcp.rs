@@ -274,20 +274,7 @@ fn a_real_server_over_stdio(backend) {
     let link = env.root().join("everything-stdio.js");
     std::os::unix::fs::symlink(&real_js, &link).unwrap();
     let js = link.display().to_string();
-    assert_eq!(
-        code(&env.run(&[
-            "mcp",
-            "add",
-            "ev",
-            "--command",
-            "node",
-            "--arg",
-            &js,
-            "--arg",
-            "stdio"
-        ])),
-        0
-    );
+    add_everything(&env, &js, &[]);
     let probe = json(&env.run(&["mcp", "probe", "ev"]));
     assert_eq!(probe["tools"], 13, "{probe}");
     assert!(
@@ -989,7 +976,7 @@ fn a_run_finds_mcp_tools_by_search_when_there_are_many() {
 }
 
 /// Registers server-everything as `ev` (stdio), with `extra` flags of `mcp add`.
-fn add_everything(env: &TestEnv, js: &str, extra: &[&str]) {
+pub(crate) fn add_everything(env: &TestEnv, js: &str, extra: &[&str]) {
     let mut args = vec![
         "mcp",
         "add",

@@ -112,20 +112,7 @@ fn an_mcp_client_gets_goclaw_tools_under_the_agents_policy(backend) {
     let bridged = everything().map(|js| {
         std::os::unix::fs::symlink(js, &marker).unwrap();
         let m = marker.display().to_string();
-        let o = env.run(&[
-            "mcp",
-            "add",
-            "ev",
-            "--command",
-            "node",
-            "--arg",
-            &m,
-            "--arg",
-            "stdio",
-            "--env",
-            "EV_TOKEN=tok-3141592653",
-        ]);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        crate::mcp::add_everything(&env, &m, &["--env", "EV_TOKEN=tok-3141592653"]);
         m
     });
 

@@ -156,16 +156,7 @@ fn ask_risk_sends_destructive_calls_through_approval() {
     assert!(!env.work().join("c.txt").exists());
     // Through the relay, answered "always": it runs, and the next call still asks (the risk of
     // a call is not something the allowlist settles).
-    let child = env.spawn(&[
-        "--config",
-        "c.toml",
-        "tools",
-        "exec",
-        "exec",
-        "{\"command\":\"rm b.txt\"}",
-        "--on-ask",
-        "wait:30s",
-    ]);
+    let child = ask(&env, "rm b.txt", "wait:30s");
     let id = pending_id(&env);
     let shown = items(&env.run(&["approvals", "pending"]));
     assert_eq!(shown[0]["command"], "rm b.txt", "{shown:?}");
@@ -185,16 +176,7 @@ fn ask_risk_sends_destructive_calls_through_approval() {
         "c.toml",
         "[tools]\nask_risk = \"destructive\"\n[tools.exec]\napproval = \"ask\"\n",
     );
-    let child = env.spawn(&[
-        "--config",
-        "c.toml",
-        "tools",
-        "exec",
-        "exec",
-        "{\"command\":\"rmdir emptydir\"}",
-        "--on-ask",
-        "wait:30s",
-    ]);
+    let child = ask(&env, "rmdir emptydir", "wait:30s");
     let id = pending_id(&env);
     assert_eq!(
         code(&env.run(&["approvals", "answer", &id.to_string(), "always"])),

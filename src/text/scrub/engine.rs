@@ -16,7 +16,7 @@ use super::probe::{LiteralProbe, StageSet, holds_key_word, literal_stages};
 use super::stream::ScrubStream;
 use super::{MIN_VALUE_LEN, Report};
 use crate::text::is_go_space;
-use regex::bytes::Regex;
+use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input};
 
 /// A scrubber: the static stages plus the credential and dynamic values it was given.
@@ -103,7 +103,15 @@ impl Scrubber {
             return REDACTED.to_vec();
         };
         for re in stages {
-            text = re.replace_all(&text, REDACTED).into_owned();
+            let mut out = Vec::with_capacity(text.len());
+            let mut last = 0;
+            for m in re.find_iter(&text) {
+                out.extend_from_slice(&text[last..m.start()]);
+                out.extend_from_slice(REDACTED);
+                last = m.end();
+            }
+            out.extend_from_slice(&text[last..]);
+            text = out;
         }
         for (vals, mark) in [(&self.values, REDACTED), (&self.dynamic, SERVER_IP_MARK)] {
             for v in vals {
@@ -446,15 +454,14 @@ pub(super) fn stage_matches(
 ) {
     matches.clear();
     match STAGE_SEARCHES.get(stage) {
-        Some(StageSearch::AtLiteral(at_literal)) => {
-            let (literal, anchored) = &**at_literal;
+        Some(StageSearch::AtLiteral(literal)) => {
             let mut last_end = 0;
             for at in literal.find_iter(text) {
                 if at < last_end {
                     continue;
                 }
                 let from_here = Input::new(text).range(at..).anchored(Anchored::Yes);
-                if let Some(m) = anchored.search(&from_here) {
+                if let Some(m) = re.search(&from_here) {
                     matches.push((m.start(), m.end()));
                     last_end = m.end();
                 }

@@ -4,9 +4,9 @@
 
 use std::sync::LazyLock;
 
-use regex::bytes::Regex;
+use regex_automata::meta::Regex;
 
-use crate::text::go_regex;
+use crate::text::translate_go;
 
 /// One static pattern: a stable name (used in reports) and its Go source, exactly as GoClaw's.
 #[derive(Debug, Clone, Copy)]
@@ -139,9 +139,25 @@ pub(super) const KEY_WORDS: [&[u8]; 13] = [
 ];
 
 /// The 14 stages, compiled on first use (most inputs never need them: compiling costs about
-/// 3 ms, scanning for the probe literals almost nothing).
+/// 3 ms, scanning for the probe literals almost nothing), each once: as the `regex` crate
+/// compiles a `bytes::Regex` with `go_regex`'s limits, kept as the `regex-automata` regex
+/// underneath, which also searches anchored (see [`StageSearch`]).
 pub(super) static STAGES: LazyLock<Result<Vec<Regex>, String>> =
-    LazyLock::new(|| STATIC_PATTERNS.iter().map(|p| go_regex(p.go)).collect());
+    LazyLock::new(|| STATIC_PATTERNS.iter().map(|p| stage_regex(p.go)).collect());
+
+fn stage_regex(go: &str) -> Result<Regex, String> {
+    let translated = translate_go(go)?;
+    Regex::builder()
+        .syntax(regex_automata::util::syntax::Config::new().utf8(false))
+        .configure(
+            Regex::config()
+                .utf8_empty(false)
+                .nfa_size_limit(Some(64 << 20))
+                .hybrid_cache_capacity(16 << 20),
+        )
+        .build(&translated)
+        .map_err(|e| format!("pattern {go:?} does not compile: {e}"))
+}
 
 /// How a static stage looks for its matches in a region's text, equal to its regex's
 /// `find_iter`: a pattern that begins with a case-sensitive literal (patterns 1–8) is tried only
@@ -151,24 +167,18 @@ pub(super) static STAGES: LazyLock<Result<Vec<Regex>, String>> =
 #[derive(Debug)]
 pub(super) enum StageSearch {
     Regex,
-    AtLiteral(Box<(memchr::memmem::Finder<'static>, regex_automata::meta::Regex)>),
+    AtLiteral(Box<memchr::memmem::Finder<'static>>),
     HexRuns,
 }
 
-/// Each stage's [`StageSearch`], built on first use beside [`STAGES`].
+/// Each stage's [`StageSearch`] (nothing to compile).
 pub(super) static STAGE_SEARCHES: LazyLock<Vec<StageSearch>> = LazyLock::new(|| {
     STATIC_PATTERNS
         .iter()
-        .map(|p| {
-            if p.name == "hex_secret" {
-                return StageSearch::HexRuns;
-            }
-            match (leading_literal(p.go), anchored_regex(p.go)) {
-                (Some(lit), Some(re)) => {
-                    StageSearch::AtLiteral(Box::new((memchr::memmem::Finder::new(lit), re)))
-                }
-                _ => StageSearch::Regex,
-            }
+        .map(|p| match leading_literal(p.go) {
+            _ if p.name == "hex_secret" => StageSearch::HexRuns,
+            Some(lit) => StageSearch::AtLiteral(Box::new(memchr::memmem::Finder::new(lit))),
+            None => StageSearch::Regex,
         })
         .collect()
 });
@@ -186,20 +196,6 @@ pub(super) fn leading_literal(go: &'static str) -> Option<&'static str> {
         end
     };
     (end > 0).then(|| &go[..end])
-}
-
-/// The pattern compiled as `go_regex` compiles it, for anchored searches.
-fn anchored_regex(go: &str) -> Option<regex_automata::meta::Regex> {
-    let translated = crate::text::translate_go(go).ok()?;
-    regex_automata::meta::Regex::builder()
-        .syntax(regex_automata::util::syntax::Config::new().utf8(false))
-        .configure(
-            regex_automata::meta::Regex::config()
-                .utf8_empty(false)
-                .nfa_size_limit(Some(64 << 20)),
-        )
-        .build(&translated)
-        .ok()
 }
 
 /// All the stages' literals at once, each pattern's stage beside it: which stages may match a
