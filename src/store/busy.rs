@@ -60,6 +60,31 @@ extern "C" fn on_busy(timeout_us: *mut c_void, attempt: c_int) -> c_int {
     1
 }
 
+/// Runs `step` until it does not fail with SQLITE_BUSY, pausing as the handler does, for at
+/// most `timeout`. For the statements SQLite refuses at once instead of calling the handler: a
+/// connection that holds a read lock and asks for the write lock (switching a new store into
+/// WAL mode reads its header first) is told "busy" straight away, since waiting there could
+/// deadlock with another reader doing the same. The retry starts without the read lock.
+pub(super) fn retry_while_busy<T>(
+    timeout: Duration,
+    mut step: impl FnMut() -> rusqlite::Result<T>,
+) -> rusqlite::Result<T> {
+    let began = Instant::now();
+    let mut attempt = 0;
+    loop {
+        match step() {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && began.elapsed() < timeout =>
+            {
+                std::thread::sleep(pause(attempt));
+                attempt = attempt.saturating_add(1);
+            }
+            other => return other,
+        }
+    }
+}
+
 /// The pause before try `attempt + 1`.
 fn pause(attempt: c_int) -> Duration {
     if attempt < 40 {

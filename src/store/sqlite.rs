@@ -48,8 +48,12 @@ impl SqliteStore {
         create_file(path)?;
         let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE, busy_timeout)?;
         refuse_newer(&conn, path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(|e| sql_error(path, e))?;
+        // Two processes creating the store at once both switch it to WAL; SQLite refuses the
+        // loser without waiting (see `busy::retry_while_busy`), and its retry finds WAL on.
+        busy::retry_while_busy(busy_timeout, || {
+            conn.pragma_update(None, "journal_mode", "WAL")
+        })
+        .map_err(|e| sql_error(path, e))?;
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(|e| sql_error(path, e))?;
         let mut store = SqliteStore {

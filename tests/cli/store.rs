@@ -28,6 +28,32 @@ fn created_on_first_use_with_private_modes() {
     assert_eq!(jm, "wal");
 }
 
+/// Processes that all find no store create it together: each one ends with the store, none is
+/// told it was locked (SQLite refuses the second switch into WAL mode without waiting).
+#[test]
+fn processes_that_create_the_store_at_once_all_succeed() {
+    for round in 0..16 {
+        let env = TestEnv::new();
+        // Started a little apart, by a different step each round: the race is lost by a process
+        // that read the new store's header just before another switched it to WAL.
+        let children: Vec<_> = (0..2)
+            .map(|_| {
+                std::thread::sleep(std::time::Duration::from_micros(250 * (round % 8)));
+                env.std_cmd(&["db", "query", "SELECT 1 AS one"])
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let o = child.wait_with_output().unwrap();
+            assert_eq!(code(&o), 0, "round {round}: {}", stderr(&o));
+            assert_eq!(stdout(&o), "{\"one\":1}\n");
+        }
+    }
+}
+
 #[test]
 fn db_path_does_not_create_the_store() {
     let env = TestEnv::new();
