@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::{Map, Value, json};
 
-use super::find::{Walk, beneath, walker};
+use super::find::{beneath, walker};
 use super::{Step, done, num_arg, str_arg, workspace};
 use crate::store::Store;
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
@@ -262,7 +262,7 @@ fn codemap(ctx: &CallContext, args: &Map<String, Value>) -> Step {
         .map_or(DEFAULT_FILES, |n| (n as usize).min(MAX_FILES));
     let (fd, start) = ws.open_dir(dir)?;
     drop(fd);
-    let mut files: Vec<(std::path::PathBuf, usize)> = walker(&ws, &start, Walk::Search)
+    let mut files: Vec<(std::path::PathBuf, usize)> = walker(&ws, &start)
         .build()
         .flatten()
         .filter(|e| e.file_type().is_some_and(|t| t.is_file()))

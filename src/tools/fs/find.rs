@@ -1,6 +1,6 @@
-//! The file tools that look without changing anything: `list_files` (one directory), `glob`
-//! (file names, newest first) and `search` (file contents, ripgrep's libraries), with the
-//! tree walker they share.
+//! The file tools that look without changing anything, but for `glob` (its own file):
+//! `list_files` (one directory) and `search` (file contents, ripgrep's libraries), with the
+//! tree walker `search` and `codemap` share.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::{Map, Value, json};
 
 use super::{
-    GLOB_MAX_RESULTS, MAX_LINE_CHARS, SEARCH_MAX_RESULTS, SKIP_DIRS, Step, bool_arg, cut_chars,
-    done, fail, num_arg, str_arg, workspace,
+    MAX_LINE_CHARS, SEARCH_MAX_RESULTS, Step, bool_arg, cut_chars, done, fail, num_arg, str_arg,
+    workspace,
 };
 use crate::store::Store;
 use crate::tools::workspace::{Workspace, list_dir};
@@ -74,34 +74,17 @@ fn list_files(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     Ok(ToolResult::silent(out))
 }
 
-/// How a tree is walked.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Walk {
-    /// `glob`: every file, but never into [`SKIP_DIRS`] (seed 004).
-    Glob,
-    /// `search`: as ripgrep does, honouring .gitignore and skipping hidden files.
-    Search,
-}
-
-/// Walks files under `start` (a workspace-relative directory), never into denied prefixes.
-pub(super) fn walker(ws: &Workspace, start: &Path, walk: Walk) -> ignore::WalkBuilder {
+/// Walks files under `start` (a workspace-relative directory) as ripgrep does, honouring
+/// .gitignore and skipping hidden files, never into denied prefixes.
+pub(super) fn walker(ws: &Workspace, start: &Path) -> ignore::WalkBuilder {
     let mut b = ignore::WalkBuilder::new(ws.absolute(start));
-    let rg = walk == Walk::Search;
-    b.standard_filters(rg)
-        .hidden(rg)
+    b.standard_filters(true)
+        .hidden(true)
         .follow_links(false)
         .require_git(false);
     let root = ws.root().to_path_buf();
     let ws_denied = ws.denied().to_vec();
     b.filter_entry(move |e| {
-        let name = e.file_name().to_string_lossy();
-        if walk == Walk::Glob
-            && e.file_type().is_some_and(|t| t.is_dir())
-            && e.depth() > 0
-            && SKIP_DIRS.contains(&name.as_ref())
-        {
-            return false;
-        }
         let rel = beneath(e.path(), &root).unwrap_or(e.path());
         !ws_denied.iter().any(|d| under(rel, d))
     });
@@ -132,188 +115,6 @@ fn under(rel: &Path, prefix: &Path) -> bool {
     match r.strip_prefix(d) {
         Some(rest) => rest.is_empty() || rest.starts_with(b"/") || d.ends_with(b"/"),
         None => false,
-    }
-}
-
-/// Entries a glob walks on its own thread before it walks in parallel.
-const SERIAL_ENTRIES: usize = 1000;
-
-/// `glob`.
-pub struct Glob;
-
-impl Tool for Glob {
-    fn name(&self) -> &'static str {
-        "glob"
-    }
-    fn description(&self) -> &'static str {
-        "Find files by glob pattern (e.g. **/*.rs, src/**/*.ts), newest first. Skips node_modules, vendor, target, .venv and similar. A *.ext pattern with no match is retried as **/*.ext."
-    }
-    fn parameters(&self) -> Value {
-        json!({"type":"object","properties":{
-            "pattern":{"type":"string"},"path":{"type":"string","description":"Directory to search, default ."},
-            "max_results":{"type":"integer","minimum":1}},"required":["pattern"]})
-    }
-    fn risk(&self) -> Risk {
-        Risk::Safe
-    }
-    fn execute(
-        &self,
-        ctx: &CallContext,
-        args: &Map<String, Value>,
-        _store: &mut Store,
-    ) -> ToolResult {
-        done(glob(ctx, args))
-    }
-}
-
-/// The body of `glob`.
-fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
-    let pattern = str_arg(args, "pattern").unwrap_or_default();
-    if pattern.is_empty() {
-        return Err(ToolResult::error("pattern is required"));
-    }
-    let max = num_arg(args, "max_results")
-        .filter(|&n| n > 0)
-        .map_or(GLOB_MAX_RESULTS, |n| n as usize);
-    let ws = workspace(ctx)?;
-    let dir = str_arg(args, "path")
-        .filter(|p| !p.is_empty())
-        .unwrap_or(".");
-    let (fd, start) = ws.open_dir(dir)?;
-    drop(fd);
-    let mut found = match glob_once(&ws, &start, pattern) {
-        Ok(f) => f,
-        Err(e) => return Err(ToolResult::error(e)),
-    };
-    let mut used = pattern.to_string();
-    if found.is_empty() && !pattern.contains('/') && pattern.starts_with("*.") {
-        used = format!("**/{pattern}");
-        found = match glob_once(&ws, &start, &used) {
-            Ok(f) => f,
-            Err(e) => return Err(ToolResult::error(e)),
-        };
-    }
-    if found.is_empty() {
-        return Err(ToolResult::silent(format!("No files match {pattern}")));
-    }
-    // Newest first; ties by path, byte by byte (files unpacked together share their time, and
-    // comparing paths component by component was a walk's costliest step).
-    found.sort_unstable_by(|a, b| {
-        b.1.cmp(&a.1)
-            .then_with(|| a.0.as_os_str().as_bytes().cmp(b.0.as_os_str().as_bytes()))
-    });
-    let total = found.len();
-    let mut out: String = found
-        .iter()
-        .take(max)
-        .map(|(p, _)| format!("{}\n", p.display()))
-        .collect();
-    if total > max {
-        out.push_str(&format!(
-            "[{} more files not shown; narrow the pattern or raise max_results]\n",
-            total - max
-        ));
-    }
-    if used != pattern {
-        out.push_str(&format!("(no match for {pattern}; showing {used})\n"));
-    }
-    Ok(ToolResult::silent(out))
-}
-
-fn glob_once(ws: &Workspace, start: &Path, pattern: &str) -> Result<Vec<GlobHit>, String> {
-    let matcher = globset::GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()
-        .map_err(|e| format!("invalid glob pattern {pattern:?}: {e}"))?
-        .compile_matcher();
-    let base = ws.absolute(start);
-    let consider = |entry: &ignore::DirEntry| -> Option<GlobHit> {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            return None;
-        }
-        let rel_to_start = beneath(entry.path(), &base)?;
-        if !matcher.is_match(rel_to_start) {
-            return None;
-        }
-        let mtime = entry
-            .metadata()
-            .ok()
-            .and_then(|m| m.modified().ok())
-            .unwrap_or(std::time::UNIX_EPOCH);
-        let rel = beneath(entry.path(), ws.root())
-            .unwrap_or(entry.path())
-            .to_path_buf();
-        Some((rel, mtime))
-    };
-    // A small tree is walked on this thread (a parallel walk costs about a millisecond to
-    // start and end its threads); past SERIAL_ENTRIES entries the walk starts again in
-    // parallel, as `fd` walks.
-    let mut found = Vec::new();
-    let mut small = true;
-    for (n, entry) in walker(ws, start, Walk::Glob).build().flatten().enumerate() {
-        if n >= SERIAL_ENTRIES {
-            small = false;
-            break;
-        }
-        found.extend(consider(&entry));
-    }
-    if small {
-        return Ok(found);
-    }
-    let found: Mutex<Vec<GlobHit>> = Mutex::new(Vec::new());
-    walker(ws, start, Walk::Glob)
-        .build_parallel()
-        .visit(&mut Collect {
-            consider: &consider,
-            found: &found,
-        });
-    Ok(found.into_inner().unwrap_or_default())
-}
-
-/// A glob match: its path relative to the root, and when it was last modified.
-type GlobHit = (PathBuf, std::time::SystemTime);
-
-/// Each thread of a parallel glob keeps its matches to itself and hands them over once, when
-/// it ends: a lock per match made the threads wait on each other.
-struct Collect<'a, F> {
-    consider: &'a F,
-    found: &'a Mutex<Vec<GlobHit>>,
-}
-
-impl<'a, F: Fn(&ignore::DirEntry) -> Option<GlobHit> + Sync> ignore::ParallelVisitorBuilder<'a>
-    for Collect<'a, F>
-{
-    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 'a> {
-        Box::new(Collector {
-            consider: self.consider,
-            found: self.found,
-            mine: Vec::new(),
-        })
-    }
-}
-
-struct Collector<'a, F> {
-    consider: &'a F,
-    found: &'a Mutex<Vec<GlobHit>>,
-    mine: Vec<GlobHit>,
-}
-
-impl<F: Fn(&ignore::DirEntry) -> Option<GlobHit> + Sync> ignore::ParallelVisitor
-    for Collector<'_, F>
-{
-    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
-        if let Some(hit) = entry.ok().as_ref().and_then(self.consider) {
-            self.mine.push(hit);
-        }
-        ignore::WalkState::Continue
-    }
-}
-
-impl<F> Drop for Collector<'_, F> {
-    fn drop(&mut self) {
-        if let Ok(mut found) = self.found.lock() {
-            found.append(&mut self.mine);
-        }
     }
 }
 
@@ -378,7 +179,7 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     // files modes): enough to show `max` and say there are more.
     let found = AtomicUsize::new(0);
     let per_file = mode == "content";
-    walker(&ws, &start, Walk::Search).build_parallel().run(|| {
+    walker(&ws, &start).build_parallel().run(|| {
         let (ws, matcher, include, results, found) = (&ws, &matcher, &include, &results, &found);
         let mut searcher = grep_searcher::SearcherBuilder::new()
             .line_number(true)

@@ -6,14 +6,16 @@
 //! This file holds what the tools share: the limits, the argument helpers, the body type
 //! (`Step`) and [`tools`]. `read` has `read_file`; `write` the tools that change files
 //! (`write_file`, `edit`, `delete_file`, `move_file`); `find` the ones that look (`list_files`,
-//! `glob`, `search`); `codemap` the outline.
+//! `search`); `glob` the files a pattern names, with its own walk; `codemap` the outline.
 
 mod codemap;
 mod find;
+mod glob;
 mod read;
 mod write;
 
-pub use find::{Glob, ListFiles, Search};
+pub use find::{ListFiles, Search};
+pub use glob::Glob;
 pub use read::ReadFile;
 pub use write::{DeleteFile, Edit, MoveFile, WriteFile};
 
