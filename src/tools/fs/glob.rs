@@ -12,14 +12,16 @@
 //! out, as `fd` leaves it out.
 
 use std::ffi::OsStr;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
-use nix::dir::{Dir, Type};
-use nix::fcntl::{AtFlags, OFlag, OpenHow, ResolveFlag, openat2};
-use nix::sys::stat::{FileStat, SFlag, fstatat};
+use nix::fcntl::{AtFlags, OFlag, OpenHow, ResolveFlag, openat, openat2};
+use nix::sys::stat::{FileStat, Mode, SFlag, fstatat};
+use rustix::fs::{FileType, RawDir};
 use serde_json::{Map, Value, json};
 
 use super::{GLOB_MAX_RESULTS, SKIP_DIRS, Step, done, num_arg, str_arg, workspace};
@@ -110,16 +112,24 @@ fn glob_once(
     start: &Path,
     pattern: &str,
 ) -> Result<Vec<GlobHit>, ToolResult> {
-    let matcher = globset::GlobBuilder::new(pattern)
+    let invalid =
+        |e: globset::Error| ToolResult::error(format!("invalid glob pattern {pattern:?}: {e}"));
+    let glob = globset::GlobBuilder::new(pattern)
         .literal_separator(true)
         .build()
-        .map_err(|e| ToolResult::error(format!("invalid glob pattern {pattern:?}: {e}")))?
-        .compile_matcher();
+        .map_err(invalid)?;
+    // A set, not the glob's own matcher: a set matches `**/*.rs` by the extension alone,
+    // where the matcher runs a regex over every path.
+    let matcher = globset::GlobSetBuilder::new()
+        .add(glob)
+        .build()
+        .map_err(invalid)?;
     let walk = GlobWalk {
         ws,
         start_fd: start_fd.as_fd(),
         start,
         matcher: &matcher,
+        open_parents: AtomicUsize::new(0),
     };
     Ok(walk.run())
 }
@@ -129,30 +139,63 @@ fn glob_once(
 type GlobHit = (PathBuf, (i64, i64));
 
 /// Directories a glob reads on its own thread before it reads in parallel (starting and
-/// ending threads costs about a millisecond, more than a small tree takes).
-const SERIAL_DIRS: usize = 64;
+/// ending threads costs more than a small tree takes).
+const SERIAL_DIRS: usize = 16;
 
-/// One glob's walk: where it starts and what it keeps.
+/// Directories a walk keeps open for their waiting subdirectories. Past this many, a
+/// subdirectory waits by its path and is opened beneath the start when its turn comes. Few:
+/// a process's descriptor table starts with room for 64, and growing it while other threads
+/// share it waits for an RCU grace period (10–15 ms here, in the middle of a walk).
+const OPEN_PARENTS: usize = 32;
+
+/// The bytes of directory entries read at once (one `getdents64`).
+const LISTING_BYTES: usize = 32 * 1024;
+
+/// A directory to read: its path relative to the start, and its parent's descriptor while
+/// that is kept open for it (it is then opened by its one name, beneath the parent).
+struct Pending<'w> {
+    rel: PathBuf,
+    parent: Option<Arc<OpenParent<'w>>>,
+}
+
+/// A directory kept open for its waiting subdirectories, counted in the walk's `open_parents`.
+struct OpenParent<'w> {
+    fd: OwnedFd,
+    count: &'w AtomicUsize,
+}
+
+impl Drop for OpenParent<'_> {
+    fn drop(&mut self) {
+        self.count.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// One glob's walk: where it starts, what it keeps, and how many directories it holds open.
 struct GlobWalk<'a> {
     ws: &'a Workspace,
     start_fd: BorrowedFd<'a>,
     /// The start, relative to the root.
     start: &'a Path,
-    matcher: &'a globset::GlobMatcher,
+    matcher: &'a globset::GlobSet,
+    open_parents: AtomicUsize,
 }
 
-impl GlobWalk<'_> {
+impl<'a> GlobWalk<'a> {
     /// Reads the start on this thread; a tree of more than [`SERIAL_DIRS`] directories is
     /// read on by as many threads as there are cores.
-    fn run(&self) -> Vec<GlobHit> {
+    fn run(&'a self) -> Vec<GlobHit> {
         let mut hits = Vec::new();
-        let mut pending = vec![PathBuf::new()];
+        let mut listing = vec![MaybeUninit::uninit(); LISTING_BYTES];
+        let mut pending = vec![Pending {
+            rel: PathBuf::new(),
+            parent: None,
+        }];
         let mut read = 0;
         while read < SERIAL_DIRS {
             let Some(dir) = pending.pop() else {
                 return hits;
             };
-            self.read(&dir, &mut hits, &mut pending);
+            self.read(dir, &mut listing, &mut hits, &mut pending);
             read += 1;
         }
         if pending.is_empty() {
@@ -178,11 +221,12 @@ impl GlobWalk<'_> {
 
     /// One thread's share: directories from the queue until none is left; its matches are
     /// handed over once, at the end (a lock per match made the threads wait on each other).
-    fn work(&self, queue: &Queue, found: &Mutex<Vec<GlobHit>>) {
+    fn work(&'a self, queue: &Queue<'a>, found: &Mutex<Vec<GlobHit>>) {
+        let mut listing = vec![MaybeUninit::uninit(); LISTING_BYTES];
         let mut mine = Vec::new();
         let mut more = Vec::new();
         while let Some(dir) = queue.take() {
-            self.read(&dir, &mut mine, &mut more);
+            self.read(dir, &mut listing, &mut mine, &mut more);
             queue.done(&mut more);
         }
         if let Ok(mut found) = found.lock() {
@@ -190,13 +234,18 @@ impl GlobWalk<'_> {
         }
     }
 
-    /// Reads the directory `rel` (relative to the start): its matching files go to `hits`,
-    /// the subdirectories to walk to `more`.
-    fn read(&self, rel: &Path, hits: &mut Vec<GlobHit>, more: &mut Vec<PathBuf>) {
-        let target = if rel.as_os_str().is_empty() {
+    /// Opens a directory to read: by its one name beneath its parent when that is open (not
+    /// when the name is a symlink now), else beneath the start, refusing every symlink.
+    fn open(&self, dir: &Pending) -> Option<OwnedFd> {
+        if let (Some(parent), Some(name)) = (&dir.parent, dir.rel.file_name())
+            && let Ok(fd) = openat(parent.fd.as_fd(), name, SUBDIR, Mode::empty())
+        {
+            return Some(fd);
+        }
+        let target = if dir.rel.as_os_str().is_empty() {
             Path::new(".")
         } else {
-            rel
+            &dir.rel
         };
         let how = OpenHow::new()
             .flags(OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC | OFlag::O_NOCTTY)
@@ -205,83 +254,132 @@ impl GlobWalk<'_> {
                     | ResolveFlag::RESOLVE_NO_SYMLINKS
                     | ResolveFlag::RESOLVE_NO_MAGICLINKS,
             );
-        let Ok(mut dir) = openat2(self.start_fd, target, how).and_then(Dir::from_fd) else {
+        openat2(self.start_fd, target, how).ok()
+    }
+
+    /// Reads the directory `dir` (`listing` is the buffer for its entries): its matching
+    /// files go to `hits`, its subdirectories to `more`, with its descriptor while fewer
+    /// than [`OPEN_PARENTS`] directories are held open.
+    fn read(
+        &'a self,
+        dir: Pending<'a>,
+        listing: &mut [MaybeUninit<u8>],
+        hits: &mut Vec<GlobHit>,
+        more: &mut Vec<Pending<'a>>,
+    ) {
+        let opened = self.open(&dir);
+        drop(dir.parent);
+        let Some(fd) = opened else {
             return;
         };
-        let raw = dir.as_raw_fd();
-        // SAFETY: `raw` is the descriptor `dir` owns; it stays open until `dir` is dropped at
-        // the end of this function, and `dir_fd` is not used past it.
-        let dir_fd = unsafe { BorrowedFd::borrow_raw(raw) };
         let denied = !self.ws.denied().is_empty();
-        for entry in dir.iter().flatten() {
-            let name = OsStr::from_bytes(entry.file_name().to_bytes());
-            if name == "." || name == ".." {
+        // Each entry's path, relative to the start, built in one buffer.
+        let mut path = dir.rel.into_os_string().into_vec();
+        if !path.is_empty() {
+            path.push(b'/');
+        }
+        let base = path.len();
+        let first_subdir = more.len();
+        let mut entries = RawDir::new(&fd, listing);
+        while let Some(Ok(entry)) = entries.next() {
+            let name = entry.file_name();
+            if matches!(name.to_bytes(), b"." | b"..") {
                 continue;
             }
-            let stat = || fstatat(dir_fd, name, AtFlags::AT_SYMLINK_NOFOLLOW).ok();
+            path.truncate(base);
+            path.extend_from_slice(name.to_bytes());
+            let rel = Path::new(OsStr::from_bytes(&path));
+            let stat = || fstatat(fd.as_fd(), name, AtFlags::AT_SYMLINK_NOFOLLOW).ok();
             let mut known = None;
             let kind = match entry.file_type() {
-                Some(kind) => kind,
+                FileType::Directory => Kind::Directory,
+                FileType::RegularFile => Kind::File,
                 // A file system that does not say an entry's type in the directory.
-                None => match stat() {
-                    Some(st) => {
+                FileType::Unknown => match stat().and_then(|st| Some((kind_of(&st)?, st))) {
+                    Some((kind, st)) => {
                         known = Some(st);
-                        match kind_of(&st) {
-                            Some(kind) => kind,
-                            None => continue,
-                        }
+                        kind
                     }
                     None => continue,
                 },
+                _ => continue,
             };
-            let path = rel.join(name);
-            let denied = || denied && self.ws.denied_rule(&self.start.join(&path)).is_some();
+            let denied = || denied && self.ws.denied_rule(&self.start.join(rel)).is_some();
             match kind {
-                Type::Directory
-                    if !SKIP_DIRS.iter().any(|s| OsStr::new(s) == name) && !denied() =>
-                {
-                    more.push(path);
+                Kind::Directory => {
+                    if !SKIP_DIRS.iter().any(|s| s.as_bytes() == name.to_bytes()) && !denied() {
+                        more.push(Pending {
+                            rel: rel.to_path_buf(),
+                            parent: None,
+                        });
+                    }
                 }
-                Type::File => {
-                    if !self.matcher.is_match(&path) || denied() {
+                Kind::File => {
+                    if !self.matcher.is_match(rel) || denied() {
                         continue;
                     }
                     let mtime = known
                         .or_else(stat)
                         .map_or((0, 0), |st| (st.st_mtime, st.st_mtime_nsec));
-                    hits.push((self.start.join(&path), mtime));
+                    hits.push((self.start.join(rel), mtime));
                 }
-                _ => {}
             }
+        }
+        if more.len() > first_subdir
+            && self.open_parents.fetch_add(1, Ordering::Relaxed) < OPEN_PARENTS
+        {
+            let parent = Arc::new(OpenParent {
+                fd,
+                count: &self.open_parents,
+            });
+            for sub in &mut more[first_subdir..] {
+                sub.parent = Some(parent.clone());
+            }
+        } else if more.len() > first_subdir {
+            self.open_parents.fetch_sub(1, Ordering::Relaxed);
         }
     }
 }
 
+/// How a subdirectory is opened beneath its parent: a directory, by its one name, and not
+/// when that name is a symlink (one swapped in since the listing).
+const SUBDIR: OFlag = OFlag::O_RDONLY
+    .union(OFlag::O_DIRECTORY)
+    .union(OFlag::O_NOFOLLOW)
+    .union(OFlag::O_CLOEXEC)
+    .union(OFlag::O_NOCTTY);
+
+/// What a walk does with an entry.
+enum Kind {
+    Directory,
+    File,
+}
+
 /// Whether `st` describes a directory or a plain file (all a walk looks at).
-fn kind_of(st: &FileStat) -> Option<Type> {
+fn kind_of(st: &FileStat) -> Option<Kind> {
     match SFlag::from_bits_truncate(st.st_mode) & SFlag::S_IFMT {
-        SFlag::S_IFDIR => Some(Type::Directory),
-        SFlag::S_IFREG => Some(Type::File),
+        SFlag::S_IFDIR => Some(Kind::Directory),
+        SFlag::S_IFREG => Some(Kind::File),
         _ => None,
     }
 }
 
 /// The directories still to read, shared by a parallel walk's threads.
-struct Queue {
-    state: Mutex<QueueState>,
+struct Queue<'w> {
+    state: Mutex<QueueState<'w>>,
     changed: Condvar,
 }
 
-struct QueueState {
-    dirs: Vec<PathBuf>,
+struct QueueState<'w> {
+    dirs: Vec<Pending<'w>>,
     /// Directories being read now: while any is, more may come.
     reading: usize,
 }
 
-impl Queue {
+impl<'w> Queue<'w> {
     /// The next directory to read, waiting for one while others are being read; `None` once
     /// none is left and none is being read.
-    fn take(&self) -> Option<PathBuf> {
+    fn take(&self) -> Option<Pending<'w>> {
         let mut state = self.state.lock().ok()?;
         loop {
             if let Some(dir) = state.dirs.pop() {
@@ -296,7 +394,7 @@ impl Queue {
     }
 
     /// A directory has been read: its subdirectories `more` join the queue.
-    fn done(&self, more: &mut Vec<PathBuf>) {
+    fn done(&self, more: &mut Vec<Pending<'w>>) {
         if let Ok(mut state) = self.state.lock() {
             state.dirs.append(more);
             state.reading = state.reading.saturating_sub(1);
@@ -344,7 +442,8 @@ mod tests {
         hits.iter().map(|(p, _)| p.clone()).collect()
     }
 
-    /// A tree too big for one thread (past SERIAL_DIRS directories), with skipped and denied
+    /// A tree too big for one thread (past SERIAL_DIRS directories, and more parents than stay
+    /// open), with skipped and denied
     /// directories, hidden files and symlinks among them: the parallel walk finds exactly what
     /// a plain walk finds, each file once.
     #[test]
@@ -362,6 +461,17 @@ mod tests {
             std::fs::create_dir_all(root.join(format!("d{i}/target"))).unwrap();
             std::fs::write(root.join(format!("d{i}/target/skipped.rs")), "").unwrap();
         }
+        // Deeper than OPEN_PARENTS: the deepest directories wait by their path.
+        let deep: PathBuf = (0..OPEN_PARENTS + 10).map(|i| format!("n{i}")).collect();
+        for i in 0..3 {
+            std::fs::create_dir_all(root.join(&deep).join(format!("x{i}"))).unwrap();
+            std::fs::write(root.join(&deep).join(format!("x{i}/d.rs")), "").unwrap();
+        }
+        for i in 0..300 {
+            let d = root.join(format!("wide/w{i}"));
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("w.rs"), "").unwrap();
+        }
         std::fs::create_dir_all(root.join("secret")).unwrap();
         std::fs::write(root.join("secret/key.rs"), "").unwrap();
         std::os::unix::fs::symlink(root.join("d0"), root.join("linked-dir")).unwrap();
@@ -370,7 +480,7 @@ mod tests {
         let mut expected = BTreeSet::new();
         every_file(root, Path::new(""), &["secret"], &mut expected);
         expected.retain(|p| p.extension().is_some_and(|e| e == "rs"));
-        assert_eq!(expected.len(), 400);
+        assert_eq!(expected.len(), 400 + 300 + 3);
         assert_eq!(hits.len(), expected.len(), "a file found twice");
         assert_eq!(paths(&hits), expected);
     }
@@ -419,21 +529,36 @@ mod tests {
         std::os::unix::fs::symlink("inside", root.join("again")).unwrap();
         let ws = Workspace::open(root, &[]).unwrap();
         let (fd, start) = ws.open_dir(".").unwrap();
+        let set = globset::GlobSet::new([globset::Glob::new("**/*.rs").unwrap()]).unwrap();
         let walk = GlobWalk {
             ws: &ws,
             start_fd: fd.as_fd(),
             start: &start,
-            matcher: &globset::Glob::new("**/*.rs").unwrap().compile_matcher(),
+            matcher: &set,
+            open_parents: AtomicUsize::new(0),
         };
-        // As if `out` had been listed as a directory and queued before the swap.
+        // As if `out` had been listed as a directory and queued by its path before the swap.
         let (mut hits, mut more) = (Vec::new(), Vec::new());
-        walk.read(Path::new("out"), &mut hits, &mut more);
+        let mut listing = vec![MaybeUninit::uninit(); LISTING_BYTES];
+        let queued = |rel: &str| Pending {
+            rel: PathBuf::from(rel),
+            parent: None,
+        };
+        walk.read(queued("out"), &mut listing, &mut hits, &mut more);
         // Nor one that stays inside (it would list `inside` twice).
-        walk.read(Path::new("again"), &mut hits, &mut more);
+        walk.read(queued("again"), &mut listing, &mut hits, &mut more);
+        // Nor when it is opened by its name beneath its open parent.
+        for name in [c"out", c"again"] {
+            let e = openat(fd.as_fd(), name, SUBDIR, Mode::empty()).unwrap_err();
+            // A symlink is not a directory to O_DIRECTORY | O_NOFOLLOW.
+            assert_eq!(e, nix::errno::Errno::ENOTDIR);
+        }
         assert!(hits.is_empty() && more.is_empty());
         assert_eq!(
             paths(&walk.run()),
             BTreeSet::from([PathBuf::from("inside/own.rs")])
         );
+        // Every directory held open for its subdirectories was closed.
+        assert_eq!(walk.open_parents.load(Ordering::Relaxed), 0);
     }
 }
