@@ -15,7 +15,6 @@ use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Write;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -629,15 +628,15 @@ fn lexical_abs(p: &Path) -> PathBuf {
 }
 
 /// Lists a directory opened through the workspace (entries sorted by name).
-pub fn list_dir(fd: &OwnedFd) -> FsResult<Vec<(String, std::fs::Metadata)>> {
+pub fn list_dir(fd: &OwnedFd) -> FsResult<Vec<(std::ffi::OsString, std::fs::Metadata)>> {
     let dir = std::fs::read_dir(format!("/proc/self/fd/{}", fd.as_raw_fd()))
         .map_err(|e| FsError::new(e.to_string()))?;
-    let mut out: Vec<(String, std::fs::Metadata)> = dir
+    let mut out: Vec<(std::ffi::OsString, std::fs::Metadata)> = dir
         .flatten()
         .filter_map(|e| {
             let name = e.file_name();
             let meta = e.metadata().ok()?;
-            Some((String::from_utf8_lossy(name.as_bytes()).into_owned(), meta))
+            Some((name, meta))
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));

@@ -1196,3 +1196,48 @@ fn codemap_outlines_the_source() {
     .unwrap();
     assert_eq!(code(&env.run(&["tools", "exec", "codemap", "{}"])), 3);
 }
+
+/// A name with a newline, or with bytes that are not UTF-8, cannot be misread in a listing:
+/// `x⏎/etc/shadow` does not show as the path `/etc/shadow`, and two names that differ only in
+/// such bytes do not show alike.
+#[test]
+fn names_that_could_be_misread_are_quoted() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = TestEnv::new();
+    let work = env.work();
+    let odd = |b: &[u8]| work.join(std::ffi::OsStr::from_bytes(b));
+    std::fs::create_dir_all(odd(b"x\n/etc")).unwrap();
+    std::fs::write(odd(b"x\n/etc/shadow"), "secret here\n").unwrap();
+    std::fs::write(odd(b"bad\xff.txt"), "secret here\n").unwrap();
+    std::fs::write(odd(b"bad\xfe.txt"), "secret here\n").unwrap();
+    let text = |o: std::process::Output| {
+        assert_eq!(code(&o), 0, "{}", stdout(&o));
+        json(&o)["result"]["for_llm"].as_str().unwrap().to_string()
+    };
+    let globbed = text(exec_tool(&env, &["glob"], json!({"pattern": "**/*"})));
+    let mut lines: Vec<&str> = globbed.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(
+        lines,
+        [
+            r#""bad\xfe.txt""#,
+            r#""bad\xff.txt""#,
+            r#""x\n/etc/shadow""#
+        ],
+        "{globbed}"
+    );
+    let found = text(exec_tool(
+        &env,
+        &["search"],
+        json!({"pattern": "secret", "output_mode": "files_with_matches"}),
+    ));
+    assert!(
+        found.contains(r#""x\n/etc/shadow""#) && !found.lines().any(|l| l == "/etc/shadow"),
+        "{found}"
+    );
+    let listed = text(exec_tool(&env, &["list_files"], json!({})));
+    assert!(
+        listed.contains(r#"[DIR]  "x\n"/"#) && listed.contains(r#""bad\xfe.txt""#),
+        "{listed}"
+    );
+}

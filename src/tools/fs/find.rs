@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::{Map, Value, json};
 
 use super::{
-    MAX_LINE_CHARS, SEARCH_MAX_RESULTS, Step, bool_arg, cut_chars, done, fail, num_arg, str_arg,
-    workspace,
+    MAX_LINE_CHARS, SEARCH_MAX_RESULTS, Step, bool_arg, cut_chars, done, fail, num_arg, shown_path,
+    str_arg, workspace,
 };
 use crate::store::Store;
 use crate::tools::workspace::{Workspace, list_dir};
@@ -65,6 +65,7 @@ fn list_files(ctx: &CallContext, args: &Map<String, Value>) -> Step {
         if ws.denied_rule(&real.join(&name)).is_some() {
             continue;
         }
+        let name = shown_path(Path::new(&name));
         if meta.is_dir() {
             out.push_str(&format!("[DIR]  {name}/\n"));
         } else {
@@ -326,14 +327,14 @@ fn render_search(
         "files_with_matches" => {
             total = files.len();
             for f in files.iter().take(max) {
-                out.push_str(&format!("{}\n", f.path.display()));
+                out.push_str(&format!("{}\n", shown_path(&f.path)));
                 shown += 1;
             }
         }
         "count" => {
             total = files.len();
             for f in files.iter().take(max) {
-                out.push_str(&format!("{}:{}\n", f.path.display(), f.matches));
+                out.push_str(&format!("{}:{}\n", shown_path(&f.path), f.matches));
                 shown += 1;
             }
         }
@@ -346,9 +347,9 @@ fn render_search(
                             continue;
                         }
                         shown += 1;
-                        out.push_str(&format!("{}:{n}:{text}\n", f.path.display()));
+                        out.push_str(&format!("{}:{n}:{text}\n", shown_path(&f.path)));
                     } else if shown < max {
-                        out.push_str(&format!("{}-{n}-{text}\n", f.path.display()));
+                        out.push_str(&format!("{}-{n}-{text}\n", shown_path(&f.path)));
                     }
                 }
             }

@@ -24,7 +24,7 @@ use nix::sys::stat::{FileStat, Mode, SFlag, fstatat};
 use rustix::fs::{FileType, RawDir};
 use serde_json::{Map, Value, json};
 
-use super::{GLOB_MAX_RESULTS, SKIP_DIRS, Step, done, num_arg, str_arg, workspace};
+use super::{GLOB_MAX_RESULTS, SKIP_DIRS, Step, done, num_arg, shown_path, str_arg, workspace};
 use crate::store::Store;
 use crate::tools::workspace::Workspace;
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
@@ -90,7 +90,7 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let mut out: String = found
         .iter()
         .take(max)
-        .map(|(p, _)| format!("{}\n", p.display()))
+        .map(|(p, _)| format!("{}\n", shown_path(p)))
         .collect();
     if total > max {
         out.push_str(&format!(

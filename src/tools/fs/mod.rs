@@ -19,6 +19,10 @@ pub use glob::Glob;
 pub use read::ReadFile;
 pub use write::{DeleteFile, Edit, MoveFile, WriteFile};
 
+use std::borrow::Cow;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
 use serde_json::{Map, Value};
 
 use super::workspace::{FsError, Workspace};
@@ -103,6 +107,44 @@ fn bool_arg(args: &Map<String, Value>, key: &str) -> bool {
     args.get(key).and_then(Value::as_bool).unwrap_or(false)
 }
 
+/// A path as the file tools print it, one per line: as it is, unless it holds a control
+/// character (a newline would make one name read as two, `x⏎/etc/shadow` as `/etc/shadow`) or
+/// bytes that are not UTF-8 (replacing them would make two names look alike). Such a path is
+/// shown in double quotes with escapes: `"x\n/etc/shadow"`, `"bad\xff.rs"`, `\"` and `\\`
+/// for a quote and a backslash; so is a path that begins with a quote, which could otherwise
+/// pass for another one quoted.
+pub fn shown_path(path: &Path) -> Cow<'_, str> {
+    let bytes = path.as_os_str().as_bytes();
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !text.chars().any(char::is_control) && !text.starts_with('"') => {
+            Cow::Borrowed(text)
+        }
+        _ => Cow::Owned(quoted(bytes)),
+    }
+}
+
+fn quoted(bytes: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// `text` cut after `max` characters, saying how long the line was.
 fn cut_chars(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(max) {
@@ -113,5 +155,25 @@ fn cut_chars(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
             text.chars().count()
         )
         .into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    use super::*;
+
+    #[test]
+    fn each_path_is_one_line_and_unlike_any_other() {
+        let p = |b: &[u8]| shown_path(Path::new(OsStr::from_bytes(b))).into_owned();
+        assert_eq!(p(b"src/a.rs"), "src/a.rs");
+        assert_eq!(p("dir/\u{e9} x.rs".as_bytes()), "dir/\u{e9} x.rs");
+        assert_eq!(p(b"x\n/etc/shadow"), r#""x\n/etc/shadow""#);
+        assert_eq!(p(b"bad\xff.rs"), r#""bad\xff.rs""#);
+        assert_ne!(p(b"bad\xff.rs"), p(b"bad\xfe.rs"));
+        assert_eq!(p(b"esc\x1b[31m"), r#""esc\u{1b}[31m""#);
+        // A name that looks quoted is quoted again, so it cannot pass for the one above.
+        assert_eq!(p(br#""x\n/etc/shadow""#), r#""\"x\\n/etc/shadow\"""#);
     }
 }
