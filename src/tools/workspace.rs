@@ -272,6 +272,23 @@ impl Workspace {
         }
     }
 
+    /// Opens a directory a walk of the tree found at `rel` (relative to the root, no `..`; empty
+    /// for the root) for listing, as [`Workspace::open_walked_file`] opens a file: beneath the
+    /// root, refusing symlinks on the whole path, so it reaches exactly `rel`, and never in a
+    /// denied prefix.
+    pub fn open_walked_dir(&self, rel: &Path) -> FsResult<OwnedFd> {
+        self.check_denied(rel)?;
+        let target = if rel.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            rel
+        };
+        let how = OpenHow::new()
+            .flags(OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC | OFlag::O_NOCTTY)
+            .resolve(RESOLVE | ResolveFlag::RESOLVE_NO_SYMLINKS);
+        openat2(self.dir.as_fd(), target, how).map_err(|e| errno_error(&rel.to_string_lossy(), e))
+    }
+
     /// Opens an existing directory. Returns its descriptor and real relative path.
     pub fn open_dir(&self, path: &str) -> FsResult<(OwnedFd, PathBuf)> {
         let rel = self.relative(path)?;

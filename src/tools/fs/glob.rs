@@ -3,23 +3,24 @@
 //! retried as `**/*.ext`), and the walk that finds them.
 //!
 //! The walk is glob's own, not `ignore`'s (which `search` uses, for .gitignore): a glob honours
-//! no ignore file but needs every match's modification time. Each directory is read through a
-//! descriptor, and each match is stat'ed by its name relative to that descriptor: one path
-//! component to look up, where a stat by path looks up every component of the full path again
-//! (that stat was most of glob's difference with `fd`). Directories are opened beneath the
-//! start with `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)`, so no symlink is followed, not
-//! even one swapped in for a directory during the walk; a directory that cannot be read is left
-//! out, as `fd` leaves it out.
+//! no ignore file but needs every match's modification time. Each directory is listed with
+//! `getdents64` into a buffer the thread keeps, and each match is stat'ed by its name relative
+//! to its directory's descriptor: one path component to look up, where a stat by path looks up
+//! every component of the full path again (that stat was most of glob's difference with `fd`).
+//! A subdirectory is opened by its one name beneath its parent while the parent is held open
+//! for it (`O_NOFOLLOW`), otherwise by [`Workspace::open_walked_dir`] (beneath the root,
+//! `RESOLVE_NO_SYMLINKS`): either way no symlink is followed, not even one swapped in for a
+//! directory during the walk. A directory that cannot be read is left out, as `fd` leaves it.
 
 use std::ffi::OsStr;
 use std::mem::MaybeUninit;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
-use nix::fcntl::{AtFlags, OFlag, OpenHow, ResolveFlag, openat, openat2};
+use nix::fcntl::{AtFlags, OFlag, openat};
 use nix::sys::stat::{FileStat, Mode, SFlag, fstatat};
 use rustix::fs::{FileType, RawDir};
 use serde_json::{Map, Value, json};
@@ -70,12 +71,13 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let dir = str_arg(args, "path")
         .filter(|p| !p.is_empty())
         .unwrap_or(".");
-    let (fd, start) = ws.open_dir(dir)?;
-    let mut found = glob_once(&ws, &fd, &start, pattern)?;
+    // The start as it really is (a symlink to a directory inside is followed once, here).
+    let (_, start) = ws.open_dir(dir)?;
+    let mut found = glob_once(&ws, &start, pattern)?;
     let mut used = pattern.to_string();
     if found.is_empty() && !pattern.contains('/') && pattern.starts_with("*.") {
         used = format!("**/{pattern}");
-        found = glob_once(&ws, &fd, &start, &used)?;
+        found = glob_once(&ws, &start, &used)?;
     }
     if found.is_empty() {
         return Err(ToolResult::silent(format!("No files match {pattern}")));
@@ -104,14 +106,9 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     Ok(ToolResult::silent(out))
 }
 
-/// Every file beneath `start_fd` (the directory `start`, relative to the root) that `pattern`
-/// matches, with its modification time.
-fn glob_once(
-    ws: &Workspace,
-    start_fd: &OwnedFd,
-    start: &Path,
-    pattern: &str,
-) -> Result<Vec<GlobHit>, ToolResult> {
+/// Every file beneath the directory `start` (relative to the root) that `pattern` matches, with
+/// its modification time.
+fn glob_once(ws: &Workspace, start: &Path, pattern: &str) -> Result<Vec<GlobHit>, ToolResult> {
     let invalid =
         |e: globset::Error| ToolResult::error(format!("invalid glob pattern {pattern:?}: {e}"));
     let glob = globset::GlobBuilder::new(pattern)
@@ -126,7 +123,6 @@ fn glob_once(
         .map_err(invalid)?;
     let walk = GlobWalk {
         ws,
-        start_fd: start_fd.as_fd(),
         start,
         matcher: &matcher,
         open_parents: AtomicUsize::new(0),
@@ -143,7 +139,7 @@ type GlobHit = (PathBuf, (i64, i64));
 const SERIAL_DIRS: usize = 16;
 
 /// Directories a walk keeps open for their waiting subdirectories. Past this many, a
-/// subdirectory waits by its path and is opened beneath the start when its turn comes. Few:
+/// subdirectory waits by its path and is opened beneath the root when its turn comes. Few:
 /// a process's descriptor table starts with room for 64, and growing it while other threads
 /// share it waits for an RCU grace period (10–15 ms here, in the middle of a walk).
 const OPEN_PARENTS: usize = 32;
@@ -173,7 +169,6 @@ impl Drop for OpenParent<'_> {
 /// One glob's walk: where it starts, what it keeps, and how many directories it holds open.
 struct GlobWalk<'a> {
     ws: &'a Workspace,
-    start_fd: BorrowedFd<'a>,
     /// The start, relative to the root.
     start: &'a Path,
     matcher: &'a globset::GlobSet,
@@ -235,26 +230,27 @@ impl<'a> GlobWalk<'a> {
     }
 
     /// Opens a directory to read: by its one name beneath its parent when that is open (not
-    /// when the name is a symlink now), else beneath the start, refusing every symlink.
+    /// when the name is a symlink now), else by its path, refusing every symlink.
     fn open(&self, dir: &Pending) -> Option<OwnedFd> {
         if let (Some(parent), Some(name)) = (&dir.parent, dir.rel.file_name())
             && let Ok(fd) = openat(parent.fd.as_fd(), name, SUBDIR, Mode::empty())
         {
             return Some(fd);
         }
-        let target = if dir.rel.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            &dir.rel
-        };
-        let how = OpenHow::new()
-            .flags(OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC | OFlag::O_NOCTTY)
-            .resolve(
-                ResolveFlag::RESOLVE_BENEATH
-                    | ResolveFlag::RESOLVE_NO_SYMLINKS
-                    | ResolveFlag::RESOLVE_NO_MAGICLINKS,
-            );
-        openat2(self.start_fd, target, how).ok()
+        self.ws.open_walked_dir(&self.start.join(&dir.rel)).ok()
+    }
+
+    /// `fd`, kept open for the subdirectories of its directory while fewer than
+    /// [`OPEN_PARENTS`] are.
+    fn hold_open(&'a self, fd: OwnedFd) -> Option<Arc<OpenParent<'a>>> {
+        if self.open_parents.fetch_add(1, Ordering::Relaxed) >= OPEN_PARENTS {
+            self.open_parents.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        Some(Arc::new(OpenParent {
+            fd,
+            count: &self.open_parents,
+        }))
     }
 
     /// Reads the directory `dir` (`listing` is the buffer for its entries): its matching
@@ -325,18 +321,13 @@ impl<'a> GlobWalk<'a> {
                 }
             }
         }
-        if more.len() > first_subdir
-            && self.open_parents.fetch_add(1, Ordering::Relaxed) < OPEN_PARENTS
+        let subdirs = &mut more[first_subdir..];
+        if !subdirs.is_empty()
+            && let Some(parent) = self.hold_open(fd)
         {
-            let parent = Arc::new(OpenParent {
-                fd,
-                count: &self.open_parents,
-            });
-            for sub in &mut more[first_subdir..] {
+            for sub in subdirs {
                 sub.parent = Some(parent.clone());
             }
-        } else if more.len() > first_subdir {
-            self.open_parents.fetch_sub(1, Ordering::Relaxed);
         }
     }
 }
@@ -434,8 +425,8 @@ mod tests {
     fn found(root: &Path, denied: &[&str], start: &str, pattern: &str) -> Vec<GlobHit> {
         let denied: Vec<String> = denied.iter().map(|d| d.to_string()).collect();
         let ws = Workspace::open(root, &denied).unwrap();
-        let (fd, start) = ws.open_dir(start).unwrap();
-        glob_once(&ws, &fd, &start, pattern).unwrap()
+        let (_, start) = ws.open_dir(start).unwrap();
+        glob_once(&ws, &start, pattern).unwrap()
     }
 
     fn paths(hits: &[GlobHit]) -> BTreeSet<PathBuf> {
@@ -532,7 +523,6 @@ mod tests {
         let set = globset::GlobSet::new([globset::Glob::new("**/*.rs").unwrap()]).unwrap();
         let walk = GlobWalk {
             ws: &ws,
-            start_fd: fd.as_fd(),
             start: &start,
             matcher: &set,
             open_parents: AtomicUsize::new(0),
