@@ -87,14 +87,39 @@ pub(crate) fn translate_go(pattern: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// What compiling one Go pattern may take: its NFA, and the lazy DFA's cache.
+const GO_NFA_LIMIT: usize = 64 << 20;
+const GO_DFA_LIMIT: usize = 16 << 20;
+
+fn compile_error(pattern: &str, e: impl std::fmt::Display) -> String {
+    format!("pattern {pattern:?} does not compile: {e}")
+}
+
 /// Compiles a Go pattern (see [`translate_go`]) for matching over bytes.
 pub(crate) fn go_regex(pattern: &str) -> Result<Regex, String> {
     let translated = translate_go(pattern)?;
     RegexBuilder::new(&translated)
-        .size_limit(64 << 20)
-        .dfa_size_limit(16 << 20)
+        .size_limit(GO_NFA_LIMIT)
+        .dfa_size_limit(GO_DFA_LIMIT)
         .build()
-        .map_err(|e| format!("pattern {pattern:?} does not compile: {e}"))
+        .map_err(|e| compile_error(pattern, e))
+}
+
+/// The same pattern as the `regex-automata` regex a [`go_regex`] wraps (compiled the same way),
+/// for a caller that also searches anchored at a position.
+pub(crate) fn go_automaton(pattern: &str) -> Result<regex_automata::meta::Regex, String> {
+    use regex_automata::meta::Regex as Automaton;
+    let translated = translate_go(pattern)?;
+    Automaton::builder()
+        .syntax(regex_automata::util::syntax::Config::new().utf8(false))
+        .configure(
+            Automaton::config()
+                .utf8_empty(false)
+                .nfa_size_limit(Some(GO_NFA_LIMIT))
+                .hybrid_cache_capacity(GO_DFA_LIMIT),
+        )
+        .build(&translated)
+        .map_err(|e| compile_error(pattern, e))
 }
 
 /// Go's `strings.TrimSpace` over bytes: strips Unicode white space (the same set as Rust's

@@ -5,19 +5,18 @@
 
 use aho_corasick::AhoCorasick;
 use memchr::memmem;
+use regex_automata::meta::Regex;
+use regex_automata::{Anchored, Input};
 
 use super::go::{Piece, View, decode_go, origin, render, replace};
 use super::patterns::{
-    CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEPARATORS,
-    STAGES, STATIC_PATTERNS,
+    CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEARCHES,
+    STAGE_SEPARATORS, STAGES, STATIC_PATTERNS, StageSearch,
 };
-use super::patterns::{STAGE_SEARCHES, StageSearch};
 use super::probe::{LiteralProbe, StageSet, holds_key_word, literal_stages};
 use super::stream::ScrubStream;
 use super::{MIN_VALUE_LEN, Report};
 use crate::text::is_go_space;
-use regex_automata::meta::Regex;
-use regex_automata::{Anchored, Input};
 
 /// A scrubber: the static stages plus the credential and dynamic values it was given.
 ///

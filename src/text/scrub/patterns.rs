@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex_automata::meta::Regex;
 
-use crate::text::translate_go;
+use crate::text::go_automaton;
 
 /// One static pattern: a stable name (used in reports) and its Go source, exactly as GoClaw's.
 #[derive(Debug, Clone, Copy)]
@@ -139,25 +139,10 @@ pub(super) const KEY_WORDS: [&[u8]; 13] = [
 ];
 
 /// The 14 stages, compiled on first use (most inputs never need them: compiling costs about
-/// 3 ms, scanning for the probe literals almost nothing), each once: as the `regex` crate
-/// compiles a `bytes::Regex` with `go_regex`'s limits, kept as the `regex-automata` regex
-/// underneath, which also searches anchored (see [`StageSearch`]).
+/// 3 ms, scanning for the probe literals almost nothing), each once, as the `regex-automata`
+/// regex that also searches anchored (see [`StageSearch`]).
 pub(super) static STAGES: LazyLock<Result<Vec<Regex>, String>> =
-    LazyLock::new(|| STATIC_PATTERNS.iter().map(|p| stage_regex(p.go)).collect());
-
-fn stage_regex(go: &str) -> Result<Regex, String> {
-    let translated = translate_go(go)?;
-    Regex::builder()
-        .syntax(regex_automata::util::syntax::Config::new().utf8(false))
-        .configure(
-            Regex::config()
-                .utf8_empty(false)
-                .nfa_size_limit(Some(64 << 20))
-                .hybrid_cache_capacity(16 << 20),
-        )
-        .build(&translated)
-        .map_err(|e| format!("pattern {go:?} does not compile: {e}"))
-}
+    LazyLock::new(|| STATIC_PATTERNS.iter().map(|p| go_automaton(p.go)).collect());
 
 /// How a static stage looks for its matches in a region's text, equal to its regex's
 /// `find_iter`: a pattern that begins with a case-sensitive literal (patterns 1–8) is tried only
