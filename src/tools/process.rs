@@ -72,7 +72,7 @@ fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Resul
             here(&p)?;
             let read = background::read_from(&dir, p.read_offset as u64, POLL_LIMIT);
             let started_inside = read.dropped > 0;
-            let read = background::whole_words(read, started_inside);
+            let read = background::whole_words(read, started_inside, p.running());
             background::set_read_offset(db, id, read.next)?;
             let mut a = status(&p);
             a["output"] = text(&read.bytes).into();
@@ -89,7 +89,7 @@ fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Resul
                 .and_then(Value::as_u64)
                 .unwrap_or(LOG_LINES)
                 .clamp(1, MAX_LOG_LINES);
-            let read = background::tail(&dir, lines as usize);
+            let read = background::tail(&dir, lines as usize, p.running());
             let mut a = status(&p);
             a["log"] = text(&read.bytes).into();
             a["total_bytes"] = read.total.into();

@@ -386,23 +386,28 @@ fn boundary(b: u8) -> bool {
     b.is_ascii_whitespace() || b"\"'`,;<>()[]{}|".contains(&b)
 }
 
-/// `read` kept to whole words: one that starts inside the output (what came before was
-/// dropped) skips to the first boundary; one cut at its limit (`more` follows) stops at the
-/// last. So no secret is split across two reads, where neither half could be recognised.
-/// Within 4 KiB only: output without boundaries is returned as read.
-pub fn whole_words(mut read: LogRead, started_inside: bool) -> LogRead {
+/// `read` kept to whole words, so that no secret is split across two reads where neither half
+/// could be recognised:
+/// - one that starts inside the output (what came before was dropped) skips to the first
+///   boundary;
+/// - one that may not hold the whole of its last word stops at the last boundary: one cut at
+///   its limit (`more` follows), and any read of a log that is `live` (the command still runs,
+///   and the keeper copies its output in reads of up to 64 KiB, which end anywhere). A word
+///   still being written shows once it is followed by a boundary or the command ends.
+///
+/// Within 4 KiB only: output without boundaries is returned as read, except that a live read
+/// shorter than that with no boundary at all waits whole.
+pub fn whole_words(mut read: LogRead, started_inside: bool, live: bool) -> LogRead {
     const LOOK: usize = 4096;
-    if read.next < read.total
-        && let Some(p) = read
-            .bytes
-            .iter()
-            .rev()
-            .take(LOOK)
-            .position(|b| boundary(*b))
-        && p < read.bytes.len()
-    {
-        let keep = read.bytes.len() - p;
-        read.next -= p as u64;
+    if read.next < read.total || live {
+        let len = read.bytes.len();
+        let tail = len.saturating_sub(LOOK);
+        let keep = match read.bytes[tail..].iter().rposition(|b| boundary(*b)) {
+            Some(i) => tail + i + 1,
+            None if live && len < LOOK => 0,
+            None => len,
+        };
+        read.next -= (len - keep) as u64;
         read.bytes.truncate(keep);
     }
     if started_inside && let Some(p) = read.bytes.iter().take(LOOK).position(|b| boundary(*b)) {
@@ -412,8 +417,9 @@ pub fn whole_words(mut read: LogRead, started_inside: bool) -> LogRead {
     read
 }
 
-/// The last `lines` lines of the kept log (the first kept line may be a part of one).
-pub fn tail(dir: &Path, lines: usize) -> LogRead {
+/// The last `lines` lines of the kept log (the first kept line may be a part of one); `live`
+/// as for [`whole_words`].
+pub fn tail(dir: &Path, lines: usize, live: bool) -> LogRead {
     let all = read_from(dir, 0, (2 * CHUNK) as usize);
     let body = all.bytes.strip_suffix(b"\n").unwrap_or(&all.bytes);
     let cut = memchr::memrchr_iter(b'\n', body)
@@ -428,6 +434,7 @@ pub fn tail(dir: &Path, lines: usize) -> LogRead {
             total: all.total,
         },
         started_inside,
+        live,
     )
 }
 
@@ -563,5 +570,57 @@ pub fn spawn_keeper(spec: &KeeperSpec) -> Result<(u32, u32)> {
         Ok(KeeperStart::Started { pid }) => Ok((keeper, pid)),
         Ok(KeeperStart::Failed { reason }) => Err(Error::failed(reason)),
         Err(_) => Err(Error::failed("the keeper did not start the command")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+
+    fn poll(dir: &Path, offset: u64, live: bool) -> LogRead {
+        let read = read_from(dir, offset, 64 * 1024);
+        let started_inside = read.dropped > 0;
+        whole_words(read, started_inside, live)
+    }
+
+    /// The keeper copies output in reads of 64 KiB: one can end inside a word the command
+    /// wrote whole. A poll between two such copies must not show the first part of it.
+    #[test]
+    fn a_poll_of_a_running_command_never_shows_a_part_of_a_word() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("0.log");
+        let x = "x".repeat(65_526);
+        std::fs::write(&log, format!("{x} {}", &TOKEN[..9])).unwrap();
+        let first = poll(dir.path(), 0, true);
+        assert_eq!(first.bytes, format!("{x} ").as_bytes());
+        assert_eq!(first.next, 65_527);
+        // Not running: what is there is all there will be.
+        assert_eq!(poll(dir.path(), 0, false).bytes.len(), 65_536);
+        std::fs::write(&log, format!("{x} {TOKEN} end\n")).unwrap();
+        let second = poll(dir.path(), first.next, true);
+        assert_eq!(second.bytes, format!("{TOKEN} end\n").as_bytes());
+        assert_eq!(second.next, second.total);
+    }
+
+    #[test]
+    fn a_word_with_no_boundary_yet_waits_while_the_command_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("0.log"), &TOKEN[..20]).unwrap();
+        let live = poll(dir.path(), 0, true);
+        assert!(live.bytes.is_empty());
+        assert_eq!(live.next, 0, "the word is read again later");
+        assert_eq!(poll(dir.path(), 0, false).bytes, &TOKEN.as_bytes()[..20]);
+        // The log view holds it back as well.
+        assert_eq!(tail(dir.path(), 10, true).bytes, b"");
+        assert_eq!(tail(dir.path(), 10, false).bytes, &TOKEN.as_bytes()[..20]);
+    }
+
+    #[test]
+    fn output_without_boundaries_is_still_shown_past_four_kib() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("0.log"), "y".repeat(10_000)).unwrap();
+        assert_eq!(poll(dir.path(), 0, true).bytes.len(), 10_000);
     }
 }
