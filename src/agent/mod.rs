@@ -284,11 +284,9 @@ enum End {
     Limited(String),
 }
 
+/// At most `max` characters of `s`, cut at a word boundary: previews are scrubbed after the cut.
 fn truncate_chars(s: &str, max: usize) -> &str {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    }
+    crate::text::words::prefix_chars(s, max)
 }
 
 impl Runner<'_> {

@@ -190,16 +190,14 @@ pub fn delivered(messages: &[Message]) -> Vec<String> {
         .collect()
 }
 
-/// An answer as a task's result: at most [`MAX_RESULT_BYTES`], cut on a character boundary.
+/// An answer as a task's result: at most [`MAX_RESULT_BYTES`], cut on a character and word
+/// boundary (`text::words`).
 pub fn result_of(answer: &str) -> String {
     if answer.len() <= MAX_RESULT_BYTES {
         return answer.to_string();
     }
-    let mut cut = MAX_RESULT_BYTES;
-    while !answer.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}\n[truncated]", &answer[..cut])
+    let kept = crate::text::words::prefix_bytes(answer, MAX_RESULT_BYTES);
+    format!("{kept}\n[truncated]")
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The pure text stages: credential scrubbing, the prompt-injection guard and the LLM output
-//! sanitiser. Bytes or strings in, bytes or strings out: nothing here reads a file, touches the
+//! The pure text stages: credential scrubbing, the prompt-injection guard, the LLM output
+//! sanitiser, and where output may be cut without cutting a secret in two. Bytes or strings in, bytes or strings out: nothing here reads a file, touches the
 //! terminal or knows about the command line.
 //!
 //! Every regular expression in these stages is written in Go's `regexp` syntax, as the original
@@ -14,6 +14,7 @@ pub mod guard;
 pub mod json_string;
 pub mod sanitize;
 pub mod scrub;
+pub mod words;
 
 use regex::bytes::{Regex, RegexBuilder};
 

@@ -1098,6 +1098,39 @@ fn results_are_scrubbed_unless_turned_off(backend) {
 }
 }
 
+/// A tool that shows a part of its output cuts it before the scrubber sees it: a token cut in
+/// two matches no pattern, and the part shown would leak. Every cut falls at a word boundary.
+#[test]
+fn a_cut_never_shows_a_part_of_a_secret() {
+    let env = TestEnv::new();
+    const TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let for_llm = |o: &std::process::Output| {
+        assert_eq!(code(o), 0, "{}", stderr(o));
+        json(o)["result"]["for_llm"].as_str().unwrap().to_string()
+    };
+    // A line over read_file's and search's 2 000 characters, the token across the cut.
+    env.write("long.txt", format!("{} {TOKEN} tail\n", "x".repeat(1985)));
+    let text = for_llm(&read(&env, "long.txt"));
+    assert!(text.contains("[line truncated: 2031 characters]"), "{text}");
+    assert!(!text.contains("ghp_"), "{text}");
+    let text = for_llm(&exec_tool(&env, &["search"], json!({"pattern": "tail"})));
+    assert!(text.contains("long.txt"), "{text}");
+    assert!(!text.contains("ghp_"), "{text}");
+    // exec keeps the first 1 MB of a stream.
+    let o = exec_tool(
+        &env,
+        &["exec"],
+        json!({"command": format!("head -c 1048570 /dev/zero | tr '\\0' x; echo ' {TOKEN}'")}),
+    );
+    let text = for_llm(&o);
+    assert!(
+        text.contains("[output truncated at 1MB"),
+        "{}",
+        &text[text.len() - 200..]
+    );
+    assert!(!text.contains("ghp_"), "{}", &text[text.len() - 200..]);
+}
+
 on_both_backends! {
 /// `policy explain --tool` is the gate's own decision (`Gate::decide`), made without running,
 /// counting or asking: arguments the gate would refuse are `invalid`, an unknown tool is exit 5,

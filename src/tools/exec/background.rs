@@ -25,6 +25,7 @@ use crate::db_params;
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::db::{Begin, Db, Dialect, Row};
 use crate::store::now_ms;
+use crate::text::words;
 
 /// Bytes per log chunk; the last two chunks are kept.
 pub const CHUNK: u64 = 1 << 20;
@@ -381,11 +382,6 @@ pub fn read_from(dir: &Path, offset: u64, limit: usize) -> LogRead {
     read
 }
 
-/// Bytes a secret never holds: where a read may start or stop without cutting one in two.
-fn boundary(b: u8) -> bool {
-    b.is_ascii_whitespace() || b"\"'`,;<>()[]{}|".contains(&b)
-}
-
 /// `read` kept to whole words, so that no secret is split across two reads where neither half
 /// could be recognised:
 /// - one that starts inside the output (what came before was dropped) skips to the first
@@ -398,19 +394,23 @@ fn boundary(b: u8) -> bool {
 /// Within 4 KiB only: output without boundaries is returned as read, except that a live read
 /// shorter than that with no boundary at all waits whole.
 pub fn whole_words(mut read: LogRead, started_inside: bool, live: bool) -> LogRead {
-    const LOOK: usize = 4096;
     if read.next < read.total || live {
         let len = read.bytes.len();
-        let tail = len.saturating_sub(LOOK);
-        let keep = match read.bytes[tail..].iter().rposition(|b| boundary(*b)) {
-            Some(i) => tail + i + 1,
-            None if live && len < LOOK => 0,
+        let keep = match words::last_word_end(&read.bytes) {
+            Some(end) => end,
+            None if live && len < words::LOOK => 0,
             None => len,
         };
         read.next -= (len - keep) as u64;
         read.bytes.truncate(keep);
     }
-    if started_inside && let Some(p) = read.bytes.iter().take(LOOK).position(|b| boundary(*b)) {
+    if started_inside
+        && let Some(p) = read
+            .bytes
+            .iter()
+            .take(words::LOOK)
+            .position(|b| words::is_boundary(*b))
+    {
         read.bytes.drain(..p);
         read.dropped += p as u64;
     }

@@ -50,12 +50,18 @@ impl Captured {
         self.total > self.bytes.len()
     }
 
-    /// The stream as text (§4.4): binary output is described, not shown; a cut is marked.
+    /// The stream as text (§4.4): binary output is described, not shown; a cut is marked, and
+    /// made at a word boundary (`text::words`).
     fn text(&self) -> String {
         if self.bytes.contains(&0) {
             return format!("[binary output: {} bytes, not shown]", self.total);
         }
-        let mut s = String::from_utf8_lossy(&self.bytes).into_owned();
+        // What followed the kept bytes is gone: the last word may be a part of a secret.
+        let kept = match self.truncated() {
+            true => crate::text::words::last_word_end(&self.bytes).unwrap_or(self.bytes.len()),
+            false => self.bytes.len(),
+        };
+        let mut s = String::from_utf8_lossy(&self.bytes[..kept]).into_owned();
         if self.truncated() {
             s.push_str(&format!(
                 "\n[output truncated at 1MB: {} bytes in all]",

@@ -145,13 +145,14 @@ fn quoted(bytes: &[u8]) -> String {
     out
 }
 
-/// `text` cut after `max` characters, saying how long the line was.
+/// `text` cut after `max` characters (or at the start of the word there, so no secret is cut
+/// in two: `text::words`), saying how long the line was.
 fn cut_chars(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(max) {
         None => text.into(),
-        Some((at, _)) => format!(
+        Some(_) => format!(
             "{}… [line truncated: {} characters]",
-            &text[..at],
+            crate::text::words::prefix_chars(text, max),
             text.chars().count()
         )
         .into(),

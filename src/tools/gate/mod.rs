@@ -506,7 +506,7 @@ impl<'a> Gate<'a> {
         let preview = o
             .result
             .as_ref()
-            .map(|r| r.for_llm.chars().take(RESULT_PREVIEW).collect::<String>())
+            .map(|r| crate::text::words::prefix_chars(&r.for_llm, RESULT_PREVIEW).to_string())
             .or_else(|| o.message.clone());
         let outcome = serde_json::to_value(o.status).unwrap_or(Value::Null);
         let row = Row {

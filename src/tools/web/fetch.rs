@@ -239,14 +239,15 @@ fn extract(page: &Page, text_mode: bool) -> (&'static str, String) {
     (name, text)
 }
 
-/// `Length: n` and the text, or, over `max` characters, the first `max` with the whole text
+/// `Length: n` and the text, or, over `max` characters, the first `max` (up to the start of a
+/// word cut there) with the whole text
 /// saved to `<workspace>/web-fetch/` (§10.4).
 fn content_block(text: &str, max: usize, workspace: &Path, denied: &[String]) -> String {
     let len = text.chars().count();
     if len <= max {
         return format!("Length: {len}\n\n{text}");
     }
-    let prefix: String = text.chars().take(max).collect();
+    let prefix = crate::text::words::prefix_chars(text, max);
     match save_full(text, workspace, denied) {
         Ok(path) => format!(
             "Content-Length: {len} chars (exceeds {max} char limit)\nFull-Content-File: {path}\nLength: {max}\n\n{prefix}\n\n[Content truncated at {max} chars. Full content ({len} chars) saved to: {path} — use shell/read_file to access the rest.]",
