@@ -207,7 +207,10 @@ pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {
     };
     let mut board = Board::open(store.db(), team, &agent)?;
     let team_name = board.team.name.clone();
-    match actions::apply(&mut board, action)? {
+    let reply = actions::apply(&mut board, action)?;
+    drop(board);
+    store.release_at_exit();
+    match reply {
         Reply::Claimed(None) => Err(Error::not_found(format!(
             "no task for `{agent}` to claim in team `{team_name}`"
         ))),

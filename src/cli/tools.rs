@@ -381,6 +381,9 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
         relay.as_ref().map(|r| r as &dyn Prompter)
     };
     let outcome = g.call(&mut store, &req, prompter)?;
+    drop(g);
+    drop(toolbox);
+    store.release_at_exit();
     match outcome.error_kind() {
         None => {
             let text = outcome.reply();

@@ -240,10 +240,9 @@ fn reads_only_its_limit(sql: &str) -> bool {
     !upper.contains(" WHERE ") && upper.contains(" LIMIT ")
 }
 
-#[test]
-fn every_hot_query_uses_an_index() {
-    let (_dir, mut store) = store();
-    let t = fill(&mut store);
+/// The statements `work` executes on `store`, each with its query plan (statements with no
+/// plan, like `BEGIN`, left out), in the order first run.
+fn plans(store: &mut Store, work: impl FnOnce(&mut Store)) -> Vec<(String, Vec<String>)> {
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     let into = seen.clone();
     store
@@ -260,7 +259,7 @@ fn every_hot_query_uses_an_index() {
             }),
         )
         .unwrap();
-    exercise(&mut store, &t);
+    work(store);
     store
         .conn_mut()
         .unwrap()
@@ -269,16 +268,14 @@ fn every_hot_query_uses_an_index() {
             None::<fn(rusqlite::trace::TraceEvent<'_>)>,
         )
         .unwrap();
-    let statements: BTreeSet<String> = seen.lock().unwrap().iter().cloned().collect();
-    let mut bad = Vec::new();
-    for sql in statements {
+    let mut done = BTreeSet::new();
+    let mut out = Vec::new();
+    for sql in seen.lock().unwrap().iter() {
         let lead = sql.trim_start().to_ascii_uppercase();
-        if !(lead.starts_with("SELECT")
-            || lead.starts_with("UPDATE")
-            || lead.starts_with("DELETE")
-            || lead.starts_with("WITH")
-            || lead.starts_with("INSERT"))
-        {
+        let planned = ["SELECT", "UPDATE", "DELETE", "WITH", "INSERT"]
+            .iter()
+            .any(|k| lead.starts_with(k));
+        if !planned || !done.insert(sql.clone()) {
             continue;
         }
         let Ok(mut stmt) = store
@@ -293,6 +290,18 @@ fn every_hot_query_uses_an_index() {
             .unwrap()
             .map(|r| r.unwrap())
             .collect();
+        out.push((sql.clone(), plan));
+    }
+    out
+}
+
+#[test]
+fn every_hot_query_uses_an_index() {
+    let (_dir, mut store) = store();
+    let t = fill(&mut store);
+    let statements = plans(&mut store, |s| exercise(s, &t));
+    let mut bad = Vec::new();
+    for (sql, plan) in statements {
         let flat = sql.split_whitespace().collect::<Vec<_>>().join(" ");
         let bounded_sort = BOUNDED_SORTS.iter().any(|(p, _)| flat.starts_with(p));
         for line in &plan {
@@ -315,4 +324,39 @@ fn every_hot_query_uses_an_index() {
         "queries without an index:\n{}",
         bad.join("\n")
     );
+}
+
+/// Every write to a board first looks for claims to release: whose lock expired (claims made by
+/// hand) and whose run is gone. Each look reads only the claims it is about, not every task in
+/// progress, so a claim costs the same with 10 or 10 000 tasks being worked on.
+#[test]
+fn recovery_reads_only_the_claims_it_may_release() {
+    let (_dir, mut store) = store();
+    let t = fill(&mut store);
+    {
+        let mut b = Board::open(store.db(), t.clone(), "w1").unwrap();
+        for _ in 0..40 {
+            b.claim_next().unwrap().unwrap();
+        }
+    }
+    let statements = plans(&mut store, |s| {
+        Board::open(s.db(), t.clone(), "lead")
+            .unwrap()
+            .recover()
+            .unwrap();
+    });
+    let plan_of = |needle: &str| {
+        statements
+            .iter()
+            .find(|(sql, _)| sql.contains(needle))
+            .map(|(_, plan)| plan.join("; "))
+            .unwrap_or_else(|| panic!("no statement with {needle:?} ran"))
+    };
+    let expired = plan_of("lock_expires_at <");
+    assert!(
+        expired.contains("USING INDEX tasks_lock_expiry"),
+        "{expired}"
+    );
+    let dead = plan_of("LEFT JOIN runs");
+    assert!(dead.contains("USING INDEX tasks_run_claims"), "{dead}");
 }

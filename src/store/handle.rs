@@ -102,6 +102,16 @@ impl Store {
         }
     }
 
+    /// Ends a one-shot command's use of the store, leaving a SQLite connection to the
+    /// process's exit (see [`SqliteStore::release_at_exit`]); a PostgreSQL one says goodbye to
+    /// its server as at any drop.
+    pub fn release_at_exit(self) {
+        match self.backend {
+            Backend::Sqlite(s) => s.release_at_exit(),
+            Backend::Postgres(p) => drop(p),
+        }
+    }
+
     /// The SQLite store, when it is one.
     pub fn sqlite(&self) -> Option<&SqliteStore> {
         match &self.backend {

@@ -190,6 +190,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "grant_secrets",
         sql: include_str!("migrations/sqlite/022_grant_secrets.sql"),
     },
+    Migration {
+        version: 23,
+        name: "claim_recovery",
+        sql: include_str!("migrations/sqlite/023_claim_recovery.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

@@ -62,6 +62,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "grant_secrets",
         sql: include_str!("migrations/postgres/022_grant_secrets.sql"),
     },
+    Migration {
+        version: 23,
+        name: "claim_recovery",
+        sql: include_str!("migrations/postgres/023_claim_recovery.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.
