@@ -128,7 +128,7 @@ impl Runner<'_> {
                 input_tokens: Some(outcome.usage.input_tokens),
                 output_tokens: Some(outcome.usage.output_tokens),
                 cost: Some(outcome.usage.cost),
-                output_preview: Some(truncate_chars(&outcome.content, 500)),
+                output_preview: Some(words::prefix_chars(&outcome.content, 500)),
                 ..Default::default()
             },
         )?;

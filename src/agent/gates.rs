@@ -340,7 +340,7 @@ impl Runner<'_> {
                 duration_ms: c.took.as_millis() as i64,
                 status: if said.is_some() { "error" } else { "ok" },
                 error: short.as_deref(),
-                output_preview: said.as_deref().map(|s| truncate_chars(s, 500)),
+                output_preview: said.as_deref().map(|s| words::prefix_chars(s, 500)),
                 ..Default::default()
             },
         )?;
@@ -437,7 +437,7 @@ fn short_feedback(feedback: &str) -> String {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("no output");
-    let cut = truncate_chars(line, SHORT_MAX);
+    let cut = words::prefix_chars(line, SHORT_MAX);
     if cut.len() < line.len() {
         format!("{cut}…")
     } else {
@@ -447,7 +447,7 @@ fn short_feedback(feedback: &str) -> String {
 
 /// Feedback cut to [`FEEDBACK_MAX`] characters, saying how much was left out.
 fn capped(feedback: &str) -> String {
-    let cut = truncate_chars(feedback, FEEDBACK_MAX);
+    let cut = words::prefix_chars(feedback, FEEDBACK_MAX);
     if cut.len() == feedback.len() {
         return feedback.to_string();
     }

@@ -37,6 +37,7 @@ use crate::providers::{self, ChatRequest, ChatResponse, Message, Role, ToolCall,
 use crate::store::Store;
 use crate::store::now_ms;
 use crate::text::guard::{self, GuardMode};
+use crate::text::words;
 use crate::tools::gate::{CallRequest, Gate, OnAsk, Prompter, RunLink, Scope};
 use config::AgentConfig;
 use events::{Emitter, EventKind, Phase, Stream};
@@ -282,11 +283,6 @@ enum End {
     TimedOut,
     /// A budget stopped the run before a request that could exceed it.
     Limited(String),
-}
-
-/// At most `max` characters of `s`, cut at a word boundary: previews are scrubbed after the cut.
-fn truncate_chars(s: &str, max: usize) -> &str {
-    crate::text::words::prefix_chars(s, max)
 }
 
 impl Runner<'_> {

@@ -177,7 +177,7 @@ impl Runner<'_> {
         let answer = self.ask_llm(&request, em, st.deadline);
         let input_preview = st.verbose.then(|| {
             let text = serde_json::to_string(&request.messages).unwrap_or_default();
-            truncate_chars(&text, 50_000).to_string()
+            words::prefix_chars(&text, 50_000).to_string()
         });
         st.all = request.messages;
         if !last {
@@ -404,7 +404,7 @@ impl Runner<'_> {
                 cost: response.map(|_| x.cost),
                 finish_reason: response.map(|r| r.finish_reason.as_str()),
                 input_preview: x.input_preview,
-                output_preview: response.map(|r| truncate_chars(&r.content, 500)),
+                output_preview: response.map(|r| words::prefix_chars(&r.content, 500)),
                 ..Default::default()
             },
         )?;
@@ -485,7 +485,7 @@ impl Runner<'_> {
                     status: if is_error { "error" } else { "ok" },
                     error: is_error.then_some(text.as_str()),
                     tool_call_id: Some(&call.id),
-                    output_preview: Some(truncate_chars(&text, 500)),
+                    output_preview: Some(words::prefix_chars(&text, 500)),
                     ..Default::default()
                 },
             )?;

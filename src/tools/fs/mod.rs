@@ -150,9 +150,9 @@ fn quoted(bytes: &[u8]) -> String {
 fn cut_chars(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(max) {
         None => text.into(),
-        Some(_) => format!(
+        Some((at, _)) => format!(
             "{}… [line truncated: {} characters]",
-            crate::text::words::prefix_chars(text, max),
+            &text[..crate::text::words::cut_at(text.as_bytes(), at)],
             text.chars().count()
         )
         .into(),
