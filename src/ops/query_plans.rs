@@ -241,7 +241,9 @@ fn reads_only_its_limit(sql: &str) -> bool {
 }
 
 /// The statements `work` executes on `store`, each with its query plan (statements with no
-/// plan, like `BEGIN`, left out), in the order first run.
+/// plan, like `BEGIN`, left out), in the order first run. A plan is taken with the parameters
+/// unbound: the store plans with the query planner stability guarantee, so that is the plan
+/// every execution runs, whatever the values.
 fn plans(store: &mut Store, work: impl FnOnce(&mut Store)) -> Vec<(String, Vec<String>)> {
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     let into = seen.clone();
@@ -251,10 +253,8 @@ fn plans(store: &mut Store, work: impl FnOnce(&mut Store)) -> Vec<(String, Vec<S
         .trace_v2(
             rusqlite::trace::TraceEventCodes::SQLITE_TRACE_STMT,
             Some(move |e: rusqlite::trace::TraceEvent<'_>| {
-                if let rusqlite::trace::TraceEvent::Stmt(stmt, _) = e
-                    && let Some(sql) = stmt.expanded_sql()
-                {
-                    into.lock().unwrap().push(sql);
+                if let rusqlite::trace::TraceEvent::Stmt(stmt, _) = e {
+                    into.lock().unwrap().push(stmt.sql().into_owned());
                 }
             }),
         )
@@ -285,8 +285,11 @@ fn plans(store: &mut Store, work: impl FnOnce(&mut Store)) -> Vec<(String, Vec<S
         else {
             continue;
         };
+        let unbound = vec![rusqlite::types::Null; stmt.parameter_count()];
         let plan: Vec<String> = stmt
-            .query_map([], |r| r.get::<_, String>(3))
+            .query_map(rusqlite::params_from_iter(unbound), |r| {
+                r.get::<_, String>(3)
+            })
             .unwrap()
             .map(|r| r.unwrap())
             .collect();

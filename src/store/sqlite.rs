@@ -65,7 +65,10 @@ impl SqliteStore {
     pub fn open(path: &Path, busy_timeout: Duration) -> Result<SqliteStore> {
         create_file(path)?;
         let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE, busy_timeout)?;
-        refuse_newer(&conn, path)?;
+        let version = schema_version(&conn).map_err(|e| sql_error(path, e))?;
+        if version > latest_version() {
+            return Err(newer_error(path, version));
+        }
         // Two processes creating the store at once both switch it to WAL; SQLite refuses the
         // loser without waiting (see `busy::retry_while_busy`), and its retry finds WAL on.
         busy::retry_while_busy(busy_timeout, || {
@@ -79,7 +82,11 @@ impl SqliteStore {
             path: path.to_path_buf(),
             applied: Vec::new(),
         };
-        store.applied = store.migrate()?;
+        // A store at the latest version (the usual case) is not asked again; `migrate` reads
+        // the version anew inside its transaction, where another process may have moved it.
+        if version < latest_version() {
+            store.applied = store.migrate()?;
+        }
         Ok(store)
     }
 
@@ -239,8 +246,14 @@ pub fn integrity_check(conn: &Connection, path: &Path) -> Result<Vec<String>> {
         .map_err(|e| sql_error(path, e))
 }
 
-/// Highest applied migration (0 for a new, empty store).
+/// Highest applied migration (0 for a new, empty store). Every migration sets `user_version`
+/// to its version in the same transaction, so a store at (or past) this binary's latest says
+/// so in one pragma; below it, stores made before `user_version` was kept need the table.
 fn schema_version(conn: &Connection) -> rusqlite::Result<i64> {
+    let user_version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if user_version >= latest_version() {
+        return Ok(user_version);
+    }
     let has_table: bool = conn
         .query_row(
             "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'",
@@ -258,17 +271,7 @@ fn schema_version(conn: &Connection) -> rusqlite::Result<i64> {
     } else {
         0
     };
-    let user_version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     Ok(from_table.max(user_version))
-}
-
-fn refuse_newer(conn: &Connection, path: &Path) -> Result<()> {
-    let v = schema_version(conn).map_err(|e| sql_error(path, e))?;
-    if v > latest_version() {
-        Err(newer_error(path, v))
-    } else {
-        Ok(())
-    }
 }
 
 fn newer_error(path: &Path, version: i64) -> Error {
@@ -294,6 +297,13 @@ fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Conne
     conn.pragma_update(None, "foreign_keys", true)
         .map_err(|e| sql_error(path, e))?;
     persist_wal(&conn);
+    // Plans do not depend on bound values (the query planner stability guarantee). Without it
+    // SQLite compiles a statement whose parameter it compared with a partial index's condition
+    // twice: once at prepare, again at the first step after binding. A claim prepared three of
+    // its statements twice, ~5 % of its instructions. Every hot query's plan is checked with
+    // its parameters unbound (`ops::query_plans`), which is the plan this mode runs.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
+        .map_err(|e| sql_error(path, e))?;
     // No checkpoint at every close: a process that wrote leaves its pages in the WAL, and the
     // store that closes with more than WAL_PAGES in it checkpoints and truncates it (see
     // `Drop for SqliteStore`). A close-time checkpoint cost every writing process 4 fsyncs and 2
