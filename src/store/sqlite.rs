@@ -289,6 +289,9 @@ fn newer_error(path: &Path, version: i64) -> Error {
 /// (`tools exec read_file`, 200 runs each: 64 pages 3.5 ms CPU; 1 000 pages 5.8 ms).
 const WAL_PAGES: u64 = 64;
 
+/// Compiled statements a connection keeps (see `connect`).
+const STATEMENT_CACHE: usize = 64;
+
 fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Connection> {
     without_memory_statistics();
     let flags = mode | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
@@ -304,6 +307,9 @@ fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Conne
     // its parameters unbound (`ops::query_plans`), which is the plan this mode runs.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
         .map_err(|e| sql_error(path, e))?;
+    // Room for every statement of the longest write compiled ahead (`Db::prepare_ahead`) with
+    // those of the reads around it; rusqlite keeps 16.
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     // No checkpoint at every close: a process that wrote leaves its pages in the WAL, and the
     // store that closes with more than WAL_PAGES in it checkpoints and truncates it (see
     // `Drop for SqliteStore`). A close-time checkpoint cost every writing process 4 fsyncs and 2

@@ -28,6 +28,12 @@ use crate::store::db::{Begin, Db, Dialect, Row, ToValue, Tx};
 
 /// The candidates an ambiguous task reference lists (then "and more").
 const SHOWN_CANDIDATES: usize = 6;
+/// A task's blockers, by their identifiers.
+const BLOCKERS: &str = "SELECT t.identifier FROM task_deps d JOIN tasks t ON t.id = d.blocker_id WHERE d.task_id = ?1 ORDER BY t.task_number";
+/// [`Board::find`]'s look-up by the whole id.
+const FIND_BY_ID: &str = "id = ?2";
+/// A task's audit event.
+const EVENT: &str = "INSERT INTO task_events (task_id, team_id, event, actor, data, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 pub use crate::store::page::{Page, PageRequest};
 
 mod create;
@@ -307,8 +313,13 @@ impl<'s> Board<'s> {
     /// per change, recovery included.
     fn begin(&mut self) -> Result<Tx<'s>> {
         let team = self.team.clone();
+        let active = team.status == "active";
+        if active {
+            // Recovery's looks, compiled before the write lock is taken (`Db::prepare_ahead`).
+            self.db.prepare_ahead(&Self::recovery_looks(&self.db))?;
+        }
         let tx = self.begin_without_recovery()?;
-        if team.status == "active" {
+        if active {
             Self::recover_in(&tx, &team)?;
         }
         Ok(tx)
@@ -383,11 +394,7 @@ impl<'s> Board<'s> {
                 .with_hint("use the number, identifier or id from `goclaw tasks list`")
         };
         let by = |clause: &str, value: &dyn ToValue| -> Result<Vec<Task>> {
-            let sql_text = format!(
-                "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND {clause} ORDER BY task_number LIMIT {}",
-                SHOWN_CANDIDATES + 1
-            );
-            tx.query_map(&sql_text, db_params![team.id, value], row_task)
+            tx.query_map(&Self::find_by(clause), db_params![team.id, value], row_task)
         };
         let found = match task_number(key) {
             Some((number, suffix)) => by("task_number = ?2", &number)?
@@ -395,7 +402,7 @@ impl<'s> Board<'s> {
                 .filter(|t| suffix.is_none_or(|_| t.identifier.eq_ignore_ascii_case(key)))
                 .collect(),
             None => {
-                let exact = by("id = ?2", &key)?;
+                let exact = by(FIND_BY_ID, &key)?;
                 let hexish =
                     key.len() >= 4 && key.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-');
                 if exact.is_empty() && hexish {
@@ -429,12 +436,16 @@ impl<'s> Board<'s> {
         Ok(task)
     }
 
-    fn blockers(tx: &Db<'_>, id: &str) -> Result<Vec<String>> {
-        tx.query_map(
-            "SELECT t.identifier FROM task_deps d JOIN tasks t ON t.id = d.blocker_id WHERE d.task_id = ?1 ORDER BY t.task_number",
-            db_params![id],
-            |r| r.get(0),
+    /// The query [`find`](Self::find) looks a task up with, by `clause` on `?2`.
+    fn find_by(clause: &str) -> String {
+        format!(
+            "SELECT {COLUMNS} FROM tasks WHERE team_id = ?1 AND {clause} ORDER BY task_number LIMIT {}",
+            SHOWN_CANDIDATES + 1
         )
+    }
+
+    fn blockers(tx: &Db<'_>, id: &str) -> Result<Vec<String>> {
+        tx.query_map(BLOCKERS, db_params![id], |r| r.get(0))
     }
 
     fn event(
@@ -446,7 +457,7 @@ impl<'s> Board<'s> {
         data: Value,
     ) -> Result<()> {
         tx.execute(
-            "INSERT INTO task_events (task_id, team_id, event, actor, data, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            EVENT,
             db_params![task_id, team.id, event, actor, data.to_string(), now_ms()],
         )
         .map(|_| ())

@@ -3,7 +3,41 @@
 
 use super::*;
 
+/// Claims made by hand whose lock expired (a claim a run holds lasts as long as the run, see
+/// `release_dead_claims`).
+const EXPIRED: &str = "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL";
+/// The statuses marked stale when left too long, each with its further condition. A task
+/// waiting for the lead's approval (in review, nobody's work yet) is never marked stale: a stale
+/// task nobody holds may be claimed, which would skip the approval.
+const STALE: [(&str, &str); 2] = [("pending", ""), ("in_review", " AND owner IS NOT NULL")];
+/// Blocked tasks none of whose blockers is left.
+const ORPHANED: &str = "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)";
+
 impl Board<'_> {
+    /// Every look recovery takes on `db`, as it runs them (each write compiles them ahead).
+    pub(super) fn recovery_looks(db: &Db<'_>) -> Vec<String> {
+        let mut looks = vec![Self::dead_claims_look(db), Self::look(db, EXPIRED)];
+        looks.extend(
+            STALE
+                .iter()
+                .map(|&(status, extra)| Self::look(db, &Self::stale_look(status, extra))),
+        );
+        looks.push(Self::look(db, ORPHANED));
+        looks
+    }
+
+    /// A look in the order recovery takes rows (see [`lock_order`](Self::lock_order)).
+    fn look(db: &Db<'_>, query: &str) -> String {
+        format!("{query}{}", Self::lock_order(db, "id"))
+    }
+
+    /// Tasks in `status` not updated since `?2`.
+    fn stale_look(status: &str, extra: &str) -> String {
+        format!(
+            "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2{extra}"
+        )
+    }
+
     /// Stale handling (§11.2): expired locks go back to pending (nobody holds them), pending
     /// and in-review tasks left too long are marked stale, and blocked tasks whose blockers are
     /// all gone are released. Safe to run at any time, from any process.
@@ -36,16 +70,9 @@ impl Board<'_> {
             ..Recovered::default()
         };
         let ids = |tx: &Db<'_>, q: &str, p: &[&dyn ToValue]| -> Result<Vec<String>> {
-            tx.query_map(&format!("{q}{}", Self::lock_order(tx, "id")), p, |r| {
-                r.get(0)
-            })
+            tx.query_map(&Self::look(tx, q), p, |r| r.get(0))
         };
-        for id in ids(
-            tx,
-            // A claim a run holds lasts as long as the run (see `release_dead_claims`).
-            "SELECT id FROM tasks WHERE team_id = ?1 AND status = 'in_progress' AND lock_expires_at < ?2 AND run_id IS NULL",
-            db_params![team.id, now],
-        )? {
+        for id in ids(tx, EXPIRED, db_params![team.id, now])? {
             // Each update is guarded by what selected it, and a task that moved meanwhile (on
             // PostgreSQL claims do not wait for recovery) gets no event.
             if tx.execute(
@@ -66,21 +93,14 @@ impl Board<'_> {
             )?;
             out.recovered.push(id);
         }
-        // A task waiting for the lead's approval (in review, nobody's work yet) is never marked
-        // stale: a stale task nobody holds may be claimed, which would skip the approval.
-        for (status, extra, hours) in [
-            ("pending", "", pending_h),
-            ("in_review", " AND owner IS NOT NULL", review_h),
-        ] {
+        for ((status, extra), hours) in STALE.into_iter().zip([pending_h, review_h]) {
             if hours <= 0 {
                 continue;
             }
             let cutoff = now - hours * 3_600_000;
             for id in ids(
                 tx,
-                &format!(
-                    "SELECT id FROM tasks WHERE team_id = ?1 AND status = '{status}' AND updated_at < ?2{extra}"
-                ),
+                &Self::stale_look(status, extra),
                 db_params![team.id, cutoff],
             )? {
                 let guarded = format!(
@@ -94,11 +114,7 @@ impl Board<'_> {
                 out.stale.push(id);
             }
         }
-        for id in ids(
-            tx,
-            "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)",
-            db_params![team.id],
-        )? {
+        for id in ids(tx, ORPHANED, db_params![team.id])? {
             if tx.execute(
                 "UPDATE tasks SET status = 'pending', updated_at = ?2 WHERE id = ?1 AND status = 'blocked'",
                 db_params![id, now],

@@ -4,6 +4,14 @@
 
 use super::*;
 
+/// The most urgent task the caller may claim (SQLite; PostgreSQL claims in one statement).
+const NEXT: &str = "SELECT id FROM tasks WHERE team_id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL
+                   AND (assignee IS NULL OR assignee = ?2) AND (CAST(?3 AS BIGINT) IS NULL OR dispatch_count < ?3)
+                 ORDER BY priority DESC, created_at, task_number LIMIT 1";
+/// The claim of the task [`NEXT`] found, in the same transaction.
+const TAKE: &str = "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3,
+                    run_id = ?5, dispatch_count = dispatch_count + CASE WHEN CAST(?6 AS BIGINT) IS NULL THEN 0 ELSE 1 END WHERE id = ?1";
+
 impl Board<'_> {
     /// Claims a task: `pending` (or stale), unassigned or assigned to the caller.
     pub fn claim(&mut self, key: &str) -> Result<Task> {
@@ -72,25 +80,28 @@ impl Board<'_> {
             return self.claim_next_skip_locked(run);
         }
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
+        self.db.prepare_ahead(&Self::claim_next_statements())?;
         let tx = self.begin()?;
         let limit = run.and_then(|(_, l)| l);
-        let next: Option<String> = tx
-            .query_opt(
-                "SELECT id FROM tasks WHERE team_id = ?1 AND status IN ('pending', 'stale') AND owner IS NULL
-                   AND (assignee IS NULL OR assignee = ?2) AND (CAST(?3 AS BIGINT) IS NULL OR dispatch_count < ?3)
-                 ORDER BY priority DESC, created_at, task_number LIMIT 1",
-                db_params![team.id, actor, limit],
-                |r| r.get(0),
-            )?;
+        let next: Option<String> =
+            tx.query_opt(NEXT, db_params![team.id, actor, limit], |r| r.get(0))?;
         let Some(id) = next else { return Ok(None) };
         let now = now_ms();
         let run_id = run.map(|(r, _)| r);
-        tx.execute(
-            "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?3, lock_expires_at = ?4, updated_at = ?3,
-                    run_id = ?5, dispatch_count = dispatch_count + CASE WHEN CAST(?6 AS BIGINT) IS NULL THEN 0 ELSE 1 END WHERE id = ?1",
-            db_params![id, actor, now, now + lock, run_id, limit],
-        )?;
+        tx.execute(TAKE, db_params![id, actor, now, now + lock, run_id, limit])?;
         Self::claimed(tx, &team, &id, &actor, run_id).map(Some)
+    }
+
+    /// The statements a claim of the next task runs on SQLite after recovery's looks, compiled
+    /// before it takes the write lock (see `Db::prepare_ahead`).
+    pub(super) fn claim_next_statements() -> [String; 5] {
+        [
+            NEXT.to_string(),
+            TAKE.to_string(),
+            EVENT.to_string(),
+            Self::find_by(FIND_BY_ID),
+            BLOCKERS.to_string(),
+        ]
     }
 
     /// [`claim_next_inner`](Self::claim_next_inner) on PostgreSQL, where claims need not wait

@@ -219,20 +219,25 @@ impl Board<'_> {
         )
     }
 
+    /// The claims held by runs that are gone (see [`release_dead_claims`](Self::release_dead_claims)).
+    pub(super) fn dead_claims_look(db: &Db<'_>) -> String {
+        format!(
+            "SELECT t.id, t.run_id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
+             WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
+               AND ((r.id IS NULL AND t.locked_at < ?2)
+                    OR r.status = 'abandoned'
+                    OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2)){}",
+            Self::lock_order(db, "t.id")
+        )
+    }
+
     /// Claims whose run is gone go back to pending: the run ended without ending its task, or
     /// never started (each `START_GRACE_MS` ago). A run still marked running
     /// whose process died is found by the run reaper first (`agent::record::reap_abandoned`).
     pub(super) fn release_dead_claims(tx: &Db<'_>, team: &Team) -> Result<Vec<String>> {
         let now = now_ms();
         let found: Vec<(String, String)> = tx.query_map(
-            &format!(
-                "SELECT t.id, t.run_id FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
-                 WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
-                   AND ((r.id IS NULL AND t.locked_at < ?2)
-                        OR r.status = 'abandoned'
-                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2)){}",
-                Self::lock_order(tx, "t.id")
-            ),
+            &Self::dead_claims_look(tx),
             db_params![team.id, now - START_GRACE_MS],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;

@@ -287,3 +287,70 @@ fn the_lead_assigns_a_pending_task_to_a_member_who_holds_it_at_once() {
             .any(|e| e.event == "assigned" && e.actor == "lead" && e.data["to"] == "w2")
     );
 }
+
+/// A claim compiles its statements before it takes SQLite's one write lock, which every other
+/// process's write waits for: between the compiling of its `BEGIN IMMEDIATE` and of its
+/// `COMMIT` nothing else is compiled. SQLite asks the authorizer at every compiling, and only
+/// then; the claim runs on a connection of its own, as in a `goclaw tasks claim` process.
+#[test]
+fn a_claim_compiles_nothing_while_it_holds_the_write_lock() {
+    use std::ffi::{CStr, c_char, c_int, c_void};
+    use std::sync::Mutex;
+
+    use rusqlite::ffi;
+
+    /// Records what is compiled: `BEGIN`, `COMMIT` or the table a statement reads or writes.
+    extern "C" fn authorize(
+        seen: *mut c_void,
+        _action: c_int,
+        arg1: *const c_char,
+        _: *const c_char,
+        _: *const c_char,
+        _: *const c_char,
+    ) -> c_int {
+        // SAFETY: `seen` is the Mutex below, alive until the authorizer is removed; `arg1` is
+        // NULL or a NUL-terminated string SQLite owns for the length of the call.
+        let (seen, what) = unsafe {
+            let what = if arg1.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(arg1).to_string_lossy().into_owned()
+            };
+            (&*(seen as *const Mutex<Vec<String>>), what)
+        };
+        seen.lock().unwrap().push(what);
+        ffi::SQLITE_OK
+    }
+
+    let mut fx = fixture();
+    fx.task("first");
+    fx.task("second");
+    let store = Store::open(&fx.path, Duration::from_secs(10)).expect("open store");
+    let seen: Box<Mutex<Vec<String>>> = Box::default();
+    let conn = store.conn().unwrap();
+    // SAFETY: the handle is the open connection's; the callback matches SQLite's type and the
+    // pointer it gets stays valid until the authorizer is removed below.
+    unsafe {
+        let seen_ptr = (&*seen as *const Mutex<Vec<String>>).cast_mut().cast();
+        ffi::sqlite3_set_authorizer(conn.handle(), Some(authorize), seen_ptr);
+    }
+    let claimed = Board::open(store.db(), fx.team.clone(), "w1")
+        .unwrap()
+        .claim_next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(claimed.subject, "first");
+    // SAFETY: as above; no callback afterwards.
+    unsafe {
+        ffi::sqlite3_set_authorizer(conn.handle(), None, std::ptr::null_mut());
+    }
+    let seen = seen.lock().unwrap().clone();
+    let begin = seen.iter().position(|w| w == "BEGIN").expect("no BEGIN");
+    let commit = seen.iter().rposition(|w| w == "COMMIT").expect("no COMMIT");
+    assert!(begin < commit, "{seen:?}");
+    assert!(
+        seen[begin + 1..commit].is_empty(),
+        "compiled under the write lock: {:?}",
+        &seen[begin + 1..commit]
+    );
+}
