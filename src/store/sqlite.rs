@@ -246,9 +246,10 @@ pub fn integrity_check(conn: &Connection, path: &Path) -> Result<Vec<String>> {
         .map_err(|e| sql_error(path, e))
 }
 
-/// Highest applied migration (0 for a new, empty store). Every migration sets `user_version`
-/// to its version in the same transaction, so a store at (or past) this binary's latest says
-/// so in one pragma; below it, stores made before `user_version` was kept need the table.
+/// Highest applied migration (0 for a new, empty store). `apply_migrations` sets `user_version`
+/// to the latest version in the transaction that records the migrations, so a store at (or
+/// past) this binary's latest says so in one pragma; below it, the table is read as well (the
+/// larger of the two counts, as before).
 fn schema_version(conn: &Connection) -> rusqlite::Result<i64> {
     let user_version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if user_version >= latest_version() {
@@ -301,10 +302,15 @@ fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Conne
         .map_err(|e| sql_error(path, e))?;
     persist_wal(&conn);
     // Plans do not depend on bound values (the query planner stability guarantee). Without it
-    // SQLite compiles a statement whose parameter it compared with a partial index's condition
-    // twice: once at prepare, again at the first step after binding. A claim prepared three of
-    // its statements twice, ~5 % of its instructions. Every hot query's plan is checked with
-    // its parameters unbound (`ops::query_plans`), which is the plan this mode runs.
+    // the planner marks a statement whose plan might change with a parameter's value (here:
+    // `team_id = ?1` in a query that sorts or joins, guessed a small integer) to be compiled
+    // again when that parameter is bound 0 or 1, or its bindings are cleared, which rusqlite
+    // does every time a statement goes back into its cache: a claim compiled three statements
+    // twice (~5 % of its instructions), a long-lived process at every reuse, and a statement
+    // compiled ahead of a write (`Db::prepare_ahead`) would be compiled again inside it. The
+    // plan test explains statements with their parameters unbound (`ops::query_plans`), the
+    // plan this mode runs. `db query --param` runs under it too: an ad-hoc `LIKE ?1` gets no
+    // index range from the value.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
         .map_err(|e| sql_error(path, e))?;
     // Room for every statement of the longest write compiled ahead (`Db::prepare_ahead`) with

@@ -314,7 +314,7 @@ impl<'s> Board<'s> {
     fn begin(&mut self) -> Result<Tx<'s>> {
         let team = self.team.clone();
         let active = team.status == "active";
-        if active {
+        if active && self.db.dialect() == Dialect::Sqlite {
             // Recovery's looks, compiled before the write lock is taken (`Db::prepare_ahead`).
             self.db.prepare_ahead(&Self::recovery_looks(&self.db))?;
         }

@@ -14,7 +14,8 @@ const STALE: [(&str, &str); 2] = [("pending", ""), ("in_review", " AND owner IS 
 const ORPHANED: &str = "SELECT id FROM tasks t WHERE team_id = ?1 AND status = 'blocked' AND NOT EXISTS (SELECT 1 FROM task_deps d WHERE d.task_id = t.id)";
 
 impl Board<'_> {
-    /// Every look recovery takes on `db`, as it runs them (each write compiles them ahead).
+    /// Every look recovery takes on `db`, as it runs them (`Board::begin` compiles them ahead of
+    /// a write's transaction).
     pub(super) fn recovery_looks(db: &Db<'_>) -> Vec<String> {
         let mut looks = vec![Self::dead_claims_look(db), Self::look(db, EXPIRED)];
         looks.extend(
