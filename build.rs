@@ -39,8 +39,7 @@ fn main() {
 
 /// The ordering file, for a release build linked by rustc's own lld: the default on
 /// x86_64-unknown-linux-gnu since Rust 1.90, unless a linker or linker features were chosen
-/// (`linker` also matches `-C linker-features`)
-/// (GNU ld does not know the option).
+/// (`linker` also matches `-C linker-features`). GNU ld does not know the option.
 fn link_order() -> Option<PathBuf> {
     let var = |name: &str| std::env::var(name).unwrap_or_default();
     let chosen = var("CARGO_ENCODED_RUSTFLAGS");
