@@ -65,7 +65,16 @@ JSON mode prints exactly one error document {\"error\":{\"code\",\"exit_code\",\
 on stdout; a one-line message always goes to stderr. A closed pipe ends a command quietly with \
 exit 0. Nothing ever prompts without a terminal.";
 
-/// goclaw: the top-level command.
+/// goclaw: the top-level command, parsed.
+#[derive(Debug)]
+pub struct Cli {
+    pub global: GlobalArgs,
+    pub command: Command,
+}
+
+/// The top-level command without its subcommands: its name, texts, settings and the global
+/// flags. [`Cli`]'s definition is this with every subcommand added; a parse adds only the one
+/// its command line names ([`command_for`]).
 #[derive(Debug, Parser)]
 #[command(
     name = "goclaw",
@@ -74,13 +83,40 @@ exit 0. Nothing ever prompts without a terminal.";
     long_about = LONG_ABOUT,
     disable_help_subcommand = true,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    subcommand_required = true,
+    arg_required_else_help = true
 )]
-pub struct Cli {
+struct TopLevel {
     #[command(flatten)]
-    pub global: GlobalArgs,
-    #[command(subcommand)]
-    pub command: Command,
+    global: GlobalArgs,
+}
+
+impl CommandFactory for Cli {
+    fn command() -> clap::Command {
+        Command::augment_subcommands(TopLevel::command())
+    }
+
+    fn command_for_update() -> clap::Command {
+        Command::augment_subcommands_for_update(TopLevel::command_for_update())
+    }
+}
+
+impl FromArgMatches for Cli {
+    fn from_arg_matches(matches: &ArgMatches) -> std::result::Result<Self, clap::Error> {
+        Ok(Cli {
+            global: GlobalArgs::from_arg_matches(matches)?,
+            command: Command::from_arg_matches(matches)?,
+        })
+    }
+
+    fn update_from_arg_matches(
+        &mut self,
+        matches: &ArgMatches,
+    ) -> std::result::Result<(), clap::Error> {
+        self.global.update_from_arg_matches(matches)?;
+        self.command.update_from_arg_matches(matches)
+    }
 }
 
 // Flags every subcommand accepts.
@@ -349,7 +385,7 @@ pub fn parse(args: Vec<OsString>) -> std::result::Result<(Cli, ArgMatches), Earl
     // The definitions are freed here, before the command runs: leaking them saved their ~5 %
     // of the instructions, but the memory they leave is what the store's schema reuses, and
     // without it a `tools exec read_file` faulted in 70 more pages of heap (and took longer).
-    let matches = command()
+    let matches = command_for(&args)
         .try_get_matches_from(&args)
         .map_err(|e| clap_failure(&args, e))?;
     let cli = Cli::from_arg_matches(&matches).map_err(|e| clap_failure(&args, e))?;
@@ -366,7 +402,7 @@ fn clap_failure(args: &[OsString], e: clap::Error) -> Early {
         _ => {
             let has = |flag: &str| args.iter().skip(1).any(|a| a == flag);
             let mut out = Output::new(has("--json"), has("--human"), false, 0);
-            if is_filter(&subcommand_of(args)) {
+            if is_filter(&subcommand_of(args).0) {
                 out = out.for_filter(has("--json"));
             }
             if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
@@ -395,18 +431,51 @@ fn is_filter(subcommand: &str) -> bool {
     matches!(subcommand, "scrub" | "sanitize")
 }
 
-/// The subcommand named on a command line that clap refused: the first word that is neither a
-/// flag nor the value of a global flag that takes one.
-fn subcommand_of(args: &[OsString]) -> String {
-    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
-    while let Some(w) = words.next() {
-        if matches!(&*w, "--db" | "--config" | "--workspace") {
-            words.next();
-        } else if !w.starts_with('-') {
-            return w.into_owned();
+/// The definitions a parse of `args` needs. clap copies every global flag into each subcommand
+/// of a command it builds, whether the command line uses that subcommand or not: 7 flags into
+/// 29 subcommands, and dropping those copies again, were a sixth of a `tasks claim --next`
+/// process's instructions. When only global flags come before the first other word and that
+/// word names a subcommand, the top level gets that subcommand alone; the parse, its errors and
+/// the subcommand's help are the same, since none of them looks at the other subcommands. Any
+/// other command line (`--help`, `--version`, no subcommand, an unknown or misspelt one) gets
+/// them all, so the top level's help and suggestions are unchanged.
+fn command_for(args: &[OsString]) -> clap::Command {
+    let (name, only_global_flags_before) = subcommand_of(args);
+    if only_global_flags_before {
+        // The subcommands are deferred: this builds each one's name and about line only.
+        let all = Command::augment_subcommands(clap::Command::new("goclaw"));
+        if let Some(sub) = all.find_subcommand(&name) {
+            return TopLevel::command().subcommand(sub.clone());
         }
     }
-    String::new()
+    command()
+}
+
+/// The subcommand a command line names: the first word that is neither a flag nor the value of
+/// a global flag that takes one (empty when there is none), and whether only global flags came
+/// before it.
+fn subcommand_of(args: &[OsString]) -> (String, bool) {
+    const WITH_VALUE: [&str; 3] = ["--db", "--config", "--workspace"];
+    const WITHOUT: [&str; 4] = ["--json", "--human", "--quiet", "--verbose"];
+    let mut only_global = true;
+    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(w) = words.next() {
+        if WITH_VALUE.contains(&&*w) {
+            words.next();
+        } else if !w.starts_with('-') {
+            return (w.into_owned(), only_global);
+        } else {
+            let short = w.len() > 1
+                && !w.starts_with("--")
+                && w[1..].bytes().all(|b| b == b'q' || b == b'v');
+            let long = WITHOUT.contains(&&*w)
+                || WITH_VALUE
+                    .iter()
+                    .any(|f| w.strip_prefix(f).is_some_and(|v| v.starts_with('=')));
+            only_global &= short || long;
+        }
+    }
+    (String::new(), false)
 }
 
 /// The closest subcommand or flag clap found for a misspelt one (`tols` -> `tools`).
@@ -484,4 +553,75 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
         Command::Schema(a) => schema::run(&ctx, a),
     };
     (out, result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<OsString> {
+        line.split_whitespace().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn a_parse_builds_only_the_subcommand_its_command_line_names() {
+        let all = command().get_subcommands().count();
+        let count = |line: &str| command_for(&words(line)).get_subcommands().count();
+        assert!(all > 20);
+        for pruned in [
+            "goclaw tasks list",
+            "goclaw --json -vv -q --db=/x --config /c --workspace /w tasks list",
+            "goclaw --db tasks team list",
+        ] {
+            assert_eq!(count(pruned), 1, "{pruned}");
+        }
+        assert_eq!(
+            command_for(&words("goclaw --db tasks team list"))
+                .get_subcommands()
+                .next()
+                .map(|c| c.get_name().to_string()),
+            Some("team".to_string())
+        );
+        for whole in [
+            "goclaw",
+            "goclaw --help",
+            "goclaw -h tasks",
+            "goclaw --version tasks",
+            "goclaw tols",
+            "goclaw --no-such-flag tasks",
+            "goclaw --db",
+        ] {
+            assert_eq!(count(whole), all, "{whole}");
+        }
+    }
+
+    #[test]
+    fn help_and_errors_are_the_same_with_one_subcommand_or_all() {
+        let mut full = command();
+        full.build();
+        let mut lines = Vec::new();
+        for sub in full.get_subcommands() {
+            let name = sub.get_name();
+            lines.push(format!("goclaw {name} --help"));
+            lines.push(format!("goclaw --json {name} --no-such-flag"));
+            for leaf in sub.get_subcommands() {
+                let leaf = leaf.get_name();
+                lines.push(format!("goclaw -q {name} {leaf} --help"));
+                lines.push(format!("goclaw {name} {leaf} --no-such-flag"));
+            }
+        }
+        assert!(lines.len() > 100);
+        let outcome = |cmd: clap::Command, line: &str| match cmd.try_get_matches_from(words(line)) {
+            Ok(m) => format!("parsed {:?}", m.subcommand_name()),
+            Err(e) => format!("{:?}: {}", e.kind(), e.render()),
+        };
+        for line in &lines {
+            let args = words(line);
+            assert_eq!(
+                outcome(command_for(&args), line),
+                outcome(command(), line),
+                "{line}"
+            );
+        }
+    }
 }
