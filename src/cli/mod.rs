@@ -461,7 +461,9 @@ fn subcommand_of(args: &[OsString]) -> (String, bool) {
     let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
     while let Some(w) = words.next() {
         if WITH_VALUE.contains(&&*w) {
-            words.next();
+            // clap takes no value that starts with a dash (`--db -- x`: `--` ends the flags), so
+            // such a line is left to the whole definition.
+            only_global &= words.next().is_some_and(|v| !v.starts_with('-'));
         } else if !w.starts_with('-') {
             return (w.into_owned(), only_global);
         } else {
@@ -590,6 +592,8 @@ mod tests {
             "goclaw tols",
             "goclaw --no-such-flag tasks",
             "goclaw --db",
+            "goclaw --db -- --db=x tasks list",
+            "goclaw --config -x tasks list",
         ] {
             assert_eq!(count(whole), all, "{whole}");
         }
@@ -599,7 +603,11 @@ mod tests {
     fn help_and_errors_are_the_same_with_one_subcommand_or_all() {
         let mut full = command();
         full.build();
-        let mut lines = Vec::new();
+        let mut lines = vec![
+            "goclaw --db -- --db=x tasks list".to_string(),
+            "goclaw --human --config -- --config x version".to_string(),
+            "goclaw --workspace -- --db=runs scrub".to_string(),
+        ];
         for sub in full.get_subcommands() {
             let name = sub.get_name();
             lines.push(format!("goclaw {name} --help"));
