@@ -402,7 +402,7 @@ fn clap_failure(args: &[OsString], e: clap::Error) -> Early {
         _ => {
             let has = |flag: &str| args.iter().skip(1).any(|a| a == flag);
             let mut out = Output::new(has("--json"), has("--human"), false, 0);
-            if is_filter(&subcommand_of(args).0) {
+            if is_filter(&subcommand_of(&TopLevel::command(), args).0) {
                 out = out.for_filter(has("--json"));
             }
             if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
@@ -440,44 +440,59 @@ fn is_filter(subcommand: &str) -> bool {
 /// other command line (`--help`, `--version`, no subcommand, an unknown or misspelt one) gets
 /// them all, so the top level's help and suggestions are unchanged.
 fn command_for(args: &[OsString]) -> clap::Command {
-    let (name, only_global_flags_before) = subcommand_of(args);
+    let top = TopLevel::command();
+    let (name, only_global_flags_before) = subcommand_of(&top, args);
     if only_global_flags_before {
         // The subcommands are deferred: this builds each one's name and about line only.
         let all = Command::augment_subcommands(clap::Command::new("goclaw"));
         if let Some(sub) = all.find_subcommand(&name) {
-            return TopLevel::command().subcommand(sub.clone());
+            return top.subcommand(sub.clone());
         }
     }
     command()
 }
 
 /// The subcommand a command line names: the first word that is neither a flag nor the value of
-/// a global flag that takes one (empty when there is none), and whether only global flags came
-/// before it.
-fn subcommand_of(args: &[OsString]) -> (String, bool) {
-    const WITH_VALUE: [&str; 3] = ["--db", "--config", "--workspace"];
-    const WITHOUT: [&str; 4] = ["--json", "--human", "--quiet", "--verbose"];
+/// a top-level flag that takes one (empty when there is none), and whether only the top level's
+/// own flags (`top`'s: the global ones) came before it.
+fn subcommand_of(top: &clap::Command, args: &[OsString]) -> (String, bool) {
     let mut only_global = true;
     let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
     while let Some(w) = words.next() {
-        if WITH_VALUE.contains(&&*w) {
-            // clap takes no value that starts with a dash (`--db -- x`: `--` ends the flags), so
-            // such a line is left to the whole definition.
-            only_global &= words.next().is_some_and(|v| !v.starts_with('-'));
-        } else if !w.starts_with('-') {
+        if !w.starts_with('-') {
             return (w.into_owned(), only_global);
-        } else {
-            let short = w.len() > 1
-                && !w.starts_with("--")
-                && w[1..].bytes().all(|b| b == b'q' || b == b'v');
-            let long = WITHOUT.contains(&&*w)
-                || WITH_VALUE
-                    .iter()
-                    .any(|f| w.strip_prefix(f).is_some_and(|v| v.starts_with('=')));
-            only_global &= short || long;
+        }
+        match top_level_flags(top, &w) {
+            // clap takes no value that starts with a dash (`--db -- x`: `--` ends the flags),
+            // so such a line is left to the whole definition.
+            Some(true) => only_global &= words.next().is_some_and(|v| !v.starts_with('-')),
+            Some(false) => {}
+            None => only_global = false,
         }
     }
     (String::new(), false)
+}
+
+/// Whether `word` (which starts with a dash) is made of `top`'s own flags, as they are defined:
+/// `None` if not, else whether the next word is the value of its last flag (`--db PATH`, but not
+/// `--db=PATH` or `-vv`). `--help` and `--version` are not among them before clap builds `top`.
+fn top_level_flags(top: &clap::Command, word: &str) -> Option<bool> {
+    let takes_value = |a: &clap::Arg| a.get_action().takes_values();
+    if let Some(long) = word.strip_prefix("--") {
+        let (name, inline) = long
+            .split_once('=')
+            .map_or((long, false), |(n, _)| (n, true));
+        let arg = top.get_arguments().find(|a| a.get_long() == Some(name))?;
+        return Some(takes_value(arg) && !inline);
+    }
+    let mut shorts = word.strip_prefix('-').filter(|s| !s.is_empty())?.chars();
+    while let Some(c) = shorts.next() {
+        let arg = top.get_arguments().find(|a| a.get_short() == Some(c))?;
+        if takes_value(arg) {
+            return Some(shorts.as_str().is_empty());
+        }
+    }
+    Some(false)
 }
 
 /// The closest subcommand or flag clap found for a misspelt one (`tols` -> `tools`).

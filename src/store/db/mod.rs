@@ -351,10 +351,13 @@ impl<'c> Db<'c> {
     /// a write runs only sometimes (recovery's updates, when it finds work) is left out. A
     /// cached statement stays compiled only because plans do not depend on bound values (the
     /// planner stability guarantee `sqlite::connect` sets). Nothing on PostgreSQL, whose
-    /// writers do not queue behind one lock.
-    pub fn prepare_ahead<S: AsRef<str>>(&self, statements: &[S]) -> Result<()> {
+    /// writers do not queue behind one lock: `statements` is not even called there.
+    pub fn prepare_ahead<S: AsRef<str>, I: IntoIterator<Item = S>>(
+        &self,
+        statements: impl FnOnce() -> I,
+    ) -> Result<()> {
         if let Db::Sqlite(c) = self {
-            for sql in statements {
+            for sql in statements() {
                 c.prepare_cached(sql.as_ref()).map_err(super::sql)?;
             }
         }

@@ -314,9 +314,9 @@ impl<'s> Board<'s> {
     fn begin(&mut self) -> Result<Tx<'s>> {
         let team = self.team.clone();
         let active = team.status == "active";
-        if active && self.db.dialect() == Dialect::Sqlite {
+        if active {
             // Recovery's looks, compiled before the write lock is taken (`Db::prepare_ahead`).
-            self.db.prepare_ahead(&Self::recovery_looks(&self.db))?;
+            self.db.prepare_ahead(|| Self::recovery_looks(&self.db))?;
         }
         let tx = self.begin_without_recovery()?;
         if active {

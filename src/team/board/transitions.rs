@@ -80,7 +80,7 @@ impl Board<'_> {
             return self.claim_next_skip_locked(run);
         }
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
-        self.db.prepare_ahead(&Self::claim_next_statements())?;
+        self.db.prepare_ahead(Self::claim_next_statements)?;
         let tx = self.begin()?;
         let limit = run.and_then(|(_, l)| l);
         let next: Option<String> =
