@@ -4,6 +4,11 @@
 //! claim running the guarded UPDATE in `BEGIN IMMEDIATE`) as the baseline. Prints claims per
 //! second and p50/p99 latency of one claim.
 //!
+//! Then the store's own rate, without a process per claim: 8 processes that each open the store
+//! once and claim through the library (`Board::claim_next`, the code `tasks claim --next` runs)
+//! until the board is empty, as the members of a team run do. That row has no goal of its own:
+//! it shows how much of a claim process's time is the store's and how much is starting a process.
+//!
 //! Run: `cargo bench --bench tasks` (needs `sqlite3` for the baseline column).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -16,8 +21,16 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 const TASKS_PER_WORKER: usize = 60;
+/// Claims per long-lived process: enough for the run to last well over a second.
+const LONG_LIVED_PER_WORKER: usize = 400;
+/// Set (to `home|agent|start`) in a long-lived claiming process this bench starts.
+const WORKER_ENV: &str = "BENCH_CLAIM_WORKER";
 
 fn main() {
+    if let Ok(spec) = std::env::var(WORKER_ENV) {
+        long_lived_worker(&spec);
+        return;
+    }
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
     let sqlite3 =
         which::which("sqlite3").expect("sqlite3 is the baseline: apt-get install sqlite3");
@@ -89,6 +102,16 @@ fn main() {
                 s_p99,
                 "< 20 ms",
                 p99 < 20.0,
+            );
+            let (l_rate, l_p50, l_p99, l_claims, l_home) = long_lived(workers);
+            println!(
+                "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2} {:>11}   (one process per worker, not per claim)",
+                "goclaw-lib",
+                workers,
+                l_rate,
+                l_p50,
+                l_p99,
+                l_claims - in_progress(&l_home.join("goclaw.db"))
             );
             common::figure(common::Figure {
                 section: "store",
@@ -193,6 +216,78 @@ fn run_up_to(
             .unwrap_or(0.0)
     };
     (lat.len() as f64 / total, pct(0.5), pct(0.99), lat.len())
+}
+
+/// `workers` processes (this bench again, with [`WORKER_ENV`] set), each claiming through the
+/// library until the board is empty; all start claiming at the same instant. Returns claims/s,
+/// p50, p99, the claims made, and the home (to count duplicates in).
+fn long_lived(workers: usize) -> (f64, f64, f64, usize, PathBuf) {
+    let home = setup(workers * LONG_LIVED_PER_WORKER, workers);
+    let start = unix_ms() + 500;
+    let children: Vec<_> = (1..=workers)
+        .map(|w| {
+            Command::new(std::env::current_exe().unwrap())
+                .env(WORKER_ENV, format!("{}|w{w}|{start}", home.display()))
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut lat = Vec::new();
+    let mut busiest: f64 = 0.0;
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "a claiming process failed");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut lines = text.lines();
+        // The first line: how long the worker claimed for, in ms; then one latency a line.
+        busiest = busiest.max(lines.next().unwrap().parse::<f64>().unwrap());
+        lat.extend(lines.map(|l| l.parse::<f64>().unwrap()));
+    }
+    lat.sort_by(|a, b| a.total_cmp(b));
+    let pct = |p: f64| lat[((lat.len() as f64 - 1.0) * p).round() as usize];
+    let rate = lat.len() as f64 / (busiest / 1000.0);
+    (rate, pct(0.5), pct(0.99), lat.len(), home)
+}
+
+/// A long-lived claiming process: opens the store and the board once, waits for the agreed
+/// instant, claims until none is left, then prints its claiming time and each claim's latency
+/// (ms).
+fn long_lived_worker(spec: &str) {
+    let mut parts = spec.split('|');
+    let (home, agent, start) = (
+        PathBuf::from(parts.next().unwrap()),
+        parts.next().unwrap().to_string(),
+        parts.next().unwrap().parse::<u128>().unwrap(),
+    );
+    let store =
+        goclaw::store::Store::open(&home.join("goclaw.db"), Duration::from_secs(30)).unwrap();
+    let team = goclaw::team::get(store.db(), "bench").unwrap();
+    let mut board = goclaw::team::board::Board::open(store.db(), team, &agent).unwrap();
+    while unix_ms() < start {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let began = Instant::now();
+    let mut lat = Vec::new();
+    loop {
+        let t = Instant::now();
+        if board.claim_next().unwrap().is_none() {
+            break;
+        }
+        lat.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let mut out = format!("{}\n", began.elapsed().as_secs_f64() * 1000.0);
+    for l in lat {
+        out.push_str(&format!("{l}\n"));
+    }
+    print!("{out}");
+}
+
+fn unix_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
 }
 
 /// The same claim with the sqlite3 command line: the guarded update in BEGIN IMMEDIATE.
