@@ -57,22 +57,16 @@ fn main() {
             out.status.code() == Some(0)
         });
         let duplicates = claims - in_progress(&home.join("goclaw.db"));
-        println!(
-            "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2} {:>11}",
-            "goclaw", workers, rate, p50, p99, duplicates
-        );
+        row("goclaw", workers, (rate, p50, p99), duplicates);
         let base = setup(workers * TASKS_PER_WORKER, workers);
         let db = base.join("goclaw.db");
         let (s_rate, s_p50, s_p99, s_claims) =
             run(workers, |w| claim_with_sqlite3(&sqlite3, &db, w));
-        println!(
-            "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2} {:>11}",
+        row(
             "sqlite3",
             workers,
-            s_rate,
-            s_p50,
-            s_p99,
-            s_claims - in_progress(&db)
+            (s_rate, s_p50, s_p99),
+            s_claims - in_progress(&db),
         );
         if workers == 8 {
             let figure = |name: &str, value, unit, baseline, goal: &str, met| {
@@ -104,14 +98,12 @@ fn main() {
                 p99 < 20.0,
             );
             let (l_rate, l_p50, l_p99, l_claims, l_home) = long_lived(workers);
-            println!(
-                "{:<10} {:>8} {:>12.0} {:>9.2} {:>9.2} {:>11}   (one process per worker, not per claim)",
+            // One process per worker, not per claim.
+            row(
                 "goclaw-lib",
                 workers,
-                l_rate,
-                l_p50,
-                l_p99,
-                l_claims - in_progress(&l_home.join("goclaw.db"))
+                (l_rate, l_p50, l_p99),
+                l_claims - in_progress(&l_home.join("goclaw.db")),
             );
             common::figure(common::Figure {
                 section: "store",
@@ -186,7 +178,7 @@ fn run_up_to(
     claim: impl Fn(usize) -> bool + Sync,
 ) -> (f64, f64, f64, usize) {
     let start = Instant::now();
-    let mut lat: Vec<f64> = std::thread::scope(|s| {
+    let lat: Vec<f64> = std::thread::scope(|s| {
         let handles: Vec<_> = (1..=workers)
             .map(|w| {
                 let claim = &claim;
@@ -208,14 +200,24 @@ fn run_up_to(
             .flat_map(|h| h.join().unwrap())
             .collect()
     });
-    let total = start.elapsed().as_secs_f64();
-    lat.sort_by(|a, b| a.total_cmp(b));
+    summary(lat, start.elapsed().as_secs_f64())
+}
+
+/// Claims/s, p50, p99 (ms) and the number of claims, from each claim's latency (ms) and the
+/// seconds they took in all.
+fn summary(mut lat: Vec<f64>, seconds: f64) -> (f64, f64, f64, usize) {
+    lat.sort_by(f64::total_cmp);
     let pct = |p: f64| {
         lat.get(((lat.len() as f64 - 1.0) * p).round() as usize)
             .copied()
             .unwrap_or(0.0)
     };
-    (lat.len() as f64 / total, pct(0.5), pct(0.99), lat.len())
+    (lat.len() as f64 / seconds, pct(0.5), pct(0.99), lat.len())
+}
+
+/// One row of the table: a tool's claims/s, p50 and p99, and the tasks it claimed twice.
+fn row(tool: &str, workers: usize, (rate, p50, p99): (f64, f64, f64), duplicates: usize) {
+    println!("{tool:<10} {workers:>8} {rate:>12.0} {p50:>9.2} {p99:>9.2} {duplicates:>11}");
 }
 
 /// `workers` processes (this bench again, with [`WORKER_ENV`] set), each claiming through the
@@ -244,10 +246,8 @@ fn long_lived(workers: usize) -> (f64, f64, f64, usize, PathBuf) {
         busiest = busiest.max(lines.next().unwrap().parse::<f64>().unwrap());
         lat.extend(lines.map(|l| l.parse::<f64>().unwrap()));
     }
-    lat.sort_by(|a, b| a.total_cmp(b));
-    let pct = |p: f64| lat[((lat.len() as f64 - 1.0) * p).round() as usize];
-    let rate = lat.len() as f64 / (busiest / 1000.0);
-    (rate, pct(0.5), pct(0.99), lat.len(), home)
+    let (rate, p50, p99, claims) = summary(lat, busiest / 1000.0);
+    (rate, p50, p99, claims, home)
 }
 
 /// A long-lived claiming process: opens the store and the board once, waits for the agreed
