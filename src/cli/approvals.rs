@@ -42,13 +42,20 @@ pub enum ApprovalsCommand {
     },
 }
 
+/// An entry's program and argument prefix. Options go before PROGRAM: every word after it,
+/// flags included, is the command's (as with `env` or `timeout`).
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Options go before PROGRAM: every word after it, flags included, is an \
+argument of the command.\n\nExample:\n  goclaw approvals allow --note \"read-only status\" git status"
+)]
 pub struct EntryArgs {
     /// The program: a name on PATH or a path
     pub program: String,
-    /// The arguments the command must start with
+    /// The arguments the command must start with: every word after PROGRAM, flags included
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub args: Vec<String>,
+    /// A note kept with the entry (shown by `approvals list`)
     #[arg(long)]
     pub note: Option<String>,
 }
@@ -61,13 +68,14 @@ pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
             super::table::page(
                 ctx,
                 &crate::store::page::Page::whole(entries),
-                &["ID", "DECISION", "PROGRAM", "ARGUMENTS"],
+                &["ID", "DECISION", "PROGRAM", "ARGUMENTS", "NOTE"],
                 |e| {
                     [
                         e.id.to_string(),
                         e.decision.to_string(),
                         e.program.clone(),
                         e.args.join(" "),
+                        e.note.clone().unwrap_or_default(),
                     ]
                 },
             )?;

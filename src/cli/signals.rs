@@ -6,6 +6,7 @@
 
 use nix::sys::signal::{SigSet, Signal};
 
+use crate::error::ErrorKind;
 use crate::tools::SignalFlag;
 
 /// How long a filter may take to write what it read once a signal came.
@@ -33,7 +34,14 @@ pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
                 let echo =
                     first.is_some_and(|t| t.elapsed() < std::time::Duration::from_millis(200));
                 first.get_or_insert_with(std::time::Instant::now);
-                let code = if terminated { 143 } else { 130 };
+                let code = i32::from(
+                    if terminated {
+                        ErrorKind::Terminated
+                    } else {
+                        ErrorKind::Interrupted
+                    }
+                    .exit_code(),
+                );
                 if seen.raise(terminated) && !echo {
                     std::process::exit(code);
                 }

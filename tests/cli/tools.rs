@@ -387,6 +387,23 @@ fn file_tools_behave(backend) {
         text.starts_with("src/a.rs\n") && !text.contains("node_modules"),
         "{text}"
     );
+    // Patterns as people write them: `./`, the workspace's absolute path, a directory.
+    let real = std::fs::canonicalize(env.work()).unwrap();
+    for (pattern, shown) in [
+        ("./src/*.rs".to_string(), "src/a.rs\n"),
+        (format!("{}/src/*.rs", real.display()), "src/a.rs\n"),
+        ("src/".to_string(), "src/a.rs\n(no match for src/; showing src/**)\n"),
+    ] {
+        let o = json(&exec_tool(&env, &["glob"], json!({ "pattern": pattern })));
+        assert_eq!(o["result"]["for_llm"], shown, "{pattern}");
+    }
+    let o = exec_tool(&env, &["glob"], json!({"pattern": "/**/*.rs"}));
+    assert_ne!(code(&o), 0);
+    assert!(
+        stdout(&o).contains("is absolute: patterns match paths relative to the directory searched"),
+        "{}",
+        stdout(&o)
+    );
     // search: content with line numbers, counts, the cut.
     env.write("src/b.rs", "fn helper() {}\nfn main() {}\n");
     let o = json(&exec_tool(

@@ -73,10 +73,14 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
         .unwrap_or(".");
     // The start as it really is (a symlink to a directory inside is followed once, here).
     let (_, start) = ws.open_dir(dir)?;
-    let mut found = glob_once(&ws, &start, pattern)?;
-    let mut used = pattern.to_string();
-    if found.is_empty() && !pattern.contains('/') && pattern.starts_with("*.") {
-        used = format!("**/{pattern}");
+    let relative = relative_pattern(pattern, &ws.absolute(&start))?;
+    let mut used = match relative.strip_suffix('/') {
+        Some(dir) => format!("{dir}/**"),
+        None => relative.to_string(),
+    };
+    let mut found = glob_once(&ws, &start, &used)?;
+    if found.is_empty() && !used.contains('/') && used.starts_with("*.") {
+        used = format!("**/{used}");
         found = glob_once(&ws, &start, &used)?;
     }
     if found.is_empty() {
@@ -100,10 +104,40 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
             total - max
         ));
     }
-    if used != pattern {
+    if used != relative {
         out.push_str(&format!("(no match for {pattern}; showing {used})\n"));
     }
     Ok(ToolResult::silent(out))
+}
+
+/// `pattern` as the walk matches it: relative to the directory searched, `start` (absolute).
+/// Leading `./` are dropped, and an absolute pattern is taken relative to `start` when it lies
+/// within it; any other absolute pattern could match nothing and is refused, saying why.
+/// A trailing `/` (a directory) is left for the caller, which lists the files beneath it.
+fn relative_pattern<'p>(pattern: &'p str, start: &Path) -> Result<&'p str, ToolResult> {
+    let mut relative = pattern;
+    if relative.starts_with('/') {
+        let start = start.to_string_lossy();
+        relative = relative
+            .strip_prefix(start.trim_end_matches('/'))
+            .and_then(|rest| rest.strip_prefix('/'))
+            .map(|rest| rest.trim_start_matches('/'))
+            .ok_or_else(|| {
+                ToolResult::error(format!(
+                    "glob pattern {pattern:?} is absolute: patterns match paths relative to the \
+                     directory searched ({start}), e.g. **/*.rs"
+                ))
+            })?;
+    }
+    while let Some(rest) = relative.strip_prefix("./") {
+        relative = rest.trim_start_matches('/');
+    }
+    if relative.is_empty() || relative == "." {
+        return Err(ToolResult::error(format!(
+            "glob pattern {pattern:?} names the directory searched, not files in it: use * or **"
+        )));
+    }
+    Ok(relative)
 }
 
 /// Every file beneath the directory `start` (relative to the root) that `pattern` matches, with
@@ -431,6 +465,36 @@ mod tests {
 
     fn paths(hits: &[GlobHit]) -> BTreeSet<PathBuf> {
         hits.iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    #[test]
+    fn patterns_are_taken_relative_to_the_directory_searched() {
+        let start = Path::new("/w/src");
+        let relative = |p| relative_pattern(p, start).map_err(|e| e.for_llm);
+        assert_eq!(relative("*.rs").unwrap(), "*.rs");
+        assert_eq!(relative("./*.rs").unwrap(), "*.rs");
+        assert_eq!(relative(".//./a/*.rs").unwrap(), "a/*.rs");
+        assert_eq!(relative("/w/src/**/*.rs").unwrap(), "**/*.rs");
+        assert_eq!(relative("/w/src//a/*.rs").unwrap(), "a/*.rs");
+        assert_eq!(relative("sub/").unwrap(), "sub/");
+        // Not the start's own path with more letters, nor outside it.
+        for outside in ["/w/srcx/*.rs", "/**/*.rs", "/etc/*", "/w/src", "/"] {
+            let message = relative(outside).unwrap_err();
+            assert!(message.contains("is absolute"), "{outside}: {message}");
+            assert!(message.contains("/w/src"), "{outside}: {message}");
+        }
+        for nothing in [".", "./", "././", "./."] {
+            assert!(
+                relative(nothing)
+                    .unwrap_err()
+                    .contains("names the directory")
+            );
+        }
+        assert_eq!(
+            relative_pattern("/a/*.rs", Path::new("/")).unwrap(),
+            "a/*.rs"
+        );
+        assert_eq!(relative_pattern("/w/x", Path::new("/w/")).unwrap(), "x");
     }
 
     /// A tree too big for one thread (past SERIAL_DIRS directories, and more parents than stay
