@@ -896,7 +896,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Turn a job off')
             [CompletionResult]::new('runs', 'runs', [CompletionResultType]::ParameterValue, 'Runs, newest first (of one job, or all)')
             [CompletionResult]::new('tick', 'tick', [CompletionResultType]::ParameterValue, 'Run every due job once, then exit (call it from crontab every minute)')
-            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Tick in a loop until interrupted')
+            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Tick in a loop until SIGINT or SIGTERM, which end it between ticks with exit 0 (a service manager''s stop is the daemon''s normal end, not a failure)')
             break
         }
         'goclaw;cron;add' {

@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::text::printable::{one_line, printable};
 
 /// How this process prints.
 #[derive(Debug, Clone)]
@@ -107,7 +108,7 @@ impl Output {
     /// A warning for people, on stderr (not with `--quiet`).
     pub fn warn(&self, message: &str) {
         if !self.quiet {
-            let _ = writeln!(io::stderr().lock(), "warning: {message}");
+            let _ = writeln!(io::stderr().lock(), "warning: {}", printable(message));
         }
     }
 
@@ -162,9 +163,11 @@ impl Output {
             let _ = out.write_all(b"\n");
             let _ = out.flush();
         }
-        let mut line = format!("error: {}", err.message);
+        // One line whatever the message holds (a command's output, a server's answer), with
+        // nothing in it that could steer the terminal.
+        let mut line = format!("error: {}", one_line(&err.message));
         if let Some(hint) = &err.hint {
-            line.push_str(&format!(" (hint: {hint})"));
+            line.push_str(&format!(" (hint: {})", one_line(hint)));
         }
         let _ = writeln!(io::stderr().lock(), "{line}");
     }

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use super::human::time;
 use super::shared::{CallerArgs, PageArgs};
 use super::{Context, Status, table};
-use crate::cron::{self, NewJob, Payload, Schedule};
+use crate::cron::{self, MIN_EVERY_MS, NewJob, Payload, Schedule};
 use crate::error::{Error, Result};
 use crate::ops::tick::JobReport;
 use crate::ops::toolbox::{Bridge, GateOptions};
@@ -65,7 +65,8 @@ pub enum CronCommand {
         #[arg(long)]
         force: Option<String>,
     },
-    /// Tick in a loop until interrupted
+    /// Tick in a loop until SIGINT or SIGTERM, which end it between ticks with exit 0 (a
+    /// service manager's stop is the daemon's normal end, not a failure)
     Daemon {
         /// Time between ticks
         #[arg(long, default_value = "60s")]
@@ -237,19 +238,30 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
                 .map_err(|e| Error::usage(format!("--at {at}: {e} (use RFC 3339 or Unix ms)")))?
                 .timestamp_millis(),
         };
-        Schedule::parse(&json!({"kind":"at","atMs": ms}), now)
+        if ms <= now {
+            return Err(Error::usage(format!("--at {at} is in the past")));
+        }
+        Schedule::At { at_ms: ms }
     } else if let Some(every) = &a.every {
         let d = super::shared::parse_duration(every)?;
-        Schedule::parse(
-            &json!({"kind":"every","everyMs": d.as_millis() as i64}),
-            now,
-        )
+        let every_ms = i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        if every_ms < MIN_EVERY_MS {
+            return Err(Error::usage(format!(
+                "--every {every}: the shortest interval is {}s",
+                MIN_EVERY_MS / 1000
+            )));
+        }
+        Schedule::Every { every_ms }
     } else if let Some(expr) = &a.cron {
-        Schedule::parse(&json!({"kind":"cron","expr": expr, "tz": a.tz}), now)
+        let s = Schedule::Cron {
+            expr: expr.trim().to_string(),
+            tz: a.tz.clone().filter(|t| !t.is_empty()),
+        };
+        s.next_after(now).map_err(Error::usage)?;
+        s
     } else {
         return Err(Error::usage("say when: --at, --every or --cron"));
-    }
-    .map_err(Error::usage)?;
+    };
     let payload = match (&a.message, &a.tool) {
         (Some(m), None) if !m.trim().is_empty() => Payload::Run { message: m.clone() },
         (None, Some(t)) => {

@@ -81,7 +81,7 @@ fn exit_status_section() -> String {
             roff_text(kind.meaning())
         ));
     }
-    s.push_str(".PP\nOn failure stdout carries nothing more and stderr one error: a JSON document off a terminal or with \\fB\\-\\-json\\fR, else a line of text.\n");
+    s.push_str(".PP\nOn failure, off a terminal or with \\fB\\-\\-json\\fR, stdout carries one JSON error document, {\"error\":{\"code\",\"exit_code\",\"message\",\"hint\"}}; stderr always carries one line, \\fBerror: \\fR\\fImessage\\fR. The text filters (\\fBscrub\\fR, \\fBsanitize\\fR) write the document only with \\fB\\-\\-json\\fR: their stdout is the data.\n");
     s
 }
 

@@ -6,13 +6,13 @@
 
 use serde_json::{Map, Value, json};
 
-use super::terminal::printable;
 use super::{Context, table};
 use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::mcp::{self, client::Ask};
 use crate::store::Store;
 use crate::store::page::Page;
+use crate::text::printable::printable;
 
 /// Asks server `name`.
 fn ask(store: &Store, settings: &Settings, name: &str, what: &Ask) -> Result<Value> {

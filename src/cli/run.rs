@@ -429,9 +429,10 @@ fn execute(
         ctx.out.warn(w);
     }
     if sink.reader_gone {
-        // The run is recorded as cancelled; for the pipeline a closed pipe is a normal end.
+        // The run is recorded as cancelled; for the pipeline a closed pipe is a normal end,
+        // which ends quietly (said with --verbose).
         ctx.out
-            .note(&format!("run {} stopped: {READER_GONE}", outcome.run_id));
+            .verbose(&format!("run {} stopped: {READER_GONE}", outcome.run_id));
         return Ok(Status::Ok);
     }
     show_outcome(ctx, &sink.show, &outcome)

@@ -8,10 +8,10 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::shared::PageArgs;
-use super::terminal::printable;
 use super::{Context, Status, table};
 use crate::agent::runs::{self, RunFilter, RunRow};
 use crate::error::{Error, Result};
+use crate::text::printable::printable;
 
 // Agent runs: list, show, wait for and cancel them
 #[derive(Debug, Args)]

@@ -98,10 +98,14 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
                 &mut stdout
             };
             let (name, reader) = (&input.name, input.reader.as_mut());
-            let bar = (ctx.out).progress(
-                input.len.filter(|&n| n > 16 << 20),
-                &format!("scrub {name}"),
-            );
+            // A bar for a file over 16 MB only: a small file, or a stream of unknown length,
+            // gets none (not a spinner).
+            let bar = match input.len {
+                Some(len) if len > 16 << 20 => {
+                    ctx.out.progress(Some(len), &format!("scrub {name}"))
+                }
+                _ => indicatif::ProgressBar::hidden(),
+            };
             let live = input.live.as_ref().map(std::os::fd::AsFd::as_fd);
             let pace = Pace {
                 live,

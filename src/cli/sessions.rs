@@ -5,10 +5,10 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::shared::PageArgs;
-use super::terminal::printable;
 use super::{Context, Status, table};
 use crate::agent::record;
 use crate::error::{Error, Result};
+use crate::text::printable::printable;
 
 // Sessions: their messages, kept in the store
 #[derive(Debug, Args)]

@@ -51,7 +51,7 @@ pub fn write<const N: usize>(
         // A cell is one line: a newline in a subject cannot forge a row.
         table.add_row(
             row.iter()
-                .map(|cell| super::terminal::printable(cell).replace(['\n', '\t'], " ")),
+                .map(|cell| crate::text::printable::printable(cell).replace(['\n', '\t'], " ")),
         );
     }
     // comfy-table pads every cell with one space each side; the first column needs none.

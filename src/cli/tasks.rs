@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::ops::toolbox::{Bridge, Caller, GateOptions};
 use crate::team::actions::{self, Action, Reply};
 use crate::team::board::{Board, Changes, Detail, NewTask, Task};
+use crate::text::printable::printable;
 use crate::tools::gate::CallRequest;
 
 // The task board.
@@ -443,19 +444,28 @@ fn show_task(ctx: &Context, t: &Task) -> Result<()> {
 
 fn show_detail(ctx: &Context, d: &Detail) -> Result<()> {
     ctx.out.data(d, |w| {
+        // What agents wrote is made printable: a subject cannot move the cursor.
         writeln!(
             w,
             "{} [{}] {}",
-            d.task.identifier, d.task.status, d.task.subject
+            d.task.identifier,
+            d.task.status,
+            printable(&d.task.subject)
         )?;
         if !d.description.is_empty() {
-            writeln!(w, "\n{}\n", d.description)?;
+            writeln!(w, "\n{}\n", printable(&d.description))?;
         }
         if let Some(r) = &d.result {
-            writeln!(w, "result: {r}")?;
+            writeln!(w, "result: {}", printable(r))?;
         }
         for e in &d.events {
-            writeln!(w, "  {} {} by {}", e.at, e.event, e.actor)?;
+            writeln!(
+                w,
+                "  {} {} by {}",
+                super::human::time(e.at),
+                e.event,
+                printable(&e.actor)
+            )?;
         }
         Ok(())
     })

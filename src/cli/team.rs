@@ -6,11 +6,11 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::input::Input;
-use super::terminal::printable;
 use super::{Context, Status, table};
 use crate::error::{Error, Result};
 use crate::store::page::Page;
 use crate::team::{self, mailbox};
+use crate::text::printable::printable;
 
 // Teams: create and manage them, and send messages between their agents.
 #[derive(Debug, Args)]

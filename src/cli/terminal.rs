@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use super::Context;
 use crate::output::Output;
+use crate::text::printable::printable;
 use crate::tools::ask::{Asker, Question};
 use crate::tools::exec::approvals::Subject;
 use crate::tools::gate::{Answer, Prompter};
@@ -50,29 +51,6 @@ impl TerminalPrompter {
             }
         }
     }
-}
-
-/// Text a model or command chose, made safe to show on a terminal: control characters (escape
-/// sequences that could redraw the screen or fake a prompt) and the invisible characters that
-/// reorder or hide text (bidirectional overrides and isolates, zero-width characters) become
-/// U+FFFD; newlines and tabs stay.
-pub(crate) fn printable(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if (c.is_control() && c != '\n' && c != '\t') || invisible(c) {
-                '\u{FFFD}'
-            } else {
-                c
-            }
-        })
-        .collect()
-}
-
-/// Format characters that change how the text around them shows, or show as nothing.
-fn invisible(c: char) -> bool {
-    matches!(c,
-        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
 impl Asker for TerminalPrompter {

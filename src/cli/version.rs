@@ -37,11 +37,14 @@ impl VersionDoc {
             schema_version: crate::store::latest_version(),
             sqlite_version: crate::store::sqlite_version(),
             target: format!("{}-{}", std::env::consts::ARCH, std::env::consts::OS),
+            // What this build can do (one build has all of it: there are no cargo features).
             features: vec![
                 "store-sqlite",
+                "store-postgres",
                 "tls-rustls",
                 "sandbox-landlock",
                 "sandbox-bwrap",
+                "sandbox-docker",
                 "mcp-client",
                 "mcp-server",
             ],

@@ -40,18 +40,33 @@ pub struct Workspace {
     denied: Vec<PathBuf>,
 }
 
-/// A file tool failure: the message for the model, and whether the thing was simply missing.
+/// A file tool failure: the message for the model, and what kind of failure it is, for callers
+/// that answer some kinds differently (a missing directory, a file where a directory was asked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FsError {
     pub message: String,
-    pub not_found: bool,
+    pub kind: FsErrorKind,
+}
+
+/// The kinds of [`FsError`] a caller may tell apart; everything else is `Other`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FsErrorKind {
+    /// The path, or a directory on it, does not exist.
+    NotFound,
+    /// A directory was asked for and the path is something else.
+    NotADirectory,
+    Other,
 }
 
 impl FsError {
     fn new(message: impl Into<String>) -> FsError {
+        FsError::of(FsErrorKind::Other, message)
+    }
+
+    fn of(kind: FsErrorKind, message: impl Into<String>) -> FsError {
         FsError {
             message: message.into(),
-            not_found: false,
+            kind,
         }
     }
 }
@@ -90,11 +105,14 @@ fn errno_error(path: &str, e: Errno) -> FsError {
     match e {
         Errno::EXDEV => FsError::new("access denied: symlink leads outside the workspace"),
         Errno::ELOOP => FsError::new("access denied: symlink loop or link to a process's files"),
-        Errno::ENOENT => FsError {
-            message: format!("no such file or directory: {path}"),
-            not_found: true,
-        },
-        Errno::ENOTDIR => FsError::new(format!("not a directory: {path}")),
+        Errno::ENOENT => FsError::of(
+            FsErrorKind::NotFound,
+            format!("no such file or directory: {path}"),
+        ),
+        Errno::ENOTDIR => FsError::of(
+            FsErrorKind::NotADirectory,
+            format!("not a directory: {path}"),
+        ),
         Errno::EISDIR => FsError::new(format!("is a directory: {path}")),
         Errno::EACCES | Errno::EPERM => FsError::new(format!("permission denied: {path}")),
         Errno::EEXIST => FsError::new(format!("already exists: {path}")),
@@ -359,7 +377,7 @@ impl Workspace {
                 &shown,
             ) {
                 Ok(next) => fd = next,
-                Err(e) if e.not_found => {
+                Err(e) if e.kind == FsErrorKind::NotFound => {
                     match mkdirat(
                         fd.as_fd(),
                         comp.as_os_str(),
@@ -479,10 +497,10 @@ impl Workspace {
     pub fn remove(&self, target: &Target) -> FsResult<()> {
         match self.stat_in(target)? {
             None => {
-                return Err(FsError {
-                    message: format!("no such file: {}", target.rel.display()),
-                    not_found: true,
-                });
+                return Err(FsError::of(
+                    FsErrorKind::NotFound,
+                    format!("no such file: {}", target.rel.display()),
+                ));
             }
             Some(m) if m.is_dir => {
                 return Err(FsError::new(format!(

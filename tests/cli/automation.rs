@@ -354,7 +354,12 @@ fn cron_add_checks_its_input_and_the_daemon_stops_on_sigterm(backend) {
         "--message",
         "m",
     ]);
-    assert_error(&o, 2, "usage");
+    let e = assert_error(&o, 2, "usage");
+    assert_eq!(e["message"], "--at 2001-01-01T00:00:00Z is in the past");
+    // The flags' own words, not the tool's JSON fields.
+    let o = env.run(&["cron", "add", "x", "--every", "500ms", "--tool", "datetime"]);
+    let e = assert_error(&o, 2, "usage");
+    assert_eq!(e["message"], "--every 500ms: the shortest interval is 1s");
     let o = env.run(&["cron", "add", "x", "--every", "5m"]);
     assert_error(&o, 2, "usage");
     let o = env.run(&[

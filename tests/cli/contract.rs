@@ -175,6 +175,27 @@ fn quiet_silences_warnings_not_errors() {
 }
 
 #[test]
+fn the_error_line_is_one_line_that_cannot_steer_the_terminal() {
+    let env = TestEnv::new();
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "exec",
+        r#"{"command":"echo line1; printf '\\033[2Jline2\\n' >&2; exit 3"}"#,
+    ]);
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(err.starts_with("error: line1\\n"), "{err:?}");
+    assert!(
+        err.contains("\u{FFFD}[2Jline2") && !err.contains('\x1b'),
+        "{err:?}"
+    );
+    // The document keeps the message as it is.
+    let e = assert_error(&o, 1, "failed");
+    assert!(e["message"].as_str().unwrap().contains("line1\n"), "{e}");
+}
+
+#[test]
 fn help_lists_commands_and_exit_codes() {
     let env = TestEnv::new();
     let o = env.run(&["--help"]);

@@ -78,7 +78,7 @@ fn approvals_wait_in_the_store_for_an_answer_from_elsewhere(backend) {
     assert!(t.elapsed() < Duration::from_secs(6), "{:?}", t.elapsed());
     let mut out = String::new();
     child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    assert!(out.contains("timed out"), "{out}");
+    assert!(out.contains("approval timed out after 1s"), "{out}");
     assert!(!env.work().join("never-made").exists());
     assert!(items(&env.run(&["approvals", "pending"])).is_empty());
     let expired = env.sql("SELECT id FROM approval_requests WHERE status = 'expired'");

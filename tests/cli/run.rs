@@ -2,7 +2,7 @@
 //! fakellm (rule-driven, `fixtures/llm-peers/fakellm.yaml`) for the loop, llmock (fault
 //! injection) for resilience. Each test starts its own server on a free loopback port.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -1525,7 +1525,7 @@ fn a_run_whose_events_nobody_reads_stops(backend) {
         ])
         .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut reader = BufReader::new(child.stdout.take().unwrap());
@@ -1536,8 +1536,12 @@ fn a_run_whose_events_nobody_reads_stops(backend) {
     let t = std::time::Instant::now();
     let status = child.wait().unwrap();
     assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
-    // A closed pipe is a normal end for the pipeline; the run is recorded as stopped.
+    // A closed pipe is a normal end for the pipeline, a quiet one; the run is recorded as
+    // stopped.
     assert_eq!(status.code(), Some(0));
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    assert!(!stderr.contains("closed pipe"), "{stderr}");
     assert!(processes_end_in("^sleep 40$", env.root()), "the tool outlived the run");
     let runs = items(&env.run(&["runs", "list"]));
     assert_eq!(runs[0]["status"], "cancelled", "{runs:?}");

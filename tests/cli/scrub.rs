@@ -21,6 +21,17 @@ fn filters_stdin_and_files_byte_for_byte() {
 }
 
 #[test]
+fn a_small_file_on_a_terminal_gets_no_progress_bar() {
+    let env = TestEnv::new();
+    let small = env.write("config.env", format!("GITHUB={}\n", ghp()));
+    let screen = on_unanswered_terminal(&env, &format!("scrub {}", small.display()));
+    assert!(screen.contains("GITHUB=[REDACTED]"), "{screen}");
+    // Nothing else: no bar, no spinner (a bar is for files over 16 MB).
+    let rest = screen.replace("GITHUB=[REDACTED]", "");
+    assert!(rest.trim().is_empty(), "{screen:?}");
+}
+
+#[test]
 fn invalid_utf8_nul_and_cr_pass_through() {
     let env = TestEnv::new();
     let input =

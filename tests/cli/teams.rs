@@ -313,6 +313,13 @@ fn the_task_lifecycle_and_its_refusals(backend) {
     assert_error(&tasks(&env, "lead", &["update", &d]), 2, "usage");
     let detail = json(&tasks(&env, "lead", &["get", &d]));
     assert_eq!(detail["attachments"], serde_json::json!(["docs/a.md"]));
+    // For people: the events' times in RFC 3339, as `tasks events` shows them.
+    let human = stdout(&tasks(&env, "lead", &["get", &d, "--human"]));
+    let created = human.lines().find(|l| l.ends_with(" created by lead")).unwrap();
+    assert!(
+        created.trim_start().starts_with("20") && created.contains('T') && created.contains('Z'),
+        "{human}"
+    );
     let events: Vec<String> = detail["events"]
         .as_array()
         .unwrap()

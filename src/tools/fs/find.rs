@@ -15,7 +15,7 @@ use super::{
     str_arg, workspace,
 };
 use crate::store::Store;
-use crate::tools::workspace::{Workspace, list_dir};
+use crate::tools::workspace::{FsErrorKind, Workspace, list_dir};
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
 
 /// `list_files`.
@@ -52,7 +52,7 @@ fn list_files(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let ws = workspace(ctx)?;
     let (fd, real) = match ws.open_dir(path) {
         Ok(d) => d,
-        Err(e) if e.not_found => {
+        Err(e) if e.kind == FsErrorKind::NotFound => {
             return Err(ToolResult::silent(format!(
                 "Directory does not exist: {path}"
             )));
@@ -167,7 +167,7 @@ fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
         .unwrap_or(".");
     let start = match ws.open_dir(dir) {
         Ok((_, start)) => start,
-        Err(e) if e.message.starts_with("not a directory") => match ws.open_file(dir) {
+        Err(e) if e.kind == FsErrorKind::NotADirectory => match ws.open_file(dir) {
             Ok((_, rel)) => rel,
             Err(e) => return Err(fail(e)),
         },

@@ -257,7 +257,11 @@ impl<'a> Gate<'a> {
             let msg = format!("dry run: would ask for approval: {reason}");
             return Ok(Some(CallEnd::stop(Status::DryRun, msg)));
         }
-        let timeout = Duration::from_secs(self.tools.exec.approval_timeout_secs.max(1));
+        // `--on-ask wait:DUR` sets how long a parked request waits; else the config's.
+        let timeout = match req.on_ask {
+            OnAsk::Wait(Some(wait)) => wait,
+            _ => Duration::from_secs(self.tools.exec.approval_timeout_secs.max(1)),
+        };
         if let Some(p) = prompter {
             let answer = p.ask(&req.tool, subject, &reason, timeout);
             decision.asked = Some(format!("{answer:?}"));
