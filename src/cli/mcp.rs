@@ -15,6 +15,7 @@ use crate::mcp::{self, Access, McpConfig, NewGrant, NewRequest, NewServer, Scope
 use crate::secrets::SecretKey;
 use crate::store::Store;
 use crate::store::page::{Page, PageRequest};
+use crate::text::printable::printable;
 use crate::tools::gate::{CallRequest, Gate, OnAsk};
 
 // MCP servers, grants and access requests.
@@ -281,23 +282,11 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
 
 /// Prints one server; for people a line: name, transport, access, state, source, and the
 /// command it runs or the URL it reaches.
+/// A server: its record, as `key  value` lines for people.
 fn print_server(ctx: &Context, s: &mcp::Server) -> Result<()> {
     ctx.out.data(s, |w| {
-        let target = s
-            .command
-            .clone()
-            .map(|c| format!("{c} {}", s.args.join(" ")))
-            .or_else(|| s.url.clone())
-            .unwrap_or_default();
-        writeln!(
-            w,
-            "{:<16} {:<15} {:<8} {:<7} {:<8} {target}",
-            s.name,
-            s.transport.as_str(),
-            s.access.as_str(),
-            if s.enabled { "enabled" } else { "disabled" },
-            s.source
-        )
+        let record = serde_json::to_value(s).unwrap_or_default();
+        writeln!(w, "{}", printable(&super::human::fields(&record)))
     })
 }
 

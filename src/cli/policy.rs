@@ -9,6 +9,7 @@ use super::input::Input;
 use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::ops::toolbox::{Bridge, Caller, GateOptions};
+use crate::text::printable::printable;
 use crate::tools::gate::decision::{SandboxCheck, Verdict};
 use crate::tools::gate::{CallRequest, Decided, Scope, Status as CallStatus};
 
@@ -107,13 +108,14 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
     );
     ctx.out.data(&doc, |w| {
         writeln!(w, "{name}: {verdict}")?;
-        for (k, v) in doc
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter(|(k, _)| *k != "tool" && *k != "decision")
-        {
-            writeln!(w, "  {k}: {v}")?;
+        // The reasons as a record for people: `key  value` lines, nested keys dotted.
+        let mut rest = doc.clone();
+        if let Some(map) = rest.as_object_mut() {
+            map.remove("tool");
+            map.remove("decision");
+        }
+        for line in super::human::fields(&rest).lines() {
+            writeln!(w, "  {}", printable(line))?;
         }
         Ok(())
     })?;

@@ -284,6 +284,10 @@ fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result
         }
         Ok(())
     })?;
+    if page.items.is_empty() && !ctx.out.is_json() {
+        // As every empty list says on a terminal.
+        ctx.out.note("(nothing to read)");
+    }
     Ok(Status::Ok)
 }
 

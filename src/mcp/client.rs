@@ -159,7 +159,8 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
                 .chain(headers.values())
                 .map(String::as_str)
                 .collect();
-            let said = crate::text::redact_then_cut(&e.to_string(), &given, 4096);
+            let said =
+                crate::text::redact_then_cut(&without_type_names(&e.to_string()), &given, 4096);
             return Err(Error::upstream(format!(
                 "MCP server `{}`: handshake failed: {said}",
                 server.name
@@ -528,9 +529,46 @@ impl Drop for Connection {
     }
 }
 
+/// An MCP library error as people read it: rmcp names the transport by its Rust type
+/// (`Transport [rmcp::transport::worker::WorkerTransport<…>] error: …`), which says nothing to
+/// a user; a bracketed type path (`::` and no white space inside) is left out.
+fn without_type_names(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(open) = rest.find('[') {
+        let close = rest[open..].find(']').map(|c| open + c);
+        match close {
+            Some(close)
+                if rest[open + 1..close].contains("::")
+                    && !rest[open + 1..close].contains(char::is_whitespace) =>
+            {
+                out.push_str(rest[..open].trim_end_matches(' '));
+                rest = &rest[close + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..=open]);
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_leave_out_rust_type_names() {
+        assert_eq!(
+            without_type_names(
+                "Send message error Transport [rmcp::transport::worker::WorkerTransport<rmcp::x::Y<reqwest::Client>>] error: Client error: refused [os error 111]"
+            ),
+            "Send message error Transport error: Client error: refused [os error 111]"
+        );
+        assert_eq!(without_type_names("a [b] [c::d e] [f"), "a [b] [c::d e] [f");
+    }
 
     #[test]
     fn schema_conversion() {

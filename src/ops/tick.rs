@@ -222,7 +222,12 @@ fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
         .output()
         .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    let run_id = doc["run_id"].as_str().map(str::to_string);
+    // A run that failed prints the error document, with the run's outcome as its details.
+    let outcome = match doc["error"]["details"] {
+        Value::Object(_) => &doc["error"]["details"],
+        _ => &doc,
+    };
+    let run_id = outcome["run_id"].as_str().map(str::to_string);
     if out.status.success() {
         return Ok(Ending {
             ok: true,
@@ -237,11 +242,11 @@ fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
     let why = doc["error"]["message"]
         .as_str()
         .or(doc["error"].as_str())
-        .map(|e| match doc["status"].as_str() {
+        .map(|e| match outcome["status"].as_str() {
             Some(s) => format!("run ended {s}: {e}"),
             None => e.to_string(),
         })
-        .or_else(|| doc["status"].as_str().map(|s| format!("run ended {s}")))
+        .or_else(|| outcome["status"].as_str().map(|s| format!("run ended {s}")))
         .unwrap_or_else(|| {
             String::from_utf8_lossy(&out.stderr)
                 .lines()

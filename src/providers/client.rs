@@ -236,12 +236,21 @@ impl Client {
                 });
             }
             Ok(Err(e)) => {
+                let (connect, retry) = (e.is_connect(), e.is_connect() || e.is_request());
+                // The URL is said once, before the causes (reqwest's message repeats it).
+                let mut error = Error::upstream(format!(
+                    "provider `{name}` at {url}: {}",
+                    error_chain(&e.without_url())
+                ));
+                if connect {
+                    error = error.with_hint(format!(
+                        "nothing answered at {url}: is the provider's server running, and is \
+                         `base_url` (or OPENAI_BASE_URL) right? `goclaw providers probe` checks"
+                    ));
+                }
                 return Err(Failure {
-                    error: Error::upstream(format!(
-                        "provider `{name}` at {url}: {}",
-                        error_chain(&e)
-                    )),
-                    retry_after: (e.is_connect() || e.is_request()).then_some(Duration::ZERO),
+                    error,
+                    retry_after: retry.then_some(Duration::ZERO),
                 });
             }
             Ok(Ok(r)) => r,

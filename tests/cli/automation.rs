@@ -215,6 +215,25 @@ fn a_failing_job_is_recorded_as_failed_with_its_reason(backend) {
         runs[0]["error"].as_str().unwrap().contains("exit 2"),
         "{runs}"
     );
+    // A run that started and failed (its provider is down): the job's run names it.
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[providers.down]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:1/v1\"\n\
+         model = \"m\"\n\n[agents.default]\nprovider = \"down\"\n",
+    )
+    .unwrap();
+    wait_due(&env, "no-llm");
+    let (c, report) = tick(&env);
+    assert_eq!(c, 1, "{report}");
+    let runs = list(&env.run(&["cron", "runs", "no-llm"]));
+    let run_id = runs[0]["run_id"].as_str().expect("the failed run's id");
+    let error = runs[0]["error"].as_str().unwrap();
+    assert!(error.contains("run ended failed"), "{runs}");
+    // The provider's URL said once, then the causes.
+    assert_eq!(error.matches("127.0.0.1:1/v1").count(), 1, "{error}");
+    assert!(error.contains("Connection refused"), "{error}");
+    let shown = json(&env.run(&["runs", "show", run_id]));
+    assert_eq!(shown["run"]["status"], "failed", "{shown}");
 }
 }
 
