@@ -378,12 +378,16 @@ fn expand_tilde(p: &Path, env: &Env) -> PathBuf {
     }
 }
 
+/// Where a config error sends people: the starter file covers the common sections only.
+const CONFIG_KEYS_HINT: &str =
+    "every key is in the README's sections (Configuration, Providers, Tools, MCP, …)";
+
 /// Parses config text; errors name the file, the line and the offending key.
 pub fn parse(text: &str, path: &Path) -> Result<Config> {
     let config: Config = parse_toml(text, path)?;
     let invalid = |msg: String| {
         Error::usage(format!("invalid config file {}: {msg}", path.display()))
-            .with_hint("see `goclaw config init` for every key goclaw reads")
+            .with_hint(CONFIG_KEYS_HINT)
     };
     crate::policy::check_profiles(&config.policy_places()).map_err(invalid)?;
     let mut groups = vec![(
@@ -419,7 +423,7 @@ fn parse_toml(text: &str, path: &Path) -> Result<Config> {
         let line = e.span().map(|span| error_line(text, span, &msg));
         let at = line.map(|l| format!(":{l}")).unwrap_or_default();
         Error::usage(format!("invalid config file {}{at}: {msg}", path.display()))
-            .with_hint("see `goclaw config init` for every key goclaw reads")
+            .with_hint(CONFIG_KEYS_HINT)
     })
 }
 

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::input::Input;
 use super::{Context, Status, table};
-use crate::agent;
+use crate::agent::{self, config::AgentConfig};
 use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::memory::files;
@@ -103,16 +103,49 @@ pub fn run(ctx: &Context, args: AgentsArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-/// `agents list`: config's agents, and `default` first when config has none by that name.
+/// The provider and model a run of agent `a` uses when the command line names neither: its
+/// own, else the default provider and that provider's model (`None` where there is none).
+fn provider_and_model(settings: &Settings, a: &AgentConfig) -> (Option<String>, Option<String>) {
+    let env = |k: &str| std::env::var(k).ok();
+    let providers = &settings.config.providers;
+    let provider = a
+        .provider
+        .clone()
+        .or_else(|| crate::providers::default_name(providers, &env).ok());
+    let model = a.model.clone().or_else(|| {
+        let name = provider.as_deref()?;
+        crate::providers::resolve(providers, name, &env)
+            .ok()?
+            .config
+            .model
+    });
+    (provider, model)
+}
+
+/// `agents list`: config's agents, and `default` first when config has none by that name;
+/// the provider and model are those a run would use.
 fn exec_list(ctx: &Context, settings: &Settings) -> Result<()> {
+    let row = |key: &str, a: &AgentConfig, description: Option<&str>| {
+        let (provider, model) = provider_and_model(settings, a);
+        json!({"agent": key, "type": a.agent_type.clone().unwrap_or("open".into()),
+               "provider": provider, "model": model, "description": description})
+    };
     let mut rows: Vec<serde_json::Value> = settings
         .config
         .agents
         .iter()
-        .map(|(k, a)| json!({"agent": k, "type": a.agent_type.clone().unwrap_or("open".into()), "provider": a.provider, "model": a.model, "description": a.description}))
+        .map(|(k, a)| row(k, a, Some(a.description.as_str())))
         .collect();
     if !settings.config.agents.contains_key("default") {
-        rows.insert(0, json!({"agent": "default", "type": "open", "provider": null, "model": null, "description": "the agent of runs without --agent"}));
+        let default = AgentConfig::default();
+        rows.insert(
+            0,
+            row(
+                "default",
+                &default,
+                Some("the agent of runs without --agent"),
+            ),
+        );
     }
     let text = |v: &serde_json::Value| v.as_str().unwrap_or("-").to_string();
     table::page(
@@ -135,12 +168,13 @@ fn exec_show(ctx: &Context, settings: &Settings, key: &str) -> Result<()> {
     check_agent(ctx, key)?;
     let a = settings.config.agents.get(key).cloned().unwrap_or_default();
     let store = ctx.any_store()?;
+    let (provider, model) = provider_and_model(settings, &a);
     let doc = json!({
         "agent": key,
         "type": a.agent_type.clone().unwrap_or("open".into()),
         "description": a.description,
-        "provider": a.provider,
-        "model": a.model,
+        "provider": provider,
+        "model": model,
         "workspace": a.workspace.clone().map(|w| settings.workspace.join(w)).unwrap_or(settings.workspace.clone()),
         "max_iterations": a.max_iterations.unwrap_or(agent::DEFAULT_MAX_ITERATIONS),
         "max_tool_calls": a.max_tool_calls.unwrap_or(agent::DEFAULT_MAX_TOOL_CALLS),

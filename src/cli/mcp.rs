@@ -248,7 +248,7 @@ pub fn run(ctx: &Context, args: McpArgs) -> Result<Status> {
         }
         McpCommand::Grant(g) => exec_grant(ctx, &store, settings, g)?,
         McpCommand::Revoke(w) => exec_revoke(ctx, &store, config, w)?,
-        McpCommand::Grants { name } => exec_grants(ctx, &store, name.as_deref())?,
+        McpCommand::Grants { name } => exec_grants(ctx, &store, config, name.as_deref())?,
         McpCommand::Request(r) => exec_request(ctx, &store, config, r)?,
         McpCommand::Requests { status, page } => {
             exec_requests(ctx, &store, status.as_deref(), &page.request())?
@@ -394,7 +394,11 @@ fn exec_revoke(ctx: &Context, store: &Store, config: &McpConfig, w: WhoArgs) -> 
 }
 
 /// `mcp grants`.
-fn exec_grants(ctx: &Context, store: &Store, name: Option<&str>) -> Result<()> {
+fn exec_grants(ctx: &Context, store: &Store, config: &McpConfig, name: Option<&str>) -> Result<()> {
+    if let Some(name) = name {
+        // A server that does not exist is not found, not a server without grants.
+        mcp::get(store.db(), config, name)?;
+    }
     let all = mcp::grants(store.db(), name)?;
     table::page(
         ctx,

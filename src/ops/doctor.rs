@@ -208,7 +208,19 @@ pub fn probe_providers(s: &Settings, names: &[String]) -> Vec<(Health, String)> 
                     ),
                     None => (Health::Fail, "a replay without a file".into()),
                 },
-                kind => probe(kind, &resolved.base_url, resolved.api_key.as_deref()).await,
+                kind => {
+                    let (health, detail) =
+                        probe(kind, &resolved.base_url, resolved.api_key.as_deref()).await;
+                    // A key variable named on purpose but not set is a mistake, not a local
+                    // server that needs no key.
+                    match &resolved.config.api_key_env {
+                        Some(var) if resolved.api_key.is_none() && health == Health::Ok => (
+                            Health::Warn,
+                            format!("{detail}; api_key_env names {var}, which is not set"),
+                        ),
+                        _ => (health, detail),
+                    }
+                }
             }
         }
     });

@@ -94,6 +94,25 @@ fn context_files_are_set_listed_and_read(backend) {
         .map(|a| a["agent"].as_str().unwrap())
         .collect();
     assert_eq!(keys, ["default", "open1", "shared"]);
+    // The provider and model are those a run would use: none configured here.
+    assert_eq!(list[0]["provider"], Value::Null, "{list}");
+    // With a provider that names a model, every agent without its own runs on it.
+    let config = std::fs::read_to_string(env.home().join("config.toml")).unwrap();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "{config}\n[providers.local]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:1/v1\"\n\
+             model = \"llama3.2\"\n"
+        ),
+    )
+    .unwrap();
+    let listed = crate::util::list(&env.run(&["agents", "list"]));
+    for agent in listed.as_array().unwrap() {
+        assert_eq!(agent["provider"], "local", "{agent}");
+        assert_eq!(agent["model"], "llama3.2", "{agent}");
+    }
+    let show = json(&env.run(&["agents", "show", "open1"]));
+    assert_eq!((&show["provider"], &show["model"]), (&"local".into(), &"llama3.2".into()));
 }
 }
 

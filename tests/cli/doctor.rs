@@ -29,6 +29,8 @@ fn doctor_finds_what_works_and_what_is_broken(backend) {
         env.home().join("config.toml"),
         format!(
             "[providers.up]\nkind = \"openai\"\nbase_url = \"{}/v1\"\n\n\
+             [providers.unkeyed]\nkind = \"openai\"\nbase_url = \"{0}/v1\"\n\
+             api_key_env = \"GOCLAW_TEST_KEY_NOBODY_SET\"\n\n\
              [providers.down]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:1/v1\"\n\n\
              [mcp.servers.ev]\ncommand = \"node\"\nargs = [\"{js}\", \"stdio\"]\n\n\
              [mcp.servers.gone]\ncommand = \"/nonexistent/server\"\n",
@@ -46,6 +48,13 @@ fn doctor_finds_what_works_and_what_is_broken(backend) {
     let store = if env.pg().is_some() { "postgres://" } else { "goclaw.db" };
     assert_eq!(row(&report, "store", store)["status"], "ok", "{report}");
     assert_eq!(row(&report, "provider", "up")["status"], "ok", "{report}");
+    // A key variable named but not set: reachable, and warned about.
+    let unkeyed = row(&report, "provider", "unkeyed");
+    assert_eq!(unkeyed["status"], "warn", "{unkeyed}");
+    assert!(
+        unkeyed["detail"].as_str().unwrap().contains("GOCLAW_TEST_KEY_NOBODY_SET, which is not set"),
+        "{unkeyed}"
+    );
     let down = row(&report, "provider", "down");
     assert_eq!(down["status"], "fail");
     assert!(

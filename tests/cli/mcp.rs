@@ -191,6 +191,7 @@ fn grants_and_reviewed_requests(backend) {
     );
     let done = json(&env.run(&["mcp", "review", &id, "--approve", "--note", "ok"]));
     assert_eq!(done["grant_created"], true);
+    assert_error(&env.run(&["mcp", "grants", "nosuch"]), 5, "not_found");
     let grants = list(&env.run(&["mcp", "grants", "db"]));
     assert!(
         grants

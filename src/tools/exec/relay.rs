@@ -125,14 +125,11 @@ pub fn answer(db: Db<'_>, id: i64, decision: &str, by: &str) -> Result<Request> 
         return Err(Error::not_found(format!("no approval request {id}")));
     };
     if changed == 0 {
-        let status = if request.status == "pending" {
-            "expired"
-        } else {
-            request.status.as_str()
+        let how = match request.status.as_str() {
+            "pending" | "expired" => "expired".to_string(),
+            answered => format!("answered already ({answered})"),
         };
-        return Err(Error::conflict(format!(
-            "approval request {id} is {status} already"
-        )));
+        return Err(Error::conflict(format!("approval request {id} {how}")));
     }
     Ok(request)
 }
