@@ -69,7 +69,6 @@ fn stream(ctx: &Context, mut input: Opened) -> Result<Status> {
     };
     let mut cleaner = sanitize::Stream::default();
     let mut out = ctx.out.stream();
-    let mut printed = false;
     let mut buf = vec![0u8; 64 << 10];
     let mut total = 0u64;
     while pace.until_readable() {
@@ -93,17 +92,14 @@ fn stream(ctx: &Context, mut input: Opened) -> Result<Status> {
         if !pace.more_waiting() {
             let new = cleaner.ready().map_err(Error::internal)?;
             if !new.is_empty() {
-                printed = true;
                 write_all(&mut out, &new)?;
                 out.flush().map_err(Error::stdout)?;
             }
         }
     }
+    // The rest, with the newline that ends the output.
     let rest = cleaner.finish().map_err(Error::internal)?;
     write_all(&mut out, &rest)?;
-    if printed || !rest.is_empty() {
-        write_all(&mut out, b"\n")?;
-    }
     out.flush().map_err(Error::stdout)?;
     Ok(super::signals::status(stop.as_ref()).unwrap_or(Status::Ok))
 }

@@ -127,7 +127,15 @@ pub fn is_silent(text: &[u8]) -> bool {
 
 /// Sanitizes a reply as it arrives (`goclaw sanitize` on a live stream): what [`Stream::ready`]
 /// returns can be printed at once, and everything returned, [`Stream::finish`]'s part last,
-/// is exactly [`sanitize`] of the whole input.
+/// is exactly [`sanitize`] of the whole input and the newline that ends it (none when it is
+/// empty), which is what `goclaw sanitize` prints.
+///
+/// A paragraph printed early comes with its line's end: whatever follows a final paragraph in
+/// the cleaned whole starts with a line break (paragraphs stay separated; the steps that join
+/// lines keep the breaks between the lines they keep), or nothing follows and the closing
+/// newline does; so a reader reading lines sees the paragraph at once, not when more comes.
+/// The worst futures ([`PROBES`]) are checked for that too, and a paragraph they would not
+/// follow with a break waits for its end as before.
 ///
 /// `ready` returns the cleaned text up to the last paragraph break (`\n\n`) that nothing later
 /// can change. Every step but two works line by line or paragraph by paragraph, keeps what came
@@ -145,6 +153,8 @@ pub struct Stream {
     tried: usize,
     /// The cleaned text returned so far.
     printed: Vec<u8>,
+    /// A line break was returned after `printed`, ahead of the cleaned text that holds it.
+    owed_break: bool,
 }
 
 /// The reply size up to which [`Stream`] prints early.
@@ -175,32 +185,49 @@ impl Stream {
         self.tried = end;
         let prefix = &self.input[..end];
         let cleaned = sanitize(prefix)?;
+        let mut break_follows = true;
         for probe in PROBES {
             let future = sanitize(&[prefix, probe].concat())?;
-            if !future.starts_with(&cleaned) {
+            let Some(after) = future.strip_prefix(cleaned.as_slice()) else {
                 return Ok(Vec::new());
-            }
+            };
+            break_follows &= after.first().is_none_or(|&b| b == b'\n');
         }
-        Ok(self.take_new(cleaned))
+        let mut new = self.take_new(cleaned);
+        if break_follows && !self.printed.is_empty() && !self.owed_break {
+            new.push(b'\n');
+            self.owed_break = true;
+        }
+        Ok(new)
     }
 
-    /// The rest of the cleaned text, once the input has ended.
+    /// The rest of the cleaned text and the newline that ends it, once the input has ended.
     pub fn finish(mut self) -> Result<Vec<u8>, String> {
         let cleaned = sanitize(&self.input)?;
-        Ok(self.take_new(cleaned))
+        let mut new = self.take_new(cleaned);
+        if !self.printed.is_empty() && !self.owed_break {
+            new.push(b'\n');
+        }
+        Ok(new)
     }
 
-    /// What `cleaned` adds to what was printed.
+    /// What `cleaned` adds to what was printed, less a line break returned ahead of it.
     fn take_new(&mut self, cleaned: Vec<u8>) -> Vec<u8> {
-        match cleaned.strip_prefix(self.printed.as_slice()) {
-            Some(new) => {
-                let new = new.to_vec();
-                self.printed = cleaned;
-                new
-            }
+        let Some(new) = cleaned.strip_prefix(self.printed.as_slice()) else {
             // Cannot happen (see the type's comment); were it to, nothing is printed twice.
-            None => Vec::new(),
+            return Vec::new();
+        };
+        let mut new = new.to_vec();
+        if self.owed_break && !new.is_empty() {
+            // What follows a final paragraph starts with a break (see the type's comment),
+            // returned already.
+            if new.first() == Some(&b'\n') {
+                new.remove(0);
+            }
+            self.owed_break = false;
         }
+        self.printed = cleaned;
+        new
     }
 }
 
@@ -338,10 +365,24 @@ mod tests {
         out
     }
 
+    /// What `goclaw sanitize` prints for `text`: the cleaned text and a newline.
+    fn printed(text: &[u8]) -> Vec<u8> {
+        let mut whole = sanitize(text).unwrap();
+        if !whole.is_empty() {
+            whole.push(b'\n');
+        }
+        whole
+    }
+
     #[test]
     fn a_stream_prints_what_the_whole_would_however_it_arrives() {
-        let texts: [&str; 10] = [
+        let texts: [&str; 15] = [
             "Hello.\n\nSecond para.\n\nThird.",
+            "A.\n\n[Tool Call: x]\n\n{\n\n}\n\nB.\n\nMEDIA:/x.png\n\n",
+            "A.\n\n[System Message] x\ny\n\n[System Message] z\n\nB",
+            "A.\n\n<tool_call>\n\n</tool_call>\n\nB\n\nA.\n\n",
+            "A.\n\nMEDIA:/x\nB\n\n[[audio_as_voice]]\n\n  \n\nC",
+            "NO_REPLY\n\nA.\n\n<final>\n\n</final>",
             "<think>plan\n\nmore plan</think>Answer one.\n\nAnswer two.\n",
             "First <invoke name=\"x\">\n\nthen a marker <tool_call>y</tool_call>\n\nend",
             "Dup.\n\nDup.\n\nDup.\n\nOther.\n\nDup.",
@@ -354,7 +395,7 @@ mod tests {
         ];
         for text in texts {
             let t = text.as_bytes();
-            let whole = sanitize(t).unwrap();
+            let whole = printed(t);
             for a in 0..=t.len() {
                 assert_eq!(streamed(t, &[a]), whole, "{text:?} cut at {a}");
                 for b in (a..=t.len()).step_by(3) {
@@ -368,15 +409,16 @@ mod tests {
     fn a_stream_prints_each_paragraph_once_it_is_final() {
         let mut s = Stream::default();
         s.push(b"<think>plan</think>First.\n\n");
-        assert_eq!(s.ready().unwrap(), b"First.");
+        // With its line's end: a reader of lines has it now.
+        assert_eq!(s.ready().unwrap(), b"First.\n");
         s.push(b"<think>still ");
         assert_eq!(s.ready().unwrap(), b"");
         s.push(b"thinking\n\n");
         assert_eq!(s.ready().unwrap(), b"", "an open thinking block waits");
         s.push(b"done</think>Second.\n\n");
-        assert_eq!(s.ready().unwrap(), b"\n\nSecond.");
+        assert_eq!(s.ready().unwrap(), b"\nSecond.\n");
         s.push(b"Third");
-        assert_eq!(s.finish().unwrap(), b"\n\nThird");
+        assert_eq!(s.finish().unwrap(), b"\nThird\n");
     }
 
     #[test]

@@ -82,7 +82,8 @@ fn a_live_reply_comes_out_as_it_becomes_final() {
     expect(
         &mut stdin,
         "<think>plan</think>First paragraph.\n\n",
-        "First paragraph.",
+        // With its line's end: `| while read line` has it at once.
+        "First paragraph.\n",
     );
     // A thinking block still open waits for its end.
     stdin.write_all(b"<think>more\n\n").unwrap();
@@ -92,12 +93,15 @@ fn a_live_reply_comes_out_as_it_becomes_final() {
         rx.try_recv().is_err(),
         "printed inside an open thinking block"
     );
-    expect(&mut stdin, "</think>Second.\n\n", "\n\nSecond.");
+    expect(&mut stdin, "</think>Second.\n\n", "\nSecond.\n");
     drop(stdin);
     assert!(child.wait().unwrap().success());
     reader.join().unwrap();
     let rest: Vec<u8> = rx.try_iter().flatten().collect();
-    assert_eq!(rest, b"\n");
+    assert_eq!(
+        rest, b"",
+        "the newline that ends the output came with Second."
+    );
 
     // SIGINT: what was read is cleaned and printed, exit 130.
     let mut child = env.spawn(&["sanitize"]);
