@@ -201,6 +201,24 @@ pub struct RequestArgs {
     pub reason: String,
 }
 
+/// Warns of a value that looks cut short, most often by a shell variable that was empty
+/// (`--header "Authorization=Bearer $TOKEN"` with no TOKEN): empty, or ending in white space.
+/// Stored all the same: an empty value can be meant.
+fn warn_blank_values(ctx: &Context, flag: &str, pairs: &[(String, String)]) {
+    for (key, value) in pairs {
+        if value.trim().is_empty() {
+            ctx.out.warn(&format!(
+                "{flag} {key} has an empty value (was a shell variable unset?)"
+            ));
+        } else if value.ends_with(char::is_whitespace) {
+            // The value itself is not shown: it is a secret.
+            ctx.out.warn(&format!(
+                "{flag} {key}'s value ends in white space (was a shell variable unset?)"
+            ));
+        }
+    }
+}
+
 fn key_value(s: &str) -> std::result::Result<(String, String), String> {
     s.split_once('=')
         .filter(|(k, _)| !k.is_empty())
@@ -295,6 +313,8 @@ fn exec_add(ctx: &Context, store: &Store, settings: &Settings, a: AddArgs) -> Re
     let config = &settings.config.mcp;
     let key_dir = settings.store_dir();
     let key = SecretKey::load(&key_dir)?;
+    warn_blank_values(ctx, "--env", &a.env);
+    warn_blank_values(ctx, "--header", &a.headers);
     let transport = a.transport.unwrap_or(if a.url.is_some() {
         Transport::StreamableHttp
     } else {
@@ -352,6 +372,8 @@ fn exec_rm(ctx: &Context, store: &Store, config: &McpConfig, name: String) -> Re
 /// `mcp grant`.
 fn exec_grant(ctx: &Context, store: &Store, settings: &Settings, g: GrantArgs) -> Result<()> {
     let (scope, subject) = who(ctx, &g.who)?;
+    warn_blank_values(ctx, "--env", &g.env);
+    warn_blank_values(ctx, "--header", &g.headers);
     let sealed = !g.env.is_empty() || !g.headers.is_empty();
     let key = if sealed {
         Some(SecretKey::load(&settings.store_dir())?)

@@ -219,8 +219,8 @@ fn binary_path(name: &str, path: Option<PathBuf>) -> Result<PathBuf> {
                 p.display()
             )));
         }
-        Some(p) => std::fs::canonicalize(&p)
-            .map_err(|e| Error::usage(format!("--path {}: {e}", p.display())))?,
+        // A missing file is not found (exit 5), as `approvals allow` says of one.
+        Some(p) => std::fs::canonicalize(&p).map_err(|e| Error::io("use --path", &p, &e))?,
         None => {
             let path_var = std::env::var("PATH").unwrap_or_default();
             let cwd = std::env::current_dir().unwrap_or_default();

@@ -250,6 +250,9 @@ fn registration_mistakes_are_usage_errors(backend) {
     assert_error(&o, 2, "usage");
     let o = env.run(&["secure-cli", "add", "no-such-binary-here"]);
     assert_error(&o, 5, "not_found");
+    // A --path to nothing is not found too, as approvals says of one.
+    let o = env.run(&["secure-cli", "add", "gh", "--path", "/nonexistent/gh"]);
+    assert_error(&o, 5, "not_found");
     let o = env.run(&["secure-cli", "rm", "nothing"]);
     assert_error(&o, 5, "not_found");
     // Disabled: not usable; removed: gone.

@@ -48,6 +48,26 @@ fn servers_are_kept_with_secrets_sealed(backend) {
         "Authorization=Bearer hdr-secret-99",
     ]);
     assert_eq!(json(&o)["transport"], "streamable-http");
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    // `--header "Authorization=Bearer $TOKEN"` with TOKEN unset: stored, and warned about.
+    let o = env.run(&[
+        "mcp",
+        "add",
+        "unset-token",
+        "--url",
+        "https://mcp.example.com/mcp",
+        "--header",
+        "Authorization=Bearer ",
+        "--header",
+        "X-Key=",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let warned = stderr(&o);
+    assert!(
+        warned.contains("--header Authorization's value ends in white space")
+            && warned.contains("--header X-Key has an empty value"),
+        "{warned}"
+    );
     // Neither the output nor the store file holds a secret in clear.
     let listing = stdout(&env.run(&["mcp", "list"]));
     assert!(!listing.contains("s3cret") && !listing.contains("hdr-secret"));
