@@ -299,6 +299,15 @@ fn add_custom(ctx: &Context, input: &str, agent: Option<String>) -> Result<()> {
         check_agents(ctx, [a])?;
     }
     crate::tools::custom::validate(&def, &Registry::builtin().names())?;
+    if let Some(denial) = crate::tools::custom::denied_as_written(&def) {
+        // Stored all the same (arguments may change what matched), but said at once rather
+        // than at the first call.
+        ctx.out.warn(&format!(
+            "{}: its command meets the exec deny group `{}` as written, so calls will be \
+             refused ({}); custom tools cannot turn deny groups off",
+            def.name, denial.group, denial.message
+        ));
+    }
     let store = ctx.any_store()?;
     let key = crate::secrets::SecretKey::load(&ctx.settings()?.store_dir())?;
     crate::tools::custom::add(store.db(), &key, &def)?;

@@ -75,6 +75,14 @@ pub struct Listed {
 }
 
 /// Checks a definition before it is stored.
+/// The denial the command meets as written, before any argument is put in (placeholders left
+/// as they are): a definition that meets one is refused at every call whose arguments do not
+/// change what matched, which is almost every call (`dig {{.domain}}`).
+pub fn denied_as_written(d: &Definition) -> Option<exec::Denial> {
+    let command = render(&d.command, &Map::new());
+    exec::denial(&exec::deny_texts(&command), &BTreeMap::new(), &[])
+}
+
 pub fn validate(d: &Definition, builtin: &[String]) -> Result<()> {
     if !super::valid_tool_name(&d.name) {
         return Err(Error::usage(format!(

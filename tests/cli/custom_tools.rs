@@ -196,6 +196,18 @@ fn bad_definitions_are_refused(backend) {
     assert_eq!(code(&o), 5, "{}", stderr(&o));
     let o = env.run_stdin(&["tools", "add", "-"], echo_tool().to_string());
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    // A command the deny groups refuse as written: stored, and said at once.
+    let mut def = echo_tool();
+    def["name"] = json!("dns_lookup");
+    def["command"] = json!("dig {{.text}}");
+    let o = add(&env, def, &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("dns_lookup: its command meets the exec deny group"),
+        "{}",
+        stderr(&o)
+    );
 }
 }
 
