@@ -111,15 +111,26 @@ impl ErrorKind {
 }
 
 /// The exit-code table as text: for `goclaw help exit-codes`, the long help and the README.
+/// Meanings are wrapped to fit 80 columns, their next lines under the first: clap would wrap
+/// them at the terminal's width back to the left edge.
 pub fn exit_code_table() -> String {
+    const INDENT: usize = 20;
+    const WIDTH: usize = 79 - INDENT;
     let mut s = String::from("Exit codes:\n  0    ok           success\n");
     for kind in ErrorKind::ALL {
-        s.push_str(&format!(
-            "  {:<4} {:<12} {}\n",
-            kind.exit_code(),
-            kind.name(),
-            kind.meaning()
-        ));
+        s.push_str(&format!("  {:<4} {:<12}", kind.exit_code(), kind.name()));
+        let mut line = 0;
+        for word in kind.meaning().split(' ') {
+            if line > 0 && line + 1 + word.len() > WIDTH {
+                // The space before the word completes the indent.
+                s.push_str(&format!("\n{:1$}", "", INDENT - 1));
+                line = 0;
+            }
+            s.push(' ');
+            s.push_str(word);
+            line += 1 + word.len();
+        }
+        s.push('\n');
     }
     s
 }

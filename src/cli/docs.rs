@@ -26,7 +26,8 @@ pub fn completion_file(shell: Shell) -> String {
 
 /// Every man page: `goclaw.1`, and `goclaw-SUB[-SUB…].1` for each subcommand at any depth.
 pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>, String> {
-    let mut cmd = super::command();
+    // The long help's exit-code table is the EXIT STATUS section here (not an EXTRA copy).
+    let mut cmd = super::command().after_long_help(None::<&str>);
     cmd.build();
     let mut pages = Vec::new();
     collect(&cmd, "goclaw", &mut pages)?;
