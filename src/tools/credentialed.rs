@@ -146,9 +146,18 @@ pub struct Cli {
     pub deny_verbose: Vec<String>,
     pub timeout_secs: u64,
     pub tips: String,
-    /// Empty: every agent.
+    /// Empty: every agent (printed as `null`, as every other command prints "no agent").
+    #[serde(serialize_with = "empty_as_null")]
     pub agent: String,
     pub enabled: bool,
+}
+
+fn empty_as_null<S: serde::Serializer>(s: &str, to: S) -> std::result::Result<S::Ok, S::Error> {
+    if s.is_empty() {
+        to.serialize_none()
+    } else {
+        to.serialize_str(s)
+    }
 }
 
 /// Registers (or replaces) a CLI with its sealed environment.

@@ -76,6 +76,8 @@ fn a_registered_cli_runs_with_its_token_and_the_token_never_shows(backend) {
     // Listing shows variable names, never values; the store holds only sealed bytes.
     let list = stdout(&env.run(&["secure-cli", "list"]));
     assert!(list.contains("\"env_keys\":[\"GH_TOKEN\"]"), "{list}");
+    // For every agent: null, as other commands say "no agent".
+    assert!(list.contains("\"agent\":null"), "{list}");
     assert!(!list.contains(TOKEN));
     let db = env.store_bytes();
     assert!(
