@@ -139,6 +139,9 @@ _goclaw() {
             goclaw__subcmd__approvals,revoke)
                 cmd="goclaw__subcmd__approvals__subcmd__revoke"
                 ;;
+            goclaw__subcmd__config,get)
+                cmd="goclaw__subcmd__config__subcmd__get"
+                ;;
             goclaw__subcmd__config,init)
                 cmd="goclaw__subcmd__config__subcmd__init"
                 ;;
@@ -960,8 +963,34 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__config)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version path show init"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version path show get init"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        goclaw__subcmd__config__subcmd__get)
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

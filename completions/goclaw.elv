@@ -2927,6 +2927,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
             cand path 'Print the resolved paths: config file, store, workspace, and where each came from'
             cand show 'Print the effective configuration (secrets scrubbed): TOML on a terminal, else JSON'
+            cand get 'Print one effective setting by its dotted key (tools.exec.sandbox, agents.w1.model): the value alone on a terminal (TOML for a table), else JSON; exit 5 when it has none'
             cand init 'Write a commented starter config file (never overwrites one)'
         }
         &'goclaw;config;path'= {
@@ -2945,6 +2946,21 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
         }
         &'goclaw;config;show'= {
+            cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
+            cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
+            cand --workspace 'The workspace directory tools work in [default: the current directory]'
+            cand --json 'Print JSON even on a terminal'
+            cand --human 'Print human text even when stdout is not a terminal'
+            cand -q 'Print no warnings or notes on stderr (errors still are)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still are)'
+            cand -v 'Say more on stderr'
+            cand --verbose 'Say more on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'goclaw;config;get'= {
             cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'

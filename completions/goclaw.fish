@@ -1848,18 +1848,19 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand db; and __fish_seen_subcommand_from query" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l json -d 'Print JSON even on a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -l human -d 'Print human text even when stdout is not a terminal'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -s h -l help -d 'Print help'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -s V -l version -d 'Print version'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -f -a "path" -d 'Print the resolved paths: config file, store, workspace, and where each came from'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -f -a "show" -d 'Print the effective configuration (secrets scrubbed): TOML on a terminal, else JSON'
-complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show init" -f -a "init" -d 'Write a commented starter config file (never overwrites one)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -f -a "path" -d 'Print the resolved paths: config file, store, workspace, and where each came from'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -f -a "show" -d 'Print the effective configuration (secrets scrubbed): TOML on a terminal, else JSON'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -f -a "get" -d 'Print one effective setting by its dotted key (tools.exec.sandbox, agents.w1.model): the value alone on a terminal (TOML for a table), else JSON; exit 5 when it has none'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and not __fish_seen_subcommand_from path show get init" -f -a "init" -d 'Write a commented starter config file (never overwrites one)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from path" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
@@ -1878,6 +1879,15 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_su
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Say more on stderr'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from get" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from get" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from get" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from get" -l json -d 'Print JSON even on a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from get" -l human -d 'Print human text even when stdout is not a terminal'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from get" -s v -l verbose -d 'Say more on stderr'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand config; and __fish_seen_subcommand_from init" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F

@@ -25,6 +25,14 @@ pub enum ConfigCommand {
     Path,
     /// Print the effective configuration (secrets scrubbed): TOML on a terminal, else JSON
     Show,
+    /// Print one effective setting by its dotted key (tools.exec.sandbox, agents.w1.model):
+    /// the value alone on a terminal (TOML for a table), else JSON; exit 5 when it has none
+    #[command(after_help = "Example:\n  goclaw config get tools.exec.sandbox\n  \
+        goclaw config get agents   # a table: TOML on a terminal, a JSON object otherwise")]
+    Get {
+        /// The setting's dotted key, as `config show` names it
+        key: String,
+    },
     /// Write a commented starter config file (never overwrites one)
     Init,
 }
@@ -69,6 +77,23 @@ pub fn run(ctx: &Context, args: ConfigArgs) -> Result<Status> {
                 toml::to_string_pretty(&scrubbed).map_err(|e| Error::internal(e.to_string()))?;
             ctx.out.data(&scrubbed, |w| w.write_all(text.as_bytes()))?;
         }
+        ConfigCommand::Get { key } => {
+            let s = ctx.settings()?;
+            let value =
+                toml::Value::try_from(&s.config).map_err(|e| Error::internal(e.to_string()))?;
+            let found = setting(scrub_config(value)?, &key).ok_or_else(|| {
+                Error::not_found(format!("no setting `{key}` in the effective configuration"))
+                    .with_hint("unset, or not a key: `goclaw config show` prints them all")
+            })?;
+            ctx.out.data(&found, |w| match &found {
+                toml::Value::String(text) => writeln!(w, "{text}"),
+                toml::Value::Table(_) => match toml::to_string_pretty(&found) {
+                    Ok(text) => w.write_all(text.as_bytes()),
+                    Err(e) => Err(std::io::Error::other(e.to_string())),
+                },
+                other => writeln!(w, "{other}"),
+            })?;
+        }
         ConfigCommand::Init => {
             let s = ctx.settings()?;
             let path = &s.config_path;
@@ -100,6 +125,26 @@ pub fn run(ctx: &Context, args: ConfigArgs) -> Result<Status> {
         }
     }
     Ok(Status::Ok)
+}
+
+/// The value at a dotted `key` in `config`: each part a key of the table before it; a part
+/// may itself hold dots (an agent or provider named `a.b`), the longest that names a key first.
+fn setting(config: toml::Value, key: &str) -> Option<toml::Value> {
+    let mut value = config;
+    let mut rest = key;
+    while !rest.is_empty() {
+        let toml::Value::Table(mut table) = value else {
+            return None;
+        };
+        let part = (0..=rest.len())
+            .rev()
+            .filter(|&end| end == rest.len() || rest.as_bytes()[end] == b'.')
+            .map(|end| &rest[..end])
+            .find(|part| table.contains_key(*part))?;
+        value = table.remove(part)?;
+        rest = rest[part.len()..].strip_prefix('.').unwrap_or("");
+    }
+    Some(value)
 }
 
 /// Hides secrets: values of keys that name a secret become "[REDACTED]", and every other string

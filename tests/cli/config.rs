@@ -178,3 +178,33 @@ fn show_scrubs_secrets() {
     assert!(stdout(&human).contains("mode = \"log\""));
     assert!(!stdout(&human).contains("hunter2"));
 }
+
+#[test]
+fn get_prints_one_setting_by_its_dotted_key() {
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        "[scrub]\nvalues = [\"hunter2-secret\"]\n[guard]\nmode = \"log\"\n\n\
+         [agents.\"w.1\"]\nmodel = \"llama3.2\"\n",
+    );
+    let get = |human: bool, key: &str| {
+        let mut args = vec!["--config", "c.toml", "config", "get", key];
+        if human {
+            args.insert(0, "--human");
+        }
+        env.run(&args)
+    };
+    // JSON off a terminal; the value alone for people.
+    assert_eq!(json(&get(false, "guard.mode")), "log");
+    assert_eq!(stdout(&get(true, "guard.mode")), "log\n");
+    // A key part that holds a dot (an agent named w.1).
+    assert_eq!(json(&get(false, "agents.w.1.model")), "llama3.2");
+    assert_eq!(json(&get(false, "agents.w.1"))["model"], "llama3.2");
+    assert!(stdout(&get(true, "guard")).contains("mode = \"log\""));
+    // Secrets stay scrubbed; an unknown key is not found.
+    let o = get(false, "scrub.values");
+    assert_eq!(json(&o), serde_json::json!(["[REDACTED]"]));
+    assert!(!stdout(&o).contains("hunter2"));
+    assert_error(&get(false, "guard.nope"), 5, "not_found");
+    assert_error(&get(false, "guard.mode.deeper"), 5, "not_found");
+}
