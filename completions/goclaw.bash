@@ -5855,7 +5855,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tools__subcmd__describe)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --help --version read_file write_file edit list_files search glob delete_file move_file codemap exec process team_tasks team_message memory_search memory_get datetime cron web_fetch web_search credentialed_exec todo spawn sessions_list sessions_history sessions_send session_status skill_search use_skill publish_skill ask_user workspace_dir openai_compat_call message knowledge_graph_search mcp_tool_search create_image tts create_audio read_image read_audio read_document"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5881,7 +5881,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__tools__subcmd__exec)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --channel --chat-id --provider --dry-run --on-ask --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --channel --chat-id --provider --dry-run --on-ask --help --version read_file write_file edit list_files search glob delete_file move_file codemap exec process team_tasks team_message memory_search memory_get datetime cron web_fetch web_search credentialed_exec todo spawn sessions_list sessions_history sessions_send session_status skill_search use_skill publish_skill ask_user workspace_dir openai_compat_call message knowledge_graph_search mcp_tool_search create_image tts create_audio read_image read_audio read_document"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

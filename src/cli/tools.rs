@@ -39,7 +39,11 @@ pub enum ToolsCommand {
         mcp: bool,
     },
     /// A tool's description and JSON schema
-    Describe { name: String },
+    Describe {
+        /// The tool (or an alias such as bash, edit_file)
+        #[arg(value_parser = ToolName, hide_possible_values = true)]
+        name: String,
+    },
     /// Run a tool through the gate: policy → rate limit → approval → execution → scrubbing → audit
     #[command(after_help = "Examples:\n  \
         goclaw tools exec read_file '{\"path\":\"README.md\"}'\n  \
@@ -90,9 +94,38 @@ pub enum ToolsCommand {
     },
 }
 
+/// A tool's name: any text (custom tools, MCP tools and aliases are names too), with the
+/// built-in tools offered to shell completion (the generated scripts list them, with the first
+/// sentence of each description where the shell shows one).
+#[derive(Debug, Clone, Copy)]
+struct ToolName;
+
+impl clap::builder::TypedValueParser for ToolName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> std::result::Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let tools = crate::tools::Registry::builtin().summaries();
+        Some(Box::new(tools.into_iter().map(|(name, summary)| {
+            clap::builder::PossibleValue::new(name).help(summary)
+        })))
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ExecArgs {
     /// The tool (or an alias such as bash, edit_file)
+    #[arg(value_parser = ToolName, hide_possible_values = true)]
     pub name: String,
     /// Arguments: a JSON object, @FILE, or - for stdin (default: {})
     pub args: Option<String>,

@@ -430,6 +430,22 @@ impl Registry {
         self.tools.iter().map(|t| t.name().to_string()).collect()
     }
 
+    /// Each tool's name and the first sentence of its description (what a shell's completion
+    /// shows beside the name), in registration order.
+    pub fn summaries(&self) -> Vec<(String, String)> {
+        self.tools
+            .iter()
+            .map(|t| {
+                let d = t.description();
+                let first = d.split_once(". ").map_or(d, |(first, _)| first);
+                (
+                    t.name().to_string(),
+                    first.trim_end_matches('.').to_string(),
+                )
+            })
+            .collect()
+    }
+
     pub fn aliases(&self) -> &[(String, String)] {
         &self.aliases
     }

@@ -57,6 +57,24 @@ fn committed_completions_and_man_pages_are_current() {
 }
 
 #[test]
+fn completion_offers_the_built_in_tools_by_name() {
+    let env = TestEnv::new();
+    let bash = stdout(&env.run(&["completions", "bash"]));
+    assert!(
+        bash.contains(" read_file write_file edit "),
+        "no tool names"
+    );
+    let zsh = stdout(&env.run(&["completions", "zsh"]));
+    assert!(
+        zsh.contains("read_file\\:\"Read a text file"),
+        "no tool summaries"
+    );
+    // Offered, not required: any name still reaches the gate (custom and MCP tools).
+    let o = env.run(&["tools", "exec", "no_such_tool", "{}"]);
+    assert_error(&o, 5, "not_found");
+}
+
+#[test]
 fn completions_command_prints_the_same_script() {
     let env = TestEnv::new();
     for (name, shell) in [
