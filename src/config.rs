@@ -106,6 +106,18 @@ pub enum Source {
     Default,
 }
 
+impl Source {
+    /// As `config path` names it (`flag`, `env`, `config`, `default`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Flag => "flag",
+            Source::Env => "env",
+            Source::Config => "config",
+            Source::Default => "default",
+        }
+    }
+}
+
 /// The environment that decides default paths (a snapshot, so resolution is testable).
 #[derive(Debug, Clone, Default)]
 pub struct Env {

@@ -277,7 +277,23 @@ impl Context {
             return Ok(s);
         }
         let s = Settings::resolve(&self.paths, &Env::from_process()?)?;
+        self.say_settings(&s);
         Ok(self.settings.get_or_init(|| s))
+    }
+
+    /// With `-v`: which config file and workspace this command uses, and where they came from.
+    fn say_settings(&self, s: &Settings) {
+        self.out.verbose(&format!(
+            "config {} (from {}{})",
+            s.config_path.display(),
+            s.config_source.as_str(),
+            if s.config_exists { "" } else { "; absent" }
+        ));
+        self.out.verbose(&format!(
+            "workspace {} (from {})",
+            s.workspace.display(),
+            s.workspace_source.as_str()
+        ));
     }
 
     /// [`Context::settings`] for a command that works without the configuration: a config file
@@ -293,6 +309,7 @@ impl Context {
                 e.message
             ));
         }
+        self.say_settings(&s);
         Ok(self.settings.get_or_init(|| s))
     }
 
@@ -317,6 +334,13 @@ impl Context {
 
     fn open_store(&self, target: crate::store::StoreTarget) -> Result<Store> {
         let store = target.open()?;
+        if let Ok(s) = self.settings() {
+            self.out.verbose(&format!(
+                "store {} (from {})",
+                target.location(),
+                s.db_source.as_str()
+            ));
+        }
         for m in store.applied() {
             self.out.verbose(&format!(
                 "store {}: applied migration {:03}_{}",

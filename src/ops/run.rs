@@ -78,6 +78,17 @@ impl RunKit {
                 resolved.name, resolved.base_url, resolved.name
             )));
         }
+        notes.push(Note::Detail(format!(
+            "provider {} ({}) at {}{}",
+            resolved.name,
+            resolved.config.kind,
+            resolved.base_url,
+            if resolved.api_key.is_some() {
+                ", key set"
+            } else {
+                ", no key"
+            }
+        )));
         let client = Client::new(resolved, o.record)?;
         let caller = Caller {
             agent: o.agent,

@@ -175,6 +175,26 @@ fn quiet_silences_warnings_not_errors() {
 }
 
 #[test]
+fn verbose_says_which_files_a_command_uses() {
+    let env = TestEnv::new();
+    let o = env.run(&["-v", "tools", "exec", "datetime"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let said = stderr(&o);
+    let config = env.home().join("config.toml");
+    assert!(
+        said.contains(&format!("config {} (from ", config.display())),
+        "{said}"
+    );
+    assert!(
+        said.contains("workspace ") && said.contains("store "),
+        "{said}"
+    );
+    // Not without -v.
+    let o = env.run(&["tools", "exec", "datetime"]);
+    assert!(!stderr(&o).contains("store "), "{}", stderr(&o));
+}
+
+#[test]
 fn the_error_line_is_one_line_that_cannot_steer_the_terminal() {
     let env = TestEnv::new();
     let o = env.run(&[
