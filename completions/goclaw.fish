@@ -121,8 +121,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l parent -d 'Only the children of this run' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l status -d 'running | completed | failed | cancelled | timed_out | denied | abandoned | limited' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l agent -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l session -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l agent -d 'Only this agent\'s runs' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l session -d 'Only the runs of this session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l limit -d 'The most items to print (1 to 1000)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
@@ -187,7 +187,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and not __fish_s
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -d 'Only this agent\'s sessions' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l limit -d 'The most items to print (1 to 1000)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
@@ -281,7 +281,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l session -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l session -d 'Only the runs of this session' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l limit -d 'The most items to print (1 to 1000)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand traces; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
@@ -449,8 +449,8 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and not __fish_see
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l agent -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l provider -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l agent -d 'The agent whose policy to explain (a key of [agents] in config; none: the global policy)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l provider -d 'Apply this provider\'s rules too ([tools.by_provider.NAME], and the agent\'s)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l group-allow -d 'The chat group\'s allow list (comma-separated names or group:NAME)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l request-allow -d 'A per-request allow list (comma-separated)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand policy; and __fish_seen_subcommand_from explain" -l tool -d 'Explain one call of this tool' -r
@@ -576,7 +576,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l agent -d 'Only this agent\'s jobs' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -616,7 +616,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l agent -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l agent -d 'Whose job, when names repeat across agents' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l limit -d 'The most items to print (1 to 1000)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l cursor -d 'Go on after the page this cursor ends (the `next_cursor` of the previous page)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand cron; and __fish_seen_subcommand_from runs" -l json -d 'Print JSON even on a terminal'
@@ -810,7 +810,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcom
 complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l format -r -f -a "jsonl\t''
+complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l format -d 'The output: JSON Lines or Graphviz DOT' -r -f -a "jsonl\t''
 dot\t''"
 complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l agent -d 'The agent whose policy applies (a key of [agents] in config)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand kg; and __fish_seen_subcommand_from export" -l user -d 'The user: per-user context files and memory, user grants of MCP servers' -r
@@ -1106,9 +1106,9 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand team; and not __fish_seen_
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l lead -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l member -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l reviewer -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l lead -d 'The lead: creates and assigns the tasks (and reviews them when the team has no reviewer)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l member -d 'A member: works on the tasks (repeatable)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l reviewer -d 'A reviewer: reviews the answers on tasks when require_review is on (repeatable)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l settings -d 'Settings as JSON, @FILE or -' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand team; and __fish_seen_subcommand_from create" -l human -d 'Print human text even when stdout is not a terminal'
@@ -1245,9 +1245,9 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l subject -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l description -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l priority -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l subject -d 'The subject: a one-line title' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l description -d 'What to do, in detail' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l priority -d 'Higher is more urgent: listed and claimed first' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l blocked-by -d 'A task this one waits for (repeatable): id, identifier or number (#3)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l assignee -d 'Only this member may claim it' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l dedupe-key -d 'Return the existing task with this key instead of creating a duplicate' -r
@@ -1294,7 +1294,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l next
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -l next -d 'The most urgent task you may take instead: pending or stale, unassigned or yours'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from claim" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -1302,7 +1302,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l result -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l result -d 'The result: what was done' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1314,7 +1314,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l reason -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l reason -d 'Why it failed' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from fail" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1326,7 +1326,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l reason -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l reason -d 'Why it is cancelled' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from cancel" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1372,7 +1372,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l reason -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l reason -d 'Why it is rejected (its result becomes `Rejected: REASON`)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from reject" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1399,7 +1399,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l blocker
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -l blocker -d 'The work cannot go on: fail the task in progress and tell the lead (unless the team\'s blocker_escalation is off)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from comment" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
@@ -1407,7 +1407,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l step -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l step -d 'What is being done now' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from progress" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1430,16 +1430,16 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l subject -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l description -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l priority -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l assignee -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l subject -d 'The new subject' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l description -d 'The new description' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l priority -d 'The new priority: higher is more urgent' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l assignee -d 'Only this member may claim it' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l blocked-by -d 'Replace the dependencies (repeatable); --clear-blocked-by removes them all' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s v -l verbose -d 'Say more on stderr'
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l clear-blocked-by
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l clear-blocked-by -d 'Remove every dependency'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from ask-user" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F

@@ -26,7 +26,10 @@ pub enum AgentsCommand {
     /// Every agent: key, type, provider, model
     List,
     /// One agent's settings, with the defaults filled in, and its context files
-    Show { agent: String },
+    Show {
+        /// The agent: a key of [agents] in config, or default
+        agent: String,
+    },
     /// Context files kept in the store
     #[command(subcommand)]
     Files(FilesCommand),
@@ -37,23 +40,33 @@ pub enum AgentsCommand {
 pub enum FilesCommand {
     /// List an agent's context files (agent-level and per user)
     Ls {
+        /// The agent: a key of [agents] in config, or default
         agent: String,
+        /// Only this user's and the agent-level files (default: every user's)
         #[arg(long)]
         user: Option<String>,
     },
     /// Print a context file (the user's, else the agent-level one)
     Get {
+        /// The agent: a key of [agents] in config, or default
         agent: String,
+        /// The file: SOUL.md, IDENTITY.md, AGENTS.md, TOOLS.md, USER.md, BOOTSTRAP.md or
+        /// HEARTBEAT.md
         name: String,
+        /// This user's file when there is one, else the agent-level one
         #[arg(long)]
         user: Option<String>,
     },
     /// Set a context file from stdin (or @FILE); an empty BOOTSTRAP.md deletes it
     Set {
+        /// The agent: a key of [agents] in config, or default
         agent: String,
+        /// The file: SOUL.md, IDENTITY.md, AGENTS.md, TOOLS.md, USER.md, BOOTSTRAP.md or
+        /// HEARTBEAT.md
         name: String,
         /// The content: @FILE or - for stdin (default: stdin)
         content: Option<String>,
+        /// Set this user's file, not the agent-level one (predefined agents: USER.md only)
         #[arg(long)]
         user: Option<String>,
     },

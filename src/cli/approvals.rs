@@ -27,7 +27,10 @@ pub enum ApprovalsCommand {
     /// Deny PROGRAM with an optional argument prefix (wins over allow entries and allow mode)
     Deny(EntryArgs),
     /// Remove an entry by id
-    Revoke { id: i64 },
+    Revoke {
+        /// The entry's id, as `approvals list` shows it
+        id: i64,
+    },
     /// The approvals waiting for an answer (calls made with --on-ask wait)
     Pending,
     /// Answer a waiting approval: once, always (adds the programs to the allowlist) or deny
@@ -36,7 +39,9 @@ pub enum ApprovalsCommand {
         Exit codes: 0 answered, 5 no such request, 6 answered already or expired."
     )]
     Answer {
+        /// The request's id, as `approvals pending` shows it
         id: i64,
+        /// The answer: once (this call), always (also adds its programs to the allowlist) or deny
         #[arg(value_parser = ["once", "always", "deny"])]
         answer: String,
     },

@@ -42,6 +42,7 @@ pub enum CronCommand {
     Add(Box<AddArgs>),
     /// List jobs
     List {
+        /// Only this agent's jobs
         #[arg(long)]
         agent: Option<String>,
     },
@@ -53,7 +54,9 @@ pub enum CronCommand {
     Disable(JobRef),
     /// Runs, newest first (of one job, or all)
     Runs {
+        /// The job's id or name (default: every job)
         job: Option<String>,
+        /// Whose job, when names repeat across agents
         #[arg(long)]
         agent: Option<String>,
         #[command(flatten)]

@@ -25,6 +25,7 @@ pub enum KgCommand {
         goclaw kg add 'Ada Lovelace' --type person --prop born=1815\n  \
         goclaw kg add goclaw --type project --prop lang=rust")]
     Add {
+        /// The entity's name
         name: String,
         /// What it is: person, project, service…
         #[arg(long = "type")]
@@ -38,8 +39,11 @@ pub enum KgCommand {
     /// Relate two entities: SRC REL DST (both must exist)
     #[command(after_help = "Example:\n  goclaw kg relate 'Ada Lovelace' works_on goclaw")]
     Relate {
+        /// The entity the relation starts from
         src: String,
+        /// The relation's name, e.g. works_on
         rel: String,
+        /// The entity it points to
         dst: String,
         /// KEY=VALUE (repeatable)
         #[arg(long = "prop")]
@@ -49,6 +53,7 @@ pub enum KgCommand {
     },
     /// Entities matching words, with their relations (the knowledge_graph_search tool)
     Search {
+        /// Words to look for (any of them; the best matches first)
         query: String,
         /// How far to follow relations (0 to 2)
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=2))]
@@ -58,6 +63,7 @@ pub enum KgCommand {
     },
     /// One entity and its relations
     Show {
+        /// The entity's name
         name: String,
         /// How far to follow relations (1 to 2)
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
@@ -67,12 +73,14 @@ pub enum KgCommand {
     },
     /// Remove an entity and its relations
     Rm {
+        /// The entity's name
         name: String,
         #[command(flatten)]
         caller: CallerArgs,
     },
     /// The whole graph: JSON Lines (entities, then relations) or Graphviz DOT
     Export {
+        /// The output: JSON Lines or Graphviz DOT
         #[arg(long, value_enum, default_value_t = Format::Jsonl)]
         format: Format,
         #[command(flatten)]

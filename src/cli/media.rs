@@ -25,6 +25,7 @@ pub enum MediaCommand {
         after_help = "Example:\n  goclaw media image 'a lighthouse at dawn' -o art/lighthouse.png"
     )]
     Image {
+        /// What the image should show
         prompt: String,
         /// Where to write it, inside the workspace
         #[arg(short, long, value_name = "FILE")]
@@ -40,6 +41,7 @@ pub enum MediaCommand {
         after_help = "Example:\n  echo 'the build is green' | goclaw media speak - -o green.mp3"
     )]
     Speak {
+        /// The text: as given, @FILE, or - for stdin
         text: String,
         /// Where to write it, inside the workspace
         #[arg(short, long, value_name = "FILE")]
@@ -52,6 +54,7 @@ pub enum MediaCommand {
     },
     /// Transcribe a recording in the workspace (read_audio)
     Transcribe {
+        /// The recording: a path in the workspace
         file: String,
         /// The spoken language (ISO 639-1)
         #[arg(long)]
@@ -64,6 +67,7 @@ pub enum MediaCommand {
     },
     /// Ask the vision provider about an image in the workspace (read_image)
     Describe {
+        /// The image: a path in the workspace
         file: String,
         /// What to find out (default: describe it)
         #[arg(long)]
@@ -74,6 +78,7 @@ pub enum MediaCommand {
     /// The text of a PDF in the workspace; scanned pages are read by the vision provider
     /// (read_document)
     Doc {
+        /// The PDF: a path in the workspace
         file: String,
         /// For scanned pages: what to ask the vision model
         #[arg(long)]

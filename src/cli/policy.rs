@@ -32,12 +32,14 @@ pub enum PolicyCommand {
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
+    /// The agent whose policy to explain (a key of [agents] in config; none: the global policy)
     #[arg(long, env = "GOCLAW_AGENT")]
     pub agent: Option<String>,
     /// Also connect to the MCP servers the agent may use, so their tools and the `mcp` and
     /// `mcp:<server>` groups take part
     #[arg(long)]
     pub mcp: bool,
+    /// Apply this provider's rules too ([tools.by_provider.NAME], and the agent's)
     #[arg(long)]
     pub provider: Option<String>,
     /// Apply the subagent deny list

@@ -28,12 +28,14 @@ pub enum ProcessCommand {
     },
     /// The output written since the last poll, and the status
     Poll {
+        /// The background command's id, as `process list` shows it
         id: i64,
         #[command(flatten)]
         caller: CallerArgs,
     },
     /// The last lines of the log (the last 2 MiB of output are kept)
     Log {
+        /// The background command's id, as `process list` shows it
         id: i64,
         /// How many lines
         #[arg(long, default_value_t = crate::tools::process::LOG_LINES,
@@ -44,6 +46,7 @@ pub enum ProcessCommand {
     },
     /// End a background command: SIGTERM to its process group, SIGKILL two seconds later
     Kill {
+        /// The background command's id, as `process list` shows it
         id: i64,
         #[command(flatten)]
         caller: CallerArgs,

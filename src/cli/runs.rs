@@ -31,21 +31,27 @@ pub enum RunsCommand {
         /// running | completed | failed | cancelled | timed_out | denied | abandoned | limited
         #[arg(long)]
         status: Option<String>,
+        /// Only this agent's runs
         #[arg(long)]
         agent: Option<String>,
+        /// Only the runs of this session
         #[arg(long)]
         session: Option<String>,
         #[command(flatten)]
         page: PageArgs,
     },
     /// One run and its children (a tree on a terminal)
-    Show { run: String },
+    Show {
+        /// The run's id, or its first 8 or more characters
+        run: String,
+    },
     /// Wait until the runs end; the exit code is the run's (0 completed, 1 failed, 7 timed
     /// out, 130 cancelled)
     #[command(after_help = "Examples:\n  \
         goclaw runs wait $(goclaw run --detach 'summarize the logs' | jq -r .run_id)\n  \
         goclaw runs wait --any \"$a\" \"$b\" --timeout 10m   # a and b: run ids; exit code of the first to end")]
     Wait {
+        /// The runs: each an id, or its first 8 or more characters
         #[arg(required = true)]
         runs: Vec<String>,
         /// Return when one of them ends (default: when all have)
@@ -57,6 +63,7 @@ pub enum RunsCommand {
     },
     /// Cancel runs: the process running each ends it cleanly, children too
     Cancel {
+        /// The run's id, or its first 8 or more characters
         #[arg(required_unless_present_any = ["all", "session"])]
         run: Option<String>,
         /// Every running run

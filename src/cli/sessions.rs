@@ -22,21 +22,29 @@ pub struct SessionsArgs {
 pub enum SessionsCommand {
     /// Every session, most recently used first
     List {
+        /// Only this agent's sessions
         #[arg(long)]
         agent: Option<String>,
         #[command(flatten)]
         page: PageArgs,
     },
     /// One session: agent, model, token counts, message count, summary
-    Show { key: String },
+    Show {
+        /// The session's key (the --session of its runs)
+        key: String,
+    },
     /// A session's messages, oldest first
     History {
+        /// The session's key (the --session of its runs)
         key: String,
         #[command(flatten)]
         page: PageArgs,
     },
     /// Delete a session and its messages
-    Rm { key: String },
+    Rm {
+        /// The session's key (the --session of its runs)
+        key: String,
+    },
 }
 
 fn unknown(key: &str) -> Error {

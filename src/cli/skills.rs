@@ -25,13 +25,17 @@ pub enum SkillsCommand {
     List,
     /// Rank skills for a query (BM25 over name and description)
     Search {
+        /// What to look for
         query: String,
         /// At most this many
         #[arg(long, default_value_t = 5)]
         max: i64,
     },
     /// A skill's metadata and SKILL.md
-    Show { name: String },
+    Show {
+        /// The skill's name, as `skills list` shows it
+        name: String,
+    },
 }
 
 fn all(ctx: &Context, agent: Option<&str>) -> Result<Vec<Skill>> {

@@ -35,10 +35,13 @@ pub struct TasksArgs {
 pub enum TasksCommand {
     /// Create a task (lead; members only --request tasks when the team allows)
     Create {
+        /// The subject: a one-line title
         #[arg(long)]
         subject: String,
+        /// What to do, in detail
         #[arg(long, default_value = "")]
         description: String,
+        /// Higher is more urgent: listed and claimed first
         #[arg(long, default_value_t = 0)]
         priority: i64,
         /// A task this one waits for (repeatable): id, identifier or number (#3)
@@ -70,34 +73,46 @@ pub enum TasksCommand {
         page: PageArgs,
     },
     /// One task with comments, attachments and events
-    Get { id: String },
+    Get {
+        /// The task: 1, T-001 or T-001-3f9a
+        id: String,
+    },
     /// Claim a task (or --next: the most urgent one you may take; exit 5 when none)
     Claim {
+        /// The task: 1, T-001 or T-001-3f9a
         #[arg(required_unless_present = "next")]
         id: Option<String>,
+        /// The most urgent task you may take instead: pending or stale, unassigned or yours
         #[arg(long)]
         next: bool,
     },
     /// Complete a task you hold
     Complete {
+        /// The task: 1, T-001 or T-001-3f9a
         id: String,
+        /// The result: what was done
         #[arg(long)]
         result: String,
     },
     /// Fail a task you hold
     Fail {
+        /// The task: 1, T-001 or T-001-3f9a
         id: String,
+        /// Why it failed
         #[arg(long)]
         reason: String,
     },
     /// Cancel a task (lead)
     Cancel {
+        /// The task: 1, T-001 or T-001-3f9a
         id: String,
+        /// Why it is cancelled
         #[arg(long, default_value = "Cancelled by agent")]
         reason: String,
     },
     /// Assign a pending task to a member, who holds it at once (lead)
     Assign {
+        /// The task: 1, T-001 or T-001-3f9a
         id: String,
         /// The member who gets it
         #[arg(value_name = "AGENT")]
@@ -105,66 +120,103 @@ pub enum TasksCommand {
     },
     /// Submit a task you hold for review
     Review {
+        /// The task: 1, T-001 or T-001-3f9a
         id: String,
         /// The result submitted with it
         #[arg(long)]
         result: Option<String>,
     },
     /// Approve a task in review (lead)
-    Approve { id: String },
+    Approve {
+        /// The task: 1, T-001 or T-001-3f9a
+        id: String,
+    },
     /// Reject a task in review: back to its holder with the reason (lead)
     Reject {
+        /// The task: 1, T-001 or T-001-3f9a
         id: String,
+        /// Why it is rejected (its result becomes `Rejected: REASON`)
         #[arg(long, default_value = "Rejected by user")]
         reason: String,
     },
     /// Put a stale, failed, cancelled, in-review or completed task back to pending (lead)
-    Retry { id: String },
+    Retry {
+        /// The task: 1, T-001 or T-001-3f9a
+        id: String,
+    },
     /// Comment; --blocker fails the task and escalates to the lead
     Comment {
+        /// The task: 1, T-001 or T-001-3f9a
         id: String,
+        /// The comment
         text: String,
+        /// The work cannot go on: fail the task in progress and tell the lead (unless the team's
+        /// blocker_escalation is off)
         #[arg(long)]
         blocker: bool,
     },
     /// Report progress on a task you hold (never decreases)
     Progress {
+        /// The task: 1, T-001 or T-001-3f9a
         id: String,
+        /// Percent done, 0 to 100 (a lower value than before leaves it as it was)
         percent: i64,
+        /// What is being done now
         #[arg(long)]
         step: Option<String>,
     },
     /// Attach a file path to a task
-    Attach { id: String, path: String },
+    Attach {
+        /// The task: 1, T-001 or T-001-3f9a
+        id: String,
+        /// The file's path, relative to the workspace (recorded as given)
+        path: String,
+    },
     /// Change subject, description, priority, assignee or dependencies (lead)
     Update {
+        /// The task: 1, T-001 or T-001-3f9a
         id: String,
+        /// The new subject
         #[arg(long)]
         subject: Option<String>,
+        /// The new description
         #[arg(long)]
         description: Option<String>,
+        /// The new priority: higher is more urgent
         #[arg(long)]
         priority: Option<i64>,
+        /// Only this member may claim it
         #[arg(long)]
         assignee: Option<String>,
         /// Replace the dependencies (repeatable); --clear-blocked-by removes them all
         #[arg(long = "blocked-by")]
         blocked_by: Vec<String>,
+        /// Remove every dependency
         #[arg(long)]
         clear_blocked_by: bool,
     },
     /// Ask the user a question about a task you hold
-    AskUser { id: String, text: String },
+    AskUser {
+        /// The task: 1, T-001 or T-001-3f9a
+        id: String,
+        /// The question for the user
+        text: String,
+    },
     /// Clear the question (holder or lead)
-    ClearAskUser { id: String },
+    ClearAskUser {
+        /// The task: 1, T-001 or T-001-3f9a
+        id: String,
+    },
     /// Full-text search over subject and description
     Search {
+        /// Words to find, each as a prefix; a task must have them all
         query: String,
         #[command(flatten)]
         page: PageArgs,
     },
     /// Audit events of one task or the whole board, oldest first
     Events {
+        /// The task: 1, T-001 or T-001-3f9a (default: every task of the board)
         id: Option<String>,
         #[command(flatten)]
         page: PageArgs,
@@ -174,7 +226,10 @@ pub enum TasksCommand {
     Recover,
     /// Run one action given as the team_tasks tool's JSON (`{"action":"claim","task_id":…}`):
     /// JSON, @FILE or -
-    Do { input: String },
+    Do {
+        /// The action: JSON, @FILE, or - for stdin
+        input: String,
+    },
 }
 
 pub fn run(ctx: &Context, args: TasksArgs) -> Result<Status> {

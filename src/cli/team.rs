@@ -24,11 +24,15 @@ pub struct TeamArgs {
 pub enum TeamCommand {
     /// Create a team of agents (keys of [agents.KEY] in config)
     Create {
+        /// The team's name
         name: String,
+        /// The lead: creates and assigns the tasks (and reviews them when the team has no reviewer)
         #[arg(long)]
         lead: String,
+        /// A member: works on the tasks (repeatable)
         #[arg(long = "member")]
         members: Vec<String>,
+        /// A reviewer: reviews the answers on tasks when require_review is on (repeatable)
         #[arg(long = "reviewer")]
         reviewers: Vec<String>,
         /// Settings as JSON, @FILE or -
@@ -38,9 +42,15 @@ pub enum TeamCommand {
     /// List teams
     List,
     /// A team with its members and effective settings
-    Show { name: String },
+    Show {
+        /// The team's name
+        name: String,
+    },
     /// Archive a team (its board stays readable)
-    Archive { name: String },
+    Archive {
+        /// The team's name
+        name: String,
+    },
     /// Add or remove members
     Members {
         #[command(subcommand)]
@@ -65,24 +75,40 @@ pub enum TeamCommand {
 pub enum MembersCommand {
     /// Add an agent (or change its role)
     Add {
+        /// The team's name
         team: String,
+        /// The agent: a key of [agents] in config
         agent: String,
+        /// The role: member (works on tasks) or reviewer (reviews answers under require_review)
         #[arg(long, default_value = "member", value_parser = ["member", "reviewer"])]
         role: String,
     },
     /// Remove an agent
-    Rm { team: String, agent: String },
+    Rm {
+        /// The team's name
+        team: String,
+        /// The member to remove
+        agent: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 pub enum SettingsCommand {
     /// Print the effective settings, or one (dotted key)
-    Get { team: String, key: Option<String> },
+    Get {
+        /// The team's name
+        team: String,
+        /// One setting, by dotted key (default: every setting)
+        key: Option<String>,
+    },
     /// Set one setting: KEY (dotted for nested) to VALUE (JSON, or a plain string)
     Set {
+        /// The team's name
         team: String,
+        /// The setting, by dotted key: lock_minutes, member_requests.enabled…
         key: String,
+        /// The value: JSON (true, 30, ["a"]), else taken as a plain string
         value: String,
     },
 }
@@ -104,12 +130,17 @@ pub struct MessageArgs {
 pub enum MessageCommand {
     /// Send TEXT to one member
     Send {
+        /// The member it is for
         #[arg(long)]
         to: String,
+        /// The message
         text: String,
     },
     /// Send TEXT to every member (lead only)
-    Broadcast { text: String },
+    Broadcast {
+        /// The message
+        text: String,
+    },
     /// Read unread messages, oldest first (each is marked read for the reader only, so the next
     /// read goes on where this one ended)
     Read {

@@ -24,13 +24,17 @@ pub struct TracesArgs {
 pub enum TracesCommand {
     /// Recent runs, newest first
     List {
+        /// Only the runs of this session
         #[arg(long)]
         session: Option<String>,
         #[command(flatten)]
         page: PageArgs,
     },
     /// One run's trace
-    Show { run: String },
+    Show {
+        /// The run's id
+        run: String,
+    },
 }
 
 pub fn run(ctx: &Context, args: TracesArgs) -> Result<Status> {
