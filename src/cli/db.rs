@@ -448,6 +448,12 @@ fn run_postgres(
         DbCommand::Check => {
             let pg = PgStore::connect(target)?;
             let migrations = pg.migration_state()?;
+            if migrations.schema_version == 0 {
+                // A database goclaw never migrated holds no store, as a missing file does not.
+                return Err(Error::not_found(format!("no store in {shown}")).with_hint(
+                    "any goclaw command that uses the store creates it, e.g. `goclaw db migrate`",
+                ));
+            }
             let problems = pg.check()?;
             let integrity = if problems.is_empty() {
                 vec!["ok".to_string()]

@@ -39,10 +39,11 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     let path = json(&pg.ok(&env, &["db", "path"]));
     assert_eq!(path["path"], pg.url());
     assert_eq!(path["exists"], false);
-    // Before any migration: unhealthy, and says what to do.
+    // Before any migration: no store there (exit 5, as a SQLite file that is not there), and
+    // what to do.
     let o = pg.run(&env, &["db", "check"]);
-    assert_eq!(code(&o), 1, "{}", stderr(&o));
-    assert!(stdout(&o).contains("goclaw db migrate"), "{}", stdout(&o));
+    let e = assert_error(&o, 5, "not_found");
+    assert!(e["hint"].as_str().unwrap().contains("goclaw db migrate"), "{e}");
 
     let migrated = json(&pg.ok(&env, &["db", "migrate"]));
     assert_eq!(migrated["schema_version"], 23);
