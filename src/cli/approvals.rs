@@ -55,14 +55,31 @@ pub enum ApprovalsCommand {
 argument of the command.\n\nExample:\n  goclaw approvals allow --note \"read-only status\" git status"
 )]
 pub struct EntryArgs {
-    /// The program: a name on PATH or a path
-    pub program: String,
-    /// The arguments the command must start with: every word after PROGRAM, flags included
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub args: Vec<String>,
+    /// The program (a name on PATH or a path), then the arguments the command must start with:
+    /// every word after PROGRAM, flags included (goclaw's own `-v` or `--json` too)
+    // One list, not a program and a list: clap would still take a global flag that comes right
+    // after PROGRAM as goclaw's (`grep -v secret` stored `grep secret`).
+    #[arg(
+        value_name = "PROGRAM [ARGS]",
+        required = true,
+        num_args = 1..,
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub command: Vec<String>,
     /// A note kept with the entry (shown by `approvals list`)
     #[arg(long)]
     pub note: Option<String>,
+}
+
+impl EntryArgs {
+    fn program(&self) -> &str {
+        self.command.first().map_or("", String::as_str)
+    }
+
+    fn args(&self) -> &[String] {
+        self.command.get(1..).unwrap_or_default()
+    }
 }
 
 pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
@@ -85,7 +102,7 @@ pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
                 },
             )?;
         }
-        ApprovalsCommand::Allow(e) | ApprovalsCommand::Deny(e) if e.program.is_empty() => {
+        ApprovalsCommand::Allow(e) | ApprovalsCommand::Deny(e) if e.program().is_empty() => {
             return Err(Error::usage("a program is required"));
         }
         ApprovalsCommand::Allow(e) => add(ctx, &store, e, "allow")?,
@@ -137,34 +154,34 @@ fn is_executable(path: &Path) -> bool {
 
 fn add(ctx: &Context, store: &crate::store::Store, e: EntryArgs, decision: &str) -> Result<()> {
     let cwd = &ctx.settings()?.workspace;
-    let program = approvals::resolve_program(&e.program, cwd);
+    let program = approvals::resolve_program(e.program(), cwd);
     if program.starts_with("unresolved:") {
         return Err(Error::not_found(format!(
             "no program `{}` on PATH",
-            e.program
+            e.program()
         )));
     }
     if program.starts_with("builtin:") {
         return Err(Error::usage(format!(
             "`{}` is a shell builtin that needs no approval",
-            e.program
+            e.program()
         )));
     }
     // An allow entry for nothing would approve whatever is put there later; a deny entry may
     // name a program before it exists.
     if decision == "allow" && !Path::new(&program).is_file() {
         return Err(
-            Error::not_found(format!("no program at {program} (`{}`)", e.program))
+            Error::not_found(format!("no program at {program} (`{}`)", e.program()))
                 .with_hint("allow a program that exists; a deny entry may name one that does not"),
         );
     }
     if decision == "allow" && !is_executable(Path::new(&program)) {
         return Err(Error::usage(format!(
             "{program} (`{}`) is not executable: an allow entry names a program",
-            e.program
+            e.program()
         )));
     }
-    let entry = approvals::add(store.db(), &program, &e.args, decision, e.note.as_deref())?;
+    let entry = approvals::add(store.db(), &program, e.args(), decision, e.note.as_deref())?;
     ctx.out.data(&entry, |w| {
         writeln!(
             w,

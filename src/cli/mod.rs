@@ -438,9 +438,20 @@ fn clap_failure(args: &[OsString], e: clap::Error) -> Early {
                         .with_hint("see the list of commands above, or `goclaw --help`"),
                 );
             }
+            // clap's first paragraph, on one line: what was missing may be on its next lines
+            // ("the following required arguments were not provided:\n  <PROGRAM>").
             let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid arguments");
-            let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+            let paragraph: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .take_while(|line| !line.is_empty())
+                .collect();
+            let first = paragraph.join(" ");
+            let message = match first.strip_prefix("error: ") {
+                Some(rest) => rest.to_string(),
+                None if first.is_empty() => "invalid arguments".to_string(),
+                None => first,
+            };
             let hint = match suggestion(&e) {
                 Some(s) => format!("did you mean `{s}`? (`goclaw help COMMAND` shows the usage)"),
                 None => "see `goclaw --help` or `goclaw help COMMAND`".to_string(),

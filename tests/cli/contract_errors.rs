@@ -104,6 +104,39 @@ fn an_allow_entry_names_a_program_that_exists() {
 }
 
 #[test]
+fn every_word_after_the_program_is_the_commands_own() {
+    let env = TestEnv::new();
+    // goclaw's own flags included: none may be taken as goclaw's and widen the entry.
+    for (words, args) in [
+        (&["grep", "-v", "secret"][..], &["-v", "secret"][..]),
+        (&["grep", "--json"], &["--json"]),
+        (&["ls", "-q", "/tmp"], &["-q", "/tmp"]),
+        (&["grep", "--help"], &["--help"]),
+        (&["grep", "-V"], &["-V"]),
+        (
+            &["grep", "--db", "/tmp/elsewhere.db"],
+            &["--db", "/tmp/elsewhere.db"],
+        ),
+        (&["grep", "-r", "--note", "x"], &["-r", "--note", "x"]),
+    ] {
+        let mut line = vec!["approvals", "allow"];
+        line.extend(words);
+        let o = env.run(&line);
+        assert_eq!(code(&o), 0, "{words:?}: {}", stderr(&o));
+        assert_eq!(json(&o)["args"], serde_json::json!(args), "{words:?}");
+        assert!(o.stderr.is_empty(), "{words:?}: {}", stderr(&o));
+    }
+    // Options before the program are goclaw's; a missing program is named.
+    let o = env.run(&["approvals", "allow", "--note", "read-only", "git", "status"]);
+    assert_eq!(json(&o)["note"], "read-only");
+    let e = assert_error(&env.run(&["approvals", "allow"]), 2, "usage");
+    assert!(
+        e["message"].as_str().unwrap().contains("<PROGRAM [ARGS]>"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_broken_config_stops_only_the_commands_that_need_it() {
     let env = TestEnv::new();
     std::fs::write(env.home().join("config.toml"), "broken = [\n").unwrap();

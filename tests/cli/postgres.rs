@@ -43,7 +43,10 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     // what to do.
     let o = pg.run(&env, &["db", "check"]);
     let e = assert_error(&o, 5, "not_found");
-    assert!(e["hint"].as_str().unwrap().contains("goclaw db migrate"), "{e}");
+    assert!(
+        e["hint"].as_str().unwrap().contains("goclaw db migrate"),
+        "{e}"
+    );
 
     let migrated = json(&pg.ok(&env, &["db", "migrate"]));
     assert_eq!(migrated["schema_version"], 23);
