@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::{Context, Status};
 use crate::config::STARTER;
 use crate::error::{Error, Result};
+use crate::text::printable::printable;
 use crate::text::scrub::Scrubber;
 
 // Show or create the configuration (TOML).
@@ -78,20 +79,28 @@ pub fn run(ctx: &Context, args: ConfigArgs) -> Result<Status> {
             ctx.out.data(&scrubbed, |w| w.write_all(text.as_bytes()))?;
         }
         ConfigCommand::Get { key } => {
+            if key.is_empty() {
+                return Err(Error::usage("the key is empty")
+                    .with_hint("`goclaw config show` prints the whole configuration"));
+            }
             let s = ctx.settings()?;
             let value =
                 toml::Value::try_from(&s.config).map_err(|e| Error::internal(e.to_string()))?;
-            let found = setting(scrub_config(value)?, &key).ok_or_else(|| {
+            let config = scrub_config(value)?;
+            let found = setting(&config, &key).ok_or_else(|| {
                 Error::not_found(format!("no setting `{key}` in the effective configuration"))
                     .with_hint("unset, or not a key: `goclaw config show` prints them all")
             })?;
-            ctx.out.data(&found, |w| match &found {
-                toml::Value::String(text) => writeln!(w, "{text}"),
-                toml::Value::Table(_) => match toml::to_string_pretty(&found) {
-                    Ok(text) => w.write_all(text.as_bytes()),
+            // For people: the value alone, made printable (a config's text cannot steer the
+            // terminal either).
+            ctx.out.data(found, |w| match found {
+                toml::Value::String(text) => writeln!(w, "{}", printable(text)),
+                toml::Value::Table(t) if t.is_empty() => writeln!(w, "(empty)"),
+                toml::Value::Table(_) => match toml::to_string_pretty(found) {
+                    Ok(text) => w.write_all(printable(&text).as_bytes()),
                     Err(e) => Err(std::io::Error::other(e.to_string())),
                 },
-                other => writeln!(w, "{other}"),
+                other => writeln!(w, "{}", printable(&other.to_string())),
             })?;
         }
         ConfigCommand::Init => {
@@ -127,50 +136,84 @@ pub fn run(ctx: &Context, args: ConfigArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-/// The value at a dotted `key` in `config`: each part a key of the table before it; a part
-/// may itself hold dots (an agent or provider named `a.b`), the longest that names a key first.
-fn setting(config: toml::Value, key: &str) -> Option<toml::Value> {
-    let mut value = config;
-    let mut rest = key;
-    while !rest.is_empty() {
-        let toml::Value::Table(mut table) = value else {
-            return None;
+/// The value at a dotted `key` in `config`: each part a key of the table before it. A part may
+/// itself hold dots (an agent or provider named `a.b`): the longest that names a key is tried
+/// first, then the shorter ones. No part is empty (`a.`, `.a`, `a..b` name nothing).
+fn setting<'v>(config: &'v toml::Value, key: &str) -> Option<&'v toml::Value> {
+    let table = config.as_table()?;
+    let ends = (1..=key.len())
+        .rev()
+        .filter(|&end| end == key.len() || key.as_bytes()[end] == b'.');
+    for end in ends {
+        let Some(value) = table.get(&key[..end]) else {
+            continue;
         };
-        let part = (0..=rest.len())
-            .rev()
-            .filter(|&end| end == rest.len() || rest.as_bytes()[end] == b'.')
-            .map(|end| &rest[..end])
-            .find(|part| table.contains_key(*part))?;
-        value = table.remove(part)?;
-        rest = rest[part.len()..].strip_prefix('.').unwrap_or("");
+        if end == key.len() {
+            return Some(value);
+        }
+        let rest = &key[end + 1..];
+        if let Some(found) = (!rest.is_empty()).then(|| setting(value, rest)).flatten() {
+            return Some(found);
+        }
     }
-    Some(value)
+    None
 }
 
-/// Hides secrets: values of keys that name a secret become "[REDACTED]", and every other string
-/// goes through the credential scrubber.
+/// Hides secrets: values of keys that name a secret, and every value of a `headers` or `env`
+/// table (an MCP server's, a channel's: secrets whatever their names), become "[REDACTED]"; a
+/// URL's password too; every other string goes through the credential scrubber. A key ending
+/// in `_env` names a variable, not a secret, and is shown.
 fn scrub_config(value: toml::Value) -> Result<toml::Value> {
     let scrubber = Scrubber::new(&[], &[]).map_err(Error::internal)?;
-    fn walk(v: toml::Value, key: &str, s: &Scrubber) -> toml::Value {
-        let secret_key = ["key", "secret", "token", "password", "credential", "values"]
-            .iter()
-            .any(|k| key.to_ascii_lowercase().contains(k));
+    fn walk(v: toml::Value, key: &str, all_secret: bool, s: &Scrubber) -> toml::Value {
+        let lower = key.to_ascii_lowercase();
+        let secret_key = all_secret
+            || (!lower.ends_with("_env")
+                && ["key", "secret", "token", "password", "credential", "values"]
+                    .iter()
+                    .any(|k| lower.contains(k)));
         match v {
             toml::Value::String(_) if secret_key => toml::Value::String("[REDACTED]".into()),
-            toml::Value::String(text) => toml::Value::String(s.scrub_str(&text, None)),
-            toml::Value::Array(items) => {
-                toml::Value::Array(items.into_iter().map(|i| walk(i, key, s)).collect())
+            toml::Value::String(text) => {
+                toml::Value::String(s.scrub_str(&without_url_password(&text), None))
             }
-            toml::Value::Table(t) => toml::Value::Table(
-                t.into_iter()
-                    .map(|(k, v)| {
-                        let v = walk(v, &k, s);
-                        (k, v)
-                    })
+            toml::Value::Array(items) => toml::Value::Array(
+                items
+                    .into_iter()
+                    .map(|i| walk(i, key, all_secret, s))
                     .collect(),
             ),
+            toml::Value::Table(t) => {
+                let secrets_within = all_secret || lower == "headers" || lower == "env";
+                toml::Value::Table(
+                    t.into_iter()
+                        .map(|(k, v)| {
+                            let v = walk(v, &k, secrets_within, s);
+                            (k, v)
+                        })
+                        .collect(),
+                )
+            }
             other => other,
         }
     }
-    Ok(walk(value, "", &scrubber))
+    Ok(walk(value, "", false, &scrubber))
+}
+
+/// `scheme://user:password@host…` with the password as `[REDACTED]`; other text as it is.
+fn without_url_password(text: &str) -> std::borrow::Cow<'_, str> {
+    let Some(scheme_end) = text.find("://") else {
+        return text.into();
+    };
+    let rest = &text[scheme_end + 3..];
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let Some(at) = authority.rfind('@') else {
+        return text.into();
+    };
+    let Some(colon) = authority[..at].find(':') else {
+        return text.into();
+    };
+    let start = scheme_end + 3 + colon + 1;
+    let end = scheme_end + 3 + at;
+    format!("{}[REDACTED]{}", &text[..start], &text[end..]).into()
 }

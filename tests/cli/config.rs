@@ -207,4 +207,41 @@ fn get_prints_one_setting_by_its_dotted_key() {
     assert!(!stdout(&o).contains("hunter2"));
     assert_error(&get(false, "guard.nope"), 5, "not_found");
     assert_error(&get(false, "guard.mode.deeper"), 5, "not_found");
+    for nothing in ["guard.", ".guard", "guard..mode"] {
+        assert_error(&get(false, nothing), 5, "not_found");
+    }
+    assert_error(&get(false, ""), 2, "usage");
+}
+
+#[test]
+fn show_and_get_hide_header_env_and_url_secrets() {
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        "[mcp.servers.s]\ncommand = \"srv\"\nenv = { DB_PASS = \"hunter2hunter2\" }\n\n\
+         [mcp.servers.h]\nurl = \"https://mcp.example.com/mcp\"\n\
+         headers = { Authorization = \"Bearer SECRETHEADER123abc\", Cookie = \"session=c00kie\" }\n\n\
+         [providers.local]\nkind = \"openai\"\nbase_url = \"http://user:basicPW987@127.0.0.1:11434/v1\"\n\
+         api_key_env = \"LOCAL_KEY\"\n\n\
+         [agents.w1]\nmodel = \"a\"\n\n[agents.w1.tools]\nprofile = \"coding\"\n\n\
+         [agents.\"w1.tools\"]\nmodel = \"b\"\n",
+    );
+    let shown = stdout(&env.run(&["--config", "c.toml", "config", "show"]));
+    for secret in ["hunter2", "SECRETHEADER", "c00kie", "basicPW987"] {
+        assert!(!shown.contains(secret), "{secret} in {shown}");
+    }
+    let get = |key: &str| json(&env.run(&["--config", "c.toml", "config", "get", key]));
+    assert_eq!(get("mcp.servers.h.headers.Authorization"), "[REDACTED]");
+    assert_eq!(get("mcp.servers.s.env.DB_PASS"), "[REDACTED]");
+    assert_eq!(
+        get("providers.local.base_url"),
+        "http://user:[REDACTED]@127.0.0.1:11434/v1"
+    );
+    // A variable's name is no secret.
+    assert_eq!(get("providers.local.api_key_env"), "LOCAL_KEY");
+    // The longest key part first, then shorter ones: agents `w1` and `w1.tools`.
+    assert_eq!(get("agents.w1.tools.model"), "b");
+    assert_eq!(get("agents.w1.model"), "a");
+    // `w1.tools` has no profile: `w1`'s tools do.
+    assert_eq!(get("agents.w1.tools.profile"), "coding");
 }
