@@ -161,11 +161,17 @@ pub struct Stream {
 pub const STREAM_MAX: usize = 1 << 20;
 
 /// What a reply can go on with that reaches back the furthest: a tool-call marker (every
-/// tool-call tag before it goes), and the closing tag of every thinking block (the text since
-/// an open one goes).
-const PROBES: [&[u8]; 2] = [
+/// tool-call tag before it goes), the closing tag of every thinking block (the text since an
+/// open one goes), each way a `<final>` tag begun before a paragraph break can end after it
+/// (`<\s*/?\s*final\s*>` spans white space: `<`, `</` or `<final` then goes), and a `MEDIA:`
+/// path (step 7 then drops every `[[audio_as_voice]]` line before it).
+const PROBES: [&[u8]; 6] = [
     b"<tool_call>",
     b"</think></thinking></thought></antthinking></antThinking>",
+    b"final>",
+    b"/final>",
+    b">",
+    b"MEDIA:/x",
 ];
 
 impl Stream {
@@ -376,8 +382,12 @@ mod tests {
 
     #[test]
     fn a_stream_prints_what_the_whole_would_however_it_arrives() {
-        let texts: [&str; 15] = [
+        let texts: [&str; 19] = [
             "Hello.\n\nSecond para.\n\nThird.",
+            "Here it is.\n\n[[audio_as_voice]]\n\nMEDIA:/tmp/a.ogg\n",
+            "Answer <\n\nfinal>rest",
+            "A <final\n\n>B\n\nSee </\n\nfinal> C",
+            "See <\n\n final> MEDIA:/x",
             "A.\n\n[Tool Call: x]\n\n{\n\n}\n\nB.\n\nMEDIA:/x.png\n\n",
             "A.\n\n[System Message] x\ny\n\n[System Message] z\n\nB",
             "A.\n\n<tool_call>\n\n</tool_call>\n\nB\n\nA.\n\n",
@@ -402,6 +412,57 @@ mod tests {
                     assert_eq!(streamed(t, &[a, b]), whole, "{text:?} cut at {a}, {b}");
                 }
             }
+        }
+    }
+
+    /// Replies made of the pieces every step reacts to, in a deterministic pseudo-random mix,
+    /// each fed in random cuts: the stream prints what the whole would.
+    #[test]
+    fn a_stream_of_random_replies_prints_what_the_whole_would() {
+        const PIECES: [&str; 24] = [
+            "text",
+            "Dup.",
+            "\n",
+            "\n\n",
+            " ",
+            "<",
+            "</",
+            "final",
+            ">",
+            "<final>",
+            "<think>",
+            "</think>",
+            "<tool_call>",
+            "</tool_call>",
+            "[Tool Call: x]",
+            "Arguments: {}",
+            "[System Message] s",
+            "MEDIA:/a.png",
+            "[[audio_as_voice]]",
+            "NO_REPLY",
+            "\r\n",
+            "<invoke name=\"x\">",
+            "{",
+            "}",
+        ];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..400 {
+            let text: String = (0..next(14) + 1)
+                .map(|_| PIECES[next(PIECES.len())])
+                .collect();
+            let t = text.as_bytes();
+            let cuts: Vec<usize> = {
+                let mut c: Vec<usize> = (0..next(4)).map(|_| next(t.len() + 1)).collect();
+                c.sort_unstable();
+                c
+            };
+            assert_eq!(streamed(t, &cuts), printed(t), "{text:?} cut at {cuts:?}");
         }
     }
 
