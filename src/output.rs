@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::text::printable::{one_line, printable};
+use crate::text::printable::one_line;
 
 /// How this process prints.
 #[derive(Debug, Clone)]
@@ -108,7 +108,8 @@ impl Output {
     /// A warning for people, on stderr (not with `--quiet`).
     pub fn warn(&self, message: &str) {
         if !self.quiet {
-            let _ = writeln!(io::stderr().lock(), "warning: {}", printable(message));
+            // One line, as the error line: what a server said cannot forge a line of its own.
+            let _ = writeln!(io::stderr().lock(), "warning: {}", one_line(message));
         }
     }
 

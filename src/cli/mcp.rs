@@ -123,7 +123,7 @@ pub struct AddArgs {
     #[arg(long, value_enum)]
     pub transport: Option<Transport>,
     /// K=V HTTP header (repeatable; encrypted)
-    #[arg(long = "header", value_parser = key_value)]
+    #[arg(long = "header", value_parser = header)]
     pub headers: Vec<(String, String)>,
     /// Prefix of bridged tool names (default: mcp_<name>)
     #[arg(long, default_value = "")]
@@ -186,7 +186,7 @@ pub struct GrantArgs {
     pub env: Vec<(String, String)>,
     /// K=V HTTP header when this agent or user uses the server, over the server's own
     /// (repeatable; encrypted)
-    #[arg(long = "header", value_name = "K=V", value_parser = key_value)]
+    #[arg(long = "header", value_name = "K=V", value_parser = header)]
     pub headers: Vec<(String, String)>,
 }
 
@@ -217,6 +217,18 @@ fn warn_blank_values(ctx: &Context, flag: &str, pairs: &[(String, String)]) {
             ));
         }
     }
+}
+
+/// `--header NAME=VALUE`: a name HTTP allows, a value without line breaks or other control
+/// characters (what no server could be sent).
+fn header(s: &str) -> std::result::Result<(String, String), String> {
+    let (name, value) = key_value(s)?;
+    reqwest::header::HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| format!("`{}` is not an HTTP header name", name.escape_debug()))?;
+    reqwest::header::HeaderValue::from_str(&value).map_err(|_| {
+        format!("the value of header {name} holds a line break or another control character")
+    })?;
+    Ok((name, value))
 }
 
 fn key_value(s: &str) -> std::result::Result<(String, String), String> {

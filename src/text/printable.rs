@@ -27,13 +27,18 @@ pub fn one_line(s: &str) -> String {
     line
 }
 
-/// Not a control character other than newline and tab, nor one of the format characters that
-/// change how the text around them shows, or show as nothing.
+/// Not a control character other than newline and tab, nor one of the characters that change
+/// how the text around them shows, show as nothing or break a line where a reader may split
+/// it: bidirectional marks and overrides, zero-width and other format characters, soft
+/// hyphens, the Hangul fillers, the tag characters (invisible ASCII), line and paragraph
+/// separators.
 fn shown_as_is(c: char) -> bool {
     !((c.is_control() && c != '\n' && c != '\t')
         || matches!(c,
-            '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'))
+            '\u{00AD}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{180E}'
+            | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}' | '\u{E0000}'..='\u{E007F}'))
 }
 
 #[cfg(test)]
@@ -51,5 +56,20 @@ mod tests {
             "line1\\n\\nSTDERR:\\nline2\u{FFFD}]0;x\u{FFFD}"
         );
         assert_eq!(one_line("a\rb"), "a\u{FFFD}b");
+        for hidden in [
+            '\u{2028}',
+            '\u{2029}',
+            '\u{E0041}',
+            '\u{00AD}',
+            '\u{3164}',
+            '\u{206A}',
+        ] {
+            assert_eq!(
+                printable(&format!("a{hidden}b")),
+                "a\u{FFFD}b",
+                "{hidden:?}"
+            );
+        }
+        assert_eq!(printable("café ünïcode 日本"), "café ünïcode 日本");
     }
 }

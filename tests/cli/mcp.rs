@@ -68,6 +68,12 @@ fn servers_are_kept_with_secrets_sealed(backend) {
             && warned.contains("--header X-Key has an empty value"),
         "{warned}"
     );
+    // A header no server could be sent is refused, and cannot forge a line on stderr.
+    for bad in ["X\nerror: forged=v", "X-Key=a\nerror: forged", "X\u{1b}[2J=v"] {
+        let o = env.run(&["mcp", "add", "bad", "--url", "https://x.example/mcp", "--header", bad]);
+        assert_error(&o, 2, "usage");
+        assert!(!stderr(&o).contains("\nerror: forged"), "{}", stderr(&o));
+    }
     // Neither the output nor the store file holds a secret in clear.
     let listing = stdout(&env.run(&["mcp", "list"]));
     assert!(!listing.contains("s3cret") && !listing.contains("hdr-secret"));
