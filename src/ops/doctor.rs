@@ -209,17 +209,14 @@ pub fn probe_providers(s: &Settings, names: &[String]) -> Vec<(Health, String)> 
                     None => (Health::Fail, "a replay without a file".into()),
                 },
                 kind => {
-                    let (health, detail) =
-                        probe(kind, &resolved.base_url, resolved.api_key.as_deref()).await;
-                    // A key variable named on purpose but not set is a mistake, not a local
+                    // A key variable named on purpose but unset is a mistake, not a local
                     // server that needs no key.
-                    match &resolved.config.api_key_env {
-                        Some(var) if resolved.api_key.is_none() && health == Health::Ok => (
-                            Health::Warn,
-                            format!("{detail}; api_key_env names {var}, which is not set"),
-                        ),
-                        _ => (health, detail),
-                    }
+                    let unset = resolved
+                        .config
+                        .api_key_env
+                        .as_deref()
+                        .filter(|v| !v.is_empty() && resolved.api_key.is_none());
+                    probe(kind, &resolved.base_url, resolved.api_key.as_deref(), unset).await
                 }
             }
         }
@@ -232,7 +229,13 @@ pub fn probe_providers(s: &Settings, names: &[String]) -> Vec<(Health, String)> 
 
 /// Asks the provider for its models: any answer proves it reachable; 401/403 say the key was
 /// refused.
-async fn probe(kind: Kind, base_url: &str, key: Option<&str>) -> (Health, String) {
+/// `unset`: the variable `api_key_env` names when it holds nothing (no key is sent then).
+async fn probe(
+    kind: Kind,
+    base_url: &str,
+    key: Option<&str>,
+    unset: Option<&str>,
+) -> (Health, String) {
     let client = match crate::providers::http::client_builder()
         .timeout(PROBE_TIMEOUT)
         .build()
@@ -258,18 +261,32 @@ async fn probe(kind: Kind, base_url: &str, key: Option<&str>) -> (Health, String
             (url, r)
         }
     };
-    let keyed = if key.is_some() {
-        "key present"
-    } else {
-        "no key (a local server needs none)"
+    let keyed = match (key, unset) {
+        (Some(_), _) => "key present".to_string(),
+        (None, Some(var)) => format!("no key: api_key_env names {var}, which is unset or empty"),
+        (None, None) => "no key (a local server needs none)".to_string(),
     };
     let started = Instant::now();
     match request.send().await {
         Ok(resp) => {
             let ms = started.elapsed().as_millis();
             let code = resp.status();
+            // Reachable without the key its config names: a warning at best.
+            let ok = if unset.is_some() {
+                Health::Warn
+            } else {
+                Health::Ok
+            };
             if code.is_success() {
-                (Health::Ok, format!("reachable ({ms} ms), {keyed}"))
+                (ok, format!("reachable ({ms} ms), {keyed}"))
+            } else if (code.as_u16() == 401 || code.as_u16() == 403) && key.is_none() {
+                (
+                    Health::Fail,
+                    format!(
+                        "reachable, but it wants a key (HTTP {}) at {url}, and none was sent: {keyed}",
+                        code.as_u16()
+                    ),
+                )
             } else if code.as_u16() == 401 || code.as_u16() == 403 {
                 (
                     Health::Fail,
@@ -289,7 +306,7 @@ async fn probe(kind: Kind, base_url: &str, key: Option<&str>) -> (Health, String
             } else {
                 // Many compatible servers have no model list: any answer proves the address.
                 (
-                    Health::Ok,
+                    ok,
                     format!(
                         "reachable ({ms} ms), {keyed} (GET {url}: HTTP {})",
                         code.as_u16()

@@ -52,7 +52,10 @@ fn doctor_finds_what_works_and_what_is_broken(backend) {
     let unkeyed = row(&report, "provider", "unkeyed");
     assert_eq!(unkeyed["status"], "warn", "{unkeyed}");
     assert!(
-        unkeyed["detail"].as_str().unwrap().contains("GOCLAW_TEST_KEY_NOBODY_SET, which is not set"),
+        unkeyed["detail"]
+            .as_str()
+            .unwrap()
+            .contains("no key: api_key_env names GOCLAW_TEST_KEY_NOBODY_SET, which is unset or empty"),
         "{unkeyed}"
     );
     let down = row(&report, "provider", "down");
