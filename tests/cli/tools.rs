@@ -392,7 +392,8 @@ fn file_tools_behave(backend) {
     for (pattern, shown) in [
         ("./src/*.rs".to_string(), "src/a.rs\n"),
         (format!("{}/src/*.rs", real.display()), "src/a.rs\n"),
-        ("src/".to_string(), "src/a.rs\n(no match for src/; showing src/**)\n"),
+        ("src/".to_string(), "src/a.rs\n(src/ is a directory: showing src/**)\n"),
+        ("./src//./a.rs".to_string(), "src/a.rs\n"),
     ] {
         let o = json(&exec_tool(&env, &["glob"], json!({ "pattern": pattern })));
         assert_eq!(o["result"]["for_llm"], shown, "{pattern}");

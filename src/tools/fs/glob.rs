@@ -74,13 +74,19 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     // The start as it really is (a symlink to a directory inside is followed once, here).
     let (_, start) = ws.open_dir(dir)?;
     let relative = relative_pattern(pattern, &ws.absolute(&start))?;
-    let mut used = match relative.strip_suffix('/') {
-        Some(dir) => format!("{dir}/**"),
-        None => relative.to_string(),
+    // A directory's name (`sub/`): the files beneath it.
+    let (mut used, mut note) = match relative.strip_suffix('/') {
+        Some(dir) => {
+            let files = format!("{dir}/**");
+            let note = format!("({relative} is a directory: showing {files})\n");
+            (files, Some(note))
+        }
+        None => (relative.clone(), None),
     };
     let mut found = glob_once(&ws, &start, &used)?;
     if found.is_empty() && !used.contains('/') && used.starts_with("*.") {
         used = format!("**/{used}");
+        note = Some(format!("(no match for {pattern}; showing {used})\n"));
         found = glob_once(&ws, &start, &used)?;
     }
     if found.is_empty() {
@@ -104,24 +110,25 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
             total - max
         ));
     }
-    if used != relative {
-        out.push_str(&format!("(no match for {pattern}; showing {used})\n"));
+    if let Some(note) = note {
+        out.push_str(&note);
     }
     Ok(ToolResult::silent(out))
 }
 
 /// `pattern` as the walk matches it: relative to the directory searched, `start` (absolute).
-/// Leading `./` are dropped, and an absolute pattern is taken relative to `start` when it lies
-/// within it; any other absolute pattern could match nothing and is refused, saying why.
-/// A trailing `/` (a directory) is left for the caller, which lists the files beneath it.
-fn relative_pattern<'p>(pattern: &'p str, start: &Path) -> Result<&'p str, ToolResult> {
+/// An absolute pattern is taken relative to `start` when it lies within it; any other could
+/// match nothing and is refused, saying why. Empty and `.` parts are dropped (`./src//*.rs` is
+/// `src/*.rs`), as the file system reads them; a trailing `/` (a directory) is kept for the
+/// caller, which lists the files beneath it.
+fn relative_pattern(pattern: &str, start: &Path) -> Result<String, ToolResult> {
+    let start = start.to_string_lossy();
+    let start = start.trim_end_matches('/');
     let mut relative = pattern;
     if relative.starts_with('/') {
-        let start = start.to_string_lossy();
         relative = relative
-            .strip_prefix(start.trim_end_matches('/'))
-            .and_then(|rest| rest.strip_prefix('/'))
-            .map(|rest| rest.trim_start_matches('/'))
+            .strip_prefix(start)
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
             .ok_or_else(|| {
                 ToolResult::error(format!(
                     "glob pattern {pattern:?} is absolute: patterns match paths relative to the \
@@ -129,13 +136,18 @@ fn relative_pattern<'p>(pattern: &'p str, start: &Path) -> Result<&'p str, ToolR
                 ))
             })?;
     }
-    while let Some(rest) = relative.strip_prefix("./") {
-        relative = rest.trim_start_matches('/');
-    }
-    if relative.is_empty() || relative == "." {
+    let parts: Vec<&str> = relative
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    if parts.is_empty() {
         return Err(ToolResult::error(format!(
             "glob pattern {pattern:?} names the directory searched, not files in it: use * or **"
         )));
+    }
+    let mut relative = parts.join("/");
+    if pattern.ends_with('/') {
+        relative.push('/');
     }
     Ok(relative)
 }
@@ -474,20 +486,24 @@ mod tests {
         assert_eq!(relative("*.rs").unwrap(), "*.rs");
         assert_eq!(relative("./*.rs").unwrap(), "*.rs");
         assert_eq!(relative(".//./a/*.rs").unwrap(), "a/*.rs");
+        assert_eq!(relative("a/./b//*.rs").unwrap(), "a/b/*.rs");
         assert_eq!(relative("/w/src/**/*.rs").unwrap(), "**/*.rs");
         assert_eq!(relative("/w/src//a/*.rs").unwrap(), "a/*.rs");
         assert_eq!(relative("sub/").unwrap(), "sub/");
+        assert_eq!(relative("./sub//").unwrap(), "sub/");
+        // `..` is left to the matcher, which no path beneath the start holds.
+        assert_eq!(relative("../*").unwrap(), "../*");
         // Not the start's own path with more letters, nor outside it.
-        for outside in ["/w/srcx/*.rs", "/**/*.rs", "/etc/*", "/w/src", "/"] {
+        for outside in ["/w/srcx/*.rs", "/**/*.rs", "/etc/*", "/", "//"] {
             let message = relative(outside).unwrap_err();
             assert!(message.contains("is absolute"), "{outside}: {message}");
-            assert!(message.contains("/w/src"), "{outside}: {message}");
+            assert!(message.contains("(/w/src)"), "{outside}: {message}");
         }
-        for nothing in [".", "./", "././", "./."] {
+        for nothing in [".", "./", "././", "./.", "/w/src", "/w/src/", "/w/src//."] {
+            let message = relative(nothing).unwrap_err();
             assert!(
-                relative(nothing)
-                    .unwrap_err()
-                    .contains("names the directory")
+                message.contains("names the directory"),
+                "{nothing}: {message}"
             );
         }
         assert_eq!(
