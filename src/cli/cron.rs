@@ -235,14 +235,21 @@ fn toggle(ctx: &Context, r: JobRef, on: bool) -> Result<Status> {
 fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
     let now = now_ms();
     let schedule = if let Some(at) = &a.at {
-        let ms = match at.parse::<i64>() {
-            Ok(ms) => ms,
-            Err(_) => chrono::DateTime::parse_from_rfc3339(at)
+        // The latest time there is a calendar for: the end of the year 9999.
+        const LAST_MS: i64 = 253_402_300_799_999;
+        let out_of_range = || Error::usage(format!("--at {at} is past the year 9999"));
+        let ms = if !at.is_empty() && at.bytes().all(|b| b.is_ascii_digit()) {
+            at.parse::<i64>().map_err(|_| out_of_range())?
+        } else {
+            chrono::DateTime::parse_from_rfc3339(at)
                 .map_err(|e| Error::usage(format!("--at {at}: {e} (use RFC 3339 or Unix ms)")))?
-                .timestamp_millis(),
+                .timestamp_millis()
         };
         if ms <= now {
             return Err(Error::usage(format!("--at {at} is in the past")));
+        }
+        if ms > LAST_MS {
+            return Err(out_of_range());
         }
         Schedule::At { at_ms: ms }
     } else if let Some(every) = &a.every {

@@ -375,6 +375,11 @@ fn cron_add_checks_its_input_and_the_daemon_stops_on_sigterm(backend) {
     ]);
     let e = assert_error(&o, 2, "usage");
     assert_eq!(e["message"], "--at 2001-01-01T00:00:00Z is in the past");
+    for far in ["99999999999999999999", "9223372036854775807"] {
+        let o = env.run(&["cron", "add", "x", "--at", far, "--message", "m"]);
+        let e = assert_error(&o, 2, "usage");
+        assert_eq!(e["message"], format!("--at {far} is past the year 9999"));
+    }
     // The flags' own words, not the tool's JSON fields.
     let o = env.run(&["cron", "add", "x", "--every", "500ms", "--tool", "datetime"]);
     let e = assert_error(&o, 2, "usage");
