@@ -232,9 +232,10 @@ fn toggle(ctx: &Context, r: JobRef, on: bool) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
-    let now = now_ms();
-    let schedule = if let Some(at) = &a.at {
+/// The schedule `--at`, `--every` or `--cron` (with `--tz`) gives, checked at `now`; the errors
+/// name the flags.
+fn schedule(a: &AddArgs, now: i64) -> Result<Schedule> {
+    Ok(if let Some(at) = &a.at {
         // The latest time there is a calendar for: the end of the year 9999.
         const LAST_MS: i64 = 253_402_300_799_999;
         let out_of_range = || Error::usage(format!("--at {at} is past the year 9999"));
@@ -271,7 +272,12 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
         s
     } else {
         return Err(Error::usage("say when: --at, --every or --cron"));
-    };
+    })
+}
+
+fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
+    let now = now_ms();
+    let schedule = schedule(&a, now)?;
     let payload = match (&a.message, &a.tool) {
         (Some(m), None) if !m.trim().is_empty() => Payload::Run { message: m.clone() },
         (None, Some(t)) => {
