@@ -25,7 +25,7 @@
 //! - [`store`]: the SQLite store every command shares, migrations and backups.
 //! - [`secrets`]: the key that seals secrets in the store.
 //! - [`text`]: pure text stages: scrub, guard, sanitize, Go regex translation.
-//! - [`host`]: this machine's interface addresses (for scrubbing server IPs).
+//! - [`host`]: this machine: its interface addresses (for scrubbing server IPs), name, time zones.
 //! - [`tempfiles`]: marked temporary files and the removal of stale ones.
 //! - [`error`]: the one error type and the exit-code table.
 

@@ -193,29 +193,3 @@ fn add(ctx: &Context, store: &crate::store::Store, e: EntryArgs, decision: &str)
         )
     })
 }
-
-/// The relay of `--on-ask wait[:DUR]` (used when there is no terminal to ask): the approval is
-/// parked in the store, and stderr says how to answer it.
-pub(crate) fn relay(
-    ctx: &Context,
-    on_ask: crate::tools::gate::OnAsk,
-    agent: Option<&str>,
-    session: Option<&str>,
-) -> Result<Option<crate::tools::exec::relay::StoreRelay>> {
-    let crate::tools::gate::OnAsk::Wait(wait) = on_ask else {
-        return Ok(None);
-    };
-    let out = ctx.out.clone();
-    Ok(Some(crate::tools::exec::relay::StoreRelay {
-        store: ctx.settings()?.store_target(),
-        wait,
-        agent: agent.map(str::to_string),
-        session: session.map(str::to_string),
-        notice: Box::new(move |r| {
-            out.note(&format!(
-                "approval needed (request {}): {}\n  {}\n  answer from anywhere: goclaw approvals answer {} once|always|deny",
-                r.id, r.command, r.reason, r.id
-            ))
-        }),
-    }))
-}

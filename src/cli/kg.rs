@@ -125,7 +125,7 @@ pub fn run(ctx: &Context, args: KgArgs) -> Result<Status> {
             query,
             depth,
             caller,
-        } => super::tools::exec_call(
+        } => super::tool_call::exec_call(
             ctx,
             "knowledge_graph_search",
             &json!({"query": query, "depth": depth}),

@@ -553,7 +553,7 @@ fn exec_tools(ctx: &Context, store: &Store, settings: &Settings, name: Option<&s
 fn exec_call(ctx: &Context, store: Store, config: &McpConfig, c: CallArgs) -> Result<Status> {
     let server = mcp::get(store.db(), config, &c.name)?;
     drop(store);
-    let exec = super::tools::ExecArgs {
+    let exec = super::tool_call::ExecArgs {
         name: mcp::tool_name(&server.name, &server.prefix, &c.tool),
         args: c.args,
         caller: c.caller,
@@ -563,7 +563,7 @@ fn exec_call(ctx: &Context, store: Store, config: &McpConfig, c: CallArgs) -> Re
         dry_run: false,
         on_ask: OnAsk::Deny,
     };
-    super::tools::exec(ctx, exec)
+    super::tool_call::exec(ctx, exec)
 }
 
 /// `mcp review`: approves or rejects a request.
@@ -634,7 +634,7 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
     let (jobs, queue) = std::sync::mpsc::channel::<mcp::serve::Job>();
     let queue = std::sync::Mutex::new(queue);
     // `--on-ask wait`: approvals wait in the store for `goclaw approvals answer`.
-    let relay = super::approvals::relay(
+    let relay = super::tool_call::relay(
         ctx,
         a.on_ask,
         a.caller.agent.as_deref(),

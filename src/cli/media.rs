@@ -159,5 +159,5 @@ pub fn run(ctx: &Context, args: MediaArgs) -> Result<Status> {
             caller,
         ),
     };
-    super::tools::exec_call(ctx, tool, &args, caller)
+    super::tool_call::exec_call(ctx, tool, &args, caller)
 }

@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, args: MessageArgs) -> Result<Status> {
             if let Some(topic) = a.topic {
                 call["topic"] = topic.into();
             }
-            super::tools::exec_call(ctx, "message", &call, a.caller)
+            super::tool_call::exec_call(ctx, "message", &call, a.caller)
         }
         MessageCommand::Channels => {
             let channels = crate::ops::toolbox::channels(ctx.settings()?)?;

@@ -50,6 +50,7 @@ pub mod tasks;
 pub mod team;
 pub mod team_run;
 pub mod terminal;
+pub mod tool_call;
 pub mod tools;
 pub mod traces;
 pub mod version;

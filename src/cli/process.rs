@@ -62,5 +62,5 @@ pub fn run(ctx: &Context, args: ProcessArgs) -> Result<Status> {
         }
         ProcessCommand::Kill { id, caller } => (json!({"action": "kill", "id": id}), caller),
     };
-    super::tools::exec_call(ctx, "process", &call, caller)
+    super::tool_call::exec_call(ctx, "process", &call, caller)
 }

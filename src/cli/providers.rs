@@ -138,7 +138,7 @@ pub fn run(ctx: &Context, args: ProvidersArgs) -> Result<Status> {
             if let Some(body) = &a.body {
                 call["body"] = Input::parse(Some(body)).read_json(ctx)?;
             }
-            super::tools::exec_call(ctx, "openai_compat_call", &call, a.caller)
+            super::tool_call::exec_call(ctx, "openai_compat_call", &call, a.caller)
         }
     }
 }

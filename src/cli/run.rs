@@ -402,7 +402,7 @@ fn execute(
         Show::Quiet
     };
     let terminal_prompter = TerminalPrompter::new(ctx);
-    let relay = super::approvals::relay(
+    let relay = super::tool_call::relay(
         ctx,
         request.on_ask,
         a.caller.agent.as_deref(),

@@ -1,6 +1,7 @@
 //! What several subcommands share: the caller flags (`--agent`, `--user`, `--session`),
-//! durations, the check that agents are defined, and opening a toolbox with its notes shown
-//! and its gate asking at the terminal (cargo keeps such things in a command prelude).
+//! durations, the check that agents are defined, the acting agent and its team (`--as`,
+//! `--team`), and opening a toolbox with its notes shown and its gate asking at the terminal
+//! (cargo keeps such things in a command prelude).
 
 use std::time::Duration;
 
@@ -159,6 +160,27 @@ pub(crate) fn watch_signals(
         std::thread::spawn(move || crate::store::db::cancel_queries(terminated));
     });
     Ok(())
+}
+
+/// The acting agent (`--as` / GOCLAW_AGENT), which must be defined.
+pub(crate) fn acting(ctx: &Context, agent: &Option<String>) -> Result<String> {
+    let a = agent.clone().ok_or_else(|| {
+        Error::usage("which agent is acting? pass --as AGENT or set GOCLAW_AGENT")
+    })?;
+    check_agents(ctx, [&a])?;
+    Ok(a)
+}
+
+/// The team by `--team`, else the agent's only team.
+pub(crate) fn resolve_team(
+    db: crate::store::db::Db<'_>,
+    team: &Option<String>,
+    agent: &str,
+) -> Result<crate::team::Team> {
+    match team {
+        Some(t) => crate::team::get(db, t),
+        None => crate::team::team_of(db, agent),
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::shared::PageArgs;
-use super::team::{acting, resolve_team};
+use super::shared::{acting, resolve_team};
 use super::{Context, Status, table};
 use crate::error::{Error, Result};
 use crate::ops::toolbox::{Bridge, Caller, GateOptions};

@@ -1,6 +1,6 @@
 //! `goclaw team`: teams, their members and settings, and the mailbox.
 
-use super::shared::{check_agents, parse_duration};
+use super::shared::{acting, check_agents, parse_duration, resolve_team};
 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
@@ -155,27 +155,6 @@ pub enum MessageCommand {
         #[arg(long)]
         timeout: Option<String>,
     },
-}
-
-/// The acting agent (`--as` / GOCLAW_AGENT), which must be defined.
-pub(crate) fn acting(ctx: &Context, agent: &Option<String>) -> Result<String> {
-    let a = agent.clone().ok_or_else(|| {
-        Error::usage("which agent is acting? pass --as AGENT or set GOCLAW_AGENT")
-    })?;
-    check_agents(ctx, [&a])?;
-    Ok(a)
-}
-
-/// The team by `--team`, else the agent's only team.
-pub(crate) fn resolve_team(
-    db: crate::store::db::Db<'_>,
-    team: &Option<String>,
-    agent: &str,
-) -> Result<team::Team> {
-    match team {
-        Some(t) => team::get(db, t),
-        None => team::team_of(db, agent),
-    }
 }
 
 pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
