@@ -148,6 +148,11 @@ impl Output {
             .map_err(Error::stdout)
     }
 
+    /// Whether [`Output::verbose`] shows anything (so a caller builds its detail only then).
+    pub fn is_verbose(&self) -> bool {
+        self.verbose > 0 && !self.quiet
+    }
+
     /// Detail shown only with `--verbose`.
     pub fn verbose(&self, message: &str) {
         if self.verbose > 0 && !self.quiet {

@@ -284,6 +284,9 @@ impl Context {
 
     /// With `-v`: which config file and workspace this command uses, and where they came from.
     fn say_settings(&self, s: &Settings) {
+        if !self.out.is_verbose() {
+            return;
+        }
         self.out.verbose(&format!(
             "config {} (from {}{})",
             s.config_path.display(),
@@ -335,7 +338,12 @@ impl Context {
 
     fn open_store(&self, target: crate::store::StoreTarget) -> Result<Store> {
         let store = target.open()?;
-        if let Ok(s) = self.settings() {
+        if let Some(s) = self
+            .out
+            .is_verbose()
+            .then(|| self.settings().ok())
+            .flatten()
+        {
             self.out.verbose(&format!(
                 "store {} (from {})",
                 target.location(),
