@@ -160,9 +160,10 @@ fn setting<'v>(config: &'v toml::Value, key: &str) -> Option<&'v toml::Value> {
 }
 
 /// Hides secrets: values of keys that name a secret, and every value of a `headers` or `env`
-/// table (an MCP server's, a channel's: secrets whatever their names), become "[REDACTED]"; a
-/// URL's password too; every other string goes through the credential scrubber. A key ending
-/// in `_env` names a variable, not a secret, and is shown.
+/// table (an MCP server's, a channel's: secrets whatever their names), become "[REDACTED]"; so
+/// does what a URL may hide a secret in (see [`without_url_secrets`]); every other string goes
+/// through the credential scrubber. A key ending in `_env` names a variable, not a secret, and
+/// is shown.
 fn scrub_config(value: toml::Value) -> Result<toml::Value> {
     let scrubber = Scrubber::new(&[], &[]).map_err(Error::internal)?;
     fn walk(v: toml::Value, key: &str, all_secret: bool, s: &Scrubber) -> toml::Value {
@@ -175,7 +176,7 @@ fn scrub_config(value: toml::Value) -> Result<toml::Value> {
         match v {
             toml::Value::String(_) if secret_key => toml::Value::String("[REDACTED]".into()),
             toml::Value::String(text) => {
-                toml::Value::String(s.scrub_str(&without_url_password(&text), None))
+                toml::Value::String(s.scrub_str(&without_url_secrets(&text), None))
             }
             toml::Value::Array(items) => toml::Value::Array(
                 items
@@ -200,20 +201,59 @@ fn scrub_config(value: toml::Value) -> Result<toml::Value> {
     Ok(walk(value, "", false, &scrubber))
 }
 
-/// `scheme://user:password@host…` with the password as `[REDACTED]`; other text as it is.
-fn without_url_password(text: &str) -> std::borrow::Cow<'_, str> {
-    let Some(scheme_end) = text.find("://") else {
+/// A URL as `config show` may print it: scheme, host, port and a first path part that looks
+/// like a name (`/v1`, `/mcp`, `/services`); user, password, the rest of the path, query and
+/// fragment become `[REDACTED]`, since webhooks and bots carry their secret there (Slack's
+/// and Discord's paths, Telegram's `/bot<token>`, `?token=`). Other text as it is.
+fn without_url_secrets(text: &str) -> std::borrow::Cow<'_, str> {
+    const HIDDEN: &str = "[REDACTED]";
+    let Some(url) = text
+        .contains("://")
+        .then(|| url::Url::parse(text).ok())
+        .flatten()
+        .filter(|u| u.has_host())
+    else {
         return text.into();
     };
-    let rest = &text[scheme_end + 3..];
-    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
-    let Some(at) = authority.rfind('@') else {
-        return text.into();
-    };
-    let Some(colon) = authority[..at].find(':') else {
-        return text.into();
-    };
-    let start = scheme_end + 3 + colon + 1;
-    let end = scheme_end + 3 + at;
-    format!("{}[REDACTED]{}", &text[..start], &text[end..]).into()
+    let mut shown = format!("{}://", url.scheme());
+    if !url.username().is_empty() || url.password().is_some() {
+        shown.push_str(HIDDEN);
+        shown.push('@');
+    }
+    shown.push_str(url.host_str().unwrap_or_default());
+    if let Some(port) = url.port() {
+        shown.push_str(&format!(":{port}"));
+    }
+    let path = url.path().trim_start_matches('/');
+    let (first, rest) = path.split_once('/').unwrap_or((path, ""));
+    let a_name = first.len() <= 12
+        && first
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
+    match (first.is_empty(), a_name) {
+        (true, _) => {}
+        (false, true) => {
+            shown.push('/');
+            shown.push_str(first);
+            if !rest.is_empty() {
+                shown.push('/');
+                shown.push_str(HIDDEN);
+            } else if path.ends_with('/') {
+                shown.push('/');
+            }
+        }
+        (false, false) => {
+            shown.push('/');
+            shown.push_str(HIDDEN);
+        }
+    }
+    if url.query().is_some() {
+        shown.push('?');
+        shown.push_str(HIDDEN);
+    }
+    if url.fragment().is_some() {
+        shown.push('#');
+        shown.push_str(HIDDEN);
+    }
+    shown.into()
 }

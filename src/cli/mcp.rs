@@ -115,7 +115,7 @@ pub struct AddArgs {
     #[arg(long = "arg", allow_hyphen_values = true)]
     pub args: Vec<String>,
     /// K=V for the server's environment (repeatable; encrypted)
-    #[arg(long = "env", value_parser = key_value)]
+    #[arg(long = "env", value_parser = env_var)]
     pub env: Vec<(String, String)>,
     #[arg(long, required_unless_present = "command")]
     pub url: Option<String>,
@@ -182,7 +182,7 @@ pub struct GrantArgs {
     pub disabled: bool,
     /// K=V for the server's environment when this agent or user uses it, over the server's own
     /// (repeatable; encrypted; a user grant's win over an agent grant's)
-    #[arg(long = "env", value_name = "K=V", value_parser = key_value)]
+    #[arg(long = "env", value_name = "K=V", value_parser = env_var)]
     pub env: Vec<(String, String)>,
     /// K=V HTTP header when this agent or user uses the server, over the server's own
     /// (repeatable; encrypted)
@@ -228,6 +228,22 @@ fn header(s: &str) -> std::result::Result<(String, String), String> {
     reqwest::header::HeaderValue::from_str(&value).map_err(|_| {
         format!("the value of header {name} holds a line break or another control character")
     })?;
+    Ok((name, value))
+}
+
+/// `--env NAME=VALUE`: a name a process can be given (no white space or control character).
+fn env_var(s: &str) -> std::result::Result<(String, String), String> {
+    let (name, value) = key_value(s)?;
+    if name
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || c == '\0')
+        || !name.is_ascii()
+    {
+        return Err(format!(
+            "`{}` is not an environment variable's name",
+            name.escape_debug()
+        ));
+    }
     Ok((name, value))
 }
 

@@ -235,7 +235,7 @@ fn show_and_get_hide_header_env_and_url_secrets() {
     assert_eq!(get("mcp.servers.s.env.DB_PASS"), "[REDACTED]");
     assert_eq!(
         get("providers.local.base_url"),
-        "http://user:[REDACTED]@127.0.0.1:11434/v1"
+        "http://[REDACTED]@127.0.0.1:11434/v1"
     );
     // A variable's name is no secret.
     assert_eq!(get("providers.local.api_key_env"), "LOCAL_KEY");
@@ -244,4 +244,45 @@ fn show_and_get_hide_header_env_and_url_secrets() {
     assert_eq!(get("agents.w1.model"), "a");
     // `w1.tools` has no profile: `w1`'s tools do.
     assert_eq!(get("agents.w1.tools.profile"), "coding");
+}
+
+#[test]
+fn show_hides_the_secrets_webhook_urls_carry() {
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        "[channels.slack]\nkind = \"webhook\"\n\
+         url = \"https://hooks.slack.com/services/T00000000/B00000000/SlackSecretPath5\"\n\n\
+         [channels.hook]\nkind = \"webhook\"\nurl = \"https://example.com/hooks/PathSecret8?token=QTok9\"\n\n\
+         [channels.bot]\nkind = \"webhook\"\n\
+         url = \"https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxf/sendMessage\"\n\n\
+         [providers.a]\nkind = \"openai\"\nbase_url = \"https://TokenAsUser1abcdef@api.example.com/v1#k=Frag12\"\n\n\
+         [providers.local]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:11434/v1\"\n",
+    );
+    let shown = stdout(&env.run(&["--config", "c.toml", "config", "show"]));
+    for secret in [
+        "SlackSecretPath5",
+        "PathSecret8",
+        "QTok9",
+        "AAHdqTcvCH1vGWJxf",
+        "TokenAsUser1",
+        "Frag12",
+    ] {
+        assert!(!shown.contains(secret), "{secret} in {shown}");
+    }
+    let get = |key: &str| json(&env.run(&["--config", "c.toml", "config", "get", key]));
+    assert_eq!(
+        get("channels.slack.url"),
+        "https://hooks.slack.com/services/[REDACTED]"
+    );
+    assert_eq!(
+        get("channels.hook.url"),
+        "https://example.com/hooks/[REDACTED]?[REDACTED]"
+    );
+    assert_eq!(
+        get("channels.bot.url"),
+        "https://api.telegram.org/[REDACTED]"
+    );
+    // What holds no secret is shown as it is.
+    assert_eq!(get("providers.local.base_url"), "http://127.0.0.1:11434/v1");
 }

@@ -69,6 +69,8 @@ fn servers_are_kept_with_secrets_sealed(backend) {
         "{warned}"
     );
     // A header no server could be sent is refused, and cannot forge a line on stderr.
+    let o = env.run(&["mcp", "add", "bad", "--command", "x", "--env", "A\nerror: forged=v"]);
+    assert_error(&o, 2, "usage");
     for bad in ["X\nerror: forged=v", "X-Key=a\nerror: forged", "X\u{1b}[2J=v"] {
         let o = env.run(&["mcp", "add", "bad", "--url", "https://x.example/mcp", "--header", bad]);
         assert_error(&o, 2, "usage");
