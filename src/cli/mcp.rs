@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::shared::{CallerArgs, PageArgs};
+use super::shared::{CallerArgs, PageArgs, env_var, header, warn_blank_values};
 use super::{Context, Status, table};
 use crate::config::Settings;
 use crate::error::{Error, Result};
@@ -199,59 +199,6 @@ pub struct RequestArgs {
     pub tools: Vec<String>,
     #[arg(long)]
     pub reason: String,
-}
-
-/// Warns of a value that looks cut short, most often by a shell variable that was empty
-/// (`--header "Authorization=Bearer $TOKEN"` with no TOKEN): empty, or ending in white space.
-/// Stored all the same: an empty value can be meant.
-fn warn_blank_values(ctx: &Context, flag: &str, pairs: &[(String, String)]) {
-    for (key, value) in pairs {
-        if value.trim().is_empty() {
-            ctx.out.warn(&format!(
-                "{flag} {key} has an empty value (was a shell variable unset?)"
-            ));
-        } else if value.ends_with(char::is_whitespace) {
-            // The value itself is not shown: it is a secret.
-            ctx.out.warn(&format!(
-                "{flag} {key}'s value ends in white space (was a shell variable unset?)"
-            ));
-        }
-    }
-}
-
-/// `--header NAME=VALUE`: a name HTTP allows, a value without line breaks or other control
-/// characters (what no server could be sent).
-fn header(s: &str) -> std::result::Result<(String, String), String> {
-    let (name, value) = key_value(s)?;
-    reqwest::header::HeaderName::from_bytes(name.as_bytes())
-        .map_err(|_| format!("`{}` is not an HTTP header name", name.escape_debug()))?;
-    reqwest::header::HeaderValue::from_str(&value).map_err(|_| {
-        format!("the value of header {name} holds a line break or another control character")
-    })?;
-    Ok((name, value))
-}
-
-/// `--env NAME=VALUE`: a name a process can be given (no white space or control character).
-fn env_var(s: &str) -> std::result::Result<(String, String), String> {
-    let (name, value) = key_value(s)?;
-    if name
-        .chars()
-        .any(|c| c.is_whitespace() || c.is_control() || c == '\0')
-        || !name.is_ascii()
-    {
-        return Err(format!(
-            "`{}` is not an environment variable's name",
-            name.escape_debug()
-        ));
-    }
-    Ok((name, value))
-}
-
-fn key_value(s: &str) -> std::result::Result<(String, String), String> {
-    s.split_once('=')
-        .filter(|(k, _)| !k.is_empty())
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .ok_or_else(|| format!("expected KEY=VALUE, got `{s}`"))
 }
 
 fn who(ctx: &Context, w: &WhoArgs) -> Result<(Scope, String)> {
