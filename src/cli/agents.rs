@@ -116,30 +116,11 @@ pub fn run(ctx: &Context, args: AgentsArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-/// The provider and model a run of agent `a` uses when the command line names neither: its
-/// own, else the default provider and that provider's model (`None` where there is none).
-fn provider_and_model(settings: &Settings, a: &AgentConfig) -> (Option<String>, Option<String>) {
-    let env = |k: &str| std::env::var(k).ok();
-    let providers = &settings.config.providers;
-    let provider = a
-        .provider
-        .clone()
-        .or_else(|| crate::providers::default_name(providers, &env).ok());
-    let model = a.model.clone().or_else(|| {
-        let name = provider.as_deref()?;
-        crate::providers::resolve(providers, name, &env)
-            .ok()?
-            .config
-            .model
-    });
-    (provider, model)
-}
-
 /// `agents list`: config's agents, and `default` first when config has none by that name;
 /// the provider and model are those a run would use.
 fn exec_list(ctx: &Context, settings: &Settings) -> Result<()> {
     let row = |key: &str, a: &AgentConfig, description: Option<&str>| {
-        let (provider, model) = provider_and_model(settings, a);
+        let (provider, model) = crate::ops::run::provider_and_model(settings, a);
         json!({"agent": key, "type": a.agent_type.clone().unwrap_or("open".into()),
                "provider": provider, "model": model, "description": description})
     };
@@ -181,7 +162,7 @@ fn exec_show(ctx: &Context, settings: &Settings, key: &str) -> Result<()> {
     check_agent(ctx, key)?;
     let a = settings.config.agents.get(key).cloned().unwrap_or_default();
     let store = ctx.any_store()?;
-    let (provider, model) = provider_and_model(settings, &a);
+    let (provider, model) = crate::ops::run::provider_and_model(settings, &a);
     let doc = json!({
         "agent": key,
         "type": a.agent_type.clone().unwrap_or("open".into()),

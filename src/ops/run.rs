@@ -52,6 +52,39 @@ pub struct RunKit {
     notes: Vec<Note>,
 }
 
+/// The provider a run of `agent` talks to: the one asked for, else the agent's, else the
+/// default one (`[providers.default]`, the first configured, or the environment's).
+pub fn provider_name(
+    settings: &Settings,
+    agent: Option<&AgentConfig>,
+    asked: Option<&str>,
+) -> Result<String> {
+    match asked
+        .map(str::to_string)
+        .or(agent.and_then(|c| c.provider.clone()))
+    {
+        Some(p) => Ok(p),
+        None => providers::default_name(&settings.config.providers, &|k| std::env::var(k).ok()),
+    }
+}
+
+/// The provider and model a run of `agent` uses when the command line names neither (`None`
+/// where there is none): [`provider_name`], and the agent's model, else that provider's.
+pub fn provider_and_model(
+    settings: &Settings,
+    agent: &AgentConfig,
+) -> (Option<String>, Option<String>) {
+    let provider = provider_name(settings, Some(agent), None).ok();
+    let model = agent.model.clone().or_else(|| {
+        let env = |k: &str| std::env::var(k).ok();
+        providers::resolve(&settings.config.providers, provider.as_deref()?, &env)
+            .ok()?
+            .config
+            .model
+    });
+    (provider, model)
+}
+
 impl RunKit {
     /// Resolves the agent and its provider and opens the caller's toolbox.
     pub fn open(settings: &Settings, store: &Store, o: RunOptions<'_>) -> Result<RunKit> {
@@ -61,14 +94,7 @@ impl RunKit {
             None => config.agents.get("default"),
         };
         let env = |k: &str| std::env::var(k).ok();
-        let provider = match o
-            .provider
-            .map(str::to_string)
-            .or(agent.and_then(|c| c.provider.clone()))
-        {
-            Some(p) => p,
-            None => providers::default_name(&config.providers, &env)?,
-        };
+        let provider = provider_name(settings, agent, o.provider)?;
         let resolved = providers::resolve(&config.providers, &provider, &env)?;
         let mut notes = Vec::new();
         if let Some(var) = resolved.overridden_env {
