@@ -18,6 +18,7 @@ use reqwest::Url;
 use serde_json::{Map, Value, json};
 
 use super::{WebConfig, html, ssrf};
+use crate::error::{Error, ErrorKind};
 use crate::store::Store;
 use crate::tools::{CallContext, Risk, Tool, ToolResult};
 
@@ -87,26 +88,30 @@ pub fn check_url(url: &Url, web: &WebConfig, redirect: bool) -> Result<(), Strin
     Ok(())
 }
 
-/// Fetches and renders one page (the text inside the wrapper). `Err`: the message for the model.
+/// Fetches and renders one page (the text inside the wrapper). `Err`: the message for the model,
+/// with its kind for a command line's exit code: a bad URL is usage, every check of
+/// [`check_url`] (the SSRF guard, the domain lists) a refusal, as a webhook channel's; a page
+/// that cannot be had is the network peer's failure (a timeout its own kind).
 pub fn fetch(
     web: &WebConfig,
     req: &Request,
     workspace: &Path,
     denied: &[String],
-) -> Result<String, String> {
+) -> Result<String, Error> {
     let url = req.url.trim();
     if url.is_empty() {
-        return Err("url is required".into());
+        return Err(Error::usage("url is required"));
     }
-    let start = Url::parse(url).map_err(|e| format!("invalid URL: {e}"))?;
-    check_url(&start, web, false)?;
+    let start = Url::parse(url).map_err(|e| Error::usage(format!("invalid URL: {e}")))?;
+    check_url(&start, web, false).map_err(Error::denied)?;
     // A body is read up to ten times the characters asked for, never past the configured cap.
     let limit = req
         .max_chars
         .saturating_mul(10)
         .max(MIN_BODY)
         .min(web.max_body_bytes.max(MIN_BODY));
-    let page = super::block_on(get(web, start.clone(), limit))?;
+    let page = super::block_on(async { Ok(get(web, start.clone(), limit).await) })
+        .map_err(Error::internal)??;
     let (extractor, text) = extract(&page, req.text_mode);
     let mut out = format!("URL: {}\n", page.url);
     if page.url != start {
@@ -121,7 +126,7 @@ pub fn fetch(
 }
 
 /// GET with redirects followed by hand, each hop checked; the body read up to `limit` bytes.
-async fn get(web: &WebConfig, start: Url, limit: usize) -> Result<Page, String> {
+async fn get(web: &WebConfig, start: Url, limit: usize) -> Result<Page, Error> {
     let timeout = Duration::from_secs(web.timeout_secs.max(1));
     // One client per kind of hop, built when first needed.
     let (mut plain, mut tls) = (None, None);
@@ -132,17 +137,22 @@ async fn get(web: &WebConfig, start: Url, limit: usize) -> Result<Page, String> 
         let slot = if https { &mut tls } else { &mut plain };
         let client = match slot {
             Some(c) => c,
-            None => slot.insert(super::client(web, timeout, https)?),
+            None => slot.insert(super::client(web, timeout, https).map_err(Error::internal)?),
         };
         let response = client
             .get(url.clone())
             .header(reqwest::header::ACCEPT, ACCEPT)
             .send()
             .await
-            .map_err(|e| match super::refusal(&e) {
-                Some(r) if hops > 0 => format!("redirect SSRF protection: {r}"),
-                Some(r) => format!("SSRF protection: {r}"),
-                None => failed(&super::describe(&e)),
+            .map_err(|e| {
+                let prefix = if hops > 0 { "redirect " } else { "" };
+                if let Some(r) = super::refusal(&e) {
+                    Error::denied(format!("{prefix}SSRF protection: {r}"))
+                } else if let Some(r) = super::unresolved(&e) {
+                    Error::upstream(format!("{prefix}SSRF protection: {r}"))
+                } else {
+                    failed(&e)
+                }
             })?;
         let status = response.status();
         let location = response
@@ -155,15 +165,17 @@ async fn get(web: &WebConfig, start: Url, limit: usize) -> Result<Page, String> 
         {
             hops += 1;
             if hops > web.max_redirects {
-                return Err(failed(&format!(
+                return Err(Error::upstream(failed_text(&format!(
                     "stopped after {} redirects",
                     web.max_redirects
-                )));
+                ))));
             }
-            let next = url
-                .join(&location)
-                .map_err(|e| failed(&format!("bad redirect location {location:?}: {e}")))?;
-            check_url(&next, web, true)?;
+            let next = url.join(&location).map_err(|e| {
+                Error::upstream(failed_text(&format!(
+                    "bad redirect location {location:?}: {e}"
+                )))
+            })?;
+            check_url(&next, web, true).map_err(Error::denied)?;
             url = next;
             continue;
         }
@@ -179,7 +191,7 @@ async fn get(web: &WebConfig, start: Url, limit: usize) -> Result<Page, String> 
             match response.chunk().await {
                 Ok(Some(chunk)) => body.extend_from_slice(&chunk),
                 Ok(None) => break,
-                Err(e) => return Err(failed(&super::describe(&e))),
+                Err(e) => return Err(failed(&e)),
             }
         }
         body.truncate(limit);
@@ -192,8 +204,18 @@ async fn get(web: &WebConfig, start: Url, limit: usize) -> Result<Page, String> 
     }
 }
 
+/// A request that failed on the way: `fetch failed: <err>`, a timeout of its own kind.
+fn failed(err: &reqwest::Error) -> Error {
+    let kind = if err.is_timeout() {
+        ErrorKind::Timeout
+    } else {
+        ErrorKind::Upstream
+    };
+    Error::new(kind, failed_text(&super::describe(err)))
+}
+
 /// `fetch failed: <err>` with the error cut to [`ERROR_CAP`] bytes.
-fn failed(err: &str) -> String {
+fn failed_text(err: &str) -> String {
     if err.len() <= ERROR_CAP {
         return format!("fetch failed: {err}");
     }
@@ -351,7 +373,7 @@ impl Tool for WebFetch {
                 remember(key, wrapped.clone());
                 ToolResult::text(wrapped)
             }
-            Err(e) => ToolResult::error(e),
+            Err(e) => ToolResult::from_error(&e),
         }
     }
 }

@@ -114,9 +114,14 @@ pub fn wrap_external(source: &str, content: &str) -> String {
     out
 }
 
-/// A refusal by the guarded resolver; found again in reqwest's error chain.
+/// A refusal by the guarded resolver (a name that resolves to an address that is not public);
+/// found again in reqwest's error chain.
 #[derive(Debug)]
 struct Refused(String);
+
+/// A name the guarded resolver could not resolve: the network's failure, not a refusal.
+#[derive(Debug)]
+struct Unresolved(String);
 
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -124,6 +129,13 @@ impl std::fmt::Display for Refused {
     }
 }
 impl std::error::Error for Refused {}
+
+impl std::fmt::Display for Unresolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for Unresolved {}
 
 /// The resolver every web request goes through: it resolves a name (or takes its pinned
 /// addresses) and refuses the connection when *any* address is not public, unless the name is
@@ -148,7 +160,7 @@ impl reqwest::dns::Resolve for GuardedResolver {
                 None => tokio::net::lookup_host((host.as_str(), 0))
                     .await
                     .map_err(|e| {
-                        Box::new(Refused(format!("DNS resolution failed for {host}: {e}")))
+                        Box::new(Unresolved(format!("DNS resolution failed for {host}: {e}")))
                             as Box<dyn std::error::Error + Send + Sync>
                     })?
                     .collect(),
@@ -202,10 +214,20 @@ pub fn client(web: &WebConfig, timeout: Duration, https: bool) -> Result<reqwest
 
 /// The guard's refusal inside a reqwest error, if that is why it failed.
 pub fn refusal(err: &reqwest::Error) -> Option<String> {
+    in_chain::<Refused>(err).map(|r| r.0.clone())
+}
+
+/// The resolver's failure to resolve a name inside a reqwest error, if that is why it failed.
+pub fn unresolved(err: &reqwest::Error) -> Option<String> {
+    in_chain::<Unresolved>(err).map(|r| r.0.clone())
+}
+
+/// The first error of type `T` in `err`'s chain of causes.
+fn in_chain<T: std::error::Error + 'static>(err: &reqwest::Error) -> Option<&T> {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
     while let Some(e) = source {
-        if let Some(r) = e.downcast_ref::<Refused>() {
-            return Some(r.0.clone());
+        if let Some(found) = e.downcast_ref::<T>() {
+            return Some(found);
         }
         source = e.source();
     }
