@@ -393,10 +393,19 @@ fn file_tools_behave(backend) {
         ("./src/*.rs".to_string(), "src/a.rs\n"),
         (format!("{}/src/*.rs", real.display()), "src/a.rs\n"),
         ("src/".to_string(), "src/a.rs\n(src/ is a directory: showing src/**)\n"),
+        ("./src".to_string(), "src/a.rs\n(src is a directory: showing src/**)\n"),
         ("./src//./a.rs".to_string(), "src/a.rs\n"),
     ] {
         let o = json(&exec_tool(&env, &["glob"], json!({ "pattern": pattern })));
         assert_eq!(o["result"]["for_llm"], shown, "{pattern}");
+    }
+    // A directory's name is not stretched past what it names: a file's name, a wildcard, a
+    // missing name or one outside the workspace matches as written.
+    env.write("src/lib", "");
+    for pattern in ["src/a.r?", "nothing", "../src", "src/lib"] {
+        let o = json(&exec_tool(&env, &["glob"], json!({ "pattern": pattern })));
+        let text = o["result"]["for_llm"].as_str().unwrap_or_default();
+        assert!(!text.contains("is a directory"), "{pattern}: {text}");
     }
     let o = exec_tool(&env, &["glob"], json!({"pattern": "/**/*.rs"}));
     assert_ne!(code(&o), 0);

@@ -84,6 +84,12 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
         None => (relative.clone(), None),
     };
     let mut found = glob_once(&ws, &start, &used)?;
+    // A directory's name without the slash (`sub`): the files beneath it, as with `sub/`.
+    if found.is_empty() && note.is_none() && names_a_directory(&ws, &start, &used) {
+        used = format!("{used}/**");
+        note = Some(format!("({relative} is a directory: showing {used})\n"));
+        found = glob_once(&ws, &start, &used)?;
+    }
     if found.is_empty() && !used.contains('/') && used.starts_with("*.") {
         used = format!("**/{used}");
         note = Some(format!("(no match for {pattern}; showing {used})\n"));
@@ -114,6 +120,16 @@ fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
         out.push_str(&note);
     }
     Ok(ToolResult::silent(out))
+}
+
+/// Whether `pattern` is a plain path (no wildcard) to a directory beneath `start`, reached
+/// as every file tool reaches one (contained, not denied).
+fn names_a_directory(ws: &Workspace, start: &Path, pattern: &str) -> bool {
+    !pattern.contains(['*', '?', '[', '{', '\\'])
+        && start
+            .join(pattern)
+            .to_str()
+            .is_some_and(|path| ws.open_dir(path).is_ok())
 }
 
 /// `pattern` as the walk matches it: relative to the directory searched, `start` (absolute).
