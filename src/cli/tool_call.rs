@@ -75,7 +75,22 @@ pub(crate) fn exec_call(
     args: &Value,
     caller: CallerArgs,
 ) -> Result<Status> {
-    exec(
+    exec_shown(ctx, tool, args, caller, None)
+}
+
+/// A tool's reply as people read it: `None` keeps the reply as the tool wrote it.
+pub(crate) type Shown = fn(&str) -> Option<String>;
+
+/// [`exec_call`], with the reply shown on a terminal as `shown` renders it (`--json` and pipes
+/// get the call's outcome as `tools exec` prints it).
+pub(crate) fn exec_shown(
+    ctx: &Context,
+    tool: &str,
+    args: &Value,
+    caller: CallerArgs,
+    shown: Option<Shown>,
+) -> Result<Status> {
+    exec_as(
         ctx,
         ExecArgs {
             name: tool.into(),
@@ -87,12 +102,18 @@ pub(crate) fn exec_call(
             dry_run: false,
             on_ask: OnAsk::Deny,
         },
+        shown,
     )
 }
 
 /// `tools exec`: the call `a` through the gate, its outcome printed (an error document for a
 /// call that did not go through).
 pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
+    exec_as(ctx, a, None)
+}
+
+/// [`exec`], the reply shown to people as `shown` renders it.
+fn exec_as(ctx: &Context, a: ExecArgs, shown: Option<Shown>) -> Result<Status> {
     // The tool's processes get KILL_GRACE after SIGTERM; recording the call takes the rest.
     let signal = super::signals::watch(
         crate::tools::exec::run::KILL_GRACE + std::time::Duration::from_secs(1),
@@ -139,7 +160,8 @@ pub(crate) fn exec(ctx: &Context, a: ExecArgs) -> Result<Status> {
     store.release_at_exit();
     match outcome.error_kind() {
         None => {
-            let text = outcome.reply();
+            let reply = outcome.reply();
+            let text = shown.and_then(|render| render(&reply)).unwrap_or(reply);
             ctx.out.data(&outcome, |w| {
                 if outcome.result.is_none() {
                     writeln!(

@@ -101,6 +101,19 @@ fn background_commands_are_followed_to_their_end(backend) {
     assert_eq!(log["log"], "two\n[REDACTED]\n", "{log}");
     let raw = stdout(&env.run(&["process", "log", &id.to_string()]));
     assert!(!raw.contains(TOKEN), "{raw}");
+    // On a terminal: the status and the output, a table for the list; not the tool's JSON.
+    let screen = on_unanswered_terminal(&env, &format!("process log {id}")).replace("\r\n", "\n");
+    assert!(
+        screen.starts_with(&format!("process {id}: exited (exit 3) · echo one; sleep 0.4;"))
+            && screen.ends_with("\none\ntwo\n[REDACTED]\n"),
+        "{screen}"
+    );
+    let screen = on_unanswered_terminal(&env, "process list").replace("\r\n", "\n");
+    assert!(screen.starts_with("ID  STATUS "), "{screen}");
+    assert!(
+        screen.contains(&format!("\n{id}   exited (exit 3)  ")),
+        "{screen}"
+    );
     // The logs are goclaw's state: a command does not see them.
     let home = env.home().canonicalize().unwrap();
     let (c, seen) = tool_text(&env.run(&[
