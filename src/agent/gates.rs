@@ -16,7 +16,7 @@ use super::config::QualityGate;
 use super::review::{Review, parse_review};
 use super::turn::RunState;
 use super::*;
-use crate::tools::child_run::{self, ChildRun};
+use crate::tools::child_run::{self, ChildRun, RunFlags};
 use crate::tools::gate::Status;
 
 /// Most revisions a gate allows, whatever config says (each gives the agent its budget again).
@@ -221,15 +221,16 @@ impl Runner<'_> {
         round: (u32, u32),
     ) -> Result<Check> {
         let run_id = uuid::Uuid::now_v7().to_string();
-        let flags = vec![
-            format!("--agent={agent}"),
-            format!("--run-id={run_id}"),
-            format!("--parent-run={}", st.meta.run_id),
-            format!("--depth={}", st.link.depth + 1),
-            format!("--label=gate:{agent}"),
-            "--on-ask=deny".to_string(),
-            "--skip-gates".to_string(),
-        ];
+        let flags = RunFlags {
+            agent: Some(agent.to_string()),
+            run_id: Some(run_id.clone()),
+            parent_run: Some(st.meta.run_id.clone()),
+            depth: Some(st.link.depth + 1),
+            label: Some(format!("gate:{agent}")),
+            on_ask: Some("deny".into()),
+            skip_gates: true,
+            ..RunFlags::default()
+        };
         let message = review_request(&st.message, answer, round);
         let workspace = self.gate.workspace_for(None);
         let (tx, rx) = std::sync::mpsc::channel();

@@ -16,6 +16,7 @@ use crate::config::Settings;
 use crate::cron::{self, Claim, Ending, Job, Payload};
 use crate::error::{Error, Result};
 use crate::store::{Store, now_ms};
+use crate::tools::child_run::{self, Message, RunFlags};
 use crate::tools::gate::{CallRequest, Ceiling, OnAsk};
 
 /// How long a claimed job may take before another tick may take it over.
@@ -202,22 +203,22 @@ fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
     let config = settings
         .config_exists
         .then_some(settings.config_path.as_path());
-    let mut cmd = cron::goclaw_child(&settings.store_target(), &settings.workspace, config)
-        .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    cmd.args(["--json", "run", "--on-ask", "deny", "--timeout"])
-        .arg(format!("{}s", RUN_TIMEOUT.as_secs()))
-        .arg(format!("--allow-tools={}", job.allowed_tools.join(",")));
-    for (flag, v) in [
-        ("--agent", &job.agent),
-        ("--user", &job.user),
-        ("--session", &job.session),
-    ] {
-        if let Some(v) = v {
-            cmd.arg(flag).arg(v);
-        }
-    }
+    let flags = RunFlags {
+        on_ask: Some("deny".into()),
+        timeout: Some(format!("{}s", RUN_TIMEOUT.as_secs())),
+        allow_tools: Some(job.allowed_tools.clone()),
+        agent: job.agent.clone(),
+        user: job.user.clone(),
+        session: job.session.clone(),
+        ..RunFlags::default()
+    };
     // The job's message is text, never @FILE or stdin.
-    cmd.arg("--literal").arg("--").arg(message);
+    let mut cmd = child_run::run_command(
+        (&settings.store_target(), &settings.workspace, config),
+        &flags,
+        Message::Text(message),
+    )
+    .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
     let out = cmd
         .output()
         .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;

@@ -6,19 +6,155 @@
 //! `--events` relayed line by line when the starter shows events; and a thread that reaps it and
 //! reports how it ended, so a long-lived starter keeps no zombies.
 
+use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 
 use super::gate::SharedRelay;
 
+/// The flags of a child `goclaw run`, typed, so every starter writes them one way: each value
+/// as `--flag=VALUE` (one that starts with `-` stays a value), a switch as `--flag`.
+/// `cli::run`'s tests parse what [`RunFlags::args`] writes with `goclaw run`'s own definition.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunFlags {
+    /// goclaw's global `--quiet` (before `run`): no notes on stderr.
+    pub quiet: bool,
+    pub agent: Option<String>,
+    pub user: Option<String>,
+    pub session: Option<String>,
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub run_id: Option<String>,
+    pub parent_run: Option<String>,
+    pub depth: Option<u32>,
+    pub label: Option<String>,
+    pub team: Option<String>,
+    pub task: Option<String>,
+    /// As `--on-ask` takes it: `deny`, `fail`, `allow`, `wait:DUR`.
+    pub on_ask: Option<String>,
+    /// As `--timeout` takes it: `90s`, `10m`.
+    pub timeout: Option<String>,
+    pub max_iterations: Option<u32>,
+    pub allow_tools: Option<Vec<String>>,
+    /// As `--context` takes it (text, or @FILE with an absolute path).
+    pub context: Option<String>,
+    pub record: Option<std::path::PathBuf>,
+    pub gates: Vec<String>,
+    pub gate_agents: Vec<String>,
+    pub gate_retries: Option<u32>,
+    pub evaluator: Option<String>,
+    pub max_rounds: Option<u32>,
+    pub skip_gates: bool,
+    pub events: bool,
+    pub detach: bool,
+    pub detached: bool,
+    pub detach_children: bool,
+    pub sent: bool,
+}
+
+impl RunFlags {
+    /// The flags after `run`, in a fixed order.
+    pub fn args(&self) -> Vec<OsString> {
+        let mut args: Vec<OsString> = Vec::new();
+        let values: [(&str, Option<String>); 16] = [
+            ("agent", self.agent.clone()),
+            ("user", self.user.clone()),
+            ("session", self.session.clone()),
+            ("provider", self.provider.clone()),
+            ("model", self.model.clone()),
+            ("run-id", self.run_id.clone()),
+            ("parent-run", self.parent_run.clone()),
+            ("depth", self.depth.map(|n| n.to_string())),
+            ("label", self.label.clone()),
+            ("team", self.team.clone()),
+            ("task", self.task.clone()),
+            ("on-ask", self.on_ask.clone()),
+            ("timeout", self.timeout.clone()),
+            ("max-iterations", self.max_iterations.map(|n| n.to_string())),
+            (
+                "allow-tools",
+                self.allow_tools.as_ref().map(|l| l.join(",")),
+            ),
+            ("context", self.context.clone()),
+        ];
+        for (flag, value) in values {
+            if let Some(v) = value {
+                args.push(format!("--{flag}={v}").into());
+            }
+        }
+        if let Some(path) = &self.record {
+            let mut arg = OsString::from("--record=");
+            arg.push(path);
+            args.push(arg);
+        }
+        args.extend(self.gates.iter().map(|c| format!("--gate={c}").into()));
+        args.extend(
+            self.gate_agents
+                .iter()
+                .map(|g| format!("--gate-agent={g}").into()),
+        );
+        let more: [(&str, Option<String>); 3] = [
+            ("gate-retries", self.gate_retries.map(|n| n.to_string())),
+            ("evaluator", self.evaluator.clone()),
+            ("max-rounds", self.max_rounds.map(|n| n.to_string())),
+        ];
+        for (flag, value) in more {
+            if let Some(v) = value {
+                args.push(format!("--{flag}={v}").into());
+            }
+        }
+        let switches = [
+            ("skip-gates", self.skip_gates),
+            ("events", self.events),
+            ("detach", self.detach),
+            ("detached", self.detached),
+            ("detach-children", self.detach_children),
+            ("sent", self.sent),
+        ];
+        args.extend(
+            switches
+                .into_iter()
+                .filter(|(_, on)| *on)
+                .map(|(flag, _)| format!("--{flag}").into()),
+        );
+        args
+    }
+}
+
+/// How a child run gets its message.
+pub enum Message<'a> {
+    /// As text on the command line (`--literal`: never @FILE or stdin).
+    Text(&'a str),
+    /// On its stdin (no length limit, not in `ps`): the caller writes it.
+    Stdin,
+}
+
+/// `goclaw [--quiet] --json run FLAGS -- MESSAGE` on the starter's store, workspace and config.
+pub fn run_command(
+    (store, workspace, config): (&crate::store::StoreTarget, &Path, Option<&Path>),
+    flags: &RunFlags,
+    message: Message<'_>,
+) -> std::io::Result<std::process::Command> {
+    let mut cmd = crate::cron::goclaw_child(store, workspace, config)?;
+    if flags.quiet {
+        cmd.arg("--quiet");
+    }
+    cmd.args(["--json", "run"]).args(flags.args());
+    match message {
+        Message::Text(text) => cmd.arg("--literal").arg("--").arg(text),
+        Message::Stdin => cmd.args(["--", "-"]),
+    };
+    Ok(cmd)
+}
+
 /// What to start.
 pub struct ChildRun<'a> {
     pub store: &'a crate::store::StoreTarget,
     pub workspace: &'a Path,
     pub config: Option<&'a Path>,
-    /// Flags of `goclaw run`, each `--flag=VALUE` or `--flag` (values the caller chose).
-    pub flags: Vec<String>,
+    /// Its flags (`--quiet` and `--events` are set here).
+    pub flags: RunFlags,
     /// The message, passed as text.
     pub message: &'a str,
     /// Where its events go, line by line (it then runs with `--events`).
@@ -31,12 +167,16 @@ pub fn start(
     c: ChildRun<'_>,
     on_exit: impl FnOnce(std::io::Result<ExitStatus>) + Send + 'static,
 ) -> std::io::Result<u32> {
-    let mut cmd = crate::cron::goclaw_child(c.store, c.workspace, c.config)?;
-    cmd.args(["--quiet", "--json", "run"]).args(&c.flags);
-    if c.relay.is_some() {
-        cmd.arg("--events");
-    }
-    cmd.arg("--literal").arg("--").arg(c.message);
+    let flags = RunFlags {
+        quiet: true,
+        events: c.relay.is_some(),
+        ..c.flags
+    };
+    let mut cmd = run_command(
+        (c.store, c.workspace, c.config),
+        &flags,
+        Message::Text(c.message),
+    )?;
     cmd.stdout(if c.relay.is_some() {
         Stdio::piped()
     } else {

@@ -8,6 +8,7 @@ use std::process::Stdio;
 
 use serde_json::{Map, Value, json};
 
+use super::child_run::{Message, RunFlags, run_command};
 use super::{CallContext, Risk, Tool, ToolResult, given_arg};
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -147,29 +148,29 @@ fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<T
         ));
     }
     let session = own_session(ctx, store, key)?;
-    let mut cmd = crate::cron::goclaw_child(&ctx.store, &ctx.workspace, ctx.config_path.as_deref())
-        .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    // Values go as `--flag=VALUE`: one that starts with `-` stays a value.
-    cmd.args(["--json", "run", "--detach", "--on-ask", "deny"])
-        .arg(format!("--session={key}"));
-    if let Some(agent) = ctx.agent.as_deref() {
-        cmd.arg(format!("--agent={agent}"));
-    }
-    if let Some(user) = session["user"].as_str() {
-        cmd.arg(format!("--user={user}"));
-    }
     // The provider and model of this run, else the ones the session last used.
     let (provider, model) = match &ctx.run {
         Some(run) => (Some(run.provider.as_str()), Some(run.model.as_str())),
         None => (session["provider"].as_str(), session["model"].as_str()),
     };
-    for (flag, value) in [("--provider", provider), ("--model", model)] {
-        if let Some(v) = value {
-            cmd.arg(format!("{flag}={v}"));
-        }
-    }
-    // The message is text, never @FILE or stdin; the run it starts cannot start further runs.
-    cmd.args(["--literal", "--sent", "--"]).arg(message);
+    let flags = RunFlags {
+        detach: true,
+        on_ask: Some("deny".into()),
+        session: Some(key.to_string()),
+        agent: ctx.agent.clone(),
+        user: session["user"].as_str().map(str::to_string),
+        provider: provider.map(str::to_string),
+        model: model.map(str::to_string),
+        // The run it starts cannot start further runs.
+        sent: true,
+        ..RunFlags::default()
+    };
+    let mut cmd = run_command(
+        (&ctx.store, &ctx.workspace, ctx.config_path.as_deref()),
+        &flags,
+        Message::Text(message),
+    )
+    .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
     cmd.stderr(Stdio::piped());
     let out = cmd
         .output()

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::child_run::{self, ChildRun};
+use super::child_run::{self, ChildRun, RunFlags};
 use super::gate::RunLink;
 use super::{CallContext, Risk, Tool, ToolResult, given_arg};
 use crate::error::{Error, Result};
@@ -218,27 +218,19 @@ fn launch(
     agent: Option<&str>,
     (provider, model): (Option<&str>, Option<&str>),
 ) -> std::io::Result<u32> {
-    let mut flags = vec![
-        "--on-ask=deny".to_string(),
-        format!("--run-id={}", c.run_id),
-        format!("--parent-run={}", c.parent_run_id),
-        format!("--depth={}", c.parent_depth + 1),
-        format!("--label={}", c.label),
-        format!("--max-iterations={}", ctx.subagents.max_iterations.max(1)),
-    ];
-    let named = [
-        ("--agent", agent),
-        ("--provider", provider),
-        ("--model", model),
-    ];
-    for (flag, value) in named {
-        if let Some(v) = value {
-            flags.push(format!("{flag}={v}"));
-        }
-    }
-    if c.detached {
-        flags.push("--detached".into());
-    }
+    let flags = RunFlags {
+        on_ask: Some("deny".into()),
+        run_id: Some(c.run_id.to_string()),
+        parent_run: Some(c.parent_run_id.to_string()),
+        depth: Some(c.parent_depth + 1),
+        label: Some(c.label.to_string()),
+        max_iterations: Some(ctx.subagents.max_iterations.max(1)),
+        agent: agent.map(str::to_string),
+        provider: provider.map(str::to_string),
+        model: model.map(str::to_string),
+        detached: c.detached,
+        ..RunFlags::default()
+    };
     let (store, run_id) = (ctx.store.clone(), c.run_id.to_string());
     child_run::start(
         ChildRun {

@@ -32,6 +32,7 @@ use crate::store::Store;
 use crate::team::board::{self, Board, RunEnd, TaskState, Watch};
 use crate::team::{self, Team, mailbox};
 use crate::text::scrub::Scrubber;
+use crate::tools::child_run::RunFlags;
 use crate::tools::gate::SharedRelay;
 pub use events::{TeamEvent, TeamEventData};
 use procs::{Ended, Launcher, Procs, Role, Started};
@@ -324,11 +325,14 @@ impl Dispatcher<'_> {
     /// Starts a turn of the lead, in the team run's session; its run id.
     fn lead_turn(&mut self, message: &str) -> Result<String> {
         let run_id = uuid::Uuid::now_v7().to_string();
-        let session = format!("--session=team-run:{}", self.team_run_id);
+        let session = RunFlags {
+            session: Some(format!("team-run:{}", self.team_run_id)),
+            ..RunFlags::default()
+        };
         let lead = self.team.lead.clone();
         let started = self
             .procs
-            .start(&run_id, &lead, Role::Lead, (message, vec![session]))?;
+            .start(&run_id, &lead, Role::Lead, (message, session))?;
         self.dispatched(&started);
         Ok(run_id)
     }
@@ -408,7 +412,13 @@ impl Dispatcher<'_> {
                 Role::Member {
                     task_id: task_id.clone(),
                 },
-                ("", vec![format!("--task={task_id}")]),
+                (
+                    "",
+                    RunFlags {
+                        task: Some(task_id.clone()),
+                        ..RunFlags::default()
+                    },
+                ),
             );
             match started {
                 Ok(s) => {
@@ -487,7 +497,13 @@ impl Dispatcher<'_> {
                 Role::Review {
                     task_id: t.task.id.clone(),
                 },
-                (&message, vec!["--skip-gates".into()]),
+                (
+                    &message,
+                    RunFlags {
+                        skip_gates: true,
+                        ..RunFlags::default()
+                    },
+                ),
             )?;
             *self.reviews.entry(t.task.id.clone()).or_default() += 1;
             self.dispatched(&s);

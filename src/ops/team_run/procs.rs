@@ -10,7 +10,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::tools::child_run::{self, ChildRun};
+use crate::tools::child_run::{self, ChildRun, RunFlags};
 use crate::tools::gate::SharedRelay;
 
 /// What a started run is for.
@@ -79,29 +79,24 @@ impl Procs {
         run_id: &str,
         agent: &str,
         role: Role,
-        (message, extra): (&str, Vec<String>),
+        (message, extra): (&str, RunFlags),
     ) -> Result<Started> {
         let l = &self.launcher;
-        let mut flags = vec![
-            "--on-ask=deny".to_string(),
-            format!("--run-id={run_id}"),
-            format!("--parent-run={}", l.team_run_id),
-            "--depth=0".to_string(),
-            format!("--agent={agent}"),
-        ];
-        // A reviewer judges a result; it is not the team's (no TEAM.md, no mailbox).
-        if !matches!(role, Role::Review { .. }) {
-            flags.push(format!("--team={}", l.team));
-        }
-        flags.push(format!(
-            "--label={}",
-            match &role {
+        let flags = RunFlags {
+            on_ask: Some("deny".into()),
+            run_id: Some(run_id.to_string()),
+            parent_run: Some(l.team_run_id.clone()),
+            depth: Some(0),
+            agent: Some(agent.to_string()),
+            // A reviewer judges a result; it is not the team's (no TEAM.md, no mailbox).
+            team: (!matches!(role, Role::Review { .. })).then(|| l.team.clone()),
+            label: Some(match &role {
                 Role::Lead => "lead".to_string(),
                 Role::Member { .. } => format!("member:{agent}"),
                 Role::Review { .. } => format!("review:{agent}"),
-            }
-        ));
-        flags.extend(extra);
+            }),
+            ..extra
+        };
         let tx = self.exits_tx.clone();
         let id = run_id.to_string();
         // A reviewer looks at the team's directory, where the work is, and works nowhere else.

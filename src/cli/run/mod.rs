@@ -2,6 +2,8 @@
 //! `agent::Runner`. Output: on a terminal the answer streams as it is generated (tool calls noted
 //! on stderr); off a terminal one JSON document; with `--events`, JSON Lines events only.
 
+mod detach;
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -253,7 +255,7 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         .map(super::shared::parse_duration)
         .transpose()?;
     if a.detach {
-        return detach(ctx, &a, &message);
+        return detach::detach(ctx, &a, &message);
     }
     let gates = quality_gates(ctx, &a)?;
     let mut store = ctx.any_store()?;
@@ -321,21 +323,6 @@ fn read_message(ctx: &Context, a: &RunArgs) -> Result<String> {
         return Err(Error::usage("the message is empty"));
     }
     Ok(message)
-}
-
-/// `--context` for a detached run: a file by its absolute path, since the run reads it from
-/// another directory.
-fn context_arg(a: &RunArgs) -> Option<String> {
-    let c = a.context.as_ref()?;
-    Some(match c.strip_prefix('@') {
-        Some(file) => format!(
-            "--context=@{}",
-            std::path::absolute(file)
-                .unwrap_or_else(|_| file.into())
-                .display()
-        ),
-        None => format!("--context={c}"),
-    })
 }
 
 /// `--context`: its text, read from @FILE when it names one.
@@ -479,101 +466,6 @@ fn show_outcome(ctx: &Context, show: &Show, outcome: &crate::agent::RunOutcome) 
             .with_details(details))
         }
     }
-}
-
-/// `--detach`: the same run as a process of its own (in its own process group, so a Ctrl-C at
-/// the terminal does not reach it), started with a run id chosen here; prints the id once the
-/// run's row exists, so `goclaw runs wait ID` right after finds it.
-fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status> {
-    use std::io::Write as _;
-    use std::os::unix::process::CommandExt;
-    let s = ctx.settings()?;
-    let run_id = uuid::Uuid::now_v7().to_string();
-    let config = s.config_exists.then_some(s.config_path.as_path());
-    let mut cmd = crate::cron::goclaw_child(&s.store_target(), &s.workspace, config)
-        .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    // Values as `--flag=VALUE`; the message through stdin (no argument-length limit, not in
-    // `ps`).
-    cmd.args(["--quiet", "--json", "run"])
-        .arg(format!("--run-id={run_id}"))
-        .arg(format!("--on-ask={}", a.on_ask.arg()));
-    let flags = [
-        ("--agent", &a.caller.agent),
-        ("--user", &a.caller.user),
-        ("--session", &a.caller.session),
-        ("--model", &a.model),
-        ("--provider", &a.provider),
-        ("--timeout", &a.timeout),
-        ("--task", &a.task),
-        ("--team", &a.team),
-    ];
-    for (flag, value) in flags {
-        if let Some(v) = value {
-            cmd.arg(format!("{flag}={v}"));
-        }
-    }
-    cmd.args(context_arg(a));
-    if let Some(n) = a.max_iterations {
-        cmd.arg(format!("--max-iterations={n}"));
-    }
-    if a.detach_children {
-        cmd.arg("--detach-children");
-    }
-    if let Some(r) = &a.record {
-        cmd.arg("--record").arg(r);
-    }
-    if let Some(list) = &a.allow_tools {
-        cmd.arg(format!("--allow-tools={}", list.join(",")));
-    }
-    // The gates are checked here too, so a bad one is an error before the run is detached.
-    quality_gates(ctx, a)?;
-    cmd.args(a.gate.iter().map(|c| format!("--gate={c}")))
-        .args(a.gate_agent.iter().map(|g| format!("--gate-agent={g}")))
-        .arg(format!("--gate-retries={}", a.gate_retries));
-    if let Some(e) = &a.evaluator {
-        cmd.arg(format!("--evaluator={e}"));
-    }
-    if let Some(n) = a.max_rounds {
-        cmd.arg(format!("--max-rounds={n}"));
-    }
-    if a.skip_gates {
-        cmd.arg("--skip-gates");
-    }
-    cmd.args(["--", "-"]);
-    cmd.stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .process_group(0);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| Error::internal(format!("cannot start the detached run: {e}")))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(message.as_bytes()).map_err(|e| {
-            Error::internal(format!("cannot hand the message to the detached run: {e}"))
-        })?;
-    }
-    let store = ctx.any_store()?;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        if crate::agent::runs::get(store.db(), &run_id)?.is_some() {
-            break;
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            return Err(Error::failed(format!(
-                "the detached run ended before it started ({status})"
-            )));
-        }
-        if std::time::Instant::now() >= deadline {
-            return Err(Error::new(
-                crate::error::ErrorKind::Timeout,
-                "the detached run did not start within 30s",
-            ));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    let doc = serde_json::json!({"run_id": run_id});
-    ctx.out.data(&doc, |w| writeln!(w, "{run_id}"))?;
-    Ok(Status::Ok)
 }
 
 /// A subagent ends (cancelled, as by SIGTERM) when the process that started it is gone: it was
