@@ -225,6 +225,9 @@ pub struct SandboxExecArgs {
     /// A path the command may write (the first: the workspace)
     #[arg(long = "rw")]
     pub writable: Vec<PathBuf>,
+    /// A directory bound to itself, so the command cannot rename it (above a mask)
+    #[arg(long = "pin")]
+    pub pinned: Vec<PathBuf>,
     /// A path the command sees empty (goclaw's own state)
     #[arg(long = "mask")]
     pub masked: Vec<PathBuf>,
@@ -401,6 +404,7 @@ pub fn sandbox_exec(args: &[OsString]) -> Option<u8> {
     // Returns only when it could not exec.
     let why = crate::tools::exec::supervise::supervise(&crate::tools::exec::supervise::Options {
         writable: a.writable,
+        pinned: a.pinned,
         masked: a.masked,
         network: a.net,
         no_sandbox: a.no_sandbox,

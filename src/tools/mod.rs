@@ -263,6 +263,8 @@ pub struct CallContext {
     pub allowed_tools: Vec<String>,
     /// The config file in use, when there is one (for child `goclaw` processes).
     pub config_path: Option<PathBuf>,
+    /// Where goclaw reads its config from, whether or not the file exists.
+    pub config_file: PathBuf,
     /// When the call must stop early (the caller's deadline, a signal).
     pub stop: StopWhen,
     /// The run the call is made in (an agent run), for tools that start other runs.

@@ -84,6 +84,85 @@ pub fn paths(
     out
 }
 
+/// Creates each of goclaw's state paths among `protected` that is missing, as goclaw itself
+/// would create it, so that the sandbox masks it like the rest: the secret key (a new key) and
+/// the log directory (private) always; a store's `-wal`, `-shm` or `-journal` (empty) and the
+/// config file (empty: the defaults) where a command could write, strictly inside a directory of
+/// `writable`. Left missing, a command could create them first (a journal or WAL for the store
+/// to replay, a key, a config that turns the sandbox off, a log directory of symlinks for the
+/// keeper to follow), and goclaw would trust them later.
+pub fn create_missing(
+    protected: &[PathBuf],
+    config: Option<&Path>,
+    writable: &[PathBuf],
+) -> Result<(), String> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    let config = config.map(canonical);
+    let reachable = |p: &Path| writable.iter().any(|w| p.starts_with(w) && p != w);
+    for path in protected {
+        if std::fs::symlink_metadata(path).is_ok() {
+            continue;
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = name.as_deref().unwrap_or_default();
+        let why = |e: &dyn std::fmt::Display| format!("cannot create {}: {e}", path.display());
+        let parent = path.parent().unwrap_or(Path::new("/"));
+        let empty_file = |text: &str| -> Result<(), String> {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(parent)
+                .map_err(|e| why(&e))?;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(nix::libc::O_NOFOLLOW)
+                .open(path)
+                .map_err(|e| why(&e))?;
+            std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| why(&e))
+        };
+        // The key and the log directory are made whatever the reach (goclaw makes them on
+        // first use anyway), so one made later is not left readable to a command still running;
+        // files that users see beside their store or config only where a command could write.
+        if *path == crate::secrets::key_path(parent) {
+            crate::secrets::SecretKey::load(parent).map_err(|e| why(&e))?;
+        } else if *path == super::exec::background::logs_root(parent) {
+            super::exec::background::create_root(parent).map_err(|e| why(&e))?;
+        } else if !reachable(path) {
+        } else if STORE_SIDECARS.iter().any(|s| name.ends_with(s)) {
+            empty_file("")?;
+        } else if config.as_deref() == Some(path.as_path()) {
+            empty_file(
+                "# goclaw's config: empty (the defaults). goclaw created it so that no sandboxed\n\
+                 # command could write one here first.\n",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Every directory strictly between a directory of `writable` and one of `masked` (shallowest
+/// first): the sandbox pins each to itself, as a mount point, so that a command cannot rename
+/// it (the kernel refuses to move a mount point) and leave a path of its own making where
+/// goclaw will look for its state next time.
+pub fn ancestors_to_pin(masked: &[PathBuf], writable: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for m in masked {
+        for w in writable.iter().filter(|w| m.starts_with(w)) {
+            out.extend(
+                m.ancestors()
+                    .skip(1)
+                    .take_while(|a| a.starts_with(w) && a != w)
+                    .map(Path::to_path_buf),
+            );
+        }
+    }
+    out.sort_by_key(|p| (p.components().count(), p.clone()));
+    out.dedup();
+    out
+}
+
 /// The protected paths that lie inside `root`, relative to it (what the file tools refuse).
 pub fn relative_to(paths: &[PathBuf], root: &Path) -> Vec<String> {
     let root = canonical(root);
@@ -98,6 +177,45 @@ pub fn relative_to(paths: &[PathBuf], root: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_directories_between_a_writable_root_and_a_mask_are_pinned() {
+        let w = [PathBuf::from("/tmp"), PathBuf::from("/w")];
+        let masked = [
+            PathBuf::from("/tmp/t/home"),
+            PathBuf::from("/w/a/state"),
+            PathBuf::from("/w/x.db"),
+            PathBuf::from("/etc/goclaw/c.toml"),
+        ];
+        assert_eq!(
+            ancestors_to_pin(&masked, &w),
+            ["/tmp/t", "/w/a"].map(PathBuf::from).to_vec()
+        );
+    }
+
+    #[test]
+    fn missing_state_is_made_as_goclaw_makes_it() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().canonicalize().unwrap();
+        let ws = root.join("ws");
+        std::fs::create_dir_all(&ws).unwrap();
+        std::fs::write(ws.join("x.db"), "").unwrap();
+        let config = root.join("home/config.toml");
+        let p = paths(&ws.join("x.db"), Some(&config), &ws, &[]);
+        // Out of reach: only the key and the log directory.
+        create_missing(&p, Some(&config), &[]).unwrap();
+        assert!(ws.join("secret.key").exists() && ws.join("processes").is_dir());
+        assert!(!ws.join("x.db-journal").exists() && !config.exists());
+        // Within reach: the rest too, and nothing made twice or replaced.
+        std::fs::write(ws.join("x.db-wal"), "frames").unwrap();
+        let key = std::fs::read(ws.join("secret.key")).unwrap();
+        create_missing(&p, Some(&config), std::slice::from_ref(&root)).unwrap();
+        assert_eq!(std::fs::read(ws.join("x.db-journal")).unwrap(), b"");
+        assert_eq!(std::fs::read(ws.join("x.db-wal")).unwrap(), b"frames");
+        assert_eq!(std::fs::read(ws.join("secret.key")).unwrap(), key);
+        assert!(std::fs::read_to_string(&config).unwrap().starts_with('#'));
+        create_missing(&p, Some(&config), std::slice::from_ref(&root)).unwrap();
+    }
 
     #[test]
     fn own_store_directory_is_masked_whole_a_shared_one_file_by_file() {

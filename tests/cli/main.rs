@@ -31,6 +31,7 @@ mod scrub;
 mod scrub_go;
 mod shapes;
 mod skills;
+mod state_guard;
 mod store;
 mod subagents;
 mod team_run;

@@ -10,7 +10,7 @@ use crate::util::*;
 const KEY_HEX: &str = "5eca7e5eca7e5eca7e5eca7e5eca7e5eca7e5eca7e5eca7e5eca7e5eca7e5eca";
 
 /// The sandbox modes this machine can run (CI must run them all).
-fn sandbox_modes() -> Vec<&'static str> {
+pub fn sandbox_modes() -> Vec<&'static str> {
     let landlock = goclaw::tools::exec::sandbox::landlock_supported().then_some(());
     if require_peer(landlock, "Landlock in the kernel (CI machines enforce it)").is_none() {
         return vec![];

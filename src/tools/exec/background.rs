@@ -526,6 +526,16 @@ pub fn spawn_keeper(spec: &KeeperSpec) -> Result<(u32, u32)> {
                 spec.dir.display()
             ))
         })?;
+    // The keeper writes only into real directories: a symlink planted in their place (the
+    // sandbox masks them, this is the second line) would send the log elsewhere.
+    for dir in [spec.dir.as_path(), spec.dir.parent().unwrap_or(&spec.dir)] {
+        if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::denied(format!(
+                "the process log directory {} is not a plain directory",
+                dir.display()
+            )));
+        }
+    }
     let exe = std::env::current_exe()
         .map_err(|e| Error::failed(format!("cannot find goclaw's own binary: {e}")))?;
     let mut cmd = std::process::Command::new(exe);

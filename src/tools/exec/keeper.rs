@@ -84,6 +84,7 @@ fn write_ending(dir: &Path, e: &Ending) {
             .create(true)
             .truncate(true)
             .mode(0o600)
+            .custom_flags(nix::libc::O_NOFOLLOW)
             .open(&tmp)
             .and_then(|mut f| f.write_all(&text))
             .is_ok()
@@ -119,6 +120,7 @@ impl Log {
             .create(true)
             .append(true)
             .mode(0o600)
+            .custom_flags(nix::libc::O_NOFOLLOW)
             .open(self.dir.join(format!("{}.log", self.number)))
             .ok()
     }

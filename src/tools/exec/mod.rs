@@ -265,7 +265,7 @@ impl Tool for ExecTool {
                 return ToolResult::from_error(&e);
             }
         }
-        let plan = match sandbox::plan_for(ctx) {
+        let plan = match sandbox::plan_to_run(ctx) {
             Ok(p) => p,
             Err(e) => {
                 return ToolResult::error(format!(

@@ -66,6 +66,10 @@ pub struct Plan {
     pub writable: Vec<PathBuf>,
     /// goclaw's state that the command sees empty (masked); empty for `none`.
     pub masked: Vec<PathBuf>,
+    /// The directories between a writable path and a masked one, pinned so that a command
+    /// cannot rename them ([`crate::tools::protected::ancestors_to_pin`]).
+    #[serde(skip)]
+    pub pinned: Vec<PathBuf>,
     /// How Unix-socket connects are confined.
     pub unix_sockets: &'static str,
     /// How signals are confined.
@@ -90,6 +94,7 @@ pub struct PortablePlan {
     network: bool,
     writable: Vec<PathBuf>,
     masked: Vec<PathBuf>,
+    pinned: Vec<PathBuf>,
     workspace: PathBuf,
     goclaw: PathBuf,
     image: String,
@@ -104,6 +109,7 @@ impl Plan {
             network: self.network,
             writable: self.writable.clone(),
             masked: self.masked.clone(),
+            pinned: self.pinned.clone(),
             workspace: self.workspace.clone(),
             goclaw: self.goclaw.clone(),
             image: self.image.clone(),
@@ -119,6 +125,7 @@ impl From<PortablePlan> for Plan {
             network: p.network,
             writable: p.writable,
             masked: p.masked,
+            pinned: p.pinned,
             unix_sockets: "",
             signals: "",
             workspace: p.workspace,
@@ -181,7 +188,20 @@ pub fn plan_for(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
     Ok(p)
 }
 
-/// Decides the sandbox for `settings` in `workspace`, masking the `protected` paths that exist.
+/// The plan for a call that will run a command: as [`plan_for`], after goclaw's missing state
+/// paths that the command could create have been created, so that they are masked too
+/// ([`crate::tools::protected::create_missing`]).
+pub fn plan_to_run(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
+    let p = plan_for(ctx)?;
+    if p.kind == Kind::None {
+        return Ok(p);
+    }
+    crate::tools::protected::create_missing(&ctx.protected, Some(&ctx.config_file), &p.writable)?;
+    plan_for(ctx)
+}
+
+/// Decides the sandbox for `settings` in `workspace`, masking the `protected` paths that exist
+/// and pinning the directories above them that the command could otherwise rename.
 pub fn plan(
     settings: &ExecSettings,
     workspace: &Path,
@@ -220,12 +240,14 @@ pub fn plan(
         .filter(|p| !masked.iter().any(|d| d != *p && p.starts_with(d)))
         .cloned()
         .collect();
+    let pinned = crate::tools::protected::ancestors_to_pin(&masked, &writable);
     let (unix_sockets, signals) = confinement(kind, abi);
     Ok(Plan {
         kind,
         network: settings.network || kind == Kind::None,
         writable,
         masked,
+        pinned,
         unix_sockets,
         signals,
         workspace,
@@ -374,6 +396,10 @@ impl Plan {
             a.push(w.into());
         }
         if mask {
+            for p in &self.pinned {
+                a.push("--pin".into());
+                a.push(p.into());
+            }
             for m in &self.masked {
                 a.push("--mask".into());
                 a.push(m.into());
@@ -404,6 +430,10 @@ impl Plan {
                 {
                     c.arg("--bind").arg(w).arg(w);
                 }
+                // Each directory above a mask, bound to itself: a mount point cannot be renamed.
+                for p in &self.pinned {
+                    c.arg("--bind").arg(p).arg(p);
+                }
                 // Masks after the binds, so they cover what the binds expose.
                 for m in &self.masked {
                     if m.is_dir() {
@@ -430,6 +460,18 @@ impl Plan {
                     .arg(format!("{}:/workspace", self.workspace.display()))
                     .arg("-w")
                     .arg(Path::new("/workspace").join(rel));
+                let inside = |p: &Path| {
+                    Path::new("/workspace")
+                        .join(p.strip_prefix(&self.workspace).unwrap_or(Path::new("")))
+                };
+                for p in self
+                    .pinned
+                    .iter()
+                    .filter(|p| p.starts_with(&self.workspace))
+                {
+                    c.arg("-v")
+                        .arg(format!("{}:{}", p.display(), inside(p).display()));
+                }
                 for m in &self.masked {
                     let inside = Path::new("/workspace")
                         .join(m.strip_prefix(&self.workspace).unwrap_or(Path::new("")));

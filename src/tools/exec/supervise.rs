@@ -5,7 +5,8 @@
 //!    every process the command leaves behind (`PR_SET_CHILD_SUBREAPER`), so `setsid` and double
 //!    forks cannot escape;
 //! 2. masks goclaw's state (`--mask`) in a private mount namespace: an empty read-only tmpfs
-//!    over a directory, `/dev/null` over a file;
+//!    over a directory, `/dev/null` over a file; each directory between a writable path and a
+//!    mask (`--pin`) bound to itself first, so the command cannot rename it;
 //! 3. forks the command, which restricts itself with Landlock (read-only everywhere, the `--rw`
 //!    paths writable, no TCP without `--net`, Unix-socket connects only under the first `--rw`
 //!    path (the workspace) on kernels with Landlock ABI 9, signals and abstract sockets scoped
@@ -36,6 +37,8 @@ use nix::unistd::{ForkResult, Pid};
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     pub writable: Vec<PathBuf>,
+    /// Directories bound to themselves before the masks: mount points cannot be renamed.
+    pub pinned: Vec<PathBuf>,
     pub masked: Vec<PathBuf>,
     pub network: bool,
     /// Supervise only (`sandbox = "none"`).
@@ -94,7 +97,7 @@ pub fn supervise(o: &Options) -> String {
     };
     let abi = super::sandbox::landlock_abi();
     if !o.no_sandbox
-        && let Err(e) = mask(&o.masked)
+        && let Err(e) = mask(&o.pinned, &o.masked)
     {
         return format!("cannot hide goclaw's state from the command: {e}");
     }
@@ -229,11 +232,12 @@ fn children_of(pid: i32) -> Vec<i32> {
         .collect()
 }
 
-/// Masks `paths` in a private mount namespace (a user namespace too when not root).
-fn mask(paths: &[PathBuf]) -> Result<(), String> {
+/// Masks `paths` in a private mount namespace (a user namespace too when not root), after
+/// binding each of `pins` to itself.
+fn mask(pins: &[PathBuf], paths: &[PathBuf]) -> Result<(), String> {
     use nix::mount::{MsFlags, mount};
     use nix::sched::{CloneFlags, unshare};
-    if paths.is_empty() {
+    if paths.is_empty() && pins.is_empty() {
         return Ok(());
     }
     let uid = nix::unistd::geteuid();
@@ -257,6 +261,10 @@ fn mask(paths: &[PathBuf]) -> Result<(), String> {
         None::<&str>,
     )
     .map_err(|e| format!("private mounts: {e}"))?;
+    for p in pins {
+        mount(Some(p), p, None::<&str>, MsFlags::MS_BIND, None::<&str>)
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+    }
     for p in paths {
         if p.is_dir() {
             mount(

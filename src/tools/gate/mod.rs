@@ -304,6 +304,7 @@ impl<'a> Gate<'a> {
             skill_roots: self.skill_roots.clone(),
             allowed_tools,
             config_path: self.config_exists.then(|| self.config_file.clone()),
+            config_file: self.config_file.clone(),
             stop: req.stop.clone(),
             run: req.run.clone(),
             subagents: agent.map(|a| a.subagents).unwrap_or_default(),

@@ -9,7 +9,9 @@
 //!
 //! Error messages say which rule refused: `access denied: path outside workspace`,
 //! `access denied: path <prefix> is restricted`, `access denied: hardlinked file not allowed`,
-//! `access denied: symlink leads outside the workspace`.
+//! `access denied: symlink leads outside the workspace`. Writes inside a `.git` directory are
+//! refused (its config and hooks run as code), and so is moving a directory that holds a denied
+//! path.
 
 use std::ffi::OsStr;
 use std::fs::File;
@@ -23,6 +25,11 @@ use nix::errno::Errno;
 use nix::fcntl::{OFlag, OpenHow, ResolveFlag, openat, openat2, renameat};
 use nix::sys::stat::{Mode, mkdirat};
 use nix::unistd::{UnlinkatFlags, unlinkat};
+
+mod error;
+
+use error::errno_error;
+pub use error::{FsError, FsErrorKind, FsResult};
 
 /// Where backups of overwritten, edited and deleted files go, inside the workspace.
 pub const BACKUP_DIR: &str = ".goclaw/backups";
@@ -39,45 +46,6 @@ pub struct Workspace {
     dir: OwnedFd,
     denied: Vec<PathBuf>,
 }
-
-/// A file tool failure: the message for the model, and what kind of failure it is, for callers
-/// that answer some kinds differently (a missing directory, a file where a directory was asked).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FsError {
-    pub message: String,
-    pub kind: FsErrorKind,
-}
-
-/// The kinds of [`FsError`] a caller may tell apart; everything else is `Other`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FsErrorKind {
-    /// The path, or a directory on it, does not exist.
-    NotFound,
-    /// A directory was asked for and the path is something else.
-    NotADirectory,
-    Other,
-}
-
-impl FsError {
-    fn new(message: impl Into<String>) -> FsError {
-        FsError::of(FsErrorKind::Other, message)
-    }
-
-    fn of(kind: FsErrorKind, message: impl Into<String>) -> FsError {
-        FsError {
-            message: message.into(),
-            kind,
-        }
-    }
-}
-
-impl std::fmt::Display for FsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-pub type FsResult<T> = Result<T, FsError>;
 
 /// An opened path as a file to read: not a directory, and not a file with other hard links
 /// (another name could put it outside the workspace or under a denied prefix).
@@ -99,26 +67,6 @@ fn readable_file(fd: OwnedFd, shown: &str) -> FsResult<File> {
     // Opened with O_NONBLOCK, so a FIFO's open does not wait for a writer; on a regular file
     // the flag changes nothing (its reads never block), so it stays: no system call more.
     Ok(file)
-}
-
-fn errno_error(path: &str, e: Errno) -> FsError {
-    match e {
-        Errno::EXDEV => FsError::new("access denied: symlink leads outside the workspace"),
-        Errno::ELOOP => FsError::new("access denied: symlink loop or link to a process's files"),
-        Errno::ENOENT => FsError::of(
-            FsErrorKind::NotFound,
-            format!("no such file or directory: {path}"),
-        ),
-        Errno::ENOTDIR => FsError::of(
-            FsErrorKind::NotADirectory,
-            format!("not a directory: {path}"),
-        ),
-        Errno::EISDIR => FsError::new(format!("is a directory: {path}")),
-        Errno::EACCES | Errno::EPERM => FsError::new(format!("permission denied: {path}")),
-        Errno::EEXIST => FsError::new(format!("already exists: {path}")),
-        Errno::ENOTEMPTY => FsError::new(format!("directory not empty: {path}")),
-        other => FsError::new(format!("{path}: {}", other.desc())),
-    }
 }
 
 impl Workspace {
@@ -332,10 +280,12 @@ impl Workspace {
     pub fn target(&self, path: &str, create_parents: bool) -> FsResult<Target> {
         let mut rel = self.relative(path)?;
         self.check_denied(&rel)?;
+        check_not_in_git(&rel)?;
         // An existing path (or symlink to one) is written where it really is.
         if let Ok(fd) = self.open_beneath(&rel, OFlag::O_PATH, Mode::empty(), path) {
             rel = self.real_relative(&fd)?;
             self.check_denied(&rel)?;
+            check_not_in_git(&rel)?;
         }
         let name = rel
             .file_name()
@@ -355,6 +305,7 @@ impl Workspace {
         let parent_real = self.real_relative(&dir)?;
         let rel = parent_real.join(&name);
         self.check_denied(&rel)?;
+        check_not_in_git(&rel)?;
         Ok(Target {
             dir,
             name: PathBuf::from(name),
@@ -519,8 +470,23 @@ impl Workspace {
         .map_err(|e| errno_error(&target.rel.display().to_string(), e))
     }
 
-    /// Renames `from` to `to` (both inside the workspace).
+    /// Renames `from` to `to` (both inside the workspace). A directory that holds a denied path
+    /// stays where it is: moved, it would take goclaw's state with it and leave its old name
+    /// free for another store or config to appear under.
     pub fn rename(&self, from: &Target, to: &Target) -> FsResult<()> {
+        for rel in [&from.rel, &to.rel] {
+            if let Some(d) = self
+                .denied
+                .iter()
+                .find(|d| d.starts_with(rel) && d.as_path() != rel.as_path())
+            {
+                return Err(FsError::new(format!(
+                    "access denied: {} holds {}, which is restricted",
+                    rel.display(),
+                    d.display()
+                )));
+            }
+        }
         renameat(
             from.dir.as_fd(),
             from.name.as_path(),
@@ -676,6 +642,20 @@ pub fn list_dir(fd: &OwnedFd) -> FsResult<Vec<(std::ffi::OsString, std::fs::Meta
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
+}
+
+/// The file tools write nothing inside a repository's `.git` (nor the `.git` itself): its
+/// config and hooks are code that the next `git` command runs, which would make a file write
+/// a way around exec's deny patterns and approvals. Reading is allowed.
+fn check_not_in_git(rel: &Path) -> FsResult<()> {
+    if rel.components().any(|c| c.as_os_str() == ".git") {
+        return Err(FsError::new(format!(
+            "access denied: {} is inside .git, whose config and hooks run as code at the next git \
+             command; change it with git itself",
+            rel.display()
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,174 @@
+//! goclaw's own state against a command that plants or moves it: state paths that do not exist
+//! yet are made before the command runs (so they are masked), the directories above a mask are
+//! pinned (a command cannot rename them), the file tools move no directory that holds state, and
+//! they write nothing inside `.git`.
+
+use serde_json::{Value, json};
+
+use crate::trust::sandbox_modes;
+use crate::util::*;
+
+/// `goclaw GLOBAL… tools exec TOOL ARGS` in `env`.
+fn call(env: &TestEnv, global: &[&str], tool: &str, args: Value) -> std::process::Output {
+    let args = args.to_string();
+    let mut argv: Vec<&str> = global.to_vec();
+    argv.extend(["tools", "exec", tool, &args]);
+    env.run(&argv)
+}
+
+#[test]
+fn a_command_cannot_plant_state_that_goclaw_would_trust_later() {
+    let env = TestEnv::new();
+    if sandbox_modes().is_empty() {
+        return;
+    }
+    // The store in the workspace's root: masked file by file, so the missing ones matter. No
+    // config file: its default place ($GOCLAW_HOME, here under a writable root) is free too.
+    let global = ["--db", "g.db"];
+    let home = env.home();
+    let config = home.join("config.toml");
+    assert!(!config.exists());
+    let plant = format!(
+        "mkdir -p processes/1 && ln -s {outside} processes/1/0.log; printf x > g.db-journal; \
+         printf 00 > secret.key; cd {home} && printf '[tools.exec]\\nsandbox = \"none\"\\n' > \
+         config.toml; ls -a {home}",
+        outside = env.root().join("outside").display(),
+        home = home.display(),
+    );
+    let o = call(&env, &global, "exec", json!({ "command": plant }));
+    let (_, text) = tool_text(&o);
+    let work = env.work();
+    assert!(
+        std::fs::read_dir(work.join("processes"))
+            .unwrap()
+            .next()
+            .is_none(),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read(work.join("g.db-journal")).unwrap(),
+        b"",
+        "{text}"
+    );
+    let key = std::fs::read_to_string(work.join("secret.key")).unwrap();
+    assert_eq!(key.trim().len(), 64, "goclaw's own key: {key}");
+    let written = std::fs::read_to_string(&config).unwrap();
+    assert!(written.starts_with("# goclaw's config: empty"), "{written}");
+    assert!(!env.root().join("outside").exists());
+    // goclaw works on with what it made: the key opens, a background command logs.
+    let o = call(
+        &env,
+        &global,
+        "exec",
+        json!({"command": "echo logged", "background": true}),
+    );
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let mut log = String::new();
+    for _ in 0..100 {
+        log = stdout(&env.run(&["--db", "g.db", "process", "log", "1"]));
+        if log.contains("logged") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(log.contains("logged"), "{log}");
+    assert!(!env.root().join("outside").exists());
+}
+
+#[test]
+fn the_directories_above_goclaws_state_stay_where_they_are() {
+    for mode in sandbox_modes() {
+        let env = TestEnv::new();
+        let cfg_dir = env.root().join("cfg");
+        std::fs::create_dir_all(&cfg_dir).unwrap();
+        let cfg = cfg_dir.join("c.toml");
+        let text = format!("[tools.exec]\nsandbox = \"{mode}\"\n");
+        std::fs::write(&cfg, &text).unwrap();
+        let cfg_arg = cfg.display().to_string();
+        let global = ["--config", &cfg_arg, "--db", "a/state/g.db"];
+        assert_eq!(code(&call(&env, &global, "datetime", json!({}))), 0);
+        let o = call(
+            &env,
+            &global,
+            "exec",
+            json!({"command": format!(
+                "mv a b; mv a/state a/s; cd {} && mv cfg moved; echo done",
+                env.root().display()
+            )}),
+        );
+        let (_, out) = tool_text(&o);
+        assert!(out.contains("done"), "{mode}: {out}");
+        assert!(
+            env.work().join("a/state/g.db").exists() && !env.work().join("b").exists(),
+            "{mode}: {out}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&cfg).unwrap(),
+            text,
+            "{mode}: {out}"
+        );
+        // The file tools do not move them either.
+        let o = call(
+            &env,
+            &global,
+            "move_file",
+            json!({"source": "a", "destination": "b"}),
+        );
+        assert_ne!(code(&o), 0);
+        assert!(
+            stdout(&o).contains("access denied: a holds a/state, which is restricted"),
+            "{}",
+            stdout(&o)
+        );
+        assert!(env.work().join("a/state/g.db").exists());
+    }
+}
+
+#[test]
+fn the_file_tools_write_nothing_inside_git() {
+    let env = TestEnv::new();
+    env.write(".git/config", "[core]\n\tbare = false\n");
+    env.write(".git/hooks/README", "");
+    env.write("notes.txt", "x\n");
+    std::os::unix::fs::symlink(".git/hooks", env.work().join("hooks")).unwrap();
+    for (tool, args) in [
+        (
+            "write_file",
+            json!({"path": ".git/config", "content": "[core]\n\tfsmonitor = \"id\"\n"}),
+        ),
+        (
+            "edit",
+            json!({"path": ".git/config", "old_string": "bare", "new_string": "fsmonitor = id #"}),
+        ),
+        (
+            "write_file",
+            json!({"path": "hooks/pre-commit", "content": "#!/bin/sh\nid\n"}),
+        ),
+        (
+            "write_file",
+            json!({"path": "sub/.git/config", "content": "x"}),
+        ),
+        (
+            "move_file",
+            json!({"source": "notes.txt", "destination": ".git/hooks/post-checkout"}),
+        ),
+        ("delete_file", json!({"path": ".git/config"})),
+    ] {
+        let o = call(&env, &[], tool, args.clone());
+        assert_ne!(code(&o), 0, "{tool} {args}");
+        assert!(
+            stdout(&o).contains("is inside .git"),
+            "{tool} {args}: {}",
+            stdout(&o)
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(env.work().join(".git/config")).unwrap(),
+        "[core]\n\tbare = false\n"
+    );
+    let hooks = env.work().join(".git/hooks");
+    assert!(!hooks.join("pre-commit").exists() && !hooks.join("post-checkout").exists());
+    assert!(!env.work().join("sub").exists() && env.work().join("notes.txt").exists());
+    let o = call(&env, &[], "read_file", json!({"path": ".git/config"}));
+    assert_eq!(code(&o), 0, "reading stays allowed: {}", stdout(&o));
+}
