@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::text::printable::one_line;
+use crate::text::printable::{one_line, printable};
 
 /// How this process prints.
 #[derive(Debug, Clone)]
@@ -113,10 +113,12 @@ impl Output {
         }
     }
 
-    /// A note for people, on stderr (not with `--quiet`).
+    /// A note for people, on stderr (not with `--quiet`), made [`printable`]: a note quotes what
+    /// a model or a server chose (a tool call's arguments, an error), which must not reach the
+    /// terminal as escape sequences.
     pub fn note(&self, message: &str) {
         if !self.quiet {
-            let _ = writeln!(io::stderr().lock(), "{message}");
+            let _ = writeln!(io::stderr().lock(), "{}", printable(message));
         }
     }
 

@@ -1246,6 +1246,46 @@ fn a_terminal_sees_the_answer_stream(backend) {
 }
 }
 
+/// What a hostile model writes reaches a terminal without its escape sequences: its answer and
+/// the notes that quote its tool calls (a clipboard write, a screen clear, a fake prompt).
+#[test]
+fn a_models_escape_sequences_never_reach_the_terminal() {
+    if require_peer(which::which("script").ok(), "script(1) (util-linux)").is_none() {
+        return;
+    }
+    let env = TestEnv::new();
+    let hostile = "\u{1b}]52;c;ZXZpbA==\u{7}\u{1b}[2J\u{1b}[31m";
+    let provider = recording(
+        &env,
+        "hostile.jsonl",
+        &[
+            calls(
+                "1",
+                &[("datetime", json!({ "note": hostile }))],
+                "tool_calls",
+            ),
+            answer(&format!("answer{hostile}done")),
+        ],
+    );
+    let inner = format!(
+        "{} run --provider {provider} 'hello terminal'",
+        goclaw_bin().display()
+    );
+    let out = env
+        .launcher_cmd("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        screen.contains("answer") && screen.contains("done"),
+        "{screen}"
+    );
+    assert!(screen.contains("→ datetime"), "the note is there: {screen}");
+    assert!(!screen.contains(['\u{1b}', '\u{7}']), "{screen:?}");
+}
+
 on_both_backends! {
 /// `-q` silences every note, on a terminal too: the tool-call notes are gone, the answer
 /// (data) stays.

@@ -559,6 +559,20 @@ fn exec_deny_groups_with_obfuscated_variants(backend) {
     );
     assert_error(&o, 3, "denied");
     assert!(!env.work().join("ran").exists());
+    // A program renamed by an alias (dash expands it from the next line on) cannot be judged:
+    // it asks, in allow mode too; without a terminal that is a denial.
+    std::fs::create_dir_all(env.work().join("victim")).unwrap();
+    let o = exec_tool(
+        &env,
+        &["exec"],
+        json!({"command": "alias x=rm\ntrue; x -rf victim"}),
+    );
+    let err = assert_error(&o, 3, "denied");
+    assert!(
+        err["message"].as_str().unwrap().contains("another name"),
+        "{err}"
+    );
+    assert!(env.work().join("victim").exists());
     // Commands that mention goclaw's own files.
     let o = exec_tool(&env, &["exec"], json!({"command": "cat .goclaw/backups/x"}));
     assert_error(&o, 3, "denied");

@@ -1006,3 +1006,24 @@ fn a_command_cannot_kill_its_supervisor_to_leave_a_process_behind() {
         "the setsid child survived"
     );
 }
+
+/// A tool's result shown on a terminal carries no escape sequence of a command's (or a
+/// server's, a page's) choosing; `--json` keeps the bytes as they were.
+#[test]
+fn a_tool_results_escape_sequences_never_reach_the_terminal() {
+    let env = TestEnv::new();
+    let call = r#"tools exec exec '{"command":"printf \"\\033]52;c;ZXZpbA==\\007\\033[2Jseen\""}'"#;
+    let screen = on_unanswered_terminal(&env, call);
+    assert!(screen.contains("seen"), "{screen:?}");
+    assert!(!screen.contains(['\u{1b}', '\u{7}']), "{screen:?}");
+    let (_, text) = tool_text(&env.run(&[
+        "tools",
+        "exec",
+        "exec",
+        r#"{"command":"printf '\\033[2Jseen'"}"#,
+    ]));
+    assert_eq!(
+        text, "\u{1b}[2Jseen",
+        "the data is unchanged off a terminal"
+    );
+}

@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::ops::run::{RunKit, RunOptions};
 use crate::ops::task_run::TeamWork;
 use crate::output::Output;
+use crate::text::printable::printable;
 use crate::tools::gate::{OnAsk, Prompter};
 
 // Run an agent: Think → Act → Observe until it answers
@@ -213,7 +214,9 @@ impl Sink for CliSink {
             Show::Terminal { streamed } => match &event.kind {
                 EventKind::Chunk { content } => {
                     *streamed = true;
-                    let _ = self.out.raw(content.as_bytes());
+                    // The model's text, made printable: no escape sequence of its choosing
+                    // reaches the terminal (one split across chunks loses its ESC here).
+                    let _ = self.out.raw(printable(content).as_bytes());
                 }
                 EventKind::ToolCall {
                     name, arguments, ..
@@ -442,14 +445,14 @@ fn show_outcome(ctx: &Context, show: &Show, outcome: &crate::agent::RunOutcome) 
         }
         (Show::Terminal { streamed }, None) => {
             if !*streamed && !outcome.silent {
-                ctx.out.raw(outcome.content.as_bytes())?;
+                ctx.out.raw(printable(&outcome.content).as_bytes())?;
             }
             ctx.out.raw(b"\n")?;
             Ok(Status::Ok)
         }
         (_, None) => {
             ctx.out
-                .data(outcome, |w| writeln!(w, "{}", outcome.content))?;
+                .data(outcome, |w| writeln!(w, "{}", printable(&outcome.content)))?;
             Ok(Status::Ok)
         }
         (_, Some(kind)) => {

@@ -511,6 +511,22 @@ fn to_simple(
         }
         argv.push(word.text);
     }
+    // Builtins that give a program another name: a later command run by that name is one the
+    // deny groups cannot see (dash expands an alias from the next line on, or inside `eval`).
+    if lax.on && argv.len() > 1 {
+        let renames = match argv[0].as_str() {
+            "alias" => argv[1..].iter().any(|a| a.contains('=')),
+            "hash" => argv[1..].iter().any(|a| a.starts_with("-p")),
+            "enable" => true,
+            _ => false,
+        };
+        if renames {
+            lax.hidden.push(format!(
+                "`{}` gives a command another name, so the commands after it cannot be judged",
+                argv[0]
+            ));
+        }
+    }
     // Code given to a builtin is read on its own; code that is not literal hides itself.
     if lax.on
         && let Some(builtin @ ("eval" | "source" | "." | "trap" | "alias")) =

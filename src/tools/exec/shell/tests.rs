@@ -126,8 +126,27 @@ fn deny_views_see_through_what_the_strict_reading_gives_up_on() {
     let v = deny_views(r"$'\x72m' -rf /");
     assert!(v.texts.contains(&"rm -rf /".to_string()), "{v:?}");
     assert!(!v.hidden.is_empty());
+    // A builtin that renames a program hides the commands after it (dash expands an alias
+    // from the next line on, or inside eval).
+    for c in [
+        "alias x=rm\ntrue; x -rf victim",
+        "alias x='rm'; eval x -rf victim",
+        "alias ll='ls -l' x=rm\nx -rf v",
+        "hash -p /bin/rm x; x -rf v",
+        "enable -f ./evil.so rm",
+    ] {
+        let v = deny_views(c);
+        assert!(
+            v.hidden
+                .iter()
+                .any(|h| h.contains("gives a command another name")),
+            "{c}: {v:?}"
+        );
+    }
     // Everyday commands hide nothing.
     for c in [
+        "alias",
+        "hash",
         "ls -la",
         "echo $(date) > log",
         "for f in *.rs; do wc -l \"$f\"; done",
