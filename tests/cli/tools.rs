@@ -524,7 +524,17 @@ fn exec_deny_groups_with_obfuscated_variants(backend) {
             "network_recon",
             &["nmap 10.0.0.0/24", "ssh admin@example.org", "ngrok http 80"],
         ),
-        ("persistence", &["crontab -l", "echo x > ~/.bashrc"]),
+        (
+            "persistence",
+            &[
+                "crontab -l",
+                "echo x > ~/.bashrc",
+                "cat k >> ~/.ssh/authorized_key?",
+                "git config --global --add alias.st '!id'",
+                "echo x > ~/.config/autostart/x.desktop",
+                "cp u ~/.config/systemd/user/x.service",
+            ],
+        ),
         ("process_control", &["kill -9 1", "pkill sshd"]),
         (
             "env_dump",
@@ -533,6 +543,10 @@ fn exec_deny_groups_with_obfuscated_variants(backend) {
                 "env | grep KEY",
                 "printenv",
                 "cat /proc/self/environ",
+                "cd /proc; cat self/environ",
+                "cat /proc/self/../self/environ",
+                "cat /proc/self/task/*/environ",
+                "perl -e 'print %ENV'",
             ],
         ),
     ];
@@ -573,9 +587,17 @@ fn exec_deny_groups_with_obfuscated_variants(backend) {
         "{err}"
     );
     assert!(env.work().join("victim").exists());
-    // Commands that mention goclaw's own files.
-    let o = exec_tool(&env, &["exec"], json!({"command": "cat .goclaw/backups/x"}));
-    assert_error(&o, 3, "denied");
+    // Commands that mention goclaw's own files, however the path is spelled or globbed.
+    for command in [
+        "cat .goclaw/backups/x",
+        "cat .gocla?/backups/x",
+        "cat ./.goclaw//backups/x",
+        "cd .goclaw && cat backups/x",
+        "cat sub/../.goclaw/backups/x",
+    ] {
+        let o = exec_tool(&env, &["exec"], json!({ "command": command }));
+        assert_error(&o, 3, "denied");
+    }
     // Package installs ask for approval; without a terminal that is a denial.
     let o = exec_tool(&env, &["exec"], json!({"command": "pip install requests"}));
     let err = assert_error(&o, 3, "denied");

@@ -245,6 +245,11 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r">\s*\S*/\.(bash|zsh|profile)\S*[?*\[]",
             r"\b(tee|sponge)\b.*\s\S*/\.(bash|zsh|profile)\S*",
             r"\bgit\s+config\s+(--global|--system)\s+(core\.(pager|editor|sshCommand|fsmonitor|hooksPath)|alias\.)",
+            // goclaw: the same with other options between, SSH keys however globbed, and what
+            // a desktop or systemd starts at login.
+            r"\bgit\s+config\b.*\s--(global|system)\b.*\s(--\S+\s+)*(core\.(pager|editor|sshCommand|fsmonitor|hooksPath)|alias\.)",
+            r"\.ssh/authorized_key\S*[?*\[]",
+            r"\.config/(autostart|systemd/user)(/|\b)",
             r#"\bopen\s*\(\s*['"][^'"]*\.(bashrc|bash_profile|profile|zshrc)['"]\s*,\s*['"][aw]"#,
         ],
     },
@@ -287,6 +292,9 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"^\s*(set|export\s+-p|declare\s+-x)\s*($|\|)",
             r"\bcompgen\s+-e\b",
             r"/proc/[^/]+/environ",
+            // goclaw: a thread's environment, and Perl's whole %ENV.
+            r"/proc/\S*/environ\b",
+            r"\bprint\s+%ENV\b",
             r"/proc/self/environ",
             r"(?i)\bstrings\b.*/proc/",
             r"(?i)\becho\b.*\$\{?GOCLAW_(GATEWAY_TOKEN|ENCRYPTION_KEY|POSTGRES_DSN)",
@@ -369,7 +377,10 @@ pub fn check(
         }
     }
     for path in denied_paths.iter().filter(|p| !p.is_empty()) {
-        if let Some(t) = texts.iter().find(|t| t.contains(path.as_str())) {
+        let named = |t: &&String| {
+            t.contains(path.as_str()) || t.split_whitespace().any(|w| glob_reaches(w, path))
+        };
+        if let Some(t) = texts.iter().find(named) {
             return Some(DenyMatch {
                 group: "denied_paths",
                 pattern: path.clone(),
@@ -378,6 +389,24 @@ pub fn check(
         }
     }
     None
+}
+
+/// Whether the glob `word` (`/tmp/st?te/g.d?`, `.gocla*/x`) names `path` or something beneath
+/// it, part by part, as the shell would expand it: a literal path denied is denied however it
+/// is globbed.
+fn glob_reaches(word: &str, path: &str) -> bool {
+    if !word.contains(['*', '?', '[']) {
+        return false;
+    }
+    let path: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    let word: Vec<&str> = word.split('/').collect();
+    word.len() >= path.len()
+        && path.iter().zip(&word).all(|(p, w)| {
+            p == w
+                || globset::Glob::new(w)
+                    .map(|g| g.compile_matcher().is_match(p))
+                    .unwrap_or(false)
+        })
 }
 
 /// Every pattern compiles (checked by a test, and by `check` failing closed).

@@ -143,6 +143,19 @@ fn deny_views_see_through_what_the_strict_reading_gives_up_on() {
             "{c}: {v:?}"
         );
     }
+    // Paths as the kernel reads them, and relative ones after a literal cd.
+    for (c, seen) in [
+        ("cat /tmp//a/./b", "cat /tmp/a/b"),
+        ("cat /proc/self/../self/environ", "cat /proc/self/environ"),
+        ("cd /proc; cat self/environ", "cat /proc/self/environ"),
+        ("cd /tmp && cd st && cat ../x.db", "cat /tmp/x.db"),
+        ("cd /w; echo hi > out", "echo /w/hi > /w/out"),
+    ] {
+        let v = deny_views(c);
+        assert!(v.texts.contains(&seen.to_string()), "{c}: {v:?}");
+    }
+    let v = deny_views("cd $D; cat x");
+    assert!(!v.texts.iter().any(|t| t.contains("/x")), "{v:?}");
     // Everyday commands hide nothing.
     for c in [
         "alias",

@@ -73,6 +73,9 @@ pub fn deny_views(command: &str) -> Views {
         let mut chain = String::new();
         let mut written: Vec<String> = Vec::new();
         let mut after_pipe = false;
+        // Where this script is, for the path views: its start (`.`), then where each literal
+        // `cd` moved; unknown after a `cd` to an expansion.
+        let mut cwd: Option<String> = Some(".".into());
         for (idx, simple) in simples.into_iter().enumerate() {
             let sep = seps
                 .iter()
@@ -108,27 +111,20 @@ pub fn deny_views(command: &str) -> Views {
                         }
                     }
                 }
-                written.extend(s.redirects.iter().map(|r| plain_path(r)));
-                // `curl -o f`, `wget -O f`: a download is a written file too.
-                written.extend(
-                    s.argv
-                        .windows(2)
-                        .filter(|w| {
-                            matches!(
-                                w[0].as_str(),
-                                "-o" | "-O" | "--output" | "--output-document"
-                            )
-                        })
-                        .map(|w| plain_path(&w[1])),
-                );
+                written.extend(files_written(&s));
                 let line = normal_line(&s);
                 chain.push_str(&line);
                 chain.push(' ');
                 chain.push_str(sep);
                 chain.push(' ');
                 let split_flags = flags_split(&line);
+                let paths = path_view(&s, cwd.as_deref()).filter(|p| *p != line);
                 views.texts.push(line);
                 views.texts.extend(split_flags);
+                views.texts.extend(paths);
+                if program_name(s.argv.first().map_or("", String::as_str)) == "cd" {
+                    cwd = moved_to(&s, cwd.as_deref());
+                }
             }
             after_pipe = sep == "|";
         }
@@ -246,6 +242,85 @@ fn normal_line(s: &Simple) -> String {
     }
     parts.extend(s.redirects.iter().map(|r| format!("> {r}")));
     parts.join(" ")
+}
+
+/// The files `s` writes: its redirections, and a download's output (`curl -o f`, `wget -O f`).
+fn files_written(s: &Simple) -> impl Iterator<Item = String> + '_ {
+    s.redirects.iter().map(|r| plain_path(r)).chain(
+        s.argv
+            .windows(2)
+            .filter(|w| {
+                matches!(
+                    w[0].as_str(),
+                    "-o" | "-O" | "--output" | "--output-document"
+                )
+            })
+            .map(|w| plain_path(&w[1])),
+    )
+}
+
+/// `s` with its path words as the kernel reads them: `//` and `/./` collapsed, `a/..`
+/// resolved, and, after a literal `cd DIR` in the same script, a relative word joined to DIR
+/// (`cd /proc; cat self/environ` is `cat /proc/self/environ`), if that differs from
+/// [`normal_line`].
+fn path_view(s: &Simple, cwd: Option<&str>) -> Option<String> {
+    let (first, rest) = s.argv.split_first()?;
+    let word = |w: &String| -> String {
+        if w.starts_with('-') || w.contains("://") {
+            return w.clone();
+        }
+        let joined = match cwd {
+            Some(dir) if dir != "." && !w.starts_with(['/', '~', '$']) => format!("{dir}/{w}"),
+            _ => w.clone(),
+        };
+        if joined.contains('/') {
+            lexical(&joined)
+        } else {
+            joined
+        }
+    };
+    let mut parts: Vec<String> = s.assignments.clone();
+    parts.push(program_name(first).to_string());
+    parts.extend(rest.iter().map(word));
+    parts.extend(s.redirects.iter().map(|r| format!("> {}", word(r))));
+    Some(parts.join(" "))
+}
+
+/// Where `cd` (the simple command `s`) moves, from `cwd`: known only for a literal directory.
+fn moved_to(s: &Simple, cwd: Option<&str>) -> Option<String> {
+    let [_, dir] = s.argv.as_slice() else {
+        return None;
+    };
+    if !s.expanded.is_empty() || dir.starts_with(['~', '-', '$']) {
+        return None;
+    }
+    if dir.starts_with('/') {
+        return Some(lexical(dir));
+    }
+    cwd.map(|c| lexical(&format!("{c}/{dir}")))
+}
+
+/// A path with `//` and `.` parts dropped and `..` taken back a part, as text (absolute stays
+/// absolute; a `..` above the start stays).
+fn lexical(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    let joined = parts.join("/");
+    if path.starts_with('/') {
+        format!("/{joined}")
+    } else if joined.is_empty() {
+        ".".into()
+    } else {
+        joined
+    }
 }
 
 /// `line` with every short-flag cluster split (`rm -Rfv /` → `rm -R -f -v /`), if any.
