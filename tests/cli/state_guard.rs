@@ -30,13 +30,17 @@ fn a_command_cannot_plant_state_that_goclaw_would_trust_later() {
     assert!(!config.exists());
     let plant = format!(
         "mkdir -p processes/1 && ln -s {outside} processes/1/0.log; printf x > g.db-journal; \
-         printf 00 > secret.key; cd {home} && printf '[tools.exec]\\nsandbox = \"none\"\\n' > \
-         config.toml; ls -a {home}",
+         printf 00 > secret.key; h={home}; cd $h && printf '[tools.exec]\\nsandbox = \"none\"\\n' > \
+         config.toml; ls -a $h",
         outside = env.root().join("outside").display(),
         home = home.display(),
     );
     let o = call(&env, &global, "exec", json!({ "command": plant }));
-    let (_, text) = tool_text(&o);
+    let (c, text) = tool_text(&o);
+    assert!(
+        text.contains("config.toml"),
+        "the command ran ({c}): {text}"
+    );
     let work = env.work();
     assert!(
         std::fs::read_dir(work.join("processes"))

@@ -598,6 +598,9 @@ fn exec_deny_groups_with_obfuscated_variants(backend) {
         let o = exec_tool(&env, &["exec"], json!({ "command": command }));
         assert_error(&o, 3, "denied");
     }
+    // A `*` does not reach a name that starts with a dot, as in the shell.
+    let o = exec_tool(&env, &["exec"], json!({"command": "echo * > /dev/null"}));
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
     // Package installs ask for approval; without a terminal that is a denial.
     let o = exec_tool(&env, &["exec"], json!({"command": "pip install requests"}));
     let err = assert_error(&o, 3, "denied");

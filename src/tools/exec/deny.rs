@@ -403,9 +403,11 @@ fn glob_reaches(word: &str, path: &str) -> bool {
     word.len() >= path.len()
         && path.iter().zip(&word).all(|(p, w)| {
             p == w
-                || globset::Glob::new(w)
-                    .map(|g| g.compile_matcher().is_match(p))
-                    .unwrap_or(false)
+                // As the shell globs: a name that starts with a dot only by a dot written.
+                || (p.starts_with('.') == w.starts_with('.')
+                    && globset::Glob::new(w)
+                        .map(|g| g.compile_matcher().is_match(p))
+                        .unwrap_or(false))
         })
 }
 
