@@ -2,7 +2,8 @@
 //! terminal or with `--json`, human text on a terminal or with `--human`), human messages and
 //! progress on stderr, exactly one JSON error document on stdout in JSON mode when a command
 //! fails (text filters: on stderr only, unless `--json`), and a closed pipe treated as a normal
-//! end. Domain modules never use this; only `cli`
+//! end. Human text passes through [`PrintableWriter`]: no escape sequence that a model, a
+//! command or a server chose reaches a terminal. Domain modules never use this; only `cli`
 //! and `main` do.
 
 use std::io::{self, IsTerminal, Write};
@@ -12,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::text::printable::{one_line, printable};
+use crate::text::printable::{PrintableWriter, one_line, printable};
 
 /// How this process prints.
 #[derive(Debug, Clone)]
@@ -73,7 +74,12 @@ impl Output {
             write_json(&mut w, value)?;
             w.write_all(b"\n").map_err(Error::stdout)?;
         } else {
-            human(&mut w).map_err(Error::stdout)?;
+            // For people: whatever a model, a command or a server chose in it is made printable
+            // here, in one place, so no rendering can forget to.
+            let mut shown = PrintableWriter::new(&mut w);
+            human(&mut shown)
+                .and_then(|_| shown.flush())
+                .map_err(Error::stdout)?;
         }
         w.flush().map_err(Error::stdout)
     }
@@ -85,7 +91,7 @@ impl Output {
             return self.record_json(value);
         }
         let mut out = io::stdout().lock();
-        writeln!(out, "{}", human())
+        writeln!(out, "{}", printable(&human()))
             .and_then(|_| out.flush())
             .map_err(Error::stdout)
     }

@@ -27,6 +27,86 @@ pub fn one_line(s: &str) -> String {
     line
 }
 
+/// [`printable`] as a writer, for output that is written in pieces (a human rendering): a
+/// character split between two writes is judged whole, bytes that are not UTF-8 are shown as
+/// U+FFFD, and a line that ends in CRLF keeps it (a lone CR, which could overwrite the line,
+/// does not). Whatever is held back is written by `flush`.
+pub struct PrintableWriter<W: std::io::Write> {
+    inner: W,
+    pending: Vec<u8>,
+}
+
+impl<W: std::io::Write> PrintableWriter<W> {
+    pub fn new(inner: W) -> PrintableWriter<W> {
+        PrintableWriter {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    /// The printable text of what is pending; at the end, all of it, else up to a character
+    /// or CRLF that may continue in the next write.
+    fn drain(&mut self, at_end: bool) -> String {
+        let mut out = String::new();
+        let mut start = 0;
+        let bytes = std::mem::take(&mut self.pending);
+        let mut keep = bytes.len();
+        while start < bytes.len() {
+            let (valid, bad) = match std::str::from_utf8(&bytes[start..]) {
+                Ok(_) => (bytes.len() - start, None),
+                Err(e) => (e.valid_up_to(), e.error_len()),
+            };
+            let text = std::str::from_utf8(&bytes[start..start + valid]).unwrap_or_default();
+            let held_cr = !at_end && bad.is_none() && text.ends_with('\r');
+            let text = if held_cr {
+                &text[..text.len() - 1]
+            } else {
+                text
+            };
+            for (i, line) in text.split("\r\n").enumerate() {
+                if i > 0 {
+                    out.push_str("\r\n");
+                }
+                out.push_str(&printable(line));
+            }
+            start += valid;
+            match bad {
+                Some(n) => {
+                    out.push('\u{FFFD}');
+                    start += n;
+                }
+                None if at_end && start < bytes.len() => {
+                    out.push('\u{FFFD}');
+                    start = bytes.len();
+                }
+                None => {
+                    keep = start - usize::from(held_cr);
+                    break;
+                }
+            }
+        }
+        if keep < bytes.len() {
+            self.pending = bytes[keep..].to_vec();
+        }
+        out
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for PrintableWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        let text = self.drain(false);
+        self.inner.write_all(text.as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let text = self.drain(true);
+        self.inner.write_all(text.as_bytes())?;
+        self.inner.flush()
+    }
+}
+
 /// Not a control character other than newline and tab, nor one of the characters that change
 /// how the text around them shows, show as nothing or break a line where a reader may split
 /// it: bidirectional marks and overrides, zero-width and other format characters, soft
@@ -44,6 +124,28 @@ fn shown_as_is(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_writer_judges_characters_whole_across_writes() {
+        use std::io::Write;
+        let whole = "a\x1b[2Jb\u{202E}é\r\nline\rover\u{1F600}\r";
+        let want = "a\u{FFFD}[2Jb\u{FFFD}é\r\nline\u{FFFD}over\u{1F600}\u{FFFD}";
+        let bytes = whole.as_bytes();
+        for cut in 0..=bytes.len() {
+            for cut2 in cut..=bytes.len() {
+                let mut w = PrintableWriter::new(Vec::new());
+                w.write_all(&bytes[..cut]).unwrap();
+                w.write_all(&bytes[cut..cut2]).unwrap();
+                w.write_all(&bytes[cut2..]).unwrap();
+                w.flush().unwrap();
+                assert_eq!(String::from_utf8(w.inner).unwrap(), want, "{cut} {cut2}");
+            }
+        }
+        let mut w = PrintableWriter::new(Vec::new());
+        w.write_all(b"ok\xff\xe2\x82").unwrap();
+        w.flush().unwrap();
+        assert_eq!(String::from_utf8(w.inner).unwrap(), "ok\u{FFFD}\u{FFFD}");
+    }
 
     #[test]
     fn nothing_shown_can_steer_the_terminal() {

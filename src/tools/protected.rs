@@ -142,6 +142,22 @@ pub fn create_missing(
     Ok(())
 }
 
+/// A symlink on the way to `path` (the path as goclaw is given it, which it resolves again
+/// each time it starts) that lies in a directory of `writable`: a command could replace it,
+/// and goclaw would open a store or config of the command's making next time. The masks and
+/// pins hold the path's target, not the link.
+pub fn replaceable_link(path: &Path, writable: &[PathBuf]) -> Option<PathBuf> {
+    let path = std::path::absolute(path).ok()?;
+    path.ancestors()
+        .filter(|a| std::fs::symlink_metadata(a).is_ok_and(|m| m.file_type().is_symlink()))
+        .find(|a| {
+            a.parent()
+                .map(canonical)
+                .is_some_and(|dir| writable.iter().any(|w| dir.starts_with(w)))
+        })
+        .map(Path::to_path_buf)
+}
+
 /// Every directory strictly between a directory of `writable` and one of `masked` (shallowest
 /// first): the sandbox pins each to itself, as a mount point, so that a command cannot rename
 /// it (the kernel refuses to move a mount point) and leave a path of its own making where

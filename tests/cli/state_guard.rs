@@ -176,3 +176,88 @@ fn the_file_tools_write_nothing_inside_git() {
     let o = call(&env, &[], "read_file", json!({"path": ".git/config"}));
     assert_eq!(code(&o), 0, "reading stays allowed: {}", stdout(&o));
 }
+
+#[test]
+fn a_relative_path_from_a_pinned_directory_meets_the_masks() {
+    for mode in sandbox_modes() {
+        let env = TestEnv::new();
+        // The workspace lies under /tmp, so it is pinned; the store is in its root.
+        env.write("c.toml", format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
+        let global = ["--config", "c.toml", "--db", "g.db"];
+        let o = call(
+            &env,
+            &global,
+            "exec",
+            json!({"command": "head -c 15 ./g.db; k=secret; head -c 8 ./$k.key; echo end"}),
+        );
+        let (_, text) = tool_text(&o);
+        assert!(text.contains("end"), "{mode}: {text}");
+        assert!(!text.contains("SQLite format"), "{mode}: {text}");
+        let key = std::fs::read_to_string(env.work().join("secret.key")).unwrap();
+        assert!(!text.contains(&key[..8]), "{mode}: the key leaked: {text}");
+    }
+}
+
+#[test]
+fn state_reached_through_a_link_a_command_could_replace_stops_exec() {
+    let env = TestEnv::new();
+    if sandbox_modes().is_empty() {
+        return;
+    }
+    let outside = env.root().join("data");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::os::unix::fs::symlink(&outside, env.work().join("data")).unwrap();
+    let global = ["--db", "data/g.db"];
+    let o = call(&env, &global, "exec", json!({"command": "echo ran"}));
+    assert_ne!(code(&o), 0);
+    assert!(
+        stdout(&o).contains("is reached through the symlink")
+            && stdout(&o).contains("give goclaw the real path (--db)"),
+        "{}",
+        stdout(&o)
+    );
+    // Its real path works, and tools that run nothing are not affected.
+    let real = outside.join("g.db").display().to_string();
+    let o = call(
+        &env,
+        &["--db", &real],
+        "exec",
+        json!({"command": "echo ran"}),
+    );
+    assert_eq!(tool_text(&o), (0, "ran\n".to_string()));
+    assert_eq!(code(&call(&env, &global, "datetime", json!({}))), 0);
+}
+
+#[test]
+fn the_file_tools_leave_the_homes_start_up_files_alone() {
+    let env = TestEnv::new();
+    // A workspace that holds the home directory (goclaw started from ~).
+    let ws = env.root().display().to_string();
+    for path in [
+        ".gitconfig",
+        ".config/git/config",
+        ".bashrc",
+        ".ssh/authorized_keys",
+    ] {
+        let o = call(
+            &env,
+            &["--workspace", &ws],
+            "write_file",
+            json!({"path": path, "content": "[core]\n\tfsmonitor = \"id\"\n"}),
+        );
+        assert_ne!(code(&o), 0, "{path}");
+        assert!(
+            stdout(&o).contains("is read as code"),
+            "{path}: {}",
+            stdout(&o)
+        );
+        assert!(!env.root().join(path).exists(), "{path}");
+    }
+    let o = call(
+        &env,
+        &["--workspace", &ws],
+        "write_file",
+        json!({"path": "work/.bashrc.example", "content": "x"}),
+    );
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}

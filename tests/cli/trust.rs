@@ -1027,3 +1027,19 @@ fn a_tool_results_escape_sequences_never_reach_the_terminal() {
         "the data is unchanged off a terminal"
     );
 }
+
+/// Every human rendering goes through one printable writer: a job name a model chose cannot
+/// steer the terminal when `cron rm` names it.
+#[test]
+fn a_human_rendering_cannot_carry_escape_sequences() {
+    let env = TestEnv::new();
+    let job = json!({"action": "add", "job": {
+        "name": "k\u{1b}]0;PWN\u{7}x",
+        "schedule": {"kind": "every", "every_ms": 3_600_000},
+        "tool": "datetime", "args": {}}});
+    let o = env.run(&["tools", "exec", "cron", &job.to_string()]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let screen = on_unanswered_terminal(&env, "cron rm 1");
+    assert!(screen.contains("removed"), "{screen:?}");
+    assert!(!screen.contains(['\u{1b}', '\u{7}']), "{screen:?}");
+}

@@ -377,8 +377,12 @@ pub fn check(
         }
     }
     for path in denied_paths.iter().filter(|p| !p.is_empty()) {
+        // Globs are matched against goclaw's own absolute paths (its store, its config): a
+        // relative mention (`.goclaw/`) would refuse everyday globs (`ls -la .*`), and the
+        // sandbox masks it anyway.
         let named = |t: &&String| {
-            t.contains(path.as_str()) || t.split_whitespace().any(|w| glob_reaches(w, path))
+            t.contains(path.as_str())
+                || (path.starts_with('/') && t.split_whitespace().any(|w| glob_reaches(w, path)))
         };
         if let Some(t) = texts.iter().find(named) {
             return Some(DenyMatch {

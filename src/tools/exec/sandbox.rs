@@ -196,6 +196,23 @@ pub fn plan_to_run(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
     if p.kind == Kind::None {
         return Ok(p);
     }
+    let state = [
+        ("store", ctx.store.sqlite_path(), "--db"),
+        ("config", Some(ctx.config_file.as_path()), "--config"),
+        ("key directory", Some(ctx.key_dir.as_path()), "GOCLAW_HOME"),
+    ];
+    for (what, path, flag) in state {
+        if let Some(path) = path
+            && let Some(link) = crate::tools::protected::replaceable_link(path, &p.writable)
+        {
+            return Err(format!(
+                "goclaw's {what} {} is reached through the symlink {}, which a command could \
+                 replace (it lies where commands may write); give goclaw the real path ({flag})",
+                path.display(),
+                link.display()
+            ));
+        }
+    }
     crate::tools::protected::create_missing(&ctx.protected, Some(&ctx.config_file), &p.writable)?;
     plan_for(ctx)
 }

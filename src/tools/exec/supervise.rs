@@ -240,6 +240,7 @@ fn mask(pins: &[PathBuf], paths: &[PathBuf]) -> Result<(), String> {
     if paths.is_empty() && pins.is_empty() {
         return Ok(());
     }
+    let cwd = std::env::current_dir().map_err(|e| format!("working directory: {e}"))?;
     let uid = nix::unistd::geteuid();
     let gid = nix::unistd::getegid();
     if uid.is_root() {
@@ -295,6 +296,9 @@ fn mask(pins: &[PathBuf], paths: &[PathBuf]) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", p.display()))?;
         }
     }
+    // Entered again by its name: the process still stood in the directory as it was before
+    // these mounts, where a relative path (`./secret.key`) would pass under the masks.
+    std::env::set_current_dir(&cwd).map_err(|e| format!("{}: {e}", cwd.display()))?;
     Ok(())
 }
 

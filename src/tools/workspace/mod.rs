@@ -26,6 +26,7 @@ use nix::fcntl::{OFlag, OpenHow, ResolveFlag, openat, openat2, renameat};
 use nix::sys::stat::{Mode, mkdirat};
 use nix::unistd::{UnlinkatFlags, unlinkat};
 
+mod code_files;
 mod error;
 
 use error::errno_error;
@@ -45,6 +46,8 @@ pub struct Workspace {
     root: PathBuf,
     dir: OwnedFd,
     denied: Vec<PathBuf>,
+    /// [`code_files::home_code_files`]: written by no file tool (found at the first write: reads do not pay).
+    code_files: std::sync::OnceLock<Vec<PathBuf>>,
 }
 
 /// An opened path as a file to read: not a directory, and not a file with other hard links
@@ -86,7 +89,12 @@ impl Workspace {
             .map(|d| lexical(Path::new(d)).unwrap_or_default())
             .filter(|d| !d.as_os_str().is_empty())
             .collect();
-        Ok(Workspace { root, dir, denied })
+        Ok(Workspace {
+            root,
+            dir,
+            denied,
+            code_files: std::sync::OnceLock::new(),
+        })
     }
 
     pub fn root(&self) -> &Path {
@@ -280,12 +288,12 @@ impl Workspace {
     pub fn target(&self, path: &str, create_parents: bool) -> FsResult<Target> {
         let mut rel = self.relative(path)?;
         self.check_denied(&rel)?;
-        check_not_in_git(&rel)?;
+        self.check_not_code(&rel)?;
         // An existing path (or symlink to one) is written where it really is.
         if let Ok(fd) = self.open_beneath(&rel, OFlag::O_PATH, Mode::empty(), path) {
             rel = self.real_relative(&fd)?;
             self.check_denied(&rel)?;
-            check_not_in_git(&rel)?;
+            self.check_not_code(&rel)?;
         }
         let name = rel
             .file_name()
@@ -305,7 +313,7 @@ impl Workspace {
         let parent_real = self.real_relative(&dir)?;
         let rel = parent_real.join(&name);
         self.check_denied(&rel)?;
-        check_not_in_git(&rel)?;
+        self.check_not_code(&rel)?;
         Ok(Target {
             dir,
             name: PathBuf::from(name),
@@ -642,20 +650,6 @@ pub fn list_dir(fd: &OwnedFd) -> FsResult<Vec<(std::ffi::OsString, std::fs::Meta
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
-}
-
-/// The file tools write nothing inside a repository's `.git` (nor the `.git` itself): its
-/// config and hooks are code that the next `git` command runs, which would make a file write
-/// a way around exec's deny patterns and approvals. Reading is allowed.
-fn check_not_in_git(rel: &Path) -> FsResult<()> {
-    if rel.components().any(|c| c.as_os_str() == ".git") {
-        return Err(FsError::new(format!(
-            "access denied: {} is inside .git, whose config and hooks run as code at the next git \
-             command; change it with git itself",
-            rel.display()
-        )));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

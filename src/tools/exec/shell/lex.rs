@@ -32,6 +32,25 @@ impl Word {
     }
 }
 
+/// Where the builtin of a simple command is, past `command` (with `-p` or `--`) and `builtin`,
+/// which run it as it is.
+fn builtin_at(argv: &[String]) -> usize {
+    let mut i = 0;
+    while let Some(word) = argv.get(i) {
+        match word.as_str() {
+            "builtin" => i += 1,
+            "command" => {
+                i += 1;
+                while argv.get(i).is_some_and(|w| w == "-p" || w == "--") {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
 /// The index of the `close` that ends a group opened just before `from` (nested pairs and
 /// quotes skipped), or the end.
 fn matching(chars: &[char], from: usize, open: char, close: char) -> usize {
@@ -513,30 +532,33 @@ fn to_simple(
     }
     // Builtins that give a program another name: a later command run by that name is one the
     // deny groups cannot see (dash expands an alias from the next line on, or inside `eval`).
-    if lax.on && argv.len() > 1 {
-        let renames = match argv[0].as_str() {
-            "alias" => argv[1..].iter().any(|a| a.contains('=')),
-            "hash" => argv[1..].iter().any(|a| a.starts_with("-p")),
+    // Both judged past `command` and `builtin` (`command alias x=rm` is `alias x=rm`).
+    let at = builtin_at(&argv);
+    if lax.on && argv.len() > at + 1 {
+        let args = &argv[at + 1..];
+        let renames = match argv[at].as_str() {
+            "alias" => args.iter().any(|a| a.contains('=')),
+            "hash" => args.iter().any(|a| a.starts_with("-p")),
             "enable" => true,
             _ => false,
         };
         if renames {
             lax.hidden.push(format!(
                 "`{}` gives a command another name, so the commands after it cannot be judged",
-                argv[0]
+                argv[at]
             ));
         }
     }
     // Code given to a builtin is read on its own; code that is not literal hides itself.
     if lax.on
         && let Some(builtin @ ("eval" | "source" | "." | "trap" | "alias")) =
-            argv.first().map(String::as_str)
+            argv.get(at).map(String::as_str)
     {
-        if expanded.iter().any(|&i| i > 0) {
+        if expanded.iter().any(|&i| i > at) {
             lax.hidden
                 .push(format!("`{builtin}` runs code from an expansion"));
         }
-        let code = argv[1..].join(" ");
+        let code = argv[at + 1..].join(" ");
         lax.inner.push(match code.split_once('=') {
             Some((_, v)) if builtin == "alias" => v.to_string(),
             _ => code,

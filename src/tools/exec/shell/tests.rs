@@ -134,6 +134,9 @@ fn deny_views_see_through_what_the_strict_reading_gives_up_on() {
         "alias ll='ls -l' x=rm\nx -rf v",
         "hash -p /bin/rm x; x -rf v",
         "enable -f ./evil.so rm",
+        "command alias x=\"rm \" y=-rf\nx y victim",
+        "command -p -- alias x=rm\nx -rf v",
+        "builtin alias x=rm\nx -rf v",
     ] {
         let v = deny_views(c);
         assert!(
@@ -150,6 +153,11 @@ fn deny_views_see_through_what_the_strict_reading_gives_up_on() {
         ("cd /proc; cat self/environ", "cat /proc/self/environ"),
         ("cd /tmp && cd st && cat ../x.db", "cat /tmp/x.db"),
         ("cd /w; echo hi > out", "echo /w/hi > /w/out"),
+        ("cd -P -- /proc; cat self/environ", "cat /proc/self/environ"),
+        (
+            "command cd /proc; cat self/environ",
+            "cat /proc/self/environ",
+        ),
     ] {
         let v = deny_views(c);
         assert!(v.texts.contains(&seen.to_string()), "{c}: {v:?}");

@@ -288,9 +288,17 @@ fn path_view(s: &Simple, cwd: Option<&str>) -> Option<String> {
 
 /// Where `cd` (the simple command `s`) moves, from `cwd`: known only for a literal directory.
 fn moved_to(s: &Simple, cwd: Option<&str>) -> Option<String> {
-    let [_, dir] = s.argv.as_slice() else {
+    let mut args = s.argv.iter().skip(1).peekable();
+    while args
+        .next_if(|a| matches!(a.as_str(), "-P" | "-L" | "-e" | "--"))
+        .is_some()
+    {}
+    let (Some(dir), None) = (args.next(), args.next()) else {
         return None;
     };
+    if dir.contains(['*', '?', '[']) {
+        return None;
+    }
     if !s.expanded.is_empty() || dir.starts_with(['~', '-', '$']) {
         return None;
     }
