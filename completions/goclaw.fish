@@ -1246,7 +1246,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l subject -d 'The subject: a one-line title' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l description -d 'What to do, in detail' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l description -d 'What to do, in detail: text, @FILE, or - for stdin' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l priority -d 'Higher is more urgent: listed and claimed first' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l blocked-by -d 'A task this one waits for (repeatable): id, identifier or number (#3)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l assignee -d 'Only this member may claim it' -r
@@ -1302,7 +1302,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l result -d 'The result: what was done' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l result -d 'The result, what was done: text, @FILE, or - for stdin' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from complete" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'
@@ -1431,7 +1431,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l team -d 'The team (default: the acting agent\'s only team)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l subject -d 'The new subject' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l description -d 'The new description' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l description -d 'The new description: text, @FILE, or - for stdin' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l priority -d 'The new priority: higher is more urgent' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l assignee -d 'Only this member may claim it' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from update" -l blocked-by -d 'Replace the dependencies (repeatable); --clear-blocked-by removes them all' -r

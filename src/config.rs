@@ -147,12 +147,27 @@ impl Env {
         })
     }
 
+    /// `p` made absolute against the current directory, with `.` dropped and `..` taken back a
+    /// part as written (lexically): a state path is then the same whatever a directory before
+    /// a `..` becomes later (a command that turned `sub` of `sub/../config.toml` into a symlink
+    /// would otherwise choose the config goclaw reads next).
     fn absolute(&self, p: &Path) -> PathBuf {
-        if p.is_absolute() {
+        let joined = if p.is_absolute() {
             p.to_path_buf()
         } else {
             self.cwd.join(p)
+        };
+        let mut out = PathBuf::new();
+        for part in joined.components() {
+            match part {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                other => out.push(other),
+            }
         }
+        out
     }
 
     fn home_dir(&self, what: &str) -> Result<PathBuf> {

@@ -65,6 +65,14 @@ pub struct Cancel {
     withdrawn: std::sync::Mutex<Option<String>>,
 }
 
+impl std::fmt::Debug for Cancel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cancel")
+            .field("cancelled", &self.is_cancelled())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Cancel {
     pub fn cancel(&self, terminated: bool) {
         self.signal.raise(terminated);

@@ -185,18 +185,28 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         }
         CronCommand::Tick { force } => {
             let report = tick(ctx, force.as_deref())?;
-            let failed = report.iter().any(JobReport::failed);
-            ctx.out.data(&json!({"ran": report}), |w| {
-                for r in &report {
-                    writeln!(w, "{}", report_line(r))?;
-                }
-                Ok(())
-            })?;
-            Ok(if failed {
-                Status::Exit(crate::error::ErrorKind::Failed)
-            } else {
-                Status::Ok
-            })
+            let failed: Vec<&JobReport> = report.iter().filter(|r| r.failed()).collect();
+            if failed.is_empty() || !ctx.out.is_json() {
+                ctx.out.data(&json!({"ran": report}), |w| {
+                    for r in &report {
+                        writeln!(w, "{}", report_line(r))?;
+                    }
+                    Ok(())
+                })?;
+            }
+            if failed.is_empty() {
+                return Ok(Status::Ok);
+            }
+            // A failure is the command's error: one error document (the report in its
+            // details) and an `error:` line on stderr, which is what crontab mails.
+            let lines: Vec<String> = failed.iter().map(|r| report_line(r)).collect();
+            Err(Error::failed(format!(
+                "{} of {} jobs failed: {}",
+                failed.len(),
+                report.len(),
+                lines.join("; ")
+            ))
+            .with_details(json!({"ran": report})))
         }
         CronCommand::Daemon { interval } => daemon(ctx, &interval),
     }
@@ -310,6 +320,13 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
     }
     let g = toolbox.gate(GateOptions::default());
     let allowed = g.allowed_tools(a.caller.agent.as_deref())?;
+    if let Payload::Tool { tool, .. } = &payload
+        && g.registry().get(tool).is_none()
+    {
+        return Err(
+            Error::not_found(format!("--tool {tool}: no such tool")).with_hint("goclaw tools list")
+        );
+    }
     if let Payload::Tool { tool, .. } = &payload
         && !allowed.iter().any(|t| t == tool)
     {

@@ -221,8 +221,22 @@ fn exec_migrate(ctx: &Context, path: &Path) -> Result<()> {
 
 /// `db check`: integrity and migration state, read-only; exit 1 when unhealthy.
 fn exec_check(ctx: &Context, path: &Path) -> Result<Status> {
-    let conn = store::SqliteStore::open_read_only(path)?;
-    let migrations = store::migration_state(&conn, path)?;
+    let opened = store::SqliteStore::open_read_only(path)
+        .and_then(|conn| store::migration_state(&conn, path).map(|m| (conn, m)));
+    let (conn, migrations) = match opened {
+        Ok(both) => both,
+        // No store is exit 5; any other store that cannot be read (not a database, a
+        // malformed image) is an unhealthy one: the report says why, exit 1.
+        Err(e) if e.kind == ErrorKind::NotFound => return Err(e),
+        Err(e) => {
+            let doc = serde_json::json!({
+                "path": path, "ok": false, "integrity": [e.message], "migrations": null,
+            });
+            ctx.out
+                .data(&doc, |w| writeln!(w, "integrity: {}", e.message))?;
+            return Ok(Status::Exit(ErrorKind::Failed));
+        }
+    };
     if migrations.schema_version > migrations.binary_version {
         return Err(Error::usage(format!(
             "store {} has schema version {}, newer than this goclaw understands (version {})",

@@ -73,6 +73,13 @@ impl Input {
     }
 }
 
+/// A text argument as the contract takes it: as written, `@FILE`, or `-` for stdin; UTF-8.
+pub fn text(ctx: &super::Context, arg: &str) -> Result<String> {
+    let input = Input::parse(Some(arg));
+    String::from_utf8(input.read(ctx)?)
+        .map_err(|_| Error::usage(format!("{} is not UTF-8 text", input.describe())))
+}
+
 /// The largest document one input may be: `[input] max_bytes`.
 pub fn max_bytes(ctx: &super::Context) -> u64 {
     ctx.settings()

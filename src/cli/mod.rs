@@ -37,6 +37,7 @@ pub mod process;
 pub mod providers;
 pub mod run;
 pub mod runs;
+mod sandbox_args;
 pub mod sanitize;
 pub mod schema;
 pub mod scrub;
@@ -134,10 +135,22 @@ pub struct GlobalArgs {
     )]
     pub db: Option<PathBuf>,
     /// The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]
-    #[arg(long, global = true, env = "GOCLAW_CONFIG", value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        env = "GOCLAW_CONFIG",
+        hide_env_values = true,
+        value_name = "PATH"
+    )]
     pub config: Option<PathBuf>,
     /// The workspace directory tools work in [default: the current directory]
-    #[arg(long, global = true, env = "GOCLAW_WORKSPACE", value_name = "DIR")]
+    #[arg(
+        long,
+        global = true,
+        env = "GOCLAW_WORKSPACE",
+        hide_env_values = true,
+        value_name = "DIR"
+    )]
     pub workspace: Option<PathBuf>,
     /// Print JSON even on a terminal
     #[arg(long, global = true, conflicts_with = "human")]
@@ -214,38 +227,6 @@ pub enum Command {
     Version(version::VersionArgs),
     /// Print the JSON Schema of a document goclaw prints (event, run, error, task, …)
     Schema(schema::SchemaArgs),
-}
-
-// Arguments of the sandbox re-exec: `goclaw __sandbox-exec`, which exec itself spawns. Not a
-// command of the CLI, so no help, completion script or man page offers it (see
-// [`sandbox_exec`]).
-#[derive(Debug, Parser)]
-#[command(name = "goclaw __sandbox-exec")]
-pub struct SandboxExecArgs {
-    /// A path the command may write (the first: the workspace)
-    #[arg(long = "rw")]
-    pub writable: Vec<PathBuf>,
-    /// A directory bound to itself, so the command cannot rename it (above a mask)
-    #[arg(long = "pin")]
-    pub pinned: Vec<PathBuf>,
-    /// A path the command sees empty (goclaw's own state)
-    #[arg(long = "mask")]
-    pub masked: Vec<PathBuf>,
-    /// Allow the network
-    #[arg(long)]
-    pub net: bool,
-    /// Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)
-    #[arg(long)]
-    pub no_sandbox: bool,
-    /// The pid of the goclaw that spawned it directly
-    #[arg(long)]
-    pub parent: Option<i32>,
-    /// Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)
-    #[arg(long)]
-    pub guarded: bool,
-    /// The command and its arguments
-    #[arg(last = true, required = true)]
-    pub argv: Vec<String>,
 }
 
 /// What a successful command tells `main` about the exit code: usually 0, sometimes a
@@ -393,7 +374,7 @@ pub fn sandbox_exec(args: &[OsString]) -> Option<u8> {
         return None;
     }
     let out = Output::new(false, true, false, 0).for_filter(false);
-    let a = match SandboxExecArgs::try_parse_from(&args[1..]) {
+    let a = match sandbox_args::SandboxExecArgs::try_parse_from(&args[1..]) {
         Ok(a) => a,
         Err(e) => {
             let err = Error::usage(e.to_string().lines().next().unwrap_or("").to_string());

@@ -33,7 +33,7 @@ pub enum PolicyCommand {
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The agent whose policy to explain (a key of [agents] in config; none: the global policy)
-    #[arg(long, env = "GOCLAW_AGENT")]
+    #[arg(long, env = "GOCLAW_AGENT", hide_env_values = true)]
     pub agent: Option<String>,
     /// Also connect to the MCP servers the agent may use, so their tools and the `mcp` and
     /// `mcp:<server>` groups take part

@@ -18,13 +18,13 @@ use crate::tools::gate::Ceiling;
 #[derive(Debug, Clone, Args)]
 pub struct CallerArgs {
     /// The agent whose policy applies (a key of [agents] in config)
-    #[arg(long, env = "GOCLAW_AGENT")]
+    #[arg(long, env = "GOCLAW_AGENT", hide_env_values = true)]
     pub agent: Option<String>,
     /// The user: per-user context files and memory, user grants of MCP servers
     #[arg(long)]
     pub user: Option<String>,
     /// Session key: the conversation a run continues; rate limits count per session
-    #[arg(long, env = "GOCLAW_SESSION")]
+    #[arg(long, env = "GOCLAW_SESSION", hide_env_values = true)]
     pub session: Option<String>,
 }
 

@@ -14,7 +14,7 @@ pub struct SkillsArgs {
     #[command(subcommand)]
     pub command: SkillsCommand,
     /// The agent whose published skills count too
-    #[arg(long, global = true, env = "GOCLAW_AGENT")]
+    #[arg(long, global = true, env = "GOCLAW_AGENT", hide_env_values = true)]
     pub agent: Option<String>,
 }
 

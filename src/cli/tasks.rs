@@ -7,6 +7,7 @@
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
+use super::input::text;
 use super::shared::PageArgs;
 use super::shared::{acting, resolve_team};
 use super::{Context, Status, table};
@@ -26,7 +27,12 @@ pub struct TasksArgs {
     #[arg(long, global = true)]
     pub team: Option<String>,
     /// The acting agent (reads and `recover` need none: they look as the team's lead)
-    #[arg(long = "as", global = true, env = "GOCLAW_AGENT")]
+    #[arg(
+        long = "as",
+        global = true,
+        env = "GOCLAW_AGENT",
+        hide_env_values = true
+    )]
     pub agent: Option<String>,
 }
 
@@ -38,7 +44,7 @@ pub enum TasksCommand {
         /// The subject: a one-line title
         #[arg(long)]
         subject: String,
-        /// What to do, in detail
+        /// What to do, in detail: text, @FILE, or - for stdin
         #[arg(long, default_value = "")]
         description: String,
         /// Higher is more urgent: listed and claimed first
@@ -90,7 +96,7 @@ pub enum TasksCommand {
     Complete {
         /// The task: 1, T-001 or T-001-3f9a
         id: String,
-        /// The result: what was done
+        /// The result, what was done: text, @FILE, or - for stdin
         #[arg(long)]
         result: String,
     },
@@ -148,7 +154,7 @@ pub enum TasksCommand {
     Comment {
         /// The task: 1, T-001 or T-001-3f9a
         id: String,
-        /// The comment
+        /// The comment: text, @FILE, or - for stdin
         text: String,
         /// The work cannot go on: fail the task in progress and tell the lead (unless the team's
         /// blocker_escalation is off)
@@ -179,7 +185,7 @@ pub enum TasksCommand {
         /// The new subject
         #[arg(long)]
         subject: Option<String>,
-        /// The new description
+        /// The new description: text, @FILE, or - for stdin
         #[arg(long)]
         description: Option<String>,
         /// The new priority: higher is more urgent
@@ -199,7 +205,7 @@ pub enum TasksCommand {
     AskUser {
         /// The task: 1, T-001 or T-001-3f9a
         id: String,
-        /// The question for the user
+        /// The question for the user: text, @FILE, or - for stdin
         text: String,
     },
     /// Clear the question (holder or lead)
@@ -303,7 +309,10 @@ fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
                 Some(id.unwrap_or_default())
             },
         },
-        C::Complete { id, result } => Action::Complete { task: id, result },
+        C::Complete { id, result } => Action::Complete {
+            task: id,
+            result: text(ctx, &result)?,
+        },
         C::Fail { id, reason } => Action::Fail { task: id, reason },
         C::Cancel { id, reason } => Action::Cancel { task: id, reason },
         C::Assign { id, to } => {
@@ -314,9 +323,13 @@ fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
         C::Approve { id } => Action::Approve { task: id },
         C::Reject { id, reason } => Action::Reject { task: id, reason },
         C::Retry { id } => Action::Retry { task: id },
-        C::Comment { id, text, blocker } => Action::Comment {
+        C::Comment {
+            id,
+            text: comment,
+            blocker,
+        } => Action::Comment {
             task: id,
-            text,
+            text: text(ctx, &comment)?,
             blocker,
         },
         C::Progress { id, percent, step } => Action::Progress {
@@ -326,9 +339,9 @@ fn action_of(ctx: &Context, command: TasksCommand) -> Result<Action> {
         },
         C::Attach { id, path } => Action::Attach { task: id, path },
         c @ C::Update { .. } => update_action(ctx, c)?,
-        C::AskUser { id, text } => Action::AskUser {
+        C::AskUser { id, text: question } => Action::AskUser {
             task: id,
-            question: Some(text),
+            question: Some(text(ctx, &question)?),
         },
         C::ClearAskUser { id } => Action::AskUser {
             task: id,
@@ -367,7 +380,7 @@ fn create_action(ctx: &Context, command: TasksCommand) -> Result<Action> {
             }
             Action::Create(NewTask {
                 subject,
-                description,
+                description: text(ctx, &description)?,
                 priority,
                 blocked_by,
                 assignee,
@@ -408,7 +421,7 @@ fn update_action(ctx: &Context, command: TasksCommand) -> Result<Action> {
                 task: id,
                 changes: Changes {
                     subject,
-                    description,
+                    description: description.map(|d| text(ctx, &d)).transpose()?,
                     priority,
                     blocked_by,
                     assignee: assignee.map(Some),

@@ -121,7 +121,12 @@ pub struct MessageArgs {
     #[arg(long, global = true)]
     pub team: Option<String>,
     /// The acting agent
-    #[arg(long = "as", global = true, env = "GOCLAW_AGENT")]
+    #[arg(
+        long = "as",
+        global = true,
+        env = "GOCLAW_AGENT",
+        hide_env_values = true
+    )]
     pub agent: Option<String>,
 }
 
@@ -133,12 +138,12 @@ pub enum MessageCommand {
         /// The member it is for
         #[arg(long)]
         to: String,
-        /// The message
+        /// The message: text, @FILE, or - for stdin
         text: String,
     },
     /// Send TEXT to every member (lead only)
     Broadcast {
-        /// The message
+        /// The message: text, @FILE, or - for stdin
         text: String,
     },
     /// Read unread messages, oldest first (each is marked read for the reader only, so the next
@@ -267,10 +272,12 @@ fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result
     let t = resolve_team(store.db(), &m.team, &agent)?;
     let messages = match m.command {
         MessageCommand::Send { to, text } => {
+            let text = super::input::text(ctx, &text)?;
             let msg = mailbox::send(store.db(), &t, &agent, &to, &text)?;
             return print_sent(ctx, &msg);
         }
         MessageCommand::Broadcast { text } => {
+            let text = super::input::text(ctx, &text)?;
             let msg = mailbox::broadcast(store.db(), &t, &agent, &text)?;
             return print_sent(ctx, &msg);
         }

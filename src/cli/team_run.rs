@@ -91,7 +91,7 @@ pub fn run(ctx: &Context, a: TeamRunArgs) -> Result<Status> {
         until: if a.watch { Until::Watch } else { Until::Empty },
         timeout: parse_timeout(&a.timeout)?,
         only: None,
-        relay: a.events.then(|| EventRelay::shared(ctx)),
+        relay: None,
     };
     execute(ctx, options, a.events)
 }
@@ -105,7 +105,7 @@ pub fn work(ctx: &Context, a: TeamWorkArgs) -> Result<Status> {
         until: if a.watch { Until::Watch } else { Until::Empty },
         timeout: parse_timeout(&a.timeout)?,
         only: Some(a.agent.clone()),
-        relay: a.events.then(|| EventRelay::shared(ctx)),
+        relay: None,
     };
     execute(ctx, options, a.events)
 }
@@ -114,7 +114,9 @@ fn parse_timeout(t: &Option<String>) -> Result<Option<std::time::Duration>> {
     t.as_deref().map(super::shared::parse_duration).transpose()
 }
 
-fn execute(ctx: &Context, options: TeamRunOptions, events: bool) -> Result<Status> {
+/// Runs the team; with `events`, a closed pipe (`| head -1`) stops it as Ctrl-C would, and
+/// ends quietly: nobody reads what it does any more.
+fn execute(ctx: &Context, mut options: TeamRunOptions, events: bool) -> Result<Status> {
     let settings = ctx.settings()?;
     let mut store = ctx.any_store()?;
     let mut notes = Vec::new();
@@ -123,7 +125,16 @@ fn execute(ctx: &Context, options: TeamRunOptions, events: bool) -> Result<Statu
     let rt = crate::ops::run::runtime()?;
     let cancel = Arc::new(Cancel::default());
     super::shared::watch_signals(&rt, cancel.clone())?;
+    let relay = events.then(|| EventRelay::stopping(ctx, cancel.clone()));
+    options.relay = relay.clone().map(|r| r as crate::tools::gate::SharedRelay);
     let report = team_run::run(settings, &mut store, &scrubber, options, cancel)?;
+    if relay.is_some_and(|r| r.reader_gone()) {
+        ctx.out.verbose(&format!(
+            "team run {} stopped: the reader of the events went away (a closed pipe)",
+            report.team_run_id
+        ));
+        return Ok(Status::Ok);
+    }
     show(ctx, &report, events)
 }
 

@@ -27,7 +27,7 @@ pub enum ToolsCommand {
     /// The tools an agent may use: name, groups, risk, allowed
     List {
         /// The agent whose policy applies (a key of [agents] in config)
-        #[arg(long, env = "GOCLAW_AGENT")]
+        #[arg(long, env = "GOCLAW_AGENT", hide_env_values = true)]
         agent: Option<String>,
         /// Show the tools the policy removes too
         #[arg(long)]

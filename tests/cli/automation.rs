@@ -41,10 +41,20 @@ fn datetime_reports_utc_and_a_named_zone(backend) {
 }
 }
 
-/// `goclaw cron tick`, for the exit code and the report.
+/// `goclaw cron tick`, for the exit code and the report (a failed tick's is in its error
+/// document's details, and its `error:` line names each failed job).
 fn tick(env: &TestEnv) -> (i32, Value) {
     let o = env.run(&["cron", "tick"]);
-    (code(&o), json(&o))
+    let doc = json(&o);
+    if code(&o) == 1 {
+        let line = stderr(&o);
+        assert!(
+            line.starts_with("error: ") && line.contains("failed: job "),
+            "{line}"
+        );
+        return (1, doc["error"]["details"].clone());
+    }
+    (code(&o), doc)
 }
 
 /// Waits until the job `name` is due.
@@ -89,6 +99,9 @@ fn overlapping_ticks_run_a_due_job_once(backend) {
         r#"{"command":"sleep 1; echo ran >> ticks.log"}"#,
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // A tool that does not exist is not found (5), before any policy is asked.
+    let o = env.run(&["cron", "add", "bad", "--every", "1h", "--tool", "no_such_tool"]);
+    assert_error(&o, 5, "not_found");
     wait_due(&env, "slow");
     let ticks: Vec<_> = (0..4).map(|_| env.spawn(&["cron", "tick"])).collect();
     let outs: Vec<_> = ticks

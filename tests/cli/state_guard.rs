@@ -261,3 +261,63 @@ fn the_file_tools_leave_the_homes_start_up_files_alone() {
     );
     assert_eq!(code(&o), 0, "{}", stdout(&o));
 }
+
+#[test]
+fn a_command_keeps_no_capability_even_under_root() {
+    for mode in sandbox_modes() {
+        let env = TestEnv::new();
+        env.write("c.toml", format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
+        let o = call(
+            &env,
+            &["--config", "c.toml"],
+            "exec",
+            json!({"command": "grep -E '^Cap(Eff|Prm|Bnd|Amb)' /proc/self/status"}),
+        );
+        let (c, text) = tool_text(&o);
+        assert_eq!(c, 0, "{mode}: {text}");
+        for line in text.lines() {
+            assert!(line.ends_with("0000000000000000"), "{mode}: {text}");
+        }
+    }
+}
+
+#[test]
+fn a_dot_dot_in_a_state_path_is_read_as_written() {
+    let env = TestEnv::new();
+    if sandbox_modes().is_empty() {
+        return;
+    }
+    // `--config WS/sub/../c.toml` is WS/c.toml, whatever `sub` becomes.
+    env.write("c.toml", "[tools.exec]\nsandbox = \"auto\"\n");
+    env.write("sub/keep", "");
+    let elsewhere = env.root().join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join("d")).unwrap();
+    std::fs::write(
+        elsewhere.join("c.toml"),
+        "[tools.exec]\nsandbox = \"none\"\n",
+    )
+    .unwrap();
+    let cfg = env.work().join("sub/../c.toml").display().to_string();
+    let swap = format!(
+        "mv sub sub.old && ln -s {} sub && echo swapped",
+        elsewhere.join("d").display()
+    );
+    let o = call(
+        &env,
+        &["--config", &cfg],
+        "exec",
+        json!({ "command": swap }),
+    );
+    assert!(tool_text(&o).1.contains("swapped"), "{}", stdout(&o));
+    let o = env.run(&[
+        "--config",
+        &cfg,
+        "tools",
+        "exec",
+        "exec",
+        "--dry-run",
+        r#"{"command":"true"}"#,
+    ]);
+    let kind = json(&o)["decision"]["sandbox"]["kind"].clone();
+    assert_ne!(kind, "none", "{}", stdout(&o));
+}

@@ -124,6 +124,19 @@ fn schema_and_check() {
     assert_eq!(doc["ok"], true);
     assert_eq!(doc["integrity"], serde_json::json!(["ok"]));
     assert_eq!(doc["pending"], serde_json::json!([]));
+    // A file that is no database, or a torn one, is an unhealthy store: a report, exit 1.
+    env.write("garbage.db", "garbage\n".repeat(100));
+    let o = env.run(&["--db", "garbage.db", "db", "check"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    let doc = json(&o);
+    assert_eq!(doc["ok"], false, "{doc}");
+    assert!(
+        doc["integrity"][0]
+            .as_str()
+            .unwrap()
+            .contains("not a database"),
+        "{doc}"
+    );
 }
 
 #[test]

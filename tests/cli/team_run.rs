@@ -358,6 +358,49 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back(backend) {
 }
 }
 
+/// `team run --events | head -1`: once nobody reads the events, the team run stops as on
+/// Ctrl-C (its members ended, their tasks back to pending) and ends quietly with 0.
+#[test]
+fn a_closed_events_pipe_stops_the_team_run() {
+    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
+        return;
+    };
+    team(&env, "t1", "lead", &["w1", "w2"]);
+    let mut child = env
+        .std_cmd(&[
+            "--config",
+            "c.toml",
+            "team",
+            "run",
+            "t1",
+            "--events",
+            "take all night",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // `head -1`: read one line, then close the pipe.
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut out, &mut first).unwrap();
+    assert!(first.starts_with('{'), "{first}");
+    drop(out);
+    let closed = Instant::now();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        closed.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        closed.elapsed()
+    );
+    assert!(processes_end_in("sleep 60", env.root()));
+    for t in tasks(&env, "t1") {
+        assert_eq!(t["status"], "pending", "{t}");
+    }
+    assert!(runs(&env).iter().all(|r| r["status"] != "running"));
+}
+
 on_both_backends! {
 fn a_killed_dispatcher_leaves_no_task_in_progress_under_a_dead_owner(backend) {
     let Some((_llm, env)) = team_env(backend) else {
@@ -902,6 +945,24 @@ fn a_task_whose_runs_never_start_fails_after_its_dispatches(backend) {
     assert_eq!(t["status"], "failed", "{t}");
     assert!(t["dispatch_count"].as_i64().unwrap() <= 3, "{t}");
 }
+}
+
+/// A lead whose provider does not answer fails the team run as the lead's run fails: 8.
+#[test]
+fn a_lead_whose_provider_fails_is_an_upstream_failure() {
+    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
+        return;
+    };
+    let mut c = std::fs::read_to_string(env.work().join("c.toml")).unwrap();
+    c = c.replace(
+        "[agents.lead]\nprovider = \"fake\"",
+        "[agents.lead]\nprovider = \"dead\"",
+    );
+    c.push_str("\n[providers.dead]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n");
+    env.write("c.toml", c);
+    team(&env, "t1", "lead", &["w1"]);
+    let o = goclaw(&env, &["team", "run", "t1", "--timeout", "60s", "plan it"]);
+    assert_eq!(code(&o), 8, "{}{}", stdout(&o), stderr(&o));
 }
 
 on_both_backends! {

@@ -1200,3 +1200,33 @@ fn search_words_and_concurrent_reads_agree_on_both_backends(backend) {
     assert_eq!(delivered, 10);
 }
 }
+
+/// Text arguments of the board and the mailbox take `@FILE` and `-` (stdin), as every text
+/// argument does.
+#[test]
+fn board_and_mailbox_text_comes_from_files_and_stdin() {
+    let env = board_home();
+    env.write("long.md", "a description\nover two lines\n");
+    let id = create(&env, "from files", &["--description", "@long.md"]);
+    let o = env.run_stdin(
+        &["tasks", "--as", "lead", "comment", &id, "-"],
+        "piped comment\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let got = json(&tasks(&env, "lead", &["get", &id]));
+    let text = got.to_string();
+    assert!(text.contains("a description\\nover two lines"), "{text}");
+    assert!(text.contains("piped comment"), "{text}");
+    env.write("msg.txt", "from a file");
+    let o = env.run(&[
+        "team", "message", "send", "--as", "lead", "--to", "w1", "@msg.txt",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let inbox = env.run(&["team", "message", "read", "--as", "w1"]);
+    assert!(stdout(&inbox).contains("from a file"), "{}", stdout(&inbox));
+    // A file that is not there is an error, not the text `@nothing`.
+    let o = env.run(&[
+        "team", "message", "send", "--as", "lead", "--to", "w1", "@nothing",
+    ]);
+    assert_eq!(code(&o), 5, "{}", stdout(&o));
+}

@@ -154,23 +154,50 @@ pub(crate) struct EventRelay {
     /// Children whose stream is still open.
     open: std::sync::Mutex<usize>,
     ended: std::sync::Condvar,
+    /// What a closed pipe stops, when the relay is the command's only output (`team run
+    /// --events`); else a closed pipe ends the output, not the runs.
+    stops: Option<Arc<Cancel>>,
+    reader_gone: std::sync::atomic::AtomicBool,
 }
 
 impl EventRelay {
     /// A relay to this command's stdout.
     pub(crate) fn shared(ctx: &Context) -> crate::tools::gate::SharedRelay {
+        Self::new(ctx, None)
+    }
+
+    /// A relay whose closed pipe cancels `cancel`: nobody reads the events any more.
+    pub(crate) fn stopping(ctx: &Context, cancel: Arc<Cancel>) -> Arc<EventRelay> {
+        Self::new(ctx, Some(cancel))
+    }
+
+    fn new(ctx: &Context, stops: Option<Arc<Cancel>>) -> Arc<EventRelay> {
         Arc::new(EventRelay {
             out: ctx.out.clone(),
             open: std::sync::Mutex::new(0),
             ended: std::sync::Condvar::new(),
+            stops,
+            reader_gone: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// Whether a write met a closed pipe.
+    pub(crate) fn reader_gone(&self) -> bool {
+        self.reader_gone.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
 impl crate::tools::gate::Relay for EventRelay {
     fn line(&self, line: &str) {
-        // A closed pipe ends the output, not the runs.
-        let _ = self.out.raw(format!("{line}\n").as_bytes());
+        if let Err(e) = self.out.raw(format!("{line}\n").as_bytes())
+            && e.is_closed_pipe()
+            && !self
+                .reader_gone
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+            && let Some(cancel) = &self.stops
+        {
+            cancel.cancel(false);
+        }
     }
     fn stream(&self, open: bool) {
         if let Ok(mut n) = self.open.lock() {

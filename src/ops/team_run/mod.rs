@@ -242,7 +242,8 @@ struct Dispatcher<'a> {
     started_ms: i64,
     deadline: Option<Instant>,
     lead_answer: Option<String>,
-    lead_error: Option<String>,
+    /// Why the lead's run failed, and its kind (its exit code's).
+    lead_error: Option<(ErrorKind, String)>,
     /// Reviews started per task.
     reviews: BTreeMap<String, i64>,
     /// Tasks this team run dispatched or reviewed.
@@ -523,21 +524,46 @@ impl Dispatcher<'_> {
                     }
                 }
                 Some(r) => {
-                    self.lead_error = Some(format!(
-                        "the lead's run {} {}: {}",
-                        r.id,
-                        r.status,
-                        r.error.unwrap_or_default()
+                    // The lead's own exit code says what kind of failure it was (8: its
+                    // provider failed), and so the team run's.
+                    let kind = e
+                        .exit
+                        .as_ref()
+                        .ok()
+                        .and_then(std::process::ExitStatus::code)
+                        .and_then(|c| {
+                            ErrorKind::ALL
+                                .into_iter()
+                                .find(|k| i32::from(k.exit_code()) == c)
+                        })
+                        .filter(|k| {
+                            matches!(
+                                k,
+                                ErrorKind::Upstream | ErrorKind::Limited | ErrorKind::Denied
+                            )
+                        })
+                        .unwrap_or(ErrorKind::Failed);
+                    self.lead_error = Some((
+                        kind,
+                        format!(
+                            "the lead's run {} {}: {}",
+                            r.id,
+                            r.status,
+                            r.error.unwrap_or_default()
+                        ),
                     ))
                 }
                 None => {
-                    self.lead_error = Some(format!(
-                        "the lead's run did not start ({}); `goclaw run --agent {}` says why",
-                        match &e.exit {
-                            Ok(s) => s.to_string(),
-                            Err(err) => err.to_string(),
-                        },
-                        self.team.lead
+                    self.lead_error = Some((
+                        ErrorKind::Failed,
+                        format!(
+                            "the lead's run did not start ({}); `goclaw run --agent {}` says why",
+                            match &e.exit {
+                                Ok(s) => s.to_string(),
+                                Err(err) => err.to_string(),
+                            },
+                            self.team.lead
+                        ),
                     ))
                 }
             },

@@ -86,7 +86,7 @@ impl Dispatcher<'_> {
                 )),
             ),
             Stop::Done => match (&self.lead_error, failed.is_empty()) {
-                (Some(e), _) => ("failed", Some(ErrorKind::Failed), Some(e.clone())),
+                (Some((kind, e)), _) => ("failed", Some(*kind), Some(e.clone())),
                 (None, false) => (
                     "failed",
                     Some(ErrorKind::Failed),

@@ -459,6 +459,9 @@ impl Plan {
                         c.arg("--ro-bind").arg("/dev/null").arg(m);
                     }
                 }
+                // Capabilities (root's) stay with the supervisor, which takes them all from the
+                // command for good, bounding set and securebits included (bwrap's --cap-drop
+                // would leave it unable to empty the bounding set).
                 c.args(["--unshare-pid", "--proc", "/proc"]);
                 if !self.network {
                     c.arg("--unshare-net");

@@ -13,7 +13,8 @@
 //!    to the sandbox (ABI 6), so it cannot signal this supervisor, which stays outside its
 //!    domain), then installs a seccomp filter: no `socket()` for the internet families
 //!    without `--net` (Landlock does not cover UDP), no Unix sockets where Landlock cannot
-//!    confine them, no io_uring (it would bypass both);
+//!    confine them, no io_uring (it would bypass both); and takes every capability from it for
+//!    good (a command run by root would keep them);
 //! 4. waits for it, then kills and reaps every descendant still alive, and exits as it did.
 //!
 //! A SIGTERM, SIGINT or SIGHUP (goclaw's time limit, goclaw's death) ends the command and every
@@ -157,10 +158,76 @@ fn exec_command(o: &Options, program: &str, args: &[String], abi: i64) -> ! {
         eprintln!("goclaw sandbox: cannot install the seccomp filter: {e}");
         std::process::exit(126);
     }
+    if !o.no_sandbox
+        && let Err(e) = drop_capabilities()
+    {
+        eprintln!("goclaw sandbox: cannot drop the command's capabilities: {e}");
+        std::process::exit(126);
+    }
     let err =
         std::os::unix::process::CommandExt::exec(std::process::Command::new(program).args(args));
     eprintln!("goclaw sandbox: cannot run {program}: {err}");
     std::process::exit(127);
+}
+
+/// Takes every capability from the command for good. A command run by root keeps them
+/// otherwise, and with `CAP_SYS_ADMIN` `open_tree` clones a mount without the masks on it
+/// (Landlock does not see that), besides loading modules or making device nodes. Emptied: the
+/// bounding and ambient sets; locked: root's privileges at exec (securebits); then the
+/// command's own sets. The first steps need `CAP_SETPCAP` and are skipped without it (a user
+/// that is not root has no capabilities to lose); the last one cannot fail for want of
+/// privilege, and its failure stops the command.
+fn drop_capabilities() -> Result<(), String> {
+    use nix::libc;
+    let last: libc::c_ulong = std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(63);
+    // SECBIT_NOROOT, NO_SETUID_FIXUP and NO_CAP_AMBIENT_RAISE, each with its lock, and
+    // KEEP_CAPS_LOCKED.
+    const SECUREBITS: libc::c_ulong = 0x1 | 0x2 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+    // SAFETY: prctl with integer arguments only; a failure (EPERM without CAP_SETPCAP) changes
+    // nothing and is ignored.
+    unsafe {
+        for cap in 0..=last {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL as libc::c_ulong,
+            0,
+            0,
+            0,
+        );
+        libc::prctl(libc::PR_SET_SECUREBITS, SECUREBITS, 0, 0, 0);
+    }
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Sets {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    let header = Header {
+        version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3: two 32-bit words per set
+        pid: 0,
+    };
+    let none = [Sets {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    }; 2];
+    // SAFETY: capset reads a valid header and two set words, as version 3 requires.
+    let r = unsafe { libc::syscall(libc::SYS_capset, &header as *const Header, none.as_ptr()) };
+    if r != 0 {
+        return Err(std::io::Error::last_os_error().to_string());
+    }
+    Ok(())
 }
 
 /// Reaps every child that has ended; returns the command's status if it is among them.
