@@ -1227,6 +1227,17 @@ fn a_terminal_sees_the_answer_stream(backend) {
     }
     let Some(env) = TestEnv::on(backend) else { return };
     let provider = recording(&env, "tty.jsonl", &[answer("Streaming to your terminal.")]);
+    let screen = run_on_terminal(&env, &provider);
+    assert!(screen.contains("Streaming to your terminal."), "{screen}");
+    assert!(
+        !screen.contains("\"run_id\""),
+        "no JSON on a terminal: {screen}"
+    );
+}
+}
+
+/// The screen of `goclaw run --provider PROVIDER 'hello terminal'` on a terminal (`script`).
+fn run_on_terminal(env: &TestEnv, provider: &str) -> String {
     let inner = format!(
         "{} run --provider {provider} 'hello terminal'",
         goclaw_bin().display()
@@ -1237,13 +1248,7 @@ fn a_terminal_sees_the_answer_stream(backend) {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    let screen = String::from_utf8_lossy(&out.stdout);
-    assert!(screen.contains("Streaming to your terminal."), "{screen}");
-    assert!(
-        !screen.contains("\"run_id\""),
-        "no JSON on a terminal: {screen}"
-    );
-}
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// What a hostile model writes reaches a terminal without its escape sequences: its answer and
@@ -1267,17 +1272,7 @@ fn a_models_escape_sequences_never_reach_the_terminal() {
             answer(&format!("answer{hostile}done")),
         ],
     );
-    let inner = format!(
-        "{} run --provider {provider} 'hello terminal'",
-        goclaw_bin().display()
-    );
-    let out = env
-        .launcher_cmd("script")
-        .args(["-qec", &inner, "/dev/null"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = run_on_terminal(&env, &provider);
     assert!(
         screen.contains("answer") && screen.contains("done"),
         "{screen}"
