@@ -135,24 +135,32 @@ pub fn running(db: Db<'_>, session: Option<&str>) -> Result<Vec<RunRow>> {
     )
 }
 
-/// One run by id (or a unique prefix of it).
+/// One run by id, or by a unique start or end of it ([`MIN_PREFIX`] characters or more). A
+/// run id is a UUIDv7: its start is the time (runs started within a minute share their first
+/// 8 characters), its end is random (the last 8 almost always name one run).
 pub fn get(db: Db<'_>, id: &str) -> Result<Option<RunRow>> {
     reap(db);
     let exact = by_id(db, id)?;
-    if exact.is_some() || id.chars().count() < MIN_PREFIX {
+    // Only an id's own characters (hex digits and dashes): no LIKE wildcard gets through.
+    if exact.is_some()
+        || id.chars().count() < MIN_PREFIX
+        || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+    {
         return Ok(exact);
     }
-    // A prefix of one run's id (compared as text, so no character is a wildcard).
+    let part = id.to_ascii_lowercase();
     let found: Vec<RunRow> = db.query_map(
-        &format!("SELECT {COLUMNS} FROM runs WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2"),
-        db_params![id],
+        &format!(
+            "SELECT {COLUMNS} FROM runs WHERE substr(id, 1, length(?1)) = ?1 OR id LIKE '%' || ?1 LIMIT 2"
+        ),
+        db_params![part],
         row,
     )?;
     match found.as_slice() {
         [] => Ok(None),
         [one] => Ok(Some(one.clone())),
         _ => Err(crate::error::Error::usage(format!(
-            "`{id}` is the start of several runs' ids: give more of it"
+            "`{id}` is the start or end of several runs' ids: give more of it"
         ))),
     }
 }
@@ -166,7 +174,7 @@ fn by_id(db: Db<'_>, id: &str) -> Result<Option<RunRow>> {
     )
 }
 
-/// The shortest prefix of a run id that names it.
+/// The shortest start or end of a run id that names it.
 const MIN_PREFIX: usize = 8;
 
 /// A run's children, oldest first.

@@ -42,7 +42,7 @@ pub enum RunsCommand {
     },
     /// One run and its children (a tree on a terminal)
     Show {
-        /// The run's id, or its first 8 or more characters
+        /// The run's id, or its last (or first) 8 or more characters
         run: String,
     },
     /// Wait until the runs end; the exit code is the run's (0 completed, 1 failed, 7 timed
@@ -51,7 +51,7 @@ pub enum RunsCommand {
         goclaw runs wait $(goclaw run --detach 'summarize the logs' | jq -r .run_id)\n  \
         goclaw runs wait --any \"$a\" \"$b\" --timeout 10m   # a and b: run ids; exit code of the first to end")]
     Wait {
-        /// The runs: each an id, or its first 8 or more characters
+        /// The runs: each an id, or its last (or first) 8 or more characters
         #[arg(required = true)]
         runs: Vec<String>,
         /// Return when one of them ends (default: when all have)
@@ -63,7 +63,7 @@ pub enum RunsCommand {
     },
     /// Cancel runs: the process running each ends it cleanly, children too
     Cancel {
-        /// The run's id, or its first 8 or more characters
+        /// The run's id, or its last (or first) 8 or more characters
         #[arg(required_unless_present_any = ["all", "session"])]
         run: Option<String>,
         /// Every running run

@@ -421,6 +421,18 @@ fn a_failed_run_leaves_the_session_as_it_was(backend) {
     assert_eq!(failed.len(), 2, "{runs:?}");
     let shown = json(&env.run(&["runs", "show", failed[0]["id"].as_str().unwrap()]));
     assert_eq!(shown["run"]["message"], "the lost question", "{shown}");
+    // A run is named by the end of its id (random) as by its start; a start two runs of the
+    // same minute share is ambiguous (2), and nothing but an id's characters is looked up.
+    let (a, b) = (
+        failed[0]["id"].as_str().unwrap(),
+        failed[1]["id"].as_str().unwrap(),
+    );
+    let shown = json(&env.run(&["runs", "show", &a[a.len() - 8..]]));
+    assert_eq!(shown["run"]["id"], a, "{shown}");
+    if a[..8] == b[..8] {
+        assert_error(&env.run(&["runs", "show", &a[..8]]), 2, "usage");
+    }
+    assert_error(&env.run(&["runs", "show", "%%%%%%%%"]), 5, "not_found");
     // The next answer comes from the history the completed runs left.
     let next = json(&run(&env, &llm, &["--session", "r", "which word was it?"]));
     assert_eq!(next["content"], "You asked me to remember zebra.", "{next}");
