@@ -531,7 +531,8 @@ fn suggestion(e: &clap::Error) -> Option<String> {
         .into_iter()
         .find_map(|kind| match e.get(kind)? {
             ContextValue::String(s) => Some(s.clone()),
-            ContextValue::Strings(v) => v.first().cloned(),
+            // clap lists the candidates from the least to the most alike.
+            ContextValue::Strings(v) => v.last().cloned(),
             _ => None,
         })
 }

@@ -8,11 +8,23 @@ use crate::util::*;
 #[test]
 fn a_misspelt_subcommand_or_flag_gets_the_closest_one() {
     let env = TestEnv::new();
-    let e = assert_error(&env.run(&["tols", "list"]), 2, "usage");
-    assert!(
-        e["hint"].as_str().unwrap().contains("did you mean `tools`"),
-        "{e}"
-    );
+    // When several are alike, the most alike (`taks` is closer to `tasks` than to `traces`).
+    for (typed, meant) in [
+        ("tols", "tools"),
+        ("taks", "tasks"),
+        ("tsks", "tasks"),
+        ("sesions", "sessions"),
+        ("cronn", "cron"),
+    ] {
+        let e = assert_error(&env.run(&[typed, "list"]), 2, "usage");
+        assert!(
+            e["hint"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("did you mean `{meant}`")),
+            "{typed}: {e}"
+        );
+    }
     let e = assert_error(
         &env.run_stdin(&["--json", "scrub", "--chek"], "x"),
         2,
