@@ -12,7 +12,6 @@ use super::terminal::TerminalPrompter;
 use super::{Context, Status};
 use crate::error::{Error, Result};
 use crate::ops::toolbox::Bridge;
-use crate::text::printable::printable;
 use crate::tools::gate::{CallRequest, OnAsk, Prompter};
 
 /// A tool's name: any text (custom tools, MCP tools and aliases are names too), with the
@@ -163,10 +162,8 @@ fn exec_as(ctx: &Context, a: ExecArgs, shown: Option<Shown>) -> Result<Status> {
         None => {
             let reply = outcome.reply();
             let text = shown.and_then(|render| render(&reply)).unwrap_or(reply);
+            // For people, `Output::data` makes it printable; `--json` and pipes get it as it is.
             ctx.out.data(&outcome, |w| {
-                // For people: what a tool, a server or a page returned, made printable (no
-                // escape sequence reaches the terminal); `--json` and pipes get it as it is.
-                let text = printable(&text);
                 if outcome.result.is_none() {
                     writeln!(
                         w,

@@ -479,7 +479,7 @@ fn show_outcome(ctx: &Context, show: &Show, outcome: &crate::agent::RunOutcome) 
         }
         (_, None) => {
             ctx.out
-                .data(outcome, |w| writeln!(w, "{}", printable(&outcome.content)))?;
+                .data(outcome, |w| writeln!(w, "{}", outcome.content))?;
             Ok(Status::Ok)
         }
         (_, Some(kind)) => {

@@ -192,7 +192,7 @@ pub fn plan_for(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
 /// paths that the command could create have been created, so that they are masked too
 /// ([`crate::tools::protected::create_missing`]).
 pub fn plan_to_run(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
-    let p = plan_for(ctx)?;
+    let mut p = plan_for(ctx)?;
     if p.kind == Kind::None {
         return Ok(p);
     }
@@ -214,7 +214,9 @@ pub fn plan_to_run(ctx: &crate::tools::CallContext) -> Result<Plan, String> {
         }
     }
     crate::tools::protected::create_missing(&ctx.protected, Some(&ctx.config_file), &p.writable)?;
-    plan_for(ctx)
+    // What was just made is masked too; the rest of the plan stands.
+    p.mask(&ctx.protected);
+    Ok(p)
 }
 
 /// Decides the sandbox for `settings` in `workspace`, masking the `protected` paths that exist
@@ -242,29 +244,13 @@ pub fn plan(
             PathBuf::from("/dev"),
         ],
     };
-    let masked: Vec<PathBuf> = match kind {
-        Kind::None => Vec::new(),
-        Kind::Docker => protected
-            .iter()
-            .filter(|p| p.starts_with(&workspace) && p.exists())
-            .cloned()
-            .collect(),
-        _ => protected.iter().filter(|p| p.exists()).cloned().collect(),
-    };
-    // A path inside a masked directory is hidden with it.
-    let masked: Vec<PathBuf> = masked
-        .iter()
-        .filter(|p| !masked.iter().any(|d| d != *p && p.starts_with(d)))
-        .cloned()
-        .collect();
-    let pinned = crate::tools::protected::ancestors_to_pin(&masked, &writable);
     let (unix_sockets, signals) = confinement(kind, abi);
-    Ok(Plan {
+    let mut plan = Plan {
         kind,
         network: settings.network || kind == Kind::None,
         writable,
-        masked,
-        pinned,
+        masked: Vec::new(),
+        pinned: Vec::new(),
         unix_sockets,
         signals,
         workspace,
@@ -272,7 +258,9 @@ pub fn plan(
         image: settings.docker_image.clone(),
         env: child_env(&settings.env),
         note,
-    })
+    };
+    plan.mask(protected);
+    Ok(plan)
 }
 
 /// What `mode` gives on this host (`goclaw doctor`): the layers' name and a note on the
@@ -369,6 +357,25 @@ pub fn child_env(extra: &[String]) -> Vec<(OsString, OsString)> {
 }
 
 impl Plan {
+    /// Masks the `protected` paths that exist (for docker, those inside the workspace; a path
+    /// inside a masked directory is hidden with it) and pins the directories above them.
+    fn mask(&mut self, protected: &[PathBuf]) {
+        let masked: Vec<&PathBuf> = match self.kind {
+            Kind::None => Vec::new(),
+            Kind::Docker => protected
+                .iter()
+                .filter(|p| p.starts_with(&self.workspace) && p.exists())
+                .collect(),
+            _ => protected.iter().filter(|p| p.exists()).collect(),
+        };
+        self.masked = masked
+            .iter()
+            .filter(|p| !masked.iter().any(|d| d != *p && p.starts_with(d)))
+            .map(|p| (*p).clone())
+            .collect();
+        self.pinned = crate::tools::protected::ancestors_to_pin(&self.masked, &self.writable);
+    }
+
     /// One line for `--dry-run`.
     pub fn describe(&self) -> String {
         let base = match self.kind {
