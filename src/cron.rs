@@ -7,8 +7,10 @@
 //! never do more than its creator could. Claiming a due job advances `next_run_ms` and takes a
 //! lease in one guarded UPDATE, so two overlapping `goclaw cron tick` processes never run it
 //! twice, and a job still running is not started again. A run that fails is recorded as failed
-//! with its error; a tick that dies mid-run leaves the lease to expire and the run row as
-//! `running` until the next tick marks it failed ("abandoned").
+//! with its error. A tick that dies mid-run leaves its lease and its run row `running`: the next
+//! tick on the same machine frees them at once when the tick's process is gone (the lease names
+//! its host and pid); any tick frees them once the lease has expired. The run is then failed
+//! ("abandoned").
 
 use std::str::FromStr;
 
@@ -505,9 +507,75 @@ pub fn finish(db: Db<'_>, claim: &Claim, end: &Ending) -> Result<()> {
     Ok(())
 }
 
-/// Run rows left `running` by a tick that died (its lease has expired) become failed.
+/// The name a tick holds its leases under: `tick:HOST:PID:UNIQUE`, so a tick on the same host
+/// can tell when the process holding a lease is gone.
+pub fn runner_name() -> String {
+    format!(
+        "tick:{}:{}:{}",
+        crate::host::name(),
+        std::process::id(),
+        uuid::Uuid::now_v7().simple()
+    )
+}
+
+/// The host and pid in a runner's name (`None` for a name of another shape, such as the
+/// `tick:PID:UNIQUE` of older ticks, which named no host).
+fn runner_process(runner: &str) -> Option<(&str, i64)> {
+    let rest = runner.strip_prefix("tick:")?;
+    let (rest, _unique) = rest.rsplit_once(':')?;
+    let (host, pid) = rest.rsplit_once(':')?;
+    Some((host, pid.parse().ok()?))
+}
+
+/// Frees the leases held by ticks of this host whose process is gone (killed, or stopped by a
+/// second Ctrl-C before it could record its job), and fails their runs; returns how many.
+/// A pid that exists may be a reused one: its lease then waits for its expiry, as another
+/// host's does.
+fn release_dead_leases(db: Db<'_>, now: i64) -> Result<usize> {
+    let held: Vec<(i64, String)> = db.query_map(
+        "SELECT id, lease_owner FROM cron_jobs
+         WHERE lease_until_ms >= ?1 AND lease_owner IS NOT NULL",
+        db_params![now],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let here = crate::host::name();
+    let mut freed = 0;
+    for (job, owner) in held {
+        let Some((host, pid)) = runner_process(&owner) else {
+            continue;
+        };
+        if host != here || crate::host::process_exists(pid) {
+            continue;
+        }
+        let tx = db.transaction(Begin::Write)?;
+        let taken = tx.execute(
+            "UPDATE cron_jobs SET lease_owner = NULL, lease_until_ms = NULL
+             WHERE id = ?1 AND lease_owner = ?2",
+            db_params![job, owner],
+        )?;
+        if taken > 0 {
+            tx.execute(
+                "UPDATE cron_runs SET status = 'failed', finished_at = ?3, error = ?4
+                 WHERE job_id = ?1 AND runner = ?2 AND status = 'running'",
+                db_params![
+                    job,
+                    owner,
+                    now,
+                    format!("abandoned: the tick running it (pid {pid}) ended before the job did")
+                ],
+            )?;
+        }
+        tx.commit()?;
+        freed += taken as usize;
+    }
+    Ok(freed)
+}
+
+/// Run rows left `running` by a tick that died become failed: at once when it was a tick of
+/// this host whose process is gone, otherwise once its lease has expired.
 pub fn reap(db: Db<'_>) -> Result<usize> {
     let now = now_ms();
+    let freed = release_dead_leases(db, now)?;
     db.execute(
         "UPDATE cron_runs SET status = 'failed', finished_at = ?1,
              error = 'abandoned: the tick running it ended before the job did'
@@ -515,7 +583,7 @@ pub fn reap(db: Db<'_>) -> Result<usize> {
              SELECT id FROM cron_jobs WHERE lease_until_ms IS NULL OR lease_until_ms < ?1)",
         db_params![now],
     )
-    .map(|n| n as usize)
+    .map(|n| n as usize + freed)
 }
 
 /// A run as listed.

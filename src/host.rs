@@ -1,5 +1,6 @@
-//! Facts about this host that need a system call but no network: its interface addresses and
-//! its time zones; and reading a document with a bound on its size.
+//! Facts about this host that need a system call but no network: its interface addresses, its
+//! time zones, its name and whether a process exists; and reading a document with a bound on
+//! its size.
 
 use std::io::Read;
 use std::net::IpAddr;
@@ -71,6 +72,16 @@ pub fn name() -> String {
         .ok()
         .and_then(|h| h.into_string().ok())
         .unwrap_or_default()
+}
+
+/// Whether process `pid` exists on this machine (it may be another's, or a reused pid: a caller
+/// that must know checks something more, such as a heartbeat).
+pub fn process_exists(pid: i64) -> bool {
+    pid > 0
+        && i32::try_from(pid).is_ok_and(|p| {
+            nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), None)
+                .map_or_else(|e| e == nix::errno::Errno::EPERM, |_| true)
+        })
 }
 
 #[cfg(test)]

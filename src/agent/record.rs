@@ -65,12 +65,7 @@ pub fn reap_abandoned(db: Db<'_>) -> Result<Vec<String>> {
         // A pid names a process on the run's own machine (a run written before hosts were
         // kept is this machine's); another machine's run lives while its heartbeat is fresh.
         let local = host.is_none_or(|h| h == here);
-        let alive = local
-            && pid.is_some_and(|p| {
-                p > 0
-                    && nix::sys::signal::kill(nix::unistd::Pid::from_raw(p as i32), None)
-                        .map_or_else(|e| e == nix::errno::Errno::EPERM, |_| true)
-            });
+        let alive = local && pid.is_some_and(crate::host::process_exists);
         let stale = heartbeat.is_none_or(|h| now - h > STALE_HEARTBEAT_MS);
         if (alive || !local) && !stale {
             continue;

@@ -23,6 +23,7 @@ use crate::ops::tick::JobReport;
 use crate::ops::toolbox::{Bridge, GateOptions};
 use crate::store::now_ms;
 use crate::store::page::Page;
+use crate::tools::SignalFlag;
 
 // Scheduled agent runs and tool calls
 #[derive(Debug, Args)]
@@ -62,14 +63,16 @@ pub enum CronCommand {
         #[command(flatten)]
         page: PageArgs,
     },
-    /// Run every due job once, then exit (call it from crontab every minute)
+    /// Run every due job once, then exit (call it from crontab every minute); SIGINT or
+    /// SIGTERM stop the job running (recorded as failed) and exit 130 or 143
     Tick {
         /// Also run this job now, due or not
         #[arg(long)]
         force: Option<String>,
     },
-    /// Tick in a loop until SIGINT or SIGTERM, which end it between ticks with exit 0 (a
-    /// service manager's stop is the daemon's normal end, not a failure)
+    /// Tick in a loop until SIGINT or SIGTERM, which end it with exit 0 (a service manager's
+    /// stop is the daemon's normal end, not a failure); a job running then is stopped and
+    /// recorded as failed
     Daemon {
         /// Time between ticks
         #[arg(long, default_value = "60s")]
@@ -183,33 +186,49 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
             )?;
             Ok(Status::Ok)
         }
-        CronCommand::Tick { force } => {
-            let report = tick(ctx, force.as_deref())?;
-            let failed: Vec<&JobReport> = report.iter().filter(|r| r.failed()).collect();
-            if failed.is_empty() || !ctx.out.is_json() {
-                ctx.out.data(&json!({"ran": report}), |w| {
-                    for r in &report {
-                        writeln!(w, "{}", report_line(r))?;
-                    }
-                    Ok(())
-                })?;
-            }
-            if failed.is_empty() {
-                return Ok(Status::Ok);
-            }
-            // A failure is the command's error: one error document (the report in its
-            // details) and an `error:` line on stderr, which is what crontab mails.
-            let lines: Vec<String> = failed.iter().map(|r| report_line(r)).collect();
-            Err(Error::failed(format!(
-                "{} of {} jobs failed: {}",
-                failed.len(),
-                report.len(),
-                lines.join("; ")
-            ))
-            .with_details(json!({"ran": report})))
-        }
+        CronCommand::Tick { force } => tick_once(ctx, force.as_deref()),
         CronCommand::Daemon { interval } => daemon(ctx, &interval),
     }
+}
+
+/// `cron tick`: the report, or the error document of a tick that failed a job or was stopped.
+fn tick_once(ctx: &Context, force: Option<&str>) -> Result<Status> {
+    let signal = super::signals::watch(TICK_GRACE);
+    let ticked = tick(ctx, force, signal.as_ref())?;
+    let report = ticked.ran;
+    if let Some(stopped) = ticked.stopped {
+        let stopped_job = report.last().filter(|r| r.failed());
+        let message = match stopped_job {
+            Some(r) => format!(
+                "stopped while job {} ({}) ran; it is recorded as failed",
+                r.job, r.name
+            ),
+            None => "stopped before the next job started".to_string(),
+        };
+        return Err(Error::new(stopped.error_kind(), message).with_details(json!({"ran": report})));
+    }
+    let failed: Vec<&JobReport> = report.iter().filter(|r| r.failed()).collect();
+    if failed.is_empty() || !ctx.out.is_json() {
+        ctx.out.data(&json!({"ran": report}), |w| {
+            for r in &report {
+                writeln!(w, "{}", report_line(r))?;
+            }
+            Ok(())
+        })?;
+    }
+    if failed.is_empty() {
+        return Ok(Status::Ok);
+    }
+    // A failure is the command's error: one error document (the report in its
+    // details) and an `error:` line on stderr, which is what crontab mails.
+    let lines: Vec<String> = failed.iter().map(|r| report_line(r)).collect();
+    Err(Error::failed(format!(
+        "{} of {} jobs failed: {}",
+        failed.len(),
+        report.len(),
+        lines.join("; ")
+    ))
+    .with_details(json!({"ran": report})))
 }
 
 /// A job run's report as a line of text.
@@ -365,16 +384,25 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
+/// How long a stopped tick has to stop its job and record it before it exits anyway: the
+/// job's processes get SIGTERM, then SIGKILL after `KILL_GRACE`.
+const TICK_GRACE: Duration = Duration::from_secs(crate::tools::exec::run::KILL_GRACE.as_secs() + 2);
+
 /// Runs a tick, showing its notes.
-fn tick(ctx: &Context, force: Option<&str>) -> Result<Vec<JobReport>> {
+fn tick(
+    ctx: &Context,
+    force: Option<&str>,
+    stop: Option<&SignalFlag>,
+) -> Result<crate::ops::tick::Ticked> {
     let mut store = ctx.any_store()?;
     let mut notes = Vec::new();
-    let report = crate::ops::tick::tick(ctx.settings()?, &mut store, force, &mut notes);
+    let ticked = crate::ops::tick::tick(ctx.settings()?, &mut store, force, stop, &mut notes);
     ctx.out.notes(notes);
-    report
+    ticked
 }
 
-/// Ticks every `interval` until SIGINT or SIGTERM (waits between ticks, never mid-job).
+/// Ticks every `interval` until SIGINT or SIGTERM, which stop the job running (recorded as
+/// failed) or the wait between ticks.
 fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
     let every = super::shared::parse_duration(interval)?;
     if every < Duration::from_secs(1) {
@@ -382,23 +410,12 @@ fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
     }
     // A store the ticks cannot open is refused once, not warned about at every tick.
     ctx.any_store()?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
-    let (mut int, mut term) = rt
-        .block_on(async {
-            use tokio::signal::unix::{SignalKind, signal};
-            Ok::<_, std::io::Error>((
-                signal(SignalKind::interrupt())?,
-                signal(SignalKind::terminate())?,
-            ))
-        })
-        .map_err(|e| Error::internal(format!("cannot watch signals: {e}")))?;
+    let signal = super::signals::watch(TICK_GRACE);
+    let stopped = || signal.as_ref().and_then(SignalFlag::get).is_some();
     loop {
-        match tick(ctx, None) {
-            Ok(report) => {
-                for r in &report {
+        match tick(ctx, None, signal.as_ref()) {
+            Ok(ticked) => {
+                for r in &ticked.ran {
                     // One JSON line per job run as it happens (a line of text on a terminal);
                     // a reader that went away ends the daemon.
                     if ctx.out.record(r, || report_line(r)).is_err() {
@@ -408,14 +425,11 @@ fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
             }
             Err(e) => ctx.out.warn(&format!("tick failed: {}", e.message)),
         }
-        let stop = rt.block_on(async {
-            tokio::select! {
-                _ = int.recv() => true,
-                _ = term.recv() => true,
-                _ = tokio::time::sleep(every) => false,
-            }
-        });
-        if stop {
+        let next = std::time::Instant::now() + every;
+        while !stopped() && std::time::Instant::now() < next {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if stopped() {
             return Ok(Status::Ok);
         }
     }

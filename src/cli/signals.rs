@@ -1,10 +1,11 @@
 //! SIGINT and SIGTERM for commands that finish their work before they exit (`tools exec`, the
-//! filters): the first signal stops the work (a tool's processes get SIGTERM, then SIGKILL; a
-//! filter writes what it read) and the command exits 130 or 143; a second signal exits at
+//! filters, `cron tick` and `cron daemon`): the first signal stops the work (a tool's processes
+//! get SIGTERM, then SIGKILL; a filter writes what it read; a cron job is recorded as stopped)
+//! and the command exits 130 or 143 (the daemon 0); a second signal exits at
 //! once, and so does a command still busy when its grace is over (stuck opening a FIFO with no
 //! writer, or writing to a reader that stopped reading).
 
-use nix::sys::signal::{SigSet, Signal};
+use signal_hook::consts::{SIGINT, SIGTERM};
 
 use crate::error::ErrorKind;
 use crate::tools::SignalFlag;
@@ -12,23 +13,21 @@ use crate::tools::SignalFlag;
 /// How long a filter may take to write what it read once a signal came.
 pub const FILTER_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// Blocks SIGINT and SIGTERM in this thread (and the threads it starts from now on) and
-/// watches for them on a thread of their own, which records them in the flag; `grace` after
-/// the first, the process exits whatever it is doing.
+/// Catches SIGINT and SIGTERM with a handler and reads them on a thread of their own, which
+/// records them in the flag; `grace` after the first, the process exits whatever it is doing.
+/// A handler, not a blocked mask read with sigwait: a mask is inherited by every process the
+/// command starts (a cron job's `goclaw run`, a message channel's command), which then could
+/// not be stopped by either signal; a handler is reset by exec.
 pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
-    let mut set = SigSet::empty();
-    set.add(Signal::SIGINT);
-    set.add(Signal::SIGTERM);
-    set.thread_block().ok()?;
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]).ok()?;
     let flag = SignalFlag::default();
     let seen = flag.clone();
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
             let mut first: Option<std::time::Instant> = None;
-            loop {
-                let Ok(sig) = set.wait() else { return };
-                let terminated = sig == Signal::SIGTERM;
+            for sig in signals.forever() {
+                let terminated = sig == SIGTERM;
                 // `timeout`, systemd and a terminal signal the process and its group at once:
                 // a second signal within 200 ms is the same event, not a second Ctrl-C.
                 let echo =

@@ -3,9 +3,13 @@
 //! captured when it was made and never asking anyone; an agent-run job runs `goclaw run` as a
 //! child process (same config, store and workspace) with that ceiling as `--allow-tools`, so a
 //! run that hangs or crashes cannot take the tick with it. A job never ends the tick: whatever
-//! happens to it is its run's record.
+//! happens to it is its run's record. A signal does: the job running is stopped (a tool's
+//! processes as `tools exec` stops them, the child run by the same signal, then SIGKILL after
+//! [`KILL_GRACE`]), recorded as failed with the signal named, its lease freed, and no further
+//! job starts.
 
-use std::time::Duration;
+use std::io::Read;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -17,7 +21,9 @@ use crate::cron::{self, Claim, Ending, Job, Payload};
 use crate::error::{Error, Result};
 use crate::store::{Store, now_ms};
 use crate::tools::child_run::{self, Message, RunFlags};
+use crate::tools::exec::run::KILL_GRACE;
 use crate::tools::gate::{CallRequest, Ceiling, OnAsk};
+use crate::tools::{SignalFlag, StopWhen, Stopped};
 
 /// How long a claimed job may take before another tick may take it over.
 pub const RUN_TIMEOUT: Duration = Duration::from_secs(30 * 60);
@@ -39,21 +45,27 @@ impl JobReport {
     }
 }
 
-/// Runs every due job once (and `force`, due or not); one report per job run, plus notes.
+/// What a tick did: a report per job run, in the order they ran, and the signal that stopped
+/// it, if one did (the job it stopped is the last report, failed).
+#[derive(Debug, Default)]
+pub struct Ticked {
+    pub ran: Vec<JobReport>,
+    pub stopped: Option<Stopped>,
+}
+
+/// Runs every due job once (and `force`, due or not), until `stop` is raised.
 pub fn tick(
     settings: &Settings,
     store: &mut Store,
     force: Option<&str>,
+    stop: Option<&SignalFlag>,
     notes: &mut Vec<Note>,
-) -> Result<Vec<JobReport>> {
+) -> Result<Ticked> {
     cron::reap(store.db())?;
-    let runner = format!(
-        "tick:{}:{}",
-        std::process::id(),
-        uuid::Uuid::now_v7().simple()
-    );
+    let runner = cron::runner_name();
     let lease = RUN_TIMEOUT.as_millis() as i64 + 60_000;
-    let mut report = Vec::new();
+    let stopped = || stop.and_then(SignalFlag::get);
+    let mut ticked = Ticked::default();
     let mut done = Vec::new();
     if let Some(key) = force {
         let job = cron::find(store.db(), key, None)?;
@@ -63,20 +75,28 @@ pub fn tick(
                 job.id
             )));
         };
-        report.push(run_claimed(settings, store, &claim, notes)?);
+        ticked
+            .ran
+            .push(run_claimed(settings, store, &claim, stop, notes)?);
         done.push(job.id);
     }
     // Each job is claimed just before it runs, so a lease never goes stale while the jobs
     // before it run.
     for id in cron::due(store.db(), now_ms())? {
+        if stopped().is_some() {
+            break;
+        }
         if done.contains(&id) {
             continue;
         }
         if let Some(claim) = cron::claim(store.db(), id, &runner, lease, false)? {
-            report.push(run_claimed(settings, store, &claim, notes)?);
+            ticked
+                .ran
+                .push(run_claimed(settings, store, &claim, stop, notes)?);
         }
     }
-    Ok(report)
+    ticked.stopped = stopped();
+    Ok(ticked)
 }
 
 /// Runs a claimed job and records how it ended.
@@ -84,12 +104,13 @@ fn run_claimed(
     settings: &Settings,
     store: &mut Store,
     claim: &Claim,
+    stop: Option<&SignalFlag>,
     notes: &mut Vec<Note>,
 ) -> Result<JobReport> {
     let job = &claim.job;
     let ran = match &job.payload {
-        Payload::Tool { tool, args } => call_tool(settings, store, job, tool, args, notes),
-        Payload::Run { message } => agent_run(settings, job, message),
+        Payload::Tool { tool, args } => call_tool(settings, store, job, (tool, args), stop, notes),
+        Payload::Run { message } => agent_run(settings, job, message, stop),
     };
     let mut end = ran.unwrap_or_else(|e| Ending {
         ok: false,
@@ -97,6 +118,16 @@ fn run_claimed(
         output: None,
         run_id: None,
     });
+    // A job that failed once a signal came failed because of it: the record says so.
+    if let Some(signal) = stop.and_then(SignalFlag::get).filter(|_| !end.ok) {
+        let name = signal_name(signal);
+        let why = end.error.take().unwrap_or_default();
+        end.error = Some(if why.contains(name) {
+            why
+        } else {
+            format!("stopped by {name}: {why}")
+        });
+    }
     if let Some(channel) = &job.deliver
         && let Err(e) = deliver(settings, job, channel, &end, notes)
     {
@@ -158,8 +189,8 @@ fn call_tool(
     settings: &Settings,
     store: &mut Store,
     job: &Job,
-    tool: &str,
-    args: &Value,
+    (tool, args): (&str, &Value),
+    stop: Option<&SignalFlag>,
     notes: &mut Vec<Note>,
 ) -> Result<Ending> {
     let caller = Caller {
@@ -184,6 +215,10 @@ fn call_tool(
         session_key: job.session.clone(),
         channel: Some("cron".into()),
         on_ask: OnAsk::Deny,
+        stop: StopWhen {
+            deadline: None,
+            signal: stop.cloned(),
+        },
         ..CallRequest::default()
     };
     let outcome = gate.call(store, &req, None)?;
@@ -199,7 +234,12 @@ fn call_tool(
 }
 
 /// An agent run job: `goclaw run` as a child, with the job's ceiling as `--allow-tools`.
-fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
+fn agent_run(
+    settings: &Settings,
+    job: &Job,
+    message: &str,
+    stop: Option<&SignalFlag>,
+) -> Result<Ending> {
     let config = settings
         .config_exists
         .then_some(settings.config_path.as_path());
@@ -219,9 +259,7 @@ fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
         Message::Text(message),
     )
     .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    let out = cmd
-        .output()
-        .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;
+    let out = run_child(&mut cmd, stop)?;
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     // A run that failed prints the error document, with the run's outcome as its details.
     let outcome = match doc["error"]["details"] {
@@ -261,4 +299,77 @@ fn agent_run(settings: &Settings, job: &Job, message: &str) -> Result<Ending> {
         output: None,
         run_id,
     })
+}
+
+/// Runs the child `goclaw run` to its end and collects what it printed. It has a process group
+/// of its own and dies with the tick (SIGTERM): a signal reaches it only through the tick, once,
+/// as the same signal, and SIGKILL follows after [`KILL_GRACE`].
+fn run_child(
+    cmd: &mut std::process::Command,
+    stop: Option<&SignalFlag>,
+) -> Result<std::process::Output> {
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    cmd.stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGTERM)
+                .map_err(std::io::Error::from)
+        });
+    }
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;
+    let collect = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = collect(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = collect(child.stderr.take().map(|p| Box::new(p) as _));
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    let mut signalled: Option<Instant> = None;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => {}
+            Err(e) => return Err(Error::internal(format!("cannot wait for goclaw run: {e}"))),
+        }
+        match (signalled, stop.and_then(SignalFlag::get)) {
+            (None, Some(why)) => {
+                let sig = match why {
+                    Stopped::Terminated => nix::sys::signal::Signal::SIGTERM,
+                    _ => nix::sys::signal::Signal::SIGINT,
+                };
+                let _ = nix::sys::signal::kill(pid, sig);
+                signalled = Some(Instant::now());
+            }
+            (Some(at), _) if at.elapsed() > KILL_GRACE => {
+                let _ = nix::sys::signal::killpg(pid, nix::sys::signal::Signal::SIGKILL);
+            }
+            _ => {}
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ok(std::process::Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    })
+}
+
+/// A stop's signal as people know it.
+fn signal_name(stopped: Stopped) -> &'static str {
+    match stopped {
+        Stopped::Terminated => "SIGTERM",
+        Stopped::Interrupted => "SIGINT",
+        Stopped::Deadline => "its deadline",
+    }
 }

@@ -443,3 +443,155 @@ fn nix_kill(pid: u32, sig: &str) {
         .status()
         .unwrap();
 }
+
+/// Adds `stuck`, an hourly exec job that sleeps 31 s unless the workspace holds `go`.
+fn add_stuck_job(env: &TestEnv) {
+    let o = env.run(&[
+        "cron",
+        "add",
+        "stuck",
+        "--every",
+        "1h",
+        "--tool",
+        "exec",
+        "--args",
+        r#"{"command":"test -f go || sleep 31; echo done >> stuck.log"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// `cron tick --force stuck`, started and waited for until its job's command sleeps.
+fn tick_stuck(env: &TestEnv) -> std::process::Child {
+    let tick = env.spawn(&["cron", "tick", "--force", "stuck"]);
+    wait_for_descendant(tick.id(), "sleep 31");
+    tick
+}
+
+on_both_backends! {
+fn a_signal_stops_the_tick_and_its_job_which_is_recorded_with_its_lease_freed(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
+    add_stuck_job(&env);
+    for (sig, exit, name) in [("INT", 130, "interrupted"), ("TERM", 143, "terminated")] {
+        let tick = tick_stuck(&env);
+        let asked = std::time::Instant::now();
+        nix_kill(tick.id(), sig);
+        let o = tick.wait_with_output().unwrap();
+        assert!(asked.elapsed() < std::time::Duration::from_secs(4), "{:?}", asked.elapsed());
+        let doc = assert_error(&o, exit, name);
+        assert_eq!(
+            doc["message"],
+            "stopped while job 1 (stuck) ran; it is recorded as failed"
+        );
+        let ran = &doc["details"]["ran"];
+        assert_eq!(ran.as_array().unwrap().len(), 1, "{doc}");
+        assert_eq!(ran[0]["status"], "failed");
+        let runs = list(&env.run(&["cron", "runs", "stuck"]));
+        assert_eq!(runs[0]["status"], "failed", "{runs}");
+        let error = runs[0]["error"].as_str().unwrap();
+        assert!(error.contains(&format!("SIG{sig}")), "{error}");
+        assert!(processes_end_in("sleep 31", &env.work()));
+    }
+    // The lease is free: the job runs at once, not "running in another tick".
+    env.write("go", "");
+    let o = env.run(&["cron", "tick", "--force", "stuck"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let log = std::fs::read_to_string(env.work().join("stuck.log")).unwrap();
+    assert_eq!(log, "done\n", "the stopped runs never got to their end");
+}
+}
+
+on_both_backends! {
+fn the_lease_of_a_killed_tick_is_freed_by_the_next_tick_on_its_host(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
+    add_stuck_job(&env);
+    let mut tick = tick_stuck(&env);
+    let pid = tick.id();
+    tick.kill().unwrap();
+    tick.wait().unwrap();
+    assert!(processes_end_in("sleep 31", &env.work()));
+    env.write("go", "");
+    let o = env.run(&["cron", "tick", "--force", "stuck"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let runs = list(&env.run(&["cron", "runs", "stuck"]));
+    assert_eq!(runs[0]["status"], "ok", "{runs}");
+    assert_eq!(runs[1]["status"], "failed", "{runs}");
+    assert_eq!(
+        runs[1]["error"],
+        format!("abandoned: the tick running it (pid {pid}) ended before the job did")
+    );
+}
+}
+
+on_both_backends! {
+fn a_signal_to_the_tick_cancels_the_run_of_an_agent_job(backend) {
+    let Some(llm) = crate::run::llmock() else { return };
+    let Some(env) = TestEnv::on(backend) else { return };
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[providers.mock]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nmodel = \"gpt-4o\"\n\n\
+             [agents.default]\nprovider = \"mock\"\n",
+            llm.base
+        ),
+    )
+    .unwrap();
+    llm.scenario(serde_json::json!([
+        {"type": "stream_fault", "kind": "stall", "after_chunks": 1, "stall_seconds": 30}
+    ]));
+    let o = env.run(&["cron", "add", "chat", "--every", "1h", "--message", "hello, stall"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let tick = env.spawn(&["cron", "tick", "--force", "chat"]);
+    // The child run has started when the store holds it.
+    let mut started = false;
+    for _ in 0..200 {
+        if list(&env.run(&["traces", "list"]))
+            .as_array()
+            .is_some_and(|r| r.iter().any(|r| r["status"] == "running"))
+        {
+            started = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(started, "the job's run never started");
+    // The tick alone is signalled: the run hears of it through the tick.
+    let asked = std::time::Instant::now();
+    nix_kill(tick.id(), "INT");
+    let o = tick.wait_with_output().unwrap();
+    assert!(asked.elapsed() < std::time::Duration::from_secs(4), "{:?}", asked.elapsed());
+    assert_error(&o, 130, "interrupted");
+    let runs = list(&env.run(&["cron", "runs", "chat"]));
+    assert_eq!(runs[0]["status"], "failed", "{runs}");
+    assert!(
+        runs[0]["error"].as_str().unwrap().contains("cancelled"),
+        "{runs}"
+    );
+    let traces = list(&env.run(&["traces", "list"]));
+    assert_eq!(traces[0]["status"], "cancelled", "{traces}");
+}
+}
+
+on_both_backends! {
+fn the_daemon_stopped_mid_job_records_the_job_and_ends_normally(backend) {
+    let Some(env) = TestEnv::on(backend) else { return };
+    let o = env.run(&[
+        "cron", "add", "nap", "--every", "1s", "--tool", "exec", "--args",
+        r#"{"command":"sleep 31"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    wait_due(&env, "nap");
+    let daemon = env.spawn(&["cron", "daemon", "--interval", "1s"]);
+    wait_for_descendant(daemon.id(), "sleep 31");
+    let asked = std::time::Instant::now();
+    nix_kill(daemon.id(), "TERM");
+    let o = daemon.wait_with_output().unwrap();
+    assert!(asked.elapsed() < std::time::Duration::from_secs(4), "{:?}", asked.elapsed());
+    assert_eq!(o.status.code(), Some(0), "a service manager's stop is the normal end");
+    let line: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(line["status"], "failed", "{line}");
+    let runs = list(&env.run(&["cron", "runs", "nap"]));
+    assert_eq!(runs[0]["status"], "failed", "{runs}");
+    assert!(runs[0]["error"].as_str().unwrap().contains("SIGTERM"), "{runs}");
+    assert!(processes_end_in("sleep 31", &env.work()));
+}
+}

@@ -97,7 +97,7 @@ fn mock_provider(env: &TestEnv, llm: &Llm, extra: &str) {
 
 impl Llm {
     /// Queues llmock behaviours for the next requests.
-    fn scenario(&self, behaviors: Value) {
+    pub(crate) fn scenario(&self, behaviors: Value) {
         let body = json!({ "behaviors": behaviors }).to_string();
         let out = Command::new("curl")
             .args([

@@ -312,9 +312,7 @@ pub fn read_ending(dir: &Path) -> Option<Ending> {
 }
 
 fn keeper_alive(pid: Option<i64>) -> bool {
-    pid.and_then(|p| i32::try_from(p).ok())
-        .filter(|p| *p > 0)
-        .is_some_and(|p| nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), None).is_ok())
+    pid.is_some_and(crate::host::process_exists)
 }
 
 /// Where a read of the log starts and ends, in bytes of the whole output.
