@@ -355,6 +355,30 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back(backend) {
         assert!(t["owner"].is_null(), "{t}");
     }
     assert!(runs(&env).iter().all(|r| r["status"] != "running"));
+    // A stop is the user's, not the task's failure: it uses none of the task's
+    // max_task_dispatches (three stops would have failed both tasks for good).
+    let counts = env.sql("SELECT dispatch_count AS n FROM tasks");
+    assert_eq!(counts.len(), 2);
+    assert!(counts.iter().all(|r| r["n"] == 0), "{counts:?}");
+}
+}
+
+on_both_backends! {
+fn a_task_the_team_run_gives_up_is_in_its_report(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
+        return;
+    };
+    team(&env, "t1", "lead", &["w1"]);
+    let o = goclaw(&env, &["tasks", "--as", "lead", "create", "--subject", "poison"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // Three runs on it already ended without ending it (the default max_task_dispatches).
+    env.change("UPDATE tasks SET dispatch_count = 3");
+    let o = goclaw(&env, &["team", "run", "t1", "answer without tasks"]);
+    let doc = assert_error(&o, 1, "failed");
+    let failed = doc["details"]["failed"].as_array().expect("the failed tasks");
+    assert_eq!(failed.len(), 1, "{doc}");
+    assert_eq!(failed[0]["subject"], "poison");
+    assert_eq!(failed[0]["status"], "failed");
 }
 }
 

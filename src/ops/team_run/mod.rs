@@ -377,7 +377,13 @@ impl Dispatcher<'_> {
                 "dispatched {} times without ending (the team's max_task_dispatches)",
                 t.dispatch_count
             );
-            Board::system(self.store.db(), self.team.clone()).give_up(&t.task.id, &reason)?;
+            // A task this run fails is this run's to report, though it dispatched none.
+            if Board::system(self.store.db(), self.team.clone())
+                .give_up(&t.task.id, &reason)?
+                .is_some()
+            {
+                self.touched.insert(t.task.id);
+            }
         }
         Ok(())
     }
@@ -628,16 +634,16 @@ impl Dispatcher<'_> {
     }
 
     /// The board's changes since the last look, as `task.*` events.
-    /// Stops every run; a task a stopped run still holds goes back to pending.
+    /// Stops every run; a task a stopped run still holds goes back to pending. A run that
+    /// ended cancelled was stopped by the user, not failed by its task: its dispatch is not
+    /// counted against `max_task_dispatches` (three Ctrl-C would fail the task for good).
     fn stop_everything(&mut self) -> Result<()> {
         let ended = self.procs.stop_all(STOP_GRACE);
         for e in ended {
             if let Role::Member { task_id } = &e.started.role {
-                Board::system(self.store.db(), self.team.clone()).end_run(
-                    task_id,
-                    &e.started.run_id,
-                    &RunEnd::Release,
-                )?;
+                let mut board = Board::system(self.store.db(), self.team.clone());
+                board.end_run(task_id, &e.started.run_id, &RunEnd::Release)?;
+                board.uncount_stopped_dispatch(task_id, &e.started.run_id)?;
             }
         }
         self.send_board_events(true)

@@ -279,6 +279,21 @@ impl Board<'_> {
         tx.commit()
     }
 
+    /// Takes back the dispatch a team run counted for `run_id` when that run ended cancelled
+    /// (stopped by the user or the team run's deadline, not failed by its task).
+    pub fn uncount_stopped_dispatch(&mut self, key: &str, run_id: &str) -> Result<()> {
+        let team = self.team.clone();
+        let tx = self.begin()?;
+        let task = Self::find(&tx, &team, key)?;
+        tx.execute(
+            "UPDATE tasks SET dispatch_count = dispatch_count - 1
+             WHERE id = ?1 AND dispatch_count > 0
+               AND EXISTS (SELECT 1 FROM runs WHERE id = ?2 AND status = 'cancelled')",
+            db_params![&task.id, run_id],
+        )?;
+        tx.commit()
+    }
+
     /// The task as it is now.
     pub fn reload(&mut self, key: &str) -> Result<Task> {
         let team = self.team.clone();
