@@ -2146,7 +2146,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace directory tools work in [default: the current directory]')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'The team (default: the acting agent''s only team)')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The acting agent (reads and `recover` need none: they look as the team''s lead)')
-            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale. `active` is every task not ended well: neither completed nor cancelled (failed, stale, blocked and in_review count); `completed` is both of those')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The most items to print (1 to 1000)')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Go on after the page this cursor ends (the `next_cursor` of the previous page)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON even on a terminal')

@@ -2034,7 +2034,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
             cand --team 'The team (default: the acting agent''s only team)'
             cand --as 'The acting agent (reads and `recover` need none: they look as the team''s lead)'
-            cand --status 'all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale'
+            cand --status 'all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale. `active` is every task not ended well: neither completed nor cancelled (failed, stale, blocked and in_review count); `completed` is both of those'
             cand --limit 'The most items to print (1 to 1000)'
             cand --cursor 'Go on after the page this cursor ends (the `next_cursor` of the previous page)'
             cand --json 'Print JSON even on a terminal'

@@ -72,7 +72,9 @@ pub enum TasksCommand {
     },
     /// List tasks, highest priority first
     List {
-        /// all | active | completed | pending | in_progress | blocked | failed | in_review | cancelled | stale
+        /// all | active | completed | pending | in_progress | blocked | failed | in_review |
+        /// cancelled | stale. `active` is every task not ended well: neither completed nor
+        /// cancelled (failed, stale, blocked and in_review count); `completed` is both of those
         #[arg(long, default_value = "all")]
         status: String,
         #[command(flatten)]

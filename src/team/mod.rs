@@ -263,6 +263,29 @@ pub fn team_of(db: Db<'_>, agent: &str) -> Result<Team> {
     }
 }
 
+/// The longest team name (the original's `VARCHAR(255)`), in characters.
+const MAX_NAME_CHARS: usize = 255;
+
+/// A team's name: 1 to [`MAX_NAME_CHARS`] characters, not all white space, no control
+/// character (a line break in a name would split every line that shows it).
+fn check_name(name: &str) -> Result<()> {
+    if name.trim().is_empty() {
+        return Err(Error::usage("a team needs a name"));
+    }
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(Error::usage(format!(
+            "a team name has at most {MAX_NAME_CHARS} characters (this one has {chars})"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(Error::usage(format!(
+            "team name {name:?} holds a control character (a line break, a tab, an escape)"
+        )));
+    }
+    Ok(())
+}
+
 /// Creates a team. `members` and `reviewers` must not repeat the lead.
 pub fn create(
     db: Db<'_>,
@@ -272,9 +295,7 @@ pub fn create(
     reviewers: &[String],
     settings: Option<Value>,
 ) -> Result<Team> {
-    if name.trim().is_empty() {
-        return Err(Error::usage("a team needs a name"));
-    }
+    check_name(name)?;
     let mut s = json!({});
     if let Some(given) = settings {
         validate_settings(&given)?;

@@ -60,6 +60,13 @@ fn teams_members_settings(backend) {
         5,
         "not_found",
     );
+    // A name is 1 to 255 characters (the original's VARCHAR(255)), with no control character.
+    let long = "n".repeat(256);
+    let e = assert_error(&env.run(&["team", "create", &long, "--lead", "lead"]), 2, "usage");
+    assert_eq!(e["message"], "a team name has at most 255 characters (this one has 256)");
+    let e = assert_error(&env.run(&["team", "create", "a\nb", "--lead", "lead"]), 2, "usage");
+    assert!(e["message"].as_str().unwrap().contains("control character"), "{e}");
+    assert_error(&env.run(&["team", "create", "  ", "--lead", "lead"]), 2, "usage");
     let t = json(&env.run(&["team", "show", "dev"]));
     assert_eq!(t["members"].as_array().unwrap().len(), 9);
     assert_eq!(t["settings"]["blocker_escalation"]["enabled"], true);
@@ -121,6 +128,8 @@ fn teams_members_settings(backend) {
         5,
         "not_found",
     );
+    let longest = "n".repeat(255);
+    assert_eq!(code(&env.run(&["team", "create", &longest, "--lead", "lead"])), 0);
 }
 }
 
