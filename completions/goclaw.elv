@@ -167,7 +167,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'
             cand --config 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]'
             cand --workspace 'The workspace directory tools work in [default: the current directory]'
-            cand --timeout 'Give up after this long (exit 7)'
+            cand --timeout 'Give up after this long (exit 7, as for a run that timed out: the lines printed tell them apart, a run still `running` or one `timed_out`)'
             cand --json 'Print JSON even on a terminal'
             cand --human 'Print human text even when stdout is not a terminal'
             cand -q 'Print no warnings or notes on stderr (errors still are)'

@@ -143,7 +143,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subc
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l db -d 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l config -d 'The config file [default: $GOCLAW_HOME/config.toml or $XDG_CONFIG_HOME/goclaw/config.toml]' -r -F
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l workspace -d 'The workspace directory tools work in [default: the current directory]' -r -F
-complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l timeout -d 'Give up after this long (exit 7)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l timeout -d 'Give up after this long (exit 7, as for a run that timed out: the lines printed tell them apart, a run still `running` or one `timed_out`)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l json -d 'Print JSON even on a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -l human -d 'Print human text even when stdout is not a terminal'
 complete -c goclaw -n "__fish_goclaw_using_subcommand runs; and __fish_seen_subcommand_from wait" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still are)'

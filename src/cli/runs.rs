@@ -57,7 +57,8 @@ pub enum RunsCommand {
         /// Return when one of them ends (default: when all have)
         #[arg(long)]
         any: bool,
-        /// Give up after this long (exit 7)
+        /// Give up after this long (exit 7, as for a run that timed out: the lines printed
+        /// tell them apart, a run still `running` or one `timed_out`)
         #[arg(long)]
         timeout: Option<String>,
     },

@@ -147,7 +147,13 @@ fn a_team_run_dispatches_members_in_parallel_and_the_lead_answers_with_every_res
     // Every run is linked to the team run; the members' runs overlap in time; the two that
     // wait for "research alpha" start only after its run ended.
     let team_run = report["team_run_id"].as_str().unwrap();
-    let all = runs(&env);
+    let mut all = runs(&env);
+    // The team run's own row comes first (so `runs show`, `wait` and `cancel` take its id).
+    let own = all.remove(0);
+    assert_eq!(own["id"], team_run, "{own}");
+    assert_eq!(own["label"], "team:t1");
+    assert_eq!(own["status"], "completed");
+    assert_eq!(own["content"], "FINAL: the launch plan is ready.");
     assert!(
         all.iter().all(|r| r["parent_run_id"] == team_run),
         "{all:?}"
@@ -264,7 +270,7 @@ fn a_blocker_cancels_the_members_run_and_escalates_to_the_lead(backend) {
         member[0]
     );
     // The lead took three turns: the first, the escalation, the final one.
-    let lead: Vec<&Value> = all.iter().filter(|r| r["agent"] == "lead2").collect();
+    let lead: Vec<&Value> = all.iter().filter(|r| r["label"] == "lead").collect();
     assert_eq!(lead.len(), 3, "{all:?}");
     assert_eq!(lead[1]["content"], "I will get the credentials.");
     let t = &tasks(&env, "t2")[0];
@@ -318,7 +324,7 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back(backend) {
     std::thread::sleep(Duration::from_millis(300));
     let pids: Vec<i64> = runs(&env)
         .iter()
-        .filter(|r| r["status"] == "running")
+        .filter(|r| r["status"] == "running" && r["label"] != "team:t1")
         .filter_map(|r| {
             let id = r["id"].as_str().unwrap();
             env.sql(&format!("SELECT pid FROM runs WHERE id = '{id}'"))
@@ -360,6 +366,46 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back(backend) {
     let counts = env.sql("SELECT dispatch_count AS n FROM tasks");
     assert_eq!(counts.len(), 2);
     assert!(counts.iter().all(|r| r["n"] == 0), "{counts:?}");
+}
+}
+
+on_both_backends! {
+fn a_team_runs_id_is_a_run_that_runs_show_wait_and_cancel_take(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
+        return;
+    };
+    team(&env, "t1", "lead", &["w1", "w2"]);
+    let mut child = env.spawn(&["--config", "c.toml", "team", "run", "t1", "take all night"]);
+    members_running(&env, 2);
+    let own = runs(&env)
+        .into_iter()
+        .find(|r| r["label"] == "team:t1")
+        .expect("the team run's own row");
+    let id = own["id"].as_str().unwrap();
+    assert_eq!(own["status"], "running");
+    let shown = json(&goclaw(&env, &["runs", "show", id]));
+    let labels: Vec<&str> = shown["children"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{shown}"))
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.contains(&"lead"), "{shown}");
+    assert_eq!(labels.iter().filter(|l| l.starts_with("member:")).count(), 2, "{shown}");
+    let o = goclaw(&env, &["runs", "wait", id, "--timeout", "1s"]);
+    assert_eq!(code(&o), 7, "still running: {}", stdout(&o));
+    // Cancelling it stops the team run as SIGTERM does: every member, the tasks given back.
+    let o = goclaw(&env, &["runs", "cancel", id]);
+    assert_eq!(json(&o)["cancelled"][0], id);
+    let stopped = Instant::now();
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    assert!(stopped.elapsed() < Duration::from_secs(5), "{:?}", stopped.elapsed());
+    let o = goclaw(&env, &["runs", "wait", id]);
+    assert_eq!(code(&o), 130, "{}", stdout(&o));
+    assert!(runs(&env).iter().all(|r| r["status"] != "running"));
+    for t in tasks(&env, "t1") {
+        assert_eq!(t["status"], "pending", "{t}");
+    }
 }
 }
 

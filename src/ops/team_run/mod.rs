@@ -16,6 +16,7 @@
 mod events;
 mod procs;
 mod report;
+mod row;
 mod watch;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,6 +37,7 @@ use crate::tools::child_run::RunFlags;
 use crate::tools::gate::SharedRelay;
 pub use events::{TeamEvent, TeamEventData};
 use procs::{Ended, Launcher, Procs, Role, Started};
+pub use report::{TaskEnd, TeamRunReport};
 use watch::Noticed;
 
 /// How often the board is looked at when no run ends.
@@ -75,37 +77,6 @@ pub struct TeamRunOptions {
     pub relay: Option<SharedRelay>,
 }
 
-/// A task as the report shows it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct TaskEnd {
-    pub id: String,
-    pub identifier: String,
-    pub subject: String,
-    pub status: String,
-    pub owner: Option<String>,
-    pub result: Option<String>,
-}
-
-/// How a team run ended: the document `goclaw team run` prints.
-#[derive(Debug, Clone, Serialize)]
-pub struct TeamRunReport {
-    pub team_run_id: String,
-    pub team: String,
-    /// completed | failed | cancelled | timed_out
-    pub status: String,
-    /// The lead's final answer.
-    pub answer: Option<String>,
-    /// The tasks this team run touched, and those still open.
-    pub tasks: Vec<TaskEnd>,
-    /// The tasks that did not complete (failed, cancelled, or left unfinished).
-    pub failed: Vec<TaskEnd>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    /// The error kind the exit code follows (`None`: success).
-    #[serde(skip)]
-    pub kind: Option<ErrorKind>,
-}
-
 /// Why the dispatch loop stopped.
 enum Stop {
     Done,
@@ -122,20 +93,14 @@ fn ready_board(db: crate::store::db::Db<'_>, team: &Team) -> Result<()> {
     Ok(())
 }
 
-/// Runs a team: see the module's doc. `cancel` stops it (SIGINT/SIGTERM).
-pub fn run(
-    settings: &Settings,
-    store: &mut Store,
-    scrubber: &Scrubber,
-    o: TeamRunOptions,
-    cancel: Arc<Cancel>,
-) -> Result<TeamRunReport> {
-    let team = team::get(store.db(), &o.team)?;
+/// Who works on tasks: `only` (`team work`), else every member whose role is `member`; a team
+/// that is archived or has none is refused.
+fn workers(team: &Team, only: Option<&str>) -> Result<Vec<String>> {
     if team.status != "active" {
         return Err(Error::conflict(format!("team `{}` is archived", team.name)));
     }
-    let workers: Vec<String> = match &o.only {
-        Some(a) if team.is_member(a) => vec![a.clone()],
+    let workers: Vec<String> = match only {
+        Some(a) if team.is_member(a) => vec![a.to_string()],
         Some(a) => {
             return Err(Error::denied(format!(
                 "`{a}` is not a member of team `{}`",
@@ -155,8 +120,27 @@ pub fn run(
             team.name, team.name
         )));
     }
+    Ok(workers)
+}
+
+/// Runs a team: see the module's doc. `cancel` stops it (SIGINT/SIGTERM).
+pub fn run(
+    settings: &Settings,
+    store: &mut Store,
+    scrubber: &Scrubber,
+    o: TeamRunOptions,
+    cancel: Arc<Cancel>,
+) -> Result<TeamRunReport> {
+    let team = team::get(store.db(), &o.team)?;
+    let workers = workers(&team, o.only.as_deref())?;
     ready_board(store.db(), &team)?;
     let team_run_id = uuid::Uuid::now_v7().to_string();
+    let row = row::Row::start(
+        store.db(),
+        &settings.store_target(),
+        (&team_run_id, &team, o.message.as_deref()),
+        scrubber,
+    )?;
     let launcher = Launcher {
         store: settings.store_target(),
         workspace: settings.workspace.clone(),
@@ -187,7 +171,7 @@ pub fn run(
         deadline: o.timeout.map(|t| Instant::now() + t),
         procs: Procs::new(launcher),
         team_run_id,
-        store,
+        store: &mut *store,
         scrubber,
         workers,
         team,
@@ -212,15 +196,23 @@ pub fn run(
             workers: d.workers.clone(),
         },
     ));
-    let stop = d.drive();
-    let stop = match stop {
+    let stop = match d.drive() {
         Ok(s) => s,
         Err(e) => {
             d.stop_everything()?;
+            drop(d);
+            row.finish(store.db(), ("failed", None, Some(&e.message)), scrubber)?;
             return Err(e);
         }
     };
-    d.report(stop)
+    let report = d.report(stop)?;
+    let end = (
+        report.status.as_str(),
+        report.answer.as_deref(),
+        report.error.as_deref(),
+    );
+    row.finish(store.db(), end, scrubber)?;
+    Ok(report)
 }
 
 /// The dispatcher's state.

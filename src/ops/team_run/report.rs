@@ -3,6 +3,37 @@
 
 use super::*;
 
+/// A task as the report shows it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TaskEnd {
+    pub id: String,
+    pub identifier: String,
+    pub subject: String,
+    pub status: String,
+    pub owner: Option<String>,
+    pub result: Option<String>,
+}
+
+/// How a team run ended: the document `goclaw team run` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamRunReport {
+    pub team_run_id: String,
+    pub team: String,
+    /// completed | failed | cancelled | timed_out
+    pub status: String,
+    /// The lead's final answer.
+    pub answer: Option<String>,
+    /// The tasks this team run touched, and those still open.
+    pub tasks: Vec<TaskEnd>,
+    /// The tasks that did not complete (failed, cancelled, or left unfinished).
+    pub failed: Vec<TaskEnd>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The error kind the exit code follows (`None`: success).
+    #[serde(skip)]
+    pub kind: Option<ErrorKind>,
+}
+
 impl Dispatcher<'_> {
     /// The lead's final turn: every result of this team run.
     pub(super) fn results_message(&self) -> Result<String> {
