@@ -76,7 +76,14 @@ impl Input {
 /// A text argument as the contract takes it: as written, `@FILE`, or `-` for stdin; UTF-8.
 pub fn text(ctx: &super::Context, arg: &str) -> Result<String> {
     let input = Input::parse(Some(arg));
-    String::from_utf8(input.read(ctx)?)
+    let bytes = input.read(ctx).map_err(|e| match &input {
+        // "@alice, look at this" meant as text.
+        Input::File(_) if e.kind == crate::error::ErrorKind::NotFound => e.with_hint(
+            "a text that starts with @ names a file; to send such a text, give it on standard input (-)",
+        ),
+        _ => e,
+    })?;
+    String::from_utf8(bytes)
         .map_err(|_| Error::usage(format!("{} is not UTF-8 text", input.describe())))
 }
 

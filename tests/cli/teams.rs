@@ -1233,9 +1233,25 @@ fn board_and_mailbox_text_comes_from_files_and_stdin() {
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     let inbox = env.run(&["team", "message", "read", "--as", "w1"]);
     assert!(stdout(&inbox).contains("from a file"), "{}", stdout(&inbox));
-    // A file that is not there is an error, not the text `@nothing`.
+    // A file that is not there is an error, not the text `@nothing`; the hint says how to send
+    // a text that starts with @.
     let o = env.run(&[
         "team", "message", "send", "--as", "lead", "--to", "w1", "@nothing",
     ]);
-    assert_eq!(code(&o), 5, "{}", stdout(&o));
+    let e = assert_error(&o, 5, "not_found");
+    assert!(
+        e["hint"].as_str().unwrap().contains("standard input (-)"),
+        "{e}"
+    );
+    let o = env.run_stdin(
+        &["team", "message", "send", "--as", "lead", "--to", "w1", "-"],
+        "@w1 look at this",
+    );
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let inbox = env.run(&["team", "message", "read", "--as", "w1"]);
+    assert!(
+        stdout(&inbox).contains("@w1 look at this"),
+        "{}",
+        stdout(&inbox)
+    );
 }
