@@ -22,10 +22,10 @@ use rmcp::model::{
 };
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::TokioChildProcess;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Map, Value, json};
 
+use super::bounded::{BoundedLines, MAX_MESSAGE_BYTES, Oversized};
 use super::{Server, Transport};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -44,6 +44,8 @@ pub type Secrets = (BTreeMap<String, String>, BTreeMap<String, String>);
 pub struct Connection {
     service: RunningService<RoleClient, ClientConfig>,
     pgid: Option<i32>,
+    /// A stdio server sent a message over the limit (the connection is then closed).
+    oversized: Oversized,
     pub server: String,
     /// The server's name, version and protocol, as it reported them.
     pub info: Value,
@@ -115,11 +117,13 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
     let mut config = ClientConfig::default();
     config.client_info = Implementation::new("goclaw", "1.0.0");
     let mut pgid = None;
+    let oversized = Oversized::default();
     let handshake = match server.transport {
         Transport::Stdio => {
-            let transport = spawn_stdio(server, env)?;
-            pgid = transport.id().map(|p| p as i32);
-            tokio::time::timeout(timeout, config.serve(transport)).await
+            let (pid, stdout, stdin) = spawn_stdio(server, env)?;
+            pgid = pid;
+            let stdout = BoundedLines::new(stdout, MAX_MESSAGE_BYTES, oversized.clone());
+            tokio::time::timeout(timeout, config.serve((stdout, stdin))).await
         }
         Transport::StreamableHttp => {
             let url = server.url.clone().unwrap_or_default();
@@ -182,15 +186,23 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
     Ok(Connection {
         service,
         pgid,
+        oversized,
         server: server.name.clone(),
         info,
         connect_time: start.elapsed(),
     })
 }
 
+/// The stdio of a server goclaw started: its pid (its process group's), its stdout and stdin.
+type Stdio = (
+    Option<i32>,
+    tokio::process::ChildStdout,
+    tokio::process::ChildStdin,
+);
+
 /// Starts `server`'s command under goclaw's supervisor, in a process group of its own, with
 /// `env` added to its environment. Refuses goclaw's own `mcp serve` (see [`goclaw_itself`]).
-fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<TokioChildProcess> {
+fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<Stdio> {
     let command = server.command.clone().unwrap_or_default();
     if let Some(why) = goclaw_itself(&command, &server.args) {
         return Err(Error::usage(format!(
@@ -231,17 +243,26 @@ fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<TokioC
     // Ended by `kill_group` (SIGTERM first, so the supervisor cleans up), not by a
     // SIGKILL on drop that would leave the server's own children behind.
     .kill_on_drop(false)
-    .process_group(0);
-    let (transport, _) = TokioChildProcess::builder(cmd)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| {
-            Error::upstream(format!(
-                "MCP server `{}`: cannot start `{command}`: {e}",
-                server.name
-            ))
-        })?;
-    Ok(transport)
+    .process_group(0)
+    .stdin(std::process::Stdio::piped())
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::null());
+    let cannot = |e: &dyn std::fmt::Display| {
+        Error::upstream(format!(
+            "MCP server `{}`: cannot start `{command}`: {e}",
+            server.name
+        ))
+    };
+    // The child is reaped by tokio once it ends; `kill_group` ends it.
+    let mut child = cmd.spawn().map_err(|e| cannot(&e))?;
+    let pid = child.id().map(|p| p as i32);
+    match (child.stdout.take(), child.stdin.take()) {
+        (Some(stdout), Some(stdin)) => Ok((pid, stdout, stdin)),
+        _ => {
+            kill_group(pid);
+            Err(cannot(&"its standard input or output is missing"))
+        }
+    }
 }
 
 /// `headers` as an HTTP header map; a name or value HTTP cannot carry is a usage error.
@@ -312,8 +333,12 @@ impl Connection {
                 ))
             })?
             .map_err(|e| {
+                let said = match self.oversized.happened() {
+                    true => self.oversized.message(),
+                    false => e.to_string(),
+                };
                 Error::upstream(format!(
-                    "MCP server `{}`: tools/list failed: {e}",
+                    "MCP server `{}`: tools/list failed: {said}",
                     self.server
                 ))
             })?;
@@ -347,9 +372,13 @@ impl Connection {
                     });
                 }
                 Ok(Err(e)) => {
+                    let said = match self.oversized.happened() {
+                        true => self.oversized.message(),
+                        false => e.to_string(),
+                    };
                     return Err(CallFailure {
                         connection_lost: transport_failed(&e) || self.is_closed(),
-                        error: Error::upstream(format!("MCP tool \"{registered}\" error: {e}")),
+                        error: Error::upstream(format!("MCP tool \"{registered}\" error: {said}")),
                     });
                 }
                 Ok(Ok(r)) => r,
@@ -405,6 +434,11 @@ impl Connection {
                     self.server, m.message
                 ))
             }
+            _ if self.oversized.happened() => Error::upstream(format!(
+                "MCP server `{}`: {what} failed: {}",
+                self.server,
+                self.oversized.message()
+            )),
             _ => Error::upstream(format!("MCP server `{}`: {what} failed: {e}", self.server)),
         })
     }

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::secrets::SecretKey;
 
 pub mod access;
+pub mod bounded;
 pub mod bridge;
 pub mod client;
 pub mod pool;

@@ -541,6 +541,24 @@ fn failing_servers_are_exit_8_and_leave_nothing_running(backend) {
 }
 }
 
+on_both_backends! {
+fn an_answer_over_the_message_limit_is_refused_at_once_not_waited_for(backend) {
+    let Some(py) = peer_python() else { return };
+    let Some(env) = home(backend) else { return };
+    add_python_stdio(&env, &py, "big", &["hostile"]);
+    let started = std::time::Instant::now();
+    let o = env.run(&["mcp", "call", "big", "huge", "{}"]);
+    let e = assert_error(&o, 8, "upstream");
+    let message = e["message"].as_str().unwrap();
+    assert!(message.contains("larger than 16 MiB"), "{message}");
+    // Not the server's time limit (60 s): the stream failed at the 16th MiB.
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    // The connection is gone, not the server's tools: a small call works on a new one.
+    let o = env.run(&["mcp", "call", "big", "echo", r#"{"message":"hi"}"#]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}
+}
+
 /// The Python test peer's script.
 pub(crate) fn py_server() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-peers/py_server.py")
