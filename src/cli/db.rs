@@ -84,8 +84,10 @@ struct CheckDoc<'a> {
     path: &'a std::path::Path,
     ok: bool,
     integrity: Vec<String>,
+    /// Its fields (`schema_version`, `pending`, …) at the top; absent for a store that could
+    /// not be read.
     #[serde(flatten)]
-    migrations: store::MigrationState,
+    migrations: Option<store::MigrationState>,
 }
 
 pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
@@ -229,11 +231,14 @@ fn exec_check(ctx: &Context, path: &Path) -> Result<Status> {
         // malformed image) is an unhealthy one: the report says why, exit 1.
         Err(e) if e.kind == ErrorKind::NotFound => return Err(e),
         Err(e) => {
-            let doc = serde_json::json!({
-                "path": path, "ok": false, "integrity": [e.message], "migrations": null,
-            });
+            let doc = CheckDoc {
+                path,
+                ok: false,
+                integrity: vec![e.message],
+                migrations: None,
+            };
             ctx.out
-                .data(&doc, |w| writeln!(w, "integrity: {}", e.message))?;
+                .data(&doc, |w| writeln!(w, "integrity: {}", doc.integrity[0]))?;
             return Ok(Status::Exit(ErrorKind::Failed));
         }
     };
@@ -262,16 +267,19 @@ fn print_check(
         path,
         ok,
         integrity,
-        migrations,
+        migrations: Some(migrations),
     };
     ctx.out.data(&doc, |w| {
         writeln!(w, "integrity: {}", doc.integrity.join("; "))?;
+        let Some(m) = &doc.migrations else {
+            return Ok(());
+        };
         writeln!(
             w,
             "schema version: {} (this goclaw: {})",
-            doc.migrations.schema_version, doc.migrations.binary_version
+            m.schema_version, m.binary_version
         )?;
-        for m in &doc.migrations.pending {
+        for m in &m.pending {
             writeln!(
                 w,
                 "pending: {:03}_{} (run `goclaw db migrate`)",

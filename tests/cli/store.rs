@@ -137,6 +137,11 @@ fn schema_and_check() {
             .contains("not a database"),
         "{doc}"
     );
+    // The same document as a healthy store's, without what could not be read.
+    assert!(
+        doc.get("pending").is_none() && doc.get("migrations").is_none(),
+        "{doc}"
+    );
 }
 
 #[test]
