@@ -201,59 +201,8 @@ fn scrub_config(value: toml::Value) -> Result<toml::Value> {
     Ok(walk(value, "", false, &scrubber))
 }
 
-/// A URL as `config show` may print it: scheme, host, port and a first path part that looks
-/// like a name (`/v1`, `/mcp`, `/services`); user, password, the rest of the path, query and
-/// fragment become `[REDACTED]`, since webhooks and bots carry their secret there (Slack's
-/// and Discord's paths, Telegram's `/bot<token>`, `?token=`). Other text as it is.
+/// A string as `config show` prints it: a URL without what may hide a secret
+/// ([`crate::text::url::shown`]), other text as it is.
 fn without_url_secrets(text: &str) -> std::borrow::Cow<'_, str> {
-    const HIDDEN: &str = "[REDACTED]";
-    let Some(url) = text
-        .contains("://")
-        .then(|| url::Url::parse(text).ok())
-        .flatten()
-        .filter(|u| u.has_host())
-    else {
-        return text.into();
-    };
-    let mut shown = format!("{}://", url.scheme());
-    if !url.username().is_empty() || url.password().is_some() {
-        shown.push_str(HIDDEN);
-        shown.push('@');
-    }
-    shown.push_str(url.host_str().unwrap_or_default());
-    if let Some(port) = url.port() {
-        shown.push_str(&format!(":{port}"));
-    }
-    let path = url.path().trim_start_matches('/');
-    let (first, rest) = path.split_once('/').unwrap_or((path, ""));
-    let a_name = first.len() <= 12
-        && first
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
-    match (first.is_empty(), a_name) {
-        (true, _) => {}
-        (false, true) => {
-            shown.push('/');
-            shown.push_str(first);
-            if !rest.is_empty() {
-                shown.push('/');
-                shown.push_str(HIDDEN);
-            } else if path.ends_with('/') {
-                shown.push('/');
-            }
-        }
-        (false, false) => {
-            shown.push('/');
-            shown.push_str(HIDDEN);
-        }
-    }
-    if url.query().is_some() {
-        shown.push('?');
-        shown.push_str(HIDDEN);
-    }
-    if url.fragment().is_some() {
-        shown.push('#');
-        shown.push_str(HIDDEN);
-    }
-    shown.into()
+    crate::text::url::shown(text).map_or(text.into(), std::borrow::Cow::Owned)
 }

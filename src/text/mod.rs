@@ -15,6 +15,7 @@ pub mod json_string;
 pub mod printable;
 pub mod sanitize;
 pub mod scrub;
+pub mod url;
 pub mod words;
 
 use regex::bytes::{Regex, RegexBuilder};

@@ -148,26 +148,10 @@ impl ChannelKind {
     }
 }
 
-/// A webhook's URL as it may be shown: no user and password, no query (both often hold the
-/// webhook's secret, as Slack's and Discord's paths do: the path is cut after its first part).
+/// A webhook's URL as it may be shown ([`crate::text::url::shown`]: the token a webhook's path
+/// or query carries taken out).
 pub fn shown_url(url: &str) -> String {
-    match reqwest::Url::parse(url) {
-        Ok(u) => {
-            let first = u.path().split('/').find(|p| !p.is_empty()).unwrap_or("");
-            let more = u.path().trim_start_matches('/').len() > first.len();
-            format!(
-                "{}://{}/{first}{}",
-                u.scheme(),
-                u.host_str().unwrap_or(""),
-                if more || u.query().is_some() {
-                    "/…"
-                } else {
-                    ""
-                }
-            )
-        }
-        Err(_) => "(not a URL)".into(),
-    }
+    crate::text::url::shown(url).unwrap_or_else(|| "(not a URL)".into())
 }
 
 /// One message as a channel gets it.
@@ -279,7 +263,8 @@ fn post(
     body: &str,
     timeout: Duration,
 ) -> std::result::Result<(), PostError> {
-    let parsed = reqwest::Url::parse(url).map_err(|e| Failed(format!("url {url}: {e}")))?;
+    let parsed = reqwest::Url::parse(url)
+        .map_err(|e| Failed(format!("the channel's url is not a valid URL: {e}")))?;
     super::web::fetch::check_url(&parsed, web, false).map_err(Refused)?;
     let sent = super::web::block_on(async {
         let client = super::web::client(web, timeout, parsed.scheme() == "https")?;
@@ -295,7 +280,12 @@ fn post(
             Err(e) => {
                 return Ok(Err(match super::web::refusal(&e) {
                     Some(why) => Refused(why),
-                    None => Failed(format!("{}: {}", shown_url(url), super::web::describe(&e))),
+                    // reqwest names the whole URL in its error: taken out.
+                    None => Failed(format!(
+                        "{}: {}",
+                        shown_url(url),
+                        super::web::describe(&e.without_url())
+                    )),
                 }));
             }
         };

@@ -256,3 +256,42 @@ fn cron_jobs_deliver_their_result_to_a_channel(backend) {
     );
 }
 }
+
+/// A webhook's URL carries its secret in its path (Telegram's `/bot<token>`) or query: the
+/// listing and the errors of a failed delivery show neither, though reqwest's own error names
+/// the whole URL.
+#[test]
+fn a_webhooks_token_in_its_url_is_never_shown() {
+    const TOKEN: &str = "123456789:AAHdqTcvCH1vGWJxfSecret";
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[tools.web]\nallow_private_hosts = [\"127.0.0.1\"]\n\n\
+             [channels.tg]\nkind = \"webhook\"\n\
+             url = \"http://127.0.0.1:1/bot{TOKEN}/sendMessage?chat=42\"\n"
+        ),
+    )
+    .unwrap();
+    let o = env.run(&["message", "channels"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        items(&o)[0]["to"],
+        "http://127.0.0.1:1/[REDACTED]?[REDACTED]"
+    );
+    let o = env.run(&["message", "send", "--channel", "tg", "hello"]);
+    assert_eq!(code(&o), 8, "{}", stdout(&o));
+    for text in [stdout(&o), stderr(&o)] {
+        assert!(!text.contains("AAHdqTcvCH1vGWJxf"), "{text}");
+    }
+    assert!(
+        stderr(&o).contains("http://127.0.0.1:1/[REDACTED]"),
+        "{}",
+        stderr(&o)
+    );
+    let audit = env.sql("SELECT * FROM tool_calls WHERE tool = 'message'");
+    assert!(
+        !format!("{audit:?}").contains("AAHdqTcvCH1vGWJxf"),
+        "{audit:?}"
+    );
+}
