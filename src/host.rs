@@ -74,6 +74,15 @@ pub fn name() -> String {
         .unwrap_or_default()
 }
 
+/// Where a pid means something: this machine's name and its pid namespace
+/// (`vm#pid:[4026531836]`). Two processes with the same place see the same pids.
+pub fn pid_place() -> String {
+    let ns = std::fs::read_link("/proc/self/ns/pid")
+        .map(|l| l.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("{}#{ns}", name())
+}
+
 /// Whether process `pid` exists on this machine (it may be another's, or a reused pid: a caller
 /// that must know checks something more, such as a heartbeat).
 pub fn process_exists(pid: i64) -> bool {

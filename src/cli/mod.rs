@@ -391,6 +391,7 @@ pub fn sandbox_exec(args: &[OsString]) -> Option<u8> {
         no_sandbox: a.no_sandbox,
         parent: a.parent,
         guarded: a.guarded,
+        grace: std::time::Duration::from_millis(a.grace_ms),
         argv: a.argv,
     });
     let err = Error::failed(format!("sandbox: {why}"));

@@ -32,6 +32,10 @@ pub struct SandboxExecArgs {
     /// Supervise from a forked child that outlives a SIGKILL of this process (MCP servers)
     #[arg(long)]
     pub guarded: bool,
+    /// After a stop signal, milliseconds the command has to end before everything it started
+    /// is killed (0: at once)
+    #[arg(long, default_value_t = 0)]
+    pub grace_ms: u64,
     /// The command and its arguments
     #[arg(last = true, required = true)]
     pub argv: Vec<String>,

@@ -71,6 +71,21 @@ fn fill(store: &mut Store) -> team::Team {
         )
         .unwrap();
     }
+    for job in 1..=3 {
+        conn.execute(
+            "INSERT INTO cron_jobs (id, name, schedule, payload, allowed_tools, created_at, updated_at)
+             VALUES (?1, ?2, '{}', '{}', '[]', 0, 0)",
+            rusqlite::params![job, format!("job{job}")],
+        )
+        .unwrap();
+        for i in 0..100 {
+            conn.execute(
+                "INSERT INTO cron_runs (job_id, started_at, status, runner) VALUES (?1, ?2, 'ok', 'tick')",
+                rusqlite::params![job, i],
+            )
+            .unwrap();
+        }
+    }
     conn.execute_batch("ANALYZE").unwrap();
     t
 }
@@ -180,6 +195,7 @@ fn exercise_runs(store: &mut Store, t: &team::Team) {
     record::runs(store.db(), None, &deeper("100:r100")).unwrap();
     crate::cron::runs(store.db(), Some(1), &deeper("50")).unwrap();
     crate::cron::runs(store.db(), None, &deeper("50")).unwrap();
+    crate::cron::reap(store.db()).unwrap();
     record::reap_abandoned(store.db()).unwrap();
     crate::agent::runs::get(store.db(), "run-1").unwrap();
     crate::agent::runs::list(

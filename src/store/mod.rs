@@ -195,6 +195,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "claim_recovery",
         sql: include_str!("migrations/sqlite/023_claim_recovery.sql"),
     },
+    Migration {
+        version: 24,
+        name: "cron_running",
+        sql: include_str!("migrations/sqlite/024_cron_running.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

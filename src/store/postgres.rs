@@ -67,6 +67,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "claim_recovery",
         sql: include_str!("migrations/postgres/023_claim_recovery.sql"),
     },
+    Migration {
+        version: 24,
+        name: "cron_running",
+        sql: include_str!("migrations/postgres/024_cron_running.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

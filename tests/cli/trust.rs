@@ -271,6 +271,65 @@ fn sigterm_and_sigint_stop_a_running_tool_at_once(backend) {
 }
 }
 
+/// A stopped command gets SIGTERM and its grace (1.5 s of the 2 s before SIGKILL) to clean up,
+/// in every sandbox mode, and so does a process it started in a session of its own.
+#[test]
+fn a_stopped_command_has_its_grace_to_clean_up() {
+    let env = TestEnv::new();
+    for (i, mode) in sandbox_modes().into_iter().enumerate() {
+        let cfg = format!("{mode}.toml");
+        env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
+        // Named by number: `bwrap` in a command is denied (privilege_escalation).
+        let (ready, cleaned) = (format!("ready-{i}"), format!("cleaned-{i}"));
+        let worker = |name: &str| {
+            format!(
+                "trap 'sleep 1; echo {name} >> {cleaned}; exit 0' TERM; echo >> {ready}; \
+                 while :; do sleep 0.1; done"
+            )
+        };
+        let command = format!(
+            "setsid sh -c \"{}\" & {}",
+            worker("orphan"),
+            worker("command")
+        );
+        let mut child = env.spawn(&[
+            "--config",
+            &cfg,
+            "tools",
+            "exec",
+            "exec",
+            &json!({"command": command, "timeout": 1800}).to_string(),
+        ]);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::fs::read_to_string(env.work().join(&ready)).map_or(0, |r| r.len()) < 2 {
+            assert!(
+                Instant::now() < deadline,
+                "{mode}: the command never started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let t = Instant::now();
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(143), "{mode}");
+        assert!(
+            t.elapsed() < Duration::from_secs(4),
+            "{mode}: {:?}",
+            t.elapsed()
+        );
+        let mut done: Vec<String> = std::fs::read_to_string(env.work().join(&cleaned))
+            .unwrap_or_default()
+            .lines()
+            .map(String::from)
+            .collect();
+        done.sort();
+        assert_eq!(done, ["command", "orphan"], "{mode}: who cleaned up");
+    }
+}
+
 on_both_backends! {
 fn udp_signals_and_unix_sockets_stay_inside_the_sandbox(backend) {
     let Some(env) = TestEnv::on(backend) else { return };

@@ -23,6 +23,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -432,6 +433,10 @@ impl Plan {
         if self.network {
             a.push("--net".into());
         }
+        // The command's grace after a stop, within the caller's (SIGKILL to the group after
+        // KILL_GRACE): the supervisor kills what is left before that.
+        let grace = super::run::KILL_GRACE.saturating_sub(Duration::from_millis(500));
+        a.push(format!("--grace-ms={}", grace.as_millis()).into());
         a.extend(["--", "sh", "-c", command].map(Into::into));
         a
     }
@@ -478,6 +483,19 @@ impl Plan {
                     .arg("--")
                     .arg(&self.goclaw);
                 c.args(self.reexec_args(command, false));
+                // bwrap dies of a stop signal at once, taking its pid namespace with it: it
+                // ignores them (an ignored signal stays ignored across exec), so the stop reaches
+                // the supervisor, which restores them and gives the command its grace.
+                // SAFETY: sigaction is async-signal-safe; nothing else runs between fork and exec.
+                unsafe {
+                    std::os::unix::process::CommandExt::pre_exec(&mut c, || {
+                        use nix::sys::signal::{SigHandler, Signal, signal};
+                        for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+                            signal(s, SigHandler::SigIgn).map_err(std::io::Error::from)?;
+                        }
+                        Ok(())
+                    });
+                }
                 c
             }
             Kind::Docker => {

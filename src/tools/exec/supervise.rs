@@ -51,6 +51,10 @@ pub struct Options {
     /// The goclaw that spawned this supervisor directly (not through bubblewrap, which has
     /// `--die-with-parent`): if it is gone already, run nothing.
     pub parent: Option<i32>,
+    /// After a stop signal: how long the command has to end (it got the signal too) before
+    /// everything it started is killed. Shorter than the spawner's own grace, so the
+    /// supervisor, not a SIGKILL of its group, is what ends them.
+    pub grace: Duration,
     pub argv: Vec<String>,
 }
 
@@ -103,6 +107,12 @@ pub fn supervise(o: &Options) -> String {
         return format!("cannot hide goclaw's state from the command: {e}");
     }
     // The supervisor waits for these with sigwait: blocked before the fork, so none is lost.
+    // Under bwrap it starts with the stop signals ignored (see `sandbox::Plan::command`): an
+    // ignored signal is dropped, not waited for, so they are restored first.
+    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+        // SAFETY: the default disposition; no handler runs.
+        let _ = unsafe { signal::signal(s, SigHandler::SigDfl) };
+    }
     let mut waited = SigSet::empty();
     for s in [
         Signal::SIGCHLD,
@@ -130,7 +140,11 @@ pub fn supervise(o: &Options) -> String {
     while status.is_none() {
         match waited.wait() {
             Ok(Signal::SIGCHLD) => status = reap(child),
-            _ => break,
+            Ok(stop) => {
+                status = settle(child, stop, o.grace);
+                break;
+            }
+            Err(_) => break,
         }
     }
     let reaped = kill_descendants(child);
@@ -240,6 +254,39 @@ fn reap(command: Pid) -> Option<Result<i32, Signal>> {
             Ok(WaitStatus::StillAlive) | Err(_) => return status,
             Ok(_) => {}
         }
+    }
+}
+
+/// A stop signal came: the processes below the supervisor that left its group (`setsid`) get
+/// it too (those in the group got it with the supervisor), and the command has `grace` to end.
+/// Its status, if it ended.
+fn settle(command: Pid, stop: Signal, grace: Duration) -> Option<Result<i32, Signal>> {
+    if grace.is_zero() {
+        return None;
+    }
+    let group = nix::unistd::getpgrp();
+    let mut below = children_of(std::process::id() as i32);
+    let mut seen = 0;
+    while seen < below.len() && below.len() < 4096 {
+        let more = children_of(below[seen]);
+        below.extend(more);
+        seen += 1;
+    }
+    for k in below {
+        let pid = Pid::from_raw(k);
+        if nix::unistd::getpgid(Some(pid)).is_ok_and(|g| g != group) {
+            let _ = signal::kill(pid, stop);
+        }
+    }
+    let until = std::time::Instant::now() + grace;
+    loop {
+        if let Some(status) = reap(command) {
+            return Some(status);
+        }
+        if std::time::Instant::now() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 

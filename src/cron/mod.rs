@@ -401,6 +401,8 @@ pub fn update(
 pub struct Claim {
     pub job: Job,
     pub run_row: i64,
+    /// The tick's name the lease is held under.
+    pub runner: String,
 }
 
 /// Ids of the jobs due at `now` whose lease is free.
@@ -458,7 +460,11 @@ pub fn claim(
         |r| r.get(0),
     )?;
     tx.commit()?;
-    Ok(Some(Claim { job, run_row }))
+    Ok(Some(Claim {
+        job,
+        run_row,
+        runner: runner.to_string(),
+    }))
 }
 
 /// How a run ended.
@@ -489,42 +495,56 @@ pub fn finish(db: Db<'_>, claim: &Claim, end: &Ending) -> Result<()> {
         ],
     )?;
     let one_shot = matches!(claim.job.schedule, Schedule::At { .. });
+    // The lease is freed only while it is still this tick's: one that expired under a long
+    // run may be another tick's now, which is running the job again.
     if one_shot && claim.job.delete_after_run && end.ok {
         db.execute(
-            "DELETE FROM cron_jobs WHERE id = ?1",
-            db_params![claim.job.id],
+            "DELETE FROM cron_jobs WHERE id = ?1 AND (lease_owner IS NULL OR lease_owner = ?2)",
+            db_params![claim.job.id, claim.runner],
         )?;
         return Ok(());
     }
     db.execute(
         "UPDATE cron_jobs SET last_run_ms = ?2, last_status = ?3, last_error = ?4,
-             lease_owner = NULL, lease_until_ms = NULL, updated_at = ?2,
+             lease_until_ms = CASE WHEN lease_owner = ?6 THEN NULL ELSE lease_until_ms END,
+             lease_owner = CASE WHEN lease_owner = ?6 THEN NULL ELSE lease_owner END,
+             updated_at = ?2,
              enabled = CASE WHEN ?5 THEN 0 ELSE enabled END,
              next_run_ms = CASE WHEN ?5 THEN NULL ELSE next_run_ms END
          WHERE id = ?1",
-        db_params![claim.job.id, now, status, cut(&end.error), one_shot],
+        db_params![
+            claim.job.id,
+            now,
+            status,
+            cut(&end.error),
+            one_shot,
+            claim.runner
+        ],
     )?;
     Ok(())
 }
 
-/// The name a tick holds its leases under: `tick:HOST:PID:UNIQUE`, so a tick on the same host
-/// can tell when the process holding a lease is gone.
+/// The name a tick holds its leases under: `tick:PLACE:PID:UNIQUE`, PLACE being its host and
+/// pid namespace ([`crate::host::pid_place`]), so a tick that sees the same pids can tell when
+/// the process holding a lease is gone.
 pub fn runner_name() -> String {
     format!(
         "tick:{}:{}:{}",
-        crate::host::name(),
+        crate::host::pid_place(),
         std::process::id(),
         uuid::Uuid::now_v7().simple()
     )
 }
 
-/// The host and pid in a runner's name (`None` for a name of another shape, such as the
-/// `tick:PID:UNIQUE` of older ticks, which named no host).
+/// The place and pid in a runner's name (`None` for a name of another shape, such as the
+/// `tick:PID:UNIQUE` of older ticks, which named no place).
 fn runner_process(runner: &str) -> Option<(&str, i64)> {
     let rest = runner.strip_prefix("tick:")?;
     let (rest, _unique) = rest.rsplit_once(':')?;
-    let (host, pid) = rest.rsplit_once(':')?;
-    Some((host, pid.parse().ok()?))
+    let (place, pid) = rest.rsplit_once(':')?;
+    let digits = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
+    let pid: i64 = pid.parse().ok().filter(|_| digits)?;
+    (pid > 1 && place.contains('#')).then_some((place, pid))
 }
 
 /// Frees the leases held by ticks of this host whose process is gone (killed, or stopped by a
@@ -538,31 +558,28 @@ fn release_dead_leases(db: Db<'_>, now: i64) -> Result<usize> {
         db_params![now],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    let here = crate::host::name();
+    let here = crate::host::pid_place();
     let mut freed = 0;
     for (job, owner) in held {
-        let Some((host, pid)) = runner_process(&owner) else {
+        let Some((place, pid)) = runner_process(&owner) else {
             continue;
         };
-        if host != here || crate::host::process_exists(pid) {
+        if place != here || crate::host::process_exists(pid) {
             continue;
         }
+        let why = format!("abandoned: the tick running it (pid {pid}) ended before the job did");
         let tx = db.transaction(Begin::Write)?;
         let taken = tx.execute(
-            "UPDATE cron_jobs SET lease_owner = NULL, lease_until_ms = NULL
+            "UPDATE cron_jobs SET lease_owner = NULL, lease_until_ms = NULL,
+                 last_status = 'failed', last_error = ?3, last_run_ms = ?4
              WHERE id = ?1 AND lease_owner = ?2",
-            db_params![job, owner],
+            db_params![job, owner, why, now],
         )?;
         if taken > 0 {
             tx.execute(
                 "UPDATE cron_runs SET status = 'failed', finished_at = ?3, error = ?4
                  WHERE job_id = ?1 AND runner = ?2 AND status = 'running'",
-                db_params![
-                    job,
-                    owner,
-                    now,
-                    format!("abandoned: the tick running it (pid {pid}) ended before the job did")
-                ],
+                db_params![job, owner, now, why],
             )?;
         }
         tx.commit()?;
@@ -576,6 +593,13 @@ fn release_dead_leases(db: Db<'_>, now: i64) -> Result<usize> {
 pub fn reap(db: Db<'_>) -> Result<usize> {
     let now = now_ms();
     let freed = release_dead_leases(db, now)?;
+    db.execute(
+        "UPDATE cron_jobs SET last_status = 'failed', last_run_ms = ?1,
+             last_error = 'abandoned: the tick running it ended before the job did'
+         WHERE (lease_until_ms IS NULL OR lease_until_ms < ?1)
+           AND id IN (SELECT job_id FROM cron_runs WHERE status = 'running')",
+        db_params![now],
+    )?;
     db.execute(
         "UPDATE cron_runs SET status = 'failed', finished_at = ?1,
              error = 'abandoned: the tick running it ended before the job did'
@@ -632,53 +656,4 @@ pub fn runs(db: Db<'_>, job: Option<i64>, page: &PageRequest) -> Result<Page<Run
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schedules_parse_with_the_reference_messages() {
-        let now = 1_700_000_000_000;
-        assert_eq!(
-            Schedule::parse(&json!({"kind":"at","atMs": now - 1}), now).unwrap_err(),
-            format!(
-                "job.schedule.atMs is in the past ({}). Use a future Unix timestamp in milliseconds. Current time is {now} ms",
-                now - 1
-            )
-        );
-        assert_eq!(
-            Schedule::parse(&json!({"kind":"weekly"}), now).unwrap_err(),
-            "invalid schedule kind: weekly (must be at, every, or cron)"
-        );
-        assert!(Schedule::parse(&json!({"kind":"cron","expr":"61 * * * *"}), now).is_err());
-        assert!(
-            Schedule::parse(
-                &json!({"kind":"cron","expr":"0 9 * * *","tz":"Mars/Base"}),
-                now
-            )
-            .unwrap_err()
-            .starts_with("invalid timezone 'Mars/Base'")
-        );
-    }
-
-    #[test]
-    fn next_times() {
-        // 2023-11-14T22:13:20Z.
-        let now = 1_700_000_000_000;
-        let daily = Schedule::Cron {
-            expr: "0 9 * * *".into(),
-            tz: Some("Asia/Ho_Chi_Minh".into()),
-        };
-        // 09:00 in UTC+7 is 02:00Z; the next one after 22:13Z is the 15th at 02:00Z.
-        assert_eq!(daily.next_after(now).unwrap(), Some(1_700_013_600_000));
-        let every = Schedule::Every { every_ms: 60_000 };
-        assert_eq!(every.next_after(now).unwrap(), Some(now + 60_000));
-        // Three and a half intervals late: the next is the fourth, keeping the rhythm.
-        assert_eq!(
-            every.following(now, now + 210_000).unwrap(),
-            Some(now + 240_000)
-        );
-        let at = Schedule::At { at_ms: now + 5 };
-        assert_eq!(at.next_after(now).unwrap(), Some(now + 5));
-        assert_eq!(at.next_after(now + 5).unwrap(), None);
-    }
-}
+mod tests;
