@@ -196,6 +196,17 @@ fn tick_once(ctx: &Context, force: Option<&str>) -> Result<Status> {
     let signal = super::signals::watch(TICK_GRACE);
     let ticked = tick(ctx, force, signal.as_ref())?;
     let report = ticked.ran;
+    // People get a line per job run, also when the tick failed or was stopped; JSON gets the
+    // report in the error document's details then.
+    let failed: Vec<&JobReport> = report.iter().filter(|r| r.failed()).collect();
+    if (failed.is_empty() && ticked.stopped.is_none()) || !ctx.out.is_json() {
+        ctx.out.data(&json!({"ran": report}), |w| {
+            for r in &report {
+                writeln!(w, "{}", report_line(r))?;
+            }
+            Ok(())
+        })?;
+    }
     if let Some(stopped) = ticked.stopped {
         let stopped_job = report.last().filter(|r| r.failed());
         let message = match stopped_job {
@@ -206,15 +217,6 @@ fn tick_once(ctx: &Context, force: Option<&str>) -> Result<Status> {
             None => "stopped before the next job started".to_string(),
         };
         return Err(Error::new(stopped.error_kind(), message).with_details(json!({"ran": report})));
-    }
-    let failed: Vec<&JobReport> = report.iter().filter(|r| r.failed()).collect();
-    if failed.is_empty() || !ctx.out.is_json() {
-        ctx.out.data(&json!({"ran": report}), |w| {
-            for r in &report {
-                writeln!(w, "{}", report_line(r))?;
-            }
-            Ok(())
-        })?;
     }
     if failed.is_empty() {
         return Ok(Status::Ok);

@@ -491,6 +491,14 @@ fn a_signal_stops_the_tick_and_its_job_which_is_recorded_with_its_lease_freed(ba
         assert!(error.contains(&format!("SIG{sig}")), "{error}");
         assert!(processes_end_in("sleep 31", &env.work()));
     }
+    // For people, the stopped job's line on stdout and the error on stderr.
+    let tick = env.spawn(&["cron", "tick", "--force", "stuck", "--human"]);
+    wait_for_descendant(tick.id(), "sleep 31");
+    nix_kill(tick.id(), "INT");
+    let o = tick.wait_with_output().unwrap();
+    assert_eq!(code(&o), 130);
+    assert!(stdout(&o).starts_with("job 1 stuck: failed"), "{}", stdout(&o));
+    assert!(stderr(&o).starts_with("error: stopped while job 1"), "{}", stderr(&o));
     // The lease is free: the job runs at once, not "running in another tick".
     env.write("go", "");
     let o = env.run(&["cron", "tick", "--force", "stuck"]);

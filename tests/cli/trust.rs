@@ -281,16 +281,17 @@ fn a_stopped_command_has_its_grace_to_clean_up() {
         env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
         // Named by number: `bwrap` in a command is denied (privilege_escalation).
         let (ready, cleaned) = (format!("ready-{i}"), format!("cleaned-{i}"));
-        let worker = |name: &str| {
+        let worker = |name: &str, cleaning: &str| {
             format!(
-                "trap 'sleep 1; echo {name} >> {cleaned}; exit 0' TERM; echo >> {ready}; \
+                "trap 'sleep {cleaning}; echo {name} >> {cleaned}; exit 0' TERM; echo >> {ready}; \
                  while :; do sleep 0.1; done"
             )
         };
+        // The orphan cleans up long after the command has ended: the grace is for both.
         let command = format!(
             "setsid sh -c \"{}\" & {}",
-            worker("orphan"),
-            worker("command")
+            worker("orphan", "1"),
+            worker("command", "0.1")
         );
         let mut child = env.spawn(&[
             "--config",

@@ -258,8 +258,8 @@ fn reap(command: Pid) -> Option<Result<i32, Signal>> {
 }
 
 /// A stop signal came: the processes below the supervisor that left its group (`setsid`) get
-/// it too (those in the group got it with the supervisor), and the command has `grace` to end.
-/// Its status, if it ended.
+/// it too (those in the group got it with the supervisor), and the command and what it started
+/// have `grace` to end. The command's status, if it ended.
 fn settle(command: Pid, stop: Signal, grace: Duration) -> Option<Result<i32, Signal>> {
     if grace.is_zero() {
         return None;
@@ -278,13 +278,17 @@ fn settle(command: Pid, stop: Signal, grace: Duration) -> Option<Result<i32, Sig
             let _ = signal::kill(pid, stop);
         }
     }
+    // Until the command and everything it left (adopted by this subreaper) have ended.
     let until = std::time::Instant::now() + grace;
+    let me = std::process::id() as i32;
+    let mut status = None;
     loop {
-        if let Some(status) = reap(command) {
-            return Some(status);
+        status = reap(command).or(status);
+        if status.is_some() && children_of(me).is_empty() {
+            return status;
         }
         if std::time::Instant::now() >= until {
-            return None;
+            return status;
         }
         std::thread::sleep(Duration::from_millis(10));
     }
