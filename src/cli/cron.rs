@@ -194,12 +194,12 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
 /// `cron tick`: the report, or the error document of a tick that failed a job or was stopped.
 fn tick_once(ctx: &Context, force: Option<&str>) -> Result<Status> {
     let signal = super::signals::watch(TICK_GRACE);
-    let ticked = tick(ctx, force, signal.as_ref())?;
-    let report = ticked.ran;
+    let report = tick(ctx, force, signal.as_ref())?;
+    let stopped = signal.as_ref().and_then(SignalFlag::get);
     // People get a line per job run, also when the tick failed or was stopped; JSON gets the
     // report in the error document's details then.
     let failed: Vec<&JobReport> = report.iter().filter(|r| r.failed()).collect();
-    if (failed.is_empty() && ticked.stopped.is_none()) || !ctx.out.is_json() {
+    if (failed.is_empty() && stopped.is_none()) || !ctx.out.is_json() {
         ctx.out.data(&json!({"ran": report}), |w| {
             for r in &report {
                 writeln!(w, "{}", report_line(r))?;
@@ -207,7 +207,7 @@ fn tick_once(ctx: &Context, force: Option<&str>) -> Result<Status> {
             Ok(())
         })?;
     }
-    if let Some(stopped) = ticked.stopped {
+    if let Some(stopped) = stopped {
         let stopped_job = report.last().filter(|r| r.failed());
         let message = match stopped_job {
             Some(r) => format!(
@@ -391,16 +391,12 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
 const TICK_GRACE: Duration = Duration::from_secs(crate::tools::exec::run::KILL_GRACE.as_secs() + 2);
 
 /// Runs a tick, showing its notes.
-fn tick(
-    ctx: &Context,
-    force: Option<&str>,
-    stop: Option<&SignalFlag>,
-) -> Result<crate::ops::tick::Ticked> {
+fn tick(ctx: &Context, force: Option<&str>, stop: Option<&SignalFlag>) -> Result<Vec<JobReport>> {
     let mut store = ctx.any_store()?;
     let mut notes = Vec::new();
-    let ticked = crate::ops::tick::tick(ctx.settings()?, &mut store, force, stop, &mut notes);
+    let report = crate::ops::tick::tick(ctx.settings()?, &mut store, force, stop, &mut notes);
     ctx.out.notes(notes);
-    ticked
+    report
 }
 
 /// Ticks every `interval` until SIGINT or SIGTERM, which stop the job running (recorded as
@@ -416,8 +412,8 @@ fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
     let stopped = || signal.as_ref().and_then(SignalFlag::get).is_some();
     loop {
         match tick(ctx, None, signal.as_ref()) {
-            Ok(ticked) => {
-                for r in &ticked.ran {
+            Ok(report) => {
+                for r in &report {
                     // One JSON line per job run as it happens (a line of text on a terminal);
                     // a reader that went away ends the daemon.
                     if ctx.out.record(r, || report_line(r)).is_err() {

@@ -588,24 +588,25 @@ fn release_dead_leases(db: Db<'_>, now: i64) -> Result<usize> {
     Ok(freed)
 }
 
+/// Why a run left `running` by a tick that died failed.
+const ABANDONED: &str = "abandoned: the tick running it ended before the job did";
+
 /// Run rows left `running` by a tick that died become failed: at once when it was a tick of
 /// this host whose process is gone, otherwise once its lease has expired.
 pub fn reap(db: Db<'_>) -> Result<usize> {
     let now = now_ms();
     let freed = release_dead_leases(db, now)?;
     db.execute(
-        "UPDATE cron_jobs SET last_status = 'failed', last_run_ms = ?1,
-             last_error = 'abandoned: the tick running it ended before the job did'
+        "UPDATE cron_jobs SET last_status = 'failed', last_run_ms = ?1, last_error = ?2
          WHERE (lease_until_ms IS NULL OR lease_until_ms < ?1)
            AND id IN (SELECT job_id FROM cron_runs WHERE status = 'running')",
-        db_params![now],
+        db_params![now, ABANDONED],
     )?;
     db.execute(
-        "UPDATE cron_runs SET status = 'failed', finished_at = ?1,
-             error = 'abandoned: the tick running it ended before the job did'
+        "UPDATE cron_runs SET status = 'failed', finished_at = ?1, error = ?2
          WHERE status = 'running' AND job_id IN (
              SELECT id FROM cron_jobs WHERE lease_until_ms IS NULL OR lease_until_ms < ?1)",
-        db_params![now],
+        db_params![now, ABANDONED],
     )
     .map(|n| n as usize + freed)
 }

@@ -23,8 +23,12 @@ impl Oversized {
         self.0.load(Ordering::Relaxed)
     }
 
-    /// What a request that met it failed with.
-    pub fn message(&self) -> String {
+    /// What a failed request says: the oversized message when one came (the library's error
+    /// then only says the connection closed), else `error`.
+    pub fn or(&self, error: &dyn std::fmt::Display) -> String {
+        if !self.happened() {
+            return error.to_string();
+        }
         format!(
             "its answer is larger than {} MiB, the most one message may be: refused, and the connection closed",
             MAX_MESSAGE_BYTES / (1024 * 1024)

@@ -333,13 +333,10 @@ impl Connection {
                 ))
             })?
             .map_err(|e| {
-                let said = match self.oversized.happened() {
-                    true => self.oversized.message(),
-                    false => e.to_string(),
-                };
                 Error::upstream(format!(
-                    "MCP server `{}`: tools/list failed: {said}",
-                    self.server
+                    "MCP server `{}`: tools/list failed: {}",
+                    self.server,
+                    self.oversized.or(&e)
                 ))
             })?;
         Ok(tools
@@ -372,13 +369,12 @@ impl Connection {
                     });
                 }
                 Ok(Err(e)) => {
-                    let said = match self.oversized.happened() {
-                        true => self.oversized.message(),
-                        false => e.to_string(),
-                    };
                     return Err(CallFailure {
                         connection_lost: transport_failed(&e) || self.is_closed(),
-                        error: Error::upstream(format!("MCP tool \"{registered}\" error: {said}")),
+                        error: Error::upstream(format!(
+                            "MCP tool \"{registered}\" error: {}",
+                            self.oversized.or(&e)
+                        )),
                     });
                 }
                 Ok(Ok(r)) => r,
@@ -434,12 +430,11 @@ impl Connection {
                     self.server, m.message
                 ))
             }
-            _ if self.oversized.happened() => Error::upstream(format!(
+            _ => Error::upstream(format!(
                 "MCP server `{}`: {what} failed: {}",
                 self.server,
-                self.oversized.message()
+                self.oversized.or(&e)
             )),
-            _ => Error::upstream(format!("MCP server `{}`: {what} failed: {e}", self.server)),
         })
     }
 

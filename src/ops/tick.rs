@@ -45,27 +45,19 @@ impl JobReport {
     }
 }
 
-/// What a tick did: a report per job run, in the order they ran, and the signal that stopped
-/// it, if one did (the job it stopped is the last report, failed).
-#[derive(Debug, Default)]
-pub struct Ticked {
-    pub ran: Vec<JobReport>,
-    pub stopped: Option<Stopped>,
-}
-
-/// Runs every due job once (and `force`, due or not), until `stop` is raised.
+/// Runs every due job once (and `force`, due or not), until `stop` is raised (the job it
+/// stopped is the last report, failed); one report per job run, in the order they ran.
 pub fn tick(
     settings: &Settings,
     store: &mut Store,
     force: Option<&str>,
     stop: Option<&SignalFlag>,
     notes: &mut Vec<Note>,
-) -> Result<Ticked> {
+) -> Result<Vec<JobReport>> {
     cron::reap(store.db())?;
     let runner = cron::runner_name();
     let lease = RUN_TIMEOUT.as_millis() as i64 + 60_000;
-    let stopped = || stop.and_then(SignalFlag::get);
-    let mut ticked = Ticked::default();
+    let mut report = Vec::new();
     let mut done = Vec::new();
     if let Some(key) = force {
         let job = cron::find(store.db(), key, None)?;
@@ -75,28 +67,23 @@ pub fn tick(
                 job.id
             )));
         };
-        ticked
-            .ran
-            .push(run_claimed(settings, store, &claim, stop, notes)?);
+        report.push(run_claimed(settings, store, &claim, stop, notes)?);
         done.push(job.id);
     }
     // Each job is claimed just before it runs, so a lease never goes stale while the jobs
     // before it run.
     for id in cron::due(store.db(), now_ms())? {
-        if stopped().is_some() {
+        if stop.and_then(SignalFlag::get).is_some() {
             break;
         }
         if done.contains(&id) {
             continue;
         }
         if let Some(claim) = cron::claim(store.db(), id, &runner, lease, false)? {
-            ticked
-                .ran
-                .push(run_claimed(settings, store, &claim, stop, notes)?);
+            report.push(run_claimed(settings, store, &claim, stop, notes)?);
         }
     }
-    ticked.stopped = stopped();
-    Ok(ticked)
+    Ok(report)
 }
 
 /// Runs a claimed job and records how it ended.
@@ -120,7 +107,8 @@ fn run_claimed(
     });
     // A job that failed once a signal came failed because of it: the record says so.
     if let Some(signal) = stop.and_then(SignalFlag::get).filter(|_| !end.ok) {
-        let name = signal_name(signal);
+        // "SIGINT" or "SIGTERM": a signal flag holds nothing else.
+        let name = signal.error_kind().meaning();
         let why = end.error.take().unwrap_or_default();
         end.error = Some(if why.contains(name) {
             why
@@ -363,13 +351,4 @@ fn run_child(
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
     })
-}
-
-/// A stop's signal as people know it.
-fn signal_name(stopped: Stopped) -> &'static str {
-    match stopped {
-        Stopped::Terminated => "SIGTERM",
-        Stopped::Interrupted => "SIGINT",
-        Stopped::Deadline => "its deadline",
-    }
 }

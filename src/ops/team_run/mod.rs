@@ -625,7 +625,6 @@ impl Dispatcher<'_> {
         Ok(Board::live_claims(self.store.db(), self.team.id)? > 0)
     }
 
-    /// The board's changes since the last look, as `task.*` events.
     /// Stops every run; a task a stopped run still holds goes back to pending. A run that
     /// ended cancelled was stopped by the user, not failed by its task: its dispatch is not
     /// counted against `max_task_dispatches` (three Ctrl-C would fail the task for good).

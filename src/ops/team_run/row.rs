@@ -58,10 +58,7 @@ impl Row {
                 waited += Duration::from_millis(500);
                 if waited >= BEAT_EVERY {
                     waited = Duration::ZERO;
-                    let _ = store.db().execute(
-                        "UPDATE runs SET heartbeat_at = ?2 WHERE id = ?1 AND status = 'running'",
-                        db_params![run, now_ms()],
-                    );
+                    let _ = crate::agent::record::heartbeat(store.db(), &run, 0);
                 }
             }
         });

@@ -489,8 +489,8 @@ impl Plan {
                 // SAFETY: sigaction is async-signal-safe; nothing else runs between fork and exec.
                 unsafe {
                     std::os::unix::process::CommandExt::pre_exec(&mut c, || {
-                        use nix::sys::signal::{SigHandler, Signal, signal};
-                        for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+                        use nix::sys::signal::{SigHandler, signal};
+                        for s in super::supervise::STOP_SIGNALS {
                             signal(s, SigHandler::SigIgn).map_err(std::io::Error::from)?;
                         }
                         Ok(())

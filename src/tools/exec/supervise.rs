@@ -58,6 +58,10 @@ pub struct Options {
     pub argv: Vec<String>,
 }
 
+/// The signals that stop a command (its caller's SIGTERM or the time limit's, a terminal's
+/// SIGINT or SIGHUP): the supervisor waits for them, and bwrap is started ignoring them.
+pub const STOP_SIGNALS: [Signal; 3] = [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP];
+
 /// Runs the command under the supervisor; returns only on failure, with the reason. On success
 /// the process exits with the command's status (or dies by its signal).
 pub fn supervise(o: &Options) -> String {
@@ -109,17 +113,13 @@ pub fn supervise(o: &Options) -> String {
     // The supervisor waits for these with sigwait: blocked before the fork, so none is lost.
     // Under bwrap it starts with the stop signals ignored (see `sandbox::Plan::command`): an
     // ignored signal is dropped, not waited for, so they are restored first.
-    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+    for s in STOP_SIGNALS {
         // SAFETY: the default disposition; no handler runs.
         let _ = unsafe { signal::signal(s, SigHandler::SigDfl) };
     }
     let mut waited = SigSet::empty();
-    for s in [
-        Signal::SIGCHLD,
-        Signal::SIGTERM,
-        Signal::SIGINT,
-        Signal::SIGHUP,
-    ] {
+    waited.add(Signal::SIGCHLD);
+    for s in STOP_SIGNALS {
         waited.add(s);
     }
     if let Err(e) = waited.thread_block() {
@@ -265,7 +265,8 @@ fn settle(command: Pid, stop: Signal, grace: Duration) -> Option<Result<i32, Sig
         return None;
     }
     let group = nix::unistd::getpgrp();
-    let mut below = children_of(std::process::id() as i32);
+    let me = std::process::id() as i32;
+    let mut below = children_of(me);
     let mut seen = 0;
     while seen < below.len() && below.len() < 4096 {
         let more = children_of(below[seen]);
@@ -280,7 +281,6 @@ fn settle(command: Pid, stop: Signal, grace: Duration) -> Option<Result<i32, Sig
     }
     // Until the command and everything it left (adopted by this subreaper) have ended.
     let until = std::time::Instant::now() + grace;
-    let me = std::process::id() as i32;
     let mut status = None;
     loop {
         status = reap(command).or(status);
