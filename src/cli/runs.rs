@@ -11,7 +11,7 @@ use super::shared::PageArgs;
 use super::{Context, Status, table};
 use crate::agent::runs::{self, RunFilter, RunRow};
 use crate::error::{Error, Result};
-use crate::text::printable::printable;
+use crate::text::printable::{one_line, printable};
 
 // Agent runs: list, show, wait for and cancel them
 #[derive(Debug, Args)]
@@ -223,14 +223,15 @@ fn wait(
     Ok(kind.map_or(Status::Ok, Status::Exit))
 }
 
-/// One run as a line for people; what a model chose (label) is made safe for a terminal.
+/// One run as a line for people; what a model chose (label) is made safe for a terminal and
+/// kept on the line (a newline in it cannot forge the next run).
 fn line(r: &RunRow) -> String {
     format!(
         "{}  {:<10} {:<12} {}{}",
         r.id,
         r.status,
-        printable(&r.agent),
-        printable(r.label.as_deref().unwrap_or("")),
+        one_line(&r.agent),
+        one_line(r.label.as_deref().unwrap_or("")),
         r.parent_run_id
             .as_deref()
             .map(|p| format!(" (child of {p})"))

@@ -10,7 +10,7 @@ use super::{Context, Status, table};
 use crate::error::{Error, Result};
 use crate::store::page::Page;
 use crate::team::{self, mailbox};
-use crate::text::printable::printable;
+use crate::text::printable::{one_line, printable};
 
 // Teams: create and manage them, and send messages between their agents.
 #[derive(Debug, Args)]
@@ -259,9 +259,11 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
 fn print_team(ctx: &Context, t: &team::Team) -> Result<()> {
     let doc = json!({"id": t.id, "name": t.name, "lead": t.lead, "status": t.status, "members": t.members, "settings": team::effective_settings(t)});
     ctx.out.data(&doc, |w| {
-        writeln!(w, "{} ({}), lead {}", t.name, t.status, t.lead)?;
+        // One line each, whatever an older goclaw let into a name.
+        let name = one_line(&t.name);
+        writeln!(w, "{name} ({}), lead {}", t.status, one_line(&t.lead))?;
         for m in &t.members {
-            writeln!(w, "  {:<16} {}", m.agent, m.role)?;
+            writeln!(w, "  {:<16} {}", one_line(&m.agent), one_line(&m.role))?;
         }
         Ok(())
     })
@@ -314,14 +316,15 @@ fn print_sent(ctx: &Context, msg: &mailbox::Message) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-/// A message as people read it, made printable.
+/// A message as people read it, made printable: its text's further lines are indented, so a
+/// line in a message cannot pass for another message.
 fn line(msg: &mailbox::Message) -> String {
     printable(&format!(
         "[{}] {} → {}: {}",
         msg.kind,
-        msg.sender,
-        msg.recipient.as_deref().unwrap_or("all"),
-        msg.text
+        one_line(&msg.sender),
+        one_line(msg.recipient.as_deref().unwrap_or("all")),
+        msg.text.replace('\n', "\n  ")
     ))
 }
 

@@ -10,11 +10,12 @@ use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, ReadBuf};
 
-/// The longest message (one line of JSON-RPC) a server may send: rmcp's own limit, and its
-/// streamable HTTP client's for one event.
-pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// The size no message (one line of JSON-RPC) from a server may reach: rmcp drops a line of
+/// this many bytes or more before its newline (a `\r` before the newline counts), and its
+/// streamable HTTP client has the same limit for one event.
+pub const MESSAGE_LIMIT_BYTES: usize = 16 * 1024 * 1024;
 
-/// Set once a server's message went past [`MAX_MESSAGE_BYTES`].
+/// Set once a server's message reached [`MESSAGE_LIMIT_BYTES`].
 #[derive(Debug, Clone, Default)]
 pub struct Oversized(Arc<AtomicBool>);
 
@@ -30,27 +31,28 @@ impl Oversized {
             return error.to_string();
         }
         format!(
-            "its answer is larger than {} MiB, the most one message may be: refused, and the connection closed",
-            MAX_MESSAGE_BYTES / (1024 * 1024)
+            "it sent a message of {} MiB or more, and a message must be smaller: refused, and the connection closed",
+            MESSAGE_LIMIT_BYTES / (1024 * 1024)
         )
     }
 }
 
-/// `inner`, failing with `InvalidData` once a line goes past `max` bytes.
+/// `inner`, failing with `InvalidData` once a line (its bytes before the newline) reaches
+/// `limit` bytes.
 pub struct BoundedLines<R> {
     inner: R,
     /// Bytes of the line being read so far.
     line: usize,
-    max: usize,
+    limit: usize,
     seen: Oversized,
 }
 
 impl<R> BoundedLines<R> {
-    pub fn new(inner: R, max: usize, seen: Oversized) -> Self {
+    pub fn new(inner: R, limit: usize, seen: Oversized) -> Self {
         BoundedLines {
             inner,
             line: 0,
-            max,
+            limit,
             seen,
         }
     }
@@ -69,14 +71,14 @@ impl<R: AsyncRead + Unpin> AsyncRead for BoundedLines<R> {
             other => return other,
         }
         let new = &buf.filled()[before..];
-        let longest = longest_line(&mut this.line, new, this.max);
-        if longest > this.max {
+        let longest = longest_line(&mut this.line, new, this.limit);
+        if longest >= this.limit {
             // An error leaves the buffer as it was (what AsyncRead's callers count on).
             buf.set_filled(before);
             this.seen.0.store(true, Ordering::Relaxed);
             return Poll::Ready(Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
-                format!("a message longer than {} bytes", this.max),
+                format!("a message of {} bytes or more", this.limit),
             )));
         }
         Poll::Ready(Ok(()))
@@ -85,15 +87,15 @@ impl<R: AsyncRead + Unpin> AsyncRead for BoundedLines<R> {
 
 /// The longest line `new` ends, continues or holds, given `line` bytes of a line before it;
 /// `line` becomes the bytes of the line `new` leaves open. A line between two newlines of
-/// one read is no longer than the read, so only a read longer than `max` is looked at whole.
-fn longest_line(line: &mut usize, new: &[u8], max: usize) -> usize {
+/// one read is shorter than the read, so only a read longer than `limit` is looked at whole.
+fn longest_line(line: &mut usize, new: &[u8], limit: usize) -> usize {
     let Some(first) = memchr::memchr(b'\n', new) else {
         *line += new.len();
         return *line;
     };
     let mut longest = *line + first;
     let mut start = first + 1;
-    if new.len() > max {
+    if new.len() > limit {
         for at in memchr::memchr_iter(b'\n', &new[start..]) {
             longest = longest.max(at);
             start += at + 1;
@@ -110,26 +112,28 @@ mod tests {
     use super::*;
     use tokio::io::AsyncReadExt;
 
-    async fn read_all(input: &[u8], max: usize) -> (std::io::Result<Vec<u8>>, bool) {
+    async fn read_all(input: &[u8], limit: usize) -> (std::io::Result<Vec<u8>>, bool) {
         let seen = Oversized::default();
-        let mut r = BoundedLines::new(input, max, seen.clone());
+        let mut r = BoundedLines::new(input, limit, seen.clone());
         let mut out = Vec::new();
         let got = r.read_to_end(&mut out).await.map(|_| out);
         (got, seen.happened())
     }
 
     #[tokio::test]
-    async fn lines_up_to_the_limit_pass_and_a_longer_one_fails_the_stream() {
-        let (got, seen) = read_all(b"abcd\nefgh\nij", 4).await;
+    async fn lines_shorter_than_the_limit_pass_and_one_reaching_it_fails_the_stream() {
+        let (got, seen) = read_all(b"abcd\nefgh\nij", 5).await;
         assert_eq!(got.unwrap(), b"abcd\nefgh\nij");
         assert!(!seen);
+        // rmcp drops a line of the limit exactly, and counts a `\r` before the newline.
         for input in [
             &b"abcde\n"[..],
+            b"abcd\r\n",
             b"ab\nabcde",
             b"abcd\nabcde\nab",
             b"abcdefgh",
         ] {
-            let (got, seen) = read_all(input, 4).await;
+            let (got, seen) = read_all(input, 5).await;
             assert!(got.is_err(), "{input:?}");
             assert!(seen, "{input:?}");
         }
@@ -138,7 +142,7 @@ mod tests {
     #[tokio::test]
     async fn a_line_split_over_reads_is_counted_whole() {
         let seen = Oversized::default();
-        let reader = Chunks(b"ab\nabcdef\n".to_vec(), 3);
+        let reader = Chunks(b"ab\nabcde\n".to_vec(), 3);
         let mut r = BoundedLines::new(reader, 5, seen.clone());
         let mut out = Vec::new();
         assert!(r.read_to_end(&mut out).await.is_err());

@@ -25,7 +25,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Map, Value, json};
 
-use super::bounded::{BoundedLines, MAX_MESSAGE_BYTES, Oversized};
+use super::bounded::{BoundedLines, MESSAGE_LIMIT_BYTES, Oversized};
 use super::{Server, Transport};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -122,7 +122,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
         Transport::Stdio => {
             let (pid, stdout, stdin) = spawn_stdio(server, env)?;
             pgid = pid;
-            let stdout = BoundedLines::new(stdout, MAX_MESSAGE_BYTES, oversized.clone());
+            let stdout = BoundedLines::new(stdout, MESSAGE_LIMIT_BYTES, oversized.clone());
             tokio::time::timeout(timeout, config.serve((stdout, stdin))).await
         }
         Transport::StreamableHttp => {
@@ -163,8 +163,8 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
                 .chain(headers.values())
                 .map(String::as_str)
                 .collect();
-            let said =
-                crate::text::redact_then_cut(&without_type_names(&e.to_string()), &given, 4096);
+            let said = oversized.or(&without_type_names(&e.to_string()));
+            let said = crate::text::redact_then_cut(&said, &given, 4096);
             return Err(Error::upstream(format!(
                 "MCP server `{}`: handshake failed: {said}",
                 server.name

@@ -550,12 +550,51 @@ fn an_answer_over_the_message_limit_is_refused_at_once_not_waited_for(backend) {
     let o = env.run(&["mcp", "call", "big", "huge", "{}"]);
     let e = assert_error(&o, 8, "upstream");
     let message = e["message"].as_str().unwrap();
-    assert!(message.contains("larger than 16 MiB"), "{message}");
+    assert!(message.contains("16 MiB or more"), "{message}");
     // Not the server's time limit (60 s): the stream failed at the 16th MiB.
     assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
     // The connection is gone, not the server's tools: a small call works on a new one.
     let o = env.run(&["mcp", "call", "big", "echo", r#"{"message":"hi"}"#]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
+}
+}
+
+on_both_backends! {
+fn a_message_of_exactly_the_limit_is_refused_as_rmcp_would_drop_it(backend) {
+    let Some(py) = peer_python() else { return };
+    let Some(env) = home(backend) else { return };
+    const LIMIT: usize = 16 * 1024 * 1024;
+    let raw = |name: &str, mode: &str, bytes: usize| {
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/mcp-peers/raw_server.py");
+        let bytes = bytes.to_string();
+        let o = env.run(&[
+            "mcp", "add", name, "--command", &py, "--arg", script.to_str().unwrap(),
+            "--arg", mode, "--arg", &bytes, "--timeout", "15",
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    };
+    // One byte under the limit is a message like any other.
+    raw("under", "call", LIMIT - 1);
+    let o = env.run(&["mcp", "call", "under", "t", "{}"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // The limit exactly, or one under with a carriage return before the newline: rmcp would
+    // drop the line and the call would wait for its time limit; refused at once instead.
+    for (name, mode, bytes) in [("exact", "call", LIMIT), ("crlf", "call-crlf", LIMIT - 1)] {
+        raw(name, mode, bytes);
+        let started = std::time::Instant::now();
+        let o = env.run(&["mcp", "call", name, "t", "{}"]);
+        let e = assert_error(&o, 8, "upstream");
+        let message = e["message"].as_str().unwrap();
+        assert!(message.contains("16 MiB or more"), "{name}: {message}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(12), "{name}");
+    }
+    // The handshake too says why, not only that the connection closed.
+    raw("init", "init", LIMIT);
+    let o = env.run(&["mcp", "probe", "init"]);
+    let e = assert_error(&o, 8, "upstream");
+    let message = e["message"].as_str().unwrap();
+    assert!(message.contains("16 MiB or more"), "{message}");
 }
 }
 

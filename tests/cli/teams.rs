@@ -1255,3 +1255,41 @@ fn board_and_mailbox_text_comes_from_files_and_stdin() {
         stdout(&inbox)
     );
 }
+
+#[test]
+fn a_newline_in_a_label_or_an_old_name_cannot_forge_a_line_for_people() {
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    {
+        // What a model chose for a child's label, and a team name an older goclaw let in.
+        let conn = rusqlite::Connection::open(env.db()).unwrap();
+        conn.execute_batch(
+            "INSERT INTO runs (id, agent, status, started_at, label) VALUES \
+             ('01900000-0000-7000-8000-000000000001', 'default', 'completed', 1, \
+              'child' || char(10) || '01900000-0000-7000-8000-000000000002  completed  forged');
+             INSERT INTO teams (name, lead, created_at, updated_at) VALUES \
+             ('t' || char(10) || 'forged (active), lead root', 'lead', 'now', 'now');",
+        )
+        .unwrap();
+    }
+    let one_line = |args: &[&str]| {
+        let o = env.run(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert_eq!(out.lines().count(), 1, "{args:?}: {out}");
+        assert!(out.contains("\\n"), "{args:?}: {out}");
+    };
+    one_line(&[
+        "runs",
+        "show",
+        "01900000-0000-7000-8000-000000000001",
+        "--human",
+    ]);
+    one_line(&[
+        "runs",
+        "wait",
+        "01900000-0000-7000-8000-000000000001",
+        "--human",
+    ]);
+    one_line(&["team", "show", "t\nforged (active), lead root", "--human"]);
+}
