@@ -1,6 +1,6 @@
 //! Facts about this host that need a system call but no network: its interface addresses, its
-//! time zones, its name and whether a process exists; and reading a document with a bound on
-//! its size.
+//! time zones, its name, whether a process exists and signalling the very process a row
+//! recorded; and reading a document with a bound on its size.
 
 use std::io::Read;
 use std::net::IpAddr;
@@ -93,9 +93,121 @@ pub fn process_exists(pid: i64) -> bool {
         })
 }
 
+/// When process `pid` started, in clock ticks since boot (the 22nd field of `/proc/PID/stat`):
+/// with its pid, what names one process, as the kernel gives a freed pid to the next one.
+/// `None` when there is no such process (or no `/proc`).
+pub fn process_start(pid: i64) -> Option<i64> {
+    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (2nd field) is in parentheses and may hold spaces or `)`: the fields
+    // after it start at the last `)`.
+    let after = stat.iter().rposition(|&b| b == b')')?;
+    let fields = std::str::from_utf8(&stat[after + 1..]).ok()?;
+    // The 3rd field (state) is the first after the name, so the 22nd is the 20th after it.
+    fields.split_ascii_whitespace().nth(19)?.parse().ok()
+}
+
+/// When this process started ([`process_start`]).
+pub fn own_start() -> Option<i64> {
+    process_start(i64::from(std::process::id()))
+}
+
+/// Whether the process a row recorded (`pid`, started at `start`) still runs here. A row
+/// written before start times were kept (`start` of `None`) is judged by its pid alone, which
+/// may be a reused one.
+pub fn is_running(pid: i64, start: Option<i64>) -> bool {
+    match start {
+        Some(start) => process_start(pid) == Some(start),
+        None => process_exists(pid),
+    }
+}
+
+/// Sends `signal` to the process a row recorded (`pid`, started at `start`), and to nothing
+/// else: the process is held by a pidfd while its start time is compared, so a pid the kernel
+/// gave to another process since is never signalled. `false` when the process is gone (or is
+/// not this user's). Without a start time (an older row) the pid alone is signalled.
+pub fn signal_recorded(pid: i64, start: Option<i64>, signal: nix::sys::signal::Signal) -> bool {
+    let Some(raw) = i32::try_from(pid).ok().filter(|p| *p > 0) else {
+        return false;
+    };
+    let Some(start) = start else {
+        return nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), signal).is_ok();
+    };
+    let (Some(target), Some(sig)) = (
+        rustix::process::Pid::from_raw(raw),
+        rustix::process::Signal::from_named_raw(signal as i32),
+    ) else {
+        return false;
+    };
+    match rustix::process::pidfd_open(target, rustix::process::PidfdFlags::empty()) {
+        // Held: the pid cannot pass to another process until the fd is closed.
+        Ok(fd) => {
+            process_start(pid) == Some(start)
+                && rustix::process::pidfd_send_signal(&fd, sig).is_ok()
+        }
+        // A kernel without pidfds (before 5.3): compared, then signalled.
+        Err(rustix::io::Errno::NOSYS) => {
+            process_start(pid) == Some(start)
+                && nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), signal).is_ok()
+        }
+        Err(_) => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_process_is_known_by_its_pid_and_start_not_its_pid_alone() {
+        let own = i64::from(std::process::id());
+        let start = own_start().unwrap();
+        assert!(start > 0);
+        assert!(is_running(own, Some(start)));
+        // The same pid with another start time is another process: not running, not signalled
+        // (SIGTERM to this test process would end it).
+        assert!(!is_running(own, Some(start + 1)));
+        assert!(!signal_recorded(
+            own,
+            Some(start + 1),
+            nix::sys::signal::Signal::SIGTERM
+        ));
+        // A process of its own: signalled when it is the one recorded.
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = i64::from(child.id());
+        let child_start = process_start(pid).unwrap();
+        assert!(signal_recorded(
+            pid,
+            Some(child_start),
+            nix::sys::signal::Signal::SIGTERM
+        ));
+        let status = child.wait().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(15));
+        // Gone (reaped): nothing to signal, whatever the pid is now.
+        assert!(!signal_recorded(
+            pid,
+            Some(child_start),
+            nix::sys::signal::Signal::SIGTERM
+        ));
+        assert_eq!(process_start(0), None);
+    }
+
+    #[test]
+    fn a_command_name_with_spaces_and_parentheses_does_not_shift_the_fields() {
+        let dir = tempfile::tempdir().unwrap();
+        let odd = dir.path().join("a) b (c");
+        std::fs::copy("/bin/sleep", &odd).unwrap();
+        let mut child = std::process::Command::new(&odd).arg("30").spawn().unwrap();
+        let pid = i64::from(child.id());
+        let start = process_start(pid).unwrap();
+        // Started after this test process, and not some other field (a pid, a flag).
+        assert!(start >= own_start().unwrap(), "{start}");
+        let _ = child.kill();
+        let _ = child.wait();
+    }
 
     #[test]
     fn filters_what_the_original_filters() {

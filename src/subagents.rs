@@ -79,6 +79,9 @@ pub struct Child {
     pub content: Option<String>,
     pub error: Option<String>,
     pub pid: Option<i64>,
+    /// When that process started ([`crate::host::process_start`]; `None` in older rows).
+    #[serde(skip)]
+    pub pid_start: Option<i64>,
     pub detached: bool,
     pub created_at: i64,
     #[serde(skip)]
@@ -163,11 +166,12 @@ fn refusal(db: Db<'_>, c: &NewChild, l: &Limits, now: i64) -> Result<Option<Stri
     Ok(None)
 }
 
-/// The child's process started.
-pub fn started(db: Db<'_>, run_id: &str, pid: u32) -> Result<()> {
+/// The child's process started: its pid, and when it started ([`crate::host::process_start`]).
+pub fn started(db: Db<'_>, run_id: &str, (pid, start): (u32, Option<i64>)) -> Result<()> {
     db.execute(
-        "UPDATE subagents SET status = 'started', pid = ?2 WHERE run_id = ?1 AND status = 'spawning'",
-        db_params![run_id, pid],
+        "UPDATE subagents SET status = 'started', pid = ?2, pid_start = ?3
+         WHERE run_id = ?1 AND status = 'spawning'",
+        db_params![run_id, pid, start],
     )?;
     Ok(())
 }
@@ -201,7 +205,7 @@ pub fn ended_unstarted(db: Db<'_>, run_id: &str, how: &str) -> Result<()> {
     Ok(())
 }
 
-const CHILD_COLUMNS: &str = "s.run_id, s.parent_run_id, s.label, s.agent, s.depth, s.status, r.status, r.content, coalesce(r.error, s.reason), s.pid, s.detached, s.created_at, s.announced";
+const CHILD_COLUMNS: &str = "s.run_id, s.parent_run_id, s.label, s.agent, s.depth, s.status, r.status, r.content, coalesce(r.error, s.reason), s.pid, s.detached, s.created_at, s.announced, s.pid_start";
 
 fn row_child(r: &Row, now: i64) -> Result<Child> {
     let own: String = r.get(5)?;
@@ -229,6 +233,7 @@ fn row_child(r: &Row, now: i64) -> Result<Child> {
         detached: r.get(10)?,
         created_at,
         announced: r.get(12)?,
+        pid_start: r.get(13)?,
     })
 }
 
@@ -293,13 +298,13 @@ pub fn cancel(db: Db<'_>, run_id: &str) -> Result<bool> {
     }
     // A child whose process started but has not recorded its run yet cannot end it cleanly:
     // it is given a moment to get there (its signal handling is set up by then).
-    let run_pid = || -> Result<Option<i64>> {
+    type Recorded = Option<(i64, Option<i64>)>;
+    let run_pid = || -> Result<Recorded> {
         db.query_opt(
-            "SELECT pid FROM runs WHERE id = ?1",
+            "SELECT pid, pid_start FROM runs WHERE id = ?1 AND pid IS NOT NULL",
             db_params![run_id],
-            |r| r.get::<Option<i64>>(0),
+            |r| Ok((r.get::<i64>(0)?, r.get::<Option<i64>>(1)?)),
         )
-        .map(Option::flatten)
     };
     let mut pid = run_pid()?;
     let deadline = std::time::Instant::now() + START_WAIT;
@@ -307,9 +312,10 @@ pub fn cancel(db: Db<'_>, run_id: &str) -> Result<bool> {
         std::thread::sleep(Duration::from_millis(20));
         pid = run_pid()?;
     }
-    match pid.or(c.pid) {
-        Some(pid) if pid > 0 => {
-            terminate(pid);
+    match pid.or(c.pid.map(|p| (p, c.pid_start))) {
+        // Only the process recorded: its pid may have gone to another process since.
+        Some((pid, start)) if pid > 0 => {
+            crate::host::signal_recorded(pid, start, nix::sys::signal::Signal::SIGTERM);
             Ok(true)
         }
         // Not started yet: the reservation is dropped, so it never starts counting.
@@ -339,7 +345,8 @@ pub fn wait(
     })
 }
 
-/// Asks the process `pid` to end its run (SIGTERM, which it turns into a clean cancel).
+/// Asks the process `pid`, a child of this process not yet waited for (so its pid is still its
+/// own), to end its run (SIGTERM, which it turns into a clean cancel).
 pub fn terminate(pid: i64) -> bool {
     pid > 0
         && nix::sys::signal::kill(
@@ -439,7 +446,7 @@ mod tests {
         let l = Limits::default();
         for id in ["x", "y"] {
             reserve(s.db(), &new(id, "p", 0), &l).unwrap();
-            started(s.db(), id, 1).unwrap();
+            started(s.db(), id, (1, None)).unwrap();
             s.conn().unwrap()
                 .execute(
                     "INSERT INTO runs (id, agent, status, started_at, ended_at, content, parent_run_id, depth)

@@ -252,7 +252,7 @@ impl Runner<'_> {
             },
         );
         let pid = match started {
-            Ok(pid) => pid,
+            Ok(launched) => launched.pid,
             Err(e) => {
                 return Ok(Check::Broken(Error::failed(format!(
                     "reviewer {agent} could not start: {e}"

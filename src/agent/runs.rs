@@ -31,6 +31,9 @@ pub struct RunRow {
     pub error: Option<String>,
     #[serde(skip)]
     pub pid: Option<i64>,
+    /// When that process started ([`crate::host::process_start`]; `None` in older rows).
+    #[serde(skip)]
+    pub pid_start: Option<i64>,
     /// The machine of the process running it (`None`: written before hosts were kept).
     #[serde(skip)]
     pub host: Option<String>,
@@ -60,7 +63,7 @@ pub struct RunFilter {
     pub page: PageRequest,
 }
 
-const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message, host";
+const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message, host, pid_start";
 
 fn row(r: &Row) -> Result<RunRow> {
     Ok(RunRow {
@@ -79,6 +82,7 @@ fn row(r: &Row) -> Result<RunRow> {
         pid: r.get(12)?,
         message: r.get(13)?,
         host: r.get(14)?,
+        pid_start: r.get(15)?,
     })
 }
 
@@ -209,13 +213,16 @@ pub fn wait(
     })
 }
 
-/// Asks the process running `run` to cancel it (SIGTERM). `false` when it is not running, or
-/// runs on another machine (its pid means nothing here).
+/// Asks the process running `run` to cancel it (SIGTERM). `false` when it is not running, runs
+/// on another machine (its pid means nothing here), or its process is gone (its pid, given to
+/// another process since, is not signalled).
 pub fn cancel(run: &RunRow) -> bool {
     if run.status != "running" || !run.runs_here() {
         return false;
     }
-    run.pid.is_some_and(crate::subagents::terminate)
+    run.pid.is_some_and(|pid| {
+        crate::host::signal_recorded(pid, run.pid_start, nix::sys::signal::Signal::SIGTERM)
+    })
 }
 
 impl RunRow {

@@ -524,27 +524,39 @@ pub fn finish(db: Db<'_>, claim: &Claim, end: &Ending) -> Result<()> {
     Ok(())
 }
 
-/// The name a tick holds its leases under: `tick:PLACE:PID:UNIQUE`, PLACE being its host and
-/// pid namespace ([`crate::host::pid_place`]), so a tick that sees the same pids can tell when
-/// the process holding a lease is gone.
+/// The name a tick holds its leases under: `tick:PLACE:PID.START:UNIQUE`, PLACE being its host
+/// and pid namespace ([`crate::host::pid_place`]) and START when its process started
+/// ([`crate::host::process_start`]), so a tick that sees the same pids can tell when the
+/// process holding a lease is gone, even when its pid went to another process.
 pub fn runner_name() -> String {
+    let start = crate::host::own_start().map_or(String::new(), |s| format!(".{s}"));
     format!(
-        "tick:{}:{}:{}",
+        "tick:{}:{}{start}:{}",
         crate::host::pid_place(),
         std::process::id(),
         uuid::Uuid::now_v7().simple()
     )
 }
 
-/// The place and pid in a runner's name (`None` for a name of another shape, such as the
+/// A tick's process as its runner name gives it: its place, pid and start (`None` in the
+/// `tick:PLACE:PID:UNIQUE` of older ticks).
+type RunnerProcess<'a> = (&'a str, i64, Option<i64>);
+
+/// The process in a runner's name (`None` for a name of another shape, such as the
 /// `tick:PID:UNIQUE` of older ticks, which named no place).
-fn runner_process(runner: &str) -> Option<(&str, i64)> {
+fn runner_process(runner: &str) -> Option<RunnerProcess<'_>> {
+    let number = |s: &str| -> Option<i64> {
+        let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        s.parse().ok().filter(|_| digits)
+    };
     let rest = runner.strip_prefix("tick:")?;
     let (rest, _unique) = rest.rsplit_once(':')?;
-    let (place, pid) = rest.rsplit_once(':')?;
-    let digits = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
-    let pid: i64 = pid.parse().ok().filter(|_| digits)?;
-    (pid > 1 && place.contains('#')).then_some((place, pid))
+    let (place, process) = rest.rsplit_once(':')?;
+    let (pid, start) = match process.split_once('.') {
+        Some((pid, start)) => (number(pid)?, Some(number(start)?)),
+        None => (number(process)?, None),
+    };
+    (pid > 1 && place.contains('#')).then_some((place, pid, start))
 }
 
 /// Frees the leases held by ticks of this host whose process is gone (killed, or stopped by a
@@ -561,10 +573,10 @@ fn release_dead_leases(db: Db<'_>, now: i64) -> Result<usize> {
     let here = crate::host::pid_place();
     let mut freed = 0;
     for (job, owner) in held {
-        let Some((place, pid)) = runner_process(&owner) else {
+        let Some((place, pid, start)) = runner_process(&owner) else {
             continue;
         };
-        if place != here || crate::host::process_exists(pid) {
+        if place != here || crate::host::is_running(pid, start) {
             continue;
         }
         let why = format!("abandoned: the tick running it (pid {pid}) ended before the job did");

@@ -119,8 +119,16 @@ fn a_lease_is_freed_early_only_for_a_dead_tick_that_saw_the_same_pids() {
     let here = crate::host::pid_place();
     assert_eq!(
         runner_process(&format!("tick:{here}:77:u")),
-        Some((here.as_str(), 77))
+        Some((here.as_str(), 77, None))
     );
+    assert_eq!(
+        runner_process(&format!("tick:{here}:77.1234:u")),
+        Some((here.as_str(), 77, Some(1234)))
+    );
+    let named = runner_name();
+    let own = crate::host::own_start();
+    let pid = i64::from(std::process::id());
+    assert_eq!(runner_process(&named), Some((here.as_str(), pid, own)));
     // Older ticks named no place; pids 0 and 1 and odd shapes are nobody's.
     for odd in [
         "tick:77:u",
@@ -129,6 +137,9 @@ fn a_lease_is_freed_early_only_for_a_dead_tick_that_saw_the_same_pids() {
         "tick:h#n:-5:u",
         "tick:h#n:+9:u",
         "tick:h#n::u",
+        "tick:h#n:77.:u",
+        "tick:h#n:77.x:u",
+        "tick:h#n:.5:u",
     ] {
         assert_eq!(runner_process(odd), None, "{odd}");
     }
@@ -138,9 +149,21 @@ fn a_lease_is_freed_early_only_for_a_dead_tick_that_saw_the_same_pids() {
     claim(store.db(), id, &dead, 60_000, true).unwrap().unwrap();
     reap(store.db()).unwrap();
     assert_eq!(lease_owner(&store, id), None);
+    // A pid given to another process since (this one, started at another time) is not the
+    // tick's: its lease is freed too.
+    let reused = format!("tick:{here}:{pid}.{}:u", own.unwrap() + 1);
+    claim(store.db(), id, &reused, 60_000, true)
+        .unwrap()
+        .unwrap();
+    reap(store.db()).unwrap();
+    assert_eq!(lease_owner(&store, id), None);
     // Another place's tick, or this place's live one, keeps its lease.
     let mine = format!("tick:{here}:{}:u", std::process::id());
-    for owner in [format!("tick:other#pid:[1]:{}:u", 1 << 22), mine] {
+    for owner in [
+        format!("tick:other#pid:[1]:{}:u", 1 << 22),
+        mine,
+        named.clone(),
+    ] {
         claim(store.db(), id, &owner, 60_000, true)
             .unwrap()
             .unwrap();

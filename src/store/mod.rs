@@ -200,6 +200,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "cron_running",
         sql: include_str!("migrations/sqlite/024_cron_running.sql"),
     },
+    Migration {
+        version: 25,
+        name: "pid_start",
+        sql: include_str!("migrations/sqlite/025_pid_start.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,

@@ -72,6 +72,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "cron_running",
         sql: include_str!("migrations/postgres/024_cron_running.sql"),
     },
+    Migration {
+        version: 25,
+        name: "pid_start",
+        sql: include_str!("migrations/postgres/025_pid_start.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

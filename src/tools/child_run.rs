@@ -161,12 +161,20 @@ pub struct ChildRun<'a> {
     pub relay: Option<SharedRelay>,
 }
 
-/// Starts the child; returns its pid. `on_exit` is called on the reaper thread once the child
-/// has ended (after its last event was relayed).
+/// A child started: its pid, and when it started ([`crate::host::process_start`]), read before
+/// anything could reap it, so a record of it names this process and no later one.
+#[derive(Debug, Clone, Copy)]
+pub struct Launched {
+    pub pid: u32,
+    pub start: Option<i64>,
+}
+
+/// Starts the child. `on_exit` is called on the reaper thread once the child has ended (after
+/// its last event was relayed).
 pub fn start(
     c: ChildRun<'_>,
     on_exit: impl FnOnce(std::io::Result<ExitStatus>) + Send + 'static,
-) -> std::io::Result<u32> {
+) -> std::io::Result<Launched> {
     let flags = RunFlags {
         quiet: true,
         events: c.relay.is_some(),
@@ -186,6 +194,7 @@ pub fn start(
     .process_group(0);
     let mut child = cmd.spawn()?;
     let pid = child.id();
+    let start = crate::host::process_start(i64::from(pid));
     let events = child.stdout.take();
     let relay = c.relay.filter(|_| events.is_some());
     if let Some(r) = &relay {
@@ -207,5 +216,5 @@ pub fn start(
         }
         on_exit(waited);
     });
-    Ok(pid)
+    Ok(Launched { pid, start })
 }

@@ -199,7 +199,7 @@ fn start(
     let model = given_arg(args, "model").or(cloned.then_some(run.model.as_str()));
     let provider = cloned.then_some(run.provider.as_str());
     match launch(ctx, run, &new, agent.as_deref(), (provider, model)) {
-        Ok(pid) => subagents::started(store.db(), &run_id, pid)?,
+        Ok(launched) => subagents::started(store.db(), &run_id, (launched.pid, launched.start))?,
         Err(e) => {
             let why = format!("the child process could not start: {e}");
             subagents::failed_to_start(store.db(), &run_id, &why)?;
@@ -217,7 +217,7 @@ fn launch(
     c: &NewChild,
     agent: Option<&str>,
     (provider, model): (Option<&str>, Option<&str>),
-) -> std::io::Result<u32> {
+) -> std::io::Result<child_run::Launched> {
     let flags = RunFlags {
         on_ask: Some("deny".into()),
         run_id: Some(c.run_id.to_string()),

@@ -49,14 +49,17 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     );
 
     let migrated = json(&pg.ok(&env, &["db", "migrate"]));
-    assert_eq!(migrated["schema_version"], 24);
+    assert_eq!(migrated["schema_version"], 25);
     let versions: Vec<i64> = migrated["applied"]
         .as_array()
         .unwrap()
         .iter()
         .map(|m| m["version"].as_i64().unwrap())
         .collect();
-    assert_eq!(versions, [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
+    assert_eq!(
+        versions,
+        [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]
+    );
     let again = json(&pg.ok(&env, &["db", "migrate"]));
     assert_eq!(again["applied"], serde_json::json!([]));
     // Debian's server has no pgvector: memory vectors are ranked in goclaw, and it says so.

@@ -1744,3 +1744,59 @@ fn an_output_schema_makes_the_answer_json_that_fits_it(backend) {
     );
 }
 }
+
+/// When process `pid` started (the 22nd field of `/proc/PID/stat`).
+fn process_start(pid: u32) -> i64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = stat.rfind(')').unwrap();
+    stat[after + 1..]
+        .split_whitespace()
+        .nth(19)
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn runs_cancel_signals_the_process_that_ran_the_run_not_one_that_got_its_pid_since() {
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    // Stands for whatever process the kernel gave a dead run's pid to.
+    let mut bystander = Command::new("sleep").arg("60").spawn().unwrap();
+    let pid = bystander.id();
+    let start = process_start(pid);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let insert = |id: &str, pid_start: i64| {
+        let conn = rusqlite::Connection::open(env.db()).unwrap();
+        conn.execute(
+            "INSERT INTO runs (id, agent, status, pid, pid_start, heartbeat_at, started_at)
+             VALUES (?1, 'default', 'running', ?2, ?3, ?4, ?4)",
+            rusqlite::params![id, pid, pid_start, now],
+        )
+        .unwrap();
+    };
+    // The run's process started at another time: its pid is someone else's now.
+    let dead = "01900000-0000-7000-8000-0000000000d1";
+    insert(dead, start - 1);
+    let o = json(&env.run(&["runs", "cancel", dead]));
+    assert_eq!(o["cancelled"], json!([]), "{o}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        bystander.try_wait().unwrap().is_none(),
+        "the bystander was signalled"
+    );
+    // And the run is known for what it is, without waiting for its heartbeat to age.
+    let shown = json(&env.run(&["runs", "show", dead]));
+    assert_eq!(shown["run"]["status"], "abandoned", "{shown}");
+    // The process that does run it is signalled.
+    let live = "01900000-0000-7000-8000-0000000000d2";
+    insert(live, start);
+    let o = json(&env.run(&["runs", "cancel", live]));
+    assert_eq!(o["cancelled"], json!([live]), "{o}");
+    let status = bystander.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(15));
+}

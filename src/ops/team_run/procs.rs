@@ -117,7 +117,8 @@ impl Procs {
                 let _ = tx.send((id, exit));
             },
         )
-        .map_err(|e| Error::internal(format!("cannot start {agent}'s run: {e}")))?;
+        .map_err(|e| Error::internal(format!("cannot start {agent}'s run: {e}")))?
+        .pid;
         let started = Started {
             run_id: run_id.to_string(),
             agent: agent.to_string(),

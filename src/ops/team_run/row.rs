@@ -36,8 +36,8 @@ impl Row {
     ) -> Result<Row> {
         let now = now_ms();
         db.execute(
-            "INSERT INTO runs (id, agent, status, pid, heartbeat_at, started_at, message, depth, label, host)
-             VALUES (?1, ?2, 'running', ?3, ?4, ?4, ?5, 0, ?6, ?7)",
+            "INSERT INTO runs (id, agent, status, pid, heartbeat_at, started_at, message, depth, label, host, pid_start)
+             VALUES (?1, ?2, 'running', ?3, ?4, ?4, ?5, 0, ?6, ?7, ?8)",
             db_params![
                 id,
                 team.lead,
@@ -45,7 +45,8 @@ impl Row {
                 now,
                 message.map(|m| scrubber.scrub_str(m, None)),
                 format!("team:{}", team.name),
-                crate::host::name()
+                crate::host::name(),
+                crate::host::own_start()
             ],
         )?;
         let stop = Arc::new(AtomicBool::new(false));

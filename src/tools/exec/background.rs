@@ -83,6 +83,9 @@ pub struct Process {
     pub ended_at: Option<i64>,
     #[serde(skip)]
     pub keeper_pid: Option<i64>,
+    /// When the keeper started ([`crate::host::process_start`]; `None` in older rows).
+    #[serde(skip)]
+    pub keeper_start: Option<i64>,
     #[serde(skip)]
     pub read_offset: i64,
 }
@@ -93,7 +96,7 @@ impl Process {
     }
 }
 
-const COLUMNS: &str = "id, command, cwd, status, pid, exit_code, signal, reason, session, agent, run_id, host, detached, started_at, deadline_at, ended_at, keeper_pid, read_offset";
+const COLUMNS: &str = "id, command, cwd, status, pid, exit_code, signal, reason, session, agent, run_id, host, detached, started_at, deadline_at, ended_at, keeper_pid, read_offset, keeper_start";
 
 fn row(r: &Row) -> Result<Process> {
     let opt = |s: String| (!s.is_empty()).then_some(s);
@@ -116,6 +119,7 @@ fn row(r: &Row) -> Result<Process> {
         ended_at: r.get(15)?,
         keeper_pid: r.get(16)?,
         read_offset: r.get(17)?,
+        keeper_start: r.get(18)?,
     })
 }
 
@@ -219,10 +223,11 @@ pub fn settle(db: Db<'_>, root: &Path, session: &str) -> Result<()> {
 }
 
 /// Records that the keeper started the command.
-pub fn started(db: Db<'_>, id: i64, keeper_pid: u32, pid: u32) -> Result<()> {
+pub fn started(db: Db<'_>, id: i64, k: &KeeperStarted) -> Result<()> {
     db.execute(
-        "UPDATE processes SET status = 'running', keeper_pid = ?2, pid = ?3 WHERE id = ?1 AND status = 'starting'",
-        db_params![id, i64::from(keeper_pid), i64::from(pid)],
+        "UPDATE processes SET status = 'running', keeper_pid = ?2, pid = ?3, keeper_start = ?4
+         WHERE id = ?1 AND status = 'starting'",
+        db_params![id, i64::from(k.keeper), i64::from(k.pid), k.keeper_start],
     )?;
     Ok(())
 }
@@ -285,7 +290,7 @@ fn refresh(db: Db<'_>, root: &Path, here: &str, mut p: Process) -> Result<Proces
     let dir = process_dir(root, p.id);
     let ending = match read_ending(&dir) {
         Some(e) => Some(e),
-        None if p.status == "running" && !keeper_alive(p.keeper_pid) => Some(Ending {
+        None if p.status == "running" && !keeper_alive(&p) => Some(Ending {
             status: "lost".into(),
             exit_code: None,
             signal: None,
@@ -311,8 +316,9 @@ pub fn read_ending(dir: &Path) -> Option<Ending> {
     serde_json::from_slice(&text).ok()
 }
 
-fn keeper_alive(pid: Option<i64>) -> bool {
-    pid.is_some_and(crate::host::process_exists)
+fn keeper_alive(p: &Process) -> bool {
+    p.keeper_pid
+        .is_some_and(|pid| crate::host::is_running(pid, p.keeper_start))
 }
 
 /// Where a read of the log starts and ends, in bytes of the whole output.
@@ -457,11 +463,9 @@ pub fn kill(db: Db<'_>, root: &Path, p: &Process) -> Result<Process> {
             p.id, p.host
         )));
     }
-    if let Some(pid) = p.keeper_pid.and_then(|k| i32::try_from(k).ok()) {
-        let _ = nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(pid),
-            nix::sys::signal::Signal::SIGTERM,
-        );
+    // The keeper recorded, not whatever process has its pid now.
+    if let Some(pid) = p.keeper_pid {
+        crate::host::signal_recorded(pid, p.keeper_start, nix::sys::signal::Signal::SIGTERM);
     }
     let until = std::time::Instant::now() + super::run::KILL_GRACE + Duration::from_secs(2);
     let dir = process_dir(root, p.id);
@@ -509,8 +513,17 @@ pub enum KeeperStart {
     Failed { reason: String },
 }
 
-/// Starts `spec` under a keeper in a new session; the keeper's pid and the command's.
-pub fn spawn_keeper(spec: &KeeperSpec) -> Result<(u32, u32)> {
+/// A keeper that started its command.
+pub struct KeeperStarted {
+    pub keeper: u32,
+    /// When the keeper started ([`crate::host::process_start`]).
+    pub keeper_start: Option<i64>,
+    /// The command's pid.
+    pub pid: u32,
+}
+
+/// Starts `spec` under a keeper in a new session.
+pub fn spawn_keeper(spec: &KeeperSpec) -> Result<KeeperStarted> {
     use std::io::{BufRead, Write};
     use std::os::unix::fs::DirBuilderExt;
     use std::os::unix::process::CommandExt;
@@ -555,6 +568,8 @@ pub fn spawn_keeper(spec: &KeeperSpec) -> Result<(u32, u32)> {
         .spawn()
         .map_err(|e| Error::failed(format!("cannot start the keeper: {e}")))?;
     let keeper = child.id();
+    // Read before anything can reap it: the record names this keeper and no later process.
+    let keeper_start = crate::host::process_start(i64::from(keeper));
     let spec_json = serde_json::to_vec(spec).map_err(|e| Error::internal(e.to_string()))?;
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(&spec_json);
@@ -575,7 +590,11 @@ pub fn spawn_keeper(spec: &KeeperSpec) -> Result<(u32, u32)> {
         let _ = child.wait();
     });
     match serde_json::from_str::<KeeperStart>(line.trim()) {
-        Ok(KeeperStart::Started { pid }) => Ok((keeper, pid)),
+        Ok(KeeperStart::Started { pid }) => Ok(KeeperStarted {
+            keeper,
+            keeper_start,
+            pid,
+        }),
         Ok(KeeperStart::Failed { reason }) => Err(Error::failed(reason)),
         Err(_) => Err(Error::failed("the keeper did not start the command")),
     }

@@ -351,7 +351,7 @@ fn start_background(
         timeout_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
         owner: (!detached).then(|| std::process::id() as i32),
     };
-    let (keeper, pid) = match background::spawn_keeper(&spec) {
+    let keeper = match background::spawn_keeper(&spec) {
         Ok(started) => started,
         Err(e) => {
             background::ended(
@@ -368,10 +368,10 @@ fn start_background(
             return Err(e);
         }
     };
-    background::started(db, id, keeper, pid)?;
+    background::started(db, id, &keeper)?;
     let answer = json!({
         "process": id,
-        "pid": pid,
+        "pid": keeper.pid,
         "status": "running",
         "timeout_secs": timeout.as_secs(),
         "ends_with": if detached { "its own end, its time limit or process kill" } else { "this run" },

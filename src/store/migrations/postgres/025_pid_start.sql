@@ -1,0 +1,7 @@
+-- 025 pid start: a pid the kernel freed goes to the next process, so a row that names a process
+-- to signal or watch later (a run, a subagent, a background command's keeper) keeps when that
+-- process started (clock ticks since boot, /proc/PID/stat), and only that process is signalled.
+-- NULL in rows written before: those are judged by their pid alone, as they were.
+ALTER TABLE runs ADD COLUMN pid_start BIGINT;
+ALTER TABLE subagents ADD COLUMN pid_start BIGINT;
+ALTER TABLE processes ADD COLUMN keeper_start BIGINT;
