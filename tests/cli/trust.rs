@@ -1103,3 +1103,91 @@ fn a_human_rendering_cannot_carry_escape_sequences() {
     assert!(screen.contains("removed"), "{screen:?}");
     assert!(!screen.contains(['\u{1b}', '\u{7}']), "{screen:?}");
 }
+
+/// 64 processes that fork and exit in a loop, each child in a session of its own, for 20 s: a
+/// walk of the processes below the supervisor does not catch up with them (the call waited
+/// for them to stop on their own, and a stop at that point left them behind).
+const COMET_C: &str = r#"
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    time_t end = time(0) + 20;
+    for (int i = 1; i < 64; i++)
+        if (fork() == 0) break;
+    while (time(0) < end) {
+        pid_t p = fork();
+        if (p > 0) _exit(0);
+        if (p == 0) setsid();
+    }
+    return argc > 1 && argv[1][0] == 0;
+}
+"#;
+
+/// Starts `setsid sleep MARKER`, then kills its grandparent (the supervisor, when the command
+/// runs directly under it), pid 1 and its parent.
+const SUPERVISOR_KILLER: &str = "import os, signal, subprocess, sys\n\
+subprocess.Popen(['setsid', 'sleep', sys.argv[1]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n\
+shell = os.getppid()\n\
+above = int(open(f'/proc/{shell}/stat').read().rsplit(')', 1)[1].split()[1])\n\
+for pid in (above, 1, shell):\n    \
+    try:\n        os.kill(pid, signal.SIGKILL)\n    except OSError:\n        pass\n";
+
+#[test]
+fn what_a_command_starts_ends_with_the_call_however_fast_it_forks_or_whatever_it_kills() {
+    let Some(py) = crate::mcp::peer_python() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let Some(cc) = require_peer(which::which("cc").ok(), "cc, to build a test program") else {
+        return;
+    };
+    let source = env.write("comet.c", COMET_C);
+    let comet_bin = env.root().join("comet");
+    let built = std::process::Command::new(cc)
+        .arg("-O2")
+        .arg("-o")
+        .arg(&comet_bin)
+        .arg(&source)
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let killer_py = env.write("killer.py", SUPERVISOR_KILLER);
+    let mut modes = sandbox_modes();
+    modes.push("none");
+    for (i, mode) in modes.iter().enumerate() {
+        let cfg = format!("{mode}.toml");
+        env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
+        let comet = format!("comet-{i}-{}", std::process::id());
+        let started = Instant::now();
+        let o = exec_with(
+            &env,
+            &cfg,
+            &format!("{} {comet} & sleep 0.3; echo started", comet_bin.display()),
+        );
+        assert_eq!(code(&o), 0, "{mode}: {}", stdout(&o));
+        assert!(stdout(&o).contains("started"), "{mode}: {}", stdout(&o));
+        // Not when the chains stop on their own, 20 s on.
+        assert!(
+            started.elapsed() < Duration::from_secs(8),
+            "{mode}: took {:?}",
+            started.elapsed()
+        );
+        assert!(
+            processes_end(&comet),
+            "{mode}: the fork-and-exit chains outlived the call"
+        );
+        // A command that kills what supervises it (nothing stops it in `none`).
+        let marker = format!("{}{i}", 4400 + std::process::id() % 1000);
+        let o = exec_with(
+            &env,
+            &cfg,
+            &format!("{py} {} {marker}", killer_py.display()),
+        );
+        assert!(!stdout(&o).contains("killer.py"), "{mode}: {}", stdout(&o));
+        assert!(
+            processes_end(&format!("sleep {marker}")),
+            "{mode}: a process outlived the supervisor its command killed"
+        );
+    }
+}

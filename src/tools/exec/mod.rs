@@ -6,6 +6,7 @@
 
 pub mod approvals;
 pub mod background;
+pub mod contain;
 pub mod deny;
 pub mod destructive;
 pub mod keeper;

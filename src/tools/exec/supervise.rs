@@ -17,6 +17,11 @@
 //!    good (a command run by root would keep them);
 //! 4. waits for it, then kills and reaps every descendant still alive, and exits as it did.
 //!
+//! Steps 3 and 4 happen in a PID namespace of the command's own where namespaces are allowed
+//! ([`super::contain`]): its init, a fork of this supervisor, reaps there and passes the stop
+//! signals on, and the kernel kills all the command left when that init exits. Elsewhere the
+//! supervisor tracks the command's descendants as a subreaper.
+//!
 //! A SIGTERM, SIGINT or SIGHUP (goclaw's time limit, goclaw's death) ends the command and every
 //! descendant at once. Stdio MCP servers run under it too (`--no-sandbox`, no `--parent`), so a
 //! server's own children go with it when goclaw ends the connection. The supervisor waits with `sigwait` (SIGCHLD and those three), so it
@@ -33,6 +38,8 @@ use nix::errno::Errno;
 use nix::sys::signal::{self, SigHandler, SigSet, Signal};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid};
+
+use super::contain::Namespaces;
 
 /// What the supervisor is asked to do.
 #[derive(Debug, Clone, Default)]
@@ -105,8 +112,9 @@ pub fn supervise(o: &Options) -> String {
         return "no command to run".into();
     };
     let abi = super::sandbox::landlock_abi();
+    let mut ns = Namespaces::default();
     if !o.no_sandbox
-        && let Err(e) = mask(&o.pinned, &o.masked)
+        && let Err(e) = mask(&mut ns, &o.pinned, &o.masked)
     {
         return format!("cannot hide goclaw's state from the command: {e}");
     }
@@ -125,6 +133,14 @@ pub fn supervise(o: &Options) -> String {
     if let Err(e) = waited.thread_block() {
         return format!("cannot supervise the command: {e}");
     }
+    match super::contain::start(&mut ns, o.grace, || -> std::convert::Infallible {
+        exec_command(o, program, args, abi)
+    }) {
+        Ok(Some(init)) => supervise_init(&waited, init, o.grace),
+        Ok(None) => {}
+        Err(e) => return e,
+    }
+    // No PID namespace here: the command is tracked as this subreaper's descendants.
     // SAFETY: this process is single-threaded (a fresh exec of goclaw that started nothing), so
     // the child may run any code.
     let child = match unsafe { nix::unistd::fork() } {
@@ -154,6 +170,35 @@ pub fn supervise(o: &Options) -> String {
         None => die_by(Signal::SIGTERM),
     }
 }
+
+/// The command runs in its own PID namespace under `init`: until it ends or a stop signal
+/// comes (passed on to every process of the namespace); then this process ends as it did.
+fn supervise_init(waited: &SigSet, init: super::contain::Init, grace: Duration) -> ! {
+    if !init.reaped() {
+        loop {
+            match waited.wait() {
+                Ok(Signal::SIGCHLD) if init.reaped() => break,
+                Ok(Signal::SIGCHLD) => {}
+                Ok(stop) => {
+                    init.stop(stop, grace);
+                    break;
+                }
+                Err(_) => {
+                    init.stop(Signal::SIGTERM, grace);
+                    break;
+                }
+            }
+        }
+    }
+    match init.ended() {
+        Some(Ok(code)) => std::process::exit(code),
+        Some(Err(sig)) => die_by(sig),
+        None => die_by(Signal::SIGTERM),
+    }
+}
+
+/// How the command ended: its exit code, or the signal that killed it.
+pub type Ended = Result<i32, Signal>;
 
 /// The command's side of the fork: Landlock, then seccomp, then the command itself.
 fn exec_command(o: &Options, program: &str, args: &[String], abi: i64) -> ! {
@@ -352,34 +397,19 @@ fn children_of(pid: i32) -> Vec<i32> {
 
 /// Masks `paths` in a private mount namespace (a user namespace too when not root), after
 /// binding each of `pins` to itself.
-fn mask(pins: &[PathBuf], paths: &[PathBuf]) -> Result<(), String> {
+fn mask(ns: &mut Namespaces, pins: &[PathBuf], paths: &[PathBuf]) -> Result<(), String> {
     use nix::mount::{MsFlags, mount};
-    use nix::sched::{CloneFlags, unshare};
     if paths.is_empty() && pins.is_empty() {
         return Ok(());
     }
     let cwd = std::env::current_dir().map_err(|e| format!("working directory: {e}"))?;
-    let uid = nix::unistd::geteuid();
-    let gid = nix::unistd::getegid();
-    if uid.is_root() {
-        unshare(CloneFlags::CLONE_NEWNS).map_err(|e| format!("mount namespace: {e}"))?;
-    } else {
-        unshare(CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNS).map_err(|e| {
-            format!("user namespaces are not available ({e}); install bubblewrap or move the store and config out of reach")
-        })?;
-        let w = |f: &str, s: String| std::fs::write(f, s).map_err(|e| format!("{f}: {e}"));
-        w("/proc/self/setgroups", "deny".into())?;
-        w("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
-        w("/proc/self/gid_map", format!("{gid} {gid} 1"))?;
-    }
-    mount(
-        None::<&str>,
-        "/",
-        None::<&str>,
-        MsFlags::MS_REC | MsFlags::MS_PRIVATE,
-        None::<&str>,
-    )
-    .map_err(|e| format!("private mounts: {e}"))?;
+    ns.private_mounts().map_err(|e| {
+        if nix::unistd::geteuid().is_root() {
+            e
+        } else {
+            format!("{e}; install bubblewrap or move the store and config out of reach")
+        }
+    })?;
     for p in pins {
         mount(Some(p), p, None::<&str>, MsFlags::MS_BIND, None::<&str>)
             .map_err(|e| format!("{}: {e}", p.display()))?;
