@@ -202,8 +202,11 @@ pub fn query_words(query: &str, max: usize) -> Vec<&str> {
 /// `text` with every value replaced, then cut to `cap` bytes (at a character), with a cut value's
 /// start at the end dropped too, so no part of a secret stays.
 pub fn redact_then_cut(text: &str, values: &[&str], cap: usize) -> String {
+    // Longest first: a value inside a longer one must not cut that one in two.
+    let mut values: Vec<&str> = values.iter().copied().filter(|v| v.len() >= 4).collect();
+    values.sort_by_key(|v| std::cmp::Reverse(v.len()));
     let mut out = text.to_string();
-    for v in values.iter().filter(|v| v.len() >= 4) {
+    for v in &values {
         out = out.replace(*v, "[REDACTED]");
     }
     if out.len() > cap {
@@ -212,7 +215,7 @@ pub fn redact_then_cut(text: &str, values: &[&str], cap: usize) -> String {
             end -= 1;
         }
         out.truncate(end);
-        for v in values.iter().filter(|v| v.len() >= 4) {
+        for v in &values {
             for k in (4..v.len()).rev() {
                 if v.is_char_boundary(k) && out.ends_with(&v[..k]) {
                     out.truncate(out.len() - k);

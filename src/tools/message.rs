@@ -295,7 +295,7 @@ fn post(
         }
         // At most a little more than what is kept, so a header value across the cut is
         // still whole when it is taken out.
-        let keep = ANSWER_CAP + headers.values().map(String::len).max().unwrap_or(0);
+        let keep = ANSWER_CAP + headers.values().map(String::len).max().unwrap_or(0) + url.len();
         let mut body = Vec::new();
         let mut response = response;
         while let Ok(Some(chunk)) = response.chunk().await {
@@ -304,7 +304,13 @@ fn post(
                 break;
             }
         }
-        let values: Vec<&str> = headers.values().map(String::as_str).collect();
+        // A server may echo the request: the URL's hidden parts go as the headers' values do.
+        let url_parts = crate::text::url::hidden_parts(url);
+        let values: Vec<&str> = url_parts
+            .iter()
+            .chain(headers.values())
+            .map(String::as_str)
+            .collect();
         let answer =
             crate::text::redact_then_cut(&String::from_utf8_lossy(&body), &values, ANSWER_CAP);
         Ok(Err(if status.is_redirection() {

@@ -257,7 +257,10 @@ fn show_hides_the_secrets_webhook_urls_carry() {
          [channels.bot]\nkind = \"webhook\"\n\
          url = \"https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxf/sendMessage\"\n\n\
          [providers.a]\nkind = \"openai\"\nbase_url = \"https://TokenAsUser1abcdef@api.example.com/v1#k=Frag12\"\n\n\
-         [providers.local]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:11434/v1\"\n",
+         [providers.local]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:11434/v1\"\n\n\
+         [channels.odd1]\nkind = \"webhook\"\nurl = \"http:/h.example/bot1:OddSecret1/x\"\n\n\
+         [channels.odd2]\nkind = \"webhook\"\nurl = 'http:\\\\h.example\\bot1:OddSecret2'\n\n\
+         [channels.odd3]\nkind = \"webhook\"\nurl = \"https://h.example:443x/bot1:OddSecret3\"\n",
     );
     let shown = stdout(&env.run(&["--config", "c.toml", "config", "show"]));
     for secret in [
@@ -267,6 +270,9 @@ fn show_hides_the_secrets_webhook_urls_carry() {
         "AAHdqTcvCH1vGWJxf",
         "TokenAsUser1",
         "Frag12",
+        "OddSecret1",
+        "OddSecret2",
+        "OddSecret3",
     ] {
         assert!(!shown.contains(secret), "{secret} in {shown}");
     }

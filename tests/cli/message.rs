@@ -295,3 +295,74 @@ fn a_webhooks_token_in_its_url_is_never_shown() {
         "{audit:?}"
     );
 }
+
+/// A server that fails and echoes the request it got (its line, its headers): what the URL
+/// hides is taken out of the answer the error quotes, as the headers' values are.
+#[test]
+fn a_webhook_that_echoes_the_request_shows_no_part_of_its_url_secret() {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = std::thread::spawn(move || {
+        for _ in 0..2 {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut head = String::new();
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                head.push_str(&line);
+            }
+            let body = format!("bad request: {head}");
+            let mut stream = stream;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 500 Oops\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "[tools.web]\nallow_private_hosts = [\"127.0.0.1\"]\n\n\
+             [channels.tg]\nkind = \"webhook\"\n\
+             url = \"http://hookuser:Pa55wordX@127.0.0.1:{port}/bot123456:TokenPart1/send%20Message?chat=42&key=QueryKey7\"\n"
+        ),
+    )
+    .unwrap();
+    for args in [
+        &["message", "send", "--channel", "tg", "hello"][..],
+        &[
+            "tools",
+            "exec",
+            "message",
+            r#"{"channel":"tg","text":"hello"}"#,
+        ],
+    ] {
+        let o = env.run(args);
+        assert_eq!(code(&o), 8, "{}", stdout(&o));
+        assert!(stdout(&o).contains("answered HTTP 500"), "{}", stdout(&o));
+        for text in [stdout(&o), stderr(&o)] {
+            for secret in [
+                "TokenPart1",
+                "QueryKey7",
+                "Pa55wordX",
+                "send Message",
+                "send%20Message",
+                // hookuser:Pa55wordX in base64: what the client sent as basic auth.
+                "aG9va3VzZXI6UGE1NXdvcmRY",
+            ] {
+                assert!(!text.contains(secret), "{secret} in {text}");
+            }
+        }
+    }
+    server.join().unwrap();
+    let audit = env.sql("SELECT * FROM tool_calls WHERE tool = 'message'");
+    for secret in ["TokenPart1", "QueryKey7", "Pa55wordX"] {
+        assert!(!format!("{audit:?}").contains(secret), "{audit:?}");
+    }
+}
