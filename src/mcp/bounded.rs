@@ -1,11 +1,12 @@
 //! A stdio MCP server's output, bounded per message. rmcp drops a line longer than its limit
 //! and keeps waiting, so a call answered by an oversized message ended only at its time limit,
 //! as a timeout. Here such a line fails the stream at once: the connection closes and the call
-//! says why ([`Oversized`]).
+//! says why ([`Oversized`]). A message is bounded in JSON values too: rmcp parses a message
+//! whole, and 16 MiB of small objects (`{},{},…`) take a hundred times that once parsed.
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, ReadBuf};
@@ -15,44 +16,71 @@ use tokio::io::{AsyncRead, ReadBuf};
 /// streamable HTTP client has the same limit for one event.
 pub const MESSAGE_LIMIT_BYTES: usize = 16 * 1024 * 1024;
 
-/// Set once a server's message reached [`MESSAGE_LIMIT_BYTES`].
+/// The most JSON elements one message may hold, counted by the `{`, `[` and `,` outside its
+/// strings (an object or array, and each further member or item): some 200 MB once parsed at
+/// worst, and more than a model could read of any answer (a list of 1 000 tools with their
+/// schemas holds some 50 000).
+pub const MESSAGE_LIMIT_VALUES: usize = 200_000;
+
+/// Which limit a server's message reached, once one did.
 #[derive(Debug, Clone, Default)]
-pub struct Oversized(Arc<AtomicBool>);
+pub struct Oversized(Arc<AtomicU8>);
+
+const BYTES: u8 = 1;
+const VALUES: u8 = 2;
 
 impl Oversized {
     pub fn happened(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.load(Ordering::Relaxed) != 0
     }
 
     /// What a failed request says: the oversized message when one came (the library's error
     /// then only says the connection closed), else `error`.
     pub fn or(&self, error: &dyn std::fmt::Display) -> String {
-        if !self.happened() {
-            return error.to_string();
+        match self.0.load(Ordering::Relaxed) {
+            BYTES => format!(
+                "it sent a message of {} MiB or more, and a message must be smaller: refused, and the connection closed",
+                MESSAGE_LIMIT_BYTES / (1024 * 1024)
+            ),
+            VALUES => format!(
+                "it sent a message of more than {MESSAGE_LIMIT_VALUES} JSON elements (objects, arrays, their members and items), the most one message may hold: refused, and the connection closed"
+            ),
+            _ => error.to_string(),
         }
-        format!(
-            "it sent a message of {} MiB or more, and a message must be smaller: refused, and the connection closed",
-            MESSAGE_LIMIT_BYTES / (1024 * 1024)
-        )
     }
 }
 
-/// `inner`, failing with `InvalidData` once a line (its bytes before the newline) reaches
-/// `limit` bytes.
+/// The limits of one message.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Bytes before the newline: a line of this many fails.
+    pub bytes: usize,
+    /// Values (see [`MESSAGE_LIMIT_VALUES`]): more fail.
+    pub values: usize,
+}
+
+impl Limits {
+    pub const MCP: Limits = Limits {
+        bytes: MESSAGE_LIMIT_BYTES,
+        values: MESSAGE_LIMIT_VALUES,
+    };
+}
+
+/// `inner`, failing with `InvalidData` once a line reaches its limit of bytes or of values.
 pub struct BoundedLines<R> {
     inner: R,
-    /// Bytes of the line being read so far.
-    line: usize,
-    limit: usize,
+    scan: Scan,
     seen: Oversized,
 }
 
 impl<R> BoundedLines<R> {
-    pub fn new(inner: R, limit: usize, seen: Oversized) -> Self {
+    pub fn new(inner: R, limits: Limits, seen: Oversized) -> Self {
         BoundedLines {
             inner,
-            line: 0,
-            limit,
+            scan: Scan {
+                limits,
+                ..Scan::default()
+            },
             seen,
         }
     }
@@ -70,41 +98,111 @@ impl<R: AsyncRead + Unpin> AsyncRead for BoundedLines<R> {
             Poll::Ready(Ok(())) => {}
             other => return other,
         }
-        let new = &buf.filled()[before..];
-        let longest = longest_line(&mut this.line, new, this.limit);
-        if longest >= this.limit {
-            // An error leaves the buffer as it was (what AsyncRead's callers count on).
-            buf.set_filled(before);
-            this.seen.0.store(true, Ordering::Relaxed);
-            return Poll::Ready(Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("a message of {} bytes or more", this.limit),
-            )));
-        }
-        Poll::Ready(Ok(()))
+        let Some(reached) = this.scan.feed(&buf.filled()[before..]) else {
+            return Poll::Ready(Ok(()));
+        };
+        // An error leaves the buffer as it was (what AsyncRead's callers count on).
+        buf.set_filled(before);
+        this.seen.0.store(reached, Ordering::Relaxed);
+        let what = match reached {
+            BYTES => format!("a message of {} bytes or more", this.scan.limits.bytes),
+            _ => format!("a message of more than {} values", this.scan.limits.values),
+        };
+        Poll::Ready(Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            what,
+        )))
     }
 }
 
-/// The longest line `new` ends, continues or holds, given `line` bytes of a line before it;
-/// `line` becomes the bytes of the line `new` leaves open. A line between two newlines of
-/// one read is shorter than the read, so only a read longer than `limit` is looked at whole.
-fn longest_line(line: &mut usize, new: &[u8], limit: usize) -> usize {
-    let Some(first) = memchr::memchr(b'\n', new) else {
-        *line += new.len();
-        return *line;
-    };
-    let mut longest = *line + first;
-    let mut start = first + 1;
-    if new.len() > limit {
-        for at in memchr::memchr_iter(b'\n', &new[start..]) {
-            longest = longest.max(at);
-            start += at + 1;
-        }
-    } else if let Some(last) = memchr::memrchr(b'\n', new) {
-        start = last + 1;
+/// Where the line being read stands: its bytes and values so far, and whether the scan is in a
+/// string (after an escape).
+#[derive(Debug, Default)]
+struct Scan {
+    limits: Limits,
+    bytes: usize,
+    values: usize,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::MCP
     }
-    *line = new.len() - start;
-    longest.max(*line)
+}
+
+impl Scan {
+    /// Takes in the bytes of one read; the limit a line reached (`BYTES` or `VALUES`), if any.
+    fn feed(&mut self, new: &[u8]) -> Option<u8> {
+        let mut rest = new;
+        while !rest.is_empty() {
+            // A line ends at any newline (where rmcp cuts), in a string or not.
+            let end = memchr::memchr(b'\n', rest);
+            let line = &rest[..end.unwrap_or(rest.len())];
+            self.bytes += line.len();
+            if self.bytes >= self.limits.bytes {
+                return Some(BYTES);
+            }
+            self.count(line);
+            if self.values > self.limits.values {
+                return Some(VALUES);
+            }
+            match end {
+                Some(at) => {
+                    *self = Scan {
+                        limits: self.limits,
+                        ..Scan::default()
+                    };
+                    rest = &rest[at + 1..];
+                }
+                None => break,
+            }
+        }
+        None
+    }
+
+    /// Counts the values that start in `part` of a line: each `{`, `[` and `,` outside strings.
+    fn count(&mut self, part: &[u8]) {
+        let mut at = 0;
+        while at < part.len() {
+            if self.in_string {
+                if self.escaped {
+                    // The byte after a backslash, whatever it is.
+                    self.escaped = false;
+                    at += 1;
+                    continue;
+                }
+                // To the next quote or backslash: what is between counts for nothing.
+                let Some(next) = memchr::memchr2(b'"', b'\\', &part[at..]) else {
+                    return;
+                };
+                let here = at + next;
+                if part[here] == b'\\' {
+                    self.escaped = true;
+                } else {
+                    self.in_string = false;
+                }
+                at = here + 1;
+                continue;
+            }
+            let Some(next) = memchr::memchr3(b'"', b'{', b'[', &part[at..]).map(|n| at + n) else {
+                self.values += bytecount(&part[at..], b',');
+                return;
+            };
+            self.values += bytecount(&part[at..next], b',');
+            match part[next] {
+                b'"' => self.in_string = true,
+                _ => self.values += 1,
+            }
+            at = next + 1;
+        }
+    }
+}
+
+/// How many times `byte` is in `bytes`.
+fn bytecount(bytes: &[u8], byte: u8) -> usize {
+    memchr::memchr_iter(byte, bytes).count()
 }
 
 #[cfg(test)]
@@ -112,9 +210,16 @@ mod tests {
     use super::*;
     use tokio::io::AsyncReadExt;
 
-    async fn read_all(input: &[u8], limit: usize) -> (std::io::Result<Vec<u8>>, bool) {
+    fn bytes(bytes: usize) -> Limits {
+        Limits {
+            bytes,
+            values: usize::MAX,
+        }
+    }
+
+    async fn read_all(input: &[u8], limits: Limits) -> (std::io::Result<Vec<u8>>, bool) {
         let seen = Oversized::default();
-        let mut r = BoundedLines::new(input, limit, seen.clone());
+        let mut r = BoundedLines::new(input, limits, seen.clone());
         let mut out = Vec::new();
         let got = r.read_to_end(&mut out).await.map(|_| out);
         (got, seen.happened())
@@ -122,7 +227,7 @@ mod tests {
 
     #[tokio::test]
     async fn lines_shorter_than_the_limit_pass_and_one_reaching_it_fails_the_stream() {
-        let (got, seen) = read_all(b"abcd\nefgh\nij", 5).await;
+        let (got, seen) = read_all(b"abcd\nefgh\nij", bytes(5)).await;
         assert_eq!(got.unwrap(), b"abcd\nefgh\nij");
         assert!(!seen);
         // rmcp drops a line of the limit exactly, and counts a `\r` before the newline.
@@ -133,7 +238,7 @@ mod tests {
             b"abcd\nabcde\nab",
             b"abcdefgh",
         ] {
-            let (got, seen) = read_all(input, 5).await;
+            let (got, seen) = read_all(input, bytes(5)).await;
             assert!(got.is_err(), "{input:?}");
             assert!(seen, "{input:?}");
         }
@@ -143,10 +248,49 @@ mod tests {
     async fn a_line_split_over_reads_is_counted_whole() {
         let seen = Oversized::default();
         let reader = Chunks(b"ab\nabcde\n".to_vec(), 3);
-        let mut r = BoundedLines::new(reader, 5, seen.clone());
+        let mut r = BoundedLines::new(reader, bytes(5), seen.clone());
         let mut out = Vec::new();
         assert!(r.read_to_end(&mut out).await.is_err());
         assert!(seen.happened());
+    }
+
+    #[tokio::test]
+    async fn values_are_counted_outside_strings_and_per_line() {
+        let values = |values| Limits {
+            bytes: 1 << 20,
+            values,
+        };
+        // `{`, two `,` between members, `[` and its `,`: 5; the string's are not counted.
+        let line = br#"{"a":1,"b":"x,{[\",[","c":[1,2]}"#;
+        let (got, seen) = read_all(line, values(5)).await;
+        assert!(got.is_ok() && !seen);
+        let (got, seen) = read_all(line, values(4)).await;
+        assert!(got.is_err() && seen);
+        // Each line on its own: two lines of 5 pass a limit of 5.
+        let two = [&line[..], b"\n", line, b"\n"].concat();
+        assert!(read_all(&two, values(5)).await.0.is_ok());
+        // Split anywhere (inside an escape, a string), the count is the same.
+        for size in 1..8 {
+            for (limit, ok) in [(5, true), (4, false)] {
+                let mut r = BoundedLines::new(
+                    Chunks(two.clone(), size),
+                    values(limit),
+                    Oversized::default(),
+                );
+                let mut out = Vec::new();
+                assert_eq!(r.read_to_end(&mut out).await.is_ok(), ok, "{size} {limit}");
+            }
+        }
+        // What a parsed message would cost: refused with its reason.
+        let seen = Oversized::default();
+        let flood = format!("[{}]\n", vec!["{}"; 10].join(","));
+        let mut r = BoundedLines::new(flood.as_bytes(), values(8), seen.clone());
+        assert!(r.read_to_end(&mut Vec::new()).await.is_err());
+        assert!(
+            seen.or(&"closed").contains("JSON elements"),
+            "{}",
+            seen.or(&"x")
+        );
     }
 
     /// A reader that gives at most `.1` bytes a read.

@@ -25,7 +25,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Map, Value, json};
 
-use super::bounded::{BoundedLines, MESSAGE_LIMIT_BYTES, Oversized};
+use super::bounded::{BoundedLines, Limits, Oversized};
 use super::{Server, Transport};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -122,7 +122,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
         Transport::Stdio => {
             let (pid, stdout, stdin) = spawn_stdio(server, env)?;
             pgid = pid;
-            let stdout = BoundedLines::new(stdout, MESSAGE_LIMIT_BYTES, oversized.clone());
+            let stdout = BoundedLines::new(stdout, Limits::MCP, oversized.clone());
             tokio::time::timeout(timeout, config.serve((stdout, stdin))).await
         }
         Transport::StreamableHttp => {

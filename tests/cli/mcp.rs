@@ -589,6 +589,16 @@ fn a_message_of_exactly_the_limit_is_refused_as_rmcp_would_drop_it(backend) {
         assert!(message.contains("16 MiB or more"), "{name}: {message}");
         assert!(started.elapsed() < std::time::Duration::from_secs(12), "{name}");
     }
+    // A small message that is large once parsed: refused before it is parsed.
+    raw("flood", "values", 2_000_000);
+    let o = env.run(&["mcp", "call", "flood", "t", "{}"]);
+    let e = assert_error(&o, 8, "upstream");
+    let message = e["message"].as_str().unwrap();
+    assert!(message.contains("200000 JSON elements"), "{message}");
+    // One of ordinary size is not.
+    raw("fine", "values", 20_000);
+    let o = env.run(&["mcp", "call", "fine", "t", "{}"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
     // The handshake too says why, not only that the connection closed.
     raw("init", "init", LIMIT);
     let o = env.run(&["mcp", "probe", "init"]);
