@@ -283,7 +283,7 @@ mod tests {
         }
         // What a parsed message would cost: refused with its reason.
         let seen = Oversized::default();
-        let flood = format!("[{}]\n", vec!["{}"; 10].join(","));
+        let flood = format!("[{}]\n", ["{}"; 10].join(","));
         let mut r = BoundedLines::new(flood.as_bytes(), values(8), seen.clone());
         assert!(r.read_to_end(&mut Vec::new()).await.is_err());
         assert!(
