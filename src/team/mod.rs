@@ -267,7 +267,8 @@ pub fn team_of(db: Db<'_>, agent: &str) -> Result<Team> {
 const MAX_NAME_CHARS: usize = 255;
 
 /// A team's name: 1 to [`MAX_NAME_CHARS`] characters, not all white space, no control
-/// character (a line break in a name would split every line that shows it).
+/// character (a line break in a name would split every line that shows it) nor one that hides
+/// or reorders text (a zero-width space would make a second `lead` look like the first).
 fn check_name(name: &str) -> Result<()> {
     if name.trim().is_empty() {
         return Err(Error::usage("a team needs a name"));
@@ -278,9 +279,13 @@ fn check_name(name: &str) -> Result<()> {
             "a team name has at most {MAX_NAME_CHARS} characters (this one has {chars})"
         )));
     }
-    if name.chars().any(char::is_control) {
+    if let Some(c) = name
+        .chars()
+        .find(|c| !crate::text::printable::shown_on_one_line(*c))
+    {
         return Err(Error::usage(format!(
-            "team name {name:?} holds a control character (a line break, a tab, an escape)"
+            "team name {name:?} holds {c:?}, a control or invisible character (a line break, a \
+             tab, an escape, a zero-width or direction mark): names are what they look like"
         )));
     }
     Ok(())

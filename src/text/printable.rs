@@ -112,6 +112,13 @@ impl<W: std::io::Write> std::io::Write for PrintableWriter<W> {
 /// it: bidirectional marks and overrides, zero-width and other format characters, soft
 /// hyphens, the Hangul fillers, the tag characters (invisible ASCII), line and paragraph
 /// separators.
+/// Whether `c` is shown as it is on one line: not a control character (a line break, a tab
+/// included) nor one that reorders or hides text. A name (a team's) must be made of these, so
+/// two names that look the same are the same.
+pub fn shown_on_one_line(c: char) -> bool {
+    shown_as_is(c) && c != '\n' && c != '\t'
+}
+
 fn shown_as_is(c: char) -> bool {
     !((c.is_control() && c != '\n' && c != '\t')
         || matches!(c,

@@ -65,8 +65,19 @@ fn teams_members_settings(backend) {
     let e = assert_error(&env.run(&["team", "create", &long, "--lead", "lead"]), 2, "usage");
     assert_eq!(e["message"], "a team name has at most 255 characters (this one has 256)");
     let e = assert_error(&env.run(&["team", "create", "a\nb", "--lead", "lead"]), 2, "usage");
-    assert!(e["message"].as_str().unwrap().contains("control character"), "{e}");
+    assert!(e["message"].as_str().unwrap().contains("control or invisible character"), "{e}");
     assert_error(&env.run(&["team", "create", "  ", "--lead", "lead"]), 2, "usage");
+    // Nor one that hides or reorders text: "dev" and "dev" with a zero-width space, or "ved"
+    // written backwards, would look like the team "dev".
+    for name in ["dev\u{200B}", "\u{200B}", "\u{202E}ved", "d\u{2060}ev", "dev\u{FEFF}"] {
+        let e = assert_error(&env.run(&["team", "create", name, "--lead", "lead"]), 2, "usage");
+        assert!(e["message"].as_str().unwrap().contains("invisible"), "{e}");
+    }
+    // Any other script is a name like any other.
+    assert_eq!(
+        code(&env.run(&["team", "create", "đội ngũ 開発", "--lead", "lead"])),
+        0
+    );
     let t = json(&env.run(&["team", "show", "dev"]));
     assert_eq!(t["members"].as_array().unwrap().len(), 9);
     assert_eq!(t["settings"]["blocker_escalation"]["enabled"], true);
