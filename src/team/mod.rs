@@ -449,3 +449,16 @@ pub fn lead_reminders(db: Db<'_>, agent: &str) -> Result<Vec<String>> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod name_tests {
+    #[test]
+    fn a_name_in_any_script_is_a_name_and_an_invisible_character_is_not() {
+        for name in ["dev", "đội ngũ 開発", "équipe-1", "команда"] {
+            assert!(super::check_name(name).is_ok(), "{name}");
+        }
+        for name in ["dev\u{200B}", "\u{202E}ved", "a\tb", "a\u{1b}[2Jb", ""] {
+            assert!(super::check_name(name).is_err(), "{name:?}");
+        }
+    }
+}
