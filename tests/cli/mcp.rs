@@ -560,7 +560,7 @@ fn an_answer_over_the_message_limit_is_refused_at_once_not_waited_for(backend) {
 }
 
 on_both_backends! {
-fn a_message_of_exactly_the_limit_is_refused_as_rmcp_would_drop_it(backend) {
+fn what_a_raw_stdio_server_sends_is_bounded_and_it_starts_as_any_program(backend) {
     let Some(py) = peer_python() else { return };
     let Some(env) = home(backend) else { return };
     const LIMIT: usize = 16 * 1024 * 1024;
@@ -599,6 +599,14 @@ fn a_message_of_exactly_the_limit_is_refused_as_rmcp_would_drop_it(backend) {
     raw("fine", "values", 20_000);
     let o = env.run(&["mcp", "call", "fine", "t", "{}"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // A server starts as any program does: no signal ignored but what Python ignores itself
+    // (SIGPIPE, SIGXFSZ); glibc's posix_spawn left 32 and 33 ignored.
+    raw("signals", "signals", 0);
+    let o = env.run(&["mcp", "call", "signals", "t", "{}"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let said = json(&o)["result"]["for_llm"].as_str().unwrap().to_string();
+    let mask = u64::from_str_radix(said.split_whitespace().find(|w| w.len() == 16).unwrap(), 16).unwrap();
+    assert_eq!(mask & !((1 << 12) | (1 << 24)), 0, "{said}");
     // The handshake too says why, not only that the connection closed.
     raw("init", "init", LIMIT);
     let o = env.run(&["mcp", "probe", "init"]);

@@ -200,8 +200,59 @@ fn supervise_init(waited: &SigSet, init: super::contain::Init, grace: Duration) 
 /// How the command ended: its exit code, or the signal that killed it.
 pub type Ended = Result<i32, Signal>;
 
+/// Every signal ignored in this process back to its default, so the command starts as any
+/// program does (an ignored signal stays ignored across exec): the supervisor inherits what
+/// its caller ignored, and glibc's `posix_spawn` ignores its own two (32 and 33, which glibc's
+/// `sigaction` refuses to touch, hence the system call).
+fn default_dispositions() {
+    use nix::libc;
+    /// The kernel's `struct sigaction` (x86_64 and aarch64 alike).
+    #[repr(C)]
+    struct KernelAction {
+        handler: usize,
+        flags: libc::c_ulong,
+        restorer: usize,
+        mask: u64,
+    }
+    let default = KernelAction {
+        handler: 0,
+        flags: 0,
+        restorer: 0,
+        mask: 0,
+    };
+    for sig in 1..=64 {
+        let mut now = KernelAction {
+            handler: 0,
+            flags: 0,
+            restorer: 0,
+            mask: 0,
+        };
+        // SAFETY: rt_sigaction with valid structs of the kernel's layout and its mask size (8
+        // bytes); SIG_DFL installs no handler.
+        unsafe {
+            let read = libc::syscall(
+                libc::SYS_rt_sigaction,
+                sig,
+                std::ptr::null::<KernelAction>(),
+                &mut now as *mut KernelAction,
+                8usize,
+            );
+            if read == 0 && now.handler == libc::SIG_IGN {
+                libc::syscall(
+                    libc::SYS_rt_sigaction,
+                    sig,
+                    &default as *const KernelAction,
+                    std::ptr::null_mut::<KernelAction>(),
+                    8usize,
+                );
+            }
+        }
+    }
+}
+
 /// The command's side of the fork: Landlock, then seccomp, then the command itself.
 fn exec_command(o: &Options, program: &str, args: &[String], abi: i64) -> ! {
+    default_dispositions();
     // Landlock in the command only, not in the supervisor: with signals scoped to the
     // command's domain, the command cannot kill the supervisor (which would leave what
     // it started behind, unreaped by anyone who kills it).
