@@ -51,6 +51,13 @@ pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
                         .name("signal-grace".into())
                         .spawn(move || {
                             std::thread::sleep(grace);
+                            // Said, not silent: what was under way (a job to record, a write
+                            // to a reader that stopped reading) was left as it was.
+                            let name = if terminated { "SIGTERM" } else { "SIGINT" };
+                            eprintln!(
+                                "error: stopped by {name}; what was under way did not end within {} s and was left unfinished",
+                                grace.as_secs_f32()
+                            );
                             std::process::exit(code);
                         });
                 }

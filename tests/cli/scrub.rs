@@ -565,6 +565,13 @@ fn a_signal_ends_a_scrub_stuck_on_a_fifo() {
         "{:?}",
         t.elapsed()
     );
+    // Said on stderr, not silent; nothing on stdout, the data stream.
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("stopped by SIGTERM") && said.contains("unfinished"),
+        "{said}"
+    );
+    assert!(out.stdout.is_empty(), "{out:?}");
 }
 
 /// An IPv6 server address is redacted however it is written: short or full, either case.
