@@ -77,10 +77,43 @@ pub fn name() -> String {
 /// Where a pid means something: this machine's name and its pid namespace
 /// (`vm#pid:[4026531836]`). Two processes with the same place see the same pids.
 pub fn pid_place() -> String {
-    let ns = std::fs::read_link("/proc/self/ns/pid")
+    format!("{}#{}", name(), pid_namespace())
+}
+
+/// This process's PID namespace (`pid:[4026531836]`; empty without `/proc`): a goclaw in a
+/// command's namespace (an exec's) sees other pids than the goclaw outside it.
+pub fn pid_namespace() -> String {
+    std::fs::read_link("/proc/self/ns/pid")
         .map(|l| l.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    format!("{}#{ns}", name())
+        .unwrap_or_default()
+}
+
+/// A process as a row recorded it, on this host: its pid, when it started
+/// ([`process_start`]) and its PID namespace ([`pid_namespace`]); `None`s in older rows.
+#[derive(Debug, Clone, Copy)]
+pub struct Recorded<'a> {
+    pub pid: i64,
+    pub start: Option<i64>,
+    pub ns: Option<&'a str>,
+}
+
+impl Recorded<'_> {
+    /// Its pid is a pid of this process's namespace (an older row's is taken to be).
+    pub fn seen_here(&self) -> bool {
+        self.ns.is_none_or(|ns| ns == pid_namespace())
+    }
+
+    /// Whether it may still run: `false` only when it is known to be gone. One of another PID
+    /// namespace cannot be looked at from here, and is taken to run (a heartbeat decides).
+    pub fn may_run(&self) -> bool {
+        !self.seen_here() || is_running(self.pid, self.start)
+    }
+
+    /// Sends it `signal` ([`signal_recorded`]); `false` when it is gone or in another PID
+    /// namespace (its pid means another process here).
+    pub fn signal(&self, signal: nix::sys::signal::Signal) -> bool {
+        self.seen_here() && signal_recorded(self.pid, self.start, signal)
+    }
 }
 
 /// Whether process `pid` exists on this machine (it may be another's, or a reused pid: a caller

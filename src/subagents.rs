@@ -82,6 +82,9 @@ pub struct Child {
     /// When that process started ([`crate::host::process_start`]; `None` in older rows).
     #[serde(skip)]
     pub pid_start: Option<i64>,
+    /// The PID namespace of that pid ([`crate::host::pid_namespace`]; `None` in older rows).
+    #[serde(skip)]
+    pub pid_ns: Option<String>,
     pub detached: bool,
     pub created_at: i64,
     #[serde(skip)]
@@ -169,9 +172,9 @@ fn refusal(db: Db<'_>, c: &NewChild, l: &Limits, now: i64) -> Result<Option<Stri
 /// The child's process started: its pid, and when it started ([`crate::host::process_start`]).
 pub fn started(db: Db<'_>, run_id: &str, (pid, start): (u32, Option<i64>)) -> Result<()> {
     db.execute(
-        "UPDATE subagents SET status = 'started', pid = ?2, pid_start = ?3
+        "UPDATE subagents SET status = 'started', pid = ?2, pid_start = ?3, pid_ns = ?4
          WHERE run_id = ?1 AND status = 'spawning'",
-        db_params![run_id, pid, start],
+        db_params![run_id, pid, start, crate::host::pid_namespace()],
     )?;
     Ok(())
 }
@@ -205,7 +208,7 @@ pub fn ended_unstarted(db: Db<'_>, run_id: &str, how: &str) -> Result<()> {
     Ok(())
 }
 
-const CHILD_COLUMNS: &str = "s.run_id, s.parent_run_id, s.label, s.agent, s.depth, s.status, r.status, r.content, coalesce(r.error, s.reason), s.pid, s.detached, s.created_at, s.announced, s.pid_start";
+const CHILD_COLUMNS: &str = "s.run_id, s.parent_run_id, s.label, s.agent, s.depth, s.status, r.status, r.content, coalesce(r.error, s.reason), s.pid, s.detached, s.created_at, s.announced, s.pid_start, s.pid_ns";
 
 fn row_child(r: &Row, now: i64) -> Result<Child> {
     let own: String = r.get(5)?;
@@ -234,6 +237,7 @@ fn row_child(r: &Row, now: i64) -> Result<Child> {
         created_at,
         announced: r.get(12)?,
         pid_start: r.get(13)?,
+        pid_ns: r.get(14)?,
     })
 }
 
@@ -298,12 +302,12 @@ pub fn cancel(db: Db<'_>, run_id: &str) -> Result<bool> {
     }
     // A child whose process started but has not recorded its run yet cannot end it cleanly:
     // it is given a moment to get there (its signal handling is set up by then).
-    type Recorded = Option<(i64, Option<i64>)>;
+    type Recorded = Option<(i64, Option<i64>, Option<String>)>;
     let run_pid = || -> Result<Recorded> {
         db.query_opt(
-            "SELECT pid, pid_start FROM runs WHERE id = ?1 AND pid IS NOT NULL",
+            "SELECT pid, pid_start, pid_ns FROM runs WHERE id = ?1 AND pid IS NOT NULL",
             db_params![run_id],
-            |r| Ok((r.get::<i64>(0)?, r.get::<Option<i64>>(1)?)),
+            |r| Ok((r.get::<i64>(0)?, r.get(1)?, r.get(2)?)),
         )
     };
     let mut pid = run_pid()?;
@@ -312,10 +316,11 @@ pub fn cancel(db: Db<'_>, run_id: &str) -> Result<bool> {
         std::thread::sleep(Duration::from_millis(20));
         pid = run_pid()?;
     }
-    match pid.or(c.pid.map(|p| (p, c.pid_start))) {
+    match pid.or(c.pid.map(|p| (p, c.pid_start, c.pid_ns.clone()))) {
         // Only the process recorded: its pid may have gone to another process since.
-        Some((pid, start)) if pid > 0 => {
-            crate::host::signal_recorded(pid, start, nix::sys::signal::Signal::SIGTERM);
+        Some((pid, start, ns)) if pid > 0 => {
+            let ns = ns.as_deref();
+            crate::host::Recorded { pid, start, ns }.signal(nix::sys::signal::Signal::SIGTERM);
             Ok(true)
         }
         // Not started yet: the reservation is dropped, so it never starts counting.

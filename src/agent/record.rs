@@ -51,27 +51,41 @@ use crate::store::page::{Page, PageRequest};
 /// Marks runs whose owner is gone as abandoned and removes their uncommitted messages.
 /// Returns the ids marked.
 pub fn reap_abandoned(db: Db<'_>) -> Result<Vec<String>> {
-    // (id, pid, heartbeat, host, pid's start)
+    // (id, pid, heartbeat, host, pid's start, pid's namespace)
     type Running = (
         String,
         Option<i64>,
         Option<i64>,
         Option<String>,
         Option<i64>,
+        Option<String>,
     );
     let running: Vec<Running> = db.query_map(
-        "SELECT id, pid, heartbeat_at, host, pid_start FROM runs WHERE status = 'running'",
+        "SELECT id, pid, heartbeat_at, host, pid_start, pid_ns FROM runs WHERE status = 'running'",
         &[],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        },
     )?;
     let now = now_ms();
     let mut reaped = Vec::new();
     let here = crate::host::name();
-    for (id, pid, heartbeat, host, start) in running {
+    for (id, pid, heartbeat, host, start, ns) in running {
         // A pid names a process on the run's own machine (a run written before hosts were
         // kept is this machine's); another machine's run lives while its heartbeat is fresh.
         let local = host.is_none_or(|h| h == here);
-        let alive = local && pid.is_some_and(|pid| crate::host::is_running(pid, start));
+        // A pid of another PID namespace (a goclaw inside a command's, or outside the one this
+        // goclaw runs in) cannot be looked at: taken to run, its heartbeat decides.
+        let ns = ns.as_deref();
+        let alive =
+            local && pid.is_some_and(|pid| crate::host::Recorded { pid, start, ns }.may_run());
         let stale = heartbeat.is_none_or(|h| now - h > STALE_HEARTBEAT_MS);
         if (alive || !local) && !stale {
             continue;
@@ -127,8 +141,8 @@ pub fn start_run(db: Db<'_>, scrubber: &Scrubber, run: &NewRun) -> Result<()> {
     let now = now_ms();
     db.execute(
         "INSERT INTO runs (id, session, agent, user_id, status, pid, heartbeat_at, started_at, provider, model, message,
-                           parent_run_id, depth, label, host, pid_start)
-         VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                           parent_run_id, depth, label, host, pid_start, pid_ns)
+         VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         db_params![
             id,
             session,
@@ -143,7 +157,8 @@ pub fn start_run(db: Db<'_>, scrubber: &Scrubber, run: &NewRun) -> Result<()> {
             parent.map_or(0, |p| p.1),
             parent.map(|p| p.2),
             crate::host::name(),
-            crate::host::own_start()
+            crate::host::own_start(),
+            crate::host::pid_namespace()
         ],
     )?;
     Ok(())

@@ -34,6 +34,9 @@ pub struct RunRow {
     /// When that process started ([`crate::host::process_start`]; `None` in older rows).
     #[serde(skip)]
     pub pid_start: Option<i64>,
+    /// The PID namespace of that pid ([`crate::host::pid_namespace`]; `None` in older rows).
+    #[serde(skip)]
+    pub pid_ns: Option<String>,
     /// The machine of the process running it (`None`: written before hosts were kept).
     #[serde(skip)]
     pub host: Option<String>,
@@ -63,7 +66,7 @@ pub struct RunFilter {
     pub page: PageRequest,
 }
 
-const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message, host, pid_start";
+const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message, host, pid_start, pid_ns";
 
 fn row(r: &Row) -> Result<RunRow> {
     Ok(RunRow {
@@ -83,6 +86,7 @@ fn row(r: &Row) -> Result<RunRow> {
         message: r.get(13)?,
         host: r.get(14)?,
         pid_start: r.get(15)?,
+        pid_ns: r.get(16)?,
     })
 }
 
@@ -220,17 +224,27 @@ pub fn cancel(run: &RunRow) -> bool {
     if run.status != "running" || !run.runs_here() {
         return false;
     }
-    run.pid.is_some_and(|pid| {
-        crate::host::signal_recorded(pid, run.pid_start, nix::sys::signal::Signal::SIGTERM)
-    })
+    run.process()
+        .is_some_and(|p| p.signal(nix::sys::signal::Signal::SIGTERM))
 }
 
 impl RunRow {
-    /// Its process is on this machine (a run written before hosts were kept is taken to be).
+    /// Its process can be signalled from here: on this machine, its pid one of this PID
+    /// namespace (a run written before hosts or namespaces were kept is taken to be).
     pub fn runs_here(&self) -> bool {
         self.host
             .as_deref()
             .is_none_or(|h| h == crate::host::name())
+            && self.process().is_none_or(|p| p.seen_here())
+    }
+
+    /// The process running it, as recorded.
+    pub fn process(&self) -> Option<crate::host::Recorded<'_>> {
+        self.pid.map(|pid| crate::host::Recorded {
+            pid,
+            start: self.pid_start,
+            ns: self.pid_ns.as_deref(),
+        })
     }
 }
 

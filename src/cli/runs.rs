@@ -148,11 +148,7 @@ pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
                 .iter()
                 .filter(|r| r.status == "running" && !r.runs_here())
             {
-                ctx.out.warn(&format!(
-                    "run {} runs on {}: cancel it there (a signal reaches this machine only)",
-                    r.id,
-                    r.host.as_deref().unwrap_or("another machine")
-                ));
+                ctx.out.warn(&elsewhere(r));
             }
             let cancelled: Vec<&str> = targets
                 .iter()
@@ -221,6 +217,23 @@ fn wait(
         ended.iter().find_map(|r| r.error_kind())
     };
     Ok(kind.map_or(Status::Ok, Status::Exit))
+}
+
+/// Why a running run cannot be cancelled from here: it runs on another machine, or in another
+/// PID namespace of this one.
+fn elsewhere(r: &RunRow) -> String {
+    if r.host.as_deref().is_none_or(|h| h == crate::host::name()) {
+        format!(
+            "run {} runs in another PID namespace (outside the command this goclaw runs in, or inside one): cancel it from there",
+            r.id
+        )
+    } else {
+        format!(
+            "run {} runs on {}: cancel it there (a signal reaches this machine only)",
+            r.id,
+            r.host.as_deref().unwrap_or("another machine")
+        )
+    }
 }
 
 /// One run as a line for people; what a model chose (label) is made safe for a terminal and

@@ -1769,15 +1769,18 @@ fn runs_cancel_signals_the_process_that_ran_the_run_not_one_that_got_its_pid_sin
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as i64;
-    let insert = |id: &str, pid_start: i64| {
+    let own_ns = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let own_ns = own_ns.to_str().unwrap().to_string();
+    let insert_in = |id: &str, pid_start: i64, ns: &str| {
         let conn = rusqlite::Connection::open(env.db()).unwrap();
         conn.execute(
-            "INSERT INTO runs (id, agent, status, pid, pid_start, heartbeat_at, started_at)
-             VALUES (?1, 'default', 'running', ?2, ?3, ?4, ?4)",
-            rusqlite::params![id, pid, pid_start, now],
+            "INSERT INTO runs (id, agent, status, pid, pid_start, pid_ns, heartbeat_at, started_at)
+             VALUES (?1, 'default', 'running', ?2, ?3, ?5, ?4, ?4)",
+            rusqlite::params![id, pid, pid_start, now, ns],
         )
         .unwrap();
     };
+    let insert = |id: &str, pid_start: i64| insert_in(id, pid_start, &own_ns);
     // The run's process started at another time: its pid is someone else's now.
     let dead = "01900000-0000-7000-8000-0000000000d1";
     insert(dead, start - 1);
@@ -1791,9 +1794,41 @@ fn runs_cancel_signals_the_process_that_ran_the_run_not_one_that_got_its_pid_sin
     // And the run is known for what it is, without waiting for its heartbeat to age.
     let shown = json(&env.run(&["runs", "show", dead]));
     assert_eq!(shown["run"]["status"], "abandoned", "{shown}");
+    // A pid of another PID namespace means another process here: not signalled, and not
+    // abandoned while its heartbeat is fresh.
+    let elsewhere = "01900000-0000-7000-8000-0000000000d3";
+    insert_in(elsewhere, start - 1, "pid:[1]");
+    let o = env.run(&["runs", "cancel", elsewhere]);
+    assert_eq!(json(&o)["cancelled"], json!([]));
+    assert!(
+        stderr(&o).contains("another PID namespace"),
+        "{}",
+        stderr(&o)
+    );
+    let shown = json(&env.run(&["runs", "show", elsewhere]));
+    assert_eq!(shown["run"]["status"], "running", "{shown}");
     // The process that does run it is signalled.
     let live = "01900000-0000-7000-8000-0000000000d2";
     insert(live, start);
+    // A goclaw inside a command (its own PID namespace) sees other pids: it leaves the run as
+    // it is (it marked it abandoned, deleting what it had not committed).
+    env.write("none.toml", "[tools.exec]\nsandbox = \"none\"\n");
+    let nested = format!(
+        "GOCLAW_HOME={} {} runs list >/dev/null && echo listed",
+        env.home().display(),
+        env!("CARGO_BIN_EXE_goclaw")
+    );
+    let o = env.run(&[
+        "--config",
+        "none.toml",
+        "tools",
+        "exec",
+        "exec",
+        &json!({ "command": nested }).to_string(),
+    ]);
+    assert!(stdout(&o).contains("listed"), "{}", stdout(&o));
+    let shown = json(&env.run(&["runs", "show", live]));
+    assert_eq!(shown["run"]["status"], "running", "{shown}");
     let o = json(&env.run(&["runs", "cancel", live]));
     assert_eq!(o["cancelled"], json!([live]), "{o}");
     let status = bystander.wait().unwrap();

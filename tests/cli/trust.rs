@@ -1191,3 +1191,66 @@ fn what_a_command_starts_ends_with_the_call_however_fast_it_forks_or_whatever_it
         );
     }
 }
+
+/// A command killed by a real-time signal ends the call at once (its end was lost: the call
+/// waited for its time limit), and a stop reaches the command once (it got SIGTERM twice: from
+/// its caller's process group and from the PID namespace's init).
+#[test]
+fn a_command_ends_the_call_however_it_dies_and_a_stop_reaches_it_once() {
+    let Some(py) = crate::mcp::peer_python() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let counter = env.write(
+        "count.py",
+        "import signal, sys, time\n\
+         log = open(sys.argv[1], 'w')\n\
+         def seen(s, f):\n    log.write(f'{s}\\n'); log.flush()\n\
+         signal.signal(signal.SIGTERM, seen)\n\
+         print('ready', flush=True)\n\
+         end = time.time() + 8\n\
+         while time.time() < end:\n    time.sleep(0.05)\n",
+    );
+    let mut modes = sandbox_modes();
+    modes.push("none");
+    for (i, mode) in modes.iter().enumerate() {
+        let cfg = format!("{mode}.toml");
+        env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
+        let started = Instant::now();
+        let o = env.run(&[
+            "--config",
+            &cfg,
+            "tools",
+            "exec",
+            "exec",
+            &json!({
+                "command": format!("echo before; exec {py} -c 'import os, signal; os.kill(os.getpid(), signal.SIGRTMIN + 2)'"),
+                "timeout": 20
+            })
+            .to_string(),
+        ]);
+        assert_ne!(code(&o), 7, "{mode}: {}", stdout(&o));
+        assert!(stdout(&o).contains("before"), "{mode}: {}", stdout(&o));
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{mode}: {:?}",
+            started.elapsed()
+        );
+        let log = env.work().join(format!("signals-{i}"));
+        let o = env.run(&[
+            "--config",
+            &cfg,
+            "tools",
+            "exec",
+            "exec",
+            &json!({
+                "command": format!("exec {py} {} {}", counter.display(), log.display()),
+                "timeout": 1
+            })
+            .to_string(),
+        ]);
+        assert_eq!(code(&o), 7, "{mode}: {}", stdout(&o));
+        let seen = std::fs::read_to_string(&log).unwrap_or_default();
+        assert_eq!(seen.lines().count(), 1, "{mode}: SIGTERM came {seen:?}");
+    }
+}

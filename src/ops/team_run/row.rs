@@ -36,8 +36,8 @@ impl Row {
     ) -> Result<Row> {
         let now = now_ms();
         db.execute(
-            "INSERT INTO runs (id, agent, status, pid, heartbeat_at, started_at, message, depth, label, host, pid_start)
-             VALUES (?1, ?2, 'running', ?3, ?4, ?4, ?5, 0, ?6, ?7, ?8)",
+            "INSERT INTO runs (id, agent, status, pid, heartbeat_at, started_at, message, depth, label, host, pid_start, pid_ns)
+             VALUES (?1, ?2, 'running', ?3, ?4, ?4, ?5, 0, ?6, ?7, ?8, ?9)",
             db_params![
                 id,
                 team.lead,
@@ -46,7 +46,8 @@ impl Row {
                 message.map(|m| scrubber.scrub_str(m, None)),
                 format!("team:{}", team.name),
                 crate::host::name(),
-                crate::host::own_start()
+                crate::host::own_start(),
+                crate::host::pid_namespace()
             ],
         )?;
         let stop = Arc::new(AtomicBool::new(false));

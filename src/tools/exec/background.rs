@@ -86,6 +86,9 @@ pub struct Process {
     /// When the keeper started ([`crate::host::process_start`]; `None` in older rows).
     #[serde(skip)]
     pub keeper_start: Option<i64>,
+    /// The keeper's PID namespace ([`crate::host::pid_namespace`]; `None` in older rows).
+    #[serde(skip)]
+    pub keeper_ns: Option<String>,
     #[serde(skip)]
     pub read_offset: i64,
 }
@@ -96,7 +99,7 @@ impl Process {
     }
 }
 
-const COLUMNS: &str = "id, command, cwd, status, pid, exit_code, signal, reason, session, agent, run_id, host, detached, started_at, deadline_at, ended_at, keeper_pid, read_offset, keeper_start";
+const COLUMNS: &str = "id, command, cwd, status, pid, exit_code, signal, reason, session, agent, run_id, host, detached, started_at, deadline_at, ended_at, keeper_pid, read_offset, keeper_start, keeper_ns";
 
 fn row(r: &Row) -> Result<Process> {
     let opt = |s: String| (!s.is_empty()).then_some(s);
@@ -120,6 +123,7 @@ fn row(r: &Row) -> Result<Process> {
         keeper_pid: r.get(16)?,
         read_offset: r.get(17)?,
         keeper_start: r.get(18)?,
+        keeper_ns: r.get(19)?,
     })
 }
 
@@ -225,9 +229,16 @@ pub fn settle(db: Db<'_>, root: &Path, session: &str) -> Result<()> {
 /// Records that the keeper started the command.
 pub fn started(db: Db<'_>, id: i64, k: &KeeperStarted) -> Result<()> {
     db.execute(
-        "UPDATE processes SET status = 'running', keeper_pid = ?2, pid = ?3, keeper_start = ?4
+        "UPDATE processes SET status = 'running', keeper_pid = ?2, pid = ?3, keeper_start = ?4,
+             keeper_ns = ?5
          WHERE id = ?1 AND status = 'starting'",
-        db_params![id, i64::from(k.keeper), i64::from(k.pid), k.keeper_start],
+        db_params![
+            id,
+            i64::from(k.keeper),
+            i64::from(k.pid),
+            k.keeper_start,
+            crate::host::pid_namespace()
+        ],
     )?;
     Ok(())
 }
@@ -317,8 +328,18 @@ pub fn read_ending(dir: &Path) -> Option<Ending> {
 }
 
 fn keeper_alive(p: &Process) -> bool {
-    p.keeper_pid
-        .is_some_and(|pid| crate::host::is_running(pid, p.keeper_start))
+    p.keeper().is_some_and(|k| k.may_run())
+}
+
+impl Process {
+    /// Its keeper, as recorded.
+    pub fn keeper(&self) -> Option<crate::host::Recorded<'_>> {
+        self.keeper_pid.map(|pid| crate::host::Recorded {
+            pid,
+            start: self.keeper_start,
+            ns: self.keeper_ns.as_deref(),
+        })
+    }
 }
 
 /// Where a read of the log starts and ends, in bytes of the whole output.
@@ -463,9 +484,15 @@ pub fn kill(db: Db<'_>, root: &Path, p: &Process) -> Result<Process> {
             p.id, p.host
         )));
     }
+    if p.keeper().is_some_and(|k| !k.seen_here()) {
+        return Err(Error::failed(format!(
+            "background process {} was started in another PID namespace (by a goclaw outside the command this one runs in, or inside one): stop it from there",
+            p.id
+        )));
+    }
     // The keeper recorded, not whatever process has its pid now.
-    if let Some(pid) = p.keeper_pid {
-        crate::host::signal_recorded(pid, p.keeper_start, nix::sys::signal::Signal::SIGTERM);
+    if let Some(k) = p.keeper() {
+        k.signal(nix::sys::signal::Signal::SIGTERM);
     }
     let until = std::time::Instant::now() + super::run::KILL_GRACE + Duration::from_secs(2);
     let dir = process_dir(root, p.id);

@@ -1,8 +1,10 @@
 //! The command's own PID namespace, whose init is a process of the supervisor's: everything the
 //! command starts is in it, whatever it does (`setsid`, double forks, a fork-and-exit chain
 //! that outruns any walk of `/proc`), and the kernel kills all of it at once when that init
-//! ends. The command cannot signal the supervisor, which has no pid in the namespace, nor
-//! kill the init (an init takes no signal from inside its namespace but those it handles).
+//! ends. The command cannot signal the supervisor, which has no pid in the namespace and is
+//! in another process group, nor kill the init (an init takes no signal from inside its
+//! namespace but those it handles). A root command without a sandbox keeps every capability,
+//! and can undo this (ptrace the init): only a sandbox holds a hostile root command.
 //!
 //! Root needs no more than the namespace; another user needs a user namespace too, mapping only
 //! its own uid and gid (setuid programs such as `sudo` gain nothing there). Where neither is
@@ -22,7 +24,7 @@ use nix::sys::signal::{self, SaFlags, SigAction, SigHandler, SigSet, Signal};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid};
 
-use super::supervise::{Ended, STOP_SIGNALS};
+use super::supervise::{Ended, STOP_SIGNALS, Waited, wait_nohang};
 
 /// The namespaces the supervisor entered so far (a user one for a user other than root, a mount
 /// one with private mounts).
@@ -155,7 +157,7 @@ impl Init {
         let value: i32 = value.parse().ok()?;
         match kind {
             "exit" => Some(Ok(value)),
-            "signal" => Signal::try_from(value).ok().map(Err),
+            "signal" => Some(Err(value)),
             _ => None,
         }
     }
@@ -199,6 +201,10 @@ fn init(report: OwnedFd, grace: Duration, command: impl FnOnce() -> Infallible) 
         Err(_) => std::process::exit(127),
         Ok(ForkResult::Child) => {
             let _ = waited.thread_unblock();
+            // A process group of its own: a stop reaches it once, from this init (a signal to
+            // the caller's group would reach it a second time), and `kill 0` from the command
+            // reaches no further than what it started.
+            let _ = nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0));
             match command() {}
         }
         Ok(ForkResult::Parent { child }) => child,
@@ -230,7 +236,7 @@ fn init(report: OwnedFd, grace: Duration, command: impl FnOnce() -> Infallible) 
     }
     let said = match ended {
         Some(Ok(code)) => format!("exit {code}\n"),
-        Some(Err(sig)) => format!("signal {}\n", sig as i32),
+        Some(Err(sig)) => format!("signal {sig}\n"),
         None => String::new(),
     };
     let _ = std::fs::File::from(report).write_all(said.as_bytes());
@@ -269,23 +275,15 @@ enum Reaped {
 
 /// Reaps the processes of the namespace that have ended, the command first.
 fn reap(command: Pid) -> Reaped {
-    match waitpid(command, Some(WaitPidFlag::WNOHANG)) {
-        Ok(WaitStatus::Exited(_, code)) => return Reaped::Command(Ok(code)),
-        Ok(WaitStatus::Signaled(_, sig, _)) => return Reaped::Command(Err(sig)),
-        _ => {}
+    if let Waited::Ended(_, end) = wait_nohang(Some(command)) {
+        return Reaped::Command(end);
     }
     for _ in 0..1024 {
-        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
-            Ok(WaitStatus::Exited(pid, code)) if pid == command => {
-                return Reaped::Command(Ok(code));
-            }
-            Ok(WaitStatus::Signaled(pid, sig, _)) if pid == command => {
-                return Reaped::Command(Err(sig));
-            }
-            Ok(WaitStatus::StillAlive) => return Reaped::Idle,
-            Err(Errno::ECHILD) => return Reaped::NoneLeft,
-            Err(Errno::EINTR) | Ok(_) => {}
-            Err(_) => return Reaped::Idle,
+        match wait_nohang(None) {
+            Waited::Ended(pid, end) if pid == command => return Reaped::Command(end),
+            Waited::Ended(..) | Waited::Again => {}
+            Waited::StillAlive => return Reaped::Idle,
+            Waited::NoChild => return Reaped::NoneLeft,
         }
     }
     Reaped::Busy

@@ -36,7 +36,7 @@ use landlock::{
 };
 use nix::errno::Errno;
 use nix::sys::signal::{self, SigHandler, SigSet, Signal};
-use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::sys::wait::{WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid};
 
 use super::contain::Namespaces;
@@ -80,7 +80,7 @@ pub fn supervise(o: &Options) -> String {
             Ok(ForkResult::Parent { child }) => loop {
                 match waitpid(child, None) {
                     Ok(WaitStatus::Exited(_, code)) => std::process::exit(code),
-                    Ok(WaitStatus::Signaled(_, sig, _)) => die_by(sig),
+                    Ok(WaitStatus::Signaled(_, sig, _)) => die_by(sig as i32),
                     Err(Errno::EINTR) | Ok(_) => {}
                     Err(_) => std::process::exit(1),
                 }
@@ -167,7 +167,7 @@ pub fn supervise(o: &Options) -> String {
     match status.or(reaped) {
         Some(Ok(code)) => std::process::exit(code),
         Some(Err(sig)) => die_by(sig),
-        None => die_by(Signal::SIGTERM),
+        None => die_by(Signal::SIGTERM as i32),
     }
 }
 
@@ -193,12 +193,13 @@ fn supervise_init(waited: &SigSet, init: super::contain::Init, grace: Duration) 
     match init.ended() {
         Some(Ok(code)) => std::process::exit(code),
         Some(Err(sig)) => die_by(sig),
-        None => die_by(Signal::SIGTERM),
+        None => die_by(Signal::SIGTERM as i32),
     }
 }
 
-/// How the command ended: its exit code, or the signal that killed it.
-pub type Ended = Result<i32, Signal>;
+/// How the command ended: its exit code, or the number of the signal that killed it (a
+/// real-time one too).
+pub type Ended = Result<i32, i32>;
 
 /// Every signal ignored in this process back to its default, so the command starts as any
 /// program does (an ignored signal stays ignored across exec): the supervisor inherits what
@@ -341,22 +342,55 @@ fn drop_capabilities() -> Result<(), String> {
 }
 
 /// Reaps every child that has ended; returns the command's status if it is among them.
-fn reap(command: Pid) -> Option<Result<i32, Signal>> {
+fn reap(command: Pid) -> Option<Ended> {
     let mut status = None;
     loop {
-        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
-            Ok(WaitStatus::Exited(pid, code)) if pid == command => status = Some(Ok(code)),
-            Ok(WaitStatus::Signaled(pid, sig, _)) if pid == command => status = Some(Err(sig)),
-            Ok(WaitStatus::StillAlive) | Err(_) => return status,
-            Ok(_) => {}
+        match wait_nohang(None) {
+            Waited::Ended(pid, end) if pid == command => status = Some(end),
+            Waited::Ended(..) | Waited::Again => {}
+            Waited::StillAlive | Waited::NoChild => return status,
         }
+    }
+}
+
+/// What a wait that does not block found.
+pub enum Waited {
+    /// A process ended (reaped): its pid and how.
+    Ended(Pid, Ended),
+    StillAlive,
+    NoChild,
+    /// Interrupted, or a change that is not an end: wait again.
+    Again,
+}
+
+/// Waits without blocking for `pid` (`None`: any child). Not nix's `waitpid`: it cannot name a
+/// real-time signal, and fails after the kernel has reaped a process killed by one, whose end
+/// would then be lost and the command waited for until its time limit.
+pub fn wait_nohang(pid: Option<Pid>) -> Waited {
+    use nix::libc;
+    let mut status = 0;
+    // SAFETY: waitpid writes the status to a valid int.
+    let got = unsafe { libc::waitpid(pid.map_or(-1, Pid::as_raw), &mut status, libc::WNOHANG) };
+    match got {
+        0 => Waited::StillAlive,
+        n if n < 0 => match Errno::last() {
+            Errno::ECHILD => Waited::NoChild,
+            _ => Waited::Again,
+        },
+        n if libc::WIFEXITED(status) => {
+            Waited::Ended(Pid::from_raw(n), Ok(libc::WEXITSTATUS(status)))
+        }
+        n if libc::WIFSIGNALED(status) => {
+            Waited::Ended(Pid::from_raw(n), Err(libc::WTERMSIG(status)))
+        }
+        _ => Waited::Again,
     }
 }
 
 /// A stop signal came: the processes below the supervisor that left its group (`setsid`) get
 /// it too (those in the group got it with the supervisor), and the command and what it started
 /// have `grace` to end. The command's status, if it ended.
-fn settle(command: Pid, stop: Signal, grace: Duration) -> Option<Result<i32, Signal>> {
+fn settle(command: Pid, stop: Signal, grace: Duration) -> Option<Ended> {
     if grace.is_zero() {
         return None;
     }
@@ -390,20 +424,26 @@ fn settle(command: Pid, stop: Signal, grace: Duration) -> Option<Result<i32, Sig
     }
 }
 
-/// Ends by `sig` as the command did (so the parent sees the same status).
-fn die_by(sig: Signal) -> ! {
-    // SAFETY: restoring the default disposition before raising.
-    let _ = unsafe { signal::signal(sig, SigHandler::SigDfl) };
-    let mut set = SigSet::empty();
-    set.add(sig);
-    let _ = set.thread_unblock();
-    let _ = signal::raise(sig);
-    std::process::exit(128 + sig as i32)
+/// Ends by signal `sig` as the command did (so the parent sees the same status), a real-time
+/// one too.
+fn die_by(sig: i32) -> ! {
+    use nix::libc;
+    // SAFETY: the default disposition restored and the signal unblocked before raising it; no
+    // handler runs.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, sig);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::raise(sig);
+    }
+    std::process::exit(128 + sig)
 }
 
 /// Kills every process this supervisor has as a child (orphans are re-parented to it) until
 /// none is left; returns the command's status if it is reaped on the way.
-fn kill_descendants(command: Pid) -> Option<Result<i32, Signal>> {
+fn kill_descendants(command: Pid) -> Option<Ended> {
     let me = std::process::id() as i32;
     let mut status = None;
     for _ in 0..1000 {
