@@ -57,12 +57,21 @@ pub struct Limits {
     pub bytes: usize,
     /// Values (see [`MESSAGE_LIMIT_VALUES`]): more fail.
     pub values: usize,
+    /// A message is an event of a stream (its lines up to a blank one), not one line.
+    pub per_event: bool,
 }
 
 impl Limits {
+    /// A stdio server's: a message a line.
     pub const MCP: Limits = Limits {
         bytes: MESSAGE_LIMIT_BYTES,
         values: MESSAGE_LIMIT_VALUES,
+        per_event: false,
+    };
+    /// An event stream's (the SSE transport): a message an event.
+    pub const EVENTS: Limits = Limits {
+        per_event: true,
+        ..Limits::MCP
     };
 }
 
@@ -84,6 +93,38 @@ impl<R> BoundedLines<R> {
             seen,
         }
     }
+}
+
+/// An HTTP body of events, failing once an event reaches its limits ([`Limits::EVENTS`]);
+/// `seen` says which.
+pub fn bounded_events<S>(
+    body: S,
+    seen: Oversized,
+) -> impl futures::Stream<Item = std::io::Result<bytes::Bytes>>
+where
+    S: futures::Stream<Item = reqwest::Result<bytes::Bytes>>,
+{
+    use futures::StreamExt;
+    let mut scan = Scan {
+        limits: Limits::EVENTS,
+        ..Scan::default()
+    };
+    let mut failed = false;
+    body.map(move |chunk| {
+        if failed {
+            return Err(std::io::Error::other("the stream failed"));
+        }
+        let chunk = chunk.map_err(std::io::Error::other)?;
+        if let Some(reached) = scan.feed(&chunk) {
+            failed = true;
+            seen.0.store(reached, Ordering::Relaxed);
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "an event over the message limits",
+            ));
+        }
+        Ok(chunk)
+    })
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for BoundedLines<R> {
@@ -150,10 +191,17 @@ impl Scan {
             }
             match end {
                 Some(at) => {
-                    *self = Scan {
-                        limits: self.limits,
-                        ..Scan::default()
-                    };
+                    let blank = line.is_empty() || line == b"\r";
+                    if self.limits.per_event && !blank {
+                        // The event goes on: its counts too; a string does not span lines.
+                        self.in_string = false;
+                        self.escaped = false;
+                    } else {
+                        *self = Scan {
+                            limits: self.limits,
+                            ..Scan::default()
+                        };
+                    }
                     rest = &rest[at + 1..];
                 }
                 None => break,
@@ -214,6 +262,7 @@ mod tests {
         Limits {
             bytes,
             values: usize::MAX,
+            per_event: false,
         }
     }
 
@@ -259,6 +308,7 @@ mod tests {
         let values = |values| Limits {
             bytes: 1 << 20,
             values,
+            per_event: false,
         };
         // `{`, two `,` between members, `[` and its `,`: 5; the string's are not counted.
         let line = br#"{"a":1,"b":"x,{[\",[","c":[1,2]}"#;

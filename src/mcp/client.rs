@@ -140,7 +140,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
             let url = server.url.clone().unwrap_or_default();
             let custom = header_map(server, headers)?;
             let served = tokio::time::timeout(timeout, async {
-                let pair = super::sse::connect(&url, custom)
+                let pair = super::sse::connect(&url, custom, oversized.clone())
                     .await
                     .map_err(|e| Error::upstream(format!("MCP server `{}`: {e}", server.name)))?;
                 Ok::<_, Error>(config.serve(pair).await)

@@ -18,7 +18,14 @@ pub type Incoming = Pin<Box<dyn Stream<Item = ServerJsonRpcMessage> + Send>>;
 /// Opens the event stream at `url`, waits for the `endpoint` event and returns the pair rmcp
 /// serves over. `headers` go on the GET and on every POST. The error says what went wrong (the
 /// HTTP status, a stream that ended before naming its endpoint, an endpoint on another origin).
-pub async fn connect(url: &str, headers: HeaderMap) -> Result<(Outgoing, Incoming), String> {
+/// An event larger than one message may be (16 MiB, or 200 000 JSON elements) ends the stream
+/// and is said through `oversized` (an event had no bound: one that never ended grew without
+/// limit).
+pub async fn connect(
+    url: &str,
+    headers: HeaderMap,
+    oversized: super::bounded::Oversized,
+) -> Result<(Outgoing, Incoming), String> {
     let base = reqwest::Url::parse(url).map_err(|e| format!("invalid URL `{url}`: {e}"))?;
     let client = crate::providers::http::client_builder()
         .default_headers(headers)
@@ -33,7 +40,8 @@ pub async fn connect(url: &str, headers: HeaderMap) -> Result<(Outgoing, Incomin
     if !response.status().is_success() {
         return Err(format!("event stream refused: HTTP {}", response.status()));
     }
-    let mut events = response.bytes_stream().eventsource();
+    let mut events =
+        super::bounded::bounded_events(response.bytes_stream(), oversized).eventsource();
     let endpoint = loop {
         match events.next().await {
             Some(Ok(event)) if event.event == "endpoint" => break event.data,
@@ -112,7 +120,8 @@ mod tests {
             .enable_all()
             .build()
             .unwrap();
-        rt.block_on(connect(url, HeaderMap::new())).map(|_| ())
+        rt.block_on(connect(url, HeaderMap::new(), Default::default()))
+            .map(|_| ())
     }
 
     #[test]
@@ -127,6 +136,33 @@ mod tests {
         let url = serve_events(": nothing here\n\n");
         let err = connect_to(&url).unwrap_err();
         assert!(err.contains("before naming its endpoint"), "{err}");
+    }
+
+    #[test]
+    fn an_event_larger_than_a_message_ends_the_stream_and_says_why() {
+        use crate::mcp::bounded::Oversized;
+        let line = format!("data: {}\n", "x".repeat(1 << 20));
+        // One event of 17 lines of 1 MiB (no line over the limit, the event over it), and
+        // one that never ends.
+        let many = format!("event: message\n{}\n", line.repeat(17));
+        let endless = format!("event: message\ndata: {}", "y".repeat(17 << 20));
+        for body in [many, endless] {
+            let body: &'static str =
+                Box::leak(format!("event: endpoint\ndata: /messages\n\n{body}").into_boxed_str());
+            let url = serve_events(body);
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let seen = Oversized::default();
+            let ended = rt.block_on(async {
+                let (_out, mut incoming) =
+                    connect(&url, HeaderMap::new(), seen.clone()).await.unwrap();
+                incoming.next().await.is_none()
+            });
+            assert!(ended);
+            assert!(seen.or(&"closed").contains("16 MiB"), "{}", seen.or(&"x"));
+        }
     }
 
     #[test]
