@@ -82,10 +82,15 @@ pub fn pid_place() -> String {
 
 /// This process's PID namespace (`pid:[4026531836]`; empty without `/proc`): a goclaw in a
 /// command's namespace (an exec's) sees other pids than the goclaw outside it.
-pub fn pid_namespace() -> String {
-    std::fs::read_link("/proc/self/ns/pid")
-        .map(|l| l.to_string_lossy().into_owned())
-        .unwrap_or_default()
+/// Read once: a process does not change its own PID namespace (a supervisor's `unshare`
+/// changes its children's).
+pub fn pid_namespace() -> &'static str {
+    static NS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    NS.get_or_init(|| {
+        std::fs::read_link("/proc/self/ns/pid")
+            .map(|l| l.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    })
 }
 
 /// A process as a row recorded it, on this host: its pid, when it started

@@ -86,10 +86,7 @@ impl<R> BoundedLines<R> {
     pub fn new(inner: R, limits: Limits, seen: Oversized) -> Self {
         BoundedLines {
             inner,
-            scan: Scan {
-                limits,
-                ..Scan::default()
-            },
+            scan: Scan::new(limits),
             seen,
         }
     }
@@ -105,24 +102,14 @@ where
     S: futures::Stream<Item = reqwest::Result<bytes::Bytes>>,
 {
     use futures::StreamExt;
-    let mut scan = Scan {
-        limits: Limits::EVENTS,
-        ..Scan::default()
-    };
+    let mut scan = Scan::new(Limits::EVENTS);
     let mut failed = false;
     body.map(move |chunk| {
         if failed {
             return Err(std::io::Error::other("the stream failed"));
         }
         let chunk = chunk.map_err(std::io::Error::other)?;
-        if let Some(reached) = scan.feed(&chunk) {
-            failed = true;
-            seen.0.store(reached, Ordering::Relaxed);
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "an event over the message limits",
-            ));
-        }
+        scan.take(&chunk, &seen).inspect_err(|_| failed = true)?;
         Ok(chunk)
     })
 }
@@ -139,26 +126,18 @@ impl<R: AsyncRead + Unpin> AsyncRead for BoundedLines<R> {
             Poll::Ready(Ok(())) => {}
             other => return other,
         }
-        let Some(reached) = this.scan.feed(&buf.filled()[before..]) else {
-            return Poll::Ready(Ok(()));
-        };
-        // An error leaves the buffer as it was (what AsyncRead's callers count on).
-        buf.set_filled(before);
-        this.seen.0.store(reached, Ordering::Relaxed);
-        let what = match reached {
-            BYTES => format!("a message of {} bytes or more", this.scan.limits.bytes),
-            _ => format!("a message of more than {} values", this.scan.limits.values),
-        };
-        Poll::Ready(Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            what,
-        )))
+        let taken = this.scan.take(&buf.filled()[before..], &this.seen);
+        if taken.is_err() {
+            // An error leaves the buffer as it was (what AsyncRead's callers count on).
+            buf.set_filled(before);
+        }
+        Poll::Ready(taken)
     }
 }
 
 /// Where the line being read stands: its bytes and values so far, and whether the scan is in a
 /// string (after an escape).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Scan {
     limits: Limits,
     bytes: usize,
@@ -167,13 +146,31 @@ struct Scan {
     escaped: bool,
 }
 
-impl Default for Limits {
-    fn default() -> Self {
-        Limits::MCP
-    }
-}
-
 impl Scan {
+    fn new(limits: Limits) -> Scan {
+        Scan {
+            limits,
+            bytes: 0,
+            values: 0,
+            in_string: false,
+            escaped: false,
+        }
+    }
+
+    /// Takes in `new`; once a message reaches a limit, `seen` records which and the error
+    /// names it.
+    fn take(&mut self, new: &[u8], seen: &Oversized) -> std::io::Result<()> {
+        let Some(reached) = self.feed(new) else {
+            return Ok(());
+        };
+        seen.0.store(reached, Ordering::Relaxed);
+        let what = match reached {
+            BYTES => format!("a message of {} bytes or more", self.limits.bytes),
+            _ => format!("a message of more than {} values", self.limits.values),
+        };
+        Err(std::io::Error::new(std::io::ErrorKind::InvalidData, what))
+    }
+
     /// Takes in the bytes of one read; the limit a line reached (`BYTES` or `VALUES`), if any.
     fn feed(&mut self, new: &[u8]) -> Option<u8> {
         let mut rest = new;
@@ -197,10 +194,7 @@ impl Scan {
                         self.in_string = false;
                         self.escaped = false;
                     } else {
-                        *self = Scan {
-                            limits: self.limits,
-                            ..Scan::default()
-                        };
+                        *self = Scan::new(self.limits);
                     }
                     rest = &rest[at + 1..];
                 }

@@ -51,16 +51,16 @@ pub fn hidden_parts(text: &str) -> Vec<String> {
     let Some(url) = parsed(text) else {
         return Vec::new();
     };
+    let decode = |p: &str| {
+        percent_encoding::percent_decode_str(p)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
     let mut parts: Vec<String> = vec![url.username().to_string()];
     parts.extend(url.password().map(str::to_string));
     if !url.username().is_empty() || url.password().is_some() {
         // What an HTTP client sends of them: `Authorization: Basic base64(user:password)`.
         use base64::Engine;
-        let decode = |p: &str| {
-            percent_encoding::percent_decode_str(p)
-                .decode_utf8_lossy()
-                .into_owned()
-        };
         let pair = format!(
             "{}:{}",
             decode(url.username()),
@@ -81,17 +81,11 @@ pub fn hidden_parts(text: &str) -> Vec<String> {
         parts.extend(url.query_pairs().map(|(_, v)| v.into_owned()));
     }
     parts.extend(url.fragment().map(str::to_string));
-    let decoded: Vec<String> = parts
-        .iter()
-        .map(|p| {
-            percent_encoding::percent_decode_str(p)
-                .decode_utf8_lossy()
-                .into_owned()
-        })
-        .collect();
+    let decoded: Vec<String> = parts.iter().map(|p| decode(p)).collect();
     parts.extend(decoded);
     parts.retain(|p| p.len() >= 4);
-    parts.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    // Longest first; equal parts next to each other, so each is kept once.
+    parts.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     parts.dedup();
     parts
 }

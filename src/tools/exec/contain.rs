@@ -17,11 +17,9 @@ use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::time::{Duration, Instant};
 
-use nix::errno::Errno;
 use nix::mount::{MsFlags, mount};
 use nix::sched::{CloneFlags, unshare};
 use nix::sys::signal::{self, SaFlags, SigAction, SigHandler, SigSet, Signal};
-use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid};
 
 use super::supervise::{Ended, STOP_SIGNALS, Waited, wait_nohang};
@@ -141,8 +139,8 @@ impl Init {
     /// Whether the init has ended (and was reaped).
     pub fn reaped(&self) -> bool {
         !matches!(
-            waitpid(self.pid, Some(WaitPidFlag::WNOHANG)),
-            Ok(WaitStatus::StillAlive) | Err(Errno::EINTR)
+            wait_nohang(Some(self.pid)),
+            Waited::StillAlive | Waited::Again
         )
     }
 

@@ -164,11 +164,7 @@ pub fn supervise(o: &Options) -> String {
         }
     }
     let reaped = kill_descendants(child);
-    match status.or(reaped) {
-        Some(Ok(code)) => std::process::exit(code),
-        Some(Err(sig)) => die_by(sig),
-        None => die_by(Signal::SIGTERM as i32),
-    }
+    end_as(status.or(reaped))
 }
 
 /// The command runs in its own PID namespace under `init`: until it ends or a stop signal
@@ -190,7 +186,13 @@ fn supervise_init(waited: &SigSet, init: super::contain::Init, grace: Duration) 
             }
         }
     }
-    match init.ended() {
+    end_as(init.ended())
+}
+
+/// Ends as the command did: its exit code, or its signal (SIGTERM when its end is unknown, as
+/// when it was killed before it could be reaped).
+fn end_as(ended: Option<Ended>) -> ! {
+    match ended {
         Some(Ok(code)) => std::process::exit(code),
         Some(Err(sig)) => die_by(sig),
         None => die_by(Signal::SIGTERM as i32),
@@ -207,27 +209,18 @@ pub type Ended = Result<i32, i32>;
 /// `sigaction` refuses to touch, hence the system call).
 fn default_dispositions() {
     use nix::libc;
-    /// The kernel's `struct sigaction` (x86_64 and aarch64 alike).
+    /// The kernel's `struct sigaction` (x86_64 and aarch64 alike); all zero is SIG_DFL.
     #[repr(C)]
+    #[derive(Default)]
     struct KernelAction {
         handler: usize,
         flags: libc::c_ulong,
         restorer: usize,
         mask: u64,
     }
-    let default = KernelAction {
-        handler: 0,
-        flags: 0,
-        restorer: 0,
-        mask: 0,
-    };
+    let default = KernelAction::default();
     for sig in 1..=64 {
-        let mut now = KernelAction {
-            handler: 0,
-            flags: 0,
-            restorer: 0,
-            mask: 0,
-        };
+        let mut now = KernelAction::default();
         // SAFETY: rt_sigaction with valid structs of the kernel's layout and its mask size (8
         // bytes); SIG_DFL installs no handler.
         unsafe {
