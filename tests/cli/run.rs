@@ -1818,14 +1818,7 @@ fn runs_cancel_signals_the_process_that_ran_the_run_not_one_that_got_its_pid_sin
         env.home().display(),
         env!("CARGO_BIN_EXE_goclaw")
     );
-    let o = env.run(&[
-        "--config",
-        "none.toml",
-        "tools",
-        "exec",
-        "exec",
-        &json!({ "command": nested }).to_string(),
-    ]);
+    let o = crate::trust::exec_with(&env, "none.toml", &nested);
     assert!(stdout(&o).contains("listed"), "{}", stdout(&o));
     let shown = json(&env.run(&["runs", "show", live]));
     assert_eq!(shown["run"]["status"], "running", "{shown}");

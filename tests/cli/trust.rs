@@ -28,15 +28,13 @@ pub fn sandbox_modes() -> Vec<&'static str> {
 }
 
 /// `goclaw --config CFG tools exec exec {"command": COMMAND}`.
-fn exec_with(env: &TestEnv, cfg: &str, command: &str) -> std::process::Output {
-    env.run(&[
-        "--config",
-        cfg,
-        "tools",
-        "exec",
-        "exec",
-        &json!({ "command": command }).to_string(),
-    ])
+pub(crate) fn exec_with(env: &TestEnv, cfg: &str, command: &str) -> std::process::Output {
+    exec_call(env, cfg, &json!({ "command": command }))
+}
+
+/// `goclaw --config CFG tools exec exec ARGS`.
+pub(crate) fn exec_call(env: &TestEnv, cfg: &str, args: &Value) -> std::process::Output {
+    env.run(&["--config", cfg, "tools", "exec", "exec", &args.to_string()])
 }
 
 /// The same: exit code and what the model would read.
@@ -1217,18 +1215,14 @@ fn a_command_ends_the_call_however_it_dies_and_a_stop_reaches_it_once() {
         let cfg = format!("{mode}.toml");
         env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
         let started = Instant::now();
-        let o = env.run(&[
-            "--config",
+        let o = exec_call(
+            &env,
             &cfg,
-            "tools",
-            "exec",
-            "exec",
             &json!({
                 "command": format!("echo before; exec {py} -c 'import os, signal; os.kill(os.getpid(), signal.SIGRTMIN + 2)'"),
                 "timeout": 20
-            })
-            .to_string(),
-        ]);
+            }),
+        );
         assert_ne!(code(&o), 7, "{mode}: {}", stdout(&o));
         assert!(stdout(&o).contains("before"), "{mode}: {}", stdout(&o));
         assert!(
@@ -1237,18 +1231,14 @@ fn a_command_ends_the_call_however_it_dies_and_a_stop_reaches_it_once() {
             started.elapsed()
         );
         let log = env.work().join(format!("signals-{i}"));
-        let o = env.run(&[
-            "--config",
+        let o = exec_call(
+            &env,
             &cfg,
-            "tools",
-            "exec",
-            "exec",
             &json!({
                 "command": format!("exec {py} {} {}", counter.display(), log.display()),
                 "timeout": 1
-            })
-            .to_string(),
-        ]);
+            }),
+        );
         assert_eq!(code(&o), 7, "{mode}: {}", stdout(&o));
         let seen = std::fs::read_to_string(&log).unwrap_or_default();
         assert_eq!(seen.lines().count(), 1, "{mode}: SIGTERM came {seen:?}");
