@@ -895,8 +895,8 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Turn a job on (due again at its next time)')
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Turn a job off')
             [CompletionResult]::new('runs', 'runs', [CompletionResultType]::ParameterValue, 'Runs, newest first (of one job, or all)')
-            [CompletionResult]::new('tick', 'tick', [CompletionResultType]::ParameterValue, 'Run every due job once, then exit (call it from crontab every minute); SIGINT or SIGTERM stop the job running (recorded as failed) and exit 130 or 143')
-            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Tick in a loop until SIGINT or SIGTERM, which end it with exit 0 (a service manager''s stop is the daemon''s normal end, not a failure); a job running then is stopped and recorded as failed')
+            [CompletionResult]::new('tick', 'tick', [CompletionResultType]::ParameterValue, 'Run every due job once, then exit (call it from crontab every minute); SIGINT, SIGTERM or SIGHUP stop the job running (recorded as failed) and exit 130, 143 or 129')
+            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Tick in a loop until SIGINT, SIGTERM or SIGHUP (unless started under `nohup`), which end it with exit 0 (a service manager''s stop is the daemon''s normal end, not a failure); a job running then is stopped and recorded as failed')
             break
         }
         'goclaw;cron;add' {

@@ -848,8 +848,8 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand enable 'Turn a job on (due again at its next time)'
             cand disable 'Turn a job off'
             cand runs 'Runs, newest first (of one job, or all)'
-            cand tick 'Run every due job once, then exit (call it from crontab every minute); SIGINT or SIGTERM stop the job running (recorded as failed) and exit 130 or 143'
-            cand daemon 'Tick in a loop until SIGINT or SIGTERM, which end it with exit 0 (a service manager''s stop is the daemon''s normal end, not a failure); a job running then is stopped and recorded as failed'
+            cand tick 'Run every due job once, then exit (call it from crontab every minute); SIGINT, SIGTERM or SIGHUP stop the job running (recorded as failed) and exit 130, 143 or 129'
+            cand daemon 'Tick in a loop until SIGINT, SIGTERM or SIGHUP (unless started under `nohup`), which end it with exit 0 (a service manager''s stop is the daemon''s normal end, not a failure); a job running then is stopped and recorded as failed'
         }
         &'goclaw;cron;add'= {
             cand --db 'The store: a SQLite file, or a postgres:// URL [default: $GOCLAW_HOME/goclaw.db or $XDG_DATA_HOME/goclaw/goclaw.db]'

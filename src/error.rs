@@ -30,6 +30,8 @@ pub enum ErrorKind {
     Upstream,
     /// A bug in goclaw.
     Internal,
+    /// Stopped by SIGHUP (the terminal that ran it closed), unless started with it ignored.
+    HungUp,
     /// Interrupted by SIGINT.
     Interrupted,
     /// Stopped by SIGTERM.
@@ -38,7 +40,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in exit-code order.
-    pub const ALL: [ErrorKind; 11] = [
+    pub const ALL: [ErrorKind; 12] = [
         ErrorKind::Failed,
         ErrorKind::Usage,
         ErrorKind::Denied,
@@ -48,6 +50,7 @@ impl ErrorKind {
         ErrorKind::Timeout,
         ErrorKind::Upstream,
         ErrorKind::Internal,
+        ErrorKind::HungUp,
         ErrorKind::Interrupted,
         ErrorKind::Terminated,
     ];
@@ -63,6 +66,7 @@ impl ErrorKind {
             ErrorKind::Timeout => 7,
             ErrorKind::Upstream => 8,
             ErrorKind::Internal => 10,
+            ErrorKind::HungUp => 129,
             ErrorKind::Interrupted => 130,
             ErrorKind::Terminated => 143,
         }
@@ -80,6 +84,7 @@ impl ErrorKind {
             ErrorKind::Timeout => "timeout",
             ErrorKind::Upstream => "upstream",
             ErrorKind::Internal => "internal",
+            ErrorKind::HungUp => "hangup",
             ErrorKind::Interrupted => "interrupted",
             ErrorKind::Terminated => "terminated",
         }
@@ -104,6 +109,7 @@ impl ErrorKind {
             ErrorKind::Timeout => "a time limit was reached",
             ErrorKind::Upstream => "an LLM provider, MCP server or network peer failed",
             ErrorKind::Internal => "a bug",
+            ErrorKind::HungUp => "SIGHUP",
             ErrorKind::Interrupted => "SIGINT",
             ErrorKind::Terminated => "SIGTERM",
         }

@@ -1,6 +1,7 @@
 //! Facts about this host that need a system call but no network: its interface addresses, its
 //! time zones, its name, whether a process exists and signalling the very process a row
-//! recorded; and reading a document with a bound on its size.
+//! recorded, which signals this process ignores; and reading a document with a bound on its
+//! size.
 
 use std::io::Read;
 use std::net::IpAddr;
@@ -191,6 +192,20 @@ pub fn signal_recorded(pid: i64, start: Option<i64>, signal: nix::sys::signal::S
     }
 }
 
+/// Whether this process ignores `signal` (`SigIgn` in `/proc/self/status`): `nohup` and a
+/// shell's `trap '' HUP` start a command with SIGHUP ignored, and a handler installed for it
+/// would undo that. Ask before installing one. `false` when `/proc` cannot say.
+pub fn ignores(signal: nix::sys::signal::Signal) -> bool {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return false;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (signal as i32 - 1)) != 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,5 +281,16 @@ mod tests {
     fn lists_without_loopback() {
         let addrs = server_addresses().unwrap();
         assert!(addrs.iter().all(|a| !a.is_loopback()));
+    }
+
+    #[test]
+    fn an_ignored_signal_is_seen_as_ignored() {
+        use nix::sys::signal::{SigHandler, Signal, signal};
+        // SIGUSR2: no test of this process uses it.
+        // SAFETY: a disposition change, restored below; no handler runs.
+        let before = unsafe { signal(Signal::SIGUSR2, SigHandler::SigIgn) }.unwrap();
+        assert!(ignores(Signal::SIGUSR2));
+        unsafe { signal(Signal::SIGUSR2, before) }.unwrap();
+        assert!(!ignores(Signal::SIGUSR2));
     }
 }

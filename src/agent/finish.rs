@@ -4,6 +4,7 @@
 
 use super::turn::RunState;
 use super::*;
+use crate::tools::Stopped;
 
 impl Runner<'_> {
     /// The status and error of the loop's end; the answer, sanitised, for a completed run.
@@ -45,17 +46,20 @@ impl Runner<'_> {
                     self.cancel.withdrawn().unwrap_or_default(),
                 )),
             ),
-            End::Cancelled if self.cancel.terminated() => (
-                RunStatus::Cancelled,
-                Some(Error::new(
-                    ErrorKind::Terminated,
-                    "the run was cancelled (SIGTERM)",
-                )),
-            ),
-            End::Cancelled => (
-                RunStatus::Cancelled,
-                Some(Error::new(ErrorKind::Interrupted, "the run was cancelled")),
-            ),
+            End::Cancelled => match self.cancel.stopped_by() {
+                // SIGTERM and SIGHUP say which; Ctrl-C is the usual way and says nothing more.
+                Some(why @ (Stopped::Terminated | Stopped::HungUp)) => (
+                    RunStatus::Cancelled,
+                    Some(Error::new(
+                        why.error_kind(),
+                        format!("the run was cancelled ({})", why.error_kind().meaning()),
+                    )),
+                ),
+                _ => (
+                    RunStatus::Cancelled,
+                    Some(Error::new(ErrorKind::Interrupted, "the run was cancelled")),
+                ),
+            },
             End::TimedOut => (
                 RunStatus::TimedOut,
                 Some(Error::new(

@@ -56,7 +56,8 @@ const CHILD_EVENTS_DRAIN: Duration = Duration::from_secs(3);
 /// Messages are checkpointed every this many iterations.
 const CHECKPOINT_EVERY: u32 = 5;
 
-/// Cancellation shared with signal handlers (SIGINT, SIGTERM); tool calls stop on the same flag.
+/// Cancellation shared with signal handlers (SIGHUP, SIGINT, SIGTERM); tool calls stop on the
+/// same flag.
 #[derive(Default)]
 pub struct Cancel {
     signal: crate::tools::SignalFlag,
@@ -74,8 +75,9 @@ impl std::fmt::Debug for Cancel {
 }
 
 impl Cancel {
-    pub fn cancel(&self, terminated: bool) {
-        self.signal.raise(terminated);
+    /// Stops the run as `why` (a signal) would: the first reason given is the one kept.
+    pub fn cancel(&self, why: crate::tools::Stopped) {
+        self.signal.raise(why);
         self.notify.notify_waiters();
     }
     /// Stops the run because its work was taken from it (tools stop as on SIGTERM); the run
@@ -84,7 +86,7 @@ impl Cancel {
         if let Ok(mut w) = self.withdrawn.lock() {
             w.get_or_insert(why);
         }
-        self.cancel(true);
+        self.cancel(crate::tools::Stopped::Terminated);
     }
     /// Why the run's work was taken from it, if it was.
     pub fn withdrawn(&self) -> Option<String> {
@@ -93,9 +95,9 @@ impl Cancel {
     pub fn is_cancelled(&self) -> bool {
         self.signal.get().is_some()
     }
-    /// SIGTERM (not SIGINT) cancelled the run.
-    pub fn terminated(&self) -> bool {
-        self.signal.get() == Some(crate::tools::Stopped::Terminated)
+    /// The signal that cancelled the run, if one did.
+    pub fn stopped_by(&self) -> Option<crate::tools::Stopped> {
+        self.signal.get()
     }
     /// The flag itself, for tools that wait (they stop their process when it is set).
     pub fn flag(&self) -> crate::tools::SignalFlag {

@@ -63,16 +63,16 @@ pub enum CronCommand {
         #[command(flatten)]
         page: PageArgs,
     },
-    /// Run every due job once, then exit (call it from crontab every minute); SIGINT or
-    /// SIGTERM stop the job running (recorded as failed) and exit 130 or 143
+    /// Run every due job once, then exit (call it from crontab every minute); SIGINT, SIGTERM
+    /// or SIGHUP stop the job running (recorded as failed) and exit 130, 143 or 129
     Tick {
         /// Also run this job now, due or not
         #[arg(long)]
         force: Option<String>,
     },
-    /// Tick in a loop until SIGINT or SIGTERM, which end it with exit 0 (a service manager's
-    /// stop is the daemon's normal end, not a failure); a job running then is stopped and
-    /// recorded as failed
+    /// Tick in a loop until SIGINT, SIGTERM or SIGHUP (unless started under `nohup`), which end
+    /// it with exit 0 (a service manager's stop is the daemon's normal end, not a failure); a job
+    /// running then is stopped and recorded as failed
     Daemon {
         /// Time between ticks
         #[arg(long, default_value = "60s")]
@@ -399,8 +399,10 @@ fn tick(ctx: &Context, force: Option<&str>, stop: Option<&SignalFlag>) -> Result
     report
 }
 
-/// Ticks every `interval` until SIGINT or SIGTERM, which stop the job running (recorded as
-/// failed) or the wait between ticks.
+/// Ticks every `interval` until SIGINT, SIGTERM or SIGHUP, which stop the job running (recorded
+/// as failed) or the wait between ticks. SIGHUP is no "reload" here (the jobs are read from the
+/// store at every tick; a changed config needs a restart): it stops the daemon as it stops any
+/// command, so a daemon left in a terminal ends with it.
 fn daemon(ctx: &Context, interval: &str) -> Result<Status> {
     let every = super::shared::parse_duration(interval)?;
     if every < Duration::from_secs(1) {

@@ -104,7 +104,7 @@ pub fn hint_if_terminal(out: &crate::output::Output) {
 
 /// How a filter (scrub, sanitize) meets its input over time: whether more is waiting when a read came back short
 /// (stdin that paused, as under `tail -f`, gets what is final flushed), and waiting for input
-/// that a SIGINT or SIGTERM ends.
+/// that a SIGHUP, SIGINT or SIGTERM ends.
 pub(super) struct Pace<'a> {
     /// The input's descriptor when it can pause (see [`Opened::live`]).
     pub live: Option<std::os::fd::BorrowedFd<'a>>,

@@ -55,8 +55,8 @@ pub fn run(ctx: &Context, args: SanitizeArgs) -> Result<Status> {
 
 /// A live stdin (`some-llm-cli | goclaw sanitize`): when the writer pauses, what is final is
 /// printed and flushed at once (see [`sanitize::Stream`]); the output is byte for byte what a
-/// whole read would print. SIGINT or SIGTERM ends the input: what was read is cleaned and
-/// printed, then exit 130 or 143.
+/// whole read would print. SIGINT, SIGTERM or SIGHUP ends the input: what was read is cleaned
+/// and printed, then exit 130, 143 or 129.
 fn stream(ctx: &Context, mut input: Opened) -> Result<Status> {
     use std::io::Write;
     use std::os::fd::AsFd;

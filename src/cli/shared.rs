@@ -140,25 +140,36 @@ fn capped(d: Duration) -> std::result::Result<Duration, String> {
     }
 }
 
-/// SIGINT and SIGTERM cancel the run (it then ends cleanly and records why).
+/// SIGINT, SIGTERM and SIGHUP (unless the command started with it ignored, as under `nohup`)
+/// cancel the run: it then ends cleanly and records why.
 pub(crate) fn watch_signals(
     rt: &tokio::runtime::Runtime,
     cancel: std::sync::Arc<crate::agent::Cancel>,
 ) -> Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
     let _guard = rt.enter();
-    let mut int = signal(SignalKind::interrupt())
-        .map_err(|e| Error::internal(format!("cannot watch SIGINT: {e}")))?;
-    let mut term = signal(SignalKind::terminate())
-        .map_err(|e| Error::internal(format!("cannot watch SIGTERM: {e}")))?;
+    let mut watched = Vec::new();
+    for why in super::signals::stopping() {
+        let Some(sig) = why.signal() else { continue };
+        let stream = signal(SignalKind::from_raw(sig as i32))
+            .map_err(|e| Error::internal(format!("cannot watch {sig}: {e}")))?;
+        watched.push((why, stream));
+    }
+    if watched.is_empty() {
+        return Ok(());
+    }
     rt.spawn(async move {
-        let terminated = tokio::select! {
-            _ = int.recv() => false,
-            _ = term.recv() => true,
-        };
-        cancel.cancel(terminated);
+        let arrivals = watched.iter_mut().map(|(why, stream)| {
+            let why = *why;
+            Box::pin(async move {
+                stream.recv().await;
+                why
+            })
+        });
+        let (why, _, _) = futures::future::select_all(arrivals).await;
+        cancel.cancel(why);
         // A statement waiting in the server (a lock another session holds) would not see it.
-        std::thread::spawn(move || crate::store::db::cancel_queries(terminated));
+        std::thread::spawn(move || crate::store::db::cancel_queries(why.error_kind()));
     });
     Ok(())
 }

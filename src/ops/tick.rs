@@ -23,7 +23,7 @@ use crate::store::{Store, now_ms};
 use crate::tools::child_run::{self, Message, RunFlags};
 use crate::tools::exec::run::KILL_GRACE;
 use crate::tools::gate::{CallRequest, Ceiling, OnAsk};
-use crate::tools::{SignalFlag, StopWhen, Stopped};
+use crate::tools::{SignalFlag, StopWhen};
 
 /// How long a claimed job may take before another tick may take it over.
 pub const RUN_TIMEOUT: Duration = Duration::from_secs(30 * 60);
@@ -107,7 +107,7 @@ fn run_claimed(
     });
     // A job that failed once a signal came failed because of it: the record says so.
     if let Some(signal) = stop.and_then(SignalFlag::get).filter(|_| !end.ok) {
-        // "SIGINT" or "SIGTERM": a signal flag holds nothing else.
+        // "SIGHUP", "SIGINT" or "SIGTERM": a signal flag holds nothing else.
         let name = signal.error_kind().meaning();
         let why = end.error.take().unwrap_or_default();
         end.error = Some(if why.contains(name) {
@@ -332,10 +332,8 @@ fn run_child(
         }
         match (signalled, stop.and_then(SignalFlag::get)) {
             (None, Some(why)) => {
-                let sig = match why {
-                    Stopped::Terminated => nix::sys::signal::Signal::SIGTERM,
-                    _ => nix::sys::signal::Signal::SIGINT,
-                };
+                // The same signal: the run records what stopped it (a deadline is no signal).
+                let sig = why.signal().unwrap_or(nix::sys::signal::Signal::SIGTERM);
                 let _ = nix::sys::signal::kill(pid, sig);
                 signalled = Some(Instant::now());
             }

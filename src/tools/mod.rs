@@ -134,6 +134,8 @@ impl From<crate::error::Error> for ToolResult {
 pub enum Stopped {
     /// The caller's deadline passed (a run's `--timeout`).
     Deadline,
+    /// SIGHUP: the terminal the command ran in closed.
+    HungUp,
     /// SIGINT.
     Interrupted,
     /// SIGTERM.
@@ -141,36 +143,62 @@ pub enum Stopped {
 }
 
 impl Stopped {
-    /// The error kind a command line exits with (7, 130, 143).
+    /// The signals that stop a command, as [`Stopped`] names them.
+    pub const SIGNALS: [Stopped; 3] = [Stopped::HungUp, Stopped::Interrupted, Stopped::Terminated];
+
+    /// The error kind a command line exits with (7, 129, 130, 143).
     pub fn error_kind(self) -> crate::error::ErrorKind {
         match self {
             Stopped::Deadline => crate::error::ErrorKind::Timeout,
+            Stopped::HungUp => crate::error::ErrorKind::HungUp,
             Stopped::Interrupted => crate::error::ErrorKind::Interrupted,
             Stopped::Terminated => crate::error::ErrorKind::Terminated,
+        }
+    }
+
+    /// The signal that stops this way (`None` for a deadline).
+    pub fn signal(self) -> Option<nix::sys::signal::Signal> {
+        use nix::sys::signal::Signal;
+        match self {
+            Stopped::Deadline => None,
+            Stopped::HungUp => Some(Signal::SIGHUP),
+            Stopped::Interrupted => Some(Signal::SIGINT),
+            Stopped::Terminated => Some(Signal::SIGTERM),
+        }
+    }
+
+    /// The stop a signal number means, if it is one of [`Stopped::SIGNALS`].
+    pub fn from_signal(number: i32) -> Option<Stopped> {
+        Self::SIGNALS
+            .into_iter()
+            .find(|s| s.signal().is_some_and(|sig| sig as i32 == number))
+    }
+
+    /// How a message says it: "interrupted (SIGINT)", "the run's deadline passed".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Stopped::Deadline => "the run's deadline passed",
+            Stopped::HungUp => "hung up (SIGHUP)",
+            Stopped::Interrupted => "interrupted (SIGINT)",
+            Stopped::Terminated => "terminated (SIGTERM)",
         }
     }
 }
 
 /// The signal that stopped a command, shared between whoever watches the signals and the
-/// calls that must stop: unset, SIGINT or SIGTERM (the first one wins).
+/// calls that must stop: unset, or one of [`Stopped::SIGNALS`] (the first one wins).
 #[derive(Debug, Clone, Default)]
-pub struct SignalFlag(std::sync::Arc<std::sync::atomic::AtomicU8>);
+pub struct SignalFlag(std::sync::Arc<std::sync::atomic::AtomicI32>);
 
 impl SignalFlag {
-    const INTERRUPTED: u8 = 1;
-    const TERMINATED: u8 = 2;
-
-    /// Records `why` (SIGINT or SIGTERM); returns whether a signal was already recorded.
-    pub fn raise(&self, terminated: bool) -> bool {
-        let v = if terminated {
-            Self::TERMINATED
-        } else {
-            Self::INTERRUPTED
-        };
+    /// Records `why` (a signal: a deadline is not one); returns whether a signal was already
+    /// recorded.
+    pub fn raise(&self, why: Stopped) -> bool {
+        let number = why.signal().map_or(0, |s| s as i32);
         self.0
             .compare_exchange(
                 0,
-                v,
+                number,
                 std::sync::atomic::Ordering::SeqCst,
                 std::sync::atomic::Ordering::SeqCst,
             )
@@ -179,11 +207,7 @@ impl SignalFlag {
 
     /// The signal recorded, if any.
     pub fn get(&self) -> Option<Stopped> {
-        match self.0.load(std::sync::atomic::Ordering::SeqCst) {
-            Self::INTERRUPTED => Some(Stopped::Interrupted),
-            Self::TERMINATED => Some(Stopped::Terminated),
-            _ => None,
-        }
+        Stopped::from_signal(self.0.load(std::sync::atomic::Ordering::SeqCst))
     }
 }
 
@@ -512,5 +536,28 @@ mod own_over_global_tests {
             super::own_over_global(rows, |r| r.0, |r| !r.1.is_empty()),
             vec![("gh", "ops")]
         );
+    }
+}
+
+#[cfg(test)]
+mod stopped_tests {
+    use super::{SignalFlag, Stopped};
+
+    #[test]
+    fn a_flag_keeps_the_first_signal_and_names_it_back() {
+        for why in Stopped::SIGNALS {
+            let number = why.signal().unwrap() as i32;
+            assert_eq!(Stopped::from_signal(number), Some(why));
+            let flag = SignalFlag::default();
+            assert!(!flag.raise(why));
+            assert!(
+                flag.raise(Stopped::Interrupted),
+                "a second signal is told apart"
+            );
+            assert_eq!(flag.get(), Some(why));
+        }
+        assert_eq!(Stopped::from_signal(0), None);
+        assert_eq!(Stopped::from_signal(nix::sys::signal::SIGUSR1 as i32), None);
+        assert_eq!(Stopped::HungUp.error_kind().exit_code(), 129);
     }
 }

@@ -471,7 +471,11 @@ on_both_backends! {
 fn a_signal_stops_the_tick_and_its_job_which_is_recorded_with_its_lease_freed(backend) {
     let Some(env) = TestEnv::on(backend) else { return };
     add_stuck_job(&env);
-    for (sig, exit, name) in [("INT", 130, "interrupted"), ("TERM", 143, "terminated")] {
+    for (sig, exit, name) in [
+        ("INT", 130, "interrupted"),
+        ("TERM", 143, "terminated"),
+        ("HUP", 129, "hangup"),
+    ] {
         let tick = tick_stuck(&env);
         let asked = std::time::Instant::now();
         nix_kill(tick.id(), sig);
@@ -562,12 +566,13 @@ fn a_signal_to_the_tick_cancels_the_run_of_an_agent_job(backend) {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     assert!(started, "the job's run never started");
-    // The tick alone is signalled: the run hears of it through the tick.
+    // The tick alone is signalled: the run hears of it through the tick, as the same signal
+    // (a closed terminal here).
     let asked = std::time::Instant::now();
-    nix_kill(tick.id(), "INT");
+    nix_kill(tick.id(), "HUP");
     let o = tick.wait_with_output().unwrap();
     assert!(asked.elapsed() < std::time::Duration::from_secs(4), "{:?}", asked.elapsed());
-    assert_error(&o, 130, "interrupted");
+    assert_error(&o, 129, "hangup");
     let runs = list(&env.run(&["cron", "runs", "chat"]));
     assert_eq!(runs[0]["status"], "failed", "{runs}");
     assert!(
@@ -576,6 +581,11 @@ fn a_signal_to_the_tick_cancels_the_run_of_an_agent_job(backend) {
     );
     let traces = list(&env.run(&["traces", "list"]));
     assert_eq!(traces[0]["status"], "cancelled", "{traces}");
+    let run = list(&env.run(&["runs", "list"]));
+    assert!(
+        run[0]["error"].as_str().unwrap().contains("(SIGHUP)"),
+        "{run}"
+    );
 }
 }
 

@@ -223,13 +223,17 @@ fn help_lists_commands_and_exit_codes() {
     insta::assert_snapshot!("long_help", stdout(&o));
     let o = env.run(&["help", "exit-codes"]);
     let table = list(&o);
-    assert_eq!(table.as_array().unwrap().len(), 12);
+    assert_eq!(table.as_array().unwrap().len(), 13);
     assert_eq!(
         table[10],
-        serde_json::json!({"code":130,"name":"interrupted","meaning":"SIGINT"})
+        serde_json::json!({"code":129,"name":"hangup","meaning":"SIGHUP"})
     );
     assert_eq!(
         table[11],
+        serde_json::json!({"code":130,"name":"interrupted","meaning":"SIGINT"})
+    );
+    assert_eq!(
+        table[12],
         serde_json::json!({"code":143,"name":"terminated","meaning":"SIGTERM"})
     );
     insta::assert_snapshot!(

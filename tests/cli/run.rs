@@ -1510,7 +1510,7 @@ fn secrets_typed_or_echoed_are_scrubbed_wherever_they_are_kept_or_streamed(backe
 }
 
 on_both_backends! {
-fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool(backend) {
+fn sigterm_sigint_and_sighup_stop_a_run_in_the_middle_of_a_tool(backend) {
     let Some(llm) = fakellm() else { return };
     // Each its own first message: fakellm keys a conversation by it.
     for (sig, exit, message) in [
@@ -1523,6 +1523,11 @@ fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool(backend) {
             nix::sys::signal::Signal::SIGINT,
             130,
             "sleep long, then SIGINT",
+        ),
+        (
+            nix::sys::signal::Signal::SIGHUP,
+            129,
+            "sleep long, then SIGHUP",
         ),
     ] {
         let Some(env) = TestEnv::on(backend) else { return };
@@ -1553,6 +1558,13 @@ fn sigterm_and_sigint_stop_a_run_in_the_middle_of_a_tool(backend) {
             "{sig}: {rest:?}"
         );
         assert_eq!(rest.last().unwrap()["type"], "run.cancelled", "{sig}");
+        // SIGTERM and SIGHUP are named in the run's record; Ctrl-C is the usual way.
+        let runs = items(&env.run(&["runs", "list"]));
+        let error = runs[0]["error"].as_str().unwrap_or_default();
+        match sig {
+            nix::sys::signal::Signal::SIGINT => assert_eq!(error, "the run was cancelled"),
+            _ => assert_eq!(error, format!("the run was cancelled ({sig})")),
+        }
     }
 }
 }

@@ -229,11 +229,12 @@ fn every_process_a_call_starts_ends_with_it(backend) {
 }
 
 on_both_backends! {
-fn sigterm_and_sigint_stop_a_running_tool_at_once(backend) {
+fn sigterm_sigint_and_sighup_stop_a_running_tool_at_once(backend) {
     let Some(env) = TestEnv::on(backend) else { return };
     for (sig, exit, name) in [
         (nix::sys::signal::Signal::SIGTERM, 143, "terminated"),
         (nix::sys::signal::Signal::SIGINT, 130, "interrupted"),
+        (nix::sys::signal::Signal::SIGHUP, 129, "hangup"),
     ] {
         let marker = format!("sleep 18{exit}{}", backend as u8);
         let mut child = env.spawn(&[
@@ -267,6 +268,47 @@ fn sigterm_and_sigint_stop_a_running_tool_at_once(backend) {
         assert!(rows.contains("command cancelled"), "{rows}");
     }
 }
+}
+
+/// Under `nohup` (SIGHUP ignored when goclaw starts) a closed terminal does not stop the call:
+/// goclaw keeps the disposition it was given, and the command runs to its end. The same holds
+/// for a run (both watch the signals `cli::signals::stopping` names).
+#[test]
+fn a_call_started_with_sighup_ignored_keeps_ignoring_it() {
+    use std::os::unix::process::CommandExt;
+    let env = TestEnv::new();
+    let marker = "sleep 1.29";
+    let mut cmd = env.std_cmd(&[
+        "tools",
+        "exec",
+        "exec",
+        &json!({"command": format!("{marker}; echo finished")}).to_string(),
+    ]);
+    cmd.stdout(std::process::Stdio::piped());
+    // SAFETY: only a signal disposition is set between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::sys::signal::signal(
+                nix::sys::signal::Signal::SIGHUP,
+                nix::sys::signal::SigHandler::SigIgn,
+            )
+            .map(|_| ())
+            .map_err(std::io::Error::from)
+        });
+    }
+    let child = cmd.spawn().unwrap();
+    wait_for_descendant(child.id(), marker);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGHUP,
+    )
+    .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("finished"),
+        "{o:?}"
+    );
 }
 
 /// A stopped command gets SIGTERM and its grace (1.5 s of the 2 s before SIGKILL) to clean up,

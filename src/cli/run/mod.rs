@@ -196,7 +196,7 @@ impl crate::tools::gate::Relay for EventRelay {
                 .swap(true, std::sync::atomic::Ordering::Relaxed)
             && let Some(cancel) = &self.stops
         {
-            cancel.cancel(false);
+            cancel.cancel(crate::tools::Stopped::Interrupted);
         }
     }
     fn stream(&self, open: bool) {
@@ -507,7 +507,7 @@ fn watch_parent(cancel: Arc<Cancel>) {
         loop {
             std::thread::sleep(std::time::Duration::from_millis(500));
             if nix::unistd::getppid() != parent {
-                cancel.cancel(true);
+                cancel.cancel(crate::tools::Stopped::Terminated);
                 return;
             }
         }

@@ -2,6 +2,7 @@
 //! report with its status and exit code.
 
 use super::*;
+use crate::tools::Stopped;
 
 /// A task as the report shows it.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -98,11 +99,11 @@ impl Dispatcher<'_> {
         let (status, kind, error) = match stop {
             Stop::Cancelled => (
                 "cancelled",
-                Some(if self.cancel.terminated() {
-                    ErrorKind::Terminated
-                } else {
-                    ErrorKind::Interrupted
-                }),
+                Some(
+                    self.cancel
+                        .stopped_by()
+                        .map_or(ErrorKind::Interrupted, Stopped::error_kind),
+                ),
                 Some(
                     "the team run was stopped: every run ended, and the tasks they held went back to pending"
                         .to_string(),

@@ -551,8 +551,9 @@ pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> E
                 || *c == SqlState::QUERY_CANCELED =>
         {
             match (*c == SqlState::QUERY_CANCELED, pg::cancelled_by()) {
-                (true, Some(false)) => Error::new(ErrorKind::Interrupted, "interrupted (SIGINT)"),
-                (true, Some(true)) => Error::new(ErrorKind::Terminated, "terminated (SIGTERM)"),
+                (true, Some(kind)) => {
+                    Error::new(kind, format!("{} ({})", kind.name(), kind.meaning()))
+                }
                 _ => Error::new(ErrorKind::Timeout, format!("store: {detail}")),
             }
         }

@@ -50,16 +50,16 @@ struct Canceller {
 /// The connections open in this process.
 static OPEN: std::sync::Mutex<Vec<Canceller>> = std::sync::Mutex::new(Vec::new());
 static NEXT_SLOT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-/// The signal that cancelled the queries (SIGINT 2, SIGTERM 15), 0 before any.
+/// The exit code of the signal that cancelled the queries (129, 130, 143), 0 before any.
 static CANCELLED_BY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
 /// Asks the server to cancel what this process's connections were running when a signal came
 /// and still run a moment later (a wait for a lock another session holds): a signal must end the
 /// command within a second, and a thread blocked in a statement would not see it. Statements
 /// that end in that moment, and those the command makes to end cleanly (recording how a run
-/// ended), are left alone. A cancelled statement fails as interrupted (`terminated`: as
-/// terminated), not as timed out. Blocking: call it on a thread of its own.
-pub fn cancel_queries(terminated: bool) {
+/// ended), are left alone. A cancelled statement fails as the signal's `kind` (hangup,
+/// interrupted, terminated), not as timed out. Blocking: call it on a thread of its own.
+pub fn cancel_queries(kind: crate::error::ErrorKind) {
     let running = |open: &[Canceller]| -> Vec<(u64, u64)> {
         open.iter()
             .map(|c| (c.slot, c.busy.load(std::sync::atomic::Ordering::SeqCst)))
@@ -92,7 +92,7 @@ pub fn cancel_queries(terminated: bool) {
         return;
     }
     CANCELLED_BY.store(
-        if terminated { 15 } else { 2 },
+        i32::from(kind.exit_code()),
         std::sync::atomic::Ordering::SeqCst,
     );
     for (token, tls) in stuck {
@@ -111,12 +111,11 @@ const CANCEL_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
 static NEXT_STATEMENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The signal [`cancel_queries`] was called for, if it was.
-pub(crate) fn cancelled_by() -> Option<bool> {
-    match CANCELLED_BY.load(std::sync::atomic::Ordering::SeqCst) {
-        2 => Some(false),
-        15 => Some(true),
-        _ => None,
-    }
+pub(crate) fn cancelled_by() -> Option<crate::error::ErrorKind> {
+    let code = CANCELLED_BY.load(std::sync::atomic::Ordering::SeqCst);
+    crate::error::ErrorKind::ALL
+        .into_iter()
+        .find(|k| code != 0 && i32::from(k.exit_code()) == code)
 }
 
 impl Drop for Client {

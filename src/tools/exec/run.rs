@@ -89,11 +89,7 @@ impl Outcome {
     /// The tool result, formatted as GoClaw's exec does.
     pub fn into_result(self, timeout: Duration) -> ToolResult {
         if let Some(why) = self.stopped {
-            let mut r = ToolResult::error(match why {
-                Stopped::Deadline => "command cancelled: the run's deadline passed",
-                Stopped::Interrupted => "command cancelled: interrupted (SIGINT)",
-                Stopped::Terminated => "command cancelled: terminated (SIGTERM)",
-            });
+            let mut r = ToolResult::error(format!("command cancelled: {}", why.describe()));
             r.error_kind = Some(why.error_kind());
             return r;
         }
