@@ -188,7 +188,14 @@ impl Scrubber {
         out: &mut Vec<u8>,
         literal_hint: Option<StageSet>,
     ) {
-        let Ok(stages) = &*STAGES else {
+        let mut found = literal_hint.unwrap_or_else(|| literal_stages(input));
+        // The stages are compiled only for a region one of them may match (~2 ms: a tool
+        // call's audit record and result seldom need them).
+        let stages: &[Regex] = if found == 0 && !has_hex_run(input) {
+            &[]
+        } else if let Ok(stages) = &*STAGES {
+            stages
+        } else {
             out.extend_from_slice(REDACTED);
             return;
         };
@@ -201,7 +208,6 @@ impl Scrubber {
         let line_of =
             |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
 
-        let mut found = literal_hint.unwrap_or_else(|| literal_stages(input));
         // `found` was judged before the last replacement.
         let mut stale = false;
         for (stage, re) in stages.iter().enumerate() {

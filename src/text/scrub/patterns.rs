@@ -171,16 +171,9 @@ pub(super) static STAGE_SEARCHES: LazyLock<Vec<StageSearch>> = LazyLock::new(|| 
 /// The literal text a Go pattern begins with (`sk-` of `sk-[a-zA-Z0-9]{20,}`), when it has one
 /// and no flag, group or quantifier touches it.
 pub(super) fn leading_literal(go: &'static str) -> Option<&'static str> {
-    let end = go
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-        .unwrap_or(go.len());
-    let quantified = go[end..].starts_with(['*', '+', '?', '{']);
-    let end = if quantified {
-        end.saturating_sub(1)
-    } else {
-        end
-    };
-    (end > 0).then(|| &go[..end])
+    crate::text::leading::leading(go)
+        .filter(|l| l.plain)
+        .and_then(|l| l.words.first().copied())
 }
 
 /// All the stages' literals at once, each pattern's stage beside it: which stages may match a
