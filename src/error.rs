@@ -151,6 +151,8 @@ pub struct Error {
     pub details: Option<Box<serde_json::Value>>,
     /// The reader of our output went away (closed pipe): a normal end, not a failure.
     closed_pipe: bool,
+    /// Writing standard output failed otherwise (a terminal that hung up: EIO).
+    stdout_failed: bool,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -163,6 +165,7 @@ impl Error {
             hint: None,
             details: None,
             closed_pipe: false,
+            stdout_failed: false,
         }
     }
     pub fn failed(message: impl Into<String>) -> Error {
@@ -239,11 +242,18 @@ impl Error {
         if err.kind() == std::io::ErrorKind::BrokenPipe {
             Error::closed_pipe()
         } else {
-            Error::failed(format!(
+            let mut e = Error::failed(format!(
                 "cannot write to standard output: {}",
                 plain_io_message(&err)
-            ))
+            ));
+            e.stdout_failed = true;
+            e
         }
+    }
+
+    /// Whether writing standard output failed (not a closed pipe: see [`Error::stdout`]).
+    pub fn is_stdout_failure(&self) -> bool {
+        self.stdout_failed
     }
 
     /// The JSON error document: `{"error":{"code","exit_code","message","hint"}}`.
@@ -270,7 +280,7 @@ pub struct ErrorDocument {
 #[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
 pub struct ErrorBody {
     /// The exit code's name: `failed`, `usage`, `denied`, `limited`, `not_found`, `conflict`,
-    /// `timeout`, `upstream`, `internal`, `interrupted`, `terminated`.
+    /// `timeout`, `upstream`, `internal`, `hangup`, `interrupted`, `terminated`.
     pub code: String,
     pub exit_code: u8,
     /// What was wrong, naming it.

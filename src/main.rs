@@ -26,6 +26,7 @@ fn main() -> ExitCode {
         (_, Ok(status)) => ExitCode::from(status.code()),
         (_, Err(err)) if err.is_closed_pipe() => ExitCode::SUCCESS,
         (out, Err(err)) => {
+            let err = cli::signals::attribute(err);
             out.error(&err);
             ExitCode::from(err.kind.exit_code())
         }

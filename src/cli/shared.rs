@@ -167,6 +167,7 @@ pub(crate) fn watch_signals(
             })
         });
         let (why, _, _) = futures::future::select_all(arrivals).await;
+        super::signals::received_now(why);
         cancel.cancel(why);
         // A statement waiting in the server (a lock another session holds) would not see it.
         std::thread::spawn(move || crate::store::db::cancel_queries(why.error_kind()));

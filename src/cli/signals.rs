@@ -8,6 +8,38 @@
 
 use crate::tools::{SignalFlag, Stopped};
 
+/// The first stopping signal this process received (its number; 0: none yet).
+static RECEIVED: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// Notes that `why` came: whoever watches the signals calls it.
+pub(super) fn received_now(why: Stopped) {
+    let number = why.signal().map_or(0, |s| s as i32);
+    let _ = RECEIVED.compare_exchange(
+        0,
+        number,
+        std::sync::atomic::Ordering::SeqCst,
+        std::sync::atomic::Ordering::SeqCst,
+    );
+}
+
+/// The first stopping signal this process received, if one came.
+pub fn received() -> Option<Stopped> {
+    Stopped::from_signal(RECEIVED.load(std::sync::atomic::Ordering::SeqCst))
+}
+
+/// The failure a command ends with: a failure to write standard output after a signal came
+/// is the signal's (the terminal that hung up took the output with it) and exits as the signal
+/// does; any other failure is its own.
+pub fn attribute(err: crate::error::Error) -> crate::error::Error {
+    match received() {
+        Some(why) if err.is_stdout_failure() => crate::error::Error::new(
+            why.error_kind(),
+            format!("stopped by {}: {}", why.error_kind().meaning(), err.message),
+        ),
+        _ => err,
+    }
+}
+
 /// How long a filter may take to write what it read once a signal came.
 pub const FILTER_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
@@ -42,6 +74,7 @@ pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
                 let echo =
                     first.is_some_and(|t| t.elapsed() < std::time::Duration::from_millis(200));
                 first.get_or_insert_with(std::time::Instant::now);
+                received_now(why);
                 let kind = why.error_kind();
                 let code = i32::from(kind.exit_code());
                 if seen.raise(why) && !echo {

@@ -4,7 +4,7 @@
 //! waited for with poll(2) so the wait ends on time without leaving a reader behind.
 
 use std::io::{BufRead, IsTerminal};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::Context;
 use crate::output::Output;
@@ -12,6 +12,7 @@ use crate::text::printable::printable;
 use crate::tools::ask::{Asker, Question};
 use crate::tools::exec::approvals::Subject;
 use crate::tools::gate::{Answer, Prompter};
+use crate::tools::{StopWhen, Stopped};
 
 /// Asks at the terminal: allow once, allow always, or deny; or a question with choices.
 #[derive(Debug, Clone)]
@@ -31,26 +32,57 @@ impl TerminalPrompter {
         std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
     }
 
-    /// One line from stdin within `timeout`; `None` (and a note) when nothing came.
-    fn read_line_within(&self, timeout: Duration) -> Option<String> {
+    /// One line from stdin within `timeout`, or why none came (with a note). With `stop`, the
+    /// wait also ends when the call is stopped, seen within 100 ms (the signal may have gone to
+    /// another thread); without, a signal ends it as no answer.
+    fn read_line_within(&self, timeout: Duration, stop: Option<&StopWhen>) -> Reply {
         use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
         use std::os::fd::AsFd;
         let stdin = std::io::stdin();
-        let ms = PollTimeout::try_from(timeout.as_millis().min(i32::MAX as u128) as i32)
-            .unwrap_or(PollTimeout::MAX);
-        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
-        match poll(&mut fds, ms) {
-            Ok(n) if n > 0 => {
-                let mut line = String::new();
-                stdin.lock().read_line(&mut line).ok()?;
-                Some(line.trim().to_string())
+        let until = Instant::now() + timeout;
+        loop {
+            if let Some(why) = stop.and_then(StopWhen::check) {
+                self.out.stderr_text("(stopped)\n");
+                return Reply::Stopped(why);
             }
-            _ => {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
                 self.out.stderr_text("(no answer)\n");
-                None
+                return Reply::NoAnswer;
+            }
+            let slice = match stop {
+                Some(_) => left.min(Duration::from_millis(100)),
+                None => left,
+            };
+            let ms = PollTimeout::try_from(slice.as_millis().min(i32::MAX as u128) as i32)
+                .unwrap_or(PollTimeout::MAX);
+            let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, ms) {
+                Ok(0) => {}
+                Ok(_) => {
+                    let mut line = String::new();
+                    // A terminal that hung up reads as its end (or fails): nobody can answer.
+                    return match stdin.lock().read_line(&mut line) {
+                        Ok(n) if n > 0 => Reply::Line(line.trim().to_string()),
+                        _ => Reply::Closed,
+                    };
+                }
+                Err(nix::errno::Errno::EINTR) if stop.is_some() => {}
+                Err(_) => {
+                    self.out.stderr_text("(no answer)\n");
+                    return Reply::NoAnswer;
+                }
             }
         }
     }
+}
+
+/// What came of waiting for a line at the terminal.
+enum Reply {
+    Line(String),
+    NoAnswer,
+    Closed,
+    Stopped(Stopped),
 }
 
 impl Asker for TerminalPrompter {
@@ -62,12 +94,22 @@ impl Asker for TerminalPrompter {
         }
         text.push_str("> ");
         self.out.stderr_text(&text);
-        self.read_line_within(timeout)
+        match self.read_line_within(timeout, None) {
+            Reply::Line(line) => Some(line),
+            Reply::NoAnswer | Reply::Closed | Reply::Stopped(_) => None,
+        }
     }
 }
 
 impl Prompter for TerminalPrompter {
-    fn ask(&self, tool: &str, subject: &Subject, reason: &str, timeout: Duration) -> Answer {
+    fn ask(
+        &self,
+        tool: &str,
+        subject: &Subject,
+        reason: &str,
+        timeout: Duration,
+        stop: &StopWhen,
+    ) -> Answer {
         let mut text = format!(
             "{tool} wants to run: {}\n  ({})\n",
             printable(&subject.command),
@@ -82,8 +124,11 @@ impl Prompter for TerminalPrompter {
         }
         text.push_str("Allow? [o]nce / [a]lways / [d]eny: ");
         self.out.stderr_text(&text);
-        let Some(line) = self.read_line_within(timeout) else {
-            return Answer::TimedOut;
+        let line = match self.read_line_within(timeout, Some(stop)) {
+            Reply::Line(line) => line,
+            Reply::NoAnswer => return Answer::TimedOut,
+            Reply::Closed => return Answer::Closed,
+            Reply::Stopped(why) => return Answer::Stopped(why),
         };
         match line.to_ascii_lowercase().as_str() {
             "o" | "once" | "y" | "yes" => Answer::AllowOnce,

@@ -77,6 +77,7 @@ impl crate::tools::gate::Prompter for ClientAsker {
         subject: &crate::tools::exec::approvals::Subject,
         reason: &str,
         timeout: std::time::Duration,
+        stop: &crate::tools::StopWhen,
     ) -> crate::tools::gate::Answer {
         use crate::tools::gate::Answer;
         let schema = serde_json::json!({
@@ -105,14 +106,29 @@ impl crate::tools::gate::Prompter for ClientAsker {
         else {
             return Answer::Deny;
         };
+        // The call's stop (its deadline) is looked at as the client is asked.
+        let stopped = async {
+            loop {
+                if let Some(why) = stop.check() {
+                    return why;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        };
         let result = rt.block_on(async {
-            tokio::time::timeout(
-                timeout,
-                self.peer
-                    .create_elicitation_with_timeout(params, Some(timeout)),
-            )
-            .await
+            tokio::select! {
+                answered = tokio::time::timeout(
+                    timeout,
+                    self.peer
+                        .create_elicitation_with_timeout(params, Some(timeout)),
+                ) => Ok(answered),
+                why = stopped => Err(why),
+            }
         });
+        let result = match result {
+            Ok(answered) => answered,
+            Err(why) => return Answer::Stopped(why),
+        };
         match result {
             Err(_) => Answer::TimedOut,
             Ok(Err(_)) => Answer::Deny,

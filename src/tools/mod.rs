@@ -99,6 +99,14 @@ impl ToolResult {
             ..ToolResult::default()
         }
     }
+    /// A call its caller stopped (`why`: a signal or the deadline): an error result that
+    /// exits as the stop does (129, 130, 143, 7).
+    pub fn stopped(s: impl Into<String>, why: Stopped) -> ToolResult {
+        ToolResult {
+            error_kind: Some(why.error_kind()),
+            ..ToolResult::error(s)
+        }
+    }
     /// The result of a tool's body that may fail: its error as an error result (kind kept).
     pub fn from_result(r: crate::error::Result<ToolResult>) -> ToolResult {
         r.unwrap_or_else(|e| ToolResult::from_error(&e))

@@ -124,3 +124,26 @@ fn a_live_reply_comes_out_as_it_becomes_final() {
     );
     drop(stdin);
 }
+
+/// A terminal that closes under a filter (a dropped ssh session) takes its output with it: the
+/// filter stops on the SIGHUP and exits 129, not 1 for the write the closed terminal refused.
+#[test]
+fn a_filter_whose_terminal_closes_exits_as_the_hangup() {
+    let env = TestEnv::new();
+    for filter in ["sanitize", "scrub"] {
+        let mut pty = env.on_pty(&[filter], Some(std::process::Stdio::piped()), false);
+        let mut input = pty.child.stdin.take().unwrap();
+        std::io::Write::write_all(&mut input, b"hello there\n").unwrap();
+        // Reading, with what it holds back still to write: the end may yet change it.
+        pty.wait_catching(nix::sys::signal::Signal::SIGHUP);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        pty.hang_up();
+        let (code, took) = pty.exit();
+        assert_eq!(code, Some(129), "{filter}");
+        assert!(
+            took < std::time::Duration::from_secs(3),
+            "{filter}: {took:?}"
+        );
+        drop(input);
+    }
+}

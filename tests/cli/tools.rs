@@ -1016,6 +1016,58 @@ fn sandboxes_confine_writes_and_network(backend) {
 }
 }
 
+/// A signal that comes while the terminal is asked stops the call (nothing runs; it is recorded
+/// cancelled, exit 129), and a terminal that closes with nobody answering denies it.
+#[test]
+fn a_prompt_ends_with_the_signal_or_the_terminal_that_came_first() {
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\n",
+    );
+    let last_call = || {
+        json(&env.run(&[
+            "db",
+            "query",
+            "select outcome, result from tool_calls order by id desc limit 1",
+        ]))
+    };
+    let ask = |file: &str, ignore_hup: bool| {
+        let args = json!({"command": format!("touch {file}")}).to_string();
+        let mut pty = env.on_pty(
+            &["--config", "c.toml", "tools", "exec", "exec", &args],
+            None,
+            ignore_hup,
+        );
+        pty.wait_for("[o]nce / [a]lways / [d]eny");
+        pty
+    };
+    let pty = ask("signalled", false);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pty.child.id() as i32),
+        nix::sys::signal::Signal::SIGHUP,
+    )
+    .unwrap();
+    let (code, took) = pty.exit();
+    assert_eq!(code, Some(129));
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(!env.work().join("signalled").exists());
+    assert_eq!(
+        last_call(),
+        json!({"outcome": "error", "result": "cancelled while asking for approval: hung up (SIGHUP)"})
+    );
+    // Under nohup the closed terminal sends nothing goclaw hears: nobody can answer.
+    let mut pty = ask("closed", true);
+    pty.hang_up();
+    let (code, _) = pty.exit();
+    assert_eq!(code, Some(3));
+    assert!(!env.work().join("closed").exists());
+    assert_eq!(
+        last_call(),
+        json!({"outcome": "denied", "result": "exec approval: the terminal closed before anyone answered"})
+    );
+}
+
 on_both_backends! {
 fn a_terminal_prompt_offers_once_always_deny(backend) {
     let Some(env) = TestEnv::on(backend) else { return };

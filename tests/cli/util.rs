@@ -985,3 +985,129 @@ impl Drop for PgCluster {
             .output();
     }
 }
+
+/// goclaw on a terminal of its own, as a login session runs a command: a new session whose
+/// controlling terminal is a pseudo-terminal, with stdout and stderr on it. Closing the terminal
+/// ([`OnPty::hang_up`], a dropped ssh session) makes the kernel send goclaw SIGHUP.
+pub struct OnPty {
+    pub child: std::process::Child,
+    master: Option<std::os::fd::OwnedFd>,
+    pub screen: String,
+}
+
+impl TestEnv {
+    /// `goclaw ARGS` on a terminal ([`OnPty`]); stdin is the terminal too unless `stdin` is
+    /// given. With `ignore_hup`, it starts with SIGHUP ignored, as under `nohup`.
+    pub fn on_pty(
+        &self,
+        args: &[&str],
+        stdin: Option<std::process::Stdio>,
+        ignore_hup: bool,
+    ) -> OnPty {
+        use std::os::unix::process::CommandExt;
+        let pty = nix::pty::openpty(None, None).unwrap();
+        // Not inherited: a terminal stays open while any process holds its master.
+        for fd in [&pty.master, &pty.slave] {
+            nix::fcntl::fcntl(
+                fd,
+                nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
+            )
+            .unwrap();
+        }
+        let slave = || std::process::Stdio::from(pty.slave.try_clone().unwrap());
+        let mut cmd = self.std_cmd(args);
+        cmd.stdin(stdin.unwrap_or_else(slave))
+            .stdout(slave())
+            .stderr(slave());
+        // SAFETY: setsid, ioctl and sigaction are async-signal-safe; nothing else runs.
+        unsafe {
+            cmd.pre_exec(move || {
+                nix::unistd::setsid()?;
+                if nix::libc::ioctl(1, nix::libc::TIOCSCTTY, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if ignore_hup {
+                    nix::sys::signal::signal(
+                        nix::sys::signal::Signal::SIGHUP,
+                        nix::sys::signal::SigHandler::SigIgn,
+                    )?;
+                }
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().unwrap();
+        drop(pty.slave);
+        OnPty {
+            child,
+            master: Some(pty.master),
+            screen: String::new(),
+        }
+    }
+}
+
+impl OnPty {
+    /// Reads the terminal until `text` is on it (20 s at most).
+    pub fn wait_for(&mut self, text: &str) {
+        use std::os::fd::AsFd;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let master = self.master.as_ref().expect("the terminal is open");
+        while !self.screen.contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "no {text:?} on the terminal; the screen:\n{}",
+                self.screen
+            );
+            let mut fds = [nix::poll::PollFd::new(
+                master.as_fd(),
+                nix::poll::PollFlags::POLLIN,
+            )];
+            if nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(100u16)).unwrap_or(0) > 0 {
+                let mut buf = [0u8; 4096];
+                match nix::unistd::read(master, &mut buf) {
+                    Ok(n) if n > 0 => self.screen.push_str(&String::from_utf8_lossy(&buf[..n])),
+                    _ => panic!("the terminal ended; the screen:\n{}", self.screen),
+                }
+            }
+        }
+    }
+
+    /// Waits until goclaw has a handler for `signal` (20 s at most): it watches it now.
+    pub fn wait_catching(&self, signal: nix::sys::signal::Signal) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let bit = 1u64 << (signal as i32 - 1);
+        loop {
+            let status =
+                std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+            let caught = status
+                .lines()
+                .find_map(|l| l.strip_prefix("SigCgt:"))
+                .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+                .unwrap_or(0);
+            if caught & bit != 0 {
+                return;
+            }
+            assert!(Instant::now() < deadline, "goclaw never caught {signal}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Closes the terminal.
+    pub fn hang_up(&mut self) {
+        self.master = None;
+    }
+
+    /// goclaw's exit code (`None`: a signal ended it), and how long it took to come (10 s at
+    /// most, then goclaw is killed).
+    pub fn exit(mut self) -> (Option<i32>, Duration) {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(10) {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return (status.code(), t.elapsed());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        panic!("goclaw did not end; the screen:\n{}", self.screen);
+    }
+}

@@ -15,6 +15,7 @@ use crate::db_params;
 use crate::error::{Error, Result};
 use crate::store::db::{Db, Row};
 use crate::store::{StoreTarget, now_ms};
+use crate::tools::StopWhen;
 use crate::tools::gate::{Answer, Prompter};
 
 /// How often a waiting call looks for its answer.
@@ -161,6 +162,7 @@ impl StoreRelay {
         subject: &Subject,
         reason: &str,
         timeout: Duration,
+        stop: &StopWhen,
     ) -> Result<Answer> {
         let wait = self.wait.unwrap_or(timeout);
         let store = self.store.open()?;
@@ -177,6 +179,11 @@ impl StoreRelay {
         }
         let until = Instant::now() + wait;
         while Instant::now() < until {
+            // A stopped call's request is not left for someone to answer.
+            if let Some(why) = stop.check() {
+                expire(store.db(), id)?;
+                return Ok(Answer::Stopped(why));
+            }
             std::thread::sleep(LOOK_EVERY.min(until.saturating_duration_since(Instant::now())));
             let status = get(store.db(), id)?.map(|r| r.status).unwrap_or_default();
             match status.as_str() {
@@ -193,9 +200,16 @@ impl StoreRelay {
 }
 
 impl Prompter for StoreRelay {
-    fn ask(&self, tool: &str, subject: &Subject, reason: &str, timeout: Duration) -> Answer {
+    fn ask(
+        &self,
+        tool: &str,
+        subject: &Subject,
+        reason: &str,
+        timeout: Duration,
+        stop: &StopWhen,
+    ) -> Answer {
         // A store that cannot take the request: nobody can answer, so nobody allows it.
-        self.relay(tool, subject, reason, timeout)
+        self.relay(tool, subject, reason, timeout, stop)
             .unwrap_or(Answer::Deny)
     }
 }

@@ -89,9 +89,7 @@ impl Outcome {
     /// The tool result, formatted as GoClaw's exec does.
     pub fn into_result(self, timeout: Duration) -> ToolResult {
         if let Some(why) = self.stopped {
-            let mut r = ToolResult::error(format!("command cancelled: {}", why.describe()));
-            r.error_kind = Some(why.error_kind());
-            return r;
+            return ToolResult::stopped(format!("command cancelled: {}", why.describe()), why);
         }
         if self.timed_out {
             let mut r =
@@ -143,6 +141,20 @@ pub fn run_command(
     stop: &StopWhen,
 ) -> std::io::Result<Outcome> {
     let start = Instant::now();
+    // Stopped already (a signal while the call was set up): nothing starts. A command started
+    // now might not hear the stop: bwrap ignores signals while it builds the sandbox, and only
+    // the SIGKILL after the grace would end it, its work begun.
+    if let Some(why) = stop.check() {
+        return Ok(Outcome {
+            stdout: Captured::default(),
+            stderr: Captured::default(),
+            code: None,
+            signal: None,
+            timed_out: false,
+            stopped: Some(why),
+            duration: start.elapsed(),
+        });
+    }
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -255,4 +267,30 @@ fn collect((shared, done): (Shared, mpsc::Receiver<()>)) -> Captured {
         .lock()
         .map(|mut c| std::mem::take(&mut *c))
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call stopped before its command started starts nothing: its work is not begun.
+    #[test]
+    fn a_call_stopped_before_it_starts_runs_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("ran");
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(format!("touch {}", marker.display()));
+        let signal = crate::tools::SignalFlag::default();
+        signal.raise(Stopped::HungUp);
+        let stop = StopWhen {
+            deadline: None,
+            signal: Some(signal),
+        };
+        let outcome = run_command(cmd, Duration::from_secs(5), 1024, &stop).unwrap();
+        assert_eq!(outcome.stopped, Some(Stopped::HungUp));
+        assert!(!marker.exists());
+        let result = outcome.into_result(Duration::from_secs(5));
+        assert_eq!(result.for_llm, "command cancelled: hung up (SIGHUP)");
+        assert_eq!(result.error_kind, Some(crate::error::ErrorKind::HungUp));
+    }
 }

@@ -43,12 +43,23 @@ pub enum Answer {
     Deny,
     /// Nobody answered in time (`[tools.exec] approval_timeout_secs`).
     TimedOut,
+    /// The terminal asked closed before anyone answered.
+    Closed,
+    /// The call was stopped (a signal, the run's deadline) while it waited for an answer.
+    Stopped(super::Stopped),
 }
 
 /// Someone who can be asked (a terminal); the gate never prompts by itself.
 pub trait Prompter {
-    /// Asks, waiting at most `timeout` for an answer.
-    fn ask(&self, tool: &str, subject: &Subject, reason: &str, timeout: Duration) -> Answer;
+    /// Asks, waiting at most `timeout` for an answer, and no longer than until `stop` says.
+    fn ask(
+        &self,
+        tool: &str,
+        subject: &Subject,
+        reason: &str,
+        timeout: Duration,
+        stop: &super::StopWhen,
+    ) -> Answer;
 }
 
 /// Everything the gate needs that does not change between calls. Built by
@@ -409,6 +420,13 @@ impl<'a> Gate<'a> {
         let mut decided = self.decide_for(store, req, Purpose::Call)?;
         let verdict = std::mem::replace(&mut decided.verdict, Verdict::Run);
         let mut decision = decided.decision;
+        // A call stopped before it began (the run was cancelled while the model answered, or
+        // its deadline passed) neither asks nor runs.
+        if let Some(why) = req.stop.check() {
+            let result =
+                ToolResult::stopped(format!("cancelled before it ran: {}", why.describe()), why);
+            return Ok((decision, CallEnd::ran(result)));
+        }
         match verdict {
             Verdict::Stop(end) => return Ok((decision, end)),
             Verdict::Ask { subject, reason } => {

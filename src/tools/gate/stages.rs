@@ -263,7 +263,7 @@ impl<'a> Gate<'a> {
             _ => Duration::from_secs(self.tools.exec.approval_timeout_secs.max(1)),
         };
         if let Some(p) = prompter {
-            let answer = p.ask(&req.tool, subject, &reason, timeout);
+            let answer = p.ask(&req.tool, subject, &reason, timeout, &req.stop);
             decision.asked = Some(format!("{answer:?}"));
             return match answer {
                 Answer::AllowOnce => Ok(None),
@@ -295,6 +295,14 @@ impl<'a> Gate<'a> {
                         crate::tools::exec::go_duration(timeout)
                     ),
                 ))),
+                Answer::Closed => Ok(Some(CallEnd::stop(
+                    Status::Denied,
+                    "exec approval: the terminal closed before anyone answered",
+                ))),
+                Answer::Stopped(why) => Ok(Some(CallEnd::ran(ToolResult::stopped(
+                    format!("cancelled while asking for approval: {}", why.describe()),
+                    why,
+                )))),
             };
         }
         decision.on_ask = Some(req.on_ask.name().to_string());
