@@ -270,6 +270,46 @@ fn sigterm_sigint_and_sighup_stop_a_running_tool_at_once(backend) {
 }
 }
 
+/// A stop that comes while a call is starting (the gate deciding, the sandbox being built, the
+/// supervisor starting) ends it at once too: bwrap ignores stop signals while it builds the
+/// sandbox, and a stop it dropped left the command running until the SIGKILL 2 s later.
+#[test]
+fn a_stop_at_any_moment_of_a_calls_start_ends_it_at_once() {
+    let env = TestEnv::new();
+    for delay_ms in (0..=60).step_by(4) {
+        let marker = format!("sleep 30.{delay_ms}");
+        let mut child = env.spawn(&[
+            "tools",
+            "exec",
+            "exec",
+            &json!({"command": marker, "timeout": 1800}).to_string(),
+        ]);
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let t = Instant::now();
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .unwrap();
+        let status = child.wait().unwrap();
+        assert!(
+            t.elapsed() < Duration::from_millis(1500),
+            "stopped {delay_ms} ms in: took {:?}",
+            t.elapsed()
+        );
+        // Before goclaw watches the signal, the signal itself ends it (shells say 143 too).
+        use std::os::unix::process::ExitStatusExt;
+        assert!(
+            status.code() == Some(143) || status.signal() == Some(15),
+            "stopped {delay_ms} ms in: {status:?}"
+        );
+        assert!(
+            !process_alive(&marker),
+            "stopped {delay_ms} ms in: the command survived"
+        );
+    }
+}
+
 /// Under `nohup` (SIGHUP ignored when goclaw starts) a closed terminal does not stop the call:
 /// goclaw keeps the disposition it was given, and the command runs to its end. The same holds
 /// for a run (both watch the signals `cli::signals::stopping` names).

@@ -101,6 +101,12 @@ pub fn start(
     if ns.enter(CloneFlags::CLONE_NEWPID).is_err() {
         return Ok(None);
     }
+    // Before the fork: an init gets only the signals it has a handler for, and a stop sent to
+    // it before it set one would be dropped.
+    for s in waited_signals().iter() {
+        // SAFETY: the handler does nothing (the signals are blocked and taken with sigwait).
+        let _ = unsafe { signal::sigaction(s, &noting()) };
+    }
     let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
         .map_err(|e| format!("cannot supervise the command: {e}"))?;
     // SAFETY: single-threaded (a fresh exec of goclaw that started nothing).
@@ -163,6 +169,37 @@ impl Init {
 
 extern "C" fn noted(_: nix::libc::c_int) {}
 
+/// The handler that does nothing, for signals taken with sigwait.
+fn noting() -> SigAction {
+    SigAction::new(
+        SigHandler::Handler(noted),
+        SaFlags::empty(),
+        SigSet::empty(),
+    )
+}
+
+/// SIGCHLD and the stop signals: what a supervisor and an init wait for.
+pub(super) fn waited_signals() -> SigSet {
+    let mut waited = SigSet::empty();
+    waited.add(Signal::SIGCHLD);
+    for s in STOP_SIGNALS {
+        waited.add(s);
+    }
+    waited
+}
+
+/// In a forked command before it execs: the `waited` signals back to their default action,
+/// then unblocked. A stop that came meanwhile (pending) or comes before the exec ends the
+/// process, where the inherited handler, which does nothing, would have swallowed it and let
+/// the command run its whole grace.
+pub(super) fn unblock_as_default(waited: &SigSet) {
+    for s in waited.iter() {
+        // SAFETY: the default disposition; no handler runs.
+        let _ = unsafe { signal::signal(s, SigHandler::SigDfl) };
+    }
+    let _ = waited.thread_unblock();
+}
+
 /// Pid 1 of the namespace: forks the command and reaps whatever ends in the namespace until the
 /// command has ended (or, after a stop signal, until all has ended or `grace` is over); then
 /// reports how the command ended and exits, and the kernel kills what is left.
@@ -178,27 +215,15 @@ fn init(report: OwnedFd, grace: Duration, command: impl FnOnce() -> Infallible) 
         MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
         None::<&str>,
     );
-    // An init gets only the signals it has a handler for: SIGCHLD and the stop signals get one
-    // that does nothing, and stay blocked, taken with sigwait.
-    let mut waited = SigSet::empty();
-    waited.add(Signal::SIGCHLD);
-    for s in STOP_SIGNALS {
-        waited.add(s);
-    }
-    let noted = SigAction::new(
-        SigHandler::Handler(noted),
-        SaFlags::empty(),
-        SigSet::empty(),
-    );
-    for s in waited.iter() {
-        // SAFETY: the handler does nothing (the signals are blocked and taken with sigwait).
-        let _ = unsafe { signal::sigaction(s, &noted) };
-    }
-    // SAFETY: single-threaded; the child execs the command (handlers go with the exec).
+    // An init gets only the signals it has a handler for: SIGCHLD and the stop signals have
+    // one that does nothing (set by `start` before the fork), and stay blocked, taken with
+    // sigwait.
+    let waited = waited_signals();
+    // SAFETY: single-threaded; the child execs the command.
     let command_pid = match unsafe { nix::unistd::fork() } {
         Err(_) => std::process::exit(127),
         Ok(ForkResult::Child) => {
-            let _ = waited.thread_unblock();
+            unblock_as_default(&waited);
             // A process group of its own: a stop reaches it once, from this init (a signal to
             // the caller's group would reach it a second time), and `kill 0` from the command
             // reaches no further than what it started.

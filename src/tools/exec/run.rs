@@ -7,6 +7,7 @@
 //! including those that left the group (`setsid`, double forks), when the command ends.
 
 use std::io::Read;
+use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -127,45 +128,94 @@ pub fn run(
     plan: &Plan,
     stop: &StopWhen,
 ) -> std::io::Result<Outcome> {
-    let cmd: Command = plan.command(command, cwd);
-    run_command(cmd, timeout, limit, stop)
+    // The supervisor says on this pipe when a stop can no longer go unheard (see `wait`).
+    let (ready, ready_w) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+    nix::fcntl::fcntl(
+        &ready,
+        nix::fcntl::FcntlArg::F_SETFL(nix::fcntl::OFlag::O_NONBLOCK),
+    )?;
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&ready_w);
+    let mut cmd: Command = plan.reporting_command(command, cwd, Some(fd));
+    // SAFETY: fcntl is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+            // SAFETY: the write end, open in the parent across the spawn.
+            let w = std::os::fd::BorrowedFd::borrow_raw(fd);
+            nix::fcntl::fcntl(
+                w,
+                nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::empty()),
+            )?;
+            Ok(())
+        });
+    }
+    let spawned = start(cmd, stop);
+    drop(ready_w);
+    finish(spawned?, timeout, limit, stop, Some(&ready))
 }
 
 /// Runs a prepared command (program, arguments, directory and environment set by the caller)
 /// with stdin closed, in its own process group, for at most `timeout` (and no longer than
 /// `stop` allows), keeping `limit` bytes per stream.
 pub fn run_command(
-    mut cmd: Command,
+    cmd: Command,
     timeout: Duration,
     limit: usize,
     stop: &StopWhen,
 ) -> std::io::Result<Outcome> {
-    let start = Instant::now();
-    // Stopped already (a signal while the call was set up): nothing starts. A command started
-    // now might not hear the stop: bwrap ignores signals while it builds the sandbox, and only
-    // the SIGKILL after the grace would end it, its work begun.
+    let spawned = start(cmd, stop)?;
+    finish(spawned, timeout, limit, stop, None)
+}
+
+/// A command started by [`start`], or not started because the call was stopped already.
+enum Started {
+    Running(Child, Instant),
+    Stopped(Stopped),
+}
+
+/// Starts `cmd` with stdin closed and its output piped, in its own process group; unless the
+/// call is stopped already (a signal while it was set up): then nothing starts. A command
+/// started now might not hear the stop: bwrap ignores signals while it builds the sandbox.
+fn start(mut cmd: Command, stop: &StopWhen) -> std::io::Result<Started> {
     if let Some(why) = stop.check() {
-        return Ok(Outcome {
-            stdout: Captured::default(),
-            stderr: Captured::default(),
-            code: None,
-            signal: None,
-            timed_out: false,
-            stopped: Some(why),
-            duration: start.elapsed(),
-        });
+        return Ok(Started::Stopped(why));
     }
+    let start = Instant::now();
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let mut child = cmd.spawn()?;
+    Ok(Started::Running(cmd.spawn()?, start))
+}
+
+/// Waits for a [`start`]ed command (see [`run_command`]); `ready`: the pipe its supervisor
+/// says on when a stop can no longer go unheard.
+fn finish(
+    started: Started,
+    timeout: Duration,
+    limit: usize,
+    stop: &StopWhen,
+    ready: Option<&OwnedFd>,
+) -> std::io::Result<Outcome> {
+    let (mut child, start) = match started {
+        Started::Running(child, start) => (child, start),
+        Started::Stopped(why) => {
+            return Ok(Outcome {
+                stdout: Captured::default(),
+                stderr: Captured::default(),
+                code: None,
+                signal: None,
+                timed_out: false,
+                stopped: Some(why),
+                duration: Duration::ZERO,
+            });
+        }
+    };
     let pgid = Pid::from_raw(child.id() as i32);
     let readers = [
         child.stdout.take().map(|s| reader(s, limit)),
         child.stderr.take().map(|s| reader(s, limit)),
     ];
-    let (status, ended) = wait(&mut child, pgid, timeout, stop)?;
+    let (status, ended) = wait(&mut child, pgid, timeout, stop, ready)?;
     // Whatever the command left in its group goes with it.
     let _ = killpg(pgid, Signal::SIGKILL);
     let [out, err] = readers.map(|r| r.map(collect).unwrap_or_default());
@@ -198,6 +248,7 @@ fn wait(
     pgid: Pid,
     timeout: Duration,
     stop: &StopWhen,
+    ready: Option<&OwnedFd>,
 ) -> std::io::Result<(Option<std::process::ExitStatus>, Ended)> {
     let deadline = Instant::now() + timeout;
     loop {
@@ -210,8 +261,20 @@ fn wait(
             None => None,
         };
         if let Some(ended) = ended {
-            let _ = killpg(pgid, Signal::SIGTERM);
             let grace = Instant::now() + KILL_GRACE;
+            // Until one SIGTERM is sent after the supervisor said it listens: one sent before
+            // may have gone unheard, and it takes a stop once (later ones wait, blocked).
+            let mut listening = false;
+            while !listening {
+                listening = ready.is_none_or(said_ready);
+                let _ = killpg(pgid, Signal::SIGTERM);
+                if child.try_wait()?.is_some() || Instant::now() >= grace {
+                    break;
+                }
+                if !listening {
+                    thread::sleep(Duration::from_millis(5));
+                }
+            }
             while Instant::now() < grace {
                 if let Some(status) = child.try_wait()? {
                     let _ = killpg(pgid, Signal::SIGKILL);
@@ -229,6 +292,16 @@ fn wait(
                 .max(Duration::from_millis(1)),
         );
     }
+}
+
+/// Whether the supervisor said on `ready` that it listens for the stop (or is gone: the pipe
+/// ended), so a stop sent now is heard.
+fn said_ready(ready: &OwnedFd) -> bool {
+    let mut byte = [0u8; 1];
+    !matches!(
+        nix::unistd::read(ready, &mut byte),
+        Err(nix::errno::Errno::EAGAIN)
+    )
 }
 
 type Shared = std::sync::Arc<std::sync::Mutex<Captured>>;

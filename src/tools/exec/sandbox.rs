@@ -407,8 +407,11 @@ impl Plan {
     }
 
     /// Arguments of the re-exec'd goclaw that applies the inner layers and runs `command`.
-    fn reexec_args(&self, command: &str, mask: bool) -> Vec<OsString> {
+    fn reexec_args(&self, command: &str, mask: bool, ready: Option<i32>) -> Vec<OsString> {
         let mut a: Vec<OsString> = vec![REEXEC_SUBCOMMAND.into()];
+        if let Some(fd) = ready {
+            a.push(format!("--ready-fd={fd}").into());
+        }
         if self.kind == Kind::None {
             a.push("--no-sandbox".into());
         }
@@ -443,10 +446,18 @@ impl Plan {
 
     /// The process to spawn for `command` in `cwd`, with its environment and directory set.
     pub fn command(&self, command: &str, cwd: &Path) -> Command {
+        self.reporting_command(command, cwd, None)
+    }
+
+    /// [`Plan::command`], whose supervisor (when it has one) writes a byte to descriptor
+    /// `ready` once it waits for the stop signals: a stop sent before then may go unheard
+    /// (bwrap ignores them while it builds the sandbox), and the spawner sends it again. The
+    /// caller keeps `ready` open across the spawn.
+    pub fn reporting_command(&self, command: &str, cwd: &Path, ready: Option<i32>) -> Command {
         let mut c = match self.kind {
             Kind::None | Kind::Landlock => {
                 let mut c = Command::new(&self.goclaw);
-                c.args(self.reexec_args(command, true));
+                c.args(self.reexec_args(command, true, ready));
                 c
             }
             Kind::BwrapLandlock => {
@@ -482,7 +493,7 @@ impl Plan {
                     .arg(cwd)
                     .arg("--")
                     .arg(&self.goclaw);
-                c.args(self.reexec_args(command, false));
+                c.args(self.reexec_args(command, false, ready));
                 // bwrap dies of a stop signal at once, taking its pid namespace with it: it
                 // ignores them (an ignored signal stays ignored across exec), so the stop reaches
                 // the supervisor, which restores them and gives the command its grace.

@@ -62,6 +62,9 @@ pub struct Options {
     /// everything it started is killed. Shorter than the spawner's own grace, so the
     /// supervisor, not a SIGKILL of its group, is what ends them.
     pub grace: Duration,
+    /// A pipe to the spawner: one byte once the stop signals are waited for (see
+    /// `Plan::reporting_command`); closed then, so the command does not inherit it.
+    pub ready_fd: Option<i32>,
     pub argv: Vec<String>,
 }
 
@@ -125,13 +128,12 @@ pub fn supervise(o: &Options) -> String {
         // SAFETY: the default disposition; no handler runs.
         let _ = unsafe { signal::signal(s, SigHandler::SigDfl) };
     }
-    let mut waited = SigSet::empty();
-    waited.add(Signal::SIGCHLD);
-    for s in STOP_SIGNALS {
-        waited.add(s);
-    }
+    let waited = super::contain::waited_signals();
     if let Err(e) = waited.thread_block() {
         return format!("cannot supervise the command: {e}");
+    }
+    if let Some(fd) = o.ready_fd {
+        say_ready(fd);
     }
     match super::contain::start(&mut ns, o.grace, || -> std::convert::Infallible {
         exec_command(o, program, args, abi)
@@ -146,7 +148,7 @@ pub fn supervise(o: &Options) -> String {
     let child = match unsafe { nix::unistd::fork() } {
         Err(e) => return format!("cannot start the command: {e}"),
         Ok(ForkResult::Child) => {
-            let _ = waited.thread_unblock();
+            super::contain::unblock_as_default(&waited);
             exec_command(o, program, args, abi)
         }
         Ok(ForkResult::Parent { child }) => child,
@@ -165,6 +167,25 @@ pub fn supervise(o: &Options) -> String {
     }
     let reaped = kill_descendants(child);
     end_as(status.or(reaped))
+}
+
+/// Tells the spawner through descriptor `fd` that a stop signal is heard from now on, and
+/// closes it: nothing this process starts holds it.
+fn say_ready(fd: i32) {
+    use std::os::fd::FromRawFd;
+    // Only a descriptor that is open here is taken (and then closed); another number is left.
+    if nix::fcntl::fcntl(
+        // SAFETY: only asked about; it is not closed through this borrow.
+        unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) },
+        nix::fcntl::FcntlArg::F_GETFD,
+    )
+    .is_err()
+    {
+        return;
+    }
+    // SAFETY: the descriptor is open and was handed to this process for this one use.
+    let pipe = unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) };
+    let _ = nix::unistd::write(&pipe, b"r");
 }
 
 /// The command runs in its own PID namespace under `init`: until it ends or a stop signal
