@@ -64,7 +64,7 @@ impl TerminalPrompter {
                     // A terminal that hung up reads as its end (or fails): nobody can answer.
                     return match stdin.lock().read_line(&mut line) {
                         Ok(n) if n > 0 => Reply::Line(line.trim().to_string()),
-                        _ => Reply::Closed,
+                        _ => closed(stop),
                     };
                 }
                 Err(nix::errno::Errno::EINTR) if stop.is_some() => {}
@@ -75,6 +75,22 @@ impl TerminalPrompter {
             }
         }
     }
+}
+
+/// The terminal closed: the SIGHUP the kernel sends with the hang-up (unless goclaw ignores it,
+/// under `nohup`) is a stop, which the hang-up seen first must not hide; given 200 ms to come.
+fn closed(stop: Option<&StopWhen>) -> Reply {
+    let Some(stop) = stop else {
+        return Reply::Closed;
+    };
+    let until = Instant::now() + Duration::from_millis(200);
+    while Instant::now() < until {
+        if let Some(why) = stop.check() {
+            return Reply::Stopped(why);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Reply::Closed
 }
 
 /// What came of waiting for a line at the terminal.

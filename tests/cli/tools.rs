@@ -1056,6 +1056,17 @@ fn a_prompt_ends_with_the_signal_or_the_terminal_that_came_first() {
         last_call(),
         json!({"outcome": "error", "result": "cancelled while asking for approval: hung up (SIGHUP)"})
     );
+    // A terminal that closes sends SIGHUP with the hang-up: the signal, not the hang-up, ends
+    // the call.
+    let mut pty = ask("hung-up", false);
+    pty.hang_up();
+    let (code, _) = pty.exit();
+    assert_eq!(code, Some(129));
+    assert!(!env.work().join("hung-up").exists());
+    assert_eq!(
+        last_call(),
+        json!({"outcome": "error", "result": "cancelled while asking for approval: hung up (SIGHUP)"})
+    );
     // Under nohup the closed terminal sends nothing goclaw hears: nobody can answer.
     let mut pty = ask("closed", true);
     pty.hang_up();

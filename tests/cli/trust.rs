@@ -310,6 +310,48 @@ fn a_stop_at_any_moment_of_a_calls_start_ends_it_at_once() {
     }
 }
 
+/// In docker mode a stop reaches `docker run` once, as the command in the container gets what
+/// `docker run` gets: there is no supervisor to wait for (a fake `docker` counts the SIGTERMs).
+#[test]
+fn a_stop_reaches_docker_run_once() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    let bin = env.root().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let count = env.root().join("terms");
+    let fake = bin.join("docker");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\n[ \"$1\" = info ] && exit 0\ntrap 'echo TERM >> {}' TERM\n\
+             while :; do sleep 0.01; done\n",
+            count.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    env.write("docker.toml", "[tools.exec]\nsandbox = \"docker\"\n");
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let o = env
+        .cmd(&[
+            "--config",
+            "docker.toml",
+            "tools",
+            "exec",
+            "exec",
+            r#"{"command":"sleep 30","timeout":1}"#,
+        ])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&o).contains("timed out") || stdout(&o).contains("timeout"),
+        "{o:?}"
+    );
+    let terms = std::fs::read_to_string(&count).unwrap_or_default();
+    assert_eq!(terms.lines().count(), 1, "{terms}");
+}
+
 /// Under `nohup` (SIGHUP ignored when goclaw starts) a closed terminal does not stop the call:
 /// goclaw keeps the disposition it was given, and the command runs to its end. The same holds
 /// for a run (both watch the signals `cli::signals::stopping` names).

@@ -128,6 +128,9 @@ pub fn run(
     plan: &Plan,
     stop: &StopWhen,
 ) -> std::io::Result<Outcome> {
+    if !plan.supervised() {
+        return run_command(plan.command(command, cwd), timeout, limit, stop);
+    }
     // The supervisor says on this pipe when a stop can no longer go unheard (see `wait`).
     let (ready, ready_w) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
     nix::fcntl::fcntl(

@@ -449,6 +449,12 @@ impl Plan {
         self.reporting_command(command, cwd, None)
     }
 
+    /// Whether a command of this plan runs under goclaw's supervisor, which can say when it
+    /// listens for a stop (see [`Plan::reporting_command`]); docker's runs under `docker run`.
+    pub fn supervised(&self) -> bool {
+        self.kind != Kind::Docker
+    }
+
     /// [`Plan::command`], whose supervisor (when it has one) writes a byte to descriptor
     /// `ready` once it waits for the stop signals: a stop sent before then may go unheard
     /// (bwrap ignores them while it builds the sandbox), and the spawner sends it again. The
