@@ -90,6 +90,17 @@ impl ErrorKind {
         }
     }
 
+    /// How a message says that this kind's signal stopped the work: "hung up (SIGHUP)",
+    /// "interrupted (SIGINT)", "terminated (SIGTERM)"; `None` for a kind no signal gives.
+    pub fn stop_text(self) -> Option<&'static str> {
+        match self {
+            ErrorKind::HungUp => Some("hung up (SIGHUP)"),
+            ErrorKind::Interrupted => Some("interrupted (SIGINT)"),
+            ErrorKind::Terminated => Some("terminated (SIGTERM)"),
+            _ => None,
+        }
+    }
+
     pub fn meaning(self) -> &'static str {
         match self {
             ErrorKind::Failed => {

@@ -8,23 +8,17 @@
 
 use crate::tools::{SignalFlag, Stopped};
 
-/// The first stopping signal this process received (its number; 0: none yet).
-static RECEIVED: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+/// The first stopping signal this process received, whichever watcher saw it.
+static RECEIVED: std::sync::LazyLock<SignalFlag> = std::sync::LazyLock::new(SignalFlag::default);
 
 /// Notes that `why` came: whoever watches the signals calls it.
 pub(super) fn received_now(why: Stopped) {
-    let number = why.signal().map_or(0, |s| s as i32);
-    let _ = RECEIVED.compare_exchange(
-        0,
-        number,
-        std::sync::atomic::Ordering::SeqCst,
-        std::sync::atomic::Ordering::SeqCst,
-    );
+    RECEIVED.raise(why);
 }
 
 /// The first stopping signal this process received, if one came.
 pub fn received() -> Option<Stopped> {
-    Stopped::from_signal(RECEIVED.load(std::sync::atomic::Ordering::SeqCst))
+    RECEIVED.get()
 }
 
 /// The failure a command ends with: a failure to write standard output after a signal came

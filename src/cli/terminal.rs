@@ -47,8 +47,7 @@ impl TerminalPrompter {
             }
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                self.out.stderr_text("(no answer)\n");
-                return Reply::NoAnswer;
+                break;
             }
             let slice = match stop {
                 Some(_) => left.min(Duration::from_millis(100)),
@@ -68,12 +67,11 @@ impl TerminalPrompter {
                     };
                 }
                 Err(nix::errno::Errno::EINTR) if stop.is_some() => {}
-                Err(_) => {
-                    self.out.stderr_text("(no answer)\n");
-                    return Reply::NoAnswer;
-                }
+                Err(_) => break,
             }
         }
+        self.out.stderr_text("(no answer)\n");
+        Reply::NoAnswer
     }
 }
 

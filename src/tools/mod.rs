@@ -182,14 +182,14 @@ impl Stopped {
             .find(|s| s.signal().is_some_and(|sig| sig as i32 == number))
     }
 
-    /// How a message says it: "interrupted (SIGINT)", "the run's deadline passed".
+    /// How a message says it: "interrupted (SIGINT)" ([`ErrorKind::stop_text`]), "the run's
+    /// deadline passed".
+    ///
+    /// [`ErrorKind::stop_text`]: crate::error::ErrorKind::stop_text
     pub fn describe(self) -> &'static str {
-        match self {
-            Stopped::Deadline => "the run's deadline passed",
-            Stopped::HungUp => "hung up (SIGHUP)",
-            Stopped::Interrupted => "interrupted (SIGINT)",
-            Stopped::Terminated => "terminated (SIGTERM)",
-        }
+        self.error_kind()
+            .stop_text()
+            .unwrap_or("the run's deadline passed")
     }
 }
 

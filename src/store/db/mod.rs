@@ -551,9 +551,7 @@ pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> E
                 || *c == SqlState::QUERY_CANCELED =>
         {
             match (*c == SqlState::QUERY_CANCELED, pg::cancelled_by()) {
-                (true, Some(kind)) => {
-                    Error::new(kind, format!("{} ({})", kind.name(), kind.meaning()))
-                }
+                (true, Some(kind)) => Error::new(kind, kind.stop_text().unwrap_or(kind.name())),
                 _ => Error::new(ErrorKind::Timeout, format!("store: {detail}")),
             }
         }

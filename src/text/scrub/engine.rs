@@ -189,9 +189,11 @@ impl Scrubber {
         literal_hint: Option<StageSet>,
     ) {
         let mut found = literal_hint.unwrap_or_else(|| literal_stages(input));
+        // The last stage (hex secrets) has no literal: it may match where a long hex run is.
+        let hex_run = has_hex_run(input);
         // The stages are compiled only for a region one of them may match (~2 ms: a tool
         // call's audit record and result seldom need them).
-        let stages: &[Regex] = if found == 0 && !has_hex_run(input) {
+        let stages: &[Regex] = if found == 0 && !hex_run {
             &[]
         } else if let Ok(stages) = &*STAGES {
             stages
@@ -214,7 +216,7 @@ impl Scrubber {
             let possible = if stage < STAGE_LITERALS.len() {
                 found & (1 << stage) != 0
             } else {
-                has_hex_run(input)
+                hex_run
             };
             if !possible {
                 continue;

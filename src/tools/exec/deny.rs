@@ -330,9 +330,13 @@ impl Pattern {
         if candidates.peek().is_none() {
             return Ok(None);
         }
-        let regex = self.regex.get_or_init(|| compile(self.go));
-        let regex = regex.as_ref().map_err(Clone::clone)?;
+        let regex = self.regex().as_ref().map_err(Clone::clone)?;
         Ok(candidates.find(|t| regex.is_match(t.as_bytes())))
+    }
+
+    /// Its regex, compiled on first use.
+    fn regex(&self) -> &Result<Regex, String> {
+        self.regex.get_or_init(|| compile(self.go))
     }
 }
 
@@ -352,8 +356,9 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     out
 });
 
-/// One deny pattern, compiled for speed of compiling: every `exec` call compiles all of them
-/// to ask each once whether it matches a command line of a few hundred bytes at most. They
+/// One deny pattern, compiled for speed of compiling: an `exec` call compiles the ones its
+/// command line may match (see [`Pattern`]) to ask each once whether it matches a text of a few
+/// hundred bytes at most. They
 /// only ever judge ASCII structure, so without Unicode (`.` and `[^…]` are bytes); only the
 /// lazy DFA, which is built as it searches, and the NFA under it: no full DFA, no one-pass DFA,
 /// no capture groups (only `is_match` is asked), and no literal prefilter (an Aho-Corasick
@@ -462,13 +467,9 @@ fn glob_reaches(word: &str, path: &str) -> bool {
 
 /// Every pattern compiles (checked by a test, and by `check` failing closed): the first error.
 pub fn compile_error() -> Option<String> {
-    PATTERNS.iter().find_map(|p| {
-        p.regex
-            .get_or_init(|| compile(p.go))
-            .as_ref()
-            .err()
-            .cloned()
-    })
+    PATTERNS
+        .iter()
+        .find_map(|p| p.regex().as_ref().err().cloned())
 }
 
 #[cfg(test)]
