@@ -392,7 +392,7 @@ pub fn sandbox_exec(args: &[OsString]) -> Option<u8> {
         parent: a.parent,
         guarded: a.guarded,
         grace: std::time::Duration::from_millis(a.grace_ms),
-        ready_fd: a.ready_fd,
+        report_fd: a.report_fd,
         argv: a.argv,
     });
     let err = Error::failed(format!("sandbox: {why}"));

@@ -36,9 +36,10 @@ pub struct SandboxExecArgs {
     /// is killed (0: at once)
     #[arg(long, default_value_t = 0)]
     pub grace_ms: u64,
-    /// A descriptor to write one byte to once the stop signals are waited for
+    /// The spawner's report pipe: a byte once the stop signals are waited for, then how the
+    /// command ended
     #[arg(long)]
-    pub ready_fd: Option<i32>,
+    pub report_fd: Option<i32>,
     /// The command and its arguments
     #[arg(last = true, required = true)]
     pub argv: Vec<String>,

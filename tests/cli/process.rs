@@ -282,3 +282,80 @@ fn a_secret_is_never_split_between_two_polls() {
     );
     assert!(!output.contains("ghp_"), "a part of the token came out");
 }
+
+/// A kill at any moment of a background command's start ends it at once. bwrap ignores stop
+/// signals while it builds the sandbox, and the keeper sent its one SIGTERM then: the command
+/// ran on until the SIGKILL two seconds later. Now the keeper sends it again until the
+/// supervisor says it listens. SIGTERM goes to the keeper 0–7 ms after it started the command.
+#[test]
+fn a_kill_at_any_moment_of_a_background_commands_start_ends_it_at_once() {
+    let env = TestEnv::new();
+    let mut modes = crate::trust::sandbox_modes();
+    modes.push("none");
+    for mode in modes {
+        let cfg = format!("{mode}.toml");
+        env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
+        for delay in 0..8 {
+            let args = json!({"command": "sleep 30", "background": true}).to_string();
+            let mut exec = env.std_cmd(&["--config", &cfg, "tools", "exec", "exec", &args]);
+            let mut exec = exec
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let keeper = first_child_of(exec.id(), "__keep-process");
+            // The keeper's child: bwrap or the supervisor, just started.
+            first_child_of(keeper, "");
+            std::thread::sleep(Duration::from_millis(delay));
+            let sent = Instant::now();
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(keeper as i32),
+                nix::sys::signal::Signal::SIGTERM,
+            );
+            while running(keeper) && sent.elapsed() < Duration::from_secs(5) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let took = sent.elapsed();
+            exec.wait().unwrap();
+            assert!(
+                took < Duration::from_millis(1500),
+                "{mode}, {delay} ms in: the command ended {took:?} after the kill"
+            );
+        }
+    }
+}
+
+/// The first child of `parent` whose command line holds `word` (at most 10 s).
+fn first_child_of(parent: u32, word: &str) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let ppid = stat
+                .rfind(')')
+                .and_then(|i| stat[i + 1..].split_whitespace().nth(1))
+                .and_then(|p| p.parse::<u32>().ok());
+            let line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if ppid == Some(parent) && String::from_utf8_lossy(&line).contains(word) {
+                return pid;
+            }
+        }
+        assert!(Instant::now() < deadline, "no child `{word}` of {parent}");
+        std::thread::yield_now();
+    }
+}
+
+/// Whether process `pid` runs (a zombie has ended).
+fn running(pid: u32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat.rfind(')')
+        .and_then(|i| stat[i + 1..].split_whitespace().next())
+        .is_some_and(|state| state != "Z")
+}

@@ -1368,3 +1368,75 @@ fn a_command_ends_the_call_however_it_dies_and_a_stop_reaches_it_once() {
         assert_eq!(seen.lines().count(), 1, "{mode}: SIGTERM came {seen:?}");
     }
 }
+
+/// A command killed by a signal is reported as that signal in every mode: under bwrap the
+/// supervisor's death by it showed as bwrap's `exit status 139`, now its report says SIGSEGV.
+/// The supervisor, which ends as the command did, leaves no core dump of its own: where the
+/// kernel writes cores to files (`core_pattern` without a `|`), the `core` in the workspace is
+/// the command's (the supervisor's used to overwrite it). The same for a background command.
+#[test]
+fn a_command_killed_by_a_signal_is_reported_so_and_only_it_dumps_core() {
+    let Some(py) = crate::mcp::peer_python() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let pattern = std::fs::read_to_string("/proc/sys/kernel/core_pattern").unwrap_or_default();
+    let cores_to_files = pattern.trim() == "core";
+    if !cores_to_files {
+        skip_note(&format!(
+            "core_pattern is {pattern:?}: only the reported signal is checked"
+        ));
+    }
+    let crash = format!("exec {py} -c 'import os, signal; os.kill(os.getpid(), signal.SIGSEGV)'");
+    let mut modes = sandbox_modes();
+    modes.push("none");
+    for mode in modes {
+        let cfg = format!("{mode}.toml");
+        env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
+        let core = env.work().join("core");
+        let _ = std::fs::remove_file(&core);
+        let mut cmd = env.std_cmd(&["--config", &cfg, "tools", "exec", "exec"]);
+        cmd.arg(json!({ "command": crash }).to_string());
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut cmd, || {
+                nix::sys::resource::setrlimit(
+                    nix::sys::resource::Resource::RLIMIT_CORE,
+                    nix::sys::resource::RLIM_INFINITY,
+                    nix::sys::resource::RLIM_INFINITY,
+                )
+                .map_err(std::io::Error::from)
+            });
+        }
+        let o = cmd.output().unwrap();
+        let (c, text) = tool_text(&o);
+        assert_eq!((c, text.as_str()), (1, "signal: segv"), "{mode}");
+        if cores_to_files {
+            let dumped = std::fs::read(&core).unwrap_or_default();
+            // An ELF core names the program it is of: the command's is python's.
+            let of_goclaw = dumped.windows(14).any(|w| w == b"__sandbox-exec");
+            assert!(!of_goclaw, "{mode}: the supervisor dumped core");
+        }
+        let _ = std::fs::remove_file(&core);
+        let background = json!({ "command": crash, "background": true }).to_string();
+        let (c, text) =
+            tool_text(&env.run(&["--config", &cfg, "tools", "exec", "exec", &background]));
+        assert_eq!(c, 0, "{mode}: {text}");
+        let id = serde_json::from_str::<Value>(&text).unwrap()["process"].to_string();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let end = loop {
+            let (_, text) = tool_text(&env.run(&["--config", &cfg, "process", "poll", &id]));
+            let answer: Value = serde_json::from_str(&text).unwrap();
+            if answer["status"] != "running" {
+                break answer;
+            }
+            assert!(Instant::now() < deadline, "{mode}: {answer}");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(
+            (&end["status"], &end["exit_code"], &end["signal"]),
+            (&json!("exited"), &Value::Null, &json!(11)),
+            "{mode}: {end}"
+        );
+    }
+}

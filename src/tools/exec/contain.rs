@@ -157,13 +157,7 @@ impl Init {
             .take(64)
             .read_to_string(&mut text)
             .ok()?;
-        let (kind, value) = text.trim().split_once(' ')?;
-        let value: i32 = value.parse().ok()?;
-        match kind {
-            "exit" => Some(Ok(value)),
-            "signal" => Some(Err(value)),
-            _ => None,
-        }
+        super::report::parse(&text)
     }
 }
 
@@ -257,12 +251,7 @@ fn init(report: OwnedFd, grace: Duration, command: impl FnOnce() -> Infallible) 
             }
         }
     }
-    let said = match ended {
-        Some(Ok(code)) => format!("exit {code}\n"),
-        Some(Err(sig)) => format!("signal {sig}\n"),
-        None => String::new(),
-    };
-    let _ = std::fs::File::from(report).write_all(said.as_bytes());
+    let _ = std::fs::File::from(report).write_all(super::report::say(ended).as_bytes());
     std::process::exit(0)
 }
 

@@ -5,7 +5,8 @@
 //!
 //! - output (stdout and stderr share one pipe, so their order is kept) goes to the log's
 //!   chunks, the last two kept;
-//! - SIGTERM, SIGINT or SIGHUP (`process kill`) ends the command: SIGTERM to its group, SIGKILL
+//! - SIGTERM, SIGINT or SIGHUP (`process kill`) ends the command: SIGTERM to its group (again
+//!   until its supervisor says it listens, see [`super::report`]), SIGKILL
 //!   after the grace;
 //! - the owner (the run or `mcp serve` that started it, watched through a pidfd) ending does
 //!   the same;
@@ -15,7 +16,6 @@
 
 use std::io::{Read, Write};
 use std::os::fd::{AsFd, FromRawFd, OwnedFd};
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -26,6 +26,7 @@ use nix::sys::signalfd::{SfdFlags, SignalFd};
 use nix::unistd::Pid;
 
 use super::background::{self, CHUNK, Ending, KeeperSpec, KeeperStart};
+use super::report::{self, ReportPipe};
 use super::run::KILL_GRACE;
 use super::sandbox::Plan;
 
@@ -150,7 +151,13 @@ struct Stopping {
     status: &'static str,
     reason: String,
     kill_at: Instant,
+    /// A SIGTERM went after the supervisor said it listens (see [`super::report`]); until
+    /// then it is sent again.
+    heard: bool,
 }
+
+/// How often a stop is sent again until the supervisor listens.
+const RESEND: Duration = Duration::from_millis(5);
 
 struct Keeper {
     child: Child,
@@ -160,6 +167,8 @@ struct Keeper {
     owner: Option<OwnedFd>,
     deadline: Instant,
     log: Log,
+    /// The supervisor's report pipe (a supervised plan's).
+    report: Option<ReportPipe>,
 }
 
 impl Keeper {
@@ -191,7 +200,15 @@ impl Keeper {
         )
         .map_err(|e| format!("cannot make a pipe: {e}"))?;
         let plan = Plan::from(spec.plan.clone());
-        let mut cmd = plan.command(&spec.command, &spec.cwd);
+        let mut report = match plan.supervised() {
+            true => Some(ReportPipe::new().map_err(|e| format!("cannot make a pipe: {e}"))?),
+            false => None,
+        };
+        let fd = report.as_ref().and_then(ReportPipe::fd);
+        let mut cmd = plan.reporting_command(&spec.command, &spec.cwd, fd);
+        if let Some(r) = &report {
+            r.pass_to(&mut cmd);
+        }
         let err = write
             .try_clone()
             .map_err(|e| format!("cannot make a pipe: {e}"))?;
@@ -202,8 +219,11 @@ impl Keeper {
         let child = cmd
             .spawn()
             .map_err(|e| format!("cannot start the command: {e}"))?;
-        // The command has its ends of the pipe; only the read end stays here.
+        // The command has its ends of the pipes; only the read ends stay here.
         drop(cmd);
+        if let Some(r) = &mut report {
+            r.spawned();
+        }
         let pgid = Pid::from_raw(child.id() as i32);
         Ok(Keeper {
             child,
@@ -213,6 +233,7 @@ impl Keeper {
             owner,
             deadline: Instant::now() + Duration::from_millis(spec.timeout_ms),
             log: Log::open(&spec.dir),
+            report,
         })
     }
 
@@ -238,16 +259,25 @@ impl Keeper {
             if ending.is_none() && exited.is_none() && now >= self.deadline {
                 ending = Some(self.end("timed_out", "its time limit passed".into()));
             }
-            if let Some(e) = &ending
+            if let Some(e) = &mut ending
                 && exited.is_none()
-                && now >= e.kill_at
             {
-                let _ = killpg(self.pgid, Signal::SIGKILL);
+                if now >= e.kill_at {
+                    let _ = killpg(self.pgid, Signal::SIGKILL);
+                } else if !e.heard {
+                    e.heard = self.listening();
+                    let _ = killpg(self.pgid, Signal::SIGTERM);
+                }
             }
+            let resend = ending
+                .as_ref()
+                .filter(|e| !e.heard && exited.is_none())
+                .map(|_| now + RESEND);
             let wake = [
                 Some(self.deadline).filter(|_| ending.is_none()),
                 ending.as_ref().map(|e| e.kill_at),
                 drain_until,
+                resend,
             ]
             .into_iter()
             .flatten()
@@ -256,24 +286,36 @@ impl Keeper {
                 ending.get_or_insert_with(|| self.end("killed", why));
             }
         }
-        let status = exited;
+        let status = exited.map(|s| match &mut self.report {
+            Some(r) => r.ended(s),
+            None => report::seen(s),
+        });
         Ending {
             status: ending.as_ref().map_or("exited", |e| e.status).into(),
-            exit_code: status.and_then(|s| s.code()).map(i64::from),
-            signal: status.and_then(|s| s.signal()).map(i64::from),
+            exit_code: status.and_then(|s| s.ok()).map(i64::from),
+            signal: status.and_then(|s| s.err()).map(i64::from),
             reason: ending.map(|e| e.reason),
             ended_at: crate::store::now_ms(),
         }
     }
 
-    /// SIGTERM to the command's group; SIGKILL after the grace.
-    fn end(&self, status: &'static str, reason: String) -> Stopping {
+    /// SIGTERM to the command's group (again until the supervisor listens); SIGKILL after the
+    /// grace.
+    fn end(&mut self, status: &'static str, reason: String) -> Stopping {
+        let heard = self.listening();
         let _ = killpg(self.pgid, Signal::SIGTERM);
         Stopping {
             status,
             reason,
             kill_at: Instant::now() + KILL_GRACE,
+            heard,
         }
+    }
+
+    /// Whether a stop sent now is heard: the supervisor said it listens (or the command has
+    /// none).
+    fn listening(&mut self) -> bool {
+        self.report.as_mut().is_none_or(ReportPipe::listening)
     }
 
     /// One poll: output copied to the log; a reason to end the command when a signal or the

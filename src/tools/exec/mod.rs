@@ -11,6 +11,7 @@ pub mod deny;
 pub mod destructive;
 pub mod keeper;
 pub mod relay;
+pub mod report;
 pub mod run;
 pub mod sandbox;
 pub mod shell;

@@ -7,7 +7,6 @@
 //! including those that left the group (`setsid`, double forks), when the command ends.
 
 use std::io::Read;
-use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -18,6 +17,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 use super::go_duration;
+use super::report::ReportPipe;
 use super::sandbox::Plan;
 use crate::tools::{StopWhen, Stopped, ToolResult};
 
@@ -131,29 +131,14 @@ pub fn run(
     if !plan.supervised() {
         return run_command(plan.command(command, cwd), timeout, limit, stop);
     }
-    // The supervisor says on this pipe when a stop can no longer go unheard (see `wait`).
-    let (ready, ready_w) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
-    nix::fcntl::fcntl(
-        &ready,
-        nix::fcntl::FcntlArg::F_SETFL(nix::fcntl::OFlag::O_NONBLOCK),
-    )?;
-    let fd = std::os::fd::AsRawFd::as_raw_fd(&ready_w);
-    let mut cmd: Command = plan.reporting_command(command, cwd, Some(fd));
-    // SAFETY: fcntl is async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
-            // SAFETY: the write end, open in the parent across the spawn.
-            let w = std::os::fd::BorrowedFd::borrow_raw(fd);
-            nix::fcntl::fcntl(
-                w,
-                nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::empty()),
-            )?;
-            Ok(())
-        });
-    }
+    // The supervisor says on this pipe when a stop can no longer go unheard (see `wait`), and
+    // how the command ended.
+    let mut report = ReportPipe::new()?;
+    let mut cmd: Command = plan.reporting_command(command, cwd, report.fd());
+    report.pass_to(&mut cmd);
     let spawned = start(cmd, stop);
-    drop(ready_w);
-    finish(spawned?, timeout, limit, stop, Some(&ready))
+    report.spawned();
+    finish(spawned?, timeout, limit, stop, Some(&mut report))
 }
 
 /// Runs a prepared command (program, arguments, directory and environment set by the caller)
@@ -190,14 +175,14 @@ fn start(mut cmd: Command, stop: &StopWhen) -> std::io::Result<Started> {
     Ok(Started::Running(cmd.spawn()?, start))
 }
 
-/// Waits for a [`start`]ed command (see [`run_command`]); `ready`: the pipe its supervisor
-/// says on when a stop can no longer go unheard.
+/// Waits for a [`start`]ed command (see [`run_command`]); `report`: the pipe its supervisor
+/// reports on.
 fn finish(
     started: Started,
     timeout: Duration,
     limit: usize,
     stop: &StopWhen,
-    ready: Option<&OwnedFd>,
+    mut report: Option<&mut ReportPipe>,
 ) -> std::io::Result<Outcome> {
     let (mut child, start) = match started {
         Started::Running(child, start) => (child, start),
@@ -218,16 +203,19 @@ fn finish(
         child.stdout.take().map(|s| reader(s, limit)),
         child.stderr.take().map(|s| reader(s, limit)),
     ];
-    let (status, ended) = wait(&mut child, pgid, timeout, stop, ready)?;
+    let (status, ended) = wait(&mut child, pgid, timeout, stop, report.as_deref_mut())?;
     // Whatever the command left in its group goes with it.
     let _ = killpg(pgid, Signal::SIGKILL);
     let [out, err] = readers.map(|r| r.map(collect).unwrap_or_default());
-    use std::os::unix::process::ExitStatusExt;
+    let status = status.map(|s| match report {
+        Some(r) => r.ended(s),
+        None => super::report::seen(s),
+    });
     Ok(Outcome {
         stdout: out,
         stderr: err,
-        code: status.and_then(|s| s.code()),
-        signal: status.and_then(|s| s.signal()),
+        code: status.and_then(|s| s.ok()),
+        signal: status.and_then(|s| s.err()),
         timed_out: matches!(ended, Ended::TimedOut),
         stopped: match ended {
             Ended::Stopped(why) => Some(why),
@@ -251,7 +239,7 @@ fn wait(
     pgid: Pid,
     timeout: Duration,
     stop: &StopWhen,
-    ready: Option<&OwnedFd>,
+    mut report: Option<&mut ReportPipe>,
 ) -> std::io::Result<(Option<std::process::ExitStatus>, Ended)> {
     let deadline = Instant::now() + timeout;
     loop {
@@ -269,7 +257,7 @@ fn wait(
             // may have gone unheard, and it takes a stop once (later ones wait, blocked).
             let mut listening = false;
             while !listening {
-                listening = ready.is_none_or(said_ready);
+                listening = report.as_deref_mut().is_none_or(ReportPipe::listening);
                 let _ = killpg(pgid, Signal::SIGTERM);
                 if child.try_wait()?.is_some() || Instant::now() >= grace {
                     break;
@@ -295,16 +283,6 @@ fn wait(
                 .max(Duration::from_millis(1)),
         );
     }
-}
-
-/// Whether the supervisor said on `ready` that it listens for the stop (or is gone: the pipe
-/// ended), so a stop sent now is heard.
-fn said_ready(ready: &OwnedFd) -> bool {
-    let mut byte = [0u8; 1];
-    !matches!(
-        nix::unistd::read(ready, &mut byte),
-        Err(nix::errno::Errno::EAGAIN)
-    )
 }
 
 type Shared = std::sync::Arc<std::sync::Mutex<Captured>>;

@@ -407,10 +407,10 @@ impl Plan {
     }
 
     /// Arguments of the re-exec'd goclaw that applies the inner layers and runs `command`.
-    fn reexec_args(&self, command: &str, mask: bool, ready: Option<i32>) -> Vec<OsString> {
+    fn reexec_args(&self, command: &str, mask: bool, report: Option<i32>) -> Vec<OsString> {
         let mut a: Vec<OsString> = vec![REEXEC_SUBCOMMAND.into()];
-        if let Some(fd) = ready {
-            a.push(format!("--ready-fd={fd}").into());
+        if let Some(fd) = report {
+            a.push(format!("--report-fd={fd}").into());
         }
         if self.kind == Kind::None {
             a.push("--no-sandbox".into());
@@ -449,21 +449,20 @@ impl Plan {
         self.reporting_command(command, cwd, None)
     }
 
-    /// Whether a command of this plan runs under goclaw's supervisor, which can say when it
-    /// listens for a stop (see [`Plan::reporting_command`]); docker's runs under `docker run`.
+    /// Whether a command of this plan runs under goclaw's supervisor, which reports on a pipe
+    /// (see [`Plan::reporting_command`]); docker's runs under `docker run`.
     pub fn supervised(&self) -> bool {
         self.kind != Kind::Docker
     }
 
-    /// [`Plan::command`], whose supervisor (when it has one) writes a byte to descriptor
-    /// `ready` once it waits for the stop signals: a stop sent before then may go unheard
-    /// (bwrap ignores them while it builds the sandbox), and the spawner sends it again. The
-    /// caller keeps `ready` open across the spawn.
-    pub fn reporting_command(&self, command: &str, cwd: &Path, ready: Option<i32>) -> Command {
+    /// [`Plan::command`], whose supervisor (when it has one) reports on descriptor `report`
+    /// when it listens for the stop signals and how the command ended ([`super::report`]). The
+    /// caller keeps `report` open across the spawn.
+    pub fn reporting_command(&self, command: &str, cwd: &Path, report: Option<i32>) -> Command {
         let mut c = match self.kind {
             Kind::None | Kind::Landlock => {
                 let mut c = Command::new(&self.goclaw);
-                c.args(self.reexec_args(command, true, ready));
+                c.args(self.reexec_args(command, true, report));
                 c
             }
             Kind::BwrapLandlock => {
@@ -499,7 +498,7 @@ impl Plan {
                     .arg(cwd)
                     .arg("--")
                     .arg(&self.goclaw);
-                c.args(self.reexec_args(command, false, ready));
+                c.args(self.reexec_args(command, false, report));
                 // bwrap dies of a stop signal at once, taking its pid namespace with it: it
                 // ignores them (an ignored signal stays ignored across exec), so the stop reaches
                 // the supervisor, which restores them and gives the command its grace.

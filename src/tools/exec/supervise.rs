@@ -40,6 +40,7 @@ use nix::sys::wait::{WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid};
 
 use super::contain::Namespaces;
+use super::report::Reporter;
 
 /// What the supervisor is asked to do.
 #[derive(Debug, Clone, Default)]
@@ -62,9 +63,9 @@ pub struct Options {
     /// everything it started is killed. Shorter than the spawner's own grace, so the
     /// supervisor, not a SIGKILL of its group, is what ends them.
     pub grace: Duration,
-    /// A pipe to the spawner: one byte once the stop signals are waited for (see
-    /// `Plan::reporting_command`); closed then, so the command does not inherit it.
-    pub ready_fd: Option<i32>,
+    /// The spawner's report pipe ([`super::report`]): a byte once the stop signals are waited
+    /// for, then how the command ended.
+    pub report_fd: Option<i32>,
     pub argv: Vec<String>,
 }
 
@@ -132,13 +133,14 @@ pub fn supervise(o: &Options) -> String {
     if let Err(e) = waited.thread_block() {
         return format!("cannot supervise the command: {e}");
     }
-    if let Some(fd) = o.ready_fd {
-        say_ready(fd);
+    let report = o.report_fd.and_then(Reporter::take);
+    if let Some(r) = &report {
+        r.ready();
     }
     match super::contain::start(&mut ns, o.grace, || -> std::convert::Infallible {
         exec_command(o, program, args, abi)
     }) {
-        Ok(Some(init)) => supervise_init(&waited, init, o.grace),
+        Ok(Some(init)) => supervise_init(&waited, init, o.grace, report.as_ref()),
         Ok(None) => {}
         Err(e) => return e,
     }
@@ -166,31 +168,17 @@ pub fn supervise(o: &Options) -> String {
         }
     }
     let reaped = kill_descendants(child);
-    end_as(status.or(reaped))
-}
-
-/// Tells the spawner through descriptor `fd` that a stop signal is heard from now on, and
-/// closes it: nothing this process starts holds it.
-fn say_ready(fd: i32) {
-    use std::os::fd::FromRawFd;
-    // Only a descriptor that is open here is taken (and then closed); another number is left.
-    if nix::fcntl::fcntl(
-        // SAFETY: only asked about; it is not closed through this borrow.
-        unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) },
-        nix::fcntl::FcntlArg::F_GETFD,
-    )
-    .is_err()
-    {
-        return;
-    }
-    // SAFETY: the descriptor is open and was handed to this process for this one use.
-    let pipe = unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) };
-    let _ = nix::unistd::write(&pipe, b"r");
+    end_as(status.or(reaped), report.as_ref())
 }
 
 /// The command runs in its own PID namespace under `init`: until it ends or a stop signal
 /// comes (passed on to every process of the namespace); then this process ends as it did.
-fn supervise_init(waited: &SigSet, init: super::contain::Init, grace: Duration) -> ! {
+fn supervise_init(
+    waited: &SigSet,
+    init: super::contain::Init,
+    grace: Duration,
+    report: Option<&Reporter>,
+) -> ! {
     if !init.reaped() {
         loop {
             match waited.wait() {
@@ -207,12 +195,15 @@ fn supervise_init(waited: &SigSet, init: super::contain::Init, grace: Duration) 
             }
         }
     }
-    end_as(init.ended())
+    end_as(init.ended(), report)
 }
 
 /// Ends as the command did: its exit code, or its signal (SIGTERM when its end is unknown, as
-/// when it was killed before it could be reaped).
-fn end_as(ended: Option<Ended>) -> ! {
+/// when it was killed before it could be reaped); says which on `report` first.
+fn end_as(ended: Option<Ended>, report: Option<&Reporter>) -> ! {
+    if let Some(r) = report {
+        r.ended(Some(ended.unwrap_or(Err(Signal::SIGTERM as i32))));
+    }
     match ended {
         Some(Ok(code)) => std::process::exit(code),
         Some(Err(sig)) => die_by(sig),
@@ -439,12 +430,15 @@ fn settle(command: Pid, stop: Signal, grace: Duration) -> Option<Ended> {
 }
 
 /// Ends by signal `sig` as the command did (so the parent sees the same status), a real-time
-/// one too.
+/// one too. Without a core dump: the command dumped its own where it would (a SIGSEGV or
+/// SIGABRT dumps core by default), and the supervisor's would overwrite it, or be reported
+/// (systemd-coredump, apport) as goclaw crashing.
 fn die_by(sig: i32) -> ! {
     use nix::libc;
-    // SAFETY: the default disposition restored and the signal unblocked before raising it; no
-    // handler runs.
+    // SAFETY: PR_SET_DUMPABLE takes an integer; the default disposition restored and the
+    // signal unblocked before raising it; no handler runs.
     unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
         libc::signal(sig, libc::SIG_DFL);
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
