@@ -1440,3 +1440,23 @@ fn a_command_killed_by_a_signal_is_reported_so_and_only_it_dumps_core() {
         );
     }
 }
+
+/// The guard an MCP server's supervisor runs under (`--guarded`) ends as the server did, by a
+/// real-time signal too: nix's `waitpid` cannot name one, and the guard exited 1.
+#[test]
+fn a_guarded_supervisor_ends_as_its_command_did_by_a_real_time_signal_too() {
+    use std::os::unix::process::ExitStatusExt;
+    let env = TestEnv::new();
+    let guarded = [
+        "__sandbox-exec",
+        "--guarded",
+        "--no-sandbox",
+        "--",
+        "sh",
+        "-c",
+    ];
+    let o = env.run(&[&guarded[..], &["kill -36 $$"]].concat());
+    assert_eq!(o.status.signal(), Some(36), "{o:?}");
+    let o = env.run(&[&guarded[..], &["exit 3"]].concat());
+    assert_eq!(o.status.code(), Some(3), "{o:?}");
+}

@@ -36,7 +36,6 @@ use landlock::{
 };
 use nix::errno::Errno;
 use nix::sys::signal::{self, SigHandler, SigSet, Signal};
-use nix::sys::wait::{WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid};
 
 use super::contain::Namespaces;
@@ -82,11 +81,10 @@ pub fn supervise(o: &Options) -> String {
         match unsafe { nix::unistd::fork() } {
             Err(e) => return format!("cannot supervise the command: {e}"),
             Ok(ForkResult::Parent { child }) => loop {
-                match waitpid(child, None) {
-                    Ok(WaitStatus::Exited(_, code)) => std::process::exit(code),
-                    Ok(WaitStatus::Signaled(_, sig, _)) => die_by(sig as i32),
-                    Err(Errno::EINTR) | Ok(_) => {}
-                    Err(_) => std::process::exit(1),
+                match wait_status(Some(child), 0) {
+                    Waited::Ended(_, ended) => end_as(Some(ended), None),
+                    Waited::Again | Waited::StillAlive => {}
+                    Waited::NoChild => std::process::exit(1),
                 }
             },
             Ok(ForkResult::Child) => {
@@ -368,14 +366,19 @@ pub enum Waited {
     Again,
 }
 
-/// Waits without blocking for `pid` (`None`: any child). Not nix's `waitpid`: it cannot name a
-/// real-time signal, and fails after the kernel has reaped a process killed by one, whose end
-/// would then be lost and the command waited for until its time limit.
+/// Waits without blocking for `pid` (`None`: any child).
 pub fn wait_nohang(pid: Option<Pid>) -> Waited {
+    wait_status(pid, nix::libc::WNOHANG)
+}
+
+/// `waitpid` with `flags`. Not nix's: it cannot name a real-time signal, and fails after the
+/// kernel has reaped a process killed by one, whose end would then be lost (the command
+/// waited for until its time limit, or a guard's supervisor taken as failed).
+fn wait_status(pid: Option<Pid>, flags: nix::libc::c_int) -> Waited {
     use nix::libc;
     let mut status = 0;
     // SAFETY: waitpid writes the status to a valid int.
-    let got = unsafe { libc::waitpid(pid.map_or(-1, Pid::as_raw), &mut status, libc::WNOHANG) };
+    let got = unsafe { libc::waitpid(pid.map_or(-1, Pid::as_raw), &mut status, flags) };
     match got {
         0 => Waited::StillAlive,
         n if n < 0 => match Errno::last() {
