@@ -1,8 +1,10 @@
-//! A stdio MCP server's output, bounded per message. rmcp drops a line longer than its limit
-//! and keeps waiting, so a call answered by an oversized message ended only at its time limit,
-//! as a timeout. Here such a line fails the stream at once: the connection closes and the call
-//! says why ([`Oversized`]). A message is bounded in JSON values too: rmcp parses a message
-//! whole, and 16 MiB of small objects (`{},{},…`) take a hundred times that once parsed.
+//! What an MCP server sends, bounded per message: a stdio server's lines, an event stream's
+//! events (the SSE transport, and streamable HTTP's answers and stream), a JSON answer's body.
+//! rmcp drops a line longer than its limit and keeps waiting, so a call answered by an
+//! oversized message ended only at its time limit, as a timeout. Here such a message fails the
+//! stream at once: the connection closes and the call says why ([`Oversized`]). A message is
+//! bounded in JSON values too: rmcp parses a message whole, and 11 MB of `[],[],…` took 786 MB
+//! once parsed (`mcp probe` of such a streamable HTTP server, peak resident memory).
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -34,6 +36,11 @@ impl Oversized {
         self.0.load(Ordering::Relaxed) != 0
     }
 
+    /// Records that a message was announced at the byte limit or over it.
+    pub fn reached_bytes(&self) {
+        self.0.store(BYTES, Ordering::Relaxed);
+    }
+
     /// What a failed request says: the oversized message when one came (the library's error
     /// then only says the connection closed), else `error`.
     pub fn or(&self, error: &dyn std::fmt::Display) -> String {
@@ -57,8 +64,19 @@ pub struct Limits {
     pub bytes: usize,
     /// Values (see [`MESSAGE_LIMIT_VALUES`]): more fail.
     pub values: usize,
-    /// A message is an event of a stream (its lines up to a blank one), not one line.
-    pub per_event: bool,
+    /// What one message is.
+    pub unit: Unit,
+}
+
+/// What one message is, for the count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// A line (a stdio server's JSON-RPC).
+    Line,
+    /// An event of a stream: its lines up to a blank one.
+    Event,
+    /// Everything read (an HTTP body holding one message).
+    Whole,
 }
 
 impl Limits {
@@ -66,13 +84,39 @@ impl Limits {
     pub const MCP: Limits = Limits {
         bytes: MESSAGE_LIMIT_BYTES,
         values: MESSAGE_LIMIT_VALUES,
-        per_event: false,
+        unit: Unit::Line,
     };
-    /// An event stream's (the SSE transport): a message an event.
+    /// An event stream's: a message an event.
     pub const EVENTS: Limits = Limits {
-        per_event: true,
+        unit: Unit::Event,
         ..Limits::MCP
     };
+    /// A JSON body's: one message.
+    pub const BODY: Limits = Limits {
+        unit: Unit::Whole,
+        ..Limits::MCP
+    };
+}
+
+/// Counts a message against `limits` as it arrives, a piece at a time.
+#[derive(Debug)]
+pub struct Meter {
+    scan: Scan,
+    seen: Oversized,
+}
+
+impl Meter {
+    pub fn new(limits: Limits, seen: Oversized) -> Meter {
+        Meter {
+            scan: Scan::new(limits),
+            seen,
+        }
+    }
+
+    /// Takes in the next piece; an error (and `seen` set) once a limit is reached.
+    pub fn take(&mut self, piece: &[u8]) -> std::io::Result<()> {
+        self.scan.take(piece, &self.seen)
+    }
 }
 
 /// `inner`, failing with `InvalidData` once a line reaches its limit of bytes or of values.
@@ -102,14 +146,14 @@ where
     S: futures::Stream<Item = reqwest::Result<bytes::Bytes>>,
 {
     use futures::StreamExt;
-    let mut scan = Scan::new(Limits::EVENTS);
+    let mut meter = Meter::new(Limits::EVENTS, seen);
     let mut failed = false;
     body.map(move |chunk| {
         if failed {
             return Err(std::io::Error::other("the stream failed"));
         }
         let chunk = chunk.map_err(std::io::Error::other)?;
-        scan.take(&chunk, &seen).inspect_err(|_| failed = true)?;
+        meter.take(&chunk).inspect_err(|_| failed = true)?;
         Ok(chunk)
     })
 }
@@ -189,12 +233,15 @@ impl Scan {
             match end {
                 Some(at) => {
                     let blank = line.is_empty() || line == b"\r";
-                    if self.limits.per_event && !blank {
-                        // The event goes on: its counts too; a string does not span lines.
-                        self.in_string = false;
-                        self.escaped = false;
-                    } else {
-                        *self = Scan::new(self.limits);
+                    match self.limits.unit {
+                        Unit::Line => *self = Scan::new(self.limits),
+                        Unit::Event if blank => *self = Scan::new(self.limits),
+                        // The message goes on, and its counts; a JSON string does not span
+                        // lines (a raw newline in one is an error).
+                        Unit::Event | Unit::Whole => {
+                            self.in_string = false;
+                            self.escaped = false;
+                        }
                     }
                     rest = &rest[at + 1..];
                 }
@@ -256,7 +303,7 @@ mod tests {
         Limits {
             bytes,
             values: usize::MAX,
-            per_event: false,
+            unit: Unit::Line,
         }
     }
 
@@ -302,7 +349,7 @@ mod tests {
         let values = |values| Limits {
             bytes: 1 << 20,
             values,
-            per_event: false,
+            unit: Unit::Line,
         };
         // `{`, two `,` between members, `[` and its `,`: 5; the string's are not counted.
         let line = br#"{"a":1,"b":"x,{[\",[","c":[1,2]}"#;
@@ -335,6 +382,28 @@ mod tests {
             "{}",
             seen.or(&"x")
         );
+    }
+
+    #[test]
+    fn an_event_ends_at_a_blank_line_and_a_whole_body_never() {
+        let limits = |unit| Limits {
+            bytes: 1 << 20,
+            values: 4,
+            unit,
+        };
+        // Three values a line, pretty-printed over lines and split by blank ones.
+        let text = b"[1,2,\n\n[3,\n\r\n{\"a\":\n1}]]";
+        let over = |unit| {
+            Meter::new(limits(unit), Oversized::default())
+                .take(text)
+                .is_err()
+        };
+        assert!(!over(Unit::Line));
+        assert!(!over(Unit::Event));
+        assert!(over(Unit::Whole));
+        let mut m = Meter::new(limits(Unit::Whole), Oversized::default());
+        assert!(m.take(b"[1,\n\n").is_ok() && m.take(b"2,\n").is_ok());
+        assert!(m.take(b"\n3,4,5]").is_err());
     }
 
     /// A reader that gives at most `.1` bytes a read.

@@ -133,6 +133,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
             let client = crate::providers::http::client_builder()
                 .build()
                 .map_err(|e| Error::internal(format!("cannot build the HTTP client: {e}")))?;
+            let client = super::http::BoundedHttp::new(client, oversized.clone());
             let transport = StreamableHttpClientTransport::with_client(client, cfg);
             tokio::time::timeout(timeout, config.serve(transport)).await
         }

@@ -1096,3 +1096,47 @@ pub(crate) fn add_everything(env: &TestEnv, js: &str, extra: &[&str]) {
     let o = env.run(&args);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+/// A streamable HTTP server's answer is bounded in JSON elements as a stdio server's line is:
+/// rmcp's client parsed a JSON answer of up to 16 MiB whole, and 11 MB of `[],[],…` took
+/// `mcp probe` to 786 MB. Refused before it is parsed now, as a JSON body (however it is spread
+/// over lines) or as an event of a stream; an answer of ordinary size still passes.
+#[test]
+fn what_a_streamable_http_server_sends_is_bounded_in_json_elements_too() {
+    let Some(env) = home(Backend::Sqlite) else {
+        return;
+    };
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/mcp-peers/raw_http_server.py");
+    for (mode, count, refused) in [
+        ("json", 2_000_000, true),
+        ("json-lines", 250_000, true),
+        ("events", 2_000_000, true),
+        ("json", 20_000, false),
+        ("events", 20_000, false),
+    ] {
+        let port = free_port();
+        let server = std::process::Command::new("python3")
+            .arg(&script)
+            .args([port.to_string(), mode.to_string(), count.to_string()])
+            .spawn()
+            .unwrap();
+        let _server = Child(server);
+        wait_for_port(port);
+        let name = format!("raw{port}");
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let o = env.run(&["mcp", "add", &name, "--url", &url, "--timeout", "20"]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let o = env.run(&["mcp", "call", &name, "t", "{}"]);
+        if refused {
+            let e = assert_error(&o, 8, "upstream");
+            let message = e["message"].as_str().unwrap();
+            assert!(
+                message.contains("200000 JSON elements"),
+                "{mode}: {message}"
+            );
+        } else {
+            assert_eq!(code(&o), 0, "{mode}: {}", stderr(&o));
+        }
+    }
+}

@@ -1,0 +1,448 @@
+//! The streamable HTTP transport's client: what rmcp's reqwest client does, but every message a
+//! server sends is bounded in JSON values as well as bytes ([`super::bounded`]) before rmcp
+//! parses it. rmcp's own bounds a JSON answer to 16 MiB and then parses it whole: 11 MB of
+//! `[],[],…` in a `tools/list` answer took `mcp probe` to 786 MB.
+//!
+//! A POST is sent and its answer read here: a JSON body is counted as it arrives, an event
+//! stream event by event; the statuses mean what they mean to rmcp's client (202 accepted, 404
+//! an expired session, 401/403 with a challenge, 429 and 5xx as HTTP failures, a JSON-RPC error
+//! in a failed answer kept, a legacy server's refusal of `server/discover` turned into the
+//! error rmcp's handshake falls back on). The GET stream and the DELETE are rmcp's client's,
+//! each event of the stream counted before rmcp parses it.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use reqwest::StatusCode;
+use reqwest::header::{
+    ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, RETRY_AFTER, WWW_AUTHENTICATE,
+};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, ServerJsonRpcMessage};
+use rmcp::transport::common::http_header::{
+    EVENT_STREAM_MIME_TYPE, HEADER_LAST_EVENT_ID, HEADER_SESSION_ID, JSON_MIME_TYPE,
+};
+use rmcp::transport::streamable_http_client::{
+    AuthRequiredError, HttpStatusError, InsufficientScopeError, SseError, StreamableHttpClient,
+    StreamableHttpError, StreamableHttpPostResponse,
+};
+use sse_stream::{Sse, SseStream};
+
+use super::bounded::{Limits, MESSAGE_LIMIT_BYTES, Meter, Oversized, bounded_events};
+
+/// The most of a failed answer's body that is read (its JSON-RPC error or its text).
+const FAILURE_BODY_LIMIT: usize = 64 * 1024;
+
+/// What a request can fail with.
+type Failure = StreamableHttpError<reqwest::Error>;
+
+/// A client for [`rmcp::transport::StreamableHttpClientTransport`].
+#[derive(Clone)]
+pub struct BoundedHttp {
+    client: reqwest::Client,
+    /// Which limit a message reached, once one did.
+    seen: Oversized,
+}
+
+impl BoundedHttp {
+    pub fn new(client: reqwest::Client, seen: Oversized) -> BoundedHttp {
+        BoundedHttp { client, seen }
+    }
+
+    async fn post(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session: Option<Arc<str>>,
+        token: Option<String>,
+        headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse, Failure> {
+        let mut request = self.client.post(uri.as_ref()).header(
+            ACCEPT,
+            format!("{EVENT_STREAM_MIME_TYPE}, {JSON_MIME_TYPE}"),
+        );
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request = with_headers(request, headers)?;
+        let had_session = session.is_some();
+        if let Some(session) = session {
+            request = request.header(HEADER_SESSION_ID, session.as_ref());
+        }
+        let response = request.json(&message).send().await?;
+        let status = response.status();
+        challenge(status, response.headers())?;
+        if matches!(status, StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        if status == StatusCode::NOT_FOUND && had_session {
+            return Err(StreamableHttpError::SessionExpired);
+        }
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let json = content_type
+            .as_deref()
+            .is_some_and(|t| t.starts_with(JSON_MIME_TYPE));
+        let session_id = response
+            .headers()
+            .get(HEADER_SESSION_ID)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        if !status.is_success() {
+            return failed(&message, had_session, json, session_id, response).await;
+        }
+        // Some servers answer a notification with an empty 200 instead of 202.
+        if response.content_length() == Some(0) && !awaits_answer(&message) {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        match content_type.as_deref() {
+            Some(t) if t.starts_with(EVENT_STREAM_MIME_TYPE) => {
+                let events = bounded_events(response.bytes_stream(), self.seen.clone());
+                let events = SseStream::from_bytes_stream(events).boxed();
+                Ok(StreamableHttpPostResponse::Sse(events, session_id))
+            }
+            Some(t) if t.starts_with(JSON_MIME_TYPE) => {
+                let body = self.read_message(response).await?;
+                match serde_json::from_slice::<ServerJsonRpcMessage>(&body) {
+                    Ok(answer) => Ok(StreamableHttpPostResponse::Json(answer, session_id)),
+                    // What answers a notification or a response is not waited for.
+                    Err(_) if !awaits_answer(&message) => Ok(StreamableHttpPostResponse::Accepted),
+                    Err(e) => Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(
+                        format!("the answer is not a JSON-RPC message: {e}"),
+                    ))),
+                }
+            }
+            _ => Err(StreamableHttpError::UnexpectedContentType(content_type)),
+        }
+    }
+
+    /// A JSON answer's body, counted against [`Limits::BODY`] as it arrives.
+    async fn read_message(&self, response: reqwest::Response) -> Result<Vec<u8>, Failure> {
+        let too_large = || StreamableHttpError::ResponseBodyTooLarge {
+            max_size: MESSAGE_LIMIT_BYTES,
+        };
+        if response
+            .content_length()
+            .is_some_and(|n| n >= MESSAGE_LIMIT_BYTES as u64)
+        {
+            self.seen.reached_bytes();
+            return Err(too_large());
+        }
+        let mut meter = Meter::new(Limits::BODY, self.seen.clone());
+        let mut body = Vec::new();
+        let mut chunks = response.bytes_stream();
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk?;
+            meter.take(&chunk)?;
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
+    }
+
+    /// `events` with each event's data counted before it is passed on; the stream ends after
+    /// one that reaches a limit.
+    fn counted(
+        &self,
+        events: BoxStream<'static, Result<Sse, SseError>>,
+    ) -> BoxStream<'static, Result<Sse, SseError>> {
+        let seen = self.seen.clone();
+        events
+            .scan(false, move |ended, event| {
+                if *ended {
+                    return std::future::ready(None);
+                }
+                let counted = event.and_then(|event| {
+                    let data = event.data.as_deref().unwrap_or_default();
+                    Meter::new(Limits::BODY, seen.clone())
+                        .take(data.as_bytes())
+                        .map_err(|e| {
+                            *ended = true;
+                            SseError::Body(Box::new(e))
+                        })?;
+                    Ok(event)
+                });
+                std::future::ready(Some(counted))
+            })
+            .boxed()
+    }
+}
+
+impl StreamableHttpClient for BoundedHttp {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse, Failure> {
+        self.post(uri, message, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    // The event size is ours ([`MESSAGE_LIMIT_BYTES`], rmcp's default too).
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        _max_sse_event_size: usize,
+    ) -> Result<StreamableHttpPostResponse, Failure> {
+        self.post(uri, message, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), Failure> {
+        self.client
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Failure> {
+        self.get_stream_with_max_sse_event_size(
+            uri,
+            session_id,
+            last_event_id,
+            auth_header,
+            custom_headers,
+            MESSAGE_LIMIT_BYTES,
+        )
+        .await
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Failure> {
+        let events = self
+            .client
+            .get_stream_with_max_sse_event_size(
+                uri,
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size.min(MESSAGE_LIMIT_BYTES),
+            )
+            .await?;
+        Ok(self.counted(events))
+    }
+}
+
+/// `request` with the caller's headers; one that goclaw's transport sets itself is refused
+/// (`MCP-Protocol-Version` passes: rmcp sets it after the handshake through these).
+fn with_headers(
+    mut request: reqwest::RequestBuilder,
+    headers: HashMap<HeaderName, HeaderValue>,
+) -> Result<reqwest::RequestBuilder, Failure> {
+    for (name, value) in headers {
+        let reserved = [ACCEPT.as_str(), HEADER_SESSION_ID, HEADER_LAST_EVENT_ID];
+        if reserved
+            .iter()
+            .any(|r| name.as_str().eq_ignore_ascii_case(r))
+        {
+            return Err(StreamableHttpError::ReservedHeaderConflict(
+                name.as_str().to_string(),
+            ));
+        }
+        request = request.header(name, value);
+    }
+    Ok(request)
+}
+
+/// A 401 or 403 that names what it takes (`WWW-Authenticate`).
+fn challenge(status: StatusCode, headers: &HeaderMap) -> Result<(), Failure> {
+    let Some(header) = headers.get(WWW_AUTHENTICATE) else {
+        return Ok(());
+    };
+    let text = || {
+        header.to_str().map(str::to_string).map_err(|_| {
+            StreamableHttpError::UnexpectedServerResponse(Cow::Borrowed(
+                "invalid www-authenticate header value",
+            ))
+        })
+    };
+    match status {
+        StatusCode::UNAUTHORIZED => Err(StreamableHttpError::AuthRequired(AuthRequiredError::new(
+            text()?,
+        ))),
+        StatusCode::FORBIDDEN => {
+            let text = text()?;
+            let scope = scope_of(&text);
+            Err(StreamableHttpError::InsufficientScope(
+                InsufficientScopeError::new(text, scope),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The `scope` a `WWW-Authenticate` challenge asks for, if it names one.
+fn scope_of(challenge: &str) -> Option<String> {
+    let lower = challenge.to_ascii_lowercase();
+    let at = lower.find("scope=")? + "scope=".len();
+    let rest = &challenge[at..];
+    let value = match rest.strip_prefix('"') {
+        Some(quoted) => quoted.split('"').next()?,
+        None => rest.split([',', ' ']).next()?,
+    };
+    (!value.is_empty()).then(|| value.to_string())
+}
+
+/// Whether `message` waits for an answer (a request does; a notification, response or error
+/// does not).
+fn awaits_answer(message: &ClientJsonRpcMessage) -> bool {
+    matches!(message, ClientJsonRpcMessage::Request(_))
+}
+
+/// A failed answer (not 2xx): its JSON-RPC error when it carries one, else the failure.
+async fn failed(
+    message: &ClientJsonRpcMessage,
+    had_session: bool,
+    json: bool,
+    session_id: Option<String>,
+    response: reqwest::Response,
+) -> Result<StreamableHttpPostResponse, Failure> {
+    let status = response.status();
+    let http_failure =
+        (status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error()).then(|| {
+            let retry_after = response
+                .headers()
+                .get(RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
+            HttpStatusError::new(status.as_u16(), retry_after)
+        });
+    let mut http_failure = http_failure;
+    if let Some(failure) =
+        http_failure.take_if(|_| !json || status == StatusCode::TOO_MANY_REQUESTS)
+    {
+        return Err(failure.into());
+    }
+    let body = read_failure(response).await;
+    if let Some(answer) = discover_refused(message, had_session, status, &body) {
+        return Ok(answer);
+    }
+    let auth = matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
+    if !auth
+        && json
+        && let Ok(error @ ServerJsonRpcMessage::Error(_)) =
+            serde_json::from_str::<ServerJsonRpcMessage>(&body)
+    {
+        return Ok(StreamableHttpPostResponse::Json(error, session_id));
+    }
+    match http_failure {
+        Some(failure) => Err(failure.into()),
+        None => Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(
+            format!("HTTP {status}: {body}"),
+        ))),
+    }
+}
+
+/// The first [`FAILURE_BODY_LIMIT`] bytes of a failed answer, as text.
+async fn read_failure(response: reqwest::Response) -> String {
+    let mut body = Vec::new();
+    let mut chunks = response.bytes_stream();
+    while let Some(Ok(chunk)) = chunks.next().await {
+        let room = FAILURE_BODY_LIMIT - body.len();
+        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if body.len() == FAILURE_BODY_LIMIT {
+            break;
+        }
+    }
+    String::from_utf8_lossy(&body).into_owned()
+}
+
+/// A server of an older protocol refusing `server/discover` (a 4xx other than 401/403, outside
+/// a session): the refusal as the JSON-RPC error answering that request, which rmcp's
+/// handshake takes as "fall back to `initialize`". Its own error when it sent one.
+fn discover_refused(
+    message: &ClientJsonRpcMessage,
+    had_session: bool,
+    status: StatusCode,
+    body: &str,
+) -> Option<StreamableHttpPostResponse> {
+    let refused = status.is_client_error()
+        && !matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
+    let ClientJsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    if had_session || !refused || !matches!(request.request, ClientRequest::DiscoverRequest(_)) {
+        return None;
+    }
+    let error = match serde_json::from_str::<ServerJsonRpcMessage>(body) {
+        Ok(ServerJsonRpcMessage::Error(e)) => e.error,
+        _ => ErrorData::invalid_request(
+            format!("server/discover refused with HTTP {status}: {body}"),
+            None,
+        ),
+    };
+    Some(StreamableHttpPostResponse::Json(
+        ServerJsonRpcMessage::error(error, Some(request.id.clone())),
+        None,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_streams_event_over_the_limit_ends_it_before_it_is_parsed() {
+        let event = |data: String| Ok(Sse::default().data(data));
+        let flood = format!("[{}]", vec!["[]"; 200_001].join(","));
+        let events =
+            futures::stream::iter([event("{}".into()), event(flood), event("{}".into())]).boxed();
+        let seen = Oversized::default();
+        let http = crate::providers::http::client_builder().build().unwrap();
+        let client = BoundedHttp::new(http, seen.clone());
+        let got: Vec<_> = client.counted(events).collect().await;
+        assert_eq!(got.len(), 2, "the stream ends after the flood");
+        assert!(got[0].is_ok() && got[1].is_err());
+        assert!(
+            seen.or(&"").contains("200000 JSON elements"),
+            "{}",
+            seen.or(&"")
+        );
+    }
+
+    #[test]
+    fn a_challenges_scope_is_read_quoted_or_bare() {
+        assert_eq!(
+            scope_of(r#"Bearer realm="x", scope="files:read files:write""#).as_deref(),
+            Some("files:read files:write")
+        );
+        assert_eq!(
+            scope_of("Bearer SCOPE=admin, error=x").as_deref(),
+            Some("admin")
+        );
+        assert_eq!(scope_of("Bearer realm=x"), None);
+        assert_eq!(scope_of(r#"Bearer scope="""#), None);
+    }
+}
