@@ -324,38 +324,3 @@ fn a_kill_at_any_moment_of_a_background_commands_start_ends_it_at_once() {
         }
     }
 }
-
-/// The first child of `parent` whose command line holds `word` (at most 10 s).
-fn first_child_of(parent: u32, word: &str) -> u32 {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            let ppid = stat
-                .rfind(')')
-                .and_then(|i| stat[i + 1..].split_whitespace().nth(1))
-                .and_then(|p| p.parse::<u32>().ok());
-            let line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            if ppid == Some(parent) && String::from_utf8_lossy(&line).contains(word) {
-                return pid;
-            }
-        }
-        assert!(Instant::now() < deadline, "no child `{word}` of {parent}");
-        std::thread::yield_now();
-    }
-}
-
-/// Whether process `pid` runs (a zombie has ended).
-fn running(pid: u32) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    stat.rfind(')')
-        .and_then(|i| stat[i + 1..].split_whitespace().next())
-        .is_some_and(|state| state != "Z")
-}

@@ -463,20 +463,48 @@ fn descends_from(mut pid: u32, ancestor: u32) -> bool {
     false
 }
 
+/// The pids of the processes running now.
+fn pids() -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The first child of `parent` whose command line holds `word` (at most 10 s): for catching a
+/// process the moment it has started one.
+pub fn first_child_of(parent: u32, word: &str) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        for pid in pids() {
+            let line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if parent_of(pid) == Some(parent) && String::from_utf8_lossy(&line).contains(word) {
+                return pid;
+            }
+        }
+        assert!(Instant::now() < deadline, "no child `{word}` of {parent}");
+        std::thread::yield_now();
+    }
+}
+
+/// Whether process `pid` runs (a zombie has ended).
+pub fn running(pid: u32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat.rfind(')')
+        .and_then(|i| stat[i + 1..].split_whitespace().next())
+        .is_some_and(|state| state != "Z")
+}
+
 /// Waits (at most 20 s) until a process whose command line is exactly `cmdline` (arguments
 /// joined by spaces) runs below `ancestor`, a process this test started: the sign that it has
 /// got as far as starting that command. Returns its pid.
 pub fn wait_for_descendant(ancestor: u32, cmdline: &str) -> u32 {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.parse::<u32>().ok())
-            else {
-                continue;
-            };
+        for pid in pids() {
             let Ok(raw) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
                 continue;
             };
