@@ -359,9 +359,15 @@ impl Tool for CustomTool {
             s => s,
         };
         let timeout = ctx.stop.cap(Duration::from_secs(secs));
-        let mut cmd = plan.command(&command, &cwd);
-        cmd.envs(&env);
-        let outcome = match run::run_command(cmd, timeout, OUTPUT_LIMIT, &ctx.stop) {
+        let outcome = match run::run(
+            &command,
+            &cwd,
+            &env,
+            timeout,
+            OUTPUT_LIMIT,
+            &plan,
+            &ctx.stop,
+        ) {
             Ok(o) => o,
             Err(e) => return ToolResult::error(format!("cannot start the command: {e}")),
         };

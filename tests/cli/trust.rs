@@ -1373,7 +1373,8 @@ fn a_command_ends_the_call_however_it_dies_and_a_stop_reaches_it_once() {
 /// supervisor's death by it showed as bwrap's `exit status 139`, now its report says SIGSEGV.
 /// The supervisor, which ends as the command did, leaves no core dump of its own: where the
 /// kernel writes cores to files (`core_pattern` without a `|`), the `core` in the workspace is
-/// the command's (the supervisor's used to overwrite it). The same for a background command.
+/// the command's (the supervisor's used to overwrite it). The same for a background command and
+/// a custom tool's.
 #[test]
 fn a_command_killed_by_a_signal_is_reported_so_and_only_it_dumps_core() {
     let Some(py) = crate::mcp::peer_python() else {
@@ -1388,11 +1389,23 @@ fn a_command_killed_by_a_signal_is_reported_so_and_only_it_dumps_core() {
         ));
     }
     let crash = format!("exec {py} -c 'import os, signal; os.kill(os.getpid(), signal.SIGSEGV)'");
+    // A custom tool's command runs as exec's does.
+    let def = env.write(
+        "crash.json",
+        json!({"name": "crash", "command": crash}).to_string(),
+    );
+    assert_eq!(code(&env.run(&["tools", "add", def.to_str().unwrap()])), 0);
     let mut modes = sandbox_modes();
     modes.push("none");
     for mode in modes {
         let cfg = format!("{mode}.toml");
         env.write(&cfg, format!("[tools.exec]\nsandbox = \"{mode}\"\n"));
+        let (c, text) = tool_text(&env.run(&["--config", &cfg, "tools", "exec", "crash", "{}"]));
+        assert_eq!(
+            (c, text.as_str()),
+            (1, "signal: segv"),
+            "{mode}: custom tool"
+        );
         let core = env.work().join("core");
         let _ = std::fs::remove_file(&core);
         let mut cmd = env.std_cmd(&["--config", &cfg, "tools", "exec", "exec"]);

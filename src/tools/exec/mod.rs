@@ -294,7 +294,15 @@ impl Tool for ExecTool {
         });
         // Never longer than the caller has left.
         let timeout = ctx.stop.cap(asked);
-        match run::run(command, &cwd, timeout, OUTPUT_LIMIT, &plan, &ctx.stop) {
+        match run::run(
+            command,
+            &cwd,
+            &Default::default(),
+            timeout,
+            OUTPUT_LIMIT,
+            &plan,
+            &ctx.stop,
+        ) {
             Ok(outcome) => outcome.into_result(timeout),
             Err(e) => ToolResult::error(format!("cannot start the command: {e}")),
         }

@@ -6,6 +6,7 @@
 //! then SIGKILL two seconds later; the supervisor kills every process the command started,
 //! including those that left the group (`setsid`, double forks), when the command ends.
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -119,22 +120,27 @@ fn signal_name(sig: i32) -> String {
         .unwrap_or_else(|_| sig.to_string())
 }
 
-/// Runs `command` in `cwd` under `plan`, for at most `timeout`, keeping `limit` bytes per stream.
+/// Runs `command` in `cwd` under `plan` with `env` added to its environment, for at most
+/// `timeout`, keeping `limit` bytes per stream.
 pub fn run(
     command: &str,
     cwd: &Path,
+    env: &BTreeMap<String, String>,
     timeout: Duration,
     limit: usize,
     plan: &Plan,
     stop: &StopWhen,
 ) -> std::io::Result<Outcome> {
     if !plan.supervised() {
-        return run_command(plan.command(command, cwd), timeout, limit, stop);
+        let mut cmd = plan.command(command, cwd);
+        cmd.envs(env);
+        return run_command(cmd, timeout, limit, stop);
     }
     // The supervisor says on this pipe when a stop can no longer go unheard (see `wait`), and
     // how the command ended.
     let mut report = ReportPipe::new()?;
     let mut cmd: Command = plan.reporting_command(command, cwd, report.fd());
+    cmd.envs(env);
     report.pass_to(&mut cmd);
     let spawned = start(cmd, stop);
     report.spawned();
