@@ -113,7 +113,11 @@ impl Board<'_> {
         self.reload(&task.id)
     }
 
-    /// Records `run_id` on a task the acting agent holds, when no other live run has it.
+    /// Records `run_id` on a task the acting agent holds, when no other live run has it. The
+    /// lock is taken anew for the run: a dead claim is one whose run has not started
+    /// `START_GRACE_MS` after its lock, and a claim made by hand long before must not count
+    /// against a run just given the task (it was released before its process wrote its row,
+    /// and the task started twice).
     fn attach_run(&mut self, id: &str, run_id: &str, dispatched: bool) -> Result<()> {
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
         let tx = self.begin()?;
@@ -121,7 +125,7 @@ impl Board<'_> {
         let now = now_ms();
         let n = tx
             .execute(
-                "UPDATE tasks SET run_id = ?3, dispatch_count = dispatch_count + ?4, lock_expires_at = ?5, updated_at = ?6
+                "UPDATE tasks SET run_id = ?3, dispatch_count = dispatch_count + ?4, locked_at = ?6, lock_expires_at = ?5, updated_at = ?6
                  WHERE id = ?1 AND status = 'in_progress' AND owner = ?2
                    AND (run_id IS NULL OR run_id = ?3
                         OR NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = tasks.run_id AND r.status = 'running'))",

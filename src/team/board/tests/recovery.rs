@@ -10,6 +10,32 @@ fn fx_note(b: &mut Board<'_>) {
     b.comment("#2", "looking", false).unwrap();
 }
 
+/// A task claimed by hand long ago and then given to a run of its holder is that run's from
+/// then on: the run's process has its whole start grace to write its row. The claim's old lock
+/// time counted, and the next change released the task 3 ms after the run was given it (a team
+/// run then started a second run on it).
+#[test]
+fn a_run_given_a_task_claimed_long_ago_has_its_whole_start_grace() {
+    let mut fx = fixture();
+    let t = fx.task("claimed by hand");
+    fx.task("another");
+    fx.board("w1").claim(&t.id).unwrap();
+    fx.exec(
+        "UPDATE tasks SET locked_at = ?1 WHERE id = ?2",
+        rusqlite::params![crate::store::now_ms() - 60_000, t.id],
+    );
+    let run_id = "0190c1d2-0000-7000-8000-000000000001";
+    let taken = fx.board("w1").take_for_run(&t.id, run_id).unwrap();
+    assert_eq!(taken.run_id.as_deref(), Some(run_id));
+    // No run row yet (its process is starting): the next change leaves the claim alone.
+    let mut b = fx.board("w2");
+    fx_note(&mut b);
+    let now = b.get(&t.id).unwrap().task;
+    assert_eq!(now.status, "in_progress");
+    assert_eq!(now.run_id.as_deref(), Some(run_id));
+    assert!(b.recover().unwrap().recovered.is_empty());
+}
+
 #[test]
 fn the_next_change_returns_an_expired_claim_to_pending() {
     let mut fx = fixture();
