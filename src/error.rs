@@ -320,6 +320,23 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// `e`'s message followed by its causes, innermost last: where reqwest, hyper and rmcp say what
+/// actually went wrong ("connection refused"), which their own message leaves out. A cause
+/// whose text is said already (an outer message that quotes its inner one) is left out.
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let said = c.to_string();
+        if !said.is_empty() && !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = c.source();
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -295,6 +295,12 @@ fn exec_add(ctx: &Context, store: &Store, settings: &Settings, a: AddArgs) -> Re
     } else {
         Transport::Stdio
     });
+    // Added all the same (it may be installed later), but said now rather than at every run.
+    if let Some(command) = a.command.as_deref().filter(|c| which::which(c).is_err()) {
+        ctx.out.warn(&format!(
+            "`{command}` is not found (neither a program at that path nor one on PATH): the server cannot start until it is"
+        ));
+    }
     let s = mcp::add(
         store.db(),
         &key,

@@ -27,6 +27,7 @@ use serde_json::{Map, Value, json};
 
 use super::bounded::{BoundedLines, Limits, Oversized};
 use super::{Server, Transport};
+use crate::error::with_causes;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The longest the handshake (initialize) may take; a server's own timeout shortens it.
@@ -164,7 +165,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
                 .chain(headers.values())
                 .map(String::as_str)
                 .collect();
-            let said = oversized.or(&without_type_names(&e.to_string()));
+            let said = oversized.or(&without_type_names(&initialize_failure(&e)));
             let said = crate::text::redact_then_cut(&said, &given, 4096);
             return Err(Error::upstream(format!(
                 "MCP server `{}`: handshake failed: {said}",
@@ -374,7 +375,7 @@ impl Connection {
                         connection_lost: transport_failed(&e) || self.is_closed(),
                         error: Error::upstream(format!(
                             "MCP tool \"{registered}\" error: {}",
-                            self.oversized.or(&e)
+                            self.oversized.or(&service_failure(&e))
                         )),
                     });
                 }
@@ -434,7 +435,7 @@ impl Connection {
             _ => Error::upstream(format!(
                 "MCP server `{}`: {what} failed: {}",
                 self.server,
-                self.oversized.or(&e)
+                self.oversized.or(&service_failure(&e))
             )),
         })
     }
@@ -562,6 +563,37 @@ impl Drop for Connection {
 /// An MCP library error as people read it: rmcp names the transport by its Rust type
 /// (`Transport [rmcp::transport::worker::WorkerTransport<…>] error: …`), which says nothing to
 /// a user; a bracketed type path (`::` and no white space inside) is left out.
+/// What a failed handshake says, with the causes of a transport's failure (rmcp's message
+/// stops at "error sending request", before "connection refused").
+fn initialize_failure(e: &rmcp::service::ClientInitializeError) -> String {
+    match e {
+        rmcp::service::ClientInitializeError::TransportError { error, context } => {
+            format!("{} (when it was to {context})", transport_failure(error))
+        }
+        other => with_causes(other),
+    }
+}
+
+/// What a failed request says: a transport's failure with its causes (see
+/// [`initialize_failure`]), anything else as rmcp says it.
+fn service_failure(e: &ServiceError) -> String {
+    match e {
+        ServiceError::TransportSend(error) => transport_failure(error),
+        other => with_causes(other),
+    }
+}
+
+/// A transport's failure with its causes: the HTTP client's error, which rmcp wraps without
+/// naming it as a source, down to what went wrong on the connection.
+fn transport_failure(e: &rmcp::transport::DynamicTransportError) -> String {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    let inner: &(dyn std::error::Error + 'static) = e.error.as_ref();
+    match inner.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+        Some(StreamableHttpError::Client(http)) => with_causes(http),
+        _ => with_causes(inner),
+    }
+}
+
 fn without_type_names(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;

@@ -36,7 +36,12 @@ pub async fn connect(
         .header(ACCEPT, "text/event-stream")
         .send()
         .await
-        .map_err(|e| format!("cannot open the event stream: {e}"))?;
+        .map_err(|e| {
+            format!(
+                "cannot open the event stream: {}",
+                crate::error::with_causes(&e)
+            )
+        })?;
     if !response.status().is_success() {
         return Err(format!("event stream refused: HTTP {}", response.status()));
     }

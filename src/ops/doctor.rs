@@ -316,20 +316,9 @@ async fn probe(
         }
         Err(e) => (
             Health::Fail,
-            format!("unreachable at {url}: {}", with_causes(&e)),
+            format!("unreachable at {url}: {}", crate::error::with_causes(&e)),
         ),
     }
-}
-
-/// An error with its causes, innermost last (reqwest's own message names none).
-fn with_causes(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(&format!(": {c}"));
-        cause = c.source();
-    }
-    text
 }
 
 /// The MCP servers of config, and of the store when it is there and current (without it, only

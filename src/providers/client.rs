@@ -240,7 +240,7 @@ impl Client {
                 // The URL is said once, before the causes (reqwest's message repeats it).
                 let mut error = Error::upstream(format!(
                     "provider `{name}` at {url}: {}",
-                    error_chain(&e.without_url())
+                    crate::error::with_causes(&e.without_url())
                 ));
                 if connect {
                     error = error.with_hint(format!(
@@ -336,7 +336,7 @@ impl Client {
                 return Err(Failure {
                     error: Error::upstream(format!(
                         "provider `{name}`: the response broke: {}",
-                        error_chain(&e)
+                        crate::error::with_causes(&e)
                     )),
                     retry_after: Some(Duration::ZERO),
                 });
@@ -384,16 +384,4 @@ impl Observer for Counting<'_> {
         *self.streamed = true;
         self.inner.thinking(fragment);
     }
-}
-
-/// An error with its sources, which is where reqwest says what actually went wrong.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        s.push_str(": ");
-        s.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    s
 }

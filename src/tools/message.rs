@@ -284,7 +284,7 @@ fn post(
                     None => Failed(format!(
                         "{}: {}",
                         shown_url(url),
-                        super::web::describe(&e.without_url())
+                        crate::error::with_causes(&e.without_url())
                     )),
                 }));
             }

@@ -245,7 +245,7 @@ pub(crate) async fn send(
     }
     let mut response = request.send().await.map_err(|e| match web::refusal(&e) {
         Some(r) => SendError::Refused(r),
-        None => SendError::Failed(format!("{url}: {}", web::describe(&e))),
+        None => SendError::Failed(format!("{url}: {}", crate::error::with_causes(&e))),
     })?;
     let status = response.status().as_u16();
     if response.status().is_redirection() {
@@ -269,7 +269,7 @@ pub(crate) async fn send(
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| SendError::Failed(format!("{url}: {}", web::describe(&e))))?
+        .map_err(|e| SendError::Failed(format!("{url}: {}", crate::error::with_causes(&e))))?
     {
         let room = limit - bytes.len();
         if chunk.len() > room {

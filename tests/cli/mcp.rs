@@ -1140,3 +1140,31 @@ fn what_a_streamable_http_server_sends_is_bounded_in_json_elements_too() {
         }
     }
 }
+
+/// A server that cannot be reached says why, whatever the transport: rmcp's message stopped at
+/// "error sending request for url", before "Connection refused". A stdio server whose program
+/// is not there is added (it may be installed later), with a warning then, not at every run.
+#[test]
+fn an_unreachable_server_says_why_and_a_missing_program_is_named_when_added() {
+    let Some(env) = home(Backend::Sqlite) else {
+        return;
+    };
+    let port = free_port();
+    for (name, transport, path) in [("http", "streamable-http", "mcp"), ("old", "sse", "sse")] {
+        let url = format!("http://127.0.0.1:{port}/{path}");
+        let o = env.run(&["mcp", "add", name, "--url", &url, "--transport", transport]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let e = assert_error(&env.run(&["mcp", "probe", name]), 8, "upstream");
+        let message = e["message"].as_str().unwrap();
+        assert!(message.contains("Connection refused"), "{name}: {message}");
+    }
+    let o = env.run(&["mcp", "add", "gone", "--command", "/nonexistent/mcp-server"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`/nonexistent/mcp-server` is not found"),
+        "{}",
+        stderr(&o)
+    );
+    let o = env.run(&["mcp", "add", "here", "--command", "sh"]);
+    assert!(!stderr(&o).contains("not found"), "{}", stderr(&o));
+}

@@ -211,7 +211,7 @@ fn failed(err: &reqwest::Error) -> Error {
     } else {
         ErrorKind::Upstream
     };
-    Error::new(kind, failed_text(&super::describe(err)))
+    Error::new(kind, failed_text(&crate::error::with_causes(err)))
 }
 
 /// `fetch failed: <err>` with the error cut to [`ERROR_CAP`] bytes.

@@ -234,18 +234,6 @@ fn in_chain<T: std::error::Error + 'static>(err: &reqwest::Error) -> Option<&T> 
     None
 }
 
-/// A reqwest error with its causes, for messages (reqwest's own text hides the cause).
-pub fn describe(err: &reqwest::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = std::error::Error::source(err);
-    while let Some(e) = source {
-        text.push_str(": ");
-        text.push_str(&e.to_string());
-        source = e.source();
-    }
-    text
-}
-
 /// Runs `fut` on a runtime of its own (tools are called from plain threads).
 pub fn block_on<T>(fut: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
     tokio::runtime::Builder::new_current_thread()

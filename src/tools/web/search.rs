@@ -140,12 +140,12 @@ pub fn search(cfg: &SearchConfig, query: &str, count: usize) -> Result<Vec<Hit>,
         let response = request
             .send()
             .await
-            .map_err(|e| format!("web search: {}", super::describe(&e)))?;
+            .map_err(|e| format!("web search: {}", crate::error::with_causes(&e)))?;
         let status = response.status();
         let text = response
             .text()
             .await
-            .map_err(|e| format!("web search: {}", super::describe(&e)))?;
+            .map_err(|e| format!("web search: {}", crate::error::with_causes(&e)))?;
         if !status.is_success() {
             let head: String = text.chars().take(200).collect();
             return Err(format!(
