@@ -24,33 +24,55 @@ pub const MESSAGE_LIMIT_BYTES: usize = 16 * 1024 * 1024;
 /// schemas holds some 50 000).
 pub const MESSAGE_LIMIT_VALUES: usize = 200_000;
 
-/// Which limit a server's message reached, once one did.
+/// Which limit a server's message reached, once one did. Over a transport whose connection
+/// ends with such a message (a stdio line, the SSE transport's stream: [`Oversized::closing`])
+/// every later failure is that; over streamable HTTP, whose session goes on, only the failure
+/// of the request it answered.
 #[derive(Debug, Clone, Default)]
-pub struct Oversized(Arc<AtomicU8>);
+pub struct Oversized {
+    reached: Arc<AtomicU8>,
+    closes: bool,
+}
 
 const BYTES: u8 = 1;
 const VALUES: u8 = 2;
 
 impl Oversized {
+    /// For a transport whose connection ends with an oversized message.
+    pub fn closing() -> Oversized {
+        Oversized {
+            closes: true,
+            ..Oversized::default()
+        }
+    }
+
     pub fn happened(&self) -> bool {
-        self.0.load(Ordering::Relaxed) != 0
+        self.reached.load(Ordering::Relaxed) != 0
     }
 
     /// Records that a message was announced at the byte limit or over it.
     pub fn reached_bytes(&self) {
-        self.0.store(BYTES, Ordering::Relaxed);
+        self.reached.store(BYTES, Ordering::Relaxed);
     }
 
     /// What a failed request says: the oversized message when one came (the library's error
-    /// then only says the connection closed), else `error`.
+    /// then only says the connection closed, or the request failed), else `error`.
     pub fn or(&self, error: &dyn std::fmt::Display) -> String {
-        match self.0.load(Ordering::Relaxed) {
+        let reached = match self.closes {
+            true => self.reached.load(Ordering::Relaxed),
+            false => self.reached.swap(0, Ordering::Relaxed),
+        };
+        let closed = match self.closes {
+            true => ", and the connection closed",
+            false => "",
+        };
+        match reached {
             BYTES => format!(
-                "it sent a message of {} MiB or more, and a message must be smaller: refused, and the connection closed",
+                "it sent a message of {} MiB or more, and a message must be smaller: refused{closed}",
                 MESSAGE_LIMIT_BYTES / (1024 * 1024)
             ),
             VALUES => format!(
-                "it sent a message of more than {MESSAGE_LIMIT_VALUES} JSON elements (objects, arrays, their members and items), the most one message may hold: refused, and the connection closed"
+                "it sent a message of more than {MESSAGE_LIMIT_VALUES} JSON elements (objects, arrays, their members and items), the most one message may hold: refused{closed}"
             ),
             _ => error.to_string(),
         }
@@ -179,15 +201,18 @@ impl<R: AsyncRead + Unpin> AsyncRead for BoundedLines<R> {
     }
 }
 
-/// Where the line being read stands: its bytes and values so far, and whether the scan is in a
-/// string (after an escape).
+/// Where the message being read stands: its bytes and values so far, the bytes of its current
+/// line, whether the scan is in a string (after an escape), and whether the last byte ended a
+/// line with a `\r` (whose `\n` may follow).
 #[derive(Debug)]
 struct Scan {
     limits: Limits,
     bytes: usize,
     values: usize,
+    line_bytes: usize,
     in_string: bool,
     escaped: bool,
+    after_cr: bool,
 }
 
 impl Scan {
@@ -196,8 +221,10 @@ impl Scan {
             limits,
             bytes: 0,
             values: 0,
+            line_bytes: 0,
             in_string: false,
             escaped: false,
+            after_cr: false,
         }
     }
 
@@ -207,7 +234,7 @@ impl Scan {
         let Some(reached) = self.feed(new) else {
             return Ok(());
         };
-        seen.0.store(reached, Ordering::Relaxed);
+        seen.reached.store(reached, Ordering::Relaxed);
         let what = match reached {
             BYTES => format!("a message of {} bytes or more", self.limits.bytes),
             _ => format!("a message of more than {} values", self.limits.values),
@@ -215,13 +242,31 @@ impl Scan {
         Err(std::io::Error::new(std::io::ErrorKind::InvalidData, what))
     }
 
-    /// Takes in the bytes of one read; the limit a line reached (`BYTES` or `VALUES`), if any.
+    /// Takes in the bytes of one read, whatever their split; the limit the message reached
+    /// (`BYTES` or `VALUES`), if any.
+    ///
+    /// A stdio line ends at `\n` only (where rmcp cuts), and its bytes are those before it (a
+    /// `\r` counts). An event stream's lines end at `\r`, `\n` or `\r\n`, as its parser ends
+    /// them, and a blank line ends the event; there, and in a whole body, every byte counts.
     fn feed(&mut self, new: &[u8]) -> Option<u8> {
+        let lines = self.limits.unit == Unit::Line;
         let mut rest = new;
         while !rest.is_empty() {
-            // A line ends at any newline (where rmcp cuts), in a string or not.
-            let end = memchr::memchr(b'\n', rest);
+            if std::mem::take(&mut self.after_cr) && rest[0] == b'\n' {
+                // The `\n` of a `\r\n`: its line ended at the `\r`.
+                rest = &rest[1..];
+                self.bytes += 1;
+                if self.bytes >= self.limits.bytes {
+                    return Some(BYTES);
+                }
+                continue;
+            }
+            let end = match lines {
+                true => memchr::memchr(b'\n', rest),
+                false => memchr::memchr2(b'\r', b'\n', rest),
+            };
             let line = &rest[..end.unwrap_or(rest.len())];
+            self.line_bytes += line.len();
             self.bytes += line.len();
             if self.bytes >= self.limits.bytes {
                 return Some(BYTES);
@@ -230,23 +275,25 @@ impl Scan {
             if self.values > self.limits.values {
                 return Some(VALUES);
             }
-            match end {
-                Some(at) => {
-                    let blank = line.is_empty() || line == b"\r";
-                    match self.limits.unit {
-                        Unit::Line => *self = Scan::new(self.limits),
-                        Unit::Event if blank => *self = Scan::new(self.limits),
-                        // The message goes on, and its counts; a JSON string does not span
-                        // lines (a raw newline in one is an error).
-                        Unit::Event | Unit::Whole => {
-                            self.in_string = false;
-                            self.escaped = false;
-                        }
+            let Some(at) = end else { break };
+            let blank = self.line_bytes == 0;
+            match self.limits.unit {
+                Unit::Line => *self = Scan::new(self.limits),
+                Unit::Event if blank => *self = Scan::new(self.limits),
+                // The message goes on, and its counts; a JSON string does not span lines (a
+                // raw line end in one is an error), nor does a field of an event.
+                Unit::Event | Unit::Whole => {
+                    self.line_bytes = 0;
+                    self.in_string = false;
+                    self.escaped = false;
+                    self.bytes += 1;
+                    if self.bytes >= self.limits.bytes {
+                        return Some(BYTES);
                     }
-                    rest = &rest[at + 1..];
                 }
-                None => break,
             }
+            self.after_cr = !lines && rest[at] == b'\r';
+            rest = &rest[at + 1..];
         }
         None
     }
@@ -404,6 +451,62 @@ mod tests {
         let mut m = Meter::new(limits(Unit::Whole), Oversized::default());
         assert!(m.take(b"[1,\n\n").is_ok() && m.take(b"2,\n").is_ok());
         assert!(m.take(b"\n3,4,5]").is_err());
+    }
+
+    /// Whether `text`, fed in pieces of `size` bytes, stays within `limits`.
+    fn fits(text: &[u8], size: usize, limits: Limits) -> bool {
+        let mut m = Meter::new(limits, Oversized::default());
+        text.chunks(size).all(|piece| m.take(piece).is_ok())
+    }
+
+    #[test]
+    fn every_byte_of_a_body_or_an_event_counts_line_ends_too() {
+        let bytes = |unit| Limits {
+            bytes: 100,
+            values: usize::MAX,
+            unit,
+        };
+        let newlines = [b'\n'; 100];
+        assert!(
+            !fits(&newlines, 7, bytes(Unit::Whole)),
+            "a flood of newlines"
+        );
+        let mut event = b"data: x\n".to_vec();
+        for _ in 0..40 {
+            event.extend(b":\r\n");
+        }
+        assert!(
+            !fits(&event, 5, bytes(Unit::Event)),
+            "comment lines of one event"
+        );
+        // Blank lines end events: each is small.
+        assert!(fits(&b"data: x\n\n".repeat(40), 3, bytes(Unit::Event)));
+    }
+
+    #[test]
+    fn an_event_streams_lines_end_at_cr_lf_or_both_however_they_are_split() {
+        let values = |values| Limits {
+            bytes: 1 << 20,
+            values,
+            unit: Unit::Event,
+        };
+        // A quote in a comment ended by a lone `\r` does not hide the data from the count.
+        let hidden = [&b": \"\r"[..], b"data: [", &b"[],".repeat(10), b"[]]\n\n"].concat();
+        for size in 1..9 {
+            assert!(!fits(&hidden, size, values(10)), "{size}");
+        }
+        // A line end that starts a piece does not make a blank line: the event goes on.
+        let two_lines = b"data: [1,2,\ndata: 3,4]\n\n";
+        for size in 1..9 {
+            assert!(!fits(two_lines, size, values(3)), "{size}");
+            assert!(fits(two_lines, size, values(4)), "{size}");
+        }
+        // `\r\n` ends one line (then a blank one ends the event); split between the two too.
+        let crlf = b"data: [1,2]\r\n\r\ndata: [3,4]\r\n\r\n";
+        for size in 1..9 {
+            assert!(fits(crlf, size, values(2)), "{size}");
+            assert!(!fits(crlf, size, values(1)), "{size}");
+        }
     }
 
     /// A reader that gives at most `.1` bytes a read.

@@ -26,8 +26,8 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use serde_json::{Map, Value, json};
 
 use super::bounded::{BoundedLines, Limits, Oversized};
+use super::failure::{Given, initialize_failure, service_failure};
 use super::{Server, Transport};
-use crate::error::with_causes;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The longest the handshake (initialize) may take; a server's own timeout shortens it.
@@ -45,8 +45,10 @@ pub type Secrets = (BTreeMap<String, String>, BTreeMap<String, String>);
 pub struct Connection {
     service: RunningService<RoleClient, ClientConfig>,
     pgid: Option<i32>,
-    /// A stdio server sent a message over the limit (the connection is then closed).
+    /// A server sent a message over the limit.
     oversized: Oversized,
+    /// What the server was given, never repeated in what its failures say.
+    given: Given,
     pub server: String,
     /// The server's name, version and protocol, as it reported them.
     pub info: Value,
@@ -114,11 +116,15 @@ pub struct CallFailure {
 /// headers on every request. Must run on a multi-threaded runtime.
 pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Result<Connection> {
     let (env, headers) = secrets;
+    let given = Given::of(secrets);
     let start = Instant::now();
     let mut config = ClientConfig::default();
     config.client_info = Implementation::new("goclaw", "1.0.0");
     let mut pgid = None;
-    let oversized = Oversized::default();
+    let oversized = match server.transport {
+        Transport::StreamableHttp => Oversized::default(),
+        Transport::Stdio | Transport::Sse => Oversized::closing(),
+    };
     let handshake = match server.transport {
         Transport::Stdio => {
             let (pid, stdout, stdin) = spawn_stdio(server, env)?;
@@ -159,14 +165,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
         Ok(Ok(s)) => s,
         Ok(Err(e)) => {
             kill_group(pgid);
-            // What a failing server says may carry the values it was given: taken out.
-            let given: Vec<&str> = env
-                .values()
-                .chain(headers.values())
-                .map(String::as_str)
-                .collect();
-            let said = oversized.or(&without_type_names(&initialize_failure(&e)));
-            let said = crate::text::redact_then_cut(&said, &given, 4096);
+            let said = given.say(&oversized.or(&initialize_failure(&e)));
             return Err(Error::upstream(format!(
                 "MCP server `{}`: handshake failed: {said}",
                 server.name
@@ -189,6 +188,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
         service,
         pgid,
         oversized,
+        given,
         server: server.name.clone(),
         info,
         connect_time: start.elapsed(),
@@ -338,7 +338,7 @@ impl Connection {
                 Error::upstream(format!(
                     "MCP server `{}`: tools/list failed: {}",
                     self.server,
-                    self.oversized.or(&e)
+                    self.failure(&e)
                 ))
             })?;
         Ok(tools
@@ -375,7 +375,7 @@ impl Connection {
                         connection_lost: transport_failed(&e) || self.is_closed(),
                         error: Error::upstream(format!(
                             "MCP tool \"{registered}\" error: {}",
-                            self.oversized.or(&service_failure(&e))
+                            self.failure(&e)
                         )),
                     });
                 }
@@ -435,7 +435,7 @@ impl Connection {
             _ => Error::upstream(format!(
                 "MCP server `{}`: {what} failed: {}",
                 self.server,
-                self.oversized.or(&service_failure(&e))
+                self.failure(&e)
             )),
         })
     }
@@ -454,8 +454,17 @@ impl Connection {
             ))),
             Ok(Ok(_)) => Ok(()),
             Ok(Err(e)) if ping_error_is_healthy(&e.to_string()) => Ok(()),
-            Ok(Err(e)) => Err(Error::upstream(format!("ping failed: {e}"))),
+            Ok(Err(e)) => Err(Error::upstream(format!(
+                "ping failed: {}",
+                self.failure(&e)
+            ))),
         }
+    }
+
+    /// What a failed request says: its causes, the oversized message that failed it, without
+    /// Rust type names or the values the server was given.
+    fn failure(&self, e: &ServiceError) -> String {
+        self.given.say(&self.oversized.or(&service_failure(e)))
     }
 }
 
@@ -560,77 +569,9 @@ impl Drop for Connection {
     }
 }
 
-/// An MCP library error as people read it: rmcp names the transport by its Rust type
-/// (`Transport [rmcp::transport::worker::WorkerTransport<…>] error: …`), which says nothing to
-/// a user; a bracketed type path (`::` and no white space inside) is left out.
-/// What a failed handshake says, with the causes of a transport's failure (rmcp's message
-/// stops at "error sending request", before "connection refused").
-fn initialize_failure(e: &rmcp::service::ClientInitializeError) -> String {
-    match e {
-        rmcp::service::ClientInitializeError::TransportError { error, context } => {
-            format!("{} (when it was to {context})", transport_failure(error))
-        }
-        other => with_causes(other),
-    }
-}
-
-/// What a failed request says: a transport's failure with its causes (see
-/// [`initialize_failure`]), anything else as rmcp says it.
-fn service_failure(e: &ServiceError) -> String {
-    match e {
-        ServiceError::TransportSend(error) => transport_failure(error),
-        other => with_causes(other),
-    }
-}
-
-/// A transport's failure with its causes: the HTTP client's error, which rmcp wraps without
-/// naming it as a source, down to what went wrong on the connection.
-fn transport_failure(e: &rmcp::transport::DynamicTransportError) -> String {
-    use rmcp::transport::streamable_http_client::StreamableHttpError;
-    let inner: &(dyn std::error::Error + 'static) = e.error.as_ref();
-    match inner.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
-        Some(StreamableHttpError::Client(http)) => with_causes(http),
-        _ => with_causes(inner),
-    }
-}
-
-fn without_type_names(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(open) = rest.find('[') {
-        let close = rest[open..].find(']').map(|c| open + c);
-        match close {
-            Some(close)
-                if rest[open + 1..close].contains("::")
-                    && !rest[open + 1..close].contains(char::is_whitespace) =>
-            {
-                out.push_str(rest[..open].trim_end_matches(' '));
-                rest = &rest[close + 1..];
-            }
-            _ => {
-                out.push_str(&rest[..=open]);
-                rest = &rest[open + 1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn errors_leave_out_rust_type_names() {
-        assert_eq!(
-            without_type_names(
-                "Send message error Transport [rmcp::transport::worker::WorkerTransport<rmcp::x::Y<reqwest::Client>>] error: Client error: refused [os error 111]"
-            ),
-            "Send message error Transport error: Client error: refused [os error 111]"
-        );
-        assert_eq!(without_type_names("a [b] [c::d e] [f"), "a [b] [c::d e] [f");
-    }
 
     #[test]
     fn schema_conversion() {

@@ -44,11 +44,28 @@ pub struct BoundedHttp {
     client: reqwest::Client,
     /// Which limit a message reached, once one did.
     seen: Oversized,
+    /// POSTs under way (until their answer's headers): see [`POSTS_AT_ONCE`].
+    posting: Arc<tokio::sync::Semaphore>,
 }
+
+/// The most POSTs one connection has under way at once. rmcp answers each request of the
+/// server (a `ping`) with a POST of its own, at once: a server that sent them by the thousand
+/// on an answer's stream had goclaw holding that many requests (0.8 GB in 8 s).
+const POSTS_AT_ONCE: usize = 16;
+
+/// The most events one stream (a POST's answer, the GET stream) may carry: more than the
+/// notifications of any call (a progress report every 100 ms for a quarter of an hour; a call
+/// has 60 s by default), and a bound on the requests a server can ask goclaw to answer on one:
+/// each waiting answer costs some 4 KB, and 100 000 `ping`s took 429 MB.
+pub const STREAM_EVENT_LIMIT: usize = 10_000;
 
 impl BoundedHttp {
     pub fn new(client: reqwest::Client, seen: Oversized) -> BoundedHttp {
-        BoundedHttp { client, seen }
+        BoundedHttp {
+            client,
+            seen,
+            posting: Arc::new(tokio::sync::Semaphore::new(POSTS_AT_ONCE)),
+        }
     }
 
     async fn post(
@@ -71,7 +88,13 @@ impl BoundedHttp {
         if let Some(session) = session {
             request = request.header(HEADER_SESSION_ID, session.as_ref());
         }
-        let response = request.json(&message).send().await?;
+        let response = {
+            // Held until the answer's headers: an answer streamed for long holds none.
+            let _turn = self.posting.acquire().await.map_err(|_| {
+                StreamableHttpError::UnexpectedServerResponse(Cow::Borrowed("the client closed"))
+            })?;
+            request.json(&message).send().await?
+        };
         let status = response.status();
         challenge(status, response.headers())?;
         if matches!(status, StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {
@@ -102,7 +125,7 @@ impl BoundedHttp {
         match content_type.as_deref() {
             Some(t) if t.starts_with(EVENT_STREAM_MIME_TYPE) => {
                 let events = bounded_events(response.bytes_stream(), self.seen.clone());
-                let events = SseStream::from_bytes_stream(events).boxed();
+                let events = at_most(SseStream::from_bytes_stream(events).boxed());
                 Ok(StreamableHttpPostResponse::Sse(events, session_id))
             }
             Some(t) if t.starts_with(JSON_MIME_TYPE) => {
@@ -143,14 +166,15 @@ impl BoundedHttp {
         Ok(body)
     }
 
-    /// `events` with each event's data counted before it is passed on; the stream ends after
-    /// one that reaches a limit.
+    /// `events` (the GET stream) with each event's data counted before it is passed on; the
+    /// stream ends after one that reaches a limit. No request is failed by it, so no later
+    /// failure is said to be it.
     fn counted(
         &self,
         events: BoxStream<'static, Result<Sse, SseError>>,
     ) -> BoxStream<'static, Result<Sse, SseError>> {
-        let seen = self.seen.clone();
-        events
+        let seen = Oversized::default();
+        at_most(events)
             .scan(false, move |ended, event| {
                 if *ended {
                     return std::future::ready(None);
@@ -253,6 +277,24 @@ impl StreamableHttpClient for BoundedHttp {
             .await?;
         Ok(self.counted(events))
     }
+}
+
+/// `events`, failing after [`STREAM_EVENT_LIMIT`] of them.
+fn at_most(
+    events: BoxStream<'static, Result<Sse, SseError>>,
+) -> BoxStream<'static, Result<Sse, SseError>> {
+    events
+        .scan(0usize, |seen, event| {
+            *seen += 1;
+            std::future::ready(match *seen {
+                n if n <= STREAM_EVENT_LIMIT => Some(event),
+                n if n == STREAM_EVENT_LIMIT + 1 => Some(Err(SseError::Body(
+                    format!("the stream carried more than {STREAM_EVENT_LIMIT} events").into(),
+                ))),
+                _ => None,
+            })
+        })
+        .boxed()
 }
 
 /// `request` with the caller's headers; one that goclaw's transport sets itself is refused
@@ -360,9 +402,24 @@ async fn failed(
     match http_failure {
         Some(failure) => Err(failure.into()),
         None => Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(
-            format!("HTTP {status}: {body}"),
+            format!("HTTP {status}: {}", preview(&body)),
         ))),
     }
+}
+
+/// The most of a failed answer's text an error repeats: enough for a message, not a page.
+const PREVIEW_LIMIT: usize = 512;
+
+/// The start of a failed answer's text, for an error: at most [`PREVIEW_LIMIT`] bytes.
+fn preview(body: &str) -> Cow<'_, str> {
+    if body.len() <= PREVIEW_LIMIT {
+        return Cow::Borrowed(body);
+    }
+    let mut end = PREVIEW_LIMIT;
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}… (cut at {PREVIEW_LIMIT} bytes)", &body[..end]))
 }
 
 /// The first [`FAILURE_BODY_LIMIT`] bytes of a failed answer, as text.
@@ -399,7 +456,10 @@ fn discover_refused(
     let error = match serde_json::from_str::<ServerJsonRpcMessage>(body) {
         Ok(ServerJsonRpcMessage::Error(e)) => e.error,
         _ => ErrorData::invalid_request(
-            format!("server/discover refused with HTTP {status}: {body}"),
+            format!(
+                "server/discover refused with HTTP {status}: {}",
+                preview(body)
+            ),
             None,
         ),
     };
@@ -424,11 +484,32 @@ mod tests {
         let client = BoundedHttp::new(http, seen.clone());
         let got: Vec<_> = client.counted(events).collect().await;
         assert_eq!(got.len(), 2, "the stream ends after the flood");
-        assert!(got[0].is_ok() && got[1].is_err());
+        assert!(got[0].is_ok());
+        let refused = got[1].as_ref().map(|_| ()).unwrap_err().to_string();
+        assert!(refused.contains("200000 values"), "{refused}");
+        assert!(!seen.happened(), "no request's failure is the stream's");
+    }
+
+    #[tokio::test]
+    async fn a_stream_ends_after_its_last_allowed_event() {
+        let events = futures::stream::iter(
+            (0..STREAM_EVENT_LIMIT + 50).map(|_| Ok(Sse::default().data("{}"))),
+        )
+        .boxed();
+        let got: Vec<_> = at_most(events).collect().await;
+        assert_eq!(got.len(), STREAM_EVENT_LIMIT + 1);
+        assert!(got[..STREAM_EVENT_LIMIT].iter().all(Result::is_ok));
+        assert!(got[STREAM_EVENT_LIMIT].is_err());
+    }
+
+    #[test]
+    fn a_failed_answers_text_is_cut_for_its_error() {
+        assert_eq!(preview("short"), "short");
+        let long = "é".repeat(400);
+        let cut = preview(&long);
         assert!(
-            seen.or(&"").contains("200000 JSON elements"),
-            "{}",
-            seen.or(&"")
+            cut.len() < 540 && cut.ends_with("… (cut at 512 bytes)"),
+            "{cut}"
         );
     }
 

@@ -17,6 +17,7 @@ pub mod access;
 pub mod bounded;
 pub mod bridge;
 pub mod client;
+pub mod failure;
 pub mod http;
 pub mod pool;
 pub mod serve;

@@ -286,12 +286,12 @@ impl Toolbox {
         names
     }
 
-    /// What a server was given (env values, headers) must never come back through its results.
+    /// What a server was given (env values, headers, a header's credential) must never come
+    /// back through its results.
     fn scrub_given(&mut self, secrets: &bridge::Secrets) -> Result<()> {
-        let given: Vec<Vec<u8>> = secrets
-            .0
+        let given: Vec<Vec<u8>> = mcp::failure::Given::of(secrets)
             .values()
-            .chain(secrets.1.values())
+            .iter()
             .map(|v| v.as_bytes().to_vec())
             .collect();
         if !given.is_empty() {

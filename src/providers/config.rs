@@ -110,7 +110,7 @@ pub fn resolve(
             ..Default::default()
         },
         (None, _) => {
-            return Err(Error::usage(format!("unknown provider `{name}`")).with_hint(
+            return Err(Error::not_found(format!("unknown provider `{name}`")).with_hint(
                 "define it as [providers.NAME] in config, or use openai, anthropic or replay:FILE",
             ));
         }

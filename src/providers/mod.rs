@@ -55,8 +55,9 @@ mod tests {
         assert!(r.api_key.is_none());
         let e = resolve(&none, "anthropic", &env).unwrap_err();
         assert!(e.message.contains("set ANTHROPIC_API_KEY"), "{}", e.message);
+        // Unknown, as an unknown agent is: exit 5.
         let e = resolve(&none, "nope", &env).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Usage);
+        assert_eq!(e.kind, ErrorKind::NotFound);
         let r = resolve(&none, "replay:rec.jsonl", &env).unwrap();
         assert_eq!(r.config.kind, Kind::Replay);
     }

@@ -75,6 +75,14 @@ fn query_rows(
                 .with_hint("run each statement with its own `goclaw db query`")
         }
         Some(rusqlite::ErrorCode::TooBig) => too_big(),
+        // SQL that SQLite cannot prepare is the caller's mistake, as it is on PostgreSQL: a
+        // syntax error or an unknown column comes with its place in the SQL (an input error
+        // already), an unknown table without.
+        Some(rusqlite::ErrorCode::Unknown) => {
+            let mut e = sql_error(path, e);
+            e.kind = ErrorKind::Usage;
+            e
+        }
         _ => sql_error(path, e),
     })?;
     if !stmt.readonly() {

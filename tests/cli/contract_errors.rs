@@ -52,6 +52,14 @@ fn db_query_runs_exactly_one_statement() {
             "{sql:?}: {e}"
         );
     }
+    // SQL that cannot be prepared is the caller's mistake: an unknown table too (it was exit 1,
+    // while a syntax error or an unknown column was 2, and PostgreSQL says 2 for all three).
+    for sql in ["SELECT * FROM nothing_here", "SELEC 1", "SELECT no_column FROM runs"] {
+        assert_error(&env.run(&["db", "query", sql]), 2, "usage");
+    }
+    // An unknown provider is exit 5, as an unknown agent is.
+    let e = assert_error(&env.run(&["run", "--provider", "nosuch", "hi"]), 5, "not_found");
+    assert!(e["message"].as_str().unwrap().contains("nosuch"), "{e}");
     // A trailing semicolon is still one statement.
     let o = env.run(&["db", "query", "SELECT 41 + 1 AS n;"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));

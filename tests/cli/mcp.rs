@@ -1168,3 +1168,65 @@ fn an_unreachable_server_says_why_and_a_missing_program_is_named_when_added() {
     let o = env.run(&["mcp", "add", "here", "--command", "sh"]);
     assert!(!stderr(&o).contains("not found"), "{}", stderr(&o));
 }
+
+/// An MCP server's headers never go to another origin: a server that redirects to another
+/// host and port gets its redirect back as the answer (reqwest drops only `Authorization` on
+/// such a redirect, so `--header X-Api-Key=…` reached the other port). A server that echoes
+/// what it was given in a failure has it taken out, the token of `Bearer TOKEN` too, whatever
+/// command asked (`mcp tools`, `probe`, `call`).
+#[test]
+fn an_mcp_servers_headers_stay_with_it_and_out_of_what_it_says() {
+    let Some(env) = home(Backend::Sqlite) else {
+        return;
+    };
+    let seen = env.root().join("seen-headers");
+    let (_elsewhere, other) = tiny_http_server(&format!(
+        "    def do_POST(self):\n        open({:?}, 'a').write(str(self.headers))\n        self.send_response(500); self.send_header('Content-Length', '0'); self.end_headers()\n",
+        seen.display().to_string()
+    ));
+    let (_redirecting, port) = tiny_http_server(&format!(
+        "    def do_POST(self):\n        self.send_response(307); self.send_header('Location', 'http://127.0.0.1:{other}/mcp'); self.send_header('Content-Length', '0'); self.end_headers()\n    do_GET = do_POST\n"
+    ));
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let key = "X-Api-Key=key-7c1d5e9a-secret";
+    let o = env.run(&[
+        "mcp",
+        "add",
+        "moved",
+        "--url",
+        &url,
+        "--header",
+        key,
+        "--timeout",
+        "5",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let e = assert_error(&env.run(&["mcp", "probe", "moved"]), 8, "upstream");
+    assert!(e["message"].as_str().unwrap().contains("307"), "{e}");
+    let got = std::fs::read_to_string(&seen).unwrap_or_default();
+    assert!(
+        !got.contains("key-7c1d5e9a"),
+        "the header went elsewhere: {got}"
+    );
+    // A server that says back every header it got, in a failed answer.
+    let (_echo, port) = tiny_http_server(
+        "    def do_POST(self):\n        body = str(self.headers).encode()\n        self.send_response(400); self.send_header('Content-Length', str(len(body))); self.end_headers(); self.wfile.write(body)\n    do_GET = do_POST\n",
+    );
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let token = "Authorization=Bearer tok-93be1f0d77a2";
+    let o = env.run(&[
+        "mcp", "add", "echo", "--url", &url, "--header", token, "--header", key,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for args in [
+        &["mcp", "probe", "echo"][..],
+        &["mcp", "tools", "echo"],
+        &["mcp", "call", "echo", "t", "{}"],
+    ] {
+        let o = env.run(args);
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        assert_ne!(code(&o), 0, "{args:?}");
+        assert!(!all.contains("tok-93be1f0d77a2"), "{args:?}: {all}");
+        assert!(!all.contains("key-7c1d5e9a"), "{args:?}: {all}");
+    }
+}
