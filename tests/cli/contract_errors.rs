@@ -54,11 +54,32 @@ fn db_query_runs_exactly_one_statement() {
     }
     // SQL that cannot be prepared is the caller's mistake: an unknown table too (it was exit 1,
     // while a syntax error or an unknown column was 2, and PostgreSQL says 2 for all three).
-    for sql in ["SELECT * FROM nothing_here", "SELEC 1", "SELECT no_column FROM runs"] {
+    for sql in [
+        "SELECT * FROM nothing_here",
+        "SELEC 1",
+        "SELECT no_column FROM runs",
+    ] {
         assert_error(&env.run(&["db", "query", sql]), 2, "usage");
     }
+    // A file that is not there is exit 5 (the table's "unknown … file"), not 1.
+    let e = assert_error(
+        &env.run(&["tools", "exec", "read_file", r#"{"path":"nope"}"#]),
+        5,
+        "not_found",
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("failed to read file"),
+        "{e}"
+    );
     // An unknown provider is exit 5, as an unknown agent is.
-    let e = assert_error(&env.run(&["run", "--provider", "nosuch", "hi"]), 5, "not_found");
+    let e = assert_error(
+        &env.run(&["run", "--provider", "nosuch", "hi"]),
+        5,
+        "not_found",
+    );
     assert!(e["message"].as_str().unwrap().contains("nosuch"), "{e}");
     // A trailing semicolon is still one statement.
     let o = env.run(&["db", "query", "SELECT 41 + 1 AS n;"]);

@@ -90,7 +90,17 @@ fn required_path(args: &Map<String, Value>) -> Result<&str, ToolResult> {
 }
 
 fn fail(e: FsError) -> ToolResult {
-    ToolResult::error(e.message)
+    failed_as(e.message.clone(), &e)
+}
+
+/// A tool error saying `message` about `e`: a path that does not exist is exit 5 (not found),
+/// as the exit code table says of a file; any other failure exit 1.
+fn failed_as(message: String, e: &FsError) -> ToolResult {
+    let mut r = ToolResult::error(message);
+    if e.kind == crate::tools::workspace::FsErrorKind::NotFound {
+        r.error_kind = Some(crate::error::ErrorKind::NotFound);
+    }
+    r
 }
 
 fn str_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {

@@ -65,9 +65,9 @@ fn read_routed(
         Routed::Memory(p) => files::read_memory(store.db(), &owner, p)?,
     };
     let Some(content) = content else {
-        return Err(ToolResult::error(format!(
-            "failed to read file: {path} does not exist"
-        )));
+        let mut r = ToolResult::error(format!("failed to read file: {path} does not exist"));
+        r.error_kind = Some(crate::error::ErrorKind::NotFound);
+        return Err(r);
     };
     let offset = num_arg(args, "offset").unwrap_or(0).max(0) as usize;
     let limit = num_arg(args, "limit")
@@ -100,10 +100,10 @@ fn read_file(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Ste
     let (file, _) = match ws.open_file(path) {
         Ok(f) => f,
         Err(e) => {
-            return Err(ToolResult::error(format!(
-                "failed to read file: {}",
-                e.message
-            )));
+            return Err(super::failed_as(
+                format!("failed to read file: {}", e.message),
+                &e,
+            ));
         }
     };
     let offset = num_arg(args, "offset").unwrap_or(0).max(0) as usize;
