@@ -181,7 +181,11 @@ fn exec_as(ctx: &Context, a: ExecArgs, shown: Option<Shown>) -> Result<Status> {
         Some(kind) => {
             let message = outcome.reply();
             let details = serde_json::to_value(&outcome).unwrap_or(Value::Null);
-            Err(Error::new(kind, message).with_details(details))
+            let err = Error::new(kind, message).with_details(details);
+            Err(match outcome.hint() {
+                Some(hint) => err.with_hint(hint),
+                None => err,
+            })
         }
     }
 }

@@ -450,3 +450,23 @@ fn careless_input_is_refused_by_name() {
     assert!(message.contains("ambiguous"), "{message}");
     assert!(message.ends_with("and more"), "{message}");
 }
+
+/// A denied or timed-out command says what to do about it in the error's hint: the deny group
+/// that matched and the setting that turns it off; the call's `timeout` and the default's.
+#[test]
+fn a_denied_or_timed_out_command_hints_at_the_setting() {
+    let env = TestEnv::new();
+    let exec = |args: &str| env.run(&["tools", "exec", "exec", args]);
+    let e = assert_error(&exec(r#"{"command":"rm -rf /"}"#), 3, "denied");
+    let hint = e["hint"].as_str().unwrap_or_default();
+    assert!(
+        hint.contains("deny_groups = { destructive_ops = false }"),
+        "{e}"
+    );
+    let e = assert_error(&exec(r#"{"command":"sleep 5","timeout":1}"#), 7, "timeout");
+    let hint = e["hint"].as_str().unwrap_or_default();
+    assert!(
+        hint.contains("\"timeout\"") && hint.contains("timeout_secs"),
+        "{e}"
+    );
+}

@@ -474,18 +474,28 @@ fn pids() -> Vec<u32> {
         .unwrap_or_default()
 }
 
-/// The first child of `parent` whose command line holds `word` (at most 10 s): for catching a
-/// process the moment it has started one.
-pub fn first_child_of(parent: u32, word: &str) -> u32 {
+/// The first process whose command line holds `word` and whose parent's holds `parent_word`
+/// (at most 10 s), with that parent: for catching a process the moment it has started one,
+/// whoever its own parent is by then.
+pub fn started_by(word: &str, parent_word: &str) -> (u32, u32) {
+    let cmdline = |pid: u32| {
+        String::from_utf8_lossy(&std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default())
+            .into_owned()
+    };
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         for pid in pids() {
-            let line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            if parent_of(pid) == Some(parent) && String::from_utf8_lossy(&line).contains(word) {
-                return pid;
+            if !cmdline(pid).contains(word) {
+                continue;
+            }
+            if let Some(parent) = parent_of(pid).filter(|&p| cmdline(p).contains(parent_word)) {
+                return (pid, parent);
             }
         }
-        assert!(Instant::now() < deadline, "no child `{word}` of {parent}");
+        assert!(
+            Instant::now() < deadline,
+            "no `{word}` started by `{parent_word}`"
+        );
         std::thread::yield_now();
     }
 }

@@ -61,6 +61,20 @@ impl Outcome {
         }
     }
 
+    /// What to do about a failed call, when there is something: a deny group that may be
+    /// turned off, a command's time limit that may be raised.
+    pub fn hint(&self) -> Option<String> {
+        if let Some(group) = self.decision["deny"]["group"].as_str() {
+            return Some(format!(
+                "the deny group `{group}` matched; `[tools.exec] deny_groups = {{ {group} = false }}` turns it off (also per agent)"
+            ));
+        }
+        let timed_out = self.error_kind() == Some(ErrorKind::Timeout) && self.tool == "exec";
+        timed_out.then(|| {
+            "a call may ask for more time with \"timeout\" (seconds, at most 1800); [tools.exec] timeout_secs sets the default".to_string()
+        })
+    }
+
     /// The error kind a command line maps this outcome to (`None`: success).
     pub fn error_kind(&self) -> Option<ErrorKind> {
         match self.status {
