@@ -130,6 +130,15 @@ pub fn run(ctx: &Context, args: CronArgs) -> Result<Status> {
         CronCommand::List { agent } => {
             let store = ctx.any_store()?;
             let jobs = cron::list(store.db(), agent.as_deref())?;
+            // An agent config does not know is a mistyped name (exit 5, as everywhere), unless
+            // jobs of it are left from when it was there.
+            if let Some(key) = agent.as_deref()
+                && jobs.is_empty()
+                && key != "default"
+                && !ctx.settings()?.config.agents.contains_key(key)
+            {
+                return Err(crate::tools::config::unknown_agent(key));
+            }
             table::page(
                 ctx,
                 &Page::whole(jobs),

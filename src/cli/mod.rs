@@ -321,6 +321,9 @@ impl Context {
     }
 
     fn open_store(&self, target: crate::store::StoreTarget) -> Result<Store> {
+        if matches!(target, crate::store::StoreTarget::Sqlite { .. }) {
+            self.settings()?.named_store_dir_exists()?;
+        }
         let store = target.open()?;
         if let Some(s) = self
             .out

@@ -470,3 +470,39 @@ fn a_denied_or_timed_out_command_hints_at_the_setting() {
         "{e}"
     );
 }
+
+/// A store path someone named in a directory that is not there is exit 5, and nothing is made:
+/// a mistyped `--db` made a new empty store, and `tasks list` answered from it. The default
+/// store's directory is still created on first use.
+#[test]
+fn a_named_store_in_a_missing_directory_is_not_made() {
+    let env = TestEnv::new();
+    let missing = env.root().join("no-such-dir");
+    let db = missing.join("goclaw.db");
+    let e = assert_error(
+        &env.run(&["--db", db.to_str().unwrap(), "team", "list"]),
+        5,
+        "not_found",
+    );
+    assert!(
+        e["message"].as_str().unwrap().contains("no-such-dir"),
+        "{e}"
+    );
+    assert!(!missing.exists());
+    let o = env.run(&["team", "list"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// A filter naming an agent config does not know is exit 5, as `tools list --agent` is: it
+/// answered an empty list (exit 0). The agent `default` and agents with jobs left are listed.
+#[test]
+fn a_cron_list_of_an_unknown_agent_is_exit_5() {
+    let env = TestEnv::new();
+    let e = assert_error(
+        &env.run(&["cron", "list", "--agent", "nosuch"]),
+        5,
+        "not_found",
+    );
+    assert!(e["message"].as_str().unwrap().contains("nosuch"), "{e}");
+    assert_eq!(code(&env.run(&["cron", "list", "--agent", "default"])), 0);
+}
