@@ -407,11 +407,19 @@ fn sandbox_checks(s: &Settings, checks: &mut Vec<Check>) {
         Health::Warn,
         "bubblewrap is not installed (apt-get install bubblewrap)",
     ));
-    checks.push(program(
+    let mut docker = program(
         "docker",
         Health::Ok,
         "not installed (needed only for sandbox = \"docker\")",
-    ));
+    );
+    // Found is not running: its engine is asked (`docker info`, slow) only when exec uses it,
+    // by the check of the sandbox mode below.
+    if which::which("docker").is_ok() {
+        docker
+            .detail
+            .push_str(" (its engine is checked only with sandbox = \"docker\")");
+    }
+    checks.push(docker);
     let mode = s.config.tools.exec.sandbox;
     let name = format!("[tools.exec] sandbox = {}", mode_name(mode));
     checks.push(match sandbox::layers_for(mode) {
