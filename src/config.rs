@@ -256,27 +256,6 @@ impl Settings {
         })
     }
 
-    /// A SQLite store path someone named (`--db`, `GOCLAW_DB`, `[store] path`) must be in a
-    /// directory that exists: a mistyped one would otherwise make a new, empty store there, and
-    /// a read would answer from it as if the board were empty. The default path's directory is
-    /// created.
-    pub fn named_store_dir_exists(&self) -> Result<()> {
-        let dir = self.db_path.parent().filter(|d| !d.as_os_str().is_empty());
-        match dir {
-            Some(dir) if self.db_source != Source::Default && !dir.is_dir() => {
-                Err(Error::not_found(format!(
-                    "the store's directory {} does not exist",
-                    dir.display()
-                ))
-                .with_hint(format!(
-                    "the store path comes from {}: check it, or create the directory first",
-                    self.db_source.as_str()
-                )))
-            }
-            _ => Ok(()),
-        }
-    }
-
     /// Where the store is, to open it (here, in a thread, or in a child process).
     pub fn store_target(&self) -> crate::store::StoreTarget {
         match self.pg_target() {

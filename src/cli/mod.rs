@@ -321,10 +321,19 @@ impl Context {
     }
 
     fn open_store(&self, target: crate::store::StoreTarget) -> Result<Store> {
-        if matches!(target, crate::store::StoreTarget::Sqlite { .. }) {
-            self.settings()?.named_store_dir_exists()?;
-        }
+        let new_named = match &target {
+            crate::store::StoreTarget::Sqlite { path, .. } => !path.exists(),
+            crate::store::StoreTarget::Postgres(_) => false,
+        } && self.settings()?.db_source != crate::config::Source::Default;
         let store = target.open()?;
+        if new_named {
+            // A mistyped --db makes a new store: said, so an empty board is not taken as the
+            // real one's.
+            self.out.note(&format!(
+                "note: created a new, empty store at {}",
+                target.location()
+            ));
+        }
         if let Some(s) = self
             .out
             .is_verbose()

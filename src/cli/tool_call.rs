@@ -179,7 +179,10 @@ fn exec_as(ctx: &Context, a: ExecArgs, shown: Option<Shown>) -> Result<Status> {
             Ok(Status::Ok)
         }
         Some(kind) => {
-            let message = outcome.reply();
+            let mut message = outcome.reply();
+            if let Some(shown) = failed_command_shown(ctx, &outcome)? {
+                message = shown;
+            }
             let details = serde_json::to_value(&outcome).unwrap_or(Value::Null);
             let err = Error::new(kind, message).with_details(details);
             Err(match outcome.hint() {
@@ -188,6 +191,35 @@ fn exec_as(ctx: &Context, a: ExecArgs, shown: Option<Shown>) -> Result<Status> {
             })
         }
     }
+}
+
+/// For people: a command that failed after writing output has that output printed on stdout
+/// as it is (not folded into the one error line on stderr), and the error line says how the
+/// command ended. `None` for JSON (the error document holds the output) and anything else.
+fn failed_command_shown(
+    ctx: &Context,
+    outcome: &crate::tools::gate::Outcome,
+) -> Result<Option<String>> {
+    let Some(r) = outcome.result.as_ref().filter(|_| !ctx.out.is_json()) else {
+        return Ok(None);
+    };
+    let ended = match r.exit {
+        Some(crate::tools::Exit::ExitCode(code)) => format!("exit status {code}"),
+        Some(crate::tools::Exit::ExitSignal(sig)) => format!("killed by signal {sig}"),
+        None => return Ok(None),
+    };
+    if r.for_llm.is_empty() || r.for_llm == ended || outcome.message.is_some() {
+        return Ok(None);
+    }
+    let text = &r.for_llm;
+    ctx.out.data(outcome, |w| match text.ends_with('\n') {
+        true => w.write_all(text.as_bytes()),
+        false => writeln!(w, "{text}"),
+    })?;
+    Ok(Some(format!(
+        "{} failed ({ended}); its output is above",
+        outcome.tool
+    )))
 }
 
 /// The relay of `--on-ask wait[:DUR]` (used when there is no terminal to ask): the approval is

@@ -57,6 +57,16 @@ impl Risk {
     }
 }
 
+/// How a command a tool ran ended.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Exit {
+    /// It exited with this code.
+    ExitCode(i32),
+    /// This signal killed it.
+    ExitSignal(i32),
+}
+
 /// What a tool returns (reference §1.1).
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
 pub struct ToolResult {
@@ -68,6 +78,11 @@ pub struct ToolResult {
     pub silent: bool,
     #[serde(rename = "async")]
     pub is_async: bool,
+    /// How the command the tool ran ended (exec, a custom tool), as `"exit_code": N` or
+    /// `"exit_signal": N`: for scripts (`jq .result.exit_code`); the model reads the text, as
+    /// GoClaw's exec wrote it.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<Exit>,
     /// For an error: what kind, when it is more than "the tool failed" (a timeout is exit 7, a
     /// lost claim exit 6 on the command line).
     #[serde(skip)]

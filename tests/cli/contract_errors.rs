@@ -471,26 +471,23 @@ fn a_denied_or_timed_out_command_hints_at_the_setting() {
     );
 }
 
-/// A store path someone named in a directory that is not there is exit 5, and nothing is made:
-/// a mistyped `--db` made a new empty store, and `tasks list` answered from it. The default
-/// store's directory is still created on first use.
+/// A store path someone named that holds no store yet is made, and a note on stderr says so:
+/// a mistyped `--db` made a new empty store silently, and `tasks list` answered from it.
 #[test]
-fn a_named_store_in_a_missing_directory_is_not_made() {
+fn a_new_store_at_a_named_path_is_said() {
     let env = TestEnv::new();
-    let missing = env.root().join("no-such-dir");
-    let db = missing.join("goclaw.db");
-    let e = assert_error(
-        &env.run(&["--db", db.to_str().unwrap(), "team", "list"]),
-        5,
-        "not_found",
-    );
-    assert!(
-        e["message"].as_str().unwrap().contains("no-such-dir"),
-        "{e}"
-    );
-    assert!(!missing.exists());
-    let o = env.run(&["team", "list"]);
+    let db = env.root().join("typo-dir").join("goclaw.db");
+    let o = env.run(&["--db", db.to_str().unwrap(), "team", "list"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("created a new, empty store at"),
+        "{}",
+        stderr(&o)
+    );
+    let o = env.run(&["--db", db.to_str().unwrap(), "team", "list"]);
+    assert!(!stderr(&o).contains("created"), "once only: {}", stderr(&o));
+    let o = env.run(&["--db", db.to_str().unwrap(), "-q", "team", "list"]);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
 
 /// A filter naming an agent config does not know is exit 5, as `tools list --agent` is: it
@@ -505,4 +502,32 @@ fn a_cron_list_of_an_unknown_agent_is_exit_5() {
     );
     assert!(e["message"].as_str().unwrap().contains("nosuch"), "{e}");
     assert_eq!(code(&env.run(&["cron", "list", "--agent", "default"])), 0);
+}
+
+/// How an exec'd command ended is in its result for scripts (`exit_code`, or `exit_signal`):
+/// the model's text stays GoClaw's, which names no exit code when the command wrote output.
+/// On a terminal a failed command's output is printed as it is on stdout, and the error line
+/// says how it ended (it was one folded line of the whole output on stderr).
+#[test]
+fn an_exec_results_exit_is_there_for_scripts_and_people() {
+    let env = TestEnv::new();
+    let exec = |command: &str| {
+        let args = serde_json::json!({ "command": command }).to_string();
+        env.run(&["tools", "exec", "exec", &args])
+    };
+    let e = assert_error(&exec("echo out; echo err >&2; exit 3"), 1, "failed");
+    assert_eq!(e["details"]["result"]["exit_code"], 3, "{e}");
+    assert_eq!(e["message"], "out\n\nSTDERR:\nerr\n");
+    assert_eq!(json(&exec("true"))["result"]["exit_code"], 0);
+    let screen = on_unanswered_terminal(
+        &env,
+        r#"tools exec exec '{"command":"printf \"line one\\nline two\\n\"; exit 2"}'"#,
+    )
+    .replace("\r\n", "\n");
+    assert!(
+        screen.contains(
+            "line one\nline two\nerror: exec failed (exit status 2); its output is above"
+        ),
+        "{screen}"
+    );
 }

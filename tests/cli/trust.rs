@@ -1424,6 +1424,11 @@ fn a_command_killed_by_a_signal_is_reported_so_and_only_it_dumps_core() {
         let o = cmd.output().unwrap();
         let (c, text) = tool_text(&o);
         assert_eq!((c, text.as_str()), (1, "signal: segv"), "{mode}");
+        assert_eq!(
+            json(&o)["error"]["details"]["result"]["exit_signal"],
+            11,
+            "{mode}"
+        );
         if cores_to_files {
             let dumped = std::fs::read(&core).unwrap_or_default();
             // An ELF core names the program it is of: the command's is python's.

@@ -100,7 +100,7 @@ impl Outcome {
             return r;
         }
         let text = self.combined_text();
-        match (self.code, self.signal) {
+        let mut r = match (self.code, self.signal) {
             (Some(0), _) if text.is_empty() => {
                 ToolResult::silent("(command completed with no output)")
             }
@@ -110,7 +110,13 @@ impl Outcome {
                 ToolResult::error(format!("signal: {}", signal_name(sig)))
             }
             _ => ToolResult::error(text),
-        }
+        };
+        r.exit = match (self.code, self.signal) {
+            (Some(code), _) => Some(crate::tools::Exit::ExitCode(code)),
+            (None, Some(sig)) => Some(crate::tools::Exit::ExitSignal(sig)),
+            (None, None) => None,
+        };
+        r
     }
 }
 
