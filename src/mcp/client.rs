@@ -27,6 +27,7 @@ use serde_json::{Map, Value, json};
 
 use super::bounded::{BoundedLines, Limits, Oversized};
 use super::failure::{Given, initialize_failure, service_failure};
+use super::paging::{page, paged};
 use super::{Server, Transport};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -136,7 +137,14 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
             let url = server.url.clone().unwrap_or_default();
             let custom = header_map(server, headers)?.into_iter();
             let custom = custom.filter_map(|(k, v)| Some((k?, v))).collect();
-            let cfg = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
+            let mut cfg = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
+            // A stream the server ends is opened again (the GET stream, an answer resumed from
+            // its last event) at most 3 times, a second apart: rmcp's default kept reopening,
+            // and a server that sent 10 000 pings a stream and closed it took 2.6 GB in 20 s.
+            let mut reopen = rmcp::transport::common::client_side_sse::FixedInterval::default();
+            reopen.max_times = Some(3);
+            reopen.duration = Duration::from_secs(1);
+            cfg.retry_config = std::sync::Arc::new(reopen);
             let client = crate::providers::http::client_builder()
                 .build()
                 .map_err(|e| Error::internal(format!("cannot build the HTTP client: {e}")))?;
@@ -326,7 +334,13 @@ impl Connection {
 
     /// Every tool, as JSON (`name`, `description`, `inputSchema`, …).
     pub async fn list_tools(&self, timeout: Duration) -> Result<Vec<Value>> {
-        let tools = tokio::time::timeout(timeout, self.service.peer().list_all_tools())
+        let peer = self.service.peer();
+        let pages = paged(|cursor| async move {
+            peer.list_tools(page(cursor))
+                .await
+                .map(|r| (r.tools, r.next_cursor))
+        });
+        let tools = tokio::time::timeout(timeout, pages)
             .await
             .map_err(|_| {
                 Error::upstream(format!(
@@ -371,8 +385,11 @@ impl Connection {
                     });
                 }
                 Ok(Err(e)) => {
+                    // An answer refused for its size failed this call only (over streamable
+                    // HTTP; a stdio server's connection is closed by it, and says so).
+                    let refused = self.oversized.happened();
                     return Err(CallFailure {
-                        connection_lost: transport_failed(&e) || self.is_closed(),
+                        connection_lost: self.is_closed() || (transport_failed(&e) && !refused),
                         error: Error::upstream(format!(
                             "MCP tool \"{registered}\" error: {}",
                             self.failure(&e)
@@ -395,18 +412,24 @@ impl Connection {
         let what = ask.method();
         let answer = tokio::time::timeout(timeout, async {
             match ask {
-                Ask::Resources => peer
-                    .list_all_resources()
-                    .await
-                    .map(|r| json!({ "resources": r })),
+                Ask::Resources => paged(|cursor| async move {
+                    peer.list_resources(page(cursor))
+                        .await
+                        .map(|r| (r.resources, r.next_cursor))
+                })
+                .await
+                .map(|r| json!({ "resources": r })),
                 Ask::Read(uri) => peer
                     .read_resource(ReadResourceRequestParams::new(uri.clone()))
                     .await
                     .map(|r| serde_json::to_value(r).unwrap_or(Value::Null)),
-                Ask::Prompts => peer
-                    .list_all_prompts()
-                    .await
-                    .map(|p| json!({ "prompts": p })),
+                Ask::Prompts => paged(|cursor| async move {
+                    peer.list_prompts(page(cursor))
+                        .await
+                        .map(|r| (r.prompts, r.next_cursor))
+                })
+                .await
+                .map(|p| json!({ "prompts": p })),
                 Ask::Prompt(name, args) => {
                     let mut params = GetPromptRequestParams::new(name.clone());
                     if !args.is_empty() {

@@ -407,8 +407,10 @@ async fn failed(
     }
 }
 
-/// The most of a failed answer's text an error repeats: enough for a message, not a page.
-const PREVIEW_LIMIT: usize = 512;
+/// The most of a failed answer's text an error keeps here: twice what a failure may say
+/// ([`super::failure::Given::say`] cuts at 4 KiB after it has taken out the values the server
+/// was given; a cut here first could leave a part of one, past the reach of that).
+const PREVIEW_LIMIT: usize = 8192;
 
 /// The start of a failed answer's text, for an error: at most [`PREVIEW_LIMIT`] bytes.
 fn preview(body: &str) -> Cow<'_, str> {
@@ -505,10 +507,10 @@ mod tests {
     #[test]
     fn a_failed_answers_text_is_cut_for_its_error() {
         assert_eq!(preview("short"), "short");
-        let long = "é".repeat(400);
+        let long = "é".repeat(5000);
         let cut = preview(&long);
         assert!(
-            cut.len() < 540 && cut.ends_with("… (cut at 512 bytes)"),
+            cut.len() < 8300 && cut.ends_with("… (cut at 8192 bytes)"),
             "{cut}"
         );
     }

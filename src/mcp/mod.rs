@@ -19,6 +19,7 @@ pub mod bridge;
 pub mod client;
 pub mod failure;
 pub mod http;
+pub mod paging;
 pub mod pool;
 pub mod serve;
 pub mod sse;
