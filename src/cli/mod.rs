@@ -321,14 +321,14 @@ impl Context {
     }
 
     fn open_store(&self, target: crate::store::StoreTarget) -> Result<Store> {
-        let new_named = match &target {
-            crate::store::StoreTarget::Sqlite { path, .. } => !path.exists(),
-            crate::store::StoreTarget::Postgres(_) => false,
-        } && self.settings()?.db_source != crate::config::Source::Default;
         let store = target.open()?;
-        if new_named {
-            // A mistyped --db makes a new store: said, so an empty board is not taken as the
-            // real one's.
+        // A store made by this open (its first migration applied now) at a path someone named:
+        // said, so a mistyped --db's empty board is not taken for the real one's.
+        let made = store.applied().first().is_some_and(|m| m.version == 1);
+        if made
+            && matches!(target, crate::store::StoreTarget::Sqlite { .. })
+            && self.settings()?.db_source != crate::config::Source::Default
+        {
             self.out.note(&format!(
                 "note: created a new, empty store at {}",
                 target.location()

@@ -372,8 +372,8 @@ async fn failed(
     response: reqwest::Response,
 ) -> Result<StreamableHttpPostResponse, Failure> {
     let status = response.status();
-    let http_failure =
-        (status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error()).then(|| {
+    let mut http_failure = (status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error())
+        .then(|| {
             let retry_after = response
                 .headers()
                 .get(RETRY_AFTER)
@@ -381,7 +381,6 @@ async fn failed(
                 .map(str::to_string);
             HttpStatusError::new(status.as_u16(), retry_after)
         });
-    let mut http_failure = http_failure;
     if let Some(failure) =
         http_failure.take_if(|_| !json || status == StatusCode::TOO_MANY_REQUESTS)
     {

@@ -407,19 +407,25 @@ fn sandbox_checks(s: &Settings, checks: &mut Vec<Check>) {
         Health::Warn,
         "bubblewrap is not installed (apt-get install bubblewrap)",
     ));
-    let mut docker = program(
-        "docker",
-        Health::Ok,
-        "not installed (needed only for sandbox = \"docker\")",
-    );
     // Found is not running: its engine is asked (`docker info`, slow) only when exec uses it,
     // by the check of the sandbox mode below.
-    if which::which("docker").is_ok() {
-        docker
-            .detail
-            .push_str(" (its engine is checked only with sandbox = \"docker\")");
-    }
-    checks.push(docker);
+    checks.push(match which::which("docker") {
+        Ok(p) => check(
+            "sandbox",
+            "docker",
+            Health::Ok,
+            format!(
+                "{} (its engine is checked only with sandbox = \"docker\")",
+                p.display()
+            ),
+        ),
+        Err(_) => check(
+            "sandbox",
+            "docker",
+            Health::Ok,
+            "not installed (needed only for sandbox = \"docker\")".into(),
+        ),
+    });
     let mode = s.config.tools.exec.sandbox;
     let name = format!("[tools.exec] sandbox = {}", mode_name(mode));
     checks.push(match sandbox::layers_for(mode) {

@@ -529,16 +529,7 @@ fn rewrite(
 pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> Error {
     use postgres::error::SqlState;
     // The error and its causes ("error connecting to server: Connection refused").
-    let mut said = e.to_string();
-    let mut cause = std::error::Error::source(e);
-    while let Some(c) = cause {
-        let text = c.to_string();
-        if !said.contains(&text) {
-            said = format!("{said}: {text}");
-        }
-        cause = c.source();
-    }
-    let said = scrub(&said);
+    let said = scrub(&crate::error::with_causes(e));
     let detail = e
         .as_db_error()
         .map(|d| scrub(d.message()))
