@@ -38,7 +38,8 @@ pub enum ToolsCommand {
     },
     /// A tool's description and JSON schema
     Describe {
-        /// The tool (or an alias such as bash, edit_file)
+        /// The tool (or an alias such as bash, edit_file; an MCP tool `mcp_SERVER__TOOL` connects
+        /// to its server)
         #[arg(value_parser = ToolName, hide_possible_values = true)]
         name: String,
     },
@@ -143,6 +144,7 @@ fn exec_list(ctx: &Context, agent: Option<&str>, all: bool, mcp: bool) -> Result
     let toolbox = toolbox(ctx, &store, caller, bridge)?;
     let g = toolbox.gate(GateOptions::default());
     let allowed = g.allowed_tools(agent)?;
+    let allowed: std::collections::HashSet<&str> = allowed.iter().map(String::as_str).collect();
     let registry = toolbox.registry();
     let rows: Vec<ListRow> = registry
         .names()
@@ -152,7 +154,7 @@ fn exec_list(ctx: &Context, agent: Option<&str>, all: bool, mcp: bool) -> Result
             name: t.name(),
             groups: groups_of(t.name()),
             risk: t.risk(),
-            allowed: allowed.iter().any(|a| a == t.name()),
+            allowed: allowed.contains(t.name()),
         })
         .filter(|r| all || r.allowed)
         .collect();
@@ -173,7 +175,13 @@ fn exec_list(ctx: &Context, agent: Option<&str>, all: bool, mcp: bool) -> Result
 
 /// `tools describe`: a tool's description and JSON schema.
 fn exec_describe(ctx: &Context, name: &str) -> Result<()> {
-    let toolbox = toolbox(ctx, &ctx.any_store()?, Caller::default(), Bridge::None)?;
+    // An MCP tool's server is connected, as for `tools exec` (it was an unknown tool).
+    let toolbox = toolbox(
+        ctx,
+        &ctx.any_store()?,
+        Caller::default(),
+        Bridge::ToolOf(name),
+    )?;
     let tool = toolbox
         .registry()
         .get(name)

@@ -36,6 +36,7 @@ pub struct Oversized {
 
 const BYTES: u8 = 1;
 const VALUES: u8 = 2;
+const EVENTS: u8 = 3;
 
 impl Oversized {
     /// For a transport whose connection ends with an oversized message.
@@ -53,6 +54,12 @@ impl Oversized {
     /// Records that a message was announced at the byte limit or over it.
     pub fn reached_bytes(&self) {
         self.reached.store(BYTES, Ordering::Relaxed);
+    }
+
+    /// Records that a stream carried more events than one may
+    /// ([`super::http::STREAM_EVENT_LIMIT`]).
+    pub fn reached_events(&self) {
+        self.reached.store(EVENTS, Ordering::Relaxed);
     }
 
     /// What a failed request says: the oversized message when one came (the library's error
@@ -73,6 +80,10 @@ impl Oversized {
             ),
             VALUES => format!(
                 "it sent a message of more than {MESSAGE_LIMIT_VALUES} JSON elements (objects, arrays, their members and items), the most one message may hold: refused{closed}"
+            ),
+            EVENTS => format!(
+                "it sent more than {} events on one stream, the most one may carry: refused{closed}",
+                super::http::STREAM_EVENT_LIMIT
             ),
             _ => error.to_string(),
         }

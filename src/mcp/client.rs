@@ -28,6 +28,7 @@ use serde_json::{Map, Value, json};
 use super::bounded::{BoundedLines, Limits, Oversized};
 use super::failure::{Given, initialize_failure, service_failure};
 use super::paging::{page, paged};
+use super::server_requests::answering;
 use super::{Server, Transport};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -131,7 +132,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
             let (pid, stdout, stdin) = spawn_stdio(server, env)?;
             pgid = pid;
             let stdout = BoundedLines::new(stdout, Limits::MCP, oversized.clone());
-            tokio::time::timeout(timeout, config.serve((stdout, stdin))).await
+            tokio::time::timeout(timeout, config.serve(answering((stdout, stdin)))).await
         }
         Transport::StreamableHttp => {
             let url = server.url.clone().unwrap_or_default();
@@ -150,7 +151,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
                 .map_err(|e| Error::internal(format!("cannot build the HTTP client: {e}")))?;
             let client = super::http::BoundedHttp::new(client, oversized.clone());
             let transport = StreamableHttpClientTransport::with_client(client, cfg);
-            tokio::time::timeout(timeout, config.serve(transport)).await
+            tokio::time::timeout(timeout, config.serve(answering(transport))).await
         }
         Transport::Sse => {
             let url = server.url.clone().unwrap_or_default();
@@ -159,7 +160,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
                 let pair = super::sse::connect(&url, custom, oversized.clone())
                     .await
                     .map_err(|e| Error::upstream(format!("MCP server `{}`: {e}", server.name)))?;
-                Ok::<_, Error>(config.serve(pair).await)
+                Ok::<_, Error>(config.serve(answering(pair)).await)
             })
             .await;
             match served {
@@ -188,10 +189,11 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
             )));
         }
     };
-    let info = service
+    let mut info = service
         .peer_info()
         .map(|p| serde_json::to_value(&*p).unwrap_or(Value::Null))
         .unwrap_or(Value::Null);
+    given.redact_json(&mut info);
     Ok(Connection {
         service,
         pgid,
@@ -357,7 +359,11 @@ impl Connection {
             })?;
         Ok(tools
             .iter()
-            .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
+            .map(|t| {
+                let mut tool = serde_json::to_value(t).unwrap_or(Value::Null);
+                self.given.redact_json(&mut tool);
+                tool
+            })
             .collect())
     }
 
@@ -448,11 +454,12 @@ impl Connection {
                 format!("MCP server `{}`: {what} timed out", self.server),
             )
         })?;
-        answer.map_err(|e| match &e {
+        let mut answer = answer.map_err(|e| match &e {
             ServiceError::McpError(m) if m.code.0 == -32602 || m.code.0 == -32002 => {
                 Error::not_found(format!(
                     "MCP server `{}`: {what}: {}",
-                    self.server, m.message
+                    self.server,
+                    self.given.say(&m.message)
                 ))
             }
             _ => Error::upstream(format!(
@@ -460,7 +467,9 @@ impl Connection {
                 self.server,
                 self.failure(&e)
             )),
-        })
+        })?;
+        self.given.redact_json(&mut answer);
+        Ok(answer)
     }
 
     /// The health check of §17: a `ping`; a server that does not know the method is healthy

@@ -2,7 +2,8 @@
 //! "error sending request", before "connection refused"), without Rust type names, and without
 //! the values the server was given: its env values and headers, and the credential of a header
 //! (`TOKEN` of `Authorization: Bearer TOKEN`), which a hostile or careless server may echo
-//! back in an error.
+//! back in an error ([`Given`], which also takes them out of what a server says of itself
+//! and of its tools, resources and prompts).
 
 use rmcp::service::ServiceError;
 
@@ -11,6 +12,10 @@ use crate::error::with_causes;
 
 /// The shortest part of a header value taken for a credential of its own.
 const CREDENTIAL_MIN: usize = 8;
+
+/// The shortest given value that is taken out of what a server says (as
+/// [`crate::text::redact_then_cut`] does).
+const REDACTED_MIN: usize = 4;
 
 /// The values a server was given, to be taken out of what it says.
 #[derive(Debug, Clone, Default)]
@@ -37,8 +42,47 @@ impl Given {
     /// `text` as a failure may say it: no Rust type names, every given value `[REDACTED]`, at
     /// most 4 KiB.
     pub fn say(&self, text: &str) -> String {
-        let values: Vec<&str> = self.0.iter().map(String::as_str).collect();
-        crate::text::redact_then_cut(&without_type_names(text), &values, 4096)
+        crate::text::redact_then_cut(&without_type_names(text), &self.words(), 4096)
+    }
+
+    /// `value` (what the server says of itself, its tools, resources and prompts) with every
+    /// given value in its strings and keys `[REDACTED]`: a server that put the key it was
+    /// given into a tool's description had it shown to the model and on `mcp tools`.
+    pub fn redact_json(&self, value: &mut serde_json::Value) {
+        use serde_json::Value;
+        match value {
+            Value::String(text) => {
+                if let Some(redacted) = self.redacted(text) {
+                    *text = redacted;
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| self.redact_json(v)),
+            Value::Object(members) => {
+                if members.keys().any(|k| self.redacted(k).is_some()) {
+                    *members = std::mem::take(members)
+                        .into_iter()
+                        .map(|(k, v)| (self.redacted(&k).unwrap_or(k), v))
+                        .collect();
+                }
+                members.values_mut().for_each(|v| self.redact_json(v));
+            }
+            _ => {}
+        }
+    }
+
+    /// `text` redacted, when it holds a given value.
+    fn redacted(&self, text: &str) -> Option<String> {
+        let words = self.words();
+        words
+            .iter()
+            .any(|w| text.contains(w))
+            .then(|| crate::text::redact_then_cut(text, &words, usize::MAX))
+    }
+
+    /// The values long enough to be redacted (a value of under 4 bytes would redact words).
+    fn words(&self) -> Vec<&str> {
+        let words = self.0.iter().map(String::as_str);
+        words.filter(|w| w.len() >= REDACTED_MIN).collect()
     }
 }
 

@@ -118,22 +118,23 @@ impl BoundedHttp {
         if !status.is_success() {
             return failed(&message, had_session, json, session_id, response).await;
         }
-        // Some servers answer a notification with an empty 200 instead of 202.
-        if response.content_length() == Some(0) && !awaits_answer(&message) {
+        // What a notification or an answer gets back is neither waited for nor read (202 with no
+        // body, or an empty 200 from some servers): a server that answered each answer to its
+        // pings with an event stream left open had goclaw holding every one of those streams.
+        if !awaits_answer(&message) {
             return Ok(StreamableHttpPostResponse::Accepted);
         }
         match content_type.as_deref() {
             Some(t) if t.starts_with(EVENT_STREAM_MIME_TYPE) => {
                 let events = bounded_events(response.bytes_stream(), self.seen.clone());
-                let events = at_most(SseStream::from_bytes_stream(events).boxed());
+                let events = SseStream::from_bytes_stream(events).boxed();
+                let events = at_most(events, Some(self.seen.clone()));
                 Ok(StreamableHttpPostResponse::Sse(events, session_id))
             }
             Some(t) if t.starts_with(JSON_MIME_TYPE) => {
                 let body = self.read_message(response).await?;
                 match serde_json::from_slice::<ServerJsonRpcMessage>(&body) {
                     Ok(answer) => Ok(StreamableHttpPostResponse::Json(answer, session_id)),
-                    // What answers a notification or a response is not waited for.
-                    Err(_) if !awaits_answer(&message) => Ok(StreamableHttpPostResponse::Accepted),
                     Err(e) => Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(
                         format!("the answer is not a JSON-RPC message: {e}"),
                     ))),
@@ -174,7 +175,7 @@ impl BoundedHttp {
         events: BoxStream<'static, Result<Sse, SseError>>,
     ) -> BoxStream<'static, Result<Sse, SseError>> {
         let seen = Oversized::default();
-        at_most(events)
+        at_most(events, None)
             .scan(false, move |ended, event| {
                 if *ended {
                     return std::future::ready(None);
@@ -279,18 +280,25 @@ impl StreamableHttpClient for BoundedHttp {
     }
 }
 
-/// `events`, failing after [`STREAM_EVENT_LIMIT`] of them.
+/// `events`, failing after [`STREAM_EVENT_LIMIT`] of them; said through `said` when the
+/// stream answers a request (the request fails with it).
 fn at_most(
     events: BoxStream<'static, Result<Sse, SseError>>,
+    said: Option<Oversized>,
 ) -> BoxStream<'static, Result<Sse, SseError>> {
     events
-        .scan(0usize, |seen, event| {
+        .scan(0usize, move |seen, event| {
             *seen += 1;
             std::future::ready(match *seen {
                 n if n <= STREAM_EVENT_LIMIT => Some(event),
-                n if n == STREAM_EVENT_LIMIT + 1 => Some(Err(SseError::Body(
-                    format!("the stream carried more than {STREAM_EVENT_LIMIT} events").into(),
-                ))),
+                n if n == STREAM_EVENT_LIMIT + 1 => {
+                    if let Some(said) = &said {
+                        said.reached_events();
+                    }
+                    Some(Err(SseError::Body(
+                        format!("the stream carried more than {STREAM_EVENT_LIMIT} events").into(),
+                    )))
+                }
                 _ => None,
             })
         })
@@ -372,6 +380,12 @@ async fn failed(
     response: reqwest::Response,
 ) -> Result<StreamableHttpPostResponse, Failure> {
     let status = response.status();
+    if status.is_redirection() {
+        let said = crate::providers::http::status_said(status, response.headers());
+        return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(
+            said,
+        )));
+    }
     let mut http_failure = (status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error())
         .then(|| {
             let retry_after = response
@@ -497,10 +511,13 @@ mod tests {
             (0..STREAM_EVENT_LIMIT + 50).map(|_| Ok(Sse::default().data("{}"))),
         )
         .boxed();
-        let got: Vec<_> = at_most(events).collect().await;
+        let seen = Oversized::default();
+        let got: Vec<_> = at_most(events, Some(seen.clone())).collect().await;
         assert_eq!(got.len(), STREAM_EVENT_LIMIT + 1);
         assert!(got[..STREAM_EVENT_LIMIT].iter().all(Result::is_ok));
         assert!(got[STREAM_EVENT_LIMIT].is_err());
+        let said = seen.or(&"Transport closed");
+        assert!(said.contains("more than 10000 events"), "{said}");
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! MCP servers (reference §17): where they are defined (`goclaw mcp add`, kept in the store with
 //! secret env values and headers sealed by [`crate::secrets`], or `[mcp.servers.NAME]` in
 //! config), who may use them (agent and user grants with tool allow/deny lists, and access
-//! requests a reviewer approves or rejects), and the bridged tool names. Connecting to servers
-//! is not here yet; see the open MCP issue.
+//! requests a reviewer approves or rejects), and the bridged tool names. Connecting to them is
+//! [`client`] (a connection, every message it receives bounded: [`bounded`], [`http`],
+//! [`paging`], [`server_requests`]) and [`pool`] (connections kept for a run); serving
+//! goclaw's own tools is [`serve`].
 
 use std::collections::BTreeMap;
 
@@ -22,6 +24,7 @@ pub mod http;
 pub mod paging;
 pub mod pool;
 pub mod serve;
+pub mod server_requests;
 pub mod sse;
 
 pub use access::{

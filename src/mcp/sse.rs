@@ -43,7 +43,8 @@ pub async fn connect(
             )
         })?;
     if !response.status().is_success() {
-        return Err(format!("event stream refused: HTTP {}", response.status()));
+        let said = crate::providers::http::status_said(response.status(), response.headers());
+        return Err(format!("event stream refused: {said}"));
     }
     let mut events =
         super::bounded::bounded_events(response.bytes_stream(), oversized).eventsource();
@@ -87,10 +88,9 @@ pub async fn connect(
                 .await
                 .map_err(std::io::Error::other)?;
             if !response.status().is_success() {
-                return Err(std::io::Error::other(format!(
-                    "message refused: HTTP {}",
-                    response.status()
-                )));
+                let said =
+                    crate::providers::http::status_said(response.status(), response.headers());
+                return Err(std::io::Error::other(format!("message refused: {said}")));
             }
             Ok((client, endpoint))
         },

@@ -279,6 +279,16 @@ async fn probe(
             };
             if code.is_success() {
                 (ok, format!("reachable ({ms} ms), {keyed}"))
+            } else if let Some(said) =
+                crate::providers::http::unfollowed_redirect(code, resp.headers())
+            {
+                (
+                    Health::Fail,
+                    format!(
+                        "GET {url} answered HTTP {}, {said}; if you trust where it points, make that the provider's base_url",
+                        code.as_u16()
+                    ),
+                )
             } else if (code.as_u16() == 401 || code.as_u16() == 403) && key.is_none() {
                 (
                     Health::Fail,

@@ -262,11 +262,15 @@ impl Client {
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string);
-            let body = tokio::time::timeout(self.request_timeout(), response.text())
-                .await
-                .ok()
-                .and_then(|r| r.ok())
-                .unwrap_or_default();
+            let redirect = super::http::unfollowed_redirect(status, response.headers());
+            let body = match redirect {
+                Some(said) => said,
+                None => tokio::time::timeout(self.request_timeout(), response.text())
+                    .await
+                    .ok()
+                    .and_then(|r| r.ok())
+                    .unwrap_or_default(),
+            };
             return Err(status_failure(name, status, retry_after.as_deref(), &body));
         }
         Ok(response)

@@ -43,3 +43,32 @@ fn same_origin() -> reqwest::redirect::Policy {
         }
     })
 }
+
+/// What a redirect that was not followed says: where it pointed (at most 200 bytes of it) and
+/// why goclaw stayed; `None` for any other status.
+pub fn unfollowed_redirect(
+    status: reqwest::StatusCode,
+    headers: &reqwest::header::HeaderMap,
+) -> Option<String> {
+    if !status.is_redirection() {
+        return None;
+    }
+    let to = headers
+        .get(reqwest::header::LOCATION)
+        .and_then(|v| v.to_str().ok()) // visible ASCII: any byte is a character boundary
+        .map(|to| &to[..to.len().min(200)]);
+    Some(match to {
+        Some(to) => format!(
+            "a redirect to {to}, not followed: goclaw follows only a 307 or 308 to the same scheme, host and port"
+        ),
+        None => "a redirect without a Location, not followed".to_string(),
+    })
+}
+
+/// `HTTP <status>`, with where a redirect pointed ([`unfollowed_redirect`]).
+pub fn status_said(status: reqwest::StatusCode, headers: &reqwest::header::HeaderMap) -> String {
+    match unfollowed_redirect(status, headers) {
+        Some(said) => format!("HTTP {status}, {said}"),
+        None => format!("HTTP {status}"),
+    }
+}

@@ -30,6 +30,7 @@ pub mod web;
 pub mod workspace;
 pub mod workspace_dir;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -392,9 +393,12 @@ pub trait Tool: Send + Sync {
     }
 }
 
-/// Registered tools by canonical name, plus aliases.
+/// Registered tools by canonical name, plus aliases. A name is found through an index: a
+/// server's 33 000 bridged tools took 4 s to register when each was looked for by a walk.
 pub struct Registry {
     tools: Vec<Box<dyn Tool>>,
+    /// Each tool's place in `tools`, by name.
+    places: HashMap<String, usize>,
     aliases: Vec<(String, String)>,
 }
 
@@ -403,6 +407,7 @@ impl Registry {
     pub fn builtin() -> Registry {
         let mut r = Registry {
             tools: Vec::new(),
+            places: HashMap::new(),
             aliases: Vec::new(),
         };
         for t in fs::tools() {
@@ -443,35 +448,43 @@ impl Registry {
         r
     }
 
+    /// Adds `tool`; one already registered under its name is replaced, in its place.
     pub fn register(&mut self, tool: Box<dyn Tool>) {
-        self.tools.retain(|t| t.name() != tool.name());
-        self.tools.push(tool);
+        match self.places.get(tool.name()) {
+            Some(&place) => self.tools[place] = tool,
+            None => {
+                self.places
+                    .insert(tool.name().to_string(), self.tools.len());
+                self.tools.push(tool);
+            }
+        }
     }
 
     /// Adds an alias; refused (no-op) when a real tool has that name or the target is unknown.
     pub fn alias(&mut self, alias: &str, target: &str) {
-        if self.tools.iter().any(|t| t.name() == alias)
-            || !self.tools.iter().any(|t| t.name() == target)
-        {
+        if self.places.contains_key(alias) || !self.places.contains_key(target) {
             return;
         }
         self.aliases.push((alias.to_string(), target.to_string()));
     }
 
+    /// The tool registered as `name`.
+    fn named(&self, name: &str) -> Option<&dyn Tool> {
+        let place = *self.places.get(name)?;
+        self.tools.get(place).map(|t| t.as_ref())
+    }
+
     /// Real name first, then alias.
     pub fn get(&self, name: &str) -> Option<&dyn Tool> {
-        if let Some(t) = self.tools.iter().find(|t| t.name() == name) {
-            return Some(t.as_ref());
+        if let Some(t) = self.named(name) {
+            return Some(t);
         }
         let target = self
             .aliases
             .iter()
             .find(|(a, _)| a == name)
             .map(|(_, t)| t.as_str())?;
-        self.tools
-            .iter()
-            .find(|t| t.name() == target)
-            .map(|t| t.as_ref())
+        self.named(target)
     }
 
     /// Canonical names, in registration order.

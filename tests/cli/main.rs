@@ -15,6 +15,7 @@ mod doctor;
 mod guard;
 mod knowledge;
 mod mcp;
+mod mcp_hostile;
 mod mcp_serve;
 mod media;
 mod message;

@@ -1,0 +1,161 @@
+//! Hostile MCP servers (`fixtures/mcp-peers/raw_server.py`, `raw_http_server.py`): what they
+//! ask of goclaw is bounded, and what goclaw gave them never comes back through what they say
+//! of themselves.
+
+use crate::mcp::{Child, free_port, peer_python, wait_for_port};
+use crate::util::*;
+
+fn fixture(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/mcp-peers")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A server that asks faster than its answers can be delivered gets at most 32 requests
+/// answered at once; the rest are dropped. rmcp kept every one waiting (some 4 KB each: 10 000
+/// pings on one answer's stream took goclaw from 43 to 82 MB, and 2 GB in 20 s once they were
+/// spread over resumed streams). What answers an answer is not read: a server that opened an
+/// event stream of more pings on each answer had every one of those streams kept open. Memory
+/// is compared between a small flood and a large one in the same run.
+#[test]
+fn a_server_that_floods_goclaw_with_requests_gets_a_bounded_number_answered() {
+    let Some(env) = TestEnv::on(Backend::Sqlite) else {
+        return;
+    };
+    let small = flooded(&env, 100);
+    let large = flooded(&env, 9_990);
+    for (answered, nested, _) in [small, large] {
+        assert!((1..=32).contains(&answered), "{answered} answered");
+        assert_eq!(nested, 0, "answers to answers were read");
+    }
+    assert!(
+        large.2 * 4 < small.2 * 5,
+        "peak memory {} KiB for 9 990 pings, {} KiB for 100",
+        large.2,
+        small.2
+    );
+}
+
+/// `mcp call` of a server that sends `pings` pings on the call's answer stream: how many of
+/// them it answered, how many of the pings on the answers' own streams, and its peak resident
+/// memory in KiB.
+fn flooded(env: &TestEnv, pings: usize) -> (usize, usize, u64) {
+    let port = free_port();
+    let server = std::process::Command::new("python3")
+        .args([fixture("raw_http_server.py"), port.to_string()])
+        .args(["pings".to_string(), pings.to_string()])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let _server = Child(server);
+    wait_for_port(port);
+    let name = format!("pinger{port}");
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    env.ok(&["mcp", "add", &name, "--url", &url, "--timeout", "30"]);
+    let mut child = env.spawn(&["mcp", "call", &name, "t", "{}"]);
+    let status = format!("/proc/{}/status", child.id());
+    let peak_kib = || -> Option<u64> {
+        let text = std::fs::read_to_string(&status).ok()?;
+        let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    let mut peak = 0;
+    while child.try_wait().unwrap().is_none() {
+        peak = peak.max(peak_kib().unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(peak > 0, "VmHWM was read");
+    let said = stdout(&o);
+    let count = |what: &str| -> usize {
+        let at = said
+            .find(what)
+            .unwrap_or_else(|| panic!("no {what} in {said}"))
+            + what.len();
+        let digits = said[at..].split(|c: char| !c.is_ascii_digit()).next();
+        digits.unwrap().parse().unwrap()
+    };
+    (count("answered "), count("nested "), peak)
+}
+
+/// A server that says back the key it was given (in its name, its instructions, its tool's
+/// description and schema, its resources and prompts) has it taken out of everything goclaw
+/// shows of it: to people (`mcp probe`, `mcp tools`, `mcp resources`, `mcp prompts`) and to
+/// the model (the tools a run offers: `tools list --mcp`, `tools describe`).
+#[test]
+fn what_a_server_says_of_itself_never_holds_what_it_was_given() {
+    let Some(py) = peer_python() else { return };
+    let Some(env) = TestEnv::on(Backend::Sqlite) else {
+        return;
+    };
+    let given = "GIVEN=sk-live-0f3a9c77e1d2";
+    let o = env.run(&[
+        "mcp",
+        "add",
+        "echo",
+        "--command",
+        &py,
+        "--arg",
+        &fixture("raw_server.py"),
+        "--arg",
+        "echo",
+        "--arg",
+        "0",
+        "--env",
+        given,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for args in [
+        &["mcp", "probe", "echo"][..],
+        &["mcp", "tools", "echo"],
+        &["mcp", "resources", "echo"],
+        &["mcp", "prompts", "echo"],
+        &["tools", "list", "--mcp", "--json"],
+        &["tools", "describe", "mcp_echo__t"],
+    ] {
+        let o = env.run(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        assert!(!all.contains("sk-live-0f3a9c77e1d2"), "{args:?}: {all}");
+    }
+    let o = env.run(&["mcp", "tools", "echo", "--json"]);
+    assert!(
+        stdout(&o).contains("calls the API with key [REDACTED]"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// A server's tools are registered and run through the policy in time linear in their number:
+/// each was looked for by a walk of the others (10 000 tools took `tools list --mcp` 6.5 s,
+/// 28 times as long as 1 000; about 4 times now). Two timings of the same run are compared.
+#[test]
+fn a_server_with_many_tools_is_listed_in_linear_time() {
+    let Some(py) = peer_python() else { return };
+    let Some(env) = TestEnv::on(Backend::Sqlite) else {
+        return;
+    };
+    let listing = |tools: usize| {
+        let name = format!("many{tools}");
+        let count = tools.to_string();
+        let script = fixture("raw_server.py");
+        let add = ["mcp", "add", &name, "--command", &py, "--arg", &script];
+        env.ok(&[&add[..], &["--arg", "tools", "--arg", &count]].concat());
+        let started = std::time::Instant::now();
+        let o = env.run(&["tools", "list", "--mcp", "--json"]);
+        let took = started.elapsed();
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(stdout(&o).contains(&format!("mcp_{name}__t{}", tools - 1)));
+        env.ok(&["mcp", "rm", &name]);
+        took
+    };
+    let few = listing(1_000);
+    let many = listing(10_000);
+    assert!(
+        many < few * 12,
+        "10 000 tools took {many:?}, 1 000 took {few:?}"
+    );
+}
