@@ -71,7 +71,7 @@ impl Config {
     pub fn agent_profiles(&self) -> BTreeMap<String, crate::tools::config::AgentProfile> {
         self.agents
             .iter()
-            .map(|(key, a)| (key.clone(), a.profile()))
+            .map(|(key, a)| (key.clone(), a.profile(key)))
             .collect()
     }
 }

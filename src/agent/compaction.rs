@@ -254,7 +254,7 @@ impl Runner<'_> {
             tools,
             workspace: &self
                 .gate
-                .workspace_for(self.agent.map(|a| a.profile()).as_ref()),
+                .workspace_for(self.agent.map(|a| a.profile(self.agent_key)).as_ref()),
             context_files: &[],
             has_memory: true,
             today: &super::prompt::today(),

@@ -78,9 +78,10 @@ impl AgentConfig {
         self.agent_type.as_deref() == Some("predefined")
     }
 
-    /// What the gate needs of this agent.
-    pub fn profile(&self) -> AgentProfile {
+    /// What the gate needs of this agent, whose key in config is `key`.
+    pub fn profile(&self, key: &str) -> AgentProfile {
         AgentProfile {
+            key: key.to_string(),
             tools: self.tools.clone(),
             workspace: self.workspace.clone(),
             predefined: self.predefined(),

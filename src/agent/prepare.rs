@@ -17,7 +17,7 @@ impl Runner<'_> {
         message: String,
         outcome: &mut RunOutcome,
     ) -> Result<RunState> {
-        let profile = self.agent.map(|a| a.profile());
+        let profile = self.agent.map(|a| a.profile(self.agent_key));
         let depth = req.child.as_ref().map_or(0, |c| c.depth);
         let (scope, mut tools, deferred) = self.tools_for(req, &cfg, &meta, profile.as_ref());
         let extras = PromptExtras::of(req, &meta, self.agent_key, deferred.len());

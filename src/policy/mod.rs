@@ -228,6 +228,8 @@ pub struct ProviderSpec {
 #[derive(Debug, Clone, Default)]
 pub struct Request<'a> {
     pub agent: Option<PolicySpec<'a>>,
+    /// The agent's key in config, which its steps' rules name (`[agents.KEY.tools] deny`).
+    pub agent_key: Option<&'a str>,
     pub provider: Option<&'a str>,
     /// The chat group's allow list (the original's `groupAllow`, e.g. a forum topic's tools):
     /// step 7.
@@ -236,6 +238,13 @@ pub struct Request<'a> {
     pub request_allow: &'a [String],
     pub subagent: bool,
     pub leaf: bool,
+}
+
+impl Request<'_> {
+    /// The agent's table in config, as a step's rule names it.
+    fn agent_table(&self) -> String {
+        format!("[agents.{}.tools]", self.agent_key.unwrap_or("*"))
+    }
 }
 
 /// Checks profile names; returns the first unknown one.
@@ -518,13 +527,17 @@ impl Pipeline<'_> {
                 5,
                 "agent allow",
                 req.agent.map(|a| a.allow),
-                "[agents.*.tools] allow".into(),
+                format!("{} allow", req.agent_table()),
             ),
             (
                 6,
                 "agent provider allow",
                 agent_provider.map(|s| s.allow.as_slice()),
-                "agent by_provider allow".into(),
+                format!(
+                    "[agents.{}.tools.by_provider.{}] allow",
+                    req.agent_key.unwrap_or("*"),
+                    req.provider.unwrap_or_default()
+                ),
             ),
             (
                 7,
@@ -559,13 +572,13 @@ impl Pipeline<'_> {
 
     /// 8–9. Deny lists.
     fn steps_deny(&mut self, global: PolicySpec<'_>, req: &Request<'_>) {
-        let deny_steps: [(u8, &'static str, Option<&[String]>, &str); 2] = [
-            (8, "global deny", Some(global.deny), "[tools] deny"),
+        let deny_steps: [(u8, &'static str, Option<&[String]>, String); 2] = [
+            (8, "global deny", Some(global.deny), "[tools] deny".into()),
             (
                 9,
                 "agent deny",
                 req.agent.map(|a| a.deny),
-                "[agents.*.tools] deny",
+                format!("{} deny", req.agent_table()),
             ),
         ];
         for (n, name, spec, place) in deny_steps {
@@ -588,18 +601,18 @@ impl Pipeline<'_> {
 
     /// 10–11. alsoAllow adds back registered tools, even denied ones.
     fn steps_also_allow(&mut self, global: PolicySpec<'_>, req: &Request<'_>) {
-        let also_steps: [(u8, &'static str, Option<&[String]>, &str); 2] = [
+        let also_steps: [(u8, &'static str, Option<&[String]>, String); 2] = [
             (
                 10,
                 "global also_allow",
                 Some(global.also_allow),
-                "[tools] also_allow",
+                "[tools] also_allow".into(),
             ),
             (
                 11,
                 "agent also_allow",
                 req.agent.map(|a| a.also_allow),
-                "[agents.*.tools] also_allow",
+                format!("{} also_allow", req.agent_table()),
             ),
         ];
         for (n, name, spec, place) in also_steps {

@@ -105,6 +105,8 @@ impl AgentToolsSpec {
 /// settings, its workspace and whether its context files are shared.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AgentProfile {
+    /// Its key in config (`[agents.KEY]`), which the policy's steps name.
+    pub key: String,
     pub tools: AgentToolsSpec,
     /// The workspace its tools work in, relative to the command's (default: the command's).
     pub workspace: Option<PathBuf>,

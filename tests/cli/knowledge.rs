@@ -105,7 +105,9 @@ fn entities_relations_search_and_export(backend) {
     let f = kg(&env, &["search", "goclaw", "--agent", "scout"]);
     assert!(stdout(&f).contains("No entities found"), "{}", stdout(&f));
     // Policy: an agent without group:knowledge is denied.
-    assert_error(&kg(&env, &["search", "goclaw", "--agent", "blind"]), 3, "denied");
+    let e = assert_error(&kg(&env, &["search", "goclaw", "--agent", "blind"]), 3, "denied");
+    let said = e["message"].as_str().unwrap();
+    assert!(said.contains("[agents.blind.tools] deny"), "{said}");
     // Show, export, remove.
     let shown = json(&kg(&env, &["show", "goclaw"]));
     assert_eq!(shown["relations"].as_array().unwrap().len(), 2, "{shown}");

@@ -1840,3 +1840,22 @@ fn runs_cancel_signals_the_process_that_ran_the_run_not_one_that_got_its_pid_sin
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(status.signal(), Some(15));
 }
+
+on_both_backends! {
+fn a_message_from_stdin_ends_without_its_final_newline(backend) {
+    let Some(llm) = fakellm() else { return };
+    let Some(env) = TestEnv::on(backend) else { return };
+    let o = env
+        .cmd(&["run", "--model", "gpt-4o", "-"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .env("GOCLAW_TRACE_VERBOSE", "1")
+        .write_stdin("remember zebra\r\n\n")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let seen = last_llm_input(&env, json(&o)["run_id"].as_str().unwrap());
+    let asked = seen.iter().rev().find(|m| m["role"] == "user").unwrap();
+    let text = asked["content"].to_string();
+    assert!(text.ends_with("remember zebra\""), "{text}");
+}
+}

@@ -347,8 +347,13 @@ fn read_message(ctx: &Context, a: &RunArgs) -> Result<String> {
         (None, _) if a.task.is_some() => Input::Literal(String::new()),
         (message, _) => Input::parse(message.as_deref()),
     };
-    let message = String::from_utf8(input.read(ctx)?)
+    let mut message = String::from_utf8(input.read(ctx)?)
         .map_err(|_| Error::usage("the message is not UTF-8 text"))?;
+    // Read from stdin or a file, it ends where a shell's `$(…)` would end it: `echo hi | goclaw
+    // run -` sends `hi`, not `hi` and a newline. Text given on the command line is kept as is.
+    if !matches!(input, Input::Literal(_)) {
+        message.truncate(message.trim_end_matches(['\n', '\r']).len());
+    }
     if message.trim().is_empty() && a.task.is_none() {
         return Err(Error::usage("the message is empty"));
     }

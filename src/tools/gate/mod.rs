@@ -344,6 +344,7 @@ impl<'a> Gate<'a> {
     ) -> Evaluation {
         let req = policy::Request {
             agent: agent.map(|a| a.tools.policy()),
+            agent_key: agent.map(|a| a.key.as_str()),
             provider,
             group_allow: &scope.group_allow,
             request_allow: &scope.request_allow,
