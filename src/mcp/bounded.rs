@@ -19,10 +19,15 @@ use tokio::io::{AsyncRead, ReadBuf};
 pub const MESSAGE_LIMIT_BYTES: usize = 16 * 1024 * 1024;
 
 /// The most JSON elements one message may hold, counted by the `{`, `[` and `,` outside its
-/// strings (an object or array, and each further member or item): some 200 MB once parsed at
-/// worst, and more than a model could read of any answer (a list of 1 000 tools with their
-/// schemas holds some 50 000).
+/// strings (an object or array, and each further member or item), an object counting as
+/// [`OBJECT_WEIGHT`]: some 60 MB once parsed at worst, and more than a model could read of any
+/// answer (a list of 1 000 tools with their schemas counts some 100 000).
 pub const MESSAGE_LIMIT_VALUES: usize = 200_000;
+
+/// What one object counts for: parsed, an object costs several times an array (its map, each
+/// key a string of its own), and 99 000 objects of one member each took `mcp call` from 40 to
+/// 158 MB when an object counted as one element.
+pub const OBJECT_WEIGHT: usize = 4;
 
 /// Which limit a server's message reached, once one did. Over a transport whose connection
 /// ends with such a message (a stdio line, the SSE transport's stream: [`Oversized::closing`])
@@ -79,7 +84,7 @@ impl Oversized {
                 MESSAGE_LIMIT_BYTES / (1024 * 1024)
             ),
             VALUES => format!(
-                "it sent a message of more than {MESSAGE_LIMIT_VALUES} JSON elements (objects, arrays, their members and items), the most one message may hold: refused{closed}"
+                "it sent a message of more than {MESSAGE_LIMIT_VALUES} JSON elements (objects, arrays, their members and items; an object counts as {OBJECT_WEIGHT}), the most one message may hold: refused{closed}"
             ),
             EVENTS => format!(
                 "it sent more than {} events on one stream, the most one may carry: refused{closed}",
@@ -309,7 +314,8 @@ impl Scan {
         None
     }
 
-    /// Counts the values that start in `part` of a line: each `{`, `[` and `,` outside strings.
+    /// Counts the values that start in `part` of a line: each `{` ([`OBJECT_WEIGHT`]), `[`
+    /// and `,` outside strings.
     fn count(&mut self, part: &[u8]) {
         let mut at = 0;
         while at < part.len() {
@@ -340,6 +346,7 @@ impl Scan {
             self.values += bytecount(&part[at..next], b',');
             match part[next] {
                 b'"' => self.in_string = true,
+                b'{' => self.values += OBJECT_WEIGHT,
                 _ => self.values += 1,
             }
             at = next + 1;
@@ -409,18 +416,19 @@ mod tests {
             values,
             unit: Unit::Line,
         };
-        // `{`, two `,` between members, `[` and its `,`: 5; the string's are not counted.
+        // `{` (an object: 4), two `,` between members, `[` and its `,`: 8; the string's are not
+        // counted.
         let line = br#"{"a":1,"b":"x,{[\",[","c":[1,2]}"#;
-        let (got, seen) = read_all(line, values(5)).await;
+        let (got, seen) = read_all(line, values(8)).await;
         assert!(got.is_ok() && !seen);
-        let (got, seen) = read_all(line, values(4)).await;
+        let (got, seen) = read_all(line, values(7)).await;
         assert!(got.is_err() && seen);
-        // Each line on its own: two lines of 5 pass a limit of 5.
+        // Each line on its own: two lines of 8 pass a limit of 8.
         let two = [&line[..], b"\n", line, b"\n"].concat();
-        assert!(read_all(&two, values(5)).await.0.is_ok());
+        assert!(read_all(&two, values(8)).await.0.is_ok());
         // Split anywhere (inside an escape, a string), the count is the same.
         for size in 1..8 {
-            for (limit, ok) in [(5, true), (4, false)] {
+            for (limit, ok) in [(8, true), (7, false)] {
                 let mut r = BoundedLines::new(
                     Chunks(two.clone(), size),
                     values(limit),
