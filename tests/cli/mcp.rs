@@ -693,6 +693,23 @@ pub(crate) fn tiny_http_server(methods: &str) -> (Child, u16) {
     (child, port)
 }
 
+/// `fixtures/mcp-peers/raw_http_server.py MODE COUNT` on a free loopback port, running until
+/// dropped (its complaints of connections goclaw dropped are not shown).
+pub(crate) fn raw_http_server(mode: &str, count: usize) -> (Child, u16) {
+    let port = free_port();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/mcp-peers/raw_http_server.py");
+    let server = std::process::Command::new("python3")
+        .arg(script)
+        .args([port.to_string(), mode.to_string(), count.to_string()])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Child(server);
+    wait_for_port(port);
+    (server, port)
+}
+
 pub(crate) struct Child(pub std::process::Child);
 impl Drop for Child {
     fn drop(&mut self) {
@@ -1106,8 +1123,6 @@ fn what_a_streamable_http_server_sends_is_bounded_in_json_elements_too() {
     let Some(env) = home(Backend::Sqlite) else {
         return;
     };
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/mcp-peers/raw_http_server.py");
     for (mode, count, refused) in [
         ("json", 2_000_000, true),
         ("json-lines", 250_000, true),
@@ -1115,14 +1130,7 @@ fn what_a_streamable_http_server_sends_is_bounded_in_json_elements_too() {
         ("json", 20_000, false),
         ("events", 20_000, false),
     ] {
-        let port = free_port();
-        let server = std::process::Command::new("python3")
-            .arg(&script)
-            .args([port.to_string(), mode.to_string(), count.to_string()])
-            .spawn()
-            .unwrap();
-        let _server = Child(server);
-        wait_for_port(port);
+        let (_server, port) = raw_http_server(mode, count);
         let name = format!("raw{port}");
         let url = format!("http://127.0.0.1:{port}/mcp");
         let o = env.run(&["mcp", "add", &name, "--url", &url, "--timeout", "20"]);

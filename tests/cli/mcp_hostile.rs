@@ -2,7 +2,7 @@
 //! ask of goclaw is bounded, and what goclaw gave them never comes back through what they say
 //! of themselves.
 
-use crate::mcp::{Child, free_port, peer_python, wait_for_port};
+use crate::mcp::{peer_python, raw_http_server};
 use crate::util::*;
 
 fn fixture(name: &str) -> String {
@@ -42,28 +42,15 @@ fn a_server_that_floods_goclaw_with_requests_gets_a_bounded_number_answered() {
 /// them it answered, how many of the pings on the answers' own streams, and its peak resident
 /// memory in KiB.
 fn flooded(env: &TestEnv, pings: usize) -> (usize, usize, u64) {
-    let port = free_port();
-    let server = std::process::Command::new("python3")
-        .args([fixture("raw_http_server.py"), port.to_string()])
-        .args(["pings".to_string(), pings.to_string()])
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let _server = Child(server);
-    wait_for_port(port);
+    let (_server, port) = raw_http_server("pings", pings);
     let name = format!("pinger{port}");
     let url = format!("http://127.0.0.1:{port}/mcp");
     env.ok(&["mcp", "add", &name, "--url", &url, "--timeout", "30"]);
     let mut child = env.spawn(&["mcp", "call", &name, "t", "{}"]);
-    let status = format!("/proc/{}/status", child.id());
-    let peak_kib = || -> Option<u64> {
-        let text = std::fs::read_to_string(&status).ok()?;
-        let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
-        line.split_whitespace().nth(1)?.parse().ok()
-    };
+    let pid = child.id();
     let mut peak = 0;
     while child.try_wait().unwrap().is_none() {
-        peak = peak.max(peak_kib().unwrap_or(0));
+        peak = peak.max(peak_kib(pid).unwrap_or(0));
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let o = child.wait_with_output().unwrap();

@@ -326,13 +326,7 @@ fn memory_stays_bounded_on_a_large_stream() {
             sent += block.len();
         }
     });
-    // The child's own high-water mark of resident memory, read while it runs.
-    let status = format!("/proc/{}/status", child.id());
-    let peak_kib = || -> Option<u64> {
-        let text = std::fs::read_to_string(&status).ok()?;
-        let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
-        line.split_whitespace().nth(1)?.parse().ok()
-    };
+    let pid = child.id();
     let mut peak = 0;
     let mut received = 0usize;
     let mut buf = vec![0u8; 1 << 20];
@@ -342,7 +336,7 @@ fn memory_stays_bounded_on_a_large_stream() {
             break;
         }
         received += n;
-        peak = peak.max(peak_kib().unwrap_or(0));
+        peak = peak.max(peak_kib(pid).unwrap_or(0));
     }
     feeder.join().unwrap();
     assert!(child.wait().unwrap().success());

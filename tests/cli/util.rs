@@ -500,6 +500,13 @@ pub fn started_by(word: &str, parent_word: &str) -> (u32, u32) {
     }
 }
 
+/// The high-water mark of process `pid`'s resident memory in KiB, read while it runs.
+pub fn peak_kib(pid: u32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 /// Whether process `pid` runs (a zombie has ended).
 pub fn running(pid: u32) -> bool {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
