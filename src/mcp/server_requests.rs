@@ -14,8 +14,10 @@ use rmcp::model::{JsonRpcMessage, RequestId, ServerJsonRpcMessage, ServerNotific
 use rmcp::service::TxJsonRpcMessage;
 use rmcp::transport::{IntoTransport, Transport};
 
-/// The most requests of one server that may wait for their answer's delivery at once.
-pub const ANSWERS_AT_ONCE: usize = 32;
+/// The most requests of one server that may wait for their answer's delivery at once: some
+/// 1 MB of waiting answers at most, and room for any burst a server asks in earnest (a server
+/// that sends 40 pings and waits for their answers before it goes on must have them all).
+pub const ANSWERS_AT_ONCE: usize = 256;
 
 /// A client transport whose server's requests are bounded: see the module's text.
 pub struct Answering<T> {
