@@ -431,13 +431,20 @@ fn check_schema(schema: &serde_json::Value, answer: &str) -> Check {
     }
 }
 
-/// The first line of feedback that says something, at most [`SHORT_MAX`] characters.
+/// The lines of feedback that say something, joined by `; ` (a command's `STDERR:` label is
+/// not one: the error was that label alone, and the cause was left out), at most [`SHORT_MAX`]
+/// characters.
 fn short_feedback(feedback: &str) -> String {
-    let line = feedback
+    let said: Vec<&str> = feedback
         .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("no output");
+        .filter(|l| !l.is_empty() && *l != "STDERR:")
+        .collect();
+    let line = match said.is_empty() {
+        true => "no output".to_string(),
+        false => said.join("; "),
+    };
+    let line = line.as_str();
     let cut = words::prefix_chars(line, SHORT_MAX);
     if cut.len() < line.len() {
         format!("{cut}…")
@@ -576,7 +583,16 @@ mod tests {
         );
         assert_eq!(
             e,
-            "quality gate `make test` failed after 3 attempts: error: 2 tests failed"
+            "quality gate `make test` failed after 3 attempts: error: 2 tests failed; more"
+        );
+        let e = failed_for_good(
+            Checker::Command("ls /nope"),
+            2,
+            "STDERR:\nls: cannot access '/nope': No such file or directory\n",
+        );
+        assert_eq!(
+            e,
+            "quality gate `ls /nope` failed after 2 attempts: ls: cannot access '/nope': No such file or directory"
         );
         let e = failed_for_good(Checker::Reviewer("critic"), 2, "");
         assert_eq!(

@@ -260,8 +260,19 @@ fn job_row(r: &Row) -> Result<Job> {
     })
 }
 
-/// Stores a new job (due first at its schedule's next time); a name is unique per agent.
+/// Stores a new job (due first at its schedule's next time); a name is unique per agent, not
+/// empty, and not a number (a number names a job by its id: `cron rm 1` removed job 1, not the
+/// job named `1`).
 pub fn add(db: Db<'_>, j: &NewJob) -> Result<Job> {
+    if j.name.trim().is_empty() {
+        return Err(Error::usage("a cron job needs a name"));
+    }
+    if j.name.trim().parse::<i64>().is_ok() {
+        return Err(Error::usage(format!(
+            "a cron job's name cannot be a number (`{}`): a number names a job by its id",
+            j.name
+        )));
+    }
     let now = now_ms();
     let next = j.schedule.next_after(now).map_err(Error::usage)?;
     let inserted: Option<i64> = db.query_opt(

@@ -53,28 +53,40 @@ fn store_with_a_job() -> (tempfile::TempDir, crate::store::Store, i64) {
     let dir = tempfile::tempdir().unwrap();
     let store =
         crate::store::Store::open(&dir.path().join("s.db"), crate::store::BUSY_TIMEOUT).unwrap();
-    let job = add(
-        store.db(),
-        &NewJob {
-            name: "j".into(),
-            agent: None,
-            user: None,
-            session: None,
-            schedule: Schedule::Every {
-                every_ms: 3_600_000,
-            },
-            payload: Payload::Tool {
-                tool: "datetime".into(),
-                args: json!({}),
-            },
-            allowed_tools: vec!["datetime".into()],
-            created_by: "test".into(),
-            delete_after_run: false,
-            deliver: None,
-        },
-    )
-    .unwrap();
+    let job = add(store.db(), &named("j")).unwrap();
     (dir, store, job.id)
+}
+
+/// A job every hour that calls `datetime`.
+fn named(name: &str) -> NewJob {
+    NewJob {
+        name: name.into(),
+        agent: None,
+        user: None,
+        session: None,
+        schedule: Schedule::Every {
+            every_ms: 3_600_000,
+        },
+        payload: Payload::Tool {
+            tool: "datetime".into(),
+            args: json!({}),
+        },
+        allowed_tools: vec!["datetime".into()],
+        created_by: "test".into(),
+        delete_after_run: false,
+        deliver: None,
+    }
+}
+
+/// A job's name is not empty and not a number: `cron rm 1` removed job 1, not the job named 1.
+#[test]
+fn a_jobs_name_is_neither_empty_nor_a_number() {
+    let (_dir, store, _) = store_with_a_job();
+    for name in ["", "  ", "1", " 42 ", "-3"] {
+        let e = add(store.db(), &named(name)).unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::Usage, "{name:?}: {e}");
+    }
+    assert!(add(store.db(), &named("nightly-2")).is_ok());
 }
 
 fn lease_owner(store: &crate::store::Store, id: i64) -> Option<String> {

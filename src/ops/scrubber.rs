@@ -100,27 +100,74 @@ pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -
     Scrubber::new(&values, &dynamic).map_err(Error::internal)
 }
 
-/// The ways an address is written: as given (added by the caller), and for IPv6 the short
-/// (RFC 5952) and the full form, each in lower and upper case (`2001:db8::1`,
-/// `2001:0DB8:0000:…`). Duplicates are dropped by the scrubber.
+/// The ways an address is written: as given (added by the caller), and for IPv6 every
+/// spelling of its groups (each with its leading zeros or without them), with `::` in place of
+/// any run of zero groups or of none, in lower and upper case: `2001:db8::1`,
+/// `2001:db8:0:0:0:0:0:1`, `2001:0DB8:0000:…` (only the shortest and the padded forms were
+/// redacted). Duplicates are dropped by the scrubber.
 fn address_forms(ip: std::net::IpAddr) -> Vec<Vec<u8>> {
     let std::net::IpAddr::V6(v6) = ip else {
         return vec![ip.to_string().into_bytes()];
     };
-    let short = v6.to_string();
-    let full = v6
-        .segments()
-        .iter()
-        .map(|s| format!("{s:04x}"))
-        .collect::<Vec<_>>()
-        .join(":");
-    [
-        short.clone(),
-        short.to_uppercase(),
-        full.clone(),
-        full.to_uppercase(),
-    ]
-    .into_iter()
-    .map(String::into_bytes)
-    .collect()
+    let groups = v6.segments();
+    // `::` may stand for any run of zero groups (`None`: for none).
+    let mut runs = vec![None];
+    for start in 0..8 {
+        for end in start + 1..=8 {
+            if groups[start..end].iter().all(|g| *g == 0) {
+                runs.push(Some((start, end)));
+            }
+        }
+    }
+    let mut forms = Vec::new();
+    for run in runs {
+        for padded in [false, true] {
+            let spell = |g: &u16| match padded {
+                true => format!("{g:04x}"),
+                false => format!("{g:x}"),
+            };
+            let form = match run {
+                None => groups.iter().map(spell).collect::<Vec<_>>().join(":"),
+                Some((start, end)) => {
+                    let before: Vec<String> = groups[..start].iter().map(spell).collect();
+                    let after: Vec<String> = groups[end..].iter().map(spell).collect();
+                    format!("{}::{}", before.join(":"), after.join(":"))
+                }
+            };
+            forms.push(form.to_uppercase().into_bytes());
+            forms.push(form.into_bytes());
+        }
+    }
+    forms
+}
+
+#[cfg(test)]
+mod tests {
+    use super::address_forms;
+
+    fn forms(ip: &str) -> Vec<String> {
+        let ip = ip.parse().unwrap();
+        address_forms(ip)
+            .into_iter()
+            .map(|f| String::from_utf8(f).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn every_spelling_of_an_ipv6_address_is_a_form_of_it() {
+        let all = forms("fd00::8");
+        for spelled in [
+            "fd00::8",
+            "fd00:0:0:0:0:0:0:8",
+            "fd00:0000:0000:0000:0000:0000:0000:0008",
+            "fd00:0::8",
+            "fd00::0:8",
+            "FD00:0:0:0:0:0:0:8",
+        ] {
+            assert!(all.iter().any(|f| f == spelled), "{spelled} in {all:?}");
+        }
+        let loopback = forms("::1");
+        assert!(loopback.iter().any(|f| f == "0:0:0:0:0:0:0:1"));
+        assert_eq!(forms("10.0.0.8"), ["10.0.0.8"]);
+    }
 }

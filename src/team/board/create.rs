@@ -91,6 +91,13 @@ impl Board<'_> {
         if new.subject.trim().is_empty() {
             return Err(Error::usage("a task needs a subject"));
         }
+        // An empty key would make every task created with one the same task: a script's
+        // `--dedupe-key "$KEY"` with KEY unset lost its tasks.
+        if new.dedupe_key.as_ref().is_some_and(|k| k.trim().is_empty()) {
+            return Err(Error::usage(
+                "the dedupe key is empty: give a key, or leave --dedupe-key out",
+            ));
+        }
         if !self.team.is_lead(&self.actor) {
             let requests = self
                 .team

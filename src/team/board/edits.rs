@@ -227,17 +227,16 @@ impl Board<'_> {
                     db_params![task.id, b],
                 )?;
             }
-            if !blockers.is_empty() {
-                tx.execute(
-                    "UPDATE tasks SET status = 'blocked' WHERE id = ?1 AND status = 'pending'",
-                    db_params![&task.id],
-                )?;
-            } else {
-                tx.execute(
-                    "UPDATE tasks SET status = 'pending' WHERE id = ?1 AND status = 'blocked'",
-                    db_params![&task.id],
-                )?;
-            }
+            // Changed now: a task that waited blocked past the stale time is not stale the
+            // moment it is unblocked.
+            let status = match blockers.is_empty() {
+                true => "CASE status WHEN 'blocked' THEN 'pending' ELSE status END",
+                false => "CASE status WHEN 'pending' THEN 'blocked' ELSE status END",
+            };
+            tx.execute(
+                &format!("UPDATE tasks SET status = {status}, updated_at = ?2 WHERE id = ?1"),
+                db_params![&task.id, now],
+            )?;
         }
         let fields: Vec<&str> = [
             c.subject.as_ref().map(|_| "subject"),

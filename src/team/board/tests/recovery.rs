@@ -198,3 +198,43 @@ fn a_task_waiting_for_approval_never_goes_stale_and_cannot_be_claimed() {
     assert!(fx.board("w1").claim(&t.id).is_err());
     assert_eq!(fx.get(&t.id).task.status, "in_review");
 }
+
+/// A task that waited blocked past the stale time is not stale the moment the lead unblocks it
+/// (`tasks update --clear-blocked-by` left `updated_at` as it was, and the next recovery marked
+/// it stale).
+#[test]
+fn a_task_unblocked_by_an_update_is_changed_now() {
+    let mut fx = fixture();
+    let blocker = fx.task("blocker");
+    let waited = fx.blocked_task("waited", &[&blocker]);
+    let side = rusqlite::Connection::open(&fx.path).expect("second connection");
+    let long_ago = crate::store::now_ms() - 3 * 3_600_000;
+    side.execute(
+        "UPDATE tasks SET created_at = ?1, updated_at = ?1 WHERE id = ?2",
+        rusqlite::params![long_ago, waited.id],
+    )
+    .unwrap();
+    let mut b = fx.board("lead");
+    let clear = Changes {
+        blocked_by: Some(Vec::new()),
+        ..Changes::default()
+    };
+    let unblocked = b.update(&waited.id, clear).unwrap();
+    assert_eq!(unblocked.status, "pending");
+    assert!(b.recover().unwrap().stale.is_empty());
+}
+
+/// An empty dedupe key is refused: every task created with one would be the first.
+#[test]
+fn an_empty_dedupe_key_is_refused() {
+    let mut fx = fixture();
+    let e = fx
+        .board("lead")
+        .create(NewTask {
+            subject: "a".into(),
+            dedupe_key: Some(" ".into()),
+            ..NewTask::default()
+        })
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Usage, "{e}");
+}
