@@ -159,7 +159,9 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
             let served = tokio::time::timeout(timeout, async {
                 let pair = super::sse::connect(&url, custom, oversized.clone())
                     .await
-                    .map_err(|e| Error::upstream(format!("MCP server `{}`: {e}", server.name)))?;
+                    .map_err(|e| {
+                        Error::upstream(format!("MCP server `{}`: {}", server.name, given.say(&e)))
+                    })?;
                 Ok::<_, Error>(config.serve(answering(pair)).await)
             })
             .await;

@@ -46,43 +46,50 @@ impl Given {
     }
 
     /// `value` (what the server says of itself, its tools, resources and prompts) with every
-    /// given value in its strings and keys `[REDACTED]`: a server that put the key it was
-    /// given into a tool's description had it shown to the model and on `mcp tools`.
+    /// given value of [`CREDENTIAL_MIN`] bytes or more in its text `[REDACTED]`: a server that
+    /// put the key it was given into a tool's description had it shown to the model and on
+    /// `mcp tools`. Text is what people and models read: a `description`, `title`,
+    /// `instructions` or `text`, and all the server says of itself (`serverInfo`). Names, keys,
+    /// URIs and enum values are left as they are: an env value may be an ordinary word
+    /// (`TABLE=customers`), and a tool named `list_customers` must keep its name to be called.
     pub fn redact_json(&self, value: &mut serde_json::Value) {
-        use serde_json::Value;
-        match value {
-            Value::String(text) => {
-                if let Some(redacted) = self.redacted(text) {
-                    *text = redacted;
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(|v| self.redact_json(v)),
-            Value::Object(members) => {
-                if members.keys().any(|k| self.redacted(k).is_some()) {
-                    *members = std::mem::take(members)
-                        .into_iter()
-                        .map(|(k, v)| (self.redacted(&k).unwrap_or(k), v))
-                        .collect();
-                }
-                members.values_mut().for_each(|v| self.redact_json(v));
-            }
-            _ => {}
-        }
-    }
-
-    /// `text` redacted, when it holds a given value.
-    fn redacted(&self, text: &str) -> Option<String> {
         let words = self.words();
-        words
-            .iter()
-            .any(|w| text.contains(w))
-            .then(|| crate::text::redact_then_cut(text, &words, usize::MAX))
+        let words: Vec<&str> = words
+            .into_iter()
+            .filter(|w| w.len() >= CREDENTIAL_MIN)
+            .collect();
+        if !words.is_empty() {
+            redact_text(value, &words, false);
+        }
     }
 
     /// The values long enough to be redacted (a value of under 4 bytes would redact words).
     fn words(&self) -> Vec<&str> {
         let words = self.0.iter().map(String::as_str);
         words.filter(|w| w.len() >= REDACTED_MIN).collect()
+    }
+}
+
+/// The members whose string values are text people and models read (see
+/// [`Given::redact_json`]).
+const TEXT_MEMBERS: [&str; 4] = ["description", "title", "instructions", "text"];
+
+/// Redacts `words` in the strings of `value` that are text: all of them when `text`, else those
+/// of [`TEXT_MEMBERS`] and everything under `serverInfo`.
+fn redact_text(value: &mut serde_json::Value, words: &[&str], text: bool) {
+    use serde_json::Value;
+    match value {
+        Value::String(s) if text && words.iter().any(|w| s.contains(w)) => {
+            *s = crate::text::redact_then_cut(s, words, usize::MAX);
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_text(v, words, text)),
+        Value::Object(members) => {
+            for (key, v) in members.iter_mut() {
+                let text = text || key == "serverInfo" || TEXT_MEMBERS.contains(&key.as_str());
+                redact_text(v, words, text);
+            }
+        }
+        _ => {}
     }
 }
 

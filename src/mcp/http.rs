@@ -46,7 +46,12 @@ pub struct BoundedHttp {
     seen: Oversized,
     /// POSTs under way (until their answer's headers): see [`POSTS_AT_ONCE`].
     posting: Arc<tokio::sync::Semaphore>,
+    /// The event the last stream was resumed from, and how many times in a row.
+    resumed: Arc<std::sync::Mutex<Option<(String, usize)>>>,
 }
+
+/// The most times in a row a stream is resumed from one event.
+const RESUMES_FROM_ONE_EVENT: usize = 3;
 
 /// The most POSTs one connection has under way at once. rmcp answers each request of the
 /// server (a `ping`) with a POST of its own, at once: a server that sent them by the thousand
@@ -65,6 +70,7 @@ impl BoundedHttp {
             client,
             seen,
             posting: Arc::new(tokio::sync::Semaphore::new(POSTS_AT_ONCE)),
+            resumed: Arc::default(),
         }
     }
 
@@ -144,6 +150,29 @@ impl BoundedHttp {
         }
     }
 
+    /// Refuses to resume a stream from event `from` more than [`RESUMES_FROM_ONE_EVENT`]
+    /// times in a row: a server whose resumed stream broke off at the same place each time
+    /// (10 050 events, cut after 10 000) was resumed without end, 118 times in 60 s.
+    fn resuming(&self, from: &str) -> Result<(), Failure> {
+        let mut last = self
+            .resumed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match &mut *last {
+            Some((id, times)) if id == from => *times += 1,
+            other => *other = Some((from.to_string(), 1)),
+        }
+        match &*last {
+            Some((_, times)) if *times > RESUMES_FROM_ONE_EVENT => Err(
+                StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+                    "the server's stream was resumed from event `{}` {RESUMES_FROM_ONE_EVENT} times and broke off each time: refused",
+                    crate::text::words::prefix_chars(from, 64)
+                ))),
+            ),
+            _ => Ok(()),
+        }
+    }
+
     /// A JSON answer's body, counted against [`Limits::BODY`] as it arrives.
     async fn read_message(&self, response: reqwest::Response) -> Result<Vec<u8>, Failure> {
         let too_large = || StreamableHttpError::ResponseBodyTooLarge {
@@ -167,15 +196,20 @@ impl BoundedHttp {
         Ok(body)
     }
 
-    /// `events` (the GET stream) with each event's data counted before it is passed on; the
-    /// stream ends after one that reaches a limit. No request is failed by it, so no later
-    /// failure is said to be it.
+    /// `events` (a GET stream) with each event's data counted before it is passed on; the
+    /// stream ends after one that reaches a limit. The stream of no request fails none, so no
+    /// later failure is said to be it; an answer's stream `resumed` fails its request, and
+    /// says so.
     fn counted(
         &self,
         events: BoxStream<'static, Result<Sse, SseError>>,
+        resumed: bool,
     ) -> BoxStream<'static, Result<Sse, SseError>> {
-        let seen = Oversized::default();
-        at_most(events, None)
+        let seen = match resumed {
+            true => self.seen.clone(),
+            false => Oversized::default(),
+        };
+        at_most(events, resumed.then(|| seen.clone()))
             .scan(false, move |ended, event| {
                 if *ended {
                     return std::future::ready(None);
@@ -265,6 +299,10 @@ impl StreamableHttpClient for BoundedHttp {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Failure> {
+        let resumed = last_event_id.is_some();
+        if let Some(from) = &last_event_id {
+            self.resuming(from)?;
+        }
         let events = self
             .client
             .get_stream_with_max_sse_event_size(
@@ -276,7 +314,7 @@ impl StreamableHttpClient for BoundedHttp {
                 max_sse_event_size.min(MESSAGE_LIMIT_BYTES),
             )
             .await?;
-        Ok(self.counted(events))
+        Ok(self.counted(events, resumed))
     }
 }
 
@@ -497,7 +535,7 @@ mod tests {
         let seen = Oversized::default();
         let http = crate::providers::http::client_builder().build().unwrap();
         let client = BoundedHttp::new(http, seen.clone());
-        let got: Vec<_> = client.counted(events).collect().await;
+        let got: Vec<_> = client.counted(events, false).collect().await;
         assert_eq!(got.len(), 2, "the stream ends after the flood");
         assert!(got[0].is_ok());
         let refused = got[1].as_ref().map(|_| ()).unwrap_err().to_string();

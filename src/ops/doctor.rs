@@ -227,23 +227,14 @@ pub fn probe_providers(s: &Settings, names: &[String]) -> Vec<(Health, String)> 
     }
 }
 
-/// Asks the provider for its models: any answer proves it reachable; 401/403 say the key was
-/// refused.
-/// `unset`: the variable `api_key_env` names when it holds nothing (no key is sent then).
-async fn probe(
+/// The URL of a provider's model list, and the request for it with `key`.
+fn models_request(
+    client: &reqwest::Client,
     kind: Kind,
     base_url: &str,
     key: Option<&str>,
-    unset: Option<&str>,
-) -> (Health, String) {
-    let client = match crate::providers::http::client_builder()
-        .timeout(PROBE_TIMEOUT)
-        .build()
-    {
-        Ok(c) => c,
-        Err(e) => return (Health::Fail, format!("HTTP client: {e}")),
-    };
-    let (url, request) = match kind {
+) -> (String, reqwest::RequestBuilder) {
+    match kind {
         Kind::Anthropic => {
             let url = format!("{base_url}/v1/models");
             let mut r = client.get(&url).header("anthropic-version", "2023-06-01");
@@ -260,7 +251,26 @@ async fn probe(
             }
             (url, r)
         }
+    }
+}
+
+/// Asks the provider for its models: any answer proves it reachable; 401/403 say the key was
+/// refused.
+/// `unset`: the variable `api_key_env` names when it holds nothing (no key is sent then).
+async fn probe(
+    kind: Kind,
+    base_url: &str,
+    key: Option<&str>,
+    unset: Option<&str>,
+) -> (Health, String) {
+    let client = match crate::providers::http::client_builder()
+        .timeout(PROBE_TIMEOUT)
+        .build()
+    {
+        Ok(c) => c,
+        Err(e) => return (Health::Fail, format!("HTTP client: {e}")),
     };
+    let (url, request) = models_request(&client, kind, base_url, key);
     let keyed = match (key, unset) {
         (Some(_), _) => "key present".to_string(),
         (None, Some(var)) => format!("no key: api_key_env names {var}, which is unset or empty"),
@@ -282,6 +292,8 @@ async fn probe(
             } else if let Some(said) =
                 crate::providers::http::unfollowed_redirect(code, resp.headers())
             {
+                // Where it points may hold the key it was sent (`?key=…`).
+                let said = crate::text::redact_then_cut(&said, &Vec::from_iter(key), usize::MAX);
                 (
                     Health::Fail,
                     format!(

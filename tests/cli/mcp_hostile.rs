@@ -38,6 +38,44 @@ fn a_server_that_floods_goclaw_with_requests_gets_a_bounded_number_answered() {
     );
 }
 
+/// A stdio server that floods goclaw with pings it cancels at once and log notifications has
+/// goclaw's memory stay flat: a cancel freed a ping's place though rmcp still answered it (4 KB
+/// a ping; 100 000 took 470 MB), and each notification was a task queued faster than tasks ran
+/// (200 000 took 450 MB). Compared between a small flood and a large one in the same run.
+#[test]
+fn a_stdio_servers_flood_of_cancelled_requests_and_notifications_is_bounded() {
+    let Some(py) = peer_python() else { return };
+    let Some(env) = TestEnv::on(Backend::Sqlite) else {
+        return;
+    };
+    let peak = |times: usize| {
+        let name = format!("flood{times}");
+        let script = fixture("raw_server.py");
+        let add = ["mcp", "add", &name, "--command", &py, "--arg", &script];
+        let count = times.to_string();
+        env.ok(&[
+            &add[..],
+            &["--arg", "flood", "--arg", &count, "--timeout", "60"],
+        ]
+        .concat());
+        let mut child = env.spawn(&["mcp", "call", &name, "t", "{}"]);
+        let (pid, mut peak) = (child.id(), 0);
+        while child.try_wait().unwrap().is_none() {
+            peak = peak.max(peak_kib(pid).unwrap_or(0));
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(stdout(&o).contains("flooded"), "{}", stdout(&o));
+        peak
+    };
+    let (small, large) = (peak(300), peak(30_000));
+    assert!(
+        large * 4 < small * 5,
+        "peak memory {large} KiB for 30 000 times, {small} KiB for 300"
+    );
+}
+
 /// A burst of requests a server asks in earnest is answered whole: a stdio server that sends
 /// 200 pings at once and reads their answers before it answers the call.
 #[test]
@@ -88,52 +126,53 @@ fn flooded(env: &TestEnv, pings: usize) -> (usize, usize, u64) {
     (count("answered "), count("nested "), peak)
 }
 
-/// A server that says back the key it was given (in its name, its instructions, its tool's
-/// description and schema, its resources and prompts) has it taken out of everything goclaw
-/// shows of it: to people (`mcp probe`, `mcp tools`, `mcp resources`, `mcp prompts`) and to
-/// the model (the tools a run offers: `tools list --mcp`, `tools describe`).
+/// A server that says back the key it was given (in its name, its instructions, the
+/// descriptions of its tool, resource and prompt) has it taken out of everything goclaw shows of
+/// it: to people (`mcp probe`, `mcp tools`, `mcp resources`, `mcp prompts`) and to the model
+/// (the tools a run offers: `tools list --mcp`, `tools describe`). What it names after an
+/// ordinary word it was given keeps its name: its tool can still be called.
 #[test]
 fn what_a_server_says_of_itself_never_holds_what_it_was_given() {
     let Some(py) = peer_python() else { return };
     let Some(env) = TestEnv::on(Backend::Sqlite) else {
         return;
     };
-    let given = "GIVEN=sk-live-0f3a9c77e1d2";
-    let o = env.run(&[
-        "mcp",
-        "add",
-        "echo",
-        "--command",
-        &py,
-        "--arg",
-        &fixture("raw_server.py"),
-        "--arg",
-        "echo",
-        "--arg",
-        "0",
+    let script = fixture("raw_server.py");
+    let add = ["mcp", "add", "echo", "--command", &py, "--arg", &script];
+    let given = [
         "--env",
-        given,
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+        "GIVEN=sk-live-0f3a9c77e1d2",
+        "--env",
+        "WORD=customers",
+    ];
+    env.ok(&[&add[..], &["--arg", "echo", "--arg", "0"], &given].concat());
     for args in [
         &["mcp", "probe", "echo"][..],
         &["mcp", "tools", "echo"],
         &["mcp", "resources", "echo"],
         &["mcp", "prompts", "echo"],
         &["tools", "list", "--mcp", "--json"],
-        &["tools", "describe", "mcp_echo__t"],
+        &["tools", "describe", "mcp_echo__list_customers"],
     ] {
         let o = env.run(args);
         assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
         let all = format!("{}{}", stdout(&o), stderr(&o));
         assert!(!all.contains("sk-live-0f3a9c77e1d2"), "{args:?}: {all}");
     }
-    let o = env.run(&["mcp", "tools", "echo", "--json"]);
+    let o = env.ok(&["mcp", "tools", "echo", "--json"]);
+    let listed = stdout(&o);
     assert!(
-        stdout(&o).contains("calls the API with key [REDACTED]"),
-        "{}",
-        stdout(&o)
+        listed.contains("calls the API with key [REDACTED]"),
+        "{listed}"
     );
+    assert!(
+        listed.contains(r#""enum":["customers","other"]"#),
+        "{listed}"
+    );
+    let o = env.ok(&["mcp", "resources", "echo", "--json"]);
+    assert!(stdout(&o).contains("db://customers"), "{}", stdout(&o));
+    let o = env.ok(&["tools", "describe", "mcp_echo__list_customers", "--json"]);
+    assert!(stdout(&o).contains(r#""customers":{"#), "{}", stdout(&o));
 }
 
 /// A server's tools are registered and run through the policy in time linear in their number:
