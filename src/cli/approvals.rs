@@ -154,12 +154,17 @@ fn is_executable(path: &Path) -> bool {
 
 fn add(ctx: &Context, store: &crate::store::Store, e: EntryArgs, decision: &str) -> Result<()> {
     let cwd = &ctx.settings()?.workspace;
-    let program = approvals::resolve_program(e.program(), cwd);
+    let mut program = approvals::resolve_program(e.program(), cwd);
     if program.starts_with("unresolved:") {
-        return Err(Error::not_found(format!(
-            "no program `{}` on PATH",
-            e.program()
-        )));
+        if decision != "deny" {
+            return Err(
+                Error::not_found(format!("no program `{}` on PATH", e.program())).with_hint(
+                    "allow a program that exists; a deny entry may name one that does not",
+                ),
+            );
+        }
+        // Denied by its name, wherever it is installed later.
+        program = e.program().to_string();
     }
     if program.starts_with("builtin:") {
         return Err(Error::usage(format!(

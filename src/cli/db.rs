@@ -262,6 +262,17 @@ fn print_check(
     integrity: Vec<String>,
     migrations: store::MigrationState,
 ) -> Result<Status> {
+    // A database goclaw never migrated is no store of goclaw's (an empty file, another
+    // program's database): exit 5, as the README says, not an unhealthy store.
+    if migrations.schema_version == 0 {
+        return Err(Error::not_found(format!(
+            "{} holds no goclaw store: no migration of goclaw's was ever applied to it",
+            path.display()
+        ))
+        .with_hint(
+            "any goclaw command with `--db` naming it makes one there, or `goclaw db migrate`",
+        ));
+    }
     let ok = integrity == ["ok"] && migrations.pending.is_empty();
     let doc = CheckDoc {
         path,

@@ -207,16 +207,35 @@ fn wait(
         ctx.out.record(r, || line(r))?;
     }
     let ended: Vec<&RunRow> = rows.iter().filter(|r| r.status != "running").collect();
+    // The records are the data; why the exit code is not 0 goes on stderr, as a line.
     if ended.is_empty() || (!any && ended.len() < rows.len()) {
+        let running: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.status == "running")
+            .map(|r| r.id.as_str())
+            .collect();
+        ctx.out.note(&format!(
+            "error: gave up waiting: {} still running",
+            running.join(", ")
+        ));
         return Ok(Status::Exit(crate::error::ErrorKind::Timeout));
     }
     // The exit code of the run waited for: with --any the one that ended, else the worst.
-    let kind = if any {
-        ended.first().and_then(|r| r.error_kind())
+    let failed = if any {
+        ended.first().filter(|r| r.error_kind().is_some())
     } else {
-        ended.iter().find_map(|r| r.error_kind())
+        ended.iter().find(|r| r.error_kind().is_some())
     };
-    Ok(kind.map_or(Status::Ok, Status::Exit))
+    let Some(run) = failed else {
+        return Ok(Status::Ok);
+    };
+    ctx.out.note(&format!(
+        "error: run {} {}: {}",
+        run.id,
+        run.status,
+        one_line(run.error.as_deref().unwrap_or("no error was recorded"))
+    ));
+    Ok(run.error_kind().map_or(Status::Ok, Status::Exit))
 }
 
 /// Why a running run cannot be cancelled from here: it runs on another machine, or in another

@@ -128,9 +128,18 @@ fn an_allow_entry_names_a_program_that_exists() {
     // Nothing was stored.
     let o = env.run(&["approvals", "list"]);
     assert!(items(&o).is_empty(), "{}", stdout(&o));
-    // A deny entry may come before the program does.
+    // A deny entry may come before the program does, by its path or by its name (it was
+    // refused: no program `terraform` on PATH); an allow entry may not.
     let o = env.run(&["approvals", "deny", "/nonexistent/prog"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = env.run(&["approvals", "deny", "terraform-nowhere", "destroy"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)["program"], "terraform-nowhere", "{}", stdout(&o));
+    assert_error(
+        &env.run(&["approvals", "allow", "terraform-nowhere"]),
+        5,
+        "not_found",
+    );
     // A file that cannot be executed is not one, until it can.
     let prog = env.write("bin/tool", "#!/bin/sh\n");
     assert_error(

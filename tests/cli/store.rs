@@ -124,6 +124,20 @@ fn schema_and_check() {
     assert_eq!(doc["ok"], true);
     assert_eq!(doc["integrity"], serde_json::json!(["ok"]));
     assert_eq!(doc["pending"], serde_json::json!([]));
+    // An empty file, or another program's database, holds no store of goclaw's: exit 5.
+    env.write("empty.db", "");
+    let e = assert_error(
+        &env.run(&["--db", "empty.db", "db", "check"]),
+        5,
+        "not_found",
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("holds no goclaw store"),
+        "{e}"
+    );
     // A file that is no database, or a torn one, is an unhealthy store: a report, exit 1.
     env.write("garbage.db", "garbage\n".repeat(100));
     let o = env.run(&["--db", "garbage.db", "db", "check"]);

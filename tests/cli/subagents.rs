@@ -272,13 +272,16 @@ fn a_detached_run_is_waited_for_and_cancelled(backend) {
         .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let id = json(&o)["run_id"].as_str().unwrap().to_string();
-    // Still running: a short wait gives up (exit 7).
+    // Still running: a short wait gives up (exit 7), and says so on stderr.
     let o = env.run(&["runs", "wait", &id, "--timeout", "200ms"]);
     assert_eq!(code(&o), 7, "{}", stdout(&o));
+    let said = stderr(&o);
+    assert!(said.contains(&format!("gave up waiting: {id} still running")), "{said}");
     let o = env.run(&["runs", "cancel", &id]);
     assert_eq!(json(&o)["cancelled"][0], id.as_str(), "{}", stdout(&o));
     let o = env.run(&["runs", "wait", &id, "--timeout", "20s"]);
     assert_eq!(code(&o), 130, "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).starts_with(&format!("error: run {id} cancelled")), "{}", stderr(&o));
     let row: Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
     assert_eq!(row["status"], "cancelled", "{row}");
     assert_error(&env.run(&["runs", "show", "no-such-run"]), 5, "not_found");

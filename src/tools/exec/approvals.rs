@@ -317,7 +317,16 @@ pub fn decide(mode: ApprovalMode, subject: &Subject, entries: &[Entry]) -> Decis
 }
 
 fn matches(e: &Entry, c: &Command) -> bool {
-    e.program == c.program
+    let program = match e.program.contains(['/', ':']) {
+        true => e.program == c.program,
+        // A deny entry made before its program was installed names it bare: any program of
+        // that name.
+        false => {
+            let name = c.program.strip_prefix("unresolved:").unwrap_or(&c.program);
+            name.rsplit('/').next() == Some(e.program.as_str())
+        }
+    };
+    program
         && c.argv
             .get(1..)
             .is_some_and(|rest| rest.starts_with(&e.args))
@@ -464,6 +473,27 @@ mod tests {
             &entries,
         );
         assert!(matches!(d, Decision::Ask(_)), "{d:?}");
+    }
+
+    #[test]
+    fn a_bare_deny_entry_denies_any_program_of_that_name() {
+        let entries = vec![entry(1, "terraform", &["destroy"], "deny")];
+        for command in [
+            "terraform destroy -auto-approve",
+            "/opt/tf/terraform destroy",
+        ] {
+            let s = subject(command, &parse(command), Path::new("/tmp"), None);
+            let d = decide(ApprovalMode::Ask, &s, &entries);
+            assert!(matches!(d, Decision::Deny(_)), "{command}: {d:?}");
+        }
+        let s = subject(
+            "terraform plan",
+            &parse("terraform plan"),
+            Path::new("/tmp"),
+            None,
+        );
+        let d = decide(ApprovalMode::Ask, &s, &entries);
+        assert!(!matches!(d, Decision::Deny(_)), "{d:?}");
     }
 
     #[test]
