@@ -47,8 +47,8 @@ pub enum TasksCommand {
         /// What to do, in detail: text, @FILE, or - for stdin
         #[arg(long, default_value = "")]
         description: String,
-        /// Higher is more urgent: listed and claimed first
-        #[arg(long, default_value_t = 0)]
+        /// Higher is more urgent: listed and claimed first (negative: after the rest)
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         priority: i64,
         /// A task this one waits for (repeatable): id, identifier or number (#3)
         #[arg(long = "blocked-by")]
@@ -191,7 +191,7 @@ pub enum TasksCommand {
         #[arg(long)]
         description: Option<String>,
         /// The new priority: higher is more urgent
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         priority: Option<i64>,
         /// Only this member may claim it
         #[arg(long)]

@@ -109,6 +109,7 @@ pub enum SettingsCommand {
         /// The setting, by dotted key: lock_minutes, member_requests.enabled…
         key: String,
         /// The value: JSON (true, 30, ["a"]), else taken as a plain string
+        #[arg(allow_negative_numbers = true)]
         value: String,
     },
 }

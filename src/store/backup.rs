@@ -24,6 +24,14 @@ pub struct BackupReport {
 
 /// Copies the store into `dest`. An existing `dest` is refused unless `overwrite`.
 pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupReport> {
+    // A copy moved over the store itself would leave its write-ahead log to another file
+    // (`--force` onto the live store was reported a success).
+    if same_file(dest, store.path()) {
+        return Err(Error::usage(format!(
+            "{} is the store itself: back it up to another file",
+            dest.display()
+        )));
+    }
     if dest.exists() && !overwrite {
         return Err(
             Error::conflict(format!("{} already exists", dest.display()))
@@ -104,4 +112,13 @@ fn copy_into(store: &Store, tmp: &Path) -> Result<(i64, String)> {
     }
     dst.close().map_err(|(_, e)| sql_error(tmp, e))?;
     Ok((pages, integrity))
+}
+
+/// Whether `a` and `b` are the same file (by device and inode: any path to it).
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }

@@ -294,6 +294,10 @@ fn backup_while_another_process_writes() {
         .filter(|e| e.file_name().to_string_lossy().contains("goclaw-backup"))
         .collect();
     assert!(leftovers.is_empty());
+    // Never onto the store itself, --force or not, by whatever path.
+    let itself = env.home().join(".").join("goclaw.db");
+    let o = env.run(&["db", "backup", "--force", itself.to_str().unwrap()]);
+    assert_error(&o, 2, "usage");
     assert_error(
         &env.run(&["db", "backup", "/no/such/dir/b.db"]),
         5,
