@@ -367,6 +367,7 @@ pub fn add_member(db: Db<'_>, team: &Team, agent: &str, role: &str) -> Result<()
     .map(|_| ())
 }
 
+/// Removes a member; what it held goes back to the board ([`board::Board::release_member`]).
 pub fn remove_member(db: Db<'_>, team: &Team, agent: &str) -> Result<()> {
     if team.is_lead(agent) {
         return Err(Error::conflict(format!(
@@ -374,7 +375,8 @@ pub fn remove_member(db: Db<'_>, team: &Team, agent: &str) -> Result<()> {
             team.name
         )));
     }
-    let n = db.execute(
+    let tx = db.transaction(Begin::Write)?;
+    let n = tx.execute(
         "DELETE FROM team_members WHERE team_id = ?1 AND agent = ?2",
         db_params![team.id, agent],
     )?;
@@ -384,7 +386,8 @@ pub fn remove_member(db: Db<'_>, team: &Team, agent: &str) -> Result<()> {
             team.name
         )));
     }
-    Ok(())
+    board::Board::release_member(&tx, team, agent)?;
+    tx.commit()
 }
 
 /// Sets one setting (a top-level key; objects are replaced whole) and returns the settings.

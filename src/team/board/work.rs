@@ -271,6 +271,34 @@ impl Board<'_> {
         Ok(dead)
     }
 
+    /// What a member leaving the team held goes back to the board: its tasks in progress to
+    /// pending, its pending tasks' assignment cleared (no one else could claim them). The
+    /// member could end none of them any more; they waited for their lock to expire.
+    pub(crate) fn release_member(tx: &Db<'_>, team: &Team, agent: &str) -> Result<Vec<String>> {
+        let now = now_ms();
+        let held: Vec<String> = tx.query_map(
+            "SELECT id FROM tasks WHERE team_id = ?1 AND owner = ?2 AND status = 'in_progress'",
+            db_params![team.id, agent],
+            |r| r.get(0),
+        )?;
+        for id in &held {
+            tx.execute(
+                "UPDATE tasks SET status = 'pending', owner = NULL, run_id = NULL, locked_at = NULL, lock_expires_at = NULL,
+                        progress_percent = NULL, progress_step = NULL, ask_user = NULL, updated_at = ?2
+                 WHERE id = ?1",
+                db_params![id, now],
+            )?;
+            let why = json!({"reason": format!("{agent} left the team")});
+            Self::event(tx, team, id, "released", SYSTEM, why)?;
+        }
+        tx.execute(
+            "UPDATE tasks SET assignee = NULL, updated_at = ?3
+             WHERE team_id = ?1 AND assignee = ?2 AND status IN ('pending', 'blocked')",
+            db_params![team.id, agent, now],
+        )?;
+        Ok(held)
+    }
+
     /// Counts one more run a dispatcher started on the task (one it holds already).
     pub fn count_dispatch(&mut self, key: &str) -> Result<()> {
         let team = self.team.clone();

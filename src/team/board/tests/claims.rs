@@ -354,3 +354,26 @@ fn a_claim_compiles_nothing_while_it_holds_the_write_lock() {
         &seen[begin + 1..commit]
     );
 }
+
+/// A member removed from the team gives back what it held: its task in progress goes back to
+/// pending (it could end it no more, and it waited 30 minutes for its lock), and a task
+/// assigned to it may be claimed by the others.
+#[test]
+fn a_member_who_leaves_gives_back_its_tasks() {
+    let mut fx = fixture();
+    let held = fx.task("held");
+    let assigned = fx.add(NewTask {
+        subject: "assigned".into(),
+        assignee: Some("w2".into()),
+        ..NewTask::default()
+    });
+    fx.board("w2").claim(&held.id).unwrap();
+    let team = fx.team.clone();
+    crate::team::remove_member(fx.store.db(), &team, "w2").unwrap();
+    let mut b = fx.board("lead");
+    let t = b.get(&held.id).unwrap().task;
+    assert_eq!((t.status.as_str(), t.owner), ("pending", None));
+    assert_eq!(b.get(&assigned.id).unwrap().task.assignee, None);
+    let events = fx.events_of(&held.id);
+    assert!(events.iter().any(|e| e.event == "released"), "{events:?}");
+}
