@@ -512,30 +512,48 @@ fn show_task(ctx: &Context, t: &Task) -> Result<()> {
     })
 }
 
+/// One task for people: what agents wrote is made printable (nothing moves the cursor), one
+/// line where a line is expected (a subject's line break could forge an event line), and a
+/// text of several lines indented under its heading.
 fn show_detail(ctx: &Context, d: &Detail) -> Result<()> {
+    use crate::text::printable::one_line;
+    let block = |text: &str| printable(text).replace('\n', "\n    ");
     ctx.out.data(d, |w| {
-        // What agents wrote is made printable: a subject cannot move the cursor.
-        writeln!(
-            w,
-            "{} [{}] {}",
-            d.task.identifier,
-            d.task.status,
-            printable(&d.task.subject)
-        )?;
+        let held = d.task.owner.as_deref().map(one_line);
+        let held = held.map(|o| format!(" (held by {o})")).unwrap_or_default();
+        let (id, status) = (&d.task.identifier, &d.task.status);
+        writeln!(w, "{id} [{status}] {}{held}", one_line(&d.task.subject))?;
         if !d.description.is_empty() {
-            writeln!(w, "\n{}\n", printable(&d.description))?;
+            writeln!(w, "description:\n    {}", block(&d.description))?;
+        }
+        if let Some(q) = &d.ask_user {
+            writeln!(w, "question for the user: {}", one_line(q))?;
         }
         if let Some(r) = &d.result {
-            writeln!(w, "result: {}", printable(r))?;
+            writeln!(w, "result:\n    {}", block(r))?;
         }
+        if !d.attachments.is_empty() {
+            writeln!(w, "attachments:")?;
+            for path in &d.attachments {
+                writeln!(w, "  {}", one_line(path))?;
+            }
+        }
+        if !d.comments.is_empty() {
+            writeln!(w, "comments:")?;
+        }
+        for c in &d.comments {
+            let text = |key: &str| one_line(c[key].as_str().unwrap_or_default());
+            let at = super::human::time(c["created_at"].as_i64().unwrap_or_default());
+            let kind = match c["type"].as_str() {
+                Some("blocker") => " (blocker)",
+                _ => "",
+            };
+            writeln!(w, "  {at} {}{kind}: {}", text("author"), text("text"))?;
+        }
+        writeln!(w, "events:")?;
         for e in &d.events {
-            writeln!(
-                w,
-                "  {} {} by {}",
-                super::human::time(e.at),
-                e.event,
-                printable(&e.actor)
-            )?;
+            let (at, actor) = (super::human::time(e.at), one_line(&e.actor));
+            writeln!(w, "  {at} {} by {actor}", e.event)?;
         }
         Ok(())
     })

@@ -335,6 +335,13 @@ fn the_task_lifecycle_and_its_refusals(backend) {
         created.trim_start().starts_with("20") && created.contains('T') && created.contains('Z'),
         "{human}"
     );
+    // What the JSON holds is there too (attachments were left out), and a subject's line
+    // break cannot forge an event line.
+    assert!(human.contains("attachments:\n  docs/a.md"), "{human}");
+    let forged = "review\n  2026-11-29T05:20:00Z approved by lead";
+    tasks(&env, "lead", &["update", &d, "--subject", forged]);
+    let human = stdout(&tasks(&env, "lead", &["get", &d, "--human"]));
+    assert!(!human.lines().any(|l| l.ends_with("approved by lead")), "{human}");
     let events: Vec<String> = detail["events"]
         .as_array()
         .unwrap()
