@@ -271,10 +271,28 @@ impl Board<'_> {
         let allowed = task.owner.as_deref() == Some(actor.as_str())
             || (question.is_none() && team.is_lead(&actor));
         if !allowed {
-            return Err(Error::denied(format!(
-                "only the holder of task {} can ask the user about it",
-                task.identifier
-            )));
+            return Err(Error::denied(match question {
+                Some(_) => format!(
+                    "only the holder of task {} can ask the user about it",
+                    task.identifier
+                ),
+                None => format!(
+                    "only the holder of task {} or the lead can clear its question",
+                    task.identifier
+                ),
+            }));
+        }
+        // Clearing no question changes nothing, and records no event.
+        if question.is_none() && task.status == "in_progress" {
+            let asked: Option<String> = tx.query_row(
+                "SELECT ask_user FROM tasks WHERE id = ?1",
+                db_params![&task.id],
+                |r| r.get(0),
+            )?;
+            if asked.is_none() {
+                tx.commit()?;
+                return Ok(task);
+            }
         }
         let n = tx
             .execute(
@@ -282,7 +300,11 @@ impl Board<'_> {
                 db_params![task.id, question, now_ms()],
             )?;
         if n == 0 {
-            return Err(Self::refused(&task, "ask the user about", "in_progress"));
+            let doing = match question {
+                Some(_) => "ask the user about",
+                None => "clear the question of",
+            };
+            return Err(Self::refused(&task, doing, "in_progress"));
         }
         let event = if question.is_some() {
             "asked_user"
