@@ -2121,7 +2121,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The acting agent (reads and `recover` need none: they look as the team''s lead)')
             [CompletionResult]::new('--subject', '--subject', [CompletionResultType]::ParameterName, 'The subject: a one-line title')
             [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'What to do, in detail: text, @FILE, or - for stdin')
-            [CompletionResult]::new('--priority', '--priority', [CompletionResultType]::ParameterName, 'Higher is more urgent: listed and claimed first')
+            [CompletionResult]::new('--priority', '--priority', [CompletionResultType]::ParameterName, 'Higher is more urgent: listed and claimed first (negative: after the rest)')
             [CompletionResult]::new('--blocked-by', '--blocked-by', [CompletionResultType]::ParameterName, 'A task this one waits for (repeatable): id, identifier or number (#3)')
             [CompletionResult]::new('--assignee', '--assignee', [CompletionResultType]::ParameterName, 'Only this member may claim it')
             [CompletionResult]::new('--dedupe-key', '--dedupe-key', [CompletionResultType]::ParameterName, 'Return the existing task with this key instead of creating a duplicate')

@@ -2010,7 +2010,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --as 'The acting agent (reads and `recover` need none: they look as the team''s lead)'
             cand --subject 'The subject: a one-line title'
             cand --description 'What to do, in detail: text, @FILE, or - for stdin'
-            cand --priority 'Higher is more urgent: listed and claimed first'
+            cand --priority 'Higher is more urgent: listed and claimed first (negative: after the rest)'
             cand --blocked-by 'A task this one waits for (repeatable): id, identifier or number (#3)'
             cand --assignee 'Only this member may claim it'
             cand --dedupe-key 'Return the existing task with this key instead of creating a duplicate'

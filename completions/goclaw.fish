@@ -1247,7 +1247,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_sub
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l as -d 'The acting agent (reads and `recover` need none: they look as the team\'s lead)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l subject -d 'The subject: a one-line title' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l description -d 'What to do, in detail: text, @FILE, or - for stdin' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l priority -d 'Higher is more urgent: listed and claimed first' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l priority -d 'Higher is more urgent: listed and claimed first (negative: after the rest)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l blocked-by -d 'A task this one waits for (repeatable): id, identifier or number (#3)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l assignee -d 'Only this member may claim it' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand tasks; and __fish_seen_subcommand_from create" -l dedupe-key -d 'Return the existing task with this key instead of creating a duplicate' -r
