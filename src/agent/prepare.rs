@@ -208,6 +208,16 @@ impl Runner<'_> {
         all: &mut Vec<Message>,
         outcome: &mut RunOutcome,
     ) -> Result<()> {
+        // A session is its agent's: another agent's run read its history and added to it.
+        if let Some(owner) = record::session_agent(self.store.db(), key)?
+            && owner != self.agent_key
+        {
+            return Err(Error::conflict(format!(
+                "session `{key}` is agent `{owner}`'s: a run of agent `{}` cannot continue it",
+                self.agent_key
+            ))
+            .with_hint("give the run a session of its own (--session KEY)"));
+        }
         let summary =
             record::compaction_state(self.store.db(), key)?.and_then(|(_, _, summary)| summary);
         if let Some(summary) = summary {

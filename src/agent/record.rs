@@ -427,6 +427,15 @@ pub fn trace(db: Db<'_>, run_id: &str) -> Result<Option<Value>> {
 
 /// A session's compaction state: (compaction count, the count at the last memory flush,
 /// summary); `None` for a session not stored yet.
+/// The agent whose session `key` is, if there is one.
+pub fn session_agent(db: Db<'_>, key: &str) -> Result<Option<String>> {
+    db.query_opt(
+        "SELECT agent FROM sessions WHERE key = ?1",
+        db_params![key],
+        |r| r.get(0),
+    )
+}
+
 pub fn compaction_state(db: Db<'_>, key: &str) -> Result<Option<(i64, i64, Option<String>)>> {
     db.query_opt(
         "SELECT compaction_count, flush_compaction, summary FROM sessions WHERE key = ?1",

@@ -388,6 +388,13 @@ fn a_session_continues_across_runs(backend) {
     );
     let show = json(&env.run(&["sessions", "show", "z"]));
     assert_eq!(show["messages"], 4, "{show}");
+    // Another agent's run cannot read that session's history, nor add to it.
+    std::fs::write(env.home().join("config.toml"), "[agents.writer]\n").unwrap();
+    let o = run(&env, &llm, &["--agent", "writer", "--session", "z", "which word?"]);
+    let e = assert_error(&o, 6, "conflict");
+    assert!(e["message"].as_str().unwrap().contains("agent `default`'s"), "{e}");
+    let show = json(&env.run(&["sessions", "show", "z"]));
+    assert_eq!(show["messages"], 4, "{show}");
     // Without the session, the same question is a new conversation.
     let alone = json(&run(&env, &llm, &["which word was it?"]));
     assert_ne!(alone["content"], second["content"]);
