@@ -13,6 +13,29 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
+/// `mcp add NAME` of the stdio server `raw_server.py MODE COUNT` run by the peers' Python `py`,
+/// with `more` flags.
+fn add_raw(env: &TestEnv, py: &str, name: &str, (mode, count): (&str, usize), more: &[&str]) {
+    let script = fixture("raw_server.py");
+    let count = count.to_string();
+    let add = ["mcp", "add", name, "--command", py, "--arg", &script];
+    env.ok(&[&add[..], &["--arg", mode, "--arg", &count], more].concat());
+}
+
+/// `mcp call NAME t {}`, which must succeed: its output, and its peak resident memory in KiB.
+fn call_measured(env: &TestEnv, name: &str) -> (std::process::Output, u64) {
+    let mut child = env.spawn(&["mcp", "call", name, "t", "{}"]);
+    let (pid, mut peak) = (child.id(), 0);
+    while child.try_wait().unwrap().is_none() {
+        peak = peak.max(peak_kib(pid).unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(peak > 0, "VmHWM was read");
+    (o, peak)
+}
+
 /// A server that asks faster than its answers can be delivered gets at most 256 requests
 /// answered at once; the rest are dropped. rmcp kept every one waiting (some 4 KB each: 10 000
 /// pings on one answer's stream took goclaw from 43 to 82 MB, and 2 GB in 20 s once they were
@@ -50,22 +73,8 @@ fn a_stdio_servers_flood_of_cancelled_requests_and_notifications_is_bounded() {
     };
     let peak = |times: usize| {
         let name = format!("flood{times}");
-        let script = fixture("raw_server.py");
-        let add = ["mcp", "add", &name, "--command", &py, "--arg", &script];
-        let count = times.to_string();
-        env.ok(&[
-            &add[..],
-            &["--arg", "flood", "--arg", &count, "--timeout", "60"],
-        ]
-        .concat());
-        let mut child = env.spawn(&["mcp", "call", &name, "t", "{}"]);
-        let (pid, mut peak) = (child.id(), 0);
-        while child.try_wait().unwrap().is_none() {
-            peak = peak.max(peak_kib(pid).unwrap_or(0));
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let o = child.wait_with_output().unwrap();
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        add_raw(&env, &py, &name, ("flood", times), &["--timeout", "60"]);
+        let (o, peak) = call_measured(&env, &name);
         assert!(stdout(&o).contains("flooded"), "{}", stdout(&o));
         peak
     };
@@ -84,13 +93,7 @@ fn a_burst_of_requests_is_answered_whole() {
     let Some(env) = TestEnv::on(Backend::Sqlite) else {
         return;
     };
-    let script = fixture("raw_server.py");
-    let add = ["mcp", "add", "burst", "--command", &py, "--arg", &script];
-    env.ok(&[
-        &add[..],
-        &["--arg", "pings", "--arg", "200", "--timeout", "20"],
-    ]
-    .concat());
+    add_raw(&env, &py, "burst", ("pings", 200), &["--timeout", "20"]);
     let o = env.run(&["mcp", "call", "burst", "t", "{}"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(stdout(&o).contains("200 answers"), "{}", stdout(&o));
@@ -104,16 +107,7 @@ fn flooded(env: &TestEnv, pings: usize) -> (usize, usize, u64) {
     let name = format!("pinger{port}");
     let url = format!("http://127.0.0.1:{port}/mcp");
     env.ok(&["mcp", "add", &name, "--url", &url, "--timeout", "30"]);
-    let mut child = env.spawn(&["mcp", "call", &name, "t", "{}"]);
-    let pid = child.id();
-    let mut peak = 0;
-    while child.try_wait().unwrap().is_none() {
-        peak = peak.max(peak_kib(pid).unwrap_or(0));
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert!(peak > 0, "VmHWM was read");
+    let (o, peak) = call_measured(env, &name);
     let said = stdout(&o);
     let count = |what: &str| -> usize {
         let at = said
@@ -137,15 +131,13 @@ fn what_a_server_says_of_itself_never_holds_what_it_was_given() {
     let Some(env) = TestEnv::on(Backend::Sqlite) else {
         return;
     };
-    let script = fixture("raw_server.py");
-    let add = ["mcp", "add", "echo", "--command", &py, "--arg", &script];
     let given = [
         "--env",
         "GIVEN=sk-live-0f3a9c77e1d2",
         "--env",
         "WORD=customers",
     ];
-    env.ok(&[&add[..], &["--arg", "echo", "--arg", "0"], &given].concat());
+    add_raw(&env, &py, "echo", ("echo", 0), &given);
     for args in [
         &["mcp", "probe", "echo"][..],
         &["mcp", "tools", "echo"],
@@ -186,10 +178,7 @@ fn a_server_with_many_tools_is_listed_in_linear_time() {
     };
     let listing = |tools: usize| {
         let name = format!("many{tools}");
-        let count = tools.to_string();
-        let script = fixture("raw_server.py");
-        let add = ["mcp", "add", &name, "--command", &py, "--arg", &script];
-        env.ok(&[&add[..], &["--arg", "tools", "--arg", &count]].concat());
+        add_raw(&env, &py, &name, ("tools", tools), &[]);
         let started = std::time::Instant::now();
         let o = env.run(&["tools", "list", "--mcp", "--json"]);
         let took = started.elapsed();

@@ -102,84 +102,55 @@ fn a_session_another_process_compacts_is_left_to_it(backend) {
 fn old_tool_results_are_pruned_before_a_run_when_pruning_is_on() {
     let Some(llm) = fakellm() else { return };
     let env = TestEnv::new();
-    std::fs::write(
-        env.home().join("config.toml"),
-        "[agents.pruner]\ncontext_window = 2000\ncompaction = { enabled = false }\n\
-         context_pruning = { mode = \"cache-ttl\", keep_last_assistants = 1, min_prunable_tool_chars = 1000 }\n\
-         [agents.clearer]\ncontext_window = 2000\ncompaction = { enabled = false }\n\
-         context_pruning = { mode = \"cache-ttl\", keep_last_assistants = 1, soft_trim_max_chars = 100000, min_prunable_tool_chars = 1000 }\n\
-         [agents.plain]\ncontext_window = 2000\ncompaction = { enabled = false }\n",
-    )
-    .unwrap();
+    // One agent (a session is its agent's), its pruning changed between runs.
+    let prune = |pruning: &str| {
+        std::fs::write(
+            env.home().join("config.toml"),
+            format!(
+                "[agents.a]\ncontext_window = 2000\ncompaction = {{ enabled = false }}\n{pruning}\n"
+            ),
+        )
+        .unwrap();
+    };
+    let tool_result = |said: &str| {
+        let args = ["--agent", "a", "--session", "pr", said];
+        let (_, messages) = seen_by_model(&env, &llm, &args);
+        let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
+        result["content"].as_str().unwrap().to_string()
+    };
+    prune("");
     env.write("big.txt", "lorem ipsum dolor sit amet\n".repeat(400));
     let (o, _) = seen_by_model(
         &env,
         &llm,
-        &["--agent", "plain", "--session", "pr", "read big.txt"],
+        &["--agent", "a", "--session", "pr", "read big.txt"],
     );
     assert_eq!(code(&o), 0);
     // Off (the default): the whole result is sent again.
-    let (_, messages) = seen_by_model(
-        &env,
-        &llm,
-        &[
-            "--agent",
-            "plain",
-            "--session",
-            "pr",
-            "say nothing, unpruned",
-        ],
-    );
-    let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
-    assert!(
-        result["content"].as_str().unwrap().len() > 10_000,
-        "{result}"
-    );
+    let text = tool_result("say nothing, unpruned");
+    assert!(text.len() > 10_000, "{}", text.len());
     // On: 14 000 characters in a window of 8 000 are past the soft ratio: the old result is
     // trimmed to its head and tail, which brings the history under the hard ratio.
-    let (_, messages) = seen_by_model(
-        &env,
-        &llm,
-        &[
-            "--agent",
-            "pruner",
-            "--session",
-            "pr",
-            "say nothing, pruned",
-        ],
+    prune(
+        "context_pruning = { mode = \"cache-ttl\", keep_last_assistants = 1, min_prunable_tool_chars = 1000 }",
     );
-    let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
-    let text = result["content"].as_str().unwrap();
+    let text = tool_result("say nothing, pruned");
     assert!(text.len() < 4000, "{}", text.len());
     assert!(
         text.contains("[Tool result trimmed: kept first 1500 chars and last 1500 chars of"),
         "{text}"
     );
     // Not trimmed (a larger soft limit), it is past the hard ratio: cleared.
-    let (_, messages) = seen_by_model(
-        &env,
-        &llm,
-        &[
-            "--agent",
-            "clearer",
-            "--session",
-            "pr",
-            "say nothing, cleared",
-        ],
+    prune(
+        "context_pruning = { mode = \"cache-ttl\", keep_last_assistants = 1, soft_trim_max_chars = 100000, min_prunable_tool_chars = 1000 }",
     );
-    let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
     assert_eq!(
-        result["content"], "[Old tool result content cleared]",
-        "{result}"
+        tool_result("say nothing, cleared"),
+        "[Old tool result content cleared]"
     );
     // The session keeps the whole result.
-    let (_, messages) = seen_by_model(
-        &env,
-        &llm,
-        &["--agent", "plain", "--session", "pr", "say nothing, kept"],
-    );
-    let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
-    assert!(result["content"].as_str().unwrap().len() > 10_000);
+    prune("");
+    assert!(tool_result("say nothing, kept").len() > 10_000);
     // A mode that is none is a config error.
     std::fs::write(
         env.home().join("config.toml"),
