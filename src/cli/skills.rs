@@ -33,7 +33,7 @@ pub enum SkillsCommand {
     },
     /// A skill's metadata and SKILL.md
     Show {
-        /// The skill's name, as `skills list` shows it
+        /// The skill's name or slug, as `skills list` shows them
         name: String,
     },
 }
@@ -74,8 +74,13 @@ pub fn run(ctx: &Context, args: SkillsArgs) -> Result<Status> {
             )?;
         }
         SkillsCommand::Show { name } => {
-            let found = all(ctx, agent)?;
-            let skill = found.into_iter().find(|s| s.name == name).ok_or_else(|| {
+            let mut found = all(ctx, agent)?;
+            // By name first, then by slug (both are in `skills list`).
+            let position = found
+                .iter()
+                .position(|s| s.name == name)
+                .or_else(|| found.iter().position(|s| s.slug == name));
+            let skill = position.map(|i| found.swap_remove(i)).ok_or_else(|| {
                 Error::not_found(format!("no skill named {name}"))
                     .with_hint("`goclaw skills list` shows them")
             })?;

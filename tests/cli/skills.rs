@@ -104,6 +104,9 @@ fn use_skill_returns_the_instructions(backend) {
             .unwrap()
             .contains("Steps for image.")
     );
+    // By its slug (its directory) too, as `skills list` shows it.
+    let shown = json(&env.run(&["skills", "show", "b-image"]));
+    assert_eq!(shown["skill"]["name"], "image", "{shown}");
     assert_error(&env.run(&["skills", "show", "nope"]), 5, "not_found");
 }
 }

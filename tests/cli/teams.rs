@@ -175,6 +175,10 @@ fn the_task_lifecycle_and_its_refusals(backend) {
         40,
         "never decreases"
     );
+    // A report that changes nothing extends the lock but is no event.
+    let events = items(&tasks(&env, "lead", &["events", &a]));
+    let reports = events.iter().filter(|e| e["event"] == "progress").count();
+    assert_eq!(reports, 1, "{events:?}");
     assert_error(&tasks(&env, "w1", &["progress", &a, "101"]), 2, "usage");
     // Review → reject (back to the holder) → review → approve.
     assert_eq!(
@@ -216,6 +220,8 @@ fn the_task_lifecycle_and_its_refusals(backend) {
         json(&tasks(&env, "lead", &["assign", &b, "w2"]))["owner"],
         "w2"
     );
+    // A failure says why, as a completion says what (an empty reason was taken).
+    assert_error(&tasks(&env, "w2", &["fail", &b, "--reason", " "]), 2, "usage");
     assert_eq!(
         json(&tasks(&env, "w2", &["fail", &b, "--reason", "no access"]))["status"],
         "failed"

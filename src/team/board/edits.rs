@@ -29,14 +29,19 @@ impl Board<'_> {
                 "in_progress, held by the caller",
             ));
         }
-        Self::event(
-            &tx,
-            &team,
-            &task.id,
-            "progress",
-            &actor,
-            json!({"percent": percent, "step": step}),
-        )?;
+        // A report that changes nothing still extends the lock, but is no event.
+        let higher = percent > task.progress_percent.unwrap_or(0);
+        let new_step = step.is_some_and(|s| task.progress_step.as_deref() != Some(s));
+        if higher || new_step {
+            Self::event(
+                &tx,
+                &team,
+                &task.id,
+                "progress",
+                &actor,
+                json!({"percent": percent, "step": step}),
+            )?;
+        }
         let t = Self::find(&tx, &team, &task.id)?;
         tx.commit()?;
         Ok(t)

@@ -240,6 +240,9 @@ impl Board<'_> {
 
     /// Fails a task the caller holds (`FAILED: reason`), releasing dependents as the original.
     pub fn fail(&mut self, key: &str, reason: &str) -> Result<Task> {
+        if reason.trim().is_empty() {
+            return Err(Error::usage("fail needs a reason"));
+        }
         self.holder_transition(key, &Self::FAIL, Some(format!("FAILED: {reason}")))
     }
 
