@@ -62,6 +62,8 @@ fn entities_relations_search_and_export(backend) {
     // A relation needs both ends.
     assert_error(&kg(&env, &["relate", "Bob", "knows", "Nobody"]), 5, "not_found");
     // Search: by name (accents folded), by type, by property value; depth 0, 1, 2.
+    // Nothing to look for is a usage error (it was a failure, exit 1).
+    assert_error(&kg(&env, &["search", " "]), 2, "usage");
     let f = found(&kg(&env, &["search", "zoe", "--depth", "0"]));
     assert_eq!(names(&f, "entities"), ["Zoë Hart"]);
     assert!(names(&f, "relations").is_empty());
