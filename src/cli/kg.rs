@@ -121,9 +121,6 @@ fn props(items: &[String]) -> Result<Map<String, Value>> {
 
 pub fn run(ctx: &Context, args: KgArgs) -> Result<Status> {
     match args.command {
-        KgCommand::Search { query, .. } if query.trim().is_empty() => {
-            Err(Error::usage("kg search needs words to look for"))
-        }
         KgCommand::Search {
             query,
             depth,

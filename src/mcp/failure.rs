@@ -13,10 +13,6 @@ use crate::error::with_causes;
 /// The shortest part of a header value taken for a credential of its own.
 const CREDENTIAL_MIN: usize = 8;
 
-/// The shortest given value that is taken out of what a server says (as
-/// [`crate::text::redact_then_cut`] does).
-const REDACTED_MIN: usize = 4;
-
 /// The values a server was given, to be taken out of what it says.
 #[derive(Debug, Clone, Default)]
 pub struct Given(Vec<String>);
@@ -42,7 +38,8 @@ impl Given {
     /// `text` as a failure may say it: no Rust type names, every given value `[REDACTED]`, at
     /// most 4 KiB.
     pub fn say(&self, text: &str) -> String {
-        crate::text::redact_then_cut(&without_type_names(text), &self.words(), 4096)
+        let values: Vec<&str> = self.0.iter().map(String::as_str).collect();
+        crate::text::redact_then_cut(&without_type_names(text), &values, 4096)
     }
 
     /// `value` (what the server says of itself, its tools, resources and prompts) with every
@@ -53,20 +50,11 @@ impl Given {
     /// URIs and enum values are left as they are: an env value may be an ordinary word
     /// (`TABLE=customers`), and a tool named `list_customers` must keep its name to be called.
     pub fn redact_json(&self, value: &mut serde_json::Value) {
-        let words = self.words();
-        let words: Vec<&str> = words
-            .into_iter()
-            .filter(|w| w.len() >= CREDENTIAL_MIN)
-            .collect();
+        let words = self.0.iter().map(String::as_str);
+        let words: Vec<&str> = words.filter(|w| w.len() >= CREDENTIAL_MIN).collect();
         if !words.is_empty() {
             redact_text(value, &words, false);
         }
-    }
-
-    /// The values long enough to be redacted (a value of under 4 bytes would redact words).
-    fn words(&self) -> Vec<&str> {
-        let words = self.0.iter().map(String::as_str);
-        words.filter(|w| w.len() >= REDACTED_MIN).collect()
     }
 }
 
