@@ -107,7 +107,7 @@ impl ErrorKind {
                 "the operation ran and failed (a tool returned an error, a check found something, a run failed)"
             }
             ErrorKind::Usage => {
-                "bad flags or invalid input (malformed JSON, schema violation, unknown option)"
+                "bad flags or invalid input (malformed JSON, schema violation, unknown option, a tool called without a required argument or with a pattern it cannot read)"
             }
             ErrorKind::Denied => {
                 "refused by policy, a deny pattern, an approval, or the input guard in block mode"

@@ -129,7 +129,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "GOCLAW_DB",
+        env = shared::env_unless_empty("GOCLAW_DB"),
         hide_env_values = true,
         value_name = "PATH|URL"
     )]
@@ -138,7 +138,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "GOCLAW_CONFIG",
+        env = shared::env_unless_empty("GOCLAW_CONFIG"),
         hide_env_values = true,
         value_name = "PATH"
     )]
@@ -147,7 +147,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "GOCLAW_WORKSPACE",
+        env = shared::env_unless_empty("GOCLAW_WORKSPACE"),
         hide_env_values = true,
         value_name = "DIR"
     )]

@@ -33,7 +33,12 @@ pub enum PolicyCommand {
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The agent whose policy to explain (a key of [agents] in config; none: the global policy)
-    #[arg(long, env = "GOCLAW_AGENT", hide_env_values = true)]
+    #[arg(
+        long,
+        env = super::shared::env_unless_empty("GOCLAW_AGENT"),
+        value_parser = super::shared::non_empty(),
+        hide_env_values = true,
+    )]
     pub agent: Option<String>,
     /// Also connect to the MCP servers the agent may use, so their tools and the `mcp` and
     /// `mcp:<server>` groups take part

@@ -15,6 +15,16 @@ pub struct SchemaArgs {
     pub name: Option<String>,
 }
 
+/// A line of an `--events` stream: a run's event, or a team run's own (whose stream relays its
+/// runs' events beside its own).
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(dead_code)] // a schema only: nothing builds one
+enum EventLine {
+    Run(crate::agent::events::Event),
+    Team(crate::ops::team_run::TeamEvent),
+}
+
 /// Every document with a schema: its name, what prints it, and the schema.
 pub fn documents() -> Vec<(&'static str, &'static str, Schema)> {
     fn of<T: JsonSchema>(
@@ -24,7 +34,10 @@ pub fn documents() -> Vec<(&'static str, &'static str, Schema)> {
         (name, what, schema_for!(T))
     }
     vec![
-        of::<crate::agent::events::Event>("event", "a line of `goclaw run --events`"),
+        of::<EventLine>(
+            "event",
+            "a line of `goclaw run --events` or `goclaw team run --events`",
+        ),
         of::<crate::agent::RunOutcome>("run", "`goclaw run` off a terminal"),
         of::<crate::error::ErrorDocument>("error", "the document of any failure in JSON mode"),
         of::<crate::team::board::Detail>("task", "`goclaw tasks get`"),

@@ -18,13 +18,23 @@ use crate::tools::gate::Ceiling;
 #[derive(Debug, Clone, Args)]
 pub struct CallerArgs {
     /// The agent whose policy applies (a key of [agents] in config)
-    #[arg(long, env = "GOCLAW_AGENT", hide_env_values = true)]
+    #[arg(
+        long,
+        env = super::shared::env_unless_empty("GOCLAW_AGENT"),
+        value_parser = super::shared::non_empty(),
+        hide_env_values = true,
+    )]
     pub agent: Option<String>,
     /// The user: per-user context files and memory, user grants of MCP servers
-    #[arg(long)]
+    #[arg(long, value_parser = non_empty())]
     pub user: Option<String>,
     /// Session key: the conversation a run continues; rate limits count per session
-    #[arg(long, env = "GOCLAW_SESSION", hide_env_values = true)]
+    #[arg(
+        long,
+        env = super::shared::env_unless_empty("GOCLAW_SESSION"),
+        value_parser = super::shared::non_empty(),
+        hide_env_values = true,
+    )]
     pub session: Option<String>,
 }
 
@@ -49,6 +59,22 @@ impl PageArgs {
             cursor: self.cursor.clone(),
         }
     }
+}
+
+/// The name of a `GOCLAW_*` variable for clap's `env`, unless it is set empty: an empty variable
+/// counts as unset, as XDG's variables and `GOCLAW_HOME` do (`GOCLAW_SESSION=` is no session,
+/// `GOCLAW_DB=` the default store), where an empty flag (`--session ''`) is a usage error.
+/// clap reads the variable when the flag is defined, so this is read then too.
+pub(crate) fn env_unless_empty(name: &'static str) -> Option<&'static str> {
+    match std::env::var_os(name) {
+        Some(value) if value.is_empty() => None,
+        _ => Some(name),
+    }
+}
+
+/// The value parser of a name that cannot be empty (an agent, a session, a user).
+pub(crate) fn non_empty() -> clap::builder::NonEmptyStringValueParser {
+    clap::builder::NonEmptyStringValueParser::new()
 }
 
 /// Opens the toolbox of `caller` (see [`Toolbox`]) and shows its notes.

@@ -14,7 +14,13 @@ pub struct SkillsArgs {
     #[command(subcommand)]
     pub command: SkillsCommand,
     /// The agent whose published skills count too
-    #[arg(long, global = true, env = "GOCLAW_AGENT", hide_env_values = true)]
+    #[arg(
+        long,
+        global = true,
+        env = super::shared::env_unless_empty("GOCLAW_AGENT"),
+        value_parser = super::shared::non_empty(),
+        hide_env_values = true,
+    )]
     pub agent: Option<String>,
 }
 

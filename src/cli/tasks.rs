@@ -30,7 +30,8 @@ pub struct TasksArgs {
     #[arg(
         long = "as",
         global = true,
-        env = "GOCLAW_AGENT",
+        env = super::shared::env_unless_empty("GOCLAW_AGENT"),
+        value_parser = super::shared::non_empty(),
         hide_env_values = true
     )]
     pub agent: Option<String>,

@@ -27,7 +27,12 @@ pub enum ToolsCommand {
     /// The tools an agent may use: name, groups, risk, allowed
     List {
         /// The agent whose policy applies (a key of [agents] in config)
-        #[arg(long, env = "GOCLAW_AGENT", hide_env_values = true)]
+        #[arg(
+            long,
+            env = super::shared::env_unless_empty("GOCLAW_AGENT"),
+            value_parser = super::shared::non_empty(),
+            hide_env_values = true,
+        )]
         agent: Option<String>,
         /// Show the tools the policy removes too
         #[arg(long)]

@@ -269,6 +269,18 @@ const MAX_NAME_CHARS: usize = 255;
 /// A team's name: 1 to [`MAX_NAME_CHARS`] characters, not all white space, no control
 /// character (a line break in a name would split every line that shows it) nor one that hides
 /// or reorders text (a zero-width space would make a second `lead` look like the first).
+/// `system` is the name goclaw's own board events carry (recovery, a team run's dispatcher): an
+/// agent of that name would be taken for goclaw in every event it wrote.
+fn check_member(agent: &str) -> Result<()> {
+    if agent == board::SYSTEM {
+        return Err(Error::usage(format!(
+            "`{agent}` cannot be in a team: the board's own events are in that name"
+        ))
+        .with_hint("give the agent another key in config.toml"));
+    }
+    Ok(())
+}
+
 fn check_name(name: &str) -> Result<()> {
     if name.trim().is_empty() {
         return Err(Error::usage("a team needs a name"));
@@ -301,6 +313,14 @@ pub fn create(
     settings: Option<Value>,
 ) -> Result<Team> {
     check_name(name)?;
+    for agent in members
+        .iter()
+        .chain(reviewers)
+        .map(String::as_str)
+        .chain([lead])
+    {
+        check_member(agent)?;
+    }
     let mut s = json!({});
     if let Some(given) = settings {
         validate_settings(&given)?;
@@ -353,6 +373,7 @@ pub fn archive(db: Db<'_>, name: &str) -> Result<Team> {
 
 /// Adds (or changes the role of) a member.
 pub fn add_member(db: Db<'_>, team: &Team, agent: &str, role: &str) -> Result<()> {
+    check_member(agent)?;
     if team.is_lead(agent) {
         return Err(Error::conflict(format!(
             "`{agent}` is the lead of `{}`",

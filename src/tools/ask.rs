@@ -92,7 +92,7 @@ impl Tool for AskUser {
     ) -> ToolResult {
         let question = super::trimmed_arg(args, "question").to_string();
         if question.is_empty() {
-            return ToolResult::error("question is required");
+            return ToolResult::bad_args("question is required");
         }
         let choices: Vec<String> = args
             .get("choices")

@@ -393,7 +393,7 @@ impl Tool for CredentialedExec {
     ) -> ToolResult {
         let raw = super::trimmed_arg(args, "command");
         if raw.is_empty() {
-            return ToolResult::error("command is required");
+            return ToolResult::bad_args("command is required");
         }
         let ops = operators(raw);
         if !ops.is_empty() {

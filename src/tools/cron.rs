@@ -83,7 +83,7 @@ impl CronTool {
             .and_then(Value::as_str)
             .unwrap_or_default();
         if action.is_empty() {
-            return Ok(ToolResult::error("action parameter is required"));
+            return Ok(ToolResult::bad_args("action parameter is required"));
         }
         match action {
             "status" => status(ctx, store.db()),
@@ -91,7 +91,7 @@ impl CronTool {
             "add" => add(ctx, args, store.db()),
             "update" | "remove" | "run" | "runs" => {
                 let Some(key) = job_key(args) else {
-                    return Ok(ToolResult::error("jobId is required"));
+                    return Ok(ToolResult::bad_args("jobId is required"));
                 };
                 let job = owned(store.db(), ctx, &key)?;
                 match action {
@@ -101,7 +101,7 @@ impl CronTool {
                     _ => update(args, store.db(), &job),
                 }
             }
-            other => Ok(ToolResult::error(format!("unknown action: {other}"))),
+            other => Ok(ToolResult::bad_args(&format!("unknown action: {other}"))),
         }
     }
 }
@@ -132,7 +132,7 @@ fn list(ctx: &CallContext, conn: Db<'_>) -> Result<ToolResult> {
 /// `add`: a new job of the caller's, with the caller's tool list as its ceiling.
 fn add(ctx: &CallContext, args: &Map<String, Value>, conn: Db<'_>) -> Result<ToolResult> {
     let Some(job) = args.get("job").and_then(Value::as_object) else {
-        return Ok(ToolResult::error("job object is required"));
+        return Ok(ToolResult::bad_args("job object is required"));
     };
     let name = job
         .get("name")
@@ -140,10 +140,10 @@ fn add(ctx: &CallContext, args: &Map<String, Value>, conn: Db<'_>) -> Result<Too
         .unwrap_or_default()
         .trim();
     if name.is_empty() {
-        return Ok(ToolResult::error("job.name is required"));
+        return Ok(ToolResult::bad_args("job.name is required"));
     }
     let Some(schedule) = job.get("schedule") else {
-        return Ok(ToolResult::error("job.schedule is required"));
+        return Ok(ToolResult::bad_args("job.schedule is required"));
     };
     let schedule = match Schedule::parse(schedule, now_ms()) {
         Ok(s) => s,
@@ -151,7 +151,7 @@ fn add(ctx: &CallContext, args: &Map<String, Value>, conn: Db<'_>) -> Result<Too
     };
     let payload = match payload(job) {
         Ok(Some(p)) => p,
-        Ok(None) => return Ok(ToolResult::error("job.message is required")),
+        Ok(None) => return Ok(ToolResult::bad_args("job.message is required")),
         Err(e) => return Ok(ToolResult::error(e)),
     };
     if let Payload::Tool { tool, .. } = &payload

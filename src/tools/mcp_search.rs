@@ -45,7 +45,7 @@ impl Tool for McpToolSearch {
     fn execute(&self, ctx: &CallContext, args: &Map<String, Value>, _: &mut Store) -> ToolResult {
         let query = super::trimmed_arg(args, "query");
         if query.is_empty() {
-            return ToolResult::error("query parameter is required");
+            return ToolResult::bad_args("query parameter is required");
         }
         let max = args
             .get("max_results")

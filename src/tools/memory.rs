@@ -37,8 +37,7 @@ impl Tool for MemorySearch {
     ) -> ToolResult {
         let query = super::trimmed_arg(args, "query");
         if query.is_empty() {
-            // A call that names nothing to look for is the caller's mistake (usage, exit 2).
-            return ToolResult::from_error(&crate::error::Error::usage("query is required"));
+            return ToolResult::bad_args("query is required");
         }
         let max = args
             .get("maxResults")

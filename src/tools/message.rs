@@ -458,7 +458,7 @@ impl Tool for MessageTool {
         let channel = super::trimmed_arg(args, "channel");
         let text = args.get("text").and_then(Value::as_str).unwrap_or_default();
         if channel.is_empty() || text.trim().is_empty() {
-            return ToolResult::error("channel and text are required");
+            return ToolResult::bad_args("channel and text are required");
         }
         let topic = super::given_arg(args, "topic")
             .map(str::trim)

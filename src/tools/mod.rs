@@ -136,6 +136,12 @@ impl ToolResult {
             ..ToolResult::default()
         }
     }
+    /// The result of a call whose arguments are wrong (a required one missing or empty): the
+    /// caller's mistake, a usage error (exit 2) when a person or script made the call; the model
+    /// reads `message` as GoClaw words it.
+    pub fn bad_args(message: &str) -> ToolResult {
+        ToolResult::from_error(&crate::error::Error::usage(message))
+    }
     pub fn user(s: impl Into<String>) -> ToolResult {
         let s = s.into();
         ToolResult {

@@ -57,12 +57,12 @@ impl Tool for OpenaiCompatCall {
         let name = super::trimmed_arg(args, "provider");
         let path = super::trimmed_arg(args, "path");
         if name.is_empty() || path.is_empty() {
-            return ToolResult::error("provider and path are required");
+            return ToolResult::bad_args("provider and path are required");
         }
         let body = match args.get("body") {
             None | Some(Value::Null) => None,
             Some(b @ Value::Object(_)) => Some(b.clone()),
-            Some(_) => return ToolResult::error("body must be a JSON object"),
+            Some(_) => return ToolResult::bad_args("body must be a JSON object"),
         };
         let env = |k: &str| std::env::var(k).ok();
         if !ctx.providers.contains_key(name) && !["openai", "anthropic"].contains(&name) {

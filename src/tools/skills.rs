@@ -43,7 +43,7 @@ impl Tool for SkillSearch {
     ) -> ToolResult {
         let query = super::trimmed_arg(args, "query");
         if query.is_empty() {
-            return ToolResult::error("query parameter is required");
+            return ToolResult::bad_args("query parameter is required");
         }
         let max = args.get("max_results").and_then(Value::as_i64).unwrap_or(5);
         let all = match discover(ctx, store) {

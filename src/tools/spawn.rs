@@ -95,8 +95,8 @@ fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Resul
             }))
         }
         "steer" => steer(ctx, run, args, store),
-        "" => Ok(ToolResult::error("action parameter is required")),
-        other => Ok(ToolResult::error(format!(
+        "" => Ok(ToolResult::bad_args("action parameter is required")),
+        other => Ok(ToolResult::bad_args(&format!(
             "unknown action: {other} (use spawn, run, list, cancel or steer)"
         ))),
     }

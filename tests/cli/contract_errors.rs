@@ -540,3 +540,73 @@ fn an_exec_results_exit_is_there_for_scripts_and_people() {
         "{screen}"
     );
 }
+
+/// An empty `GOCLAW_*` variable counts as unset, as XDG's do (a script's `GOCLAW_SESSION=$S`
+/// with S unset is no session, not a session named ``); an empty flag is a usage error naming it.
+#[test]
+fn an_empty_variable_is_unset_and_an_empty_name_is_refused() {
+    let env = TestEnv::new();
+    std::fs::write(env.home().join("config.toml"), "[agents.lead]\n").unwrap();
+    let unset = env.ok(&["db", "path"]);
+    for var in ["GOCLAW_DB", "GOCLAW_CONFIG", "GOCLAW_WORKSPACE"] {
+        let o = env.cmd(&["db", "path"]).env(var, "").output().unwrap();
+        assert_eq!(code(&o), 0, "{var}=: {}", stderr(&o));
+        assert_eq!(json(&o)["path"], json(&unset)["path"], "{var}=");
+    }
+    let o = env
+        .cmd(&["tools", "list"])
+        .env("GOCLAW_AGENT", "")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "GOCLAW_AGENT=: {}", stderr(&o));
+    let o = env
+        .cmd(&["tools", "exec", "datetime", "{}"])
+        .env("GOCLAW_SESSION", "")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "GOCLAW_SESSION=: {}", stderr(&o));
+    for args in [
+        &["run", "--session", "", "hi"][..],
+        &["run", "--agent", "", "hi"],
+        &["run", "--user", "", "hi"],
+        &["tasks", "--as", "", "list"],
+        &["tools", "list", "--agent", ""],
+    ] {
+        let err = assert_error(&env.run(args), 2, "usage");
+        let flag = args.iter().find(|a| a.starts_with("--")).unwrap();
+        assert!(
+            err["message"].as_str().unwrap().contains(flag),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A tool called with a required argument missing, or one it cannot read, is the caller's
+/// mistake: exit 2, the model's text unchanged.
+#[test]
+fn a_tool_called_with_wrong_arguments_is_a_usage_error() {
+    let env = TestEnv::new();
+    for (tool, args, text) in [
+        ("read_file", "{}", "empty arguments (required: path)"),
+        (
+            "message",
+            r#"{"channel":"stdout","text":""}"#,
+            "channel and text are required",
+        ),
+        ("search", r#"{"pattern":"("}"#, "invalid regex"),
+        ("glob", r#"{"pattern":"a[" }"#, "invalid glob pattern"),
+    ] {
+        let err = assert_error(&env.run(&["tools", "exec", tool, args]), 2, "usage");
+        assert!(
+            err["message"].as_str().unwrap().contains(text),
+            "{tool}: {err}"
+        );
+        assert!(
+            err["details"]["result"]["for_llm"]
+                .as_str()
+                .unwrap()
+                .contains(text),
+            "{tool}: {err}"
+        );
+    }
+}

@@ -75,7 +75,7 @@ fn skill_search_scores_are_the_hand_computed_bm25(backend) {
         (0, "No skills found matching: kubernetes")
     );
     let (c, text) = tool(&env, "skill_search", r#"{"query":" "}"#, &[]);
-    assert_eq!((c, text.as_str()), (1, "query parameter is required"));
+    assert_eq!((c, text.as_str()), (2, "query parameter is required"));
     // The command line ranks the same way.
     let hits = list(&env.run(&["skills", "search", "pdf"]));
     assert_eq!(hits[0]["name"], "pdf-merge");

@@ -229,7 +229,11 @@ fn a_blocker_cancels_the_members_run_and_escalates_to_the_lead(backend) {
         stderr(&o)
     );
     let evs = events(&o);
+    // Every line, the team run's own and its runs', is a document of `goclaw schema event`.
+    let schema: Value = serde_json::from_slice(&goclaw(&env, &["schema", "event"]).stdout).unwrap();
+    let valid = jsonschema::validator_for(&schema).unwrap();
     for e in &evs {
+        assert!(valid.is_valid(e), "not an `event` document: {e}");
         assert_eq!(e["v"], 1, "{e}");
         assert!(e["ts"].as_i64().unwrap() > 0, "{e}");
     }
@@ -743,10 +747,14 @@ fn a_reviewer_rejects_a_result_and_the_member_revises_it_with_the_feedback(backe
     ));
     let kinds: Vec<String> = items_in(&events)
         .iter()
-        .map(|l| l["event"].as_str().unwrap().to_string())
-        .filter(|e| ["reviewed", "rejected", "approved"].contains(&e.as_str()))
+        .filter(|l| ["reviewed", "rejected", "approved"].contains(&l["event"].as_str().unwrap()))
+        .map(|l| format!("{} by {}", l["event"].as_str().unwrap(), l["actor"].as_str().unwrap()))
         .collect();
-    assert_eq!(kinds, ["reviewed", "rejected", "reviewed", "approved"]);
+    // The verdicts are in the reviewer's name (they were `system`'s).
+    assert_eq!(
+        kinds,
+        ["reviewed by w1", "rejected by rev", "reviewed by w1", "approved by rev"]
+    );
     // The member's second run was told why.
     let all = runs(&env);
     let second = all

@@ -55,8 +55,8 @@ fn exit_codes_of_tools_exec(backend) {
         5,
         "not_found",
     );
-    // The empty-arguments guard of the original.
-    let err = assert_error(&env.run(&["tools", "exec", "read_file"]), 1, "failed");
+    // The empty-arguments guard of the original: the caller's mistake, exit 2.
+    let err = assert_error(&env.run(&["tools", "exec", "read_file"]), 2, "usage");
     assert!(
         err["message"]
             .as_str()

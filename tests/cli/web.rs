@@ -327,7 +327,7 @@ fn web_search_reads_each_provider() {
     let (_, text) = call(&env, "web_search", r#"{"query":"rust","count":1}"#);
     assert!(!text.contains("\n2. "), "{text}");
     let (c, text) = call(&env, "web_search", r#"{"query":"  "}"#);
-    assert_eq!((c, text.as_str()), (1, "query parameter is required"));
+    assert_eq!((c, text.as_str()), (2, "query parameter is required"));
 
     let env = env_with(&format!(
         "[tools.web.search]\nprovider = \"searxng\"\nbase_url = \"{base}\"\n"

@@ -12,21 +12,27 @@ use crate::store::now_ms;
 use crate::team::board::Event as BoardEvent;
 
 /// One event of a team run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct TeamEvent {
+    /// The format's version (1).
     pub v: u32,
+    /// `team.started`, `team.dispatched`, `team.completed`, or `task.<event>` (a change on the
+    /// board, as `goclaw tasks events` names it).
     #[serde(rename = "type")]
+    #[schemars(regex(pattern = r"^(team\.(started|dispatched|completed)|task\.[a-z_]+)$"))]
     pub kind: String,
+    /// The team run's id.
     pub run_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub task_id: Option<String>,
     #[serde(flatten)]
     pub data: TeamEventData,
+    /// Unix milliseconds.
     pub ts: i64,
 }
 
 /// What an event says.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum TeamEventData {
     Started {

@@ -570,7 +570,9 @@ impl Dispatcher<'_> {
                 let verdict = row
                     .filter(|r| r.status == "completed")
                     .map(|r| parse_review(r.content.as_deref().unwrap_or("")));
-                let mut b = Board::system(self.store.db(), self.team.clone());
+                // The reviewer's verdict, in its name (goclaw applies it: a reviewer who is not
+                // the lead may not approve by hand).
+                let mut b = Board::for_run_of(self.store.db(), self.team.clone(), &e.started.agent);
                 match verdict {
                     Some(Review::Approved) => {
                         b.approve(task_id)?;

@@ -33,8 +33,7 @@ impl Board<'_> {
         // A member's request waits for the lead's approval unless the team dispatches them
         // (`member_requests.auto_dispatch`): members cannot keep a dispatcher busy with their
         // own tasks.
-        let held_for_approval = !team.is_lead(&actor)
-            && actor != SYSTEM
+        let held_for_approval = !self.may_lead()
             && team.setting("member_requests.auto_dispatch").as_bool() != Some(true);
         let status = if new.require_approval || held_for_approval {
             "in_review"
@@ -98,7 +97,7 @@ impl Board<'_> {
                 "the dedupe key is empty: give a key, or leave --dedupe-key out",
             ));
         }
-        if !self.team.is_lead(&self.actor) {
+        if !self.may_lead() {
             let requests = self
                 .team
                 .setting("member_requests.enabled")

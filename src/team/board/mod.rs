@@ -146,7 +146,12 @@ pub struct Recovered {
 pub struct Board<'s> {
     db: Db<'s>,
     pub team: Team,
+    /// Who the board's events name.
     pub actor: String,
+    /// Whether goclaw itself acts (a team run's dispatcher, or a verdict it applies for its
+    /// reviewer's run): it may do what the lead may whatever `actor` is. A flag, not a name, so an
+    /// agent called `system` gets no more than any member.
+    goclaw: bool,
 }
 
 const COLUMNS: &str =
@@ -295,6 +300,7 @@ impl<'s> Board<'s> {
             db,
             team,
             actor: actor.to_string(),
+            goclaw: false,
         })
     }
 
@@ -305,7 +311,24 @@ impl<'s> Board<'s> {
             db,
             team,
             actor: SYSTEM.to_string(),
+            goclaw: true,
         }
+    }
+
+    /// The board as goclaw acts on it for `member`'s run (a team run applying its reviewer's
+    /// verdict): the system's rights, the events in `member`'s name.
+    pub fn for_run_of(db: Db<'s>, team: Team, member: &str) -> Board<'s> {
+        Board {
+            db,
+            team,
+            actor: member.to_string(),
+            goclaw: true,
+        }
+    }
+
+    /// Whether the actor may do what the lead may.
+    fn may_lead(&self) -> bool {
+        self.goclaw || self.team.is_lead(&self.actor)
     }
 
     /// A write's transaction (`BEGIN IMMEDIATE`: two workers never both win), which first
@@ -354,7 +377,7 @@ impl<'s> Board<'s> {
     }
 
     fn require_lead(&self, action: &str) -> Result<()> {
-        if !self.team.is_lead(&self.actor) && self.actor != SYSTEM {
+        if !self.may_lead() {
             return Err(Error::denied(format!(
                 "only the team lead ({}) can {action}",
                 self.team.lead

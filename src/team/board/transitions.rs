@@ -212,7 +212,7 @@ impl Board<'_> {
         if result.trim().is_empty() {
             return Err(Error::usage("complete needs a result"));
         }
-        if !self.team.is_lead(&self.actor) && self.actor != SYSTEM {
+        if !self.may_lead() {
             if self.team.setting("require_review").as_bool() == Some(true) {
                 return Err(Error::denied(format!(
                     "team `{}` requires review: submit the result for review instead (review)",

@@ -252,7 +252,7 @@ impl Tool for ExecTool {
     ) -> ToolResult {
         let command = command_arg(args);
         if command.is_empty() {
-            return ToolResult::error("command is required");
+            return ToolResult::bad_args("command is required");
         }
         let cwd = match working_dir(ctx, args) {
             Ok(c) => c,

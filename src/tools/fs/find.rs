@@ -154,7 +154,7 @@ impl Tool for Search {
 fn search(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let pattern = str_arg(args, "pattern").unwrap_or_default();
     if pattern.is_empty() {
-        return Err(ToolResult::error("pattern is required"));
+        return Err(ToolResult::bad_args("pattern is required"));
     }
     let mode = str_arg(args, "output_mode").unwrap_or("content");
     let max = num_arg(args, "max_results")
@@ -249,11 +249,11 @@ fn search_matchers(
         .multi_line(bool_arg(args, "multiline"))
         .dot_matches_new_line(bool_arg(args, "multiline"))
         .build(pattern)
-        .map_err(|e| ToolResult::error(format!("invalid regex: {e}")))?;
+        .map_err(|e| ToolResult::bad_args(&format!("invalid regex: {e}")))?;
     let include = match str_arg(args, "include") {
         Some(g) => Some(
             globset::Glob::new(g)
-                .map_err(|e| ToolResult::error(format!("invalid include glob: {e}")))?
+                .map_err(|e| ToolResult::bad_args(&format!("invalid include glob: {e}")))?
                 .compile_matcher(),
         ),
         None => None,

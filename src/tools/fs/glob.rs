@@ -62,7 +62,7 @@ impl Tool for Glob {
 fn glob(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let pattern = str_arg(args, "pattern").unwrap_or_default();
     if pattern.is_empty() {
-        return Err(ToolResult::error("pattern is required"));
+        return Err(ToolResult::bad_args("pattern is required"));
     }
     let max = num_arg(args, "max_results")
         .filter(|&n| n > 0)
@@ -172,7 +172,7 @@ fn relative_pattern(pattern: &str, start: &Path) -> Result<String, ToolResult> {
 /// its modification time.
 fn glob_once(ws: &Workspace, start: &Path, pattern: &str) -> Result<Vec<GlobHit>, ToolResult> {
     let invalid =
-        |e: globset::Error| ToolResult::error(format!("invalid glob pattern {pattern:?}: {e}"));
+        |e: globset::Error| ToolResult::bad_args(&format!("invalid glob pattern {pattern:?}: {e}"));
     let glob = globset::GlobBuilder::new(pattern)
         .literal_separator(true)
         .build()

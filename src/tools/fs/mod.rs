@@ -86,7 +86,7 @@ impl From<FsError> for ToolResult {
 fn required_path(args: &Map<String, Value>) -> Result<&str, ToolResult> {
     str_arg(args, "path")
         .filter(|p| !p.is_empty())
-        .ok_or_else(|| ToolResult::error("path is required"))
+        .ok_or_else(|| ToolResult::bad_args("path is required"))
 }
 
 fn fail(e: FsError) -> ToolResult {

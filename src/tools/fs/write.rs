@@ -126,7 +126,7 @@ fn edit(ctx: &CallContext, args: &Map<String, Value>) -> Step {
     let old = str_arg(args, "old_string").unwrap_or_default();
     let new = str_arg(args, "new_string").unwrap_or_default();
     if old.is_empty() {
-        return Err(ToolResult::error("old_string is required"));
+        return Err(ToolResult::bad_args("old_string is required"));
     }
     if old == new {
         return Err(ToolResult::error("old_string and new_string are identical"));
@@ -241,7 +241,7 @@ fn move_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
         str_arg(args, "destination").unwrap_or_default(),
     );
     if src.is_empty() || dst.is_empty() {
-        return Err(ToolResult::error("source and destination are required"));
+        return Err(ToolResult::bad_args("source and destination are required"));
     }
     let ws = workspace(ctx)?;
     let from = ws.target(src, false)?;

@@ -113,12 +113,12 @@ impl CallEnd {
     }
 
     /// Ended with a tool error the model should see (not a refusal).
-    pub fn tool_error(message: impl Into<String>) -> CallEnd {
+    pub fn tool_error(result: ToolResult) -> CallEnd {
         CallEnd {
             status: Status::Error,
-            result: Some(ToolResult::error(message)),
+            kind: result.error_kind,
+            result: Some(result),
             message: None,
-            kind: None,
         }
     }
 

@@ -21,10 +21,10 @@ fn arguments_stage(tool: &dyn Tool, args: &Map<String, Value>) -> Option<CallEnd
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     if args.is_empty() && !required.is_empty() {
-        return Some(CallEnd::tool_error(format!(
+        return Some(CallEnd::tool_error(ToolResult::bad_args(&format!(
             "Tool call had empty arguments (required: {}). This usually means your previous response was too long for the API to include tool parameters. Try again with shorter content — split into smaller parts if needed.",
             required.join(", ")
-        )));
+        ))));
     }
     let e = crate::tools::schema::validate(&schema, args).err()?;
     Some(CallEnd::stop(
@@ -322,7 +322,9 @@ impl<'a> Gate<'a> {
                     )
                 },
             )),
-            OnAsk::Fail => Some(CallEnd::tool_error(format!("approval required: {reason}"))),
+            OnAsk::Fail => Some(CallEnd::tool_error(ToolResult::error(format!(
+                "approval required: {reason}"
+            )))),
         })
     }
 }

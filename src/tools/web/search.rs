@@ -305,7 +305,7 @@ impl Tool for WebSearch {
     ) -> ToolResult {
         let query = crate::tools::trimmed_arg(args, "query");
         if query.is_empty() {
-            return ToolResult::error("query parameter is required");
+            return ToolResult::bad_args("query parameter is required");
         }
         let cfg = &ctx.web.search;
         let count = args

@@ -261,3 +261,52 @@ fn the_lead_retries_a_failed_task_back_to_pending_but_not_an_unfinished_one() {
     assert_eq!(back.status, "blocked");
     assert_eq!(back.blocked_by, vec![prereq.identifier.clone()]);
 }
+
+#[test]
+fn a_team_runs_verdict_is_in_its_reviewers_name_and_an_agent_called_system_has_no_lead_rights() {
+    let mut fx = fixture();
+    let t = fx.task("feature");
+    fx.board("w1").claim(&t.id).unwrap();
+    fx.board("w1").review(&t.id, Some("draft")).unwrap();
+    // The reviewer may not approve by hand; goclaw applies its run's verdict in its name.
+    expect_err(
+        fx.board("rev").approve(&t.id),
+        ErrorKind::Denied,
+        "only the team lead",
+    );
+    let db = fx.store.db();
+    Board::for_run_of(db, fx.team.clone(), "rev")
+        .reject(&t.id, "add examples")
+        .unwrap();
+    assert!(
+        fx.events_of(&t.id)
+            .iter()
+            .any(|e| e.event == "rejected" && e.actor == "rev")
+    );
+
+    // A store from before `system` was refused as a member: the name gives no rights.
+    fx.store
+        .db()
+        .execute(
+            "INSERT INTO team_members (team_id, agent, role, added_at) VALUES (?1, 'system', 'member', '0')",
+            crate::db_params![fx.team.id],
+        )
+        .unwrap();
+    let team = crate::team::get(fx.store.db(), "dev").unwrap();
+    let held = fx.task("held");
+    fx.board("w2").claim(&held.id).unwrap();
+    fx.board("w2").review(&held.id, Some("done")).unwrap();
+    expect_err(
+        Board::open(fx.store.db(), team.clone(), "system")
+            .unwrap()
+            .approve(&held.id),
+        ErrorKind::Denied,
+        "only the team lead",
+    );
+    // And a new one is refused.
+    expect_err(
+        crate::team::add_member(fx.store.db(), &team, "system", "member"),
+        ErrorKind::Usage,
+        "cannot be in a team",
+    );
+}
