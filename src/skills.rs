@@ -108,22 +108,57 @@ fn unquote(v: &str) -> String {
     v.to_string()
 }
 
-/// The skill in `dir`, if it holds a SKILL.md with a name. A SKILL.md that is a symlink out of
-/// its directory is not a skill (use_skill would otherwise read any file it points at).
-pub fn read_dir_skill(dir: &Path, source: &str) -> Option<Skill> {
+/// What a directory under a skills root or published as a skill holds.
+enum InDir {
+    Skill(Skill),
+    /// No SKILL.md: not meant as a skill.
+    Nothing,
+    /// A SKILL.md goclaw cannot use, and why.
+    Unusable(String),
+}
+
+/// A SKILL.md goclaw found and left out, and why (shown by `goclaw skills list`: a skill
+/// without a name would otherwise just be missing).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Skipped {
+    pub location: PathBuf,
+    pub why: String,
+}
+
+/// The skill in `dir`: its SKILL.md must give a name. A SKILL.md that is a symlink out of its
+/// directory is not a skill (use_skill would otherwise read any file it points at).
+fn read_dir_skill(dir: &Path, source: &str) -> InDir {
     let location = dir.join("SKILL.md");
-    let real_dir = std::fs::canonicalize(dir).ok()?;
-    if !std::fs::canonicalize(&location)
-        .ok()?
-        .starts_with(&real_dir)
-    {
-        return None;
+    if std::fs::symlink_metadata(&location).is_err() {
+        return InDir::Nothing;
     }
-    let text = std::fs::read_to_string(&location).ok()?;
-    let (name, description) = front_matter(&text)?;
-    Some(Skill {
+    let inside = std::fs::canonicalize(dir).and_then(|real_dir| {
+        std::fs::canonicalize(&location).map(|real| real.starts_with(&real_dir))
+    });
+    match inside {
+        Ok(true) => {}
+        Ok(false) => return InDir::Unusable("it is a link out of its directory".into()),
+        Err(e) => return InDir::Unusable(format!("cannot be read: {e}")),
+    }
+    let text = match std::fs::read_to_string(&location) {
+        Ok(t) => t,
+        Err(e) => return InDir::Unusable(format!("cannot be read: {e}")),
+    };
+    let Some((name, description)) = front_matter(&text) else {
+        return InDir::Unusable(
+            if text.lines().next().map(str::trim) == Some("---") {
+                "its front matter gives no `name`"
+            } else {
+                "it has no front matter (a first line `---`, then `name:` and `description:`)"
+            }
+            .into(),
+        );
+    };
+    InDir::Skill(Skill {
         name,
-        slug: dir.file_name()?.to_string_lossy().into_owned(),
+        slug: dir
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         description,
         location,
         base_dir: dir.to_path_buf(),
@@ -134,11 +169,37 @@ pub fn read_dir_skill(dir: &Path, source: &str) -> Option<Skill> {
 /// Every skill the roots and the store hold for `agent` (published ones of other agents are
 /// not seen), first one of a name wins.
 pub fn discover(roots: &[PathBuf], db: Db<'_>, agent: Option<&str>) -> Result<Vec<Skill>> {
+    Ok(survey(roots, db, agent)?.0)
+}
+
+/// [`discover`], with the SKILL.md files left out and why: unusable, or a name an earlier skill
+/// has.
+pub fn survey(
+    roots: &[PathBuf],
+    db: Db<'_>,
+    agent: Option<&str>,
+) -> Result<(Vec<Skill>, Vec<Skipped>)> {
     let mut found: Vec<Skill> = Vec::new();
-    let push = |s: Skill, found: &mut Vec<Skill>| {
-        if !found.iter().any(|f| f.name == s.name) {
-            found.push(s);
-        }
+    let mut skipped = Vec::new();
+    let mut look = |dir: &Path, source: &str| match read_dir_skill(dir, source) {
+        InDir::Skill(s) => match found.iter().find(|f| f.name == s.name) {
+            // A published directory that is under a root too.
+            Some(first) if same_dir(&first.base_dir, &s.base_dir) => {}
+            Some(first) => skipped.push(Skipped {
+                why: format!(
+                    "its name `{}` is the skill's at {}",
+                    s.name,
+                    first.location.display()
+                ),
+                location: s.location,
+            }),
+            None => found.push(s),
+        },
+        InDir::Nothing => {}
+        InDir::Unusable(why) => skipped.push(Skipped {
+            location: dir.join("SKILL.md"),
+            why,
+        }),
     };
     for root in roots {
         let Ok(entries) = std::fs::read_dir(root) else {
@@ -151,17 +212,17 @@ pub fn discover(roots: &[PathBuf], db: Db<'_>, agent: Option<&str>) -> Result<Ve
             .collect();
         dirs.sort();
         for d in dirs {
-            if let Some(s) = read_dir_skill(&d, "root") {
-                push(s, &mut found);
-            }
+            look(&d, "root");
         }
     }
     for dir in published(db, agent)? {
-        if let Some(s) = read_dir_skill(&dir, "published") {
-            push(s, &mut found);
-        }
+        look(&dir, "published");
     }
-    Ok(found)
+    Ok((found, skipped))
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
 }
 
 fn published(db: Db<'_>, agent: Option<&str>) -> Result<Vec<PathBuf>> {
@@ -176,12 +237,18 @@ fn published(db: Db<'_>, agent: Option<&str>) -> Result<Vec<PathBuf>> {
 pub fn publish(db: Db<'_>, dir: &Path, agent: &str) -> Result<Skill> {
     let dir = std::fs::canonicalize(dir)
         .map_err(|e| Error::not_found(format!("{}: {e}", dir.display())))?;
-    let skill = read_dir_skill(&dir, "published").ok_or_else(|| {
-        Error::usage(format!(
-            "{} has no SKILL.md with a `name` in its front matter",
-            dir.display()
-        ))
-    })?;
+    let skill = match read_dir_skill(&dir, "published") {
+        InDir::Skill(s) => s,
+        InDir::Nothing => {
+            return Err(Error::usage(format!("{} has no SKILL.md", dir.display())));
+        }
+        InDir::Unusable(why) => {
+            return Err(Error::usage(format!(
+                "{}'s SKILL.md is not a skill: {why}",
+                dir.display()
+            )));
+        }
+    };
     db.execute(
         "INSERT INTO published_skills (dir, name, agent, published_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (dir) DO UPDATE SET name = excluded.name, agent = excluded.agent",

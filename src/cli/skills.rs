@@ -52,7 +52,15 @@ fn all(ctx: &Context, agent: Option<&str>) -> Result<Vec<Skill>> {
         s.config_path.parent().unwrap_or(std::path::Path::new(".")),
     );
     let store = ctx.any_store()?;
-    skills::discover(&roots, store.db(), agent)
+    let (found, skipped) = skills::survey(&roots, store.db(), agent)?;
+    for s in skipped {
+        ctx.out.warn(&format!(
+            "{} is not a skill: {}",
+            s.location.display(),
+            s.why
+        ));
+    }
+    Ok(found)
 }
 
 pub fn run(ctx: &Context, args: SkillsArgs) -> Result<Status> {

@@ -138,6 +138,19 @@ fn roots_in_order_and_published_skills_per_agent(backend) {
         .collect();
     assert_eq!(names, ["pdf", "image", "pdf-merge", "global-only"]);
     assert_eq!(list[0]["description"], "export tool");
+    // What is left out is said, and why.
+    env.write("skills/d-plain/SKILL.md", "# no front matter\n");
+    env.write("skills/e-nameless/SKILL.md", "---\ndescription: x\n---\n");
+    let o = env.run(&["skills", "list"]);
+    assert_eq!(crate::util::list(&o).as_array().unwrap().len(), 4);
+    let err = stderr(&o);
+    for said in [
+        "d-plain/SKILL.md is not a skill: it has no front matter",
+        "e-nameless/SKILL.md is not a skill: its front matter gives no `name`",
+        "pdf-again/SKILL.md is not a skill: its name `pdf` is the skill's at ",
+    ] {
+        assert!(err.contains(said), "{said}: {err}");
+    }
 
     // publish_skill: a directory of the workspace, seen by the publishing agent only.
     skill(
