@@ -555,6 +555,7 @@ fn suggestion(e: &clap::Error) -> Option<String> {
 pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
     let g = &cli.global;
     let out = Output::new(g.json, g.human, g.quiet, g.verbose);
+    crate::store::db::on_connect(signals::cancel_statements_on_signal);
     let given = |id: &str, value: &Option<PathBuf>| {
         value.as_ref().map(|p| Given {
             path: p.clone(),

@@ -173,6 +173,7 @@ pub(crate) fn watch_signals(
     cancel: std::sync::Arc<crate::agent::Cancel>,
 ) -> Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
+    super::signals::stops_itself();
     let _guard = rt.enter();
     let mut watched = Vec::new();
     for why in super::signals::stopping() {

@@ -8,6 +8,52 @@
 
 use crate::tools::{SignalFlag, Stopped};
 
+/// Whether the command watches the signals itself ([`watch`], a run's watcher), and so stops
+/// its own statements: [`cancel_statements_on_signal`] then leaves them to it.
+static STOPS_ITSELF: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Notes that the command watches the signals itself.
+pub(super) fn stops_itself() {
+    STOPS_ITSELF.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// A command on a PostgreSQL store that does not watch the signals itself (`db query`, `tasks
+/// create`, `team list`) ended by a signal at once, and the statement it ran went on in the
+/// server: a `db query` for up to its timeout, a wait for a lock still queued. Here a signal
+/// first asks the server to cancel what this process runs (given up after half a second: a
+/// server that does not answer cannot hold the command), then ends the process by the signal,
+/// as before. Installed once, when such a store is opened.
+pub(super) fn cancel_statements_on_signal() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let numbers: Vec<i32> = stopping()
+            .into_iter()
+            .filter_map(|s| s.signal().map(|sig| sig as i32))
+            .collect();
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(numbers) else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("pg-signals".into())
+            .spawn(move || {
+                for number in signals.forever() {
+                    if STOPS_ITSELF.load(std::sync::atomic::Ordering::SeqCst) {
+                        continue;
+                    }
+                    let (done, cancelled) = std::sync::mpsc::channel();
+                    std::thread::spawn(move || {
+                        crate::store::db::cancel_statements();
+                        let _ = done.send(());
+                    });
+                    let _ = cancelled.recv_timeout(std::time::Duration::from_millis(500));
+                    let _ = signal_hook::low_level::emulate_default_handler(number);
+                    // A signal whose default is not to end the process: still the command's end.
+                    std::process::exit(128 + number);
+                }
+            });
+    });
+}
+
 /// The first stopping signal this process received, whichever watcher saw it.
 static RECEIVED: std::sync::LazyLock<SignalFlag> = std::sync::LazyLock::new(SignalFlag::default);
 
@@ -51,6 +97,7 @@ pub fn stopping() -> Vec<Stopped> {
 /// the command starts (a cron job's `goclaw run`, a message channel's command), which then
 /// could not be stopped by either signal; a handler is reset by exec.
 pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
+    stops_itself();
     let numbers: Vec<i32> = stopping()
         .into_iter()
         .filter_map(|s| s.signal().map(|sig| sig as i32))

@@ -265,7 +265,8 @@ impl PgStore {
         let tx = self.db().transaction(Begin::Read)?;
         tx.execute_batch(&format!(
             "SET LOCAL statement_timeout = {}",
-            time.as_millis().max(1)
+            // PostgreSQL's most (24.8 days); longer is as good as for ever.
+            time.as_millis().clamp(1, i32::MAX as u128)
         ))?;
         if blank(sql) {
             return Err(Error::usage("db query: the SQL holds no statement"));
@@ -283,27 +284,26 @@ impl PgStore {
             )));
         }
         let values: Vec<Value> = params.iter().map(|p| Value::Text(p.clone())).collect();
-        let rows = client
-            .borrow_mut()
-            .query(&stmt, &values)
-            .map_err(|e| timed_out(e, time))?;
         let mut bytes = 0u64;
-        for r in rows {
-            let mut obj = serde_json::Map::new();
-            for (name, value) in columns.iter().zip(r.into_values()) {
-                let json = to_json(value);
-                bytes += json.to_string().len() as u64;
-                if bytes > max_bytes {
-                    return Err(Error::new(
-                        ErrorKind::Limited,
-                        format!("db query: the result is larger than {max_bytes} bytes"),
-                    )
-                    .with_hint("select less, or raise --max-bytes"));
+        client
+            .borrow_mut()
+            .query_each(&stmt, &values, |r| {
+                let mut obj = serde_json::Map::new();
+                for (name, value) in columns.iter().zip(r.into_values()) {
+                    let json = to_json(value);
+                    bytes += json.to_string().len() as u64;
+                    if bytes > max_bytes {
+                        return Err(Error::new(
+                            ErrorKind::Limited,
+                            format!("db query: the result is larger than {max_bytes} bytes"),
+                        )
+                        .with_hint("select less, or raise --max-bytes"));
+                    }
+                    obj.insert(name.clone(), json);
                 }
-                obj.insert(name.clone(), json);
-            }
-            row(obj)?;
-        }
+                row(obj)
+            })
+            .map_err(|e| timed_out(e, time))?;
         // Never committed: whatever a function called in it did (a large object made or
         // removed, a setting changed) goes with the transaction, so the store is as it was.
         drop(tx);

@@ -640,6 +640,21 @@ fn a_signal_or_a_zero_timeout_ends_a_wait_on_a_lock() {
             "{args:?} took {:?} after SIGINT",
             sent.elapsed()
         );
+        // Its statement ended in the server too, not only the process (`team list` has no
+        // signal handling of its own: its wait for the lock stayed queued there).
+        let waiting = format!(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'goclaw' \
+             AND datname = '{}' AND state = 'active'",
+            pg.name
+        );
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while pg.psql(&pg.name, &waiting) != "0" {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{args:?}: its statement still runs in the server"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
     let _ = holder.kill();
     let _ = holder.wait();
@@ -1265,4 +1280,58 @@ fn doctor_checks_the_mcp_servers_of_a_postgres_store() {
         .find(|c| c["area"] == "mcp" && c["name"] == "kept")
         .unwrap_or_else(|| panic!("no check of the stored server: {report}"));
     assert_eq!(kept["status"], "fail", "{report}");
+}
+
+/// `db query` streams its rows: a result over `--max-bytes` is refused without being read
+/// whole (it was, to 1.4 GB, before the limit was checked), and a reader that stops early
+/// cancels the statement. Every session ends a transaction it leaves idle (a client stopped
+/// inside one held its locks for ever).
+#[test]
+fn a_large_query_streams_and_a_session_never_idles_in_a_transaction() {
+    let Some(env) = TestEnv::on(Backend::Postgres) else {
+        return;
+    };
+    let pg = env.pg().unwrap();
+    let mut child = env
+        .std_cmd(&[
+            "db",
+            "query",
+            "--max-bytes",
+            "1000",
+            "select generate_series(1, 3000000) as n",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut peak = 0;
+    while child.try_wait().unwrap().is_none() {
+        peak = peak.max(peak_kib(child.id()).unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(4));
+    assert!(peak < 200_000, "peak {peak} KiB");
+
+    let mut child = env
+        .std_cmd(&["db", "query", "select generate_series(1, 50000000) as n"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 8];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    let running = format!(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = '{}' AND query LIKE '%generate_series%' \
+         AND state = 'active' AND application_name = 'goclaw'",
+        pg.name
+    );
+    assert_eq!(pg.psql(&pg.name, &running), "0");
+
+    let o = env.ok(&[
+        "db",
+        "query",
+        "select current_setting('idle_in_transaction_session_timeout') as idle",
+    ]);
+    assert_eq!(json(&o)["idle"], "30s");
 }

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 
 use crate::error::{Error, ErrorKind, Result};
 
-pub use pg::{PgConnect, cancel_queries};
+pub use pg::{PgConnect, cancel_queries, cancel_statements, on_connect};
 
 /// Which SQL the connection speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -96,13 +96,47 @@ pub fn cancel_queries(kind: crate::error::ErrorKind) {
         std::sync::atomic::Ordering::SeqCst,
     );
     for (token, tls) in stuck {
-        let _ = match tls {
-            None => token.cancel_query(postgres::NoTls),
-            Some(tls) => token.cancel_query(tokio_postgres_rustls::MakeRustlsConnect::new(
-                (*tls).clone(),
-            )),
-        };
+        cancel(&token, tls);
     }
+}
+
+/// Asks the server to cancel every statement this process's connections run, now (the
+/// process is about to end by a signal).
+pub fn cancel_statements() {
+    let running: Vec<_> = match OPEN.lock() {
+        Ok(open) => open
+            .iter()
+            .filter(|c| c.busy.load(std::sync::atomic::Ordering::SeqCst) != 0)
+            .map(|c| (c.token.clone(), c.tls.clone()))
+            .collect(),
+        Err(_) => return,
+    };
+    for (token, tls) in running {
+        cancel(&token, tls);
+    }
+}
+
+/// Asks the server to cancel what the connection in `slot` is running.
+fn cancel_slot(slot: u64) {
+    let canceller = match OPEN.lock() {
+        Ok(open) => open
+            .iter()
+            .find(|c| c.slot == slot)
+            .map(|c| (c.token.clone(), c.tls.clone())),
+        Err(_) => None,
+    };
+    if let Some((token, tls)) = canceller {
+        cancel(&token, tls);
+    }
+}
+
+fn cancel(token: &postgres::CancelToken, tls: Option<std::sync::Arc<rustls::ClientConfig>>) {
+    let _ = match tls {
+        None => token.cancel_query(postgres::NoTls),
+        Some(tls) => token.cancel_query(tokio_postgres_rustls::MakeRustlsConnect::new(
+            (*tls).clone(),
+        )),
+    };
 }
 
 /// How long a statement running when a signal came may go on before it is cancelled.
@@ -126,8 +160,45 @@ impl Drop for Client {
     }
 }
 
+/// What to do when this process connects (the command line's signal handling for statements
+/// run in the server), set once by whoever assembles the process.
+static ON_CONNECT: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Calls `hook` at every connection this process makes, before it is made.
+pub fn on_connect(hook: fn()) {
+    let _ = ON_CONNECT.set(hook);
+}
+
 impl PgConnect {
+    /// The settings of every session, in the startup packet (no round trip of its own), after
+    /// the URL's own `options`, which win:
+    /// - `lock_timeout`, the busy timeout. PostgreSQL takes 0 for "for ever", where SQLite's
+    ///   busy timeout of 0 does not wait: 1 ms is the least it takes.
+    /// - `idle_in_transaction_session_timeout`: a client stopped inside a transaction (a
+    ///   suspended laptop, a dropped link, `kill -STOP`) held its locks for ever, and every other
+    ///   machine's write to that board timed out. goclaw never waits inside a transaction, so
+    ///   30 s idle (or three busy timeouts, if longer) ends such a session and frees its locks.
+    fn session_options(&self, given: Option<&str>) -> String {
+        let ms = |d: std::time::Duration| d.as_millis().clamp(1, i32::MAX as u128);
+        let idle = (self.connect_timeout * 3).max(std::time::Duration::from_secs(30));
+        let mut options = given.unwrap_or_default().to_string();
+        for (name, value) in [
+            ("lock_timeout", ms(self.connect_timeout)),
+            ("idle_in_transaction_session_timeout", ms(idle)),
+        ] {
+            if !options.contains(name) {
+                options = format!("{options} -c {name}={value}")
+                    .trim_start()
+                    .to_string();
+            }
+        }
+        options
+    }
+
     pub fn connect(&self) -> Result<Client> {
+        if let Some(hook) = ON_CONNECT.get() {
+            hook();
+        }
         let password = location::password(&self.url, self.password_env.as_deref());
         let scrub = |m: &str| self.url.scrub(m, password.as_deref());
         let mode = self.url.tls_mode();
@@ -151,17 +222,7 @@ impl PgConnect {
         }
         config.connect_timeout(self.connect_timeout);
         config.application_name("goclaw");
-        // In the startup packet: no round trip of its own. The URL's own `options` are kept,
-        // and a `lock_timeout` among them wins. PostgreSQL takes 0 for "for ever", where
-        // SQLite's busy timeout of 0 does not wait: 1 ms is the least it takes.
-        let ms = self.connect_timeout.as_millis().clamp(1, i32::MAX as u128);
-        let lock_timeout = format!("-c lock_timeout={ms}");
-        let options = match config.get_options() {
-            Some(given) if given.contains("lock_timeout") => given.to_string(),
-            Some(given) => format!("{given} {lock_timeout}"),
-            None => lock_timeout,
-        };
-        config.options(&options);
+        config.options(&self.session_options(config.get_options()));
         // The client bounds the TCP connect only: a server that accepts and never answers the
         // login would hold the command for ever. The login runs on a thread of its own, and is
         // given up (the thread ends with the process) after the connect timeout and 5 s more.
@@ -255,6 +316,41 @@ impl Client {
                     .map(|values| Row { values })
             })
             .collect()
+    }
+
+    /// Runs `sql` and calls `each` with every row as it arrives: nothing is kept, so a large
+    /// result streams in bounded memory (the client reads the socket only as rows are taken).
+    /// When `each` stops it (an error: a limit reached, a closed pipe), the statement is
+    /// cancelled, not read to its end.
+    pub fn query_each<S: postgres::ToStatement + ?Sized>(
+        &mut self,
+        sql: &S,
+        values: &[Value],
+        mut each: impl FnMut(Row) -> Result<()>,
+    ) -> Result<()> {
+        let params = values.iter().map(|v| v as &(dyn ToSql + Sync));
+        let url = self.url.clone();
+        let password = self.password.clone();
+        let error =
+            |e: &postgres::Error| super::pg_error(e, &|m| url.scrub(m, password.as_deref()));
+        let slot = self.slot;
+        self.busy(|c| {
+            let mut rows = c.query_raw(sql, params).map_err(|e| error(&e))?;
+            loop {
+                let row = match rows.next() {
+                    Ok(Some(row)) => row,
+                    Ok(None) => return Ok(()),
+                    Err(e) => return Err(error(&e)),
+                };
+                let values = (0..row.len())
+                    .map(|i| row.try_get::<_, Value>(i).map_err(|e| error(&e)))
+                    .collect::<Result<Vec<_>>>();
+                if let Err(stop) = values.and_then(|values| each(Row { values })) {
+                    cancel_slot(slot);
+                    return Err(stop);
+                }
+            }
+        })
     }
 
     /// Waits up to `timeout` for a notification on a channel this connection listens to
