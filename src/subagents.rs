@@ -145,8 +145,8 @@ fn refusal(db: Db<'_>, c: &NewChild, l: &Limits, now: i64) -> Result<Option<Stri
     let active = |filter: &str, arg: Option<&str>| -> Result<u32> {
         let q = format!(
             "SELECT count(*) FROM subagents s LEFT JOIN runs r ON r.id = s.run_id
-             WHERE ((s.status IN ('spawning', 'started') AND r.id IS NULL AND s.created_at > ?1)
-                    OR (s.status = 'started' AND r.status = 'running'))
+             WHERE s.status IN ('spawning', 'started')
+               AND ((r.id IS NULL AND s.created_at > ?1) OR r.status = 'running')
                {filter}"
         );
         let n: i64 = db.query_row(&q, db_params![now - SPAWN_GRACE_MS, arg], |r| r.get(0))?;
@@ -443,6 +443,33 @@ mod tests {
             .unwrap();
         assert_eq!(children(s.db(), "p2").unwrap()[0].status, "failed");
         reserve(s.db(), &new("c0", "p2", 0), &l).unwrap();
+    }
+
+    /// A child whose run row is written (running) before its parent records it started is
+    /// still counted: several spawns in one response let 7 of 5 through.
+    #[test]
+    fn a_child_running_before_its_spawn_is_recorded_started_counts() {
+        let (_d, s) = store();
+        let l = Limits {
+            max_children_per_agent: 1,
+            ..Limits::default()
+        };
+        reserve(s.db(), &new("fast", "p", 0), &l).unwrap();
+        s.conn()
+            .unwrap()
+            .execute(
+                "INSERT INTO runs (id, agent, status, started_at, parent_run_id, depth)
+                 VALUES ('fast', 'default', 'running', 1, 'p', 1)",
+                [],
+            )
+            .unwrap();
+        // Past the grace a reservation without a run row gets: only the running row counts.
+        s.conn()
+            .unwrap()
+            .execute("UPDATE subagents SET created_at = created_at - 60000", [])
+            .unwrap();
+        let e = reserve(s.db(), &new("second", "p", 0), &l).unwrap_err();
+        assert!(e.message.contains("at capacity (1/1"), "{}", e.message);
     }
 
     #[test]

@@ -222,21 +222,40 @@ fn blocked_by(args: &Map<String, Value>) -> Option<Vec<String>> {
 
 /// What a run working on a task may not do with the board: its final answer ends its task
 /// (through the task's gate and the team's review), so it neither completes nor submits a task
-/// itself, and it works on one task at a time, so it claims no other.
-fn on_task_run(ctx: &CallContext, action: &Action) -> Result<()> {
-    let Some(task) = ctx.run.as_ref().and_then(|r| r.task_id.as_deref()) else {
+/// itself, and it works on one task at a time, so it claims no other. Its subagents (at any
+/// depth) may not either: a subagent spawned to do that was the way round it.
+fn on_task_run(ctx: &CallContext, action: &Action, store: &Store) -> Result<()> {
+    let Some(run) = ctx.run.as_ref() else {
         return Ok(());
     };
-    let why = match action {
-        Action::Complete { .. } | Action::Review { .. } => format!(
-            "you are working on task {task}: your final answer completes it (its quality gate and the team's review apply). Answer when the work is done."
-        ),
-        Action::Claim { .. } => {
-            format!("you are working on task {task}: finish it (answer) before taking another.")
+    if !matches!(
+        action,
+        Action::Complete { .. } | Action::Review { .. } | Action::Claim { .. }
+    ) {
+        return Ok(());
+    }
+    let (task, whose, answer) = match &run.task_id {
+        Some(task) => (task.clone(), "you are working on task", "your final answer"),
+        None if run.parent_run_id.is_some() => {
+            match crate::team::board::task_of_ancestor(store.db(), &run.run_id)? {
+                Some(task) => (
+                    task,
+                    "you are a subagent of the run working on task",
+                    "its run's final answer",
+                ),
+                None => return Ok(()),
+            }
         }
-        _ => return Ok(()),
+        None => return Ok(()),
     };
-    Err(Error::denied(why))
+    Err(Error::denied(match action {
+        Action::Claim { .. } => {
+            format!("{whose} {task}: finish it (answer) before taking another.")
+        }
+        _ => format!(
+            "{whose} {task}: {answer} completes it (its quality gate and the team's review apply). Answer when the work is done."
+        ),
+    }))
 }
 
 /// `create`: the assignee must be an agent of the config; a quality gate is a command, so only
@@ -361,7 +380,7 @@ impl TeamTasks {
     ) -> Result<ToolResult> {
         let name = need(args, "action", "any")?.to_string();
         let action = action_of(ctx, &name, args)?;
-        on_task_run(ctx, &action)?;
+        on_task_run(ctx, &action, store)?;
         let (team, agent) = open(ctx, args, store)?;
         let mut board = Board::open(store.db(), team, &agent)?;
         render(&name, actions::apply(&mut board, action)?)

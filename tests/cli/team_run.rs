@@ -899,6 +899,38 @@ fn a_task_with_a_gate_completes_only_once_its_command_passes(backend) {
 }
 
 on_both_backends! {
+fn a_members_subagent_cannot_complete_its_task_or_claim_another(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
+        return;
+    };
+    team(&env, "t1", "lead", &["w1"]);
+    lead_creates(&env, &["cheat through a child", "more work"]);
+    let o = goclaw(&env, &["run", "--agent", "w1", "--task", "1", "--events"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let refused: Vec<String> = events(&o)
+        .iter()
+        .filter(|e| {
+            e["type"] == "tool.result" && e["name"] == "team_tasks" && e["is_error"] == true
+        })
+        .map(|e| e["result"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(refused.len(), 2, "{refused:?}");
+    for r in &refused {
+        assert!(
+            r.contains("you are a subagent of the run working on task T-001"),
+            "{r}"
+        );
+    }
+    let t = json(&goclaw(&env, &["tasks", "--as", "lead", "get", "1"]));
+    assert_eq!(t["result"], "THE MEMBER'S OWN RESULT");
+    assert_eq!(
+        json(&goclaw(&env, &["tasks", "--as", "lead", "get", "2"]))["status"],
+        "pending"
+    );
+}
+}
+
+on_both_backends! {
 fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead(backend) {
     let Some((_llm, env)) = team_env(backend) else {
         return;

@@ -44,7 +44,9 @@ mod recover;
 mod transitions;
 mod work;
 
-pub use work::{RunEnd, TaskState, Watch, events_after, last_event, snapshot, taken_from};
+pub use work::{
+    RunEnd, TaskState, Watch, events_after, last_event, snapshot, taken_from, task_of_ancestor,
+};
 
 /// Statuses that end work.
 pub const TERMINAL: [&str; 3] = ["completed", "cancelled", "failed"];

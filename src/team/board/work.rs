@@ -409,3 +409,21 @@ pub fn last_event(db: Db<'_>, team_id: i64) -> Result<i64> {
         |r| r.get(0),
     )
 }
+
+/// The task a run's ancestor works on (a subagent's parent, or further up), by identifier: what
+/// the task's run may not do with the board (complete it, claim another), its subagents may not
+/// either.
+pub fn task_of_ancestor(db: Db<'_>, run_id: &str) -> Result<Option<String>> {
+    db.query_opt(
+        "WITH RECURSIVE up (id, depth) AS (
+             SELECT parent_run_id, 1 FROM runs WHERE id = ?1
+             UNION ALL
+             SELECT r.parent_run_id, up.depth + 1 FROM runs r JOIN up ON r.id = up.id
+             WHERE up.depth < 32
+         )
+         SELECT t.identifier FROM tasks t JOIN up ON t.run_id = up.id
+         WHERE t.status = 'in_progress' LIMIT 1",
+        db_params![run_id],
+        |r| r.get(0),
+    )
+}
