@@ -1226,3 +1226,42 @@ fn machines_are_woken_at_once_by_a_message_or_a_task_from_another() {
     .unwrap();
     dispatcher.wait().unwrap();
 }
+
+on_both_backends! {
+/// A task the lead posted for approval and left waiting is undone work: the team run does not
+/// end `completed` (exit 0) over it. A member's request waiting for the lead is not the run's.
+fn a_task_left_waiting_for_approval_is_not_completed(backend) {
+    let Some((_llm, env)) = team_env(backend) else {
+        return;
+    };
+    team(&env, "t1", "lead", &["w1"]);
+    goclaw(
+        &env,
+        &["team", "settings", "set", "t1", "member_requests.enabled", "true"],
+    );
+    let o = goclaw(
+        &env,
+        &["tasks", "--as", "w1", "create", "--subject", "may I", "--request"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = goclaw(&env, &["team", "run", "t1"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let o = goclaw(
+        &env,
+        &[
+            "tasks",
+            "--as",
+            "lead",
+            "create",
+            "--subject",
+            "approve me",
+            "--require-approval",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = goclaw(&env, &["team", "run", "t1"]);
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("T-002"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("T-001"), "{}", stderr(&o));
+}
+}

@@ -13,6 +13,9 @@ pub struct TaskEnd {
     pub status: String,
     pub owner: Option<String>,
     pub result: Option<String>,
+    /// Who posted it (a member's request waiting for approval is no failure of the run).
+    #[serde(skip)]
+    pub created_by: String,
 }
 
 /// How a team run ended: the document `goclaw team run` prints.
@@ -79,6 +82,7 @@ impl Dispatcher<'_> {
                 status: t.task.status,
                 owner: t.task.owner,
                 result: t.result,
+                created_by: t.task.created_by,
             })
             .collect())
     }
@@ -89,11 +93,14 @@ impl Dispatcher<'_> {
         let tasks = self.tasks()?;
         // What did not get done: failed, or left where nothing moves it. Completed and cancelled
         // tasks (the lead dropped them) are not failures, nor are members' requests waiting
-        // for the lead's approval (in review, nobody's work yet).
+        // for the lead's approval (in review, nobody's work yet, not the lead's). A task the
+        // lead posted for approval and left waiting is undone work: it counts.
         let failed: Vec<TaskEnd> = tasks
             .iter()
             .filter(|t| !matches!(t.status.as_str(), "completed" | "cancelled"))
-            .filter(|t| !(t.status == "in_review" && t.owner.is_none()))
+            .filter(|t| {
+                !(t.status == "in_review" && t.owner.is_none() && !self.team.is_lead(&t.created_by))
+            })
             .cloned()
             .collect();
         let (status, kind, error) = match stop {
