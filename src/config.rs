@@ -358,6 +358,17 @@ impl Settings {
                 config_path.display()
             )));
         }
+        // A URL in `path` would name a SQLite file (`postgres:/…` beside the config), a
+        // private store where a shared one was meant.
+        if let Some(p) = config.store.path.as_ref().and_then(|p| p.to_str())
+            && (location::is_url(p) || p.contains("://"))
+        {
+            return Err(Error::usage(format!(
+                "{}: [store] path is a file; a URL goes in [store] url",
+                config_path.display()
+            ))
+            .with_hint("[store]\nurl = \"postgres://USER@HOST/DATABASE\""));
+        }
         let given_url = args.db.as_ref().and_then(|g| {
             g.path
                 .to_str()

@@ -435,9 +435,11 @@ fn run_postgres(
         DbCommand::Copy { from, to } => return exec_copy(ctx, settings, &from, to.as_deref()),
         DbCommand::Path => {
             // `null` when the server could not be asked (the path is still shown): a store it
-            // cannot reach is not one that does not exist.
+            // cannot reach is not one that does not exist. A server that answers that there is
+            // no such database did tell.
             let exists = match PgStore::connect(target).and_then(|pg| pg.version()) {
                 Ok(v) => Some(v > 0),
+                Err(e) if e.kind == crate::error::ErrorKind::NotFound => Some(false),
                 Err(e) => {
                     ctx.out.warn(&format!(
                         "cannot tell whether the store exists: {}",

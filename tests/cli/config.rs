@@ -292,3 +292,21 @@ fn show_hides_the_secrets_webhook_urls_carry() {
     // What holds no secret is shown as it is.
     assert_eq!(get("providers.local.base_url"), "http://127.0.0.1:11434/v1");
 }
+
+/// A URL put in `[store] path` is refused: it named a SQLite file (`postgres:/…` beside the
+/// config), a private store where the shared one was meant.
+#[test]
+fn a_url_in_the_store_path_is_refused() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[store]\npath = \"postgres://u@127.0.0.1:1/db\"\n",
+    )
+    .unwrap();
+    let err = assert_error(&env.run(&["team", "list"]), 2, "usage");
+    assert!(
+        err["message"].as_str().unwrap().contains("[store] url"),
+        "{err}"
+    );
+    assert!(!env.home().join("postgres:").exists());
+}
