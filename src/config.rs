@@ -340,34 +340,9 @@ impl Settings {
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_else(|| env.cwd.clone());
-        if config.store.url.is_some() && config.store.path.is_some() {
-            return Err(Error::usage(format!(
-                "{}: [store] sets both url and path; keep one",
-                config_path.display()
-            )));
-        }
+        check_store(&config.store, &config_path)?;
         if let Some(g) = &args.db {
             location::refuse_other_url(&g.path.to_string_lossy())?;
-        }
-        if let Some(url) = &config.store.url
-            && !location::is_url(url)
-        {
-            location::refuse_other_url(url)?;
-            return Err(Error::usage(format!(
-                "{}: [store] url must be a postgres:// URL",
-                config_path.display()
-            )));
-        }
-        // A URL in `path` would name a SQLite file (`postgres:/…` beside the config), a
-        // private store where a shared one was meant.
-        if let Some(p) = config.store.path.as_ref().and_then(|p| p.to_str())
-            && (location::is_url(p) || p.contains("://"))
-        {
-            return Err(Error::usage(format!(
-                "{}: [store] path is a file; a URL goes in [store] url",
-                config_path.display()
-            ))
-            .with_hint("[store]\nurl = \"postgres://USER@HOST/DATABASE\""));
         }
         let given_url = args.db.as_ref().and_then(|g| {
             g.path
@@ -572,6 +547,37 @@ pub const STARTER: &str = r#"# goclaw configuration.
 # [agents.reviewer.tools.exec]
 # approval = "ask"
 "#;
+
+/// `[store]`: a URL or a path, each of its kind.
+fn check_store(store: &StoreConfig, config_path: &Path) -> Result<()> {
+    if store.url.is_some() && store.path.is_some() {
+        return Err(Error::usage(format!(
+            "{}: [store] sets both url and path; keep one",
+            config_path.display()
+        )));
+    }
+    if let Some(url) = &store.url
+        && !location::is_url(url)
+    {
+        location::refuse_other_url(url)?;
+        return Err(Error::usage(format!(
+            "{}: [store] url must be a postgres:// URL",
+            config_path.display()
+        )));
+    }
+    // A URL in `path` would name a SQLite file (`postgres:/…` beside the config), a
+    // private store where a shared one was meant.
+    if let Some(p) = store.path.as_ref().and_then(|p| p.to_str())
+        && (location::is_url(p) || p.contains("://"))
+    {
+        return Err(Error::usage(format!(
+            "{}: [store] path is a file; a URL goes in [store] url",
+            config_path.display()
+        ))
+        .with_hint("[store]\nurl = \"postgres://USER@HOST/DATABASE\""));
+    }
+    Ok(())
+}
 
 #[cfg(test)]
 mod tests {
