@@ -35,6 +35,7 @@ pub mod message;
 pub mod policy;
 pub mod process;
 pub mod providers;
+mod reader;
 pub mod run;
 pub mod runs;
 mod sandbox_args;

@@ -126,6 +126,9 @@ fn execute(ctx: &Context, mut options: TeamRunOptions, events: bool) -> Result<S
     let cancel = Arc::new(Cancel::default());
     super::shared::watch_signals(&rt, cancel.clone())?;
     let relay = events.then(|| EventRelay::stopping(ctx, cancel.clone()));
+    if let Some(relay) = relay.clone() {
+        super::reader::on_reader_gone(move || relay.gone());
+    }
     options.relay = relay.clone().map(|r| r as crate::tools::gate::SharedRelay);
     let report = team_run::run(settings, &mut store, &scrubber, options, cancel)?;
     if relay.is_some_and(|r| r.reader_gone()) {

@@ -459,6 +459,9 @@ fn a_closed_events_pipe_stops_the_team_run() {
     let mut first = String::new();
     std::io::BufRead::read_line(&mut out, &mut first).unwrap();
     assert!(first.starts_with('{'), "{first}");
+    // Closed while the members work quietly (`sleep 60`): no event would come to meet the
+    // closed pipe for a minute; the team run notices the reader gone at once.
+    members_running(&env, 2);
     drop(out);
     let closed = Instant::now();
     let status = child.wait().unwrap();

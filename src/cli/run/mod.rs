@@ -181,7 +181,18 @@ impl EventRelay {
         })
     }
 
-    /// Whether a write met a closed pipe.
+    /// The reader went away: a relay that stops the runs stops them (once).
+    pub(crate) fn gone(&self) {
+        if !self
+            .reader_gone
+            .swap(true, std::sync::atomic::Ordering::Relaxed)
+            && let Some(cancel) = &self.stops
+        {
+            cancel.cancel(crate::tools::Stopped::Interrupted);
+        }
+    }
+
+    /// Whether a write met a closed pipe, or the reader went away.
     pub(crate) fn reader_gone(&self) -> bool {
         self.reader_gone.load(std::sync::atomic::Ordering::Relaxed)
     }
@@ -191,12 +202,8 @@ impl crate::tools::gate::Relay for EventRelay {
     fn line(&self, line: &str) {
         if let Err(e) = self.out.raw(format!("{line}\n").as_bytes())
             && e.is_closed_pipe()
-            && !self
-                .reader_gone
-                .swap(true, std::sync::atomic::Ordering::Relaxed)
-            && let Some(cancel) = &self.stops
         {
-            cancel.cancel(crate::tools::Stopped::Interrupted);
+            self.gone();
         }
     }
     fn stream(&self, open: bool) {
@@ -417,6 +424,9 @@ fn execute(
     }
     let terminal = std::io::stdout().is_terminal() && !ctx.json_flag;
     let show = if a.events {
+        // Nobody reads the events any more: the run stops now, not at its next event.
+        let withdraw = cancel.clone();
+        super::reader::on_reader_gone(move || withdraw.withdraw(READER_GONE.into()));
         Show::Events
     } else if terminal {
         Show::Terminal { streamed: false }
@@ -450,7 +460,7 @@ fn execute(
     for w in &outcome.warnings {
         ctx.out.warn(w);
     }
-    if sink.reader_gone {
+    if sink.reader_gone || sink.cancel.withdrawn().as_deref() == Some(READER_GONE) {
         // The run is recorded as cancelled; for the pipeline a closed pipe is a normal end,
         // which ends quietly (said with --verbose).
         ctx.out
