@@ -537,32 +537,61 @@ impl Runner<'_> {
                 })
                 .collect();
         }
+        // Calls of tools that run in call order go one after another on one thread, beside
+        // the others, each on its own.
+        let ordered: Vec<bool> = requests
+            .iter()
+            .map(|r| {
+                gate.registry()
+                    .get(&r.tool)
+                    .is_some_and(|t| t.in_call_order())
+            })
+            .collect();
         let target = gate.store_target();
+        let run = |r: &CallRequest| {
+            let t = Instant::now();
+            let result = target
+                .open()
+                .and_then(|mut store| gate.call(&mut store, r, None));
+            (result, t.elapsed())
+        };
+        let run = &run;
+        let panicked = || {
+            (
+                Err(Error::internal("a tool call thread panicked")),
+                Duration::ZERO,
+            )
+        };
+        let mut timed: Vec<Option<(Result<crate::tools::gate::Outcome>, Duration)>> =
+            requests.iter().map(|_| None).collect();
         std::thread::scope(|s| {
-            let handles: Vec<_> = requests
+            let in_order = s.spawn(|| {
+                requests
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| ordered[*i])
+                    .map(|(i, r)| (i, run(r)))
+                    .collect::<Vec<_>>()
+            });
+            let parallel: Vec<_> = requests
                 .iter()
-                .map(|r| {
-                    s.spawn(move || {
-                        let t = Instant::now();
-                        let result = target
-                            .open()
-                            .and_then(|mut store| gate.call(&mut store, r, None));
-                        (result, t.elapsed())
-                    })
-                })
+                .enumerate()
+                .filter(|(i, _)| !ordered[*i])
+                .map(|(i, r)| (i, s.spawn(move || run(r))))
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        (
-                            Err(Error::internal("a tool call thread panicked")),
-                            Duration::ZERO,
-                        )
-                    })
-                })
-                .collect()
-        })
+            for (i, h) in parallel {
+                timed[i] = Some(h.join().unwrap_or_else(|_| panicked()));
+            }
+            if let Ok(done) = in_order.join() {
+                for (i, result) in done {
+                    timed[i] = Some(result);
+                }
+            }
+        });
+        timed
+            .into_iter()
+            .map(|t| t.unwrap_or_else(panicked))
+            .collect()
     }
 }
 

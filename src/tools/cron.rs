@@ -277,6 +277,9 @@ fn start_tick(ctx: &CallContext, id: i64) -> std::io::Result<u32> {
 }
 
 impl Tool for CronTool {
+    fn in_call_order(&self) -> bool {
+        true
+    }
     fn name(&self) -> &str {
         "cron"
     }

@@ -378,6 +378,13 @@ pub trait Tool: Send + Sync {
     fn outbound(&self) -> bool {
         false
     }
+    /// Its calls in one response run one after another in call order, beside the others (which
+    /// run in parallel): each may build on the one before (a task blocked by the task created
+    /// just before it, an edit of a file the previous call wrote). In parallel they ran in any
+    /// order, and such batches failed at random.
+    fn in_call_order(&self) -> bool {
+        false
+    }
     /// A check before execution; the gate acts on it.
     fn review(&self, _ctx: &CallContext, _args: &Map<String, Value>) -> Review {
         Review::Allow

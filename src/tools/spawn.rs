@@ -24,6 +24,9 @@ const STEER_SETTLE: Duration = Duration::from_millis(500);
 pub struct SpawnTool;
 
 impl Tool for SpawnTool {
+    fn in_call_order(&self) -> bool {
+        true
+    }
     fn name(&self) -> &str {
         "spawn"
     }

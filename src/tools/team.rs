@@ -82,6 +82,9 @@ fn check_access(team: &Team, ctx: &CallContext) -> Result<()> {
 pub struct TeamTasks;
 
 impl Tool for TeamTasks {
+    fn in_call_order(&self) -> bool {
+        true
+    }
     fn name(&self) -> &'static str {
         "team_tasks"
     }
@@ -391,6 +394,9 @@ impl TeamTasks {
 pub struct TeamMessage;
 
 impl Tool for TeamMessage {
+    fn in_call_order(&self) -> bool {
+        true
+    }
     fn name(&self) -> &'static str {
         "team_message"
     }

@@ -117,6 +117,9 @@ pub fn save(store: &mut Store, session: &str, todos: &[Todo]) -> Result<()> {
 pub struct TodoTool;
 
 impl Tool for TodoTool {
+    fn in_call_order(&self) -> bool {
+        true
+    }
     fn name(&self) -> &str {
         "todo"
     }

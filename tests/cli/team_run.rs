@@ -1268,3 +1268,44 @@ fn a_task_left_waiting_for_approval_is_not_completed(backend) {
     assert!(!stderr(&o).contains("T-001"), "{}", stderr(&o));
 }
 }
+
+/// Board changes a model makes in one response run in call order: a chain of tasks, each
+/// blocked by the one posted just before it, is posted whole and numbered in call order (in
+/// parallel, `blocked_by: ["#1"]` failed at random: "#1" did not exist yet).
+#[test]
+fn calls_that_build_on_each_other_run_in_call_order() {
+    for _ in 0..3 {
+        let Some((_llm, env)) = team_env(Backend::Sqlite) else {
+            return;
+        };
+        team(&env, "t1", "lead", &["w1"]);
+        let o = goclaw(&env, &["run", "--agent", "lead", "plan in order"]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let chain: Vec<(String, Vec<Value>)> = tasks(&env, "t1")
+            .iter()
+            .map(|t| {
+                let id = t["identifier"].as_str().unwrap().to_string();
+                let full = json(&goclaw(&env, &["tasks", "--as", "lead", "get", &id]));
+                (
+                    full["subject"].as_str().unwrap().to_string(),
+                    full["blocked_by"].as_array().cloned().unwrap_or_default(),
+                )
+            })
+            .collect();
+        let subjects: Vec<&str> = chain.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(
+            subjects,
+            ["chain one", "chain two", "chain three", "chain four"]
+        );
+        for (i, (_, blocked_by)) in chain.iter().enumerate().skip(1) {
+            assert_eq!(blocked_by.len(), 1, "{chain:?}");
+            assert!(
+                blocked_by[0]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&format!("T-00{i}")),
+                "{chain:?}"
+            );
+        }
+    }
+}

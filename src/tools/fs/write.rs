@@ -48,6 +48,9 @@ fn write_routed(
 pub struct WriteFile;
 
 impl Tool for WriteFile {
+    fn in_call_order(&self) -> bool {
+        true
+    }
     fn name(&self) -> &'static str {
         "write_file"
     }
@@ -95,6 +98,9 @@ fn write_file(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -
 pub struct Edit;
 
 impl Tool for Edit {
+    fn in_call_order(&self) -> bool {
+        true
+    }
     fn name(&self) -> &'static str {
         "edit"
     }
@@ -164,6 +170,9 @@ fn edit(ctx: &CallContext, args: &Map<String, Value>) -> Step {
 pub struct DeleteFile;
 
 impl Tool for DeleteFile {
+    fn in_call_order(&self) -> bool {
+        true
+    }
     fn name(&self) -> &'static str {
         "delete_file"
     }
@@ -201,6 +210,9 @@ fn delete_file(ctx: &CallContext, args: &Map<String, Value>) -> Step {
 pub struct MoveFile;
 
 impl Tool for MoveFile {
+    fn in_call_order(&self) -> bool {
+        true
+    }
     fn name(&self) -> &'static str {
         "move_file"
     }
