@@ -1309,3 +1309,44 @@ fn calls_that_build_on_each_other_run_in_call_order() {
         }
     }
 }
+
+/// A member whose process keeps dying uses up the task's dispatches, and the team run fails
+/// the task itself (it was left in progress under the last dead run: recovery took the run's
+/// end for a dead claim, and with nothing written after it, that was rolled back too).
+#[test]
+fn a_task_whose_member_keeps_dying_fails_when_its_dispatches_are_used_up() {
+    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
+        return;
+    };
+    team(&env, "t1", "lead", &["w1"]);
+    lead_creates(&env, &["count the stars"]);
+    let child = env.spawn(&["--config", "c.toml", "team", "run", "t1"]);
+    let mut killed = std::collections::HashSet::new();
+    for _ in 0..3 {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let pid = loop {
+            let running = env
+                .sql("SELECT id, pid FROM runs WHERE status = 'running' AND label = 'member:w1'");
+            if let Some(r) = running
+                .iter()
+                .find(|r| !killed.contains(r["id"].as_str().unwrap()))
+            {
+                killed.insert(r["id"].as_str().unwrap().to_string());
+                break r["pid"].as_i64().unwrap();
+            }
+            assert!(Instant::now() < deadline, "no member ran");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        )
+        .unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    let t = json(&goclaw(&env, &["tasks", "--as", "lead", "get", "1"]));
+    assert_eq!(t["status"], "failed", "{t}");
+    assert!(stderr(&o).contains("(failed)"), "{}", stderr(&o));
+    assert!(processes_end_in("sleep 60", env.root()));
+}

@@ -147,10 +147,33 @@ impl Board<'_> {
     /// Ends the work of `run_id` on task `id`, if the run still holds it; `None` when the task
     /// was taken from it (failed by a blocker, cancelled, or already ended by the run's own
     /// tool calls), which is then left as it is.
+    ///
+    /// The run's end is applied before recovery, in the same transaction: recovery first took
+    /// a task whose run had just died for a dead claim (back to pending, not failed, so it never
+    /// counted against its dispatches), and when nothing else was written after it, the early
+    /// return rolled that recovery back too, leaving the task in progress under a dead run.
     pub fn end_run(&mut self, id: &str, run_id: &str, end: &RunEnd) -> Result<Option<Task>> {
         let team = self.team.clone();
-        let tx = self.begin()?;
-        let task = Self::find(&tx, &team, id)?;
+        if team.status == "active" {
+            self.db.prepare_ahead(|| Self::recovery_looks(&self.db))?;
+        }
+        let tx = self.begin_without_recovery()?;
+        let ended = Self::apply_end(&tx, &team, id, run_id, end)?;
+        if team.status == "active" {
+            Self::recover_in(&tx, &team)?;
+        }
+        tx.commit()?;
+        Ok(ended)
+    }
+
+    fn apply_end(
+        tx: &Db<'_>,
+        team: &Team,
+        id: &str,
+        run_id: &str,
+        end: &RunEnd,
+    ) -> Result<Option<Task>> {
+        let task = Self::find(tx, team, id)?;
         if task.status != "in_progress" || task.run_id.as_deref() != Some(run_id) {
             return Ok(None);
         }
@@ -193,19 +216,17 @@ impl Board<'_> {
             return Ok(None);
         }
         Self::event(
-            &tx,
-            &team,
+            tx,
+            team,
             id,
             event,
             &holder,
             json!({"run_id": run_id, "result": value}),
         )?;
         if release {
-            Self::release_dependents(&tx, &team, id, &holder)?;
+            Self::release_dependents(tx, team, id, &holder)?;
         }
-        let t = Self::find(&tx, &team, id)?;
-        tx.commit()?;
-        Ok(Some(t))
+        Self::find(tx, team, id).map(Some)
     }
 
     /// Claims still alive on the board of team `team_id`: a run working on its task, or one
