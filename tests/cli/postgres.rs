@@ -847,11 +847,14 @@ fn a_second_attack_on_the_postgres_store() {
             "{err}"
         );
     }
-    let tls = format!("{}?sslmode=verify-ca", pg.url());
+    let tls = format!("{}?sslmode=verify-everything", pg.url());
     let o = env.cmd(&["team", "list", "--db", &tls]).output().unwrap();
     let err = assert_error(&o, 2, "usage");
     assert!(
-        err["message"].as_str().unwrap().contains("verify-full"),
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("verify-ca, verify-full"),
         "{err}"
     );
     // Many words: a task search refuses them, a memory search uses the first ones.
@@ -1216,7 +1219,8 @@ fn a_server_restart_in_a_claim_loop_loses_and_repeats_nothing() {
 
 /// TLS as the URL's `sslmode` asks: `require` encrypts, `verify-full` checks the certificate
 /// against `sslrootcert` and the server's name, and refuses a server it cannot check (exit 8);
-/// no `sslmode` stays in the clear; `verify-ca` is refused before connecting.
+/// no `sslmode` stays in the clear; `verify-ca`, and `require` with `sslrootcert`, check the
+/// CA but not the name (a server reached by an address its certificate does not name).
 #[test]
 fn tls_to_the_server_as_the_url_asks() {
     let Some(cluster) = PgCluster::start_with(true) else {
@@ -1259,7 +1263,17 @@ fn tls_to_the_server_as_the_url_asks() {
         "{}",
         stderr(&o)
     );
-    assert_error(&ssl_of(&format!("{base}?sslmode=verify-ca")), 2, "usage");
+    // By address (the certificate names localhost): verify-full refuses the name, verify-ca
+    // and require with the CA take it; verify-ca without the CA refuses the certificate.
+    let ca = format!("sslrootcert={}", cert.display());
+    let o = ssl_of(&format!("{base}?sslmode=verify-full&{ca}"));
+    assert_eq!(code(&o), 8, "{}", stderr(&o));
+    assert!(encrypted(&ssl_of(&format!(
+        "{base}?sslmode=verify-ca&{ca}"
+    ))));
+    assert!(encrypted(&ssl_of(&format!("{base}?sslmode=require&{ca}"))));
+    let o = ssl_of(&format!("{base}?sslmode=verify-ca"));
+    assert!(matches!(code(&o), 8 | 2), "{}", stderr(&o));
 }
 
 /// `doctor` on a PostgreSQL store checks the MCP servers kept in it, not only config's.

@@ -3,11 +3,11 @@
 //! - `disable`, `allow`, `prefer` (and no `sslmode`): no TLS, as before (use a Unix socket,
 //!   loopback or a tunnel);
 //! - `require`: encrypted; whose certificate it is goes unchecked, unless `sslrootcert` names
-//!   the CA to check it against (libpq does the same);
-//! - `verify-full`: encrypted, the certificate checked against `sslrootcert` (else the
-//!   system's roots) and the server's name.
-//!
-//! `verify-ca` (the CA checked, the name not) is refused with a hint to use `verify-full`.
+//!   the CA, which it is then checked against, as `verify-ca` (libpq does the same);
+//! - `verify-ca`: encrypted, the certificate checked against `sslrootcert` (else the system's
+//!   roots), whatever name it is for (a server reached by an address its certificate does not
+//!   name);
+//! - `verify-full`: as `verify-ca`, and the certificate must be for the server's name.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -25,6 +25,7 @@ use crate::error::{Error, Result};
 pub enum Mode {
     Plain,
     Require,
+    VerifyCa,
     VerifyFull,
 }
 
@@ -34,12 +35,10 @@ impl Mode {
         match sslmode {
             None | Some("disable" | "allow" | "prefer") => Ok(Mode::Plain),
             Some("require") => Ok(Mode::Require),
+            Some("verify-ca") => Ok(Mode::VerifyCa),
             Some("verify-full") => Ok(Mode::VerifyFull),
-            Some("verify-ca") => Err(
-                "sslmode=verify-ca (the CA checked, the server's name not) is not taken: use verify-full".into(),
-            ),
             Some(other) => Err(format!(
-                "sslmode={other} is not one of disable, allow, prefer, require, verify-full"
+                "sslmode={other} is not one of disable, allow, prefer, require, verify-ca, verify-full"
             )),
         }
     }
@@ -59,12 +58,76 @@ pub fn client_config(mode: Mode, root: Option<&Path>) -> Result<Option<ClientCon
                 .with_custom_certificate_verifier(Arc::new(EncryptOnly(provider)))
                 .with_no_client_auth(),
         ),
-        (_, root) => Some(
+        (Mode::VerifyFull, root) => Some(
             builder
                 .with_root_certificates(roots(root)?)
                 .with_no_client_auth(),
         ),
+        (Mode::Require | Mode::VerifyCa, root) => {
+            let chain = rustls::client::WebPkiServerVerifier::builder_with_provider(
+                Arc::new(roots(root)?),
+                provider,
+            )
+            .build()
+            .map_err(|e| Error::internal(format!("TLS: {e}")))?;
+            Some(
+                builder
+                    .dangerous()
+                    .with_custom_certificate_verifier(Arc::new(AnyName(chain)))
+                    .with_no_client_auth(),
+            )
+        }
     })
+}
+
+/// `verify-ca`: the certificate's chain checked against the CAs as `verify-full` checks it,
+/// its name not. rustls checks the name last, once the chain, dates and signatures held, so a
+/// certificate refused only for its name is taken.
+#[derive(Debug)]
+struct AnyName(Arc<rustls::client::WebPkiServerVerifier>);
+
+impl ServerCertVerifier for AnyName {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> std::result::Result<ServerCertVerified, rustls::Error> {
+        use rustls::CertificateError::{NotValidForName, NotValidForNameContext};
+        match self
+            .0
+            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
+        {
+            Err(rustls::Error::InvalidCertificate(
+                NotValidForName | NotValidForNameContext { .. },
+            )) => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        self.0.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        self.0.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.supported_verify_schemes()
+    }
 }
 
 /// The CAs to check the server against: `sslrootcert`'s, else the system's.
