@@ -138,6 +138,12 @@ fn exec_copy(
     from: &Path,
     to: Option<&str>,
 ) -> Result<Status> {
+    if store::location::is_url(&from.to_string_lossy()) {
+        return Err(Error::usage(
+            "db copy --from takes a SQLite store (a file): it copies one into PostgreSQL",
+        )
+        .with_hint("goclaw db copy --from goclaw.db --to postgres://USER@HOST/DATABASE"));
+    }
     let target = match to {
         Some(url) => store::db::PgConnect {
             url: store::location::PgUrl::parse(url)?,

@@ -195,9 +195,24 @@ fn copy_table(
         Ok(())
     };
     while let Some(row) = rows.next().map_err(|e| sql_error(from, e))? {
+        let first = batch.len();
         for i in 0..columns.len() {
             let v = row.get_ref(i).map_err(|e| sql_error(from, e))?;
-            batch.push(super::db::from_sqlite(v));
+            let value = super::db::from_sqlite(v);
+            // Said by row and column: the server's own refusal named a parameter's number.
+            if matches!(&value, Value::Text(t) if t.contains('\0')) {
+                let key = match batch.get(first) {
+                    Some(Value::Text(k)) => k.clone(),
+                    Some(Value::Int(k)) => k.to_string(),
+                    _ => "?".to_string(),
+                };
+                return Err(Error::usage(format!(
+                    "db copy, table {table}: the row whose {} is {key} holds a NUL character (\\u0000) in {}, which a PostgreSQL store cannot keep; nothing was copied",
+                    columns[0], columns[i]
+                ))
+                .with_hint("change that value in the SQLite store, then copy again"));
+            }
+            batch.push(value);
         }
         in_batch += 1;
         total += 1;

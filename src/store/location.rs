@@ -322,6 +322,15 @@ pub fn password_file() -> Option<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass")))
 }
 
+/// The password file, when it is there but ignored for being readable by others (libpq warns
+/// of it; a password it held was otherwise missed without a word).
+pub fn ignored_password_file() -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let file = password_file()?;
+    let meta = std::fs::metadata(&file).ok()?;
+    (meta.is_file() && meta.permissions().mode() & 0o077 != 0).then_some(file)
+}
+
 fn pgpass_lookup(file: &Path, url: &PgUrl) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let meta = std::fs::metadata(file).ok()?;

@@ -267,7 +267,9 @@ fn the_password_comes_from_where_libpq_looks_and_is_never_printed() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o644)).unwrap();
     let o = env.run(&["db", "check", "--db", &pg.url()]);
-    assert_error(&o, 8, "upstream");
+    let err = assert_error(&o, 8, "upstream");
+    // Said, as libpq warns of it: the file others may read was not read.
+    assert!(err["hint"].as_str().unwrap().contains("chmod 600"), "{err}");
 }
 
 #[test]
@@ -1080,6 +1082,19 @@ fn db_copy_moves_a_used_sqlite_store_into_postgres() {
         .output()
         .unwrap();
     assert_error(&o, 5, "not_found");
+    // `--from` is the SQLite side: a URL there is said to be the wrong way round.
+    let o = env
+        .cmd(&["db", "copy", "--from", &pg.url(), "--to", &pg.url()])
+        .output()
+        .unwrap();
+    let err = assert_error(&o, 2, "usage");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("takes a SQLite store"),
+        "{err}"
+    );
 }
 
 /// The server restarted in the middle of a claim loop: the commands caught by it fail with a

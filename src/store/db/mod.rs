@@ -586,7 +586,14 @@ pub(crate) fn pg_error(e: &postgres::Error, scrub: &dyn Fn(&str) -> String) -> E
             ErrorKind::Upstream,
             "store: the PostgreSQL server asks for a password and none was given",
         )
-        .with_hint("give it in PGPASSWORD, ~/.pgpass or the variable [store] password_env names"),
+        .with_hint(match crate::store::location::ignored_password_file() {
+            Some(file) => format!(
+                "{} was not read: others may read it (chmod 600 it, as libpq asks)",
+                file.display()
+            ),
+            None => "give it in PGPASSWORD, ~/.pgpass or the variable [store] password_env names"
+                .to_string(),
+        }),
         None if said.contains("invalid configuration") => Error::usage(format!("store: {said}")),
         None if said.contains("TLS handshake") || said.contains("server does not support TLS") => {
             Error::new(
