@@ -532,6 +532,7 @@ fn pg_query(
     if time.is_zero() {
         return Err(Error::usage("--timeout must be more than 0"));
     }
+    super::shared::deadline_guard(ctx, time, "db query");
     let pg = store::postgres::PgStore::open(target)?;
     print_query(ctx, sql, |sql, row| {
         pg.query_json(sql, params, time, max_bytes, row)

@@ -202,6 +202,40 @@ pub(crate) fn watch_signals(
     Ok(())
 }
 
+/// Ends the command with exit 7 when it is still busy 2 s past its `--timeout`: a store
+/// server that stops answering (a partition, a frozen host) held `db query --timeout 5s` for
+/// 43 s and `team message wait --timeout 8s` for 85 s, waiting in a statement the command's
+/// own deadline could not reach. What was under way is left to the server (its transaction is
+/// never committed).
+pub(crate) fn deadline_guard(ctx: &Context, timeout: Duration, what: &str) {
+    let out = ctx.out.clone();
+    let what = what.to_string();
+    let _ = std::thread::Builder::new()
+        .name("deadline".into())
+        .spawn(move || {
+            std::thread::sleep(timeout + Duration::from_secs(2));
+            let err = Error::new(
+                crate::error::ErrorKind::Timeout,
+                format!(
+                    "{what}: still waiting for the store 2s after its --timeout of {}s; it does not answer",
+                    timeout.as_secs_f64()
+                ),
+            );
+            let code = i32::from(err.kind.exit_code());
+            // The command may hold stdout (a query's rows streaming): the error document is
+            // given a moment, and the process ends either way.
+            let (said, written) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                out.error(&err);
+                let _ = said.send(());
+            });
+            if written.recv_timeout(Duration::from_millis(300)).is_err() {
+                eprintln!("error: {what}: the store does not answer (past its --timeout)");
+            }
+            std::process::exit(code);
+        });
+}
+
 /// The acting agent (`--as` / GOCLAW_AGENT), which must be defined.
 pub(crate) fn acting(ctx: &Context, agent: &Option<String>) -> Result<String> {
     let a = agent.clone().ok_or_else(|| {

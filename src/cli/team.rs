@@ -290,6 +290,9 @@ fn message(ctx: &Context, store: &crate::store::Store, m: MessageArgs) -> Result
         }
         MessageCommand::Wait { timeout } => {
             let timeout = timeout.map(|s| parse_duration(&s)).transpose()?;
+            if let Some(t) = timeout {
+                super::shared::deadline_guard(ctx, t, "team message wait");
+            }
             let mut waiting = || {
                 ctx.out
                     .verbose(&format!("waiting for a message for {agent}"))

@@ -1364,3 +1364,68 @@ fn a_large_query_streams_and_a_session_never_idles_in_a_transaction() {
     ]);
     assert_eq!(json(&o)["idle"], "30s");
 }
+
+/// A server that stops answering mid-statement (a partition, a frozen host: here a proxy that
+/// stops forwarding) does not hold a command past its own `--timeout`: exit 7 soon after it.
+#[test]
+fn a_server_that_stops_answering_does_not_outlast_the_timeout() {
+    let Some(pg) = PgDb::new() else { return };
+    let env = TestEnv::new();
+    let frozen = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let upstream = format!("{}:{}", pg.server.host, pg.server.port);
+    let stop = frozen.clone();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let Ok(server) = std::net::TcpStream::connect(&upstream) else {
+                continue;
+            };
+            for (mut from, mut to) in [
+                (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                (server, client),
+            ] {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut buf = [0u8; 8192];
+                    while let Ok(n) = std::io::Read::read(&mut from, &mut buf) {
+                        while stop.load(std::sync::atomic::Ordering::SeqCst) {
+                            std::thread::sleep(std::time::Duration::from_millis(50));
+                        }
+                        if n == 0 || std::io::Write::write_all(&mut to, &buf[..n]).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+        }
+    });
+    let url = format!("postgres://{}@127.0.0.1:{port}/{}", pg.server.user, pg.name);
+    env.cmd(&["db", "migrate", "--db", &url])
+        .env("PGPASSWORD", &pg.server.password)
+        .output()
+        .unwrap();
+    let child = env
+        .std_cmd(&[
+            "db",
+            "query",
+            "--db",
+            &url,
+            "--timeout",
+            "2s",
+            "select pg_sleep(1) as slept",
+        ])
+        .env("PGPASSWORD", &pg.server.password)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    frozen.store(true, std::sync::atomic::Ordering::SeqCst);
+    let started = std::time::Instant::now();
+    let o = child.wait_with_output().unwrap();
+    let took = started.elapsed();
+    frozen.store(false, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
+    assert!(took < std::time::Duration::from_secs(8), "{took:?}");
+}

@@ -221,6 +221,16 @@ impl PgConnect {
             config.user(&user);
         }
         config.connect_timeout(self.connect_timeout);
+        // A server that is gone without a word (a partition, a host frozen or powered off) is
+        // found within some 30 s, as a closed connection (exit 8), not waited on for ever:
+        // keepalives while a statement runs (a live server's kernel answers them however long
+        // it runs), and a bound on data the server never acknowledges.
+        config
+            .keepalives(true)
+            .keepalives_idle(std::time::Duration::from_secs(10))
+            .keepalives_interval(std::time::Duration::from_secs(5))
+            .keepalives_retries(4)
+            .tcp_user_timeout(std::time::Duration::from_secs(30));
         config.application_name("goclaw");
         config.options(&self.session_options(config.get_options()));
         // The client bounds the TCP connect only: a server that accepts and never answers the
