@@ -34,7 +34,13 @@ impl Runner<'_> {
                 };
                 (RunStatus::Completed, None)
             }
-            End::Failed(e) => (RunStatus::Failed, Some(e)),
+            // A refusal is recorded as one (a gate whose command the policy denies), so `runs
+            // wait` exits as the run did.
+            End::Failed(e) => match e.kind {
+                ErrorKind::Denied => (RunStatus::Denied, Some(e)),
+                ErrorKind::Limited => (RunStatus::Limited, Some(e)),
+                _ => (RunStatus::Failed, Some(e)),
+            },
             End::Limited(why) => (
                 RunStatus::Limited,
                 Some(Error::new(ErrorKind::Limited, why)),

@@ -1350,3 +1350,33 @@ fn a_task_whose_member_keeps_dying_fails_when_its_dispatches_are_used_up() {
     assert!(stderr(&o).contains("(failed)"), "{}", stderr(&o));
     assert!(processes_end_in("sleep 60", env.root()));
 }
+
+/// A gate whose command the agent's policy denies ends the run as denied (exit 3), and it is
+/// recorded so: `runs wait` exits as the run did (it said failed, exit 1).
+#[test]
+fn a_gate_the_policy_denies_is_a_denied_run_for_runs_wait_too() {
+    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
+        return;
+    };
+    let mut c = std::fs::read_to_string(env.work().join("c.toml")).unwrap();
+    c.push_str("\n[agents.w1.tools]\ndeny = [\"group:runtime\"]\n");
+    env.write("c.toml", c);
+    let o = goclaw(
+        &env,
+        &[
+            "run",
+            "--agent",
+            "w1",
+            "--gate",
+            "true",
+            "make the gate pass",
+        ],
+    );
+    assert_eq!(code(&o), 3, "{}{}", stdout(&o), stderr(&o));
+    let run_id = json(&o)["error"]["details"]["run_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let o = goclaw(&env, &["runs", "wait", &run_id]);
+    assert_eq!(code(&o), 3, "{}{}", stdout(&o), stderr(&o));
+}
