@@ -41,7 +41,7 @@ pub struct Skill {
 /// Reads `name` and `description` from SKILL.md's front matter (`---` … `---`, `key: value`
 /// lines; quoted values and `>`/`|` block values are understood).
 pub fn front_matter(text: &str) -> Option<(String, String)> {
-    let mut lines = text.lines();
+    let mut lines = text.strip_prefix('\u{feff}').unwrap_or(text).lines();
     if lines.next()?.trim() != "---" {
         return None;
     }
@@ -95,7 +95,7 @@ pub fn front_matter(text: &str) -> Option<(String, String)> {
             description = Some(v);
         }
     }
-    let name = name.filter(|n| !n.is_empty())?;
+    let name = name.filter(|n| !n.trim().is_empty())?;
     Some((name, description.unwrap_or_default()))
 }
 
@@ -106,6 +106,23 @@ fn unquote(v: &str) -> String {
         }
     }
     v.to_string()
+}
+
+/// A SKILL.md's text, read only if it is a regular file: opened without blocking (a FIFO put
+/// there after the skill was found would block the open, past any signal), then checked.
+pub fn read_skill_md(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let mut text = String::new();
+    file.read_to_string(&mut text)?;
+    Ok(text)
 }
 
 /// What a directory under a skills root or published as a skill holds.
@@ -140,13 +157,24 @@ fn read_dir_skill(dir: &Path, source: &str) -> InDir {
         Ok(false) => return InDir::Unusable("it is a link out of its directory".into()),
         Err(e) => return InDir::Unusable(format!("cannot be read: {e}")),
     }
-    let text = match std::fs::read_to_string(&location) {
+    // Opened only when it is a file: a FIFO (a model with exec can make one) blocked every
+    // later run in its open, past any signal, and a device read without end.
+    if !std::fs::metadata(&location).is_ok_and(|m| m.is_file()) {
+        return InDir::Unusable("it is not a regular file".into());
+    }
+    let text = match read_skill_md(&location) {
         Ok(t) => t,
         Err(e) => return InDir::Unusable(format!("cannot be read: {e}")),
     };
     let Some((name, description)) = front_matter(&text) else {
         return InDir::Unusable(
-            if text.lines().next().map(str::trim) == Some("---") {
+            if text
+                .trim_start_matches('\u{feff}')
+                .lines()
+                .next()
+                .map(str::trim)
+                == Some("---")
+            {
                 "its front matter gives no `name`"
             } else {
                 "it has no front matter (a first line `---`, then `name:` and `description:`)"

@@ -43,7 +43,7 @@ pub enum FilesCommand {
         /// The agent: a key of [agents] in config, or default
         agent: String,
         /// Only this user's and the agent-level files (default: every user's)
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         user: Option<String>,
     },
     /// Print a context file (the user's, else the agent-level one)
@@ -54,7 +54,7 @@ pub enum FilesCommand {
         /// HEARTBEAT.md
         name: String,
         /// This user's file when there is one, else the agent-level one
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         user: Option<String>,
     },
     /// Set a context file from stdin (or @FILE); an empty BOOTSTRAP.md deletes it
@@ -67,7 +67,7 @@ pub enum FilesCommand {
         /// The content: @FILE or - for stdin (default: stdin)
         content: Option<String>,
         /// Set this user's file, not the agent-level one (predefined agents: USER.md only)
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         user: Option<String>,
     },
 }

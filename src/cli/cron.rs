@@ -44,7 +44,7 @@ pub enum CronCommand {
     /// List jobs
     List {
         /// Only this agent's jobs
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         agent: Option<String>,
     },
     /// Remove a job (by id or name)
@@ -58,7 +58,7 @@ pub enum CronCommand {
         /// The job's id or name (default: every job)
         job: Option<String>,
         /// Whose job, when names repeat across agents
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         agent: Option<String>,
         #[command(flatten)]
         page: PageArgs,
@@ -85,7 +85,7 @@ pub struct JobRef {
     /// The job's id or name
     pub job: String,
     /// Whose job, when names repeat across agents
-    #[arg(long)]
+    #[arg(long, value_parser = super::shared::non_empty())]
     pub agent: Option<String>,
 }
 

@@ -161,9 +161,9 @@ pub struct ServeArgs {
 #[derive(Debug, Args)]
 pub struct WhoArgs {
     pub name: String,
-    #[arg(long, conflicts_with = "user", required_unless_present = "user")]
+    #[arg(long, conflicts_with = "user", required_unless_present = "user", value_parser = super::shared::non_empty())]
     pub agent: Option<String>,
-    #[arg(long)]
+    #[arg(long, value_parser = super::shared::non_empty())]
     pub user: Option<String>,
 }
 

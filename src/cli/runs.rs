@@ -32,10 +32,10 @@ pub enum RunsCommand {
         #[arg(long)]
         status: Option<String>,
         /// Only this agent's runs
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         agent: Option<String>,
         /// Only the runs of this session
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         session: Option<String>,
         #[command(flatten)]
         page: PageArgs,
@@ -71,7 +71,7 @@ pub enum RunsCommand {
         #[arg(long)]
         all: bool,
         /// The running runs of this session
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         session: Option<String>,
     },
     /// Archive subagents that ended more than an hour ago

@@ -42,7 +42,7 @@ pub struct NameArgs {
     /// The binary's name, as registered
     pub name: String,
     /// The agent's own registration instead of the global one
-    #[arg(long)]
+    #[arg(long, value_parser = super::shared::non_empty())]
     pub agent: Option<String>,
 }
 
@@ -74,7 +74,7 @@ pub struct AddArgs {
     #[arg(long)]
     pub tips: Option<String>,
     /// Only for this agent [default: every agent]
-    #[arg(long)]
+    #[arg(long, value_parser = super::shared::non_empty())]
     pub agent: Option<String>,
     /// Register it turned off
     #[arg(long)]

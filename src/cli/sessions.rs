@@ -23,7 +23,7 @@ pub enum SessionsCommand {
     /// Every session, most recently used first
     List {
         /// Only this agent's sessions
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         agent: Option<String>,
         #[command(flatten)]
         page: PageArgs,

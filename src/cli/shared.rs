@@ -72,9 +72,20 @@ pub(crate) fn env_unless_empty(name: &'static str) -> Option<&'static str> {
     }
 }
 
-/// The value parser of a name that cannot be empty (an agent, a session, a user).
-pub(crate) fn non_empty() -> clap::builder::NonEmptyStringValueParser {
-    clap::builder::NonEmptyStringValueParser::new()
+/// The value parser of a name that cannot be empty or blank (an agent, a session, a user): an
+/// empty `--user ''` silently meant no user (and overwrote the agent-level file), an empty
+/// `--agent ''` listed nothing, a blank `--session ' '` made a session named by a space.
+pub(crate) fn non_empty() -> clap::builder::ValueParser {
+    clap::builder::ValueParser::new(|value: &str| {
+        if value.trim().is_empty() {
+            Err(format!(
+                "a name cannot be {}",
+                if value.is_empty() { "empty" } else { "blank" }
+            ))
+        } else {
+            Ok(value.to_string())
+        }
+    })
 }
 
 /// Opens the toolbox of `caller` (see [`Toolbox`]) and shows its notes.

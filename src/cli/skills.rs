@@ -98,7 +98,7 @@ pub fn run(ctx: &Context, args: SkillsArgs) -> Result<Status> {
                 Error::not_found(format!("no skill named {name}"))
                     .with_hint("`goclaw skills list` shows them")
             })?;
-            let text = std::fs::read_to_string(&skill.location)
+            let text = skills::read_skill_md(&skill.location)
                 .map_err(|e| Error::io("read", &skill.location, &e))?;
             let doc = serde_json::json!({"skill": skill, "content": text});
             ctx.out.data(&doc, |w| write!(w, "{text}"))?;

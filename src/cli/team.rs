@@ -27,13 +27,13 @@ pub enum TeamCommand {
         /// The team's name
         name: String,
         /// The lead: creates and assigns the tasks (and reviews them when the team has no reviewer)
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         lead: String,
         /// A member: works on the tasks (repeatable)
-        #[arg(long = "member")]
+        #[arg(long = "member", value_parser = super::shared::non_empty())]
         members: Vec<String>,
         /// A reviewer: reviews the answers on tasks when require_review is on (repeatable)
-        #[arg(long = "reviewer")]
+        #[arg(long = "reviewer", value_parser = super::shared::non_empty())]
         reviewers: Vec<String>,
         /// Settings as JSON, @FILE or -
         #[arg(long)]

@@ -56,7 +56,7 @@ pub struct TeamWorkArgs {
     /// The team
     pub team: String,
     /// The member that works
-    #[arg(long)]
+    #[arg(long, value_parser = super::shared::non_empty())]
     pub agent: String,
     /// Keep waiting for tasks, until stopped (default: stop when there is nothing to claim)
     #[arg(long)]

@@ -70,14 +70,14 @@ pub enum ToolsCommand {
         /// The definition: a JSON file, or - for stdin
         input: String,
         /// Only for this agent (overrides "agent" in the definition)
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         agent: Option<String>,
     },
     /// Remove a custom tool
     Rm {
         name: String,
         /// The agent's own tool instead of the global one
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         agent: Option<String>,
     },
     /// Custom tools: list
@@ -91,9 +91,9 @@ pub enum ToolsCommand {
         page: PageArgs,
         #[arg(long)]
         tool: Option<String>,
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         session: Option<String>,
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         agent: Option<String>,
     },
 }

@@ -25,7 +25,7 @@ pub enum TracesCommand {
     /// Recent runs, newest first
     List {
         /// Only the runs of this session
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         session: Option<String>,
         #[command(flatten)]
         page: PageArgs,

@@ -97,7 +97,7 @@ impl Tool for UseSkill {
                 "skill not found: {name} (skill_search lists the available ones)"
             ));
         };
-        match std::fs::read_to_string(&skill.location) {
+        match skills::read_skill_md(&skill.location) {
             Ok(text) => ToolResult::text(format!(
                 "Using skill {} (base directory: {}).\n\n{text}",
                 skill.name,

@@ -571,9 +571,24 @@ fn an_empty_variable_is_unset_and_an_empty_name_is_refused() {
         &["run", "--user", "", "hi"],
         &["tasks", "--as", "", "list"],
         &["tools", "list", "--agent", ""],
+        &["runs", "list", "--agent", ""],
+        &["runs", "list", "--session", " "],
+        &["tools", "history", "--session", ""],
+        &[
+            "agents",
+            "files",
+            "set",
+            "lead",
+            "AGENTS.md",
+            "x",
+            "--user",
+            "",
+        ],
+        &["team", "create", "t", "--lead", "lead", "--member", " "],
+        &["cron", "list", "--agent", ""],
     ] {
         let err = assert_error(&env.run(args), 2, "usage");
-        let flag = args.iter().find(|a| a.starts_with("--")).unwrap();
+        let flag = args.iter().rev().find(|a| a.starts_with("--")).unwrap();
         assert!(
             err["message"].as_str().unwrap().contains(flag),
             "{args:?}: {err}"

@@ -141,12 +141,20 @@ fn roots_in_order_and_published_skills_per_agent(backend) {
     // What is left out is said, and why.
     env.write("skills/d-plain/SKILL.md", "# no front matter\n");
     env.write("skills/e-nameless/SKILL.md", "---\ndescription: x\n---\n");
+    // A FIFO (a model with exec can make one) is not opened: it blocked every run for good.
+    std::fs::create_dir_all(env.work().join("skills/f-fifo")).unwrap();
+    nix::unistd::mkfifo(
+        &env.work().join("skills/f-fifo/SKILL.md"),
+        nix::sys::stat::Mode::from_bits_truncate(0o644),
+    )
+    .unwrap();
     let o = env.run(&["skills", "list"]);
     assert_eq!(crate::util::list(&o).as_array().unwrap().len(), 4);
     let err = stderr(&o);
     for said in [
         "d-plain/SKILL.md is not a skill: it has no front matter",
         "e-nameless/SKILL.md is not a skill: its front matter gives no `name`",
+        "f-fifo/SKILL.md is not a skill: it is not a regular file",
         "pdf-again/SKILL.md is not a skill: its name `pdf` is the skill's at ",
     ] {
         assert!(err.contains(said), "{said}: {err}");
