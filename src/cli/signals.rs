@@ -26,11 +26,7 @@ pub(super) fn stops_itself() {
 pub(super) fn cancel_statements_on_signal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let numbers: Vec<i32> = stopping()
-            .into_iter()
-            .filter_map(|s| s.signal().map(|sig| sig as i32))
-            .collect();
-        let Ok(mut signals) = signal_hook::iterator::Signals::new(numbers) else {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(stopping_numbers()) else {
             return;
         };
         let _ = std::thread::Builder::new()
@@ -91,6 +87,14 @@ pub fn stopping() -> Vec<Stopped> {
         .collect()
 }
 
+/// The numbers of the [`stopping`] signals, as signal-hook takes them.
+fn stopping_numbers() -> Vec<i32> {
+    stopping()
+        .into_iter()
+        .filter_map(|s| s.signal().map(|sig| sig as i32))
+        .collect()
+}
+
 /// Catches the [`stopping`] signals with a handler and reads them on a thread of their own,
 /// which records them in the flag; `grace` after the first, the process exits whatever it is
 /// doing. A handler, not a blocked mask read with sigwait: a mask is inherited by every process
@@ -98,11 +102,7 @@ pub fn stopping() -> Vec<Stopped> {
 /// could not be stopped by either signal; a handler is reset by exec.
 pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
     stops_itself();
-    let numbers: Vec<i32> = stopping()
-        .into_iter()
-        .filter_map(|s| s.signal().map(|sig| sig as i32))
-        .collect();
-    let mut signals = signal_hook::iterator::Signals::new(numbers).ok()?;
+    let mut signals = signal_hook::iterator::Signals::new(stopping_numbers()).ok()?;
     let flag = SignalFlag::default();
     let seen = flag.clone();
     std::thread::Builder::new()

@@ -901,6 +901,25 @@ fn a_task_with_a_gate_completes_only_once_its_command_passes(backend) {
 }
 }
 
+/// What the tools refused in a run's `--events` (its children's refusals relayed too).
+fn refused_results(o: &std::process::Output) -> Vec<String> {
+    events(o)
+        .iter()
+        .filter(|e| e["type"] == "tool.result" && e["is_error"] == true)
+        .map(|e| e["result"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Task 1 holds its run's own answer, and task 2, which the run tried to claim, still waits.
+fn task_1_is_its_runs_and_2_waits(env: &TestEnv, result: &str) {
+    let t = json(&goclaw(env, &["tasks", "--as", "lead", "get", "1"]));
+    assert_eq!(t["result"], result);
+    assert_eq!(
+        json(&goclaw(env, &["tasks", "--as", "lead", "get", "2"]))["status"],
+        "pending"
+    );
+}
+
 on_both_backends! {
 fn a_members_subagent_cannot_complete_its_task_or_claim_another(backend) {
     let Some((_llm, env)) = team_env(backend) else {
@@ -910,13 +929,7 @@ fn a_members_subagent_cannot_complete_its_task_or_claim_another(backend) {
     lead_creates(&env, &["cheat through a child", "more work"]);
     let o = goclaw(&env, &["run", "--agent", "w1", "--task", "1", "--events"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let refused: Vec<String> = events(&o)
-        .iter()
-        .filter(|e| {
-            e["type"] == "tool.result" && e["name"] == "team_tasks" && e["is_error"] == true
-        })
-        .map(|e| e["result"].as_str().unwrap().to_string())
-        .collect();
+    let refused = refused_results(&o);
     assert_eq!(refused.len(), 2, "{refused:?}");
     for r in &refused {
         assert!(
@@ -924,12 +937,7 @@ fn a_members_subagent_cannot_complete_its_task_or_claim_another(backend) {
             "{r}"
         );
     }
-    let t = json(&goclaw(&env, &["tasks", "--as", "lead", "get", "1"]));
-    assert_eq!(t["result"], "THE MEMBER'S OWN RESULT");
-    assert_eq!(
-        json(&goclaw(&env, &["tasks", "--as", "lead", "get", "2"]))["status"],
-        "pending"
-    );
+    task_1_is_its_runs_and_2_waits(&env, "THE MEMBER'S OWN RESULT");
 }
 }
 
@@ -942,11 +950,7 @@ fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead(backe
     lead_creates(&env, &["cheat at once", "other work", "become the lead"]);
     let o = goclaw(&env, &["run", "--agent", "w1", "--task", "1", "--events"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let refused: Vec<String> = events(&o)
-        .iter()
-        .filter(|e| e["type"] == "tool.result" && e["is_error"] == true)
-        .map(|e| e["result"].as_str().unwrap().to_string())
-        .collect();
+    let refused = refused_results(&o);
     assert_eq!(refused.len(), 2, "{refused:?}");
     assert!(
         refused[0].contains("your final answer completes it"),
@@ -956,12 +960,7 @@ fn a_member_cannot_complete_its_task_by_tool_claim_more_or_act_as_the_lead(backe
         refused[1].contains("finish it (answer) before taking another"),
         "{refused:?}"
     );
-    let t = json(&goclaw(&env, &["tasks", "--as", "lead", "get", "1"]));
-    assert_eq!(t["result"], "THE REAL RESULT");
-    assert_eq!(
-        json(&goclaw(&env, &["tasks", "--as", "lead", "get", "2"]))["status"],
-        "pending"
-    );
+    task_1_is_its_runs_and_2_waits(&env, "THE REAL RESULT");
 
     let o = goclaw(&env, &["run", "--agent", "w2", "--task", "3", "--events"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));

@@ -60,34 +60,15 @@ static CANCELLED_BY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32
 /// ended), are left alone. A cancelled statement fails as the signal's `kind` (hangup,
 /// interrupted, terminated), not as timed out. Blocking: call it on a thread of its own.
 pub fn cancel_queries(kind: crate::error::ErrorKind) {
-    let running = |open: &[Canceller]| -> Vec<(u64, u64)> {
-        open.iter()
-            .map(|c| (c.slot, c.busy.load(std::sync::atomic::Ordering::SeqCst)))
-            .filter(|(_, statement)| *statement != 0)
-            .collect()
-    };
-    let before = match OPEN.lock() {
-        Ok(o) => running(&o),
-        Err(_) => return,
-    };
+    let before: Vec<(u64, u64)> = picked(|_, statement| statement != 0)
+        .iter()
+        .map(|p| (p.slot, p.statement))
+        .collect();
     if before.is_empty() {
         return;
     }
     std::thread::sleep(CANCEL_AFTER);
-    let stuck: Vec<(
-        postgres::CancelToken,
-        Option<std::sync::Arc<rustls::ClientConfig>>,
-    )> = match OPEN.lock() {
-        Ok(o) => o
-            .iter()
-            .filter(|c| {
-                let now = c.busy.load(std::sync::atomic::Ordering::SeqCst);
-                before.contains(&(c.slot, now))
-            })
-            .map(|c| (c.token.clone(), c.tls.clone()))
-            .collect(),
-        Err(_) => return,
-    };
+    let stuck = picked(|c, statement| before.contains(&(c.slot, statement)));
     if stuck.is_empty() {
         return;
     }
@@ -95,39 +76,55 @@ pub fn cancel_queries(kind: crate::error::ErrorKind) {
         i32::from(kind.exit_code()),
         std::sync::atomic::Ordering::SeqCst,
     );
-    for (token, tls) in stuck {
-        cancel(&token, tls);
-    }
+    stuck.iter().for_each(Picked::cancel);
 }
 
 /// Asks the server to cancel every statement this process's connections run, now (the
 /// process is about to end by a signal).
 pub fn cancel_statements() {
-    let running: Vec<_> = match OPEN.lock() {
-        Ok(open) => open
-            .iter()
-            .filter(|c| c.busy.load(std::sync::atomic::Ordering::SeqCst) != 0)
-            .map(|c| (c.token.clone(), c.tls.clone()))
-            .collect(),
-        Err(_) => return,
-    };
-    for (token, tls) in running {
-        cancel(&token, tls);
-    }
+    picked(|_, statement| statement != 0)
+        .iter()
+        .for_each(Picked::cancel);
 }
 
 /// Asks the server to cancel what the connection in `slot` is running.
 fn cancel_slot(slot: u64) {
-    let canceller = match OPEN.lock() {
-        Ok(open) => open
-            .iter()
-            .find(|c| c.slot == slot)
-            .map(|c| (c.token.clone(), c.tls.clone())),
-        Err(_) => None,
-    };
-    if let Some((token, tls)) = canceller {
-        cancel(&token, tls);
+    picked(|c, _| c.slot == slot)
+        .iter()
+        .for_each(Picked::cancel);
+}
+
+/// An open connection [`picked`] for cancelling, and the statement it ran then.
+struct Picked {
+    slot: u64,
+    statement: u64,
+    token: postgres::CancelToken,
+    tls: Option<std::sync::Arc<rustls::ClientConfig>>,
+}
+
+impl Picked {
+    fn cancel(&self) {
+        cancel(&self.token, self.tls.clone());
     }
+}
+
+/// The open connections `pick` takes, given each one's running statement (0: idle); none if
+/// the list cannot be read.
+fn picked(pick: impl Fn(&Canceller, u64) -> bool) -> Vec<Picked> {
+    let Ok(open) = OPEN.lock() else {
+        return Vec::new();
+    };
+    open.iter()
+        .filter_map(|c| {
+            let statement = c.busy.load(std::sync::atomic::Ordering::SeqCst);
+            pick(c, statement).then(|| Picked {
+                slot: c.slot,
+                statement,
+                token: c.token.clone(),
+                tls: c.tls.clone(),
+            })
+        })
+        .collect()
 }
 
 fn cancel(token: &postgres::CancelToken, tls: Option<std::sync::Arc<rustls::ClientConfig>>) {
@@ -314,18 +311,12 @@ impl Client {
         sql: &S,
         values: &[Value],
     ) -> Result<Vec<Row>> {
-        let params: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-        let rows = self
-            .busy(|c| c.query(sql, &params))
-            .map_err(|e| self.error(&e))?;
-        rows.iter()
-            .map(|r| {
-                (0..r.len())
-                    .map(|i| r.try_get::<_, Value>(i).map_err(|e| self.error(&e)))
-                    .collect::<Result<Vec<_>>>()
-                    .map(|values| Row { values })
-            })
-            .collect()
+        let mut rows = Vec::new();
+        self.query_each(sql, values, |row| {
+            rows.push(row);
+            Ok(())
+        })?;
+        Ok(rows)
     }
 
     /// Runs `sql` and calls `each` with every row as it arrives: nothing is kept, so a large

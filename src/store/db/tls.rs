@@ -50,84 +50,35 @@ pub fn client_config(mode: Mode, root: Option<&Path>) -> Result<Option<ClientCon
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
         .map_err(|e| Error::internal(format!("TLS: {e}")))?;
+    let lenient = |chain: Option<Arc<rustls::client::WebPkiServerVerifier>>| {
+        builder
+            .clone()
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(Lenient {
+                chain,
+                provider: provider.clone(),
+            }))
+            .with_no_client_auth()
+    };
     Ok(match (mode, root) {
         (Mode::Plain, _) => None,
-        (Mode::Require, None) => Some(
-            builder
-                .dangerous()
-                .with_custom_certificate_verifier(Arc::new(EncryptOnly(provider)))
-                .with_no_client_auth(),
-        ),
+        (Mode::Require, None) => Some(lenient(None)),
         (Mode::VerifyFull, root) => Some(
             builder
+                .clone()
                 .with_root_certificates(roots(root)?)
                 .with_no_client_auth(),
         ),
         (Mode::Require | Mode::VerifyCa, root) => {
             let chain = rustls::client::WebPkiServerVerifier::builder_with_provider(
                 Arc::new(roots(root)?),
-                provider,
+                provider.clone(),
             )
             .build()
             .map_err(|e| Error::internal(format!("TLS: {e}")))?;
-            Some(
-                builder
-                    .dangerous()
-                    .with_custom_certificate_verifier(Arc::new(AnyName(chain)))
-                    .with_no_client_auth(),
-            )
+            Some(lenient(Some(chain)))
         }
     })
-}
-
-/// `verify-ca`: the certificate's chain checked against the CAs as `verify-full` checks it,
-/// its name not. rustls checks the name last, once the chain, dates and signatures held, so a
-/// certificate refused only for its name is taken.
-#[derive(Debug)]
-struct AnyName(Arc<rustls::client::WebPkiServerVerifier>);
-
-impl ServerCertVerifier for AnyName {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp_response: &[u8],
-        now: UnixTime,
-    ) -> std::result::Result<ServerCertVerified, rustls::Error> {
-        use rustls::CertificateError::{NotValidForName, NotValidForNameContext};
-        match self
-            .0
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
-        {
-            Err(rustls::Error::InvalidCertificate(
-                NotValidForName | NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
-            other => other,
-        }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_verify_schemes()
-    }
 }
 
 /// The CAs to check the server against: `sslrootcert`'s, else the system's.
@@ -160,21 +111,37 @@ fn roots(root: Option<&Path>) -> Result<RootCertStore> {
     Ok(store)
 }
 
-/// `sslmode=require` without a CA: the channel is encrypted and the server's signatures
-/// checked, whoever's certificate it is (libpq's `require`).
+/// A certificate checked less than `verify-full` checks it, the server's signatures always:
+/// - no `chain` (`sslmode=require` without a CA): the channel is encrypted, whoever's
+///   certificate it is (libpq's `require`);
+/// - with a `chain` (`verify-ca`): checked against the CAs as `verify-full` checks it, its name
+///   not. rustls checks the name last, once the chain, dates and signatures held, so a
+///   certificate refused only for its name is taken.
 #[derive(Debug)]
-struct EncryptOnly(Arc<CryptoProvider>);
+struct Lenient {
+    chain: Option<Arc<rustls::client::WebPkiServerVerifier>>,
+    provider: Arc<CryptoProvider>,
+}
 
-impl ServerCertVerifier for EncryptOnly {
+impl ServerCertVerifier for Lenient {
     fn verify_server_cert(
         &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
     ) -> std::result::Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
+        use rustls::CertificateError::{NotValidForName, NotValidForNameContext};
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now) {
+            Err(rustls::Error::InvalidCertificate(
+                NotValidForName | NotValidForNameContext { .. },
+            )) => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
     }
 
     fn verify_tls12_signature(
@@ -187,7 +154,7 @@ impl ServerCertVerifier for EncryptOnly {
             message,
             cert,
             dss,
-            &self.0.signature_verification_algorithms,
+            &self.provider.signature_verification_algorithms,
         )
     }
 
@@ -201,11 +168,13 @@ impl ServerCertVerifier for EncryptOnly {
             message,
             cert,
             dss,
-            &self.0.signature_verification_algorithms,
+            &self.provider.signature_verification_algorithms,
         )
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }
