@@ -128,7 +128,7 @@ Register-ArgumentCompleter -Native -CommandName 'goclaw' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Runs, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One run and its children (a tree on a terminal)')
-            [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until the runs end; the exit code is the run''s (0 completed, 1 failed, 7 timed out, 130 cancelled)')
+            [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until the runs end; the exit code is the one the run''s command ended with (0 completed, 1 failed, 8 its provider failed, 7 timed out, 130 cancelled, …)')
             [CompletionResult]::new('cancel', 'cancel', [CompletionResultType]::ParameterValue, 'Cancel runs: the process running each ends it cleanly, children too')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Archive subagents that ended more than an hour ago')
             break

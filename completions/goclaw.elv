@@ -123,7 +123,7 @@ set edit:completion:arg-completer[goclaw] = {|@words|
             cand --version 'Print version'
             cand list 'Runs, newest first'
             cand show 'One run and its children (a tree on a terminal)'
-            cand wait 'Wait until the runs end; the exit code is the run''s (0 completed, 1 failed, 7 timed out, 130 cancelled)'
+            cand wait 'Wait until the runs end; the exit code is the one the run''s command ended with (0 completed, 1 failed, 8 its provider failed, 7 timed out, 130 cancelled, …)'
             cand cancel 'Cancel runs: the process running each ends it cleanly, children too'
             cand prune 'Archive subagents that ended more than an hour ago'
         }

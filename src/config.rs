@@ -363,6 +363,11 @@ impl Settings {
             Some(g) => (env.absolute(&g.path), g.source),
             None => (env.cwd.clone(), Source::Default),
         };
+        refuse_non_utf8(&[
+            ("the workspace", &workspace),
+            ("the store", &db_path),
+            ("the config file", &config_path),
+        ])?;
         if workspace_source != Source::Default && !workspace.is_dir() {
             return Err(Error::not_found(format!(
                 "workspace {} is not a directory",
@@ -575,6 +580,22 @@ fn check_store(store: &StoreConfig, config_path: &Path) -> Result<()> {
             config_path.display()
         ))
         .with_hint("[store]\nurl = \"postgres://USER@HOST/DATABASE\""));
+    }
+    Ok(())
+}
+
+/// Every path goclaw prints is written as JSON text, which holds UTF-8 only: a root that is not
+/// UTF-8 is refused once, here, rather than failing (or printing something else) wherever it is
+/// shown.
+fn refuse_non_utf8(paths: &[(&str, &Path)]) -> Result<()> {
+    for (what, path) in paths {
+        if path.to_str().is_none() {
+            return Err(Error::usage(format!(
+                "{what} {} is not valid UTF-8: goclaw writes paths in JSON, which cannot hold it",
+                path.display()
+            ))
+            .with_hint("rename the directory, or use one whose name is UTF-8"));
+        }
     }
     Ok(())
 }

@@ -212,10 +212,11 @@ impl Output {
 /// Writes `value` as JSON to `w`: a value that cannot be encoded is an internal error, a write
 /// that fails is stdout's (so a closed pipe, even in the middle of a document, ends quietly).
 pub fn write_json<T: Serialize + ?Sized>(w: &mut impl Write, value: &T) -> Result<()> {
-    serde_json::to_writer(&mut *w, value).map_err(|e| match e.io_error_kind() {
-        Some(kind) => Error::stdout(io::Error::from(kind)),
-        None => Error::internal(format!("cannot encode output: {e}")),
-    })
+    // Encoded whole before a byte is written: a value that cannot be encoded leaves no half
+    // document ahead of the error document.
+    let text = serde_json::to_vec(value)
+        .map_err(|e| Error::internal(format!("cannot encode output: {e}")))?;
+    w.write_all(&text).map_err(Error::stdout)
 }
 
 /// Writes all of `bytes` to `w`, mapping a closed pipe to [`Error::closed_pipe`].

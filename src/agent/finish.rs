@@ -115,6 +115,7 @@ impl Runner<'_> {
                 output_tokens: outcome.usage.output_tokens,
                 cost: outcome.usage.cost,
                 error: outcome.error.as_deref(),
+                kind: outcome.kind,
             },
             (&meta.provider, &meta.model),
         )?;

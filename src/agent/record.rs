@@ -183,6 +183,9 @@ pub struct RunEnd<'a> {
     pub output_tokens: u64,
     pub cost: f64,
     pub error: Option<&'a str>,
+    /// What kind of failure ended it: its command's exit code is stored (`runs wait` exits
+    /// with it).
+    pub kind: Option<ErrorKind>,
 }
 
 /// Ends a run and writes its messages to the session, in one transaction: the session exists
@@ -200,7 +203,8 @@ pub fn finish_run(
     let now = now_ms();
     let changed = tx.execute(
         "UPDATE runs SET status = ?2, ended_at = ?3, content = ?4, silent = ?5, iterations = ?6,
-             tool_calls = ?7, input_tokens = ?8, output_tokens = ?9, cost = ?10, error = ?11
+             tool_calls = ?7, input_tokens = ?8, output_tokens = ?9, cost = ?10, error = ?11,
+             exit_code = ?12
          WHERE id = ?1 AND status = 'running'",
         db_params![
             id,
@@ -213,7 +217,8 @@ pub fn finish_run(
             end.input_tokens as i64,
             end.output_tokens as i64,
             end.cost,
-            end.error.map(|e| scrubber.scrub_str(e, None))
+            end.error.map(|e| scrubber.scrub_str(e, None)),
+            i64::from(end.kind.map_or(0, ErrorKind::exit_code))
         ],
     )?;
     if changed == 0 {

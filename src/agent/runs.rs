@@ -29,6 +29,9 @@ pub struct RunRow {
     pub message: Option<String>,
     pub content: Option<String>,
     pub error: Option<String>,
+    /// The exit code the run's command ended with (`None` while it runs, for a run marked
+    /// abandoned, and in rows written before it was kept).
+    pub exit_code: Option<i64>,
     #[serde(skip)]
     pub pid: Option<i64>,
     /// When that process started ([`crate::host::process_start`]; `None` in older rows).
@@ -43,8 +46,14 @@ pub struct RunRow {
 }
 
 impl RunRow {
-    /// The error kind a command line maps this run's end to (`None`: completed or running).
+    /// The error kind a command line maps this run's end to (`None`: completed or running):
+    /// its command's, when the row keeps its exit code, else its status's.
     pub fn error_kind(&self) -> Option<ErrorKind> {
+        if let Some(code) = self.exit_code.filter(|_| self.status != "running") {
+            return ErrorKind::ALL
+                .into_iter()
+                .find(|k| i64::from(k.exit_code()) == code);
+        }
         match self.status.as_str() {
             "completed" | "running" => None,
             "cancelled" => Some(ErrorKind::Interrupted),
@@ -66,7 +75,7 @@ pub struct RunFilter {
     pub page: PageRequest,
 }
 
-const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message, host, pid_start, pid_ns";
+const COLUMNS: &str = "id, status, agent, session, parent_run_id, depth, label, started_at, ended_at, iterations, content, error, pid, message, host, pid_start, pid_ns, exit_code";
 
 fn row(r: &Row) -> Result<RunRow> {
     Ok(RunRow {
@@ -87,6 +96,7 @@ fn row(r: &Row) -> Result<RunRow> {
         host: r.get(14)?,
         pid_start: r.get(15)?,
         pid_ns: r.get(16)?,
+        exit_code: r.get(17)?,
     })
 }
 

@@ -105,6 +105,15 @@ pub fn run(ctx: &Context, args: ApprovalsArgs) -> Result<Status> {
         ApprovalsCommand::Allow(e) | ApprovalsCommand::Deny(e) if e.program().is_empty() => {
             return Err(Error::usage("a program is required"));
         }
+        // A mistyped option where the program goes would be stored as a program named
+        // `--typo` (a deny entry that matches nothing, exit 0).
+        ApprovalsCommand::Allow(e) | ApprovalsCommand::Deny(e) if e.program().starts_with('-') => {
+            return Err(Error::usage(format!(
+                "`{}` is no program: it looks like an option, and options go before PROGRAM",
+                e.program()
+            ))
+            .with_hint("see `goclaw approvals allow --help`; a program whose name starts with - is given by its path (./-x)"));
+        }
         ApprovalsCommand::Allow(e) => add(ctx, &store, e, "allow")?,
         ApprovalsCommand::Deny(e) => add(ctx, &store, e, "deny")?,
         ApprovalsCommand::Revoke { id } => {

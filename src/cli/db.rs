@@ -84,6 +84,9 @@ struct CheckDoc<'a> {
     path: &'a std::path::Path,
     ok: bool,
     integrity: Vec<String>,
+    /// What the schema lacks of what its migrations make (tables, columns, indexes,
+    /// triggers, functions); empty when nothing.
+    schema: Vec<String>,
     /// Its fields (`schema_version`, `pending`, …) at the top; absent for a store that could
     /// not be read.
     #[serde(flatten)]
@@ -233,18 +236,25 @@ fn exec_check(ctx: &Context, path: &Path) -> Result<Status> {
         .and_then(|conn| store::migration_state(&conn, path).map(|m| (conn, m)));
     let (conn, migrations) = match opened {
         Ok(both) => both,
-        // No store is exit 5; any other store that cannot be read (not a database, a
-        // malformed image) is an unhealthy one: the report says why, exit 1.
-        Err(e) if e.kind == ErrorKind::NotFound => return Err(e),
+        // No store is exit 5, one another process keeps locked exit 7, a path that is no
+        // file exit 2; any other store that cannot be read (not a database, a malformed image)
+        // is an unhealthy one: the report says why, exit 1.
+        Err(e) if matches!(e.kind, ErrorKind::NotFound | ErrorKind::Timeout) => return Err(e),
+        Err(e) if store::not_a_file(path).is_some() => return Err(e),
         Err(e) => {
             let doc = CheckDoc {
                 path,
                 ok: false,
                 integrity: vec![e.message],
+                schema: Vec::new(),
                 migrations: None,
             };
             ctx.out
                 .data(&doc, |w| writeln!(w, "integrity: {}", doc.integrity[0]))?;
+            ctx.out.note(&format!(
+                "error: the store is unhealthy: {}",
+                doc.integrity[0]
+            ));
             return Ok(Status::Exit(ErrorKind::Failed));
         }
     };
@@ -258,14 +268,18 @@ fn exec_check(ctx: &Context, path: &Path) -> Result<Status> {
         .with_hint("upgrade goclaw"));
     }
     let integrity = store::integrity_check(&conn, path)?;
-    print_check(ctx, path, integrity, migrations)
+    let schema = match migrations.schema_version {
+        0 => Vec::new(),
+        version => store::schema_problems(&conn, version)?,
+    };
+    print_check(ctx, path, (integrity, schema), migrations)
 }
 
 /// `db check`'s report, for either backend; exit 1 when the store is unhealthy.
 fn print_check(
     ctx: &Context,
     path: &Path,
-    integrity: Vec<String>,
+    (integrity, schema): (Vec<String>, Vec<String>),
     migrations: store::MigrationState,
 ) -> Result<Status> {
     // A database goclaw never migrated is no store of goclaw's (an empty file, another
@@ -279,15 +293,19 @@ fn print_check(
             "any goclaw command with `--db` naming it makes one there, or `goclaw db migrate`",
         ));
     }
-    let ok = integrity == ["ok"] && migrations.pending.is_empty();
+    let ok = integrity == ["ok"] && schema.is_empty() && migrations.pending.is_empty();
     let doc = CheckDoc {
         path,
         ok,
         integrity,
+        schema,
         migrations: Some(migrations),
     };
     ctx.out.data(&doc, |w| {
         writeln!(w, "integrity: {}", doc.integrity.join("; "))?;
+        for problem in &doc.schema {
+            writeln!(w, "schema: {problem}")?;
+        }
         let Some(m) = &doc.migrations else {
             return Ok(());
         };
@@ -306,6 +324,22 @@ fn print_check(
         Ok(())
     })?;
     if !ok {
+        let why = match (
+            &doc.integrity[..],
+            doc.schema.first(),
+            doc.migrations.as_ref(),
+        ) {
+            (i, _, _) if i != ["ok"] => format!("integrity: {}", i.join("; ")),
+            (_, Some(problem), _) => {
+                format!("{problem} ({} schema problem(s) in all)", doc.schema.len())
+            }
+            (_, None, Some(m)) => format!("{} migration(s) pending", m.pending.len()),
+            _ => "see the report".to_string(),
+        };
+        ctx.out.note(&format!(
+            "error: the store is unhealthy: {}",
+            crate::text::printable::one_line(&why)
+        ));
         return Ok(Status::Exit(ErrorKind::Failed));
     }
     Ok(Status::Ok)
@@ -495,13 +529,16 @@ fn run_postgres(
                     "any goclaw command that uses the store creates it, e.g. `goclaw db migrate`",
                 ));
             }
-            let problems = pg.check()?;
-            let integrity = if problems.is_empty() {
-                vec!["ok".to_string()]
-            } else {
-                problems
-            };
-            return print_check(ctx, Path::new(&shown), integrity, migrations);
+            let (problems, note) = pg.check()?;
+            if let Some(note) = note {
+                ctx.out.warn(&note);
+            }
+            return print_check(
+                ctx,
+                Path::new(&shown),
+                (vec!["ok".to_string()], problems),
+                migrations,
+            );
         }
         DbCommand::Backup { .. } => {
             return Err(Error::usage(

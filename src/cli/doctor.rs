@@ -44,9 +44,20 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> Result<Status> {
             writeln!(w, "\n{failed} check(s) failed")
         }
     })?;
-    Ok(if report.ok {
-        Status::Ok
-    } else {
-        Status::Exit(ErrorKind::Failed)
-    })
+    if report.ok {
+        return Ok(Status::Ok);
+    }
+    // Exit 1 says why on stderr too, as every failure does.
+    let failed: Vec<String> = report
+        .checks
+        .iter()
+        .filter(|c| c.status == Health::Fail)
+        .map(|c| format!("{} {}: {}", c.area, c.name, c.detail))
+        .collect();
+    ctx.out.note(&format!(
+        "error: {} check(s) failed: {}",
+        failed.len(),
+        crate::text::printable::one_line(&failed.join("; "))
+    ));
+    Ok(Status::Exit(ErrorKind::Failed))
 }

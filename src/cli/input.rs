@@ -89,10 +89,18 @@ pub fn text(ctx: &super::Context, arg: &str) -> Result<String> {
 
 /// The largest document one input may be: `[input] max_bytes`.
 pub fn max_bytes(ctx: &super::Context) -> u64 {
-    ctx.settings()
-        .map_or(crate::config::DEFAULT_MAX_INPUT_BYTES, |s| {
-            s.config.input.max_bytes
-        })
+    match ctx.settings() {
+        Ok(s) => s.config.input.max_bytes,
+        // A command that goes on without its config (`sanitize`, `guard`) says so.
+        Err(e) => {
+            ctx.out.warn(&format!(
+                "{}; going on without it: [input] max_bytes is the default ({})",
+                e.message,
+                crate::config::DEFAULT_MAX_INPUT_BYTES
+            ));
+            crate::config::DEFAULT_MAX_INPUT_BYTES
+        }
+    }
 }
 
 /// Tells a person at a terminal that goclaw is waiting for stdin (never a prompt: a note).

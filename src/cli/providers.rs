@@ -103,6 +103,15 @@ pub fn run(ctx: &Context, args: ProvidersArgs) -> Result<Status> {
             } else {
                 asked
             };
+            // A name no provider has is a mistake in the command line (exit 5), as for
+            // `providers call`, not a provider that failed its probe.
+            for name in &names {
+                let env = |k: &str| std::env::var(k).ok();
+                match crate::providers::resolve(&settings.config.providers, name, &env) {
+                    Err(e) if e.kind == ErrorKind::NotFound => return Err(e),
+                    _ => {}
+                }
+            }
             let verdicts = doctor::probe_providers(settings, &names);
             let failed: Vec<String> = names
                 .iter()

@@ -45,8 +45,8 @@ pub enum RunsCommand {
         /// The run's id, or its last (or first) 8 or more characters
         run: String,
     },
-    /// Wait until the runs end; the exit code is the run's (0 completed, 1 failed, 7 timed
-    /// out, 130 cancelled)
+    /// Wait until the runs end; the exit code is the one the run's command ended with (0
+    /// completed, 1 failed, 8 its provider failed, 7 timed out, 130 cancelled, …)
     #[command(after_help = "Examples:\n  \
         goclaw runs wait $(goclaw run --detach 'summarize the logs' | jq -r .run_id)\n  \
         goclaw runs wait --any \"$a\" \"$b\" --timeout 10m   # a and b: run ids; exit code of the first to end")]

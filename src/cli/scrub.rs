@@ -143,6 +143,11 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     if args.check {
         ctx.out.data(&report, |w| human_report(w, &report))?;
         // A check cut short by a signal says so, never "clean".
+        if interrupted.is_none() && total > 0 {
+            ctx.out.note(&format!(
+                "error: {total} credential(s) found (`goclaw scrub` redacts them)"
+            ));
+        }
         return Ok(interrupted.unwrap_or(if total == 0 {
             Status::Ok
         } else {

@@ -64,6 +64,7 @@ fn all(ctx: &Context, agent: Option<&str>) -> Result<Vec<Skill>> {
 }
 
 pub fn run(ctx: &Context, args: SkillsArgs) -> Result<Status> {
+    super::shared::check_agents(ctx, args.agent.iter())?;
     let agent = args.agent.as_deref();
     match args.command {
         SkillsCommand::List => {

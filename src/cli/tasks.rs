@@ -24,7 +24,7 @@ pub struct TasksArgs {
     #[command(subcommand)]
     pub command: TasksCommand,
     /// The team (default: the acting agent's only team)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = super::shared::non_empty())]
     pub team: Option<String>,
     /// The acting agent (reads and `recover` need none: they look as the team's lead)
     #[arg(

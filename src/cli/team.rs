@@ -119,7 +119,7 @@ pub struct MessageArgs {
     #[command(subcommand)]
     pub command: MessageCommand,
     /// The team (default: the acting agent's only team)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = super::shared::non_empty())]
     pub team: Option<String>,
     /// The acting agent
     #[arg(
@@ -138,7 +138,7 @@ pub enum MessageCommand {
     /// Send TEXT to one member
     Send {
         /// The member it is for
-        #[arg(long)]
+        #[arg(long, value_parser = super::shared::non_empty())]
         to: String,
         /// The message: text, @FILE, or - for stdin
         text: String,

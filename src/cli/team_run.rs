@@ -92,6 +92,7 @@ pub fn run(ctx: &Context, a: TeamRunArgs) -> Result<Status> {
         timeout: parse_timeout(&a.timeout)?,
         only: None,
         relay: None,
+        notices: None,
     };
     execute(ctx, options, a.events)
 }
@@ -106,6 +107,7 @@ pub fn work(ctx: &Context, a: TeamWorkArgs) -> Result<Status> {
         timeout: parse_timeout(&a.timeout)?,
         only: Some(a.agent.clone()),
         relay: None,
+        notices: None,
     };
     execute(ctx, options, a.events)
 }
@@ -130,6 +132,8 @@ fn execute(ctx: &Context, mut options: TeamRunOptions, events: bool) -> Result<S
         super::reader::on_reader_gone(move || relay.gone());
     }
     options.relay = relay.clone().map(|r| r as crate::tools::gate::SharedRelay);
+    let out = ctx.out.clone();
+    options.notices = Some(Arc::new(move |note| out.notes(vec![note])));
     let report = team_run::run(settings, &mut store, &scrubber, options, cancel)?;
     if relay.is_some_and(|r| r.reader_gone()) {
         ctx.out.verbose(&format!(

@@ -51,7 +51,7 @@ pub struct ExecArgs {
     pub args: Option<String>,
     #[command(flatten)]
     pub caller: CallerArgs,
-    #[arg(long)]
+    #[arg(long, value_parser = super::shared::non_empty())]
     pub channel: Option<String>,
     #[arg(long)]
     pub chat_id: Option<String>,

@@ -126,6 +126,10 @@ fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<Examined> {
     let verdict = (|| {
         let m = crate::store::migration_state(&conn, path)?;
         let integrity = crate::store::integrity_check(&conn, path)?;
+        let schema = match m.schema_version {
+            v if v == 0 || v > m.binary_version => Vec::new(),
+            v => crate::store::schema_problems(&conn, v)?,
+        };
         Ok::<_, crate::error::Error>(if m.schema_version > m.binary_version {
             (
                 Health::Fail,
@@ -136,6 +140,14 @@ fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<Examined> {
             )
         } else if integrity != ["ok"] {
             (Health::Fail, format!("integrity: {}", integrity.join("; ")))
+        } else if !schema.is_empty() {
+            (
+                Health::Fail,
+                format!(
+                    "schema: {} (`goclaw db check` lists them)",
+                    schema.join("; ")
+                ),
+            )
         } else if !m.pending.is_empty() {
             (
                 Health::Warn,

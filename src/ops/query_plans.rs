@@ -180,6 +180,7 @@ fn exercise_runs(store: &mut Store, t: &team::Team) {
             output_tokens: 0,
             cost: 0.0,
             error: None,
+            kind: None,
         },
         ("p", "m"),
     )

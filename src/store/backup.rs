@@ -1,6 +1,11 @@
 //! Online backup of the store with SQLite's backup API: a consistent snapshot taken while other
 //! processes keep writing (WAL readers never block writers), written to a temporary file beside
 //! the destination and renamed into place, so a backup is either whole or absent.
+//!
+//! A destination that is a store in use (its `-wal` beside it: goclaw keeps the WAL between
+//! processes) is written into instead, by the same API in one transaction: that is how a backup
+//! is restored (`goclaw --db BACKUP db backup STORE --force`). A file moved over such a store
+//! would be read with the old WAL replayed over it: a corrupt store, the restore undone.
 
 use std::fs::OpenOptions;
 use std::os::unix::fs::OpenOptionsExt;
@@ -24,6 +29,12 @@ pub struct BackupReport {
 
 /// Copies the store into `dest`. An existing `dest` is refused unless `overwrite`.
 pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupReport> {
+    // `-` is standard input or output elsewhere; a backup is a database file, never a stream.
+    if dest.as_os_str() == "-" {
+        return Err(Error::usage(
+            "db backup writes a database file, not standard output: name the file (./- for a file named -)",
+        ));
+    }
     // A copy moved over the store itself would leave its write-ahead log to another file
     // (`--force` onto the live store was reported a success).
     if same_file(dest, store.path()) {
@@ -47,6 +58,15 @@ pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupRepor
             "directory {} does not exist",
             dir.display()
         )));
+    }
+    if dest.exists() && beside(dest, "-wal").exists() {
+        return restore_into(store, dest);
+    }
+    // The WAL of a database that is gone would be replayed over the new file.
+    if !dest.exists() {
+        for leftover in [beside(dest, "-wal"), beside(dest, "-shm")] {
+            let _ = std::fs::remove_file(leftover);
+        }
     }
     let name = dest
         .file_name()
@@ -80,14 +100,41 @@ pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupRepor
     })
 }
 
-fn copy_into(store: &Store, tmp: &Path) -> Result<(i64, String)> {
-    OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(tmp)
-        .map_err(|e| Error::io("create", tmp, &e))?;
+/// `path` with `suffix` after its name (`goclaw.db-wal`).
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Writes the store into the database at `dest`, in one transaction its other connections see
+/// whole (see the module's doc).
+fn restore_into(store: &Store, dest: &Path) -> Result<BackupReport> {
+    let (pages, integrity) = copy_into(store, dest)?;
+    Ok(BackupReport {
+        source: store.path().to_path_buf(),
+        path: dest.to_path_buf(),
+        pages,
+        bytes: std::fs::metadata(dest).map(|m| m.len()).unwrap_or(0),
+        integrity,
+    })
+}
+
+/// Copies the store into the database at `dst_path` (a new, empty temporary file, or a store
+/// being restored), and checks the copy.
+fn copy_into(store: &Store, dst_path: &Path) -> Result<(i64, String)> {
+    let tmp = dst_path;
+    if !tmp.exists() {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(tmp)
+            .map_err(|e| Error::io("create", tmp, &e))?;
+    }
     let mut dst = Connection::open_with_flags(tmp, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(|e| sql_error(tmp, e))?;
+    dst.busy_timeout(super::BUSY_TIMEOUT)
         .map_err(|e| sql_error(tmp, e))?;
     let pages = {
         let backup = Backup::new(store.conn()?, &mut dst).map_err(|e| sql_error(tmp, e))?;

@@ -89,6 +89,14 @@ impl Store {
         }
     }
 
+    /// Connects again after [`Db::connection_lost`] (PostgreSQL); nothing on SQLite.
+    pub fn reconnect(&self) -> Result<()> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(()),
+            Backend::Postgres(p) => p.reconnect(),
+        }
+    }
+
     /// Where the store is: its file, or its URL without the password (for messages).
     pub fn path(&self) -> &Path {
         &self.location

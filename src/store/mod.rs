@@ -205,6 +205,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "pid_start",
         sql: include_str!("migrations/sqlite/025_pid_start.sql"),
     },
+    Migration {
+        version: 26,
+        name: "run_exit_code",
+        sql: include_str!("migrations/sqlite/026_run_exit_code.sql"),
+    },
 ];
 
 /// A `WHERE` clause of equalities for the values given, and those values in order (`?1`, `?2`,
@@ -276,6 +281,7 @@ pub mod backup;
 mod busy;
 pub mod copy;
 pub mod db;
+mod drift;
 mod handle;
 pub mod location;
 pub mod page;
@@ -285,7 +291,9 @@ mod sqlite;
 pub mod vectors;
 
 pub use handle::{Store, StoreTarget};
-pub use sqlite::{SqliteStore, integrity_check, migration_state, sql_error};
+pub use sqlite::{
+    SqliteStore, integrity_check, migration_state, not_a_file, schema_problems, sql_error,
+};
 
 pub use query::{QueryLimits, query_json};
 

@@ -77,6 +77,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "pid_start",
         sql: include_str!("migrations/postgres/025_pid_start.sql"),
     },
+    Migration {
+        version: 26,
+        name: "run_exit_code",
+        sql: include_str!("migrations/postgres/026_run_exit_code.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.
@@ -117,6 +122,14 @@ impl PgStore {
             target: target.clone(),
             applied: Vec::new(),
         })
+    }
+
+    /// Replaces the connection with a new one (the schema is not looked at again); what the
+    /// old one listened to must be listened to again.
+    pub fn reconnect(&self) -> Result<()> {
+        let client = self.target.connect()?;
+        *self.client.borrow_mut() = client;
+        Ok(())
     }
 
     /// The connection, for the domain's SQL.
@@ -227,16 +240,22 @@ impl PgStore {
         Ok(all)
     }
 
-    /// Problems the server finds: tables of the schema that are missing.
-    pub fn check(&self) -> Result<Vec<String>> {
+    /// What the schema lacks of what its migrations make (see `store::drift`): tables, columns,
+    /// indexes, triggers and functions. A user who may not create a schema, even in a
+    /// transaction rolled back, gets the tables compared only, and a note saying so.
+    pub fn check(&self) -> Result<(Vec<String>, Option<String>)> {
         let found = self.version()?;
         if found > super::latest_version() {
             return Err(self.newer(found));
         }
         if found == 0 {
-            return Ok(vec![
-                "no goclaw schema yet (`goclaw db migrate` creates it)".into(),
-            ]);
+            return Ok((
+                vec!["no goclaw schema yet (`goclaw db migrate` creates it)".into()],
+                None,
+            ));
+        }
+        if let Some(problems) = super::drift::postgres(self.db(), MIGRATIONS, found)? {
+            return Ok((problems, None));
         }
         let present: Vec<String> = self.db().query_map(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()",
@@ -248,7 +267,12 @@ impl PgStore {
             .filter(|t| !present.contains(t))
             .map(|t| format!("table {t} is missing"))
             .collect();
-        Ok(problems)
+        Ok((
+            problems,
+            Some(
+                "only the tables were compared: this user may not create a schema (CREATE on the database), which comparing columns, indexes and triggers needs".into(),
+            ),
+        ))
     }
 
     /// Runs one statement in a read-only transaction that ends at `time`; calls `row` with

@@ -66,6 +66,10 @@ impl SqliteStore {
         create_file(path)?;
         let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE, busy_timeout)?;
         let version = schema_version(&conn).map_err(|e| sql_error(path, e))?;
+        // Only a store off the latest version is asked whose it is (one query, rarely).
+        if version != latest_version() {
+            refuse_foreign(&conn, path)?;
+        }
         if version > latest_version() {
             return Err(newer_error(path, version));
         }
@@ -92,6 +96,7 @@ impl SqliteStore {
 
     /// Opens an existing store read-only, without creating or migrating it.
     pub fn open_read_only(path: &Path) -> Result<Connection> {
+        refuse_not_a_file(path)?;
         if !path.exists() {
             return Err(
                 Error::not_found(format!("no store at {}", path.display())).with_hint(
@@ -236,6 +241,12 @@ pub fn migration_state(conn: &Connection, path: &Path) -> Result<MigrationState>
     })
 }
 
+/// What the schema of a store at `version` lacks of what its migrations make (see
+/// `store::drift`); empty when nothing.
+pub fn schema_problems(conn: &Connection, version: i64) -> Result<Vec<String>> {
+    super::drift::sqlite(super::db::Db::Sqlite(conn), MIGRATIONS, version)
+}
+
 /// `PRAGMA integrity_check` results: `["ok"]` when healthy.
 pub fn integrity_check(conn: &Connection, path: &Path) -> Result<Vec<String>> {
     let mut stmt = conn
@@ -273,6 +284,73 @@ fn schema_version(conn: &Connection) -> rusqlite::Result<i64> {
         0
     };
     Ok(from_table.max(user_version))
+}
+
+/// What `path` is when it is there and no regular file (the store cannot be one): "a
+/// directory", "a FIFO", …; `None` for a file, or nothing there.
+pub fn not_a_file(path: &Path) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::metadata(path).ok()?.file_type();
+    match () {
+        _ if kind.is_file() => None,
+        _ if kind.is_dir() => Some("a directory"),
+        _ if kind.is_fifo() => Some("a FIFO"),
+        _ if kind.is_socket() => Some("a socket"),
+        _ if kind.is_char_device() || kind.is_block_device() => Some("a device"),
+        _ => Some("not a regular file"),
+    }
+}
+
+/// A store path that is a directory, a FIFO (whose open would block for ever), a device
+/// (`/dev/null`) or a socket is refused before SQLite opens it.
+fn refuse_not_a_file(path: &Path) -> Result<()> {
+    match not_a_file(path) {
+        None => Ok(()),
+        Some(what) => Err(Error::usage(format!(
+            "the store {} is {what}, not a file",
+            path.display()
+        ))
+        .with_hint("point --db (or [store] path) at a store file, or where one is to be made")),
+    }
+}
+
+/// A database that has tables but no `schema_migrations` is another program's: goclaw neither
+/// migrates it (mixing its tables into that program's) nor switches it to WAL.
+fn refuse_foreign(conn: &Connection, path: &Path) -> Result<()> {
+    let tables: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+             ORDER BY name LIMIT 4",
+        )
+        .and_then(|mut s| {
+            s.query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<String>>>()
+        })
+        .map_err(|e| sql_error(path, e))?;
+    let ours = conn
+        .query_row(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'",
+            [],
+            |_| Ok(()),
+        )
+        .optional()
+        .map_err(|e| sql_error(path, e))?
+        .is_some();
+    if tables.is_empty() || ours {
+        return Ok(());
+    }
+    Err(Error::usage(format!(
+        "{} is a database of another program (its tables: {}{}); goclaw left it untouched",
+        path.display(),
+        tables
+            .iter()
+            .take(3)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", "),
+        if tables.len() > 3 { ", …" } else { "" }
+    ))
+    .with_hint("give goclaw a store of its own: --db PATH names a new file"))
 }
 
 fn newer_error(path: &Path, version: i64) -> Error {
@@ -373,6 +451,7 @@ fn persist_wal(conn: &Connection) {
 
 /// Creates the store file (0600) and its directory (0700) when they do not exist yet.
 fn create_file(path: &Path) -> Result<()> {
+    refuse_not_a_file(path)?;
     if path.exists() {
         return Ok(());
     }

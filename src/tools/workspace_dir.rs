@@ -45,7 +45,7 @@ impl Tool for WorkspaceDir {
         }
         ToolResult::text(
             serde_json::to_string_pretty(&json!({
-                "workspace": workspace,
+                "workspace": workspace.to_string_lossy(),
                 "agent": ctx.agent.as_deref().unwrap_or("default"),
                 "user": ctx.user,
                 "teams": teams,

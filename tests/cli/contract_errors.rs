@@ -625,3 +625,66 @@ fn a_tool_called_with_wrong_arguments_is_a_usage_error() {
         );
     }
 }
+
+/// What a sweep of every subcommand against the contract found (helper-25), each now a clear
+/// error with the exit code the table gives, and a line on stderr for every exit 1.
+#[test]
+fn a_contract_sweep_finds_every_mistake_named_with_its_exit_code() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = TestEnv::new();
+    // A root whose name is not UTF-8: refused, one well-formed error document (it panicked in
+    // workspace_dir, and `db path` printed half a document with the error inside it).
+    let odd = env.root().join(std::ffi::OsStr::from_bytes(b"odd\xff"));
+    std::fs::create_dir(&odd).unwrap();
+    let o = env
+        .cmd(&["tools", "exec", "workspace_dir", "{}", "--workspace"])
+        .arg(&odd)
+        .output()
+        .unwrap();
+    let e = assert_error(&o, 2, "usage");
+    assert!(
+        e["message"].as_str().unwrap().contains("not valid UTF-8"),
+        "{e}"
+    );
+    let o = env
+        .cmd(&["db", "path", "--db"])
+        .arg(odd.join("s.db"))
+        .output()
+        .unwrap();
+    assert_error(&o, 2, "usage");
+    assert!(!odd.join("s.db").exists());
+    // Names nobody defined are exit 5 everywhere.
+    assert_error(&env.run(&["providers", "probe", "nosuch"]), 5, "not_found");
+    assert_error(
+        &env.run(&["skills", "list", "--agent", "nosuch"]),
+        5,
+        "not_found",
+    );
+    // An option mistyped where the program goes is no program.
+    assert_error(&env.run(&["approvals", "deny", "--bogus-flag"]), 2, "usage");
+    assert!(items(&env.run(&["approvals", "list"])).is_empty());
+    // Blank team and member names, as every other name.
+    assert_error(&env.run(&["tasks", "list", "--team", " "]), 2, "usage");
+    assert_error(
+        &env.run(&["team", "message", "send", "--as", "a", "--to", "", "hi"]),
+        2,
+        "usage",
+    );
+    // Exit 1 always says why on stderr.
+    let o = env.run_stdin(&["scrub", "--check"], "password=abcdefgh1234\n");
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).starts_with("error: 1 credential(s) found"),
+        "{}",
+        stderr(&o)
+    );
+    env.write("../home/config.toml", "[providers.dead]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key = \"k\"\n");
+    let o = env.run(&["doctor"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
+    // A filter that goes on without a broken config says so.
+    env.write("broken.toml", "x = [");
+    let o = env.run(&["--config", "broken.toml", "sanitize", "hi"]);
+    assert_eq!(code(&o), 0);
+    assert!(stderr(&o).contains("going on without it"), "{}", stderr(&o));
+}

@@ -49,7 +49,7 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     );
 
     let migrated = json(&pg.ok(&env, &["db", "migrate"]));
-    assert_eq!(migrated["schema_version"], 25);
+    assert_eq!(migrated["schema_version"], 26);
     let versions: Vec<i64> = migrated["applied"]
         .as_array()
         .unwrap()
@@ -58,7 +58,7 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
         .collect();
     assert_eq!(
         versions,
-        [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]
+        [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26]
     );
     let again = json(&pg.ok(&env, &["db", "migrate"]));
     assert_eq!(again["applied"], serde_json::json!([]));
@@ -70,7 +70,46 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     let check = json(&pg.ok(&env, &["db", "check"]));
     assert_eq!(check["ok"], true, "{check}");
     assert_eq!(check["integrity"], serde_json::json!(["ok"]));
+    assert_eq!(check["schema"], serde_json::json!([]));
     assert_eq!(json(&pg.ok(&env, &["db", "path"]))["exists"], true);
+    // A schema someone changed by hand: every missing or changed piece is named, exit 1, and
+    // the scratch schema the comparison made is gone.
+    pg.psql(
+        &pg.name,
+        "DROP INDEX tasks_owner; ALTER TABLE kg_relations DROP COLUMN props; \
+         DROP TRIGGER messages_notify ON messages; ALTER TABLE runs ALTER COLUMN label TYPE bytea USING convert_to(label, 'UTF8')",
+    );
+    let o = pg.run(&env, &["db", "check"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let check = json(&o);
+    let problems: Vec<&str> = check["schema"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "column kg_relations.props is missing",
+            "column runs.label is `bytea`, not `text`",
+            "index tasks_owner is missing",
+            "trigger messages_notify is missing",
+        ],
+        "{check}"
+    );
+    assert!(
+        stderr(&o).starts_with("error: the store is unhealthy"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        pg.psql(
+            &pg.name,
+            "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'goclaw_check_%'"
+        ),
+        "0"
+    );
     let schema = json(&pg.ok(&env, &["db", "schema"]));
     assert!(
         schema["statements"]

@@ -430,3 +430,121 @@ fn runs_sessions_and_traces_read_alike_on_both_backends(backend) {
     assert_error(&env.run(&["sessions", "show", "s1"]), 5, "not_found");
 }
 }
+
+/// What a careless script or another program does to the store file, each refused before it
+/// changes anything, or named (helper-26): a schema changed by hand, another program's
+/// database, a FIFO or a directory where the store should be, a backup restored over a store in
+/// use, a backup to `-`.
+#[test]
+fn a_spoiled_or_foreign_store_file_is_named_and_left_untouched() {
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    // A schema changed by hand: each missing or changed piece named, exit 1, a line on stderr.
+    let conn = rusqlite::Connection::open(env.db()).unwrap();
+    conn.execute_batch(
+        "DROP INDEX tasks_owner; DROP TRIGGER kg_entities_ai; ALTER TABLE kg_relations DROP COLUMN props;",
+    )
+    .unwrap();
+    drop(conn);
+    let o = env.run(&["db", "check"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let doc = json(&o);
+    assert_eq!(doc["integrity"], serde_json::json!(["ok"]), "{doc}");
+    assert_eq!(
+        doc["schema"],
+        serde_json::json!([
+            "column kg_relations.props is missing",
+            "index tasks_owner is missing",
+            "trigger kg_entities_ai is missing",
+        ]),
+        "{doc}"
+    );
+    assert!(stderr(&o).starts_with("error: the store is unhealthy: column kg_relations.props"));
+
+    // Another program's database is neither migrated nor switched to WAL.
+    let other = env.root().join("other.db");
+    let conn = rusqlite::Connection::open(&other).unwrap();
+    conn.execute_batch("CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('x'); PRAGMA user_version = 7;")
+        .unwrap();
+    drop(conn);
+    let before = std::fs::read(&other).unwrap();
+    for args in [["kg", "export"], ["tasks", "list"]] {
+        let mut all = vec!["--db", other.to_str().unwrap()];
+        all.extend(args);
+        let e = assert_error(&env.run(&all), 2, "usage");
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap()
+                .contains("another program (its tables: customers)"),
+            "{e}"
+        );
+    }
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+
+    // A FIFO or a directory where the store is: refused at once (a FIFO's open blocked `db
+    // check` and `doctor` for ever).
+    let fifo = env.root().join("fifo.db");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    for (path, what) in [
+        (&fifo, "a FIFO"),
+        (&env.root().to_path_buf(), "a directory"),
+    ] {
+        for cmd in [&["db", "check"][..], &["runs", "list"], &["doctor"]] {
+            let mut all = vec!["--db", path.to_str().unwrap()];
+            all.extend(cmd);
+            let o = env
+                .cmd(&all)
+                .timeout(std::time::Duration::from_secs(20))
+                .output()
+                .unwrap();
+            if cmd == ["doctor"] {
+                assert_eq!(code(&o), 1, "{}", stdout(&o));
+                assert!(
+                    stdout(&o).contains(&format!("is {what}, not a file")),
+                    "{}",
+                    stdout(&o)
+                );
+            } else {
+                let e = assert_error(&o, 2, "usage");
+                assert!(
+                    e["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains(&format!("is {what}, not a file")),
+                    "{e}"
+                );
+            }
+        }
+    }
+
+    // A backup restored over the store in use is written into it, not moved over it: its WAL,
+    // which goclaw keeps between processes, was replayed over the backup (a corrupt store,
+    // and the restore undone).
+    let fresh = TestEnv::new();
+    assert_eq!(code(&fresh.run(&["kg", "add", "first", "--type", "t"])), 0);
+    assert_eq!(code(&fresh.run(&["db", "backup", "bk.db"])), 0);
+    for n in 0..30 {
+        let o = fresh.run(&["kg", "add", &format!("later{n}"), "--type", "t"]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let store = fresh.db();
+    let o = fresh.run(&[
+        "--db",
+        "bk.db",
+        "db",
+        "backup",
+        store.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = fresh.run(&["db", "check"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert_eq!(
+        fresh.sql("SELECT count(*) AS n FROM kg_entities")[0]["n"],
+        1
+    );
+    // `-` is no file to back up to.
+    assert_error(&fresh.run(&["db", "backup", "-"]), 2, "usage");
+    assert!(!fresh.work().join("-").exists());
+}

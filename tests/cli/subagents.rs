@@ -279,8 +279,9 @@ fn a_detached_run_is_waited_for_and_cancelled(backend) {
     assert!(said.contains(&format!("gave up waiting: {id} still running")), "{said}");
     let o = env.run(&["runs", "cancel", &id]);
     assert_eq!(json(&o)["cancelled"][0], id.as_str(), "{}", stdout(&o));
+    // The run's own exit code: `runs cancel` stopped it with SIGTERM.
     let o = env.run(&["runs", "wait", &id, "--timeout", "20s"]);
-    assert_eq!(code(&o), 130, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(code(&o), 143, "{}{}", stdout(&o), stderr(&o));
     assert!(stderr(&o).starts_with(&format!("error: run {id} cancelled")), "{}", stderr(&o));
     let row: Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
     assert_eq!(row["status"], "cancelled", "{row}");

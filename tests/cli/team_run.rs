@@ -404,8 +404,9 @@ fn a_team_runs_id_is_a_run_that_runs_show_wait_and_cancel_take(backend) {
     let stopped = Instant::now();
     assert_eq!(child.wait().unwrap().code(), Some(143));
     assert!(stopped.elapsed() < Duration::from_secs(5), "{:?}", stopped.elapsed());
+    // `runs wait` exits as the team run did (it said 130 for a run that ended 143).
     let o = goclaw(&env, &["runs", "wait", id]);
-    assert_eq!(code(&o), 130, "{}", stdout(&o));
+    assert_eq!(code(&o), 143, "{}", stdout(&o));
     assert!(runs(&env).iter().all(|r| r["status"] != "running"));
     for t in tasks(&env, "t1") {
         assert_eq!(t["status"], "pending", "{t}");
@@ -1075,6 +1076,16 @@ fn a_lead_whose_provider_fails_is_an_upstream_failure() {
     team(&env, "t1", "lead", &["w1"]);
     let o = goclaw(&env, &["team", "run", "t1", "--timeout", "60s", "plan it"]);
     assert_eq!(code(&o), 8, "{}{}", stdout(&o), stderr(&o));
+    // `runs wait` exits as each run did (the team run's and its lead's two turns), not 1 for
+    // any failure.
+    let all = runs(&env);
+    assert_eq!(all.len(), 3, "{all:?}");
+    for r in all {
+        let id = r["id"].as_str().unwrap();
+        assert_eq!(r["exit_code"], 8, "{r}");
+        let o = goclaw(&env, &["runs", "wait", id]);
+        assert_eq!(code(&o), 8, "{r}: {}", stderr(&o));
+    }
 }
 
 on_both_backends! {
@@ -1378,4 +1389,86 @@ fn a_gate_the_policy_denies_is_a_denied_run_for_runs_wait_too() {
         .to_string();
     let o = goclaw(&env, &["runs", "wait", &run_id]);
     assert_eq!(code(&o), 3, "{}{}", stdout(&o), stderr(&o));
+}
+
+/// A dispatcher kept running (`team work --watch`) outlives its store connection: the server
+/// ends every goclaw session and refuses new ones for a while (as a restart or a failover
+/// does); the dispatcher connects again, says so in its events, and works the task posted
+/// meanwhile. It ended with exit 8 at the first lost statement, its team-run row left running.
+#[test]
+fn a_watching_dispatcher_connects_again_when_the_server_drops_it() {
+    let Some((_llm, env)) = team_env(Backend::Postgres) else {
+        return;
+    };
+    let Some(pg) = env.pg() else { return };
+    team(&env, "t1", "lead", &["w1"]);
+    let mut dispatcher = env.spawn(&[
+        "--config", "c.toml", "team", "work", "t1", "--agent", "w1", "--watch", "--events",
+    ]);
+    std::thread::sleep(Duration::from_secs(2));
+    let database = &pg.name;
+    pg.psql(
+        "postgres",
+        &format!("ALTER DATABASE \"{database}\" ALLOW_CONNECTIONS false"),
+    );
+    let dropped = pg.psql(
+        "postgres",
+        &format!(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = '{database}' AND application_name = 'goclaw'"
+        ),
+    );
+    assert_ne!(dropped, "0", "the dispatcher had no session to drop");
+    std::thread::sleep(Duration::from_secs(2));
+    pg.psql(
+        "postgres",
+        &format!("ALTER DATABASE \"{database}\" ALLOW_CONNECTIONS true"),
+    );
+    lead_creates(&env, &["write a slogan"]);
+    let posted = Instant::now();
+    while tasks(&env, "t1")[0]["status"] != "completed" {
+        assert!(
+            posted.elapsed() < Duration::from_secs(30),
+            "not done: {:?}",
+            tasks(&env, "t1")
+        );
+        assert!(
+            dispatcher.try_wait().unwrap().is_none(),
+            "the dispatcher ended: {}",
+            stderr(&dispatcher.wait_with_output().unwrap())
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(dispatcher.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let o = dispatcher.wait_with_output().unwrap();
+    assert_eq!(code(&o), 130, "{}", stderr(&o));
+    let kinds: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["type"].to_string())
+        .collect();
+    let at = |kind: &str| kinds.iter().position(|k| k == &format!("\"{kind}\""));
+    let (lost, back, done) = (
+        at("team.disconnected"),
+        at("team.reconnected"),
+        at("task.completed"),
+    );
+    assert!(
+        lost.is_some() && lost < back && back < done,
+        "{kinds:?}\n{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("connected to the store again"),
+        "{}",
+        stderr(&o)
+    );
+    let team_run = runs(&env)
+        .into_iter()
+        .find(|r| r["label"] == "team:t1")
+        .unwrap();
+    assert_eq!(team_run["status"], "cancelled", "{team_run}");
 }

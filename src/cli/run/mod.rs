@@ -132,7 +132,7 @@ pub struct RunArgs {
     pub task: Option<String>,
     /// Run for this team (default with --task: the agent's only team): the lead gets TEAM.md,
     /// every run its team messages, and works in the team's workspace
-    #[arg(long, value_name = "TEAM")]
+    #[arg(long, value_name = "TEAM", value_parser = super::shared::non_empty())]
     pub team: Option<String>,
 }
 

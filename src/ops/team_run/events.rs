@@ -1,7 +1,8 @@
 //! The team run's own events in the `--events` stream, beside the lead's and members' run events
 //! (relayed as they come): `team.started`, `team.dispatched` (a run started, with its role),
 //! `task.<event>` for every change on the board (`task.claimed`, `task.completed`, …, as
-//! `goclaw tasks events` names them) and `team.completed`. Every event has the envelope of run
+//! `goclaw tasks events` names them), `team.disconnected` and `team.reconnected` (the store's
+//! connection lost and made again) and `team.completed`. Every event has the envelope of run
 //! events: `v`, `type`, `run_id` (the team run's), `task_id` when about a task, `ts`.
 
 use serde::Serialize;
@@ -16,10 +17,13 @@ use crate::team::board::Event as BoardEvent;
 pub struct TeamEvent {
     /// The format's version (1).
     pub v: u32,
-    /// `team.started`, `team.dispatched`, `team.completed`, or `task.<event>` (a change on the
-    /// board, as `goclaw tasks events` names it).
+    /// `team.started`, `team.dispatched`, `team.disconnected`, `team.reconnected`,
+    /// `team.completed`, or `task.<event>` (a change on the board, as `goclaw tasks events`
+    /// names it).
     #[serde(rename = "type")]
-    #[schemars(regex(pattern = r"^(team\.(started|dispatched|completed)|task\.[a-z_]+)$"))]
+    #[schemars(regex(
+        pattern = r"^(team\.(started|dispatched|disconnected|reconnected|completed)|task\.[a-z_]+)$"
+    ))]
     pub kind: String,
     /// The team run's id.
     pub run_id: String,
@@ -50,6 +54,10 @@ pub enum TeamEventData {
         actor: String,
         data: Value,
     },
+    /// The store's connection was lost (the dispatcher connects again).
+    Disconnected { error: String },
+    /// Connected again, this long after the loss.
+    Reconnected { after_ms: u64 },
     Completed {
         status: String,
         #[serde(skip_serializing_if = "Option::is_none")]

@@ -13,20 +13,21 @@
 //! and a claim whose run is gone is released by recovery (`tasks recover`, the next team run).
 //! Stopping (Ctrl-C, SIGTERM, `--timeout`) stops every run, and their tasks go back to pending.
 
+mod ends;
 mod events;
 mod procs;
+mod reconnect;
 mod report;
 mod row;
 mod watch;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::agent::Cancel;
-use crate::agent::review::{Review, parse_review};
 use crate::config::Settings;
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::Store;
@@ -61,8 +62,12 @@ pub enum Until {
     Watch,
 }
 
+/// Where the dispatcher's messages for the person running it go (the store's connection lost
+/// and back): the entry point shows them or not.
+pub type Notices = Arc<dyn Fn(crate::ops::Note) + Send + Sync>;
+
 /// What a team run is asked to do.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct TeamRunOptions {
     pub team: String,
     /// The lead's message; without one, the board is worked as it is.
@@ -75,6 +80,7 @@ pub struct TeamRunOptions {
     pub only: Option<String>,
     /// Where the events go (`--events`): the team run's own and every run's.
     pub relay: Option<SharedRelay>,
+    pub notices: Option<Notices>,
 }
 
 /// Why the dispatch loop stopped.
@@ -185,6 +191,7 @@ pub fn run(
         look: None,
         noticed: Noticed::default(),
         final_turn: None,
+        unsettled: VecDeque::new(),
     };
     d.emit(TeamEvent::new(
         "team.started",
@@ -201,7 +208,12 @@ pub fn run(
         Err(e) => {
             d.stop_everything()?;
             drop(d);
-            row.finish(store.db(), ("failed", None, Some(&e.message)), scrubber)?;
+            row.finish(
+                store.db(),
+                ("failed", None, Some(&e.message)),
+                Some(e.kind),
+                scrubber,
+            )?;
             return Err(e);
         }
     };
@@ -211,7 +223,7 @@ pub fn run(
         report.answer.as_deref(),
         report.error.as_deref(),
     );
-    row.finish(store.db(), end, scrubber)?;
+    row.finish(store.db(), end, report.kind, scrubber)?;
     Ok(report)
 }
 
@@ -249,6 +261,8 @@ struct Dispatcher<'a> {
     /// PostgreSQL: a notification came (a board event or a message, from any machine) since
     /// the board was last looked at, and since its events were last relayed.
     noticed: Noticed,
+    /// Runs that ended and whose end is not written yet (the store's connection broke).
+    unsettled: VecDeque<Ended>,
 }
 
 impl Dispatcher<'_> {
@@ -264,41 +278,49 @@ impl Dispatcher<'_> {
                 self.stop_everything()?;
                 return Ok(stop);
             }
-            for ended in self.procs.ended(LOOK_EVERY) {
-                tolerate(self.on_end(ended))?;
-                self.look = None;
-            }
-            self.send_board_events(false)?;
-            if self.lead_busy() || !self.board_moved()? {
-                continue;
-            }
-            if leading && self.escalation_waiting()? {
-                self.lead_turn(ESCALATION_TURN)?;
-                continue;
-            }
-            if leading {
-                self.start_reviews()?;
-            }
-            self.dispatch()?;
-            if self.o.until == Until::Empty && self.procs.is_empty() && !self.others_working()? {
-                break;
+            match self.step(leading) {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(e) => self.reconnect_after(e)?,
             }
         }
         if let (Some(_), true) = (&self.o.message, leading) {
             let summary = self.results_message()?;
             self.final_turn = Some(self.lead_turn(&summary)?);
-            while self.lead_busy() {
+            while self.lead_busy() || !self.unsettled.is_empty() {
                 if let Some(stop) = self.interrupted() {
                     self.stop_everything()?;
                     return Ok(stop);
                 }
-                for ended in self.procs.ended(LOOK_EVERY) {
-                    tolerate(self.on_end(ended))?;
+                if let Err(e) = self
+                    .settle_ends()
+                    .and_then(|()| self.send_board_events(false))
+                {
+                    self.reconnect_after(e)?;
                 }
-                self.send_board_events(false)?;
             }
         }
         Ok(Stop::Done)
+    }
+
+    /// One look: the runs that ended are settled and the board's events relayed; when the board
+    /// moved, escalations, reviews and members' runs are started. True when the team run is
+    /// done.
+    fn step(&mut self, leading: bool) -> Result<bool> {
+        self.settle_ends()?;
+        self.send_board_events(false)?;
+        if self.lead_busy() || !self.board_moved()? {
+            return Ok(false);
+        }
+        if leading && self.escalation_waiting()? {
+            self.lead_turn(ESCALATION_TURN)?;
+            return Ok(false);
+        }
+        if leading {
+            self.start_reviews()?;
+        }
+        self.dispatch()?;
+        Ok(self.o.until == Until::Empty && self.procs.is_empty() && !self.others_working()?)
     }
 
     fn interrupted(&self) -> Option<Stop> {
@@ -510,117 +532,6 @@ impl Dispatcher<'_> {
         Ok(())
     }
 
-    /// A run ended: its task, the lead's answer, or a review's verdict.
-    fn on_end(&mut self, e: Ended) -> Result<()> {
-        let row = crate::agent::runs::get(self.store.db(), &e.started.run_id)?;
-        match &e.started.role {
-            Role::Lead => match row {
-                // The answer is the final turn's (an earlier turn's text is no answer).
-                Some(r) if r.status == "completed" => {
-                    if self.final_turn.as_deref() == Some(r.id.as_str()) {
-                        self.lead_answer = r.content;
-                    }
-                }
-                Some(r) => {
-                    // The lead's own exit code says what kind of failure it was (8: its
-                    // provider failed), and so the team run's.
-                    let kind = e
-                        .exit
-                        .as_ref()
-                        .ok()
-                        .and_then(std::process::ExitStatus::code)
-                        .and_then(|c| {
-                            ErrorKind::ALL
-                                .into_iter()
-                                .find(|k| i32::from(k.exit_code()) == c)
-                        })
-                        .filter(|k| {
-                            matches!(
-                                k,
-                                ErrorKind::Upstream | ErrorKind::Limited | ErrorKind::Denied
-                            )
-                        })
-                        .unwrap_or(ErrorKind::Failed);
-                    self.lead_error = Some((
-                        kind,
-                        format!(
-                            "the lead's run {} {}: {}",
-                            r.id,
-                            r.status,
-                            r.error.unwrap_or_default()
-                        ),
-                    ))
-                }
-                None => {
-                    self.lead_error = Some((
-                        ErrorKind::Failed,
-                        format!(
-                            "the lead's run did not start ({}); `goclaw run --agent {}` says why",
-                            match &e.exit {
-                                Ok(s) => s.to_string(),
-                                Err(err) => err.to_string(),
-                            },
-                            self.team.lead
-                        ),
-                    ))
-                }
-            },
-            Role::Member { task_id } => self.member_ended(task_id, &e)?,
-            Role::Review { task_id } => {
-                let verdict = row
-                    .filter(|r| r.status == "completed")
-                    .map(|r| parse_review(r.content.as_deref().unwrap_or("")));
-                // The reviewer's verdict, in its name (goclaw applies it: a reviewer who is not
-                // the lead may not approve by hand).
-                let mut b = Board::for_run_of(self.store.db(), self.team.clone(), &e.started.agent);
-                match verdict {
-                    Some(Review::Approved) => {
-                        b.approve(task_id)?;
-                    }
-                    Some(Review::Rejected(feedback)) => {
-                        b.reject(task_id, &feedback)?;
-                    }
-                    // A reviewer that did not answer: the task waits for the next review.
-                    None => {}
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A member's run ended. A run that died without ending its task fails it; a task failed
-    /// (not by a blocker, which goes to the lead) is tried again while its dispatches allow.
-    fn member_ended(&mut self, task_id: &str, e: &Ended) -> Result<()> {
-        let run_id = &e.started.run_id;
-        let mut b = Board::system(self.store.db(), self.team.clone());
-        b.end_run(
-            task_id,
-            run_id,
-            &RunEnd::Fail(format!(
-                "{}'s run ended without ending its task ({})",
-                e.started.agent,
-                match &e.exit {
-                    Ok(s) => s.to_string(),
-                    Err(err) => err.to_string(),
-                }
-            )),
-        )?;
-        let Some(t) = board::snapshot(self.store.db(), self.team.id, Watch::Task(task_id))?
-            .into_iter()
-            .next()
-        else {
-            return Ok(());
-        };
-        let blocked = t
-            .result
-            .as_deref()
-            .is_some_and(|r| r.starts_with("FAILED: Blocked:"));
-        if t.task.status == "failed" && !blocked && t.dispatch_count < self.max_dispatches {
-            Board::system(self.store.db(), self.team.clone()).retry(task_id)?;
-        }
-        Ok(())
-    }
-
     /// Runs of other dispatchers (or `team work` elsewhere) working on this board, or about to:
     /// a task another dispatcher claimed a moment ago has no running run yet.
     fn others_working(&self) -> Result<bool> {
@@ -632,6 +543,13 @@ impl Dispatcher<'_> {
     /// counted against `max_task_dispatches` (three Ctrl-C would fail the task for good).
     fn stop_everything(&mut self) -> Result<()> {
         let ended = self.procs.stop_all(STOP_GRACE);
+        // After a lost connection, one more attempt: each stopped run gives its task back
+        // itself, the dispatcher's release is the safety net.
+        self.connect_once_more();
+        // Ends seen before the stop are written as they came.
+        while let Some(e) = self.unsettled.pop_front() {
+            tolerate(self.on_end(&e))?;
+        }
         for e in ended {
             if let Role::Member { task_id } = &e.started.role {
                 let mut board = Board::system(self.store.db(), self.team.clone());

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::db_params;
-use crate::error::Result;
+use crate::error::{ErrorKind, Result};
 use crate::store::db::Db;
 use crate::store::{StoreTarget, now_ms};
 use crate::team::Team;
@@ -53,14 +53,25 @@ impl Row {
         let stop = Arc::new(AtomicBool::new(false));
         let (beating, target, run) = (stop.clone(), target.clone(), id.to_string());
         std::thread::spawn(move || {
-            let Ok(store) = target.open() else { return };
+            let mut store = None;
             let mut waited = Duration::ZERO;
             while !beating.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(500));
                 waited += Duration::from_millis(500);
                 if waited >= BEAT_EVERY {
                     waited = Duration::ZERO;
-                    let _ = crate::agent::record::heartbeat(store.db(), &run, 0);
+                    // Opened at the first beat, and again after its connection was lost (a
+                    // PostgreSQL server restarted): a dispatcher that outlives the loss must not
+                    // look abandoned to other machines ten minutes later.
+                    if store
+                        .as_ref()
+                        .is_none_or(|s: &crate::store::Store| s.db().connection_lost())
+                    {
+                        store = target.open().ok();
+                    }
+                    if let Some(s) = &store {
+                        let _ = crate::agent::record::heartbeat(s.db(), &run, 0);
+                    }
                 }
             }
         });
@@ -70,22 +81,25 @@ impl Row {
         })
     }
 
-    /// Ends the row: `status` is the report's (completed, failed, cancelled, timed_out).
+    /// Ends the row: `status` is the report's (completed, failed, cancelled, timed_out), `kind`
+    /// the failure's, whose exit code the command ends with.
     pub fn finish(
         self,
         db: Db<'_>,
         (status, answer, error): (&str, Option<&str>, Option<&str>),
+        kind: Option<ErrorKind>,
         scrubber: &Scrubber,
     ) -> Result<()> {
         db.execute(
-            "UPDATE runs SET status = ?2, ended_at = ?3, content = ?4, error = ?5
+            "UPDATE runs SET status = ?2, ended_at = ?3, content = ?4, error = ?5, exit_code = ?6
              WHERE id = ?1 AND status = 'running'",
             db_params![
                 self.id,
                 status,
                 now_ms(),
                 answer.map(|a| scrubber.scrub_str(a, None)),
-                error.map(|e| scrubber.scrub_str(e, None))
+                error.map(|e| scrubber.scrub_str(e, None)),
+                i64::from(kind.map_or(0, ErrorKind::exit_code))
             ],
         )?;
         Ok(())

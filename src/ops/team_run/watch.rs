@@ -16,6 +16,16 @@ pub(super) struct Noticed {
     events: bool,
 }
 
+impl Noticed {
+    /// As if a notification had come: look at the board and relay its events.
+    pub(super) fn all() -> Noticed {
+        Noticed {
+            board: true,
+            events: true,
+        }
+    }
+}
+
 impl Dispatcher<'_> {
     /// Whether the board may offer something new since the dispatcher last acted on it: a
     /// run ended, the board changed, a message arrived, or [`LOOK_ANYWAY`] passed (locks expire
@@ -61,10 +71,7 @@ impl Dispatcher<'_> {
     fn take_notifications(&mut self) -> Result<()> {
         let db = self.store.db();
         if db.dialect() == Dialect::Postgres && db.notified(Duration::ZERO)? {
-            self.noticed = Noticed {
-                board: true,
-                events: true,
-            };
+            self.noticed = Noticed::all();
         }
         Ok(())
     }

@@ -330,6 +330,16 @@ impl<'c> Db<'c> {
         }
     }
 
+    /// Whether the connection is gone for good (PostgreSQL: the server went away or ended the
+    /// session); a SQLite file never is. A long-lived command that sees it connects again
+    /// ([`Store::reconnect`](crate::store::Store::reconnect)).
+    pub fn connection_lost(&self) -> bool {
+        match self {
+            Db::Sqlite(_) => false,
+            Db::Postgres(c) => c.try_borrow().is_ok_and(|c| c.is_closed()),
+        }
+    }
+
     /// Waits until a channel listened to is notified, at most `timeout`; true when it was. On
     /// SQLite, which has no notifications, it sleeps `timeout` and says false: the caller
     /// looks again either way.

@@ -296,6 +296,12 @@ impl Client {
         out
     }
 
+    /// The connection is gone (the server shut down or restarted, the session was terminated,
+    /// the network failed): nothing more can be sent on it.
+    pub fn is_closed(&self) -> bool {
+        self.inner.is_closed()
+    }
+
     fn error(&self, e: &postgres::Error) -> Error {
         super::pg_error(e, &|m| self.url.scrub(m, self.password.as_deref()))
     }

@@ -214,7 +214,8 @@ fn read_input(ctx: &CallContext, args: &Map<String, Value>) -> Result<(Vec<u8>, 
     }
     let ws =
         Workspace::open(&ctx.workspace, &ctx.denied_paths).map_err(|e| Error::failed(e.message))?;
-    let (file, _) = ws.open_file(path).map_err(|e| Error::failed(e.message))?;
+    // A file that is not there is exit 5.
+    let (file, _) = ws.open_file(path)?;
     let mut bytes = Vec::new();
     use std::io::Read;
     file.take(MAX_INPUT as u64 + 1)

@@ -61,3 +61,14 @@ pub(super) fn errno_error(path: &str, e: Errno) -> FsError {
         other => FsError::new(format!("{path}: {}", other.desc())),
     }
 }
+
+/// As a command's error: a path that does not exist is exit 5 (not found), as the exit code
+/// table says of a file; any other failure exit 1 (as `fs::failed_as` makes a tool's).
+impl From<FsError> for crate::error::Error {
+    fn from(e: FsError) -> crate::error::Error {
+        match e.kind {
+            FsErrorKind::NotFound => crate::error::Error::not_found(e.message),
+            _ => crate::error::Error::failed(e.message),
+        }
+    }
+}

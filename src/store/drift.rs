@@ -1,0 +1,142 @@
+//! What a store's schema lacks of what its migrations make (`db check`): tables, columns (and
+//! their types), indexes (and what they index), triggers and functions that are missing or
+//! differ, found by comparing the store's catalog with the catalog of the same migrations
+//! applied to a scratch schema: an in-memory database for SQLite, and for PostgreSQL a schema
+//! made inside a transaction that is rolled back, so nothing of it is ever seen or kept. What the
+//! store has beyond it (an index a user added, the pgvector table) is no problem.
+
+use std::collections::BTreeMap;
+
+use super::Migration;
+use super::db::{Begin, Db, Dialect};
+use crate::db_params;
+use crate::error::{Error, ErrorKind, Result};
+
+/// A catalog: "table tasks", "column tasks.owner", "index tasks_owner", … → what it is (a
+/// column's type, an index's definition, a trigger's table).
+type Catalog = BTreeMap<String, String>;
+
+/// Problems of a SQLite store at schema version `version`, against migrations 1..=`version`.
+pub fn sqlite(db: Db<'_>, migrations: &[Migration], version: i64) -> Result<Vec<String>> {
+    let scratch = rusqlite::Connection::open_in_memory().map_err(crate::store::sql)?;
+    for m in migrations.iter().filter(|m| m.version <= version) {
+        scratch.execute_batch(m.sql).map_err(|e| {
+            Error::internal(format!(
+                "migration {:03}_{} failed on a scratch database: {e}",
+                m.version, m.name
+            ))
+        })?;
+    }
+    let expected = sqlite_catalog(Db::Sqlite(&scratch))?;
+    Ok(compare(&expected, &sqlite_catalog(db)?))
+}
+
+/// Problems of a PostgreSQL store at schema version `version`; `None` when the user may not
+/// create the scratch schema (CREATE on the database), and nothing was compared.
+pub fn postgres(db: Db<'_>, migrations: &[Migration], version: i64) -> Result<Option<Vec<String>>> {
+    let tx = db.transaction(Begin::Write)?;
+    let store: String = tx.query_row("SELECT current_schema()", db_params![], |r| r.get(0))?;
+    let scratch = format!("goclaw_check_{}", uuid::Uuid::now_v7().simple());
+    match tx.execute_batch(&format!(
+        "CREATE SCHEMA {scratch}; SET LOCAL search_path = {scratch}"
+    )) {
+        Err(e) if e.kind == ErrorKind::Denied => return Ok(None),
+        other => other?,
+    }
+    for m in migrations.iter().filter(|m| m.version <= version) {
+        tx.execute_batch(m.sql).map_err(|e| {
+            Error::internal(format!(
+                "migration {:03}_{} failed on a scratch schema: {}",
+                m.version, m.name, e.message
+            ))
+        })?;
+    }
+    let expected = pg_catalog(*tx, &scratch)?;
+    let found = pg_catalog(*tx, &store)?;
+    // Dropped: the scratch schema is rolled back with the transaction.
+    drop(tx);
+    Ok(Some(compare(&expected, &found)))
+}
+
+/// What `expected` has that `found` lacks or holds otherwise, one line each.
+fn compare(expected: &Catalog, found: &Catalog) -> Vec<String> {
+    expected
+        .iter()
+        .filter_map(|(name, what)| match found.get(name) {
+            None => Some(format!("{name} is missing")),
+            Some(f) if f != what => Some(format!("{name} is `{f}`, not `{what}`")),
+            Some(_) => None,
+        })
+        .collect()
+}
+
+fn sqlite_catalog(db: Db<'_>) -> Result<Catalog> {
+    let mut catalog = Catalog::new();
+    let objects: Vec<(String, String, String)> = db.query_map(
+        "SELECT type, name, tbl_name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'",
+        db_params![],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    for (kind, name, table) in objects {
+        match kind.as_str() {
+            "table" => {
+                let columns: Vec<(String, String)> = db.query_map(
+                    "SELECT name, type FROM pragma_table_info(?1)",
+                    db_params![name],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )?;
+                for (column, ty) in columns {
+                    catalog.insert(format!("column {name}.{column}"), ty);
+                }
+                catalog.insert(format!("table {name}"), String::new());
+            }
+            "index" => {
+                let on: Vec<String> = db.query_map(
+                    "SELECT coalesce(name, '<expression>') FROM pragma_index_info(?1) ORDER BY seqno",
+                    db_params![name],
+                    |r| r.get(0),
+                )?;
+                catalog.insert(
+                    format!("index {name}"),
+                    format!("{table}({})", on.join(", ")),
+                );
+            }
+            _ => {
+                catalog.insert(format!("{kind} {name}"), table);
+            }
+        }
+    }
+    Ok(catalog)
+}
+
+fn pg_catalog(db: Db<'_>, schema: &str) -> Result<Catalog> {
+    debug_assert_eq!(db.dialect(), Dialect::Postgres);
+    let mut catalog = Catalog::new();
+    let mut add = |sql: &str| -> Result<()> {
+        let rows: Vec<(String, String)> =
+            db.query_map(sql, db_params![schema], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        catalog.extend(rows);
+        Ok(())
+    };
+    add(
+        "SELECT 'table ' || table_name, '' FROM information_schema.tables
+         WHERE table_schema = ?1",
+    )?;
+    add(
+        "SELECT 'column ' || table_name || '.' || column_name, data_type
+         FROM information_schema.columns WHERE table_schema = ?1",
+    )?;
+    // The definition names its schema (`ON public.tasks`, `public.goclaw_words(…)`): left
+    // out, so the scratch schema's and the store's compare.
+    add(
+        "SELECT 'index ' || indexname, replace(indexdef, ?1 || '.', '')
+         FROM pg_indexes WHERE schemaname = ?1",
+    )?;
+    add(
+        "SELECT DISTINCT 'trigger ' || trigger_name, event_object_table
+         FROM information_schema.triggers WHERE trigger_schema = ?1",
+    )?;
+    add("SELECT 'function ' || p.proname, '' FROM pg_proc p
+         JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = ?1")?;
+    Ok(catalog)
+}
