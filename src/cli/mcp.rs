@@ -609,13 +609,22 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
         a.caller.agent.as_deref(),
         a.caller.session.as_deref(),
     )?;
+    let client_gone = crate::tools::SignalFlag::default();
     std::thread::scope(|s| {
         for mut store in stores {
             let (g, queue, a, relay) = (&g, &queue, &a, relay.as_ref());
-            s.spawn(move || serve_worker(g, &mut store, queue, a, relay));
+            let stop = crate::tools::StopWhen {
+                deadline: None,
+                signal: Some(client_gone.clone()),
+            };
+            s.spawn(move || serve_worker(g, &mut store, queue, (a, stop), relay));
         }
-        // Returns when the client goes away; dropping `jobs` with it ends the workers.
-        mcp::serve::serve_stdio(&offers, prompts, jobs)
+        // Returns when the client goes away; dropping `jobs` with it ends the workers, and the
+        // calls still running stop as on a hang-up (a command gets SIGTERM): nobody is left to
+        // read their answers.
+        let served = mcp::serve::serve_stdio(&offers, prompts, jobs);
+        client_gone.raise(crate::tools::Stopped::HungUp);
+        served
     })?;
     Ok(Status::Ok)
 }
@@ -625,7 +634,7 @@ fn serve_worker(
     g: &Gate,
     store: &mut crate::store::Store,
     queue: &std::sync::Mutex<std::sync::mpsc::Receiver<mcp::serve::Job>>,
-    a: &ServeArgs,
+    (a, stop): (&ServeArgs, crate::tools::StopWhen),
     relay: Option<&crate::tools::exec::relay::StoreRelay>,
 ) {
     loop {
@@ -641,6 +650,7 @@ fn serve_worker(
             session_key: a.caller.session.clone(),
             channel: Some("mcp".into()),
             on_ask: a.on_ask,
+            stop: stop.clone(),
             ..CallRequest::default()
         };
         // A client that can ask its user is asked; otherwise `--on-ask` (and its relay) decide.

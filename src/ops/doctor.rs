@@ -165,8 +165,24 @@ fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<Examined> {
     })();
     let current = matches!(&verdict, Ok((Health::Ok, _)));
     match verdict {
-        Ok((status, detail)) => checks.push(check("store", name, status, detail)),
-        Err(e) => checks.push(check("store", name, Health::Fail, e.message)),
+        Ok((status, detail)) => checks.push(check("store", name.clone(), status, detail)),
+        Err(e) => checks.push(check("store", name.clone(), Health::Fail, e.message)),
+    }
+    // goclaw makes its store 0600; one copied in with a wider mode lets others read the
+    // sessions, the audit trail and the secrets' ciphertext (and SQLite gives its WAL the same).
+    let mode = std::fs::metadata(path)
+        .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()))
+        .unwrap_or(0o600);
+    if mode & 0o077 != 0 {
+        checks.push(check(
+            "store",
+            format!("{name} (permissions)"),
+            Health::Warn,
+            format!(
+                "others may read it (mode {:o}): chmod 600 {name} {name}-wal {name}-shm",
+                mode & 0o777
+            ),
+        ));
     }
     current.then_some(Examined::Sqlite(conn))
 }

@@ -57,9 +57,21 @@ pub fn sql(e: rusqlite::Error) -> Error {
                 format!("the store stayed locked: {e}"),
             )
         }
+        Some(rusqlite::ErrorCode::ReadOnly) => {
+            Error::failed(format!("store: {e}")).with_hint(READ_ONLY_HINT)
+        }
+        Some(rusqlite::ErrorCode::DatabaseCorrupt) => {
+            Error::failed(format!("store: {e}")).with_hint(CORRUPT_HINT)
+        }
         _ => Error::failed(format!("store: {e}")),
     }
 }
+
+/// What to do about a store this process cannot write.
+pub(crate) const READ_ONLY_HINT: &str =
+    "the store is read-only for this process: check its file mode and mount";
+/// What to do about a corrupt store.
+pub(crate) const CORRUPT_HINT: &str = "`goclaw db check` says what is wrong; restore a backup with `goclaw --db BACKUP db backup STORE --force`";
 
 /// The store's clock: milliseconds since the Unix epoch (UTC).
 pub fn now_ms() -> i64 {
@@ -209,6 +221,11 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 26,
         name: "run_exit_code",
         sql: include_str!("migrations/sqlite/026_run_exit_code.sql"),
+    },
+    Migration {
+        version: 27,
+        name: "tool_call_owner",
+        sql: include_str!("migrations/sqlite/027_tool_call_owner.sql"),
     },
 ];
 

@@ -82,6 +82,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "run_exit_code",
         sql: include_str!("migrations/postgres/026_run_exit_code.sql"),
     },
+    Migration {
+        version: 27,
+        name: "tool_call_owner",
+        sql: include_str!("migrations/postgres/027_tool_call_owner.sql"),
+    },
 ];
 
 /// The advisory lock migrations hold: "goclaw" in ASCII.

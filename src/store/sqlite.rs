@@ -496,12 +496,27 @@ pub fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
             )
             .with_hint("retry, or raise [store] busy_timeout_ms");
         }
-        Some(C::NotADatabase | C::DatabaseCorrupt) => ErrorKind::Usage,
+        // A file that is no database is the wrong path (exit 2); a database torn apart is a
+        // failure, with the way back.
+        Some(C::NotADatabase) => {
+            return Error::usage(format!("store {}: {e}", path.display()))
+                .with_hint("point --db (or [store] path) at a goclaw store");
+        }
+        Some(C::DatabaseCorrupt) => {
+            return Error::failed(format!("store {}: {e}", path.display()))
+                .with_hint(super::CORRUPT_HINT);
+        }
         // A store the process cannot write (file mode, read-only mount) is a failure of the
         // command, not a refusal by goclaw's policy.
         Some(C::ReadOnly | C::PermissionDenied) => {
+            return Error::failed(format!("store {}: {e}", path.display()))
+                .with_hint(super::READ_ONLY_HINT);
+        }
+        // A store that is there and cannot be opened: its mode, its directory's, or its WAL's
+        // (`-wal`, `-shm`), not a missing store.
+        Some(C::CannotOpen) if path.exists() => {
             return Error::failed(format!("store {}: {e}", path.display())).with_hint(
-                "the store is read-only for this process: check its file mode and mount",
+                "it is there but cannot be opened: check the permissions of it, its directory and its -wal and -shm files",
             );
         }
         Some(C::AuthorizationForStatementDenied) => ErrorKind::Denied,

@@ -108,6 +108,32 @@ fn doctor_reports_a_broken_config_and_a_missing_store_without_creating_it() {
     let o = env.run(&["doctor"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     assert_eq!(row(&json(&o), "provider", "none")["status"], "warn");
+    // A store copied in with a mode others may read is named, with the fix.
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(env.db(), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let report = json(&env.run(&["doctor"]));
+    let mode = row(&report, "store", "(permissions)");
+    assert_eq!(mode["status"], "warn", "{report}");
+    assert!(
+        mode["detail"].as_str().unwrap().contains("chmod 600"),
+        "{mode}"
+    );
+    // A schema changed by hand is a failed check.
+    let conn = rusqlite::Connection::open(env.db()).unwrap();
+    conn.execute_batch("DROP INDEX tasks_owner").unwrap();
+    drop(conn);
+    let o = env.run(&["doctor"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    let report = json(&o);
+    let store = row(&report, "store", "goclaw.db");
+    assert!(
+        store["detail"]
+            .as_str()
+            .unwrap()
+            .contains("index tasks_owner is missing"),
+        "{store}"
+    );
 }
 
 /// Without a store, or with one whose migrations are pending, doctor still starts the MCP

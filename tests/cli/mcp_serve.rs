@@ -384,3 +384,45 @@ fn an_mcp_client_answers_approvals_by_elicitation() {
     );
     assert!(client.finish().success());
 }
+
+/// A client that goes away (closes stdin) while a call runs: the call stops as on a hang-up,
+/// its command with it, and the server ends at once. It ran the command to its end for nobody
+/// (a `sleep 30` kept the server 28 s past the client).
+#[test]
+fn a_client_that_goes_away_stops_the_calls_it_left_running() {
+    let env = TestEnv::new();
+    let mut child = env.spawn(&["mcp", "serve"]);
+    let mut stdin = child.stdin.take().unwrap();
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "exec", "arguments": {"command": "sleep 31"}}}),
+    ] {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let started = std::time::Instant::now();
+    while !processes_running("sleep 31", env.root()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the call never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(stdin);
+    let gone = std::time::Instant::now();
+    let status = child.wait().unwrap();
+    assert!(
+        gone.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        gone.elapsed()
+    );
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        processes_end_in("sleep 31", env.root()),
+        "the call's command outlived the client"
+    );
+}

@@ -49,7 +49,7 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     );
 
     let migrated = json(&pg.ok(&env, &["db", "migrate"]));
-    assert_eq!(migrated["schema_version"], 26);
+    assert_eq!(migrated["schema_version"], 27);
     let versions: Vec<i64> = migrated["applied"]
         .as_array()
         .unwrap()
@@ -58,7 +58,7 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
         .collect();
     assert_eq!(
         versions,
-        [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26]
+        [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27]
     );
     let again = json(&pg.ok(&env, &["db", "migrate"]));
     assert_eq!(again["applied"], serde_json::json!([]));

@@ -1412,3 +1412,32 @@ fn names_that_could_be_misread_are_quoted() {
         "{listed}"
     );
 }
+
+/// A call whose process is killed mid-call (kill -9: no chance to record its end) is closed in
+/// the trail when it is read next, as an error saying so; it stayed `started` for ever.
+#[test]
+fn a_call_whose_process_was_killed_is_closed_in_the_trail() {
+    let env = TestEnv::new();
+    let mut child = env.spawn(&["tools", "exec", "exec", r#"{"command":"sleep 29"}"#]);
+    let history = |env: &TestEnv| items(&env.run(&["tools", "history", "--tool", "exec"]));
+    let started = std::time::Instant::now();
+    while history(&env).is_empty() {
+        assert!(started.elapsed().as_secs() < 20, "the call never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(history(&env)[0]["outcome"], "started");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let _ = std::process::Command::new("pkill")
+        .args(["-f", "sleep 29"])
+        .status();
+    let row = history(&env).remove(0);
+    assert_eq!(row["outcome"], "error", "{row}");
+    assert!(
+        row["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("abandoned: the process making the call"),
+        "{row}"
+    );
+}

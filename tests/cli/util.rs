@@ -428,20 +428,22 @@ fn gone_within_5s(alive: impl Fn() -> bool) -> bool {
 /// [`processes_end`] for the processes working in `dir` (their current directory inside it):
 /// another test's processes of the same command line do not count.
 pub fn processes_end_in(pattern: &str, dir: &Path) -> bool {
+    gone_within_5s(|| processes_running(pattern, dir))
+}
+
+/// Whether a process whose command line matches `pattern` runs in `dir` (or below).
+pub fn processes_running(pattern: &str, dir: &Path) -> bool {
     let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    let alive = || {
-        std::process::Command::new("pgrep")
-            .args(["-f", pattern])
-            .output()
-            .map(|o| {
-                stdout(&o).lines().any(|pid| {
-                    std::fs::read_link(format!("/proc/{}/cwd", pid.trim()))
-                        .is_ok_and(|cwd| cwd.starts_with(&dir))
-                })
+    std::process::Command::new("pgrep")
+        .args(["-f", pattern])
+        .output()
+        .map(|o| {
+            stdout(&o).lines().any(|pid| {
+                std::fs::read_link(format!("/proc/{}/cwd", pid.trim()))
+                    .is_ok_and(|cwd| cwd.starts_with(&dir))
             })
-            .unwrap_or(false)
-    };
-    gone_within_5s(alive)
+        })
+        .unwrap_or(false)
 }
 
 /// The parent of process `pid`, from /proc/PID/stat.

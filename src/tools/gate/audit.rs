@@ -33,8 +33,8 @@ pub(super) fn insert(scrubber: &Scrubber, db: Db<'_>, req: &CallRequest, row: &R
     let scrub = |s: &Option<String>| s.as_ref().map(|v| scrubber.scrub_str(v, None));
     db.query_row(
         "INSERT INTO tool_calls (at, agent, user_id, session_key, channel, chat_id, tool, arguments, outcome,
-                                 is_error, duration_ms, decision, result)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
+                                 is_error, duration_ms, decision, result, pid, pid_start, pid_ns, host)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) RETURNING id",
         db_params![
             now_text(),
             scrub(&req.agent),
@@ -49,9 +49,55 @@ pub(super) fn insert(scrubber: &Scrubber, db: Db<'_>, req: &CallRequest, row: &R
             row.took.as_millis() as i64,
             row.decision.to_string(),
             preview,
+            std::process::id(),
+            crate::host::own_start(),
+            crate::host::pid_namespace(),
+            crate::host::name(),
         ],
         |r| r.get(0),
     )
+}
+
+/// Closes the rows of calls whose process is gone (killed mid-call), as `error` saying so: a row
+/// left `started` for ever told the trail's reader the call was still running. A row of another
+/// machine, of another PID namespace, or without a process (written before they were kept), is
+/// left as it is.
+pub fn close_abandoned(db: Db<'_>) -> Result<()> {
+    type Started = (
+        i64,
+        Option<i64>,
+        Option<i64>,
+        Option<String>,
+        Option<String>,
+    );
+    let started: Vec<Started> = db.query_map(
+        "SELECT id, pid, pid_start, pid_ns, host FROM tool_calls WHERE outcome = 'started'",
+        db_params![],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+    )?;
+    let here = crate::host::name();
+    for (id, pid, start, ns, host) in started {
+        let Some(pid) = pid else { continue };
+        let process = crate::host::Recorded {
+            pid,
+            start,
+            ns: ns.as_deref(),
+        };
+        if host.as_deref().is_some_and(|h| h != here) || process.may_run() {
+            continue;
+        }
+        db.execute(
+            "UPDATE tool_calls SET outcome = 'error', is_error = 1, result = ?2
+             WHERE id = ?1 AND outcome = 'started'",
+            db_params![
+                id,
+                format!(
+                    "abandoned: the process making the call (pid {pid}) ended before the call did; whatever the tool did by then was done"
+                )
+            ],
+        )?;
+    }
+    Ok(())
 }
 
 /// Completes the row of a call that started (or inserts one for a call that never started).
@@ -164,6 +210,8 @@ pub struct HistoryRow {
 
 /// One page of the trail, the newest calls first (the cursor is the last call's id).
 pub fn history(store: &Store, f: &HistoryFilter) -> Result<Page<HistoryRow>> {
+    // A reader never fails because of it (a store another process is writing).
+    let _ = close_abandoned(store.db());
     let (mut filter, values) = crate::store::where_equal(&[
         ("tool", f.tool.as_deref()),
         ("session_key", f.session.as_deref()),
