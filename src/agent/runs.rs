@@ -100,12 +100,14 @@ fn row(r: &Row) -> Result<RunRow> {
     })
 }
 
-/// Marks abandoned the runs whose process is gone, when the store can be written: a reader
-/// never fails because another process is writing.
+/// Marks abandoned the runs whose process is gone, when the store can be written at once: a
+/// reader never fails, nor waits, because another process is writing (the next command reaps).
 /// Subagents that ended over an hour ago are archived at the same time.
 fn reap(db: Db<'_>) {
-    let _ = reap_abandoned(db);
-    let _ = crate::subagents::archive(db);
+    crate::store::without_waiting(|| {
+        let _ = reap_abandoned(db);
+        let _ = crate::subagents::archive(db);
+    });
 }
 
 /// Runs, newest first (runs whose process is gone are marked abandoned first).

@@ -373,7 +373,11 @@ fn exec_query(
     params: &[String],
     limits: store::QueryLimits,
 ) -> Result<()> {
-    ctx.store()?; // create and migrate on first use
+    // The default store is made on first use, as by any command; a store named by --db or the
+    // config that is not there is a mistyped path, which a read-only statement does not create.
+    if path.exists() || ctx.settings()?.db_source == crate::config::Source::Default {
+        ctx.store()?;
+    }
     let conn = store::SqliteStore::open_read_only(path)?;
     print_query(ctx, sql, |sql, row| {
         store::query_json(&conn, path, sql, params, limits, row)

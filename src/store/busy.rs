@@ -18,6 +18,19 @@ thread_local! {
     /// When this thread's current wait for a lock began (SQLite calls the handler with
     /// attempt 0 at the start of every wait, on the thread that runs the statement).
     static WAIT_BEGAN: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// Set while this thread does housekeeping that may wait for nobody (see
+    /// [`without_waiting`]).
+    static NO_WAIT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` on this thread with every lock wait given up at once (SQLite: busy at the first
+/// try), for housekeeping a read does on the way (marking abandoned runs) that the next command
+/// can do as well: a reader must not wait out the busy timeout behind another process's write.
+pub fn without_waiting<T>(f: impl FnOnce() -> T) -> T {
+    let before = NO_WAIT.with(|n| n.replace(true));
+    let out = f();
+    NO_WAIT.with(|n| n.set(before));
+    out
 }
 
 /// Installs the handler on `conn`, waiting at most `timeout` for a lock.
@@ -43,6 +56,9 @@ pub(super) fn install(conn: &Connection, timeout: Duration) -> rusqlite::Result<
 /// Whether to try again (1, after a pause) or give up (0), on the `attempt`th busy return of
 /// one wait. `timeout_us` is the argument [`install`] gave.
 extern "C" fn on_busy(timeout_us: *mut c_void, attempt: c_int) -> c_int {
+    if NO_WAIT.with(Cell::get) {
+        return 0;
+    }
     let now = Instant::now();
     let began = WAIT_BEGAN.with(|w| match w.get() {
         Some(t) if attempt > 0 => t,

@@ -307,6 +307,7 @@ mod query;
 mod sqlite;
 pub mod vectors;
 
+pub use busy::without_waiting;
 pub use handle::{Store, StoreTarget};
 pub use sqlite::{
     SqliteStore, integrity_check, migration_state, not_a_file, schema_problems, sql_error,

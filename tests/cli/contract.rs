@@ -91,6 +91,31 @@ fn exit_7_when_another_process_holds_the_store() {
     let err = assert_error(&o, 7, "timeout");
     assert!(err["message"].as_str().unwrap().contains("locked"), "{err}");
     holder.execute_batch("ROLLBACK").unwrap();
+
+    // A read whose housekeeping (marking a dead run abandoned, closing a killed call's audit
+    // row) needs the write lock another process holds reads at once and leaves it to the next
+    // command: it waited out the busy timeout (10 s) first.
+    assert_eq!(code(&env.run(&["db", "migrate"])), 0);
+    holder
+        .execute_batch(
+            "INSERT INTO runs (id, agent, status, pid, started_at, heartbeat_at, depth)
+             VALUES ('dead-run', 'a', 'running', 2147483000, 1, 1, 0);
+             BEGIN IMMEDIATE; INSERT INTO store_meta VALUES ('held', 'x');",
+        )
+        .unwrap();
+    for args in [&["runs", "list"][..], &["tools", "history"]] {
+        let t = std::time::Instant::now();
+        let o = env.run(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(3),
+            "{args:?}: {:?}",
+            t.elapsed()
+        );
+    }
+    holder.execute_batch("ROLLBACK").unwrap();
+    let o = env.run(&["runs", "list"]);
+    assert_eq!(items(&o)[0]["status"], "abandoned", "{}", stdout(&o));
 }
 
 #[test]

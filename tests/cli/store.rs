@@ -547,4 +547,11 @@ fn a_spoiled_or_foreign_store_file_is_named_and_left_untouched() {
     // `-` is no file to back up to.
     assert_error(&fresh.run(&["db", "backup", "-"]), 2, "usage");
     assert!(!fresh.work().join("-").exists());
+    // A read-only statement on a mistyped store path makes no store there.
+    assert_error(
+        &fresh.run(&["--db", "typo.db", "db", "query", "select 1"]),
+        5,
+        "not_found",
+    );
+    assert!(!fresh.work().join("typo.db").exists());
 }

@@ -210,8 +210,8 @@ pub struct HistoryRow {
 
 /// One page of the trail, the newest calls first (the cursor is the last call's id).
 pub fn history(store: &Store, f: &HistoryFilter) -> Result<Page<HistoryRow>> {
-    // A reader never fails because of it (a store another process is writing).
-    let _ = close_abandoned(store.db());
+    // A reader never fails, nor waits, because of it (a store another process is writing).
+    let _ = crate::store::without_waiting(|| close_abandoned(store.db()));
     let (mut filter, values) = crate::store::where_equal(&[
         ("tool", f.tool.as_deref()),
         ("session_key", f.session.as_deref()),
