@@ -186,6 +186,12 @@ impl Output {
         let _ = writeln!(io::stderr().lock(), "{line}");
     }
 
+    /// The `error: …` line of a command that ends with a failure's exit code after printing its
+    /// data (a report, records): on stderr always, `--quiet` or not, as [`Output::error`]'s.
+    pub fn failure_line(&self, message: &str) {
+        let _ = writeln!(io::stderr().lock(), "error: {}", one_line(message));
+    }
+
     /// A progress bar on stderr, only when stderr is a terminal and not `--quiet`. `len` of
     /// `None` gives a spinner.
     pub fn progress(&self, len: Option<u64>, what: &str) -> ProgressBar {

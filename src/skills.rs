@@ -209,26 +209,34 @@ pub fn survey(
 ) -> Result<(Vec<Skill>, Vec<Skipped>)> {
     let mut found: Vec<Skill> = Vec::new();
     let mut skipped = Vec::new();
-    let mut look = |dir: &Path, source: &str| match read_dir_skill(dir, source) {
-        InDir::Skill(s) => match found.iter().find(|f| f.name == s.name) {
-            // A published directory that is under a root too.
-            Some(first) if same_dir(&first.base_dir, &s.base_dir) => {}
-            Some(first) => skipped.push(Skipped {
-                why: format!(
-                    "its name `{}` is the skill's at {}",
-                    s.name,
-                    first.location.display()
-                ),
-                location: s.location,
+    // A skill's paths are written in JSON text (its location, its base directory): a
+    // directory whose name is not UTF-8 is left out and said (it stopped `skills list` at exit
+    // 10, and `skill_search` and `skills show` panicked).
+    let mut look =
+        |dir: &Path, source: &str| match dir.to_str().map(|_| read_dir_skill(dir, source)) {
+            None => skipped.push(Skipped {
+                location: dir.join("SKILL.md"),
+                why: "its directory's name is not valid UTF-8 (goclaw writes paths in JSON)".into(),
             }),
-            None => found.push(s),
-        },
-        InDir::Nothing => {}
-        InDir::Unusable(why) => skipped.push(Skipped {
-            location: dir.join("SKILL.md"),
-            why,
-        }),
-    };
+            Some(InDir::Skill(s)) => match found.iter().find(|f| f.name == s.name) {
+                // A published directory that is under a root too.
+                Some(first) if same_dir(&first.base_dir, &s.base_dir) => {}
+                Some(first) => skipped.push(Skipped {
+                    why: format!(
+                        "its name `{}` is the skill's at {}",
+                        s.name,
+                        first.location.display()
+                    ),
+                    location: s.location,
+                }),
+                None => found.push(s),
+            },
+            Some(InDir::Nothing) => {}
+            Some(InDir::Unusable(why)) => skipped.push(Skipped {
+                location: dir.join("SKILL.md"),
+                why,
+            }),
+        };
     for root in roots {
         let Ok(entries) = std::fs::read_dir(root) else {
             continue;

@@ -251,10 +251,8 @@ fn exec_check(ctx: &Context, path: &Path) -> Result<Status> {
             };
             ctx.out
                 .data(&doc, |w| writeln!(w, "integrity: {}", doc.integrity[0]))?;
-            ctx.out.note(&format!(
-                "error: the store is unhealthy: {}",
-                doc.integrity[0]
-            ));
+            ctx.out
+                .failure_line(&format!("the store is unhealthy: {}", doc.integrity[0]));
             return Ok(Status::Exit(ErrorKind::Failed));
         }
     };
@@ -268,9 +266,11 @@ fn exec_check(ctx: &Context, path: &Path) -> Result<Status> {
         .with_hint("upgrade goclaw"));
     }
     let integrity = store::integrity_check(&conn, path)?;
-    let schema = match migrations.schema_version {
-        0 => Vec::new(),
-        version => store::schema_problems(&conn, version)?,
+    // Compared once it is at this goclaw's version: a store behind it is reported by its
+    // pending migrations, which the next command that writes applies.
+    let schema = match migrations.pending.is_empty() && migrations.schema_version > 0 {
+        true => store::schema_problems(&conn, migrations.schema_version)?,
+        false => Vec::new(),
     };
     print_check(ctx, path, (integrity, schema), migrations)
 }
@@ -336,8 +336,8 @@ fn print_check(
             (_, None, Some(m)) => format!("{} migration(s) pending", m.pending.len()),
             _ => "see the report".to_string(),
         };
-        ctx.out.note(&format!(
-            "error: the store is unhealthy: {}",
+        ctx.out.failure_line(&format!(
+            "the store is unhealthy: {}",
             crate::text::printable::one_line(&why)
         ));
         return Ok(Status::Exit(ErrorKind::Failed));
@@ -352,6 +352,12 @@ fn exec_backup(ctx: &Context, file: &Path, force: bool) -> Result<()> {
     let result = backup::backup(&store, file, force);
     bar.finish_and_clear();
     let report = result?;
+    if report.replaced_store {
+        ctx.out.warn(&format!(
+            "{} could not be written into (torn, or of another page size): it was replaced, its -wal and -shm removed; a goclaw process that had it open must be started again",
+            report.path.display()
+        ));
+    }
     ctx.out.data(&report, |w| {
         writeln!(
             w,
@@ -533,7 +539,11 @@ fn run_postgres(
                     "any goclaw command that uses the store creates it, e.g. `goclaw db migrate`",
                 ));
             }
-            let (problems, note) = pg.check()?;
+            // Compared once it is at this goclaw's version, as on SQLite.
+            let (problems, note) = match migrations.pending.is_empty() {
+                true => pg.check()?,
+                false => (Vec::new(), None),
+            };
             if let Some(note) = note {
                 ctx.out.warn(&note);
             }

@@ -54,8 +54,8 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> Result<Status> {
         .filter(|c| c.status == Health::Fail)
         .map(|c| format!("{} {}: {}", c.area, c.name, c.detail))
         .collect();
-    ctx.out.note(&format!(
-        "error: {} check(s) failed: {}",
+    ctx.out.failure_line(&format!(
+        "{} check(s) failed: {}",
         failed.len(),
         crate::text::printable::one_line(&failed.join("; "))
     ));

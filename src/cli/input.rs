@@ -94,7 +94,7 @@ pub fn max_bytes(ctx: &super::Context) -> u64 {
         // A command that goes on without its config (`sanitize`, `guard`) says so.
         Err(e) => {
             ctx.out.warn(&format!(
-                "{}; going on without it: [input] max_bytes is the default ({})",
+                "{}; [input] max_bytes is the default ({}) for this command",
                 e.message,
                 crate::config::DEFAULT_MAX_INPUT_BYTES
             ));

@@ -622,7 +622,7 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
         // Returns when the client goes away; dropping `jobs` with it ends the workers, and the
         // calls still running stop as on a hang-up (a command gets SIGTERM): nobody is left to
         // read their answers.
-        let served = mcp::serve::serve_stdio(&offers, prompts, jobs);
+        let served = mcp::serve::serve_stdio(&offers, prompts, jobs, client_gone.clone());
         client_gone.raise(crate::tools::Stopped::HungUp);
         served
     })?;

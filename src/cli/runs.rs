@@ -214,8 +214,8 @@ fn wait(
             .filter(|r| r.status == "running")
             .map(|r| r.id.as_str())
             .collect();
-        ctx.out.note(&format!(
-            "error: gave up waiting: {} still running",
+        ctx.out.failure_line(&format!(
+            "gave up waiting: {} still running",
             running.join(", ")
         ));
         return Ok(Status::Exit(crate::error::ErrorKind::Timeout));
@@ -229,8 +229,8 @@ fn wait(
     let Some(run) = failed else {
         return Ok(Status::Ok);
     };
-    ctx.out.note(&format!(
-        "error: run {} {}: {}",
+    ctx.out.failure_line(&format!(
+        "run {} {}: {}",
         run.id,
         run.status,
         one_line(run.error.as_deref().unwrap_or("no error was recorded"))

@@ -144,8 +144,8 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
         ctx.out.data(&report, |w| human_report(w, &report))?;
         // A check cut short by a signal says so, never "clean".
         if interrupted.is_none() && total > 0 {
-            ctx.out.note(&format!(
-                "error: {total} credential(s) found (`goclaw scrub` redacts them)"
+            ctx.out.failure_line(&format!(
+                "{total} credential(s) found (`goclaw scrub` redacts them)"
             ));
         }
         return Ok(interrupted.unwrap_or(if total == 0 {

@@ -156,7 +156,7 @@ fn show(ctx: &Context, report: &TeamRunReport, events: bool) -> Result<Status> {
             report.error.as_deref().unwrap_or("")
         );
         if events {
-            ctx.out.note(&format!("error: {message}"));
+            ctx.out.failure_line(&message);
             return Ok(Status::Exit(kind));
         }
         let details = serde_json::to_value(report).unwrap_or_default();

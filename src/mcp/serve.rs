@@ -247,8 +247,14 @@ impl ServerHandler for Handler {
 }
 
 /// Serves `tools` and `prompts` on stdin/stdout until the client goes away, sending each call
-/// to `jobs`.
-pub fn serve_stdio(tools: &[Offer], prompts: Vec<PromptOffer>, jobs: Sender<Job>) -> Result<()> {
+/// to `jobs`. `gone` is raised (as a hang-up) the moment stdin ends, so the calls still running
+/// stop then, not once the server has wound down.
+pub fn serve_stdio(
+    tools: &[Offer],
+    prompts: Vec<PromptOffer>,
+    jobs: Sender<Job>,
+    gone: crate::tools::SignalFlag,
+) -> Result<()> {
     let tools = tools
         .iter()
         .map(|t| {
@@ -273,6 +279,7 @@ pub fn serve_stdio(tools: &[Offer], prompts: Vec<PromptOffer>, jobs: Sender<Job>
         let stdin = Heard {
             inner: tokio::io::stdin(),
             heard: said_something.clone(),
+            gone: gone.clone(),
         };
         let service = match handler.serve((stdin, tokio::io::stdout())).await {
             Ok(service) => service,
@@ -296,10 +303,11 @@ pub fn serve_stdio(tools: &[Offer], prompts: Vec<PromptOffer>, jobs: Sender<Job>
     })
 }
 
-/// Stdin, noting whether the client sent anything at all.
+/// Stdin, noting whether the client sent anything at all, and raising `gone` at its end.
 struct Heard<R> {
     inner: R,
     heard: Arc<AtomicBool>,
+    gone: crate::tools::SignalFlag,
 }
 
 impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Heard<R> {
@@ -309,9 +317,13 @@ impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Heard<R> {
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> std::task::Poll<std::io::Result<()>> {
         let before = buf.filled().len();
+        let room = buf.remaining() > 0;
         let polled = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
         if buf.filled().len() > before {
             self.heard.store(true, Ordering::Relaxed);
+        } else if room && matches!(polled, std::task::Poll::Ready(_)) {
+            // Nothing read with room to read into: the end of input (or a failed read).
+            self.gone.raise(crate::tools::Stopped::HungUp);
         }
         polled
     }

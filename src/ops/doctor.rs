@@ -126,9 +126,11 @@ fn store_checks(s: &Settings, checks: &mut Vec<Check>) -> Option<Examined> {
     let verdict = (|| {
         let m = crate::store::migration_state(&conn, path)?;
         let integrity = crate::store::integrity_check(&conn, path)?;
+        // Compared once it is at this goclaw's version (pending migrations are applied by the
+        // next command that writes).
         let schema = match m.schema_version {
-            v if v == 0 || v > m.binary_version => Vec::new(),
-            v => crate::store::schema_problems(&conn, v)?,
+            v if v == m.binary_version => crate::store::schema_problems(&conn, v)?,
+            _ => Vec::new(),
         };
         Ok::<_, crate::error::Error>(if m.schema_version > m.binary_version {
             (

@@ -25,6 +25,10 @@ pub struct BackupReport {
     pub pages: i64,
     pub bytes: u64,
     pub integrity: String,
+    /// A store in use that could not be written into (torn, another page size) was replaced,
+    /// its `-wal` and `-shm` removed: a process that had it open must be started again.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replaced_store: bool,
 }
 
 /// Copies the store into `dest`. An existing `dest` is refused unless `overwrite`.
@@ -34,6 +38,14 @@ pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupRepor
         return Err(Error::usage(
             "db backup writes a database file, not standard output: name the file (./- for a file named -)",
         ));
+    }
+    // The report names the file in JSON text: a name that is not UTF-8 is refused before
+    // anything is written (it was written, then the report failed).
+    if dest.to_str().is_none() {
+        return Err(Error::usage(format!(
+            "the backup's name {} is not valid UTF-8: goclaw writes paths in JSON, which cannot hold it",
+            dest.display()
+        )));
     }
     // A copy moved over the store itself would leave its write-ahead log to another file
     // (`--force` onto the live store was reported a success).
@@ -59,13 +71,14 @@ pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupRepor
             dir.display()
         )));
     }
-    if dest.exists() && beside(dest, "-wal").exists() {
-        return restore_into(store, dest);
-    }
-    // The WAL of a database that is gone would be replayed over the new file.
-    if !dest.exists() {
-        for leftover in [beside(dest, "-wal"), beside(dest, "-shm")] {
-            let _ = std::fs::remove_file(leftover);
+    let in_use = dest.exists() && beside(dest, "-wal").exists();
+    if in_use {
+        match copy_into(store, dest) {
+            Ok((pages, integrity)) => return Ok(report(store, dest, (pages, integrity), false)),
+            // A store that cannot be written into (torn, not a database, another page size
+            // in WAL mode) is replaced below, its WAL with it.
+            Err(Copy::Unwritable(_)) => {}
+            Err(Copy::Failed(e)) => return Err(e),
         }
     }
     let name = dest
@@ -78,10 +91,9 @@ pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupRepor
         crate::tempfiles::BACKUP_MARK,
         std::process::id()
     ));
-    let result = copy_into(store, &tmp);
-    let report = match result {
-        Ok(pages) => pages,
-        Err(e) => {
+    let copied = match copy_into(store, &tmp) {
+        Ok(copied) => copied,
+        Err(Copy::Unwritable(e) | Copy::Failed(e)) => {
             let _ = std::fs::remove_file(&tmp);
             return Err(e);
         }
@@ -90,14 +102,27 @@ pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupRepor
         let _ = std::fs::remove_file(&tmp);
         Error::io("move backup into place at", dest, &e)
     })?;
-    let bytes = std::fs::metadata(dest).map(|m| m.len()).unwrap_or(0);
-    Ok(BackupReport {
+    // The WAL of the database that was there would be replayed over the new file.
+    for leftover in [beside(dest, "-wal"), beside(dest, "-shm")] {
+        let _ = std::fs::remove_file(leftover);
+    }
+    Ok(report(store, dest, copied, in_use))
+}
+
+fn report(
+    store: &Store,
+    dest: &Path,
+    (pages, integrity): (i64, String),
+    replaced: bool,
+) -> BackupReport {
+    BackupReport {
         source: store.path().to_path_buf(),
         path: dest.to_path_buf(),
-        pages: report.0,
-        bytes,
-        integrity: report.1,
-    })
+        pages,
+        bytes: std::fs::metadata(dest).map(|m| m.len()).unwrap_or(0),
+        integrity,
+        replaced_store: replaced,
+    }
 }
 
 /// `path` with `suffix` after its name (`goclaw.db-wal`).
@@ -107,57 +132,98 @@ fn beside(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Writes the store into the database at `dest`, in one transaction its other connections see
-/// whole (see the module's doc).
-fn restore_into(store: &Store, dest: &Path) -> Result<BackupReport> {
-    let (pages, integrity) = copy_into(store, dest)?;
-    Ok(BackupReport {
-        source: store.path().to_path_buf(),
-        path: dest.to_path_buf(),
-        pages,
-        bytes: std::fs::metadata(dest).map(|m| m.len()).unwrap_or(0),
-        integrity,
-    })
+/// Why a copy failed: the destination cannot take one (it is replaced instead), or anything
+/// else.
+enum Copy {
+    Unwritable(Error),
+    Failed(Error),
 }
 
 /// Copies the store into the database at `dst_path` (a new, empty temporary file, or a store
-/// being restored), and checks the copy.
-fn copy_into(store: &Store, dst_path: &Path) -> Result<(i64, String)> {
-    let tmp = dst_path;
-    if !tmp.exists() {
+/// in use, written into in one transaction its other connections see whole), and checks the
+/// copy. Errors name the file they are about; a lock held past the busy timeout is exit 7.
+fn copy_into(store: &Store, dst_path: &Path) -> std::result::Result<(i64, String), Copy> {
+    let source = store.conn().map_err(Copy::Failed)?;
+    let at_dest = |e: rusqlite::Error| {
+        let unwritable = matches!(
+            e.sqlite_error_code(),
+            Some(
+                rusqlite::ErrorCode::NotADatabase
+                    | rusqlite::ErrorCode::DatabaseCorrupt
+                    | rusqlite::ErrorCode::ReadOnly
+            )
+        );
+        let mut error = sql_error(dst_path, e);
+        error.message = format!("writing into {}: {}", dst_path.display(), error.message);
+        if unwritable {
+            Copy::Unwritable(error)
+        } else {
+            Copy::Failed(error)
+        }
+    };
+    if !dst_path.exists() {
         OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(0o600)
-            .open(tmp)
-            .map_err(|e| Error::io("create", tmp, &e))?;
+            .open(dst_path)
+            .map_err(|e| Copy::Failed(Error::io("create", dst_path, &e)))?;
     }
-    let mut dst = Connection::open_with_flags(tmp, OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .map_err(|e| sql_error(tmp, e))?;
-    dst.busy_timeout(super::BUSY_TIMEOUT)
-        .map_err(|e| sql_error(tmp, e))?;
+    let mut dst = Connection::open_with_flags(dst_path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(at_dest)?;
+    dst.busy_timeout(super::BUSY_TIMEOUT).map_err(at_dest)?;
+    // What the backup cannot write over: a file that is no database or is torn, and a WAL
+    // database of another page size (WAL mode cannot change it).
+    dst.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
+        .map_err(at_dest)?;
+    let page_size =
+        |c: &Connection| c.pragma_query_value(None, "page_size", |r| r.get::<_, i64>(0));
+    let mode: String = dst
+        .pragma_query_value(None, "journal_mode", |r| r.get(0))
+        .map_err(at_dest)?;
+    if mode == "wal" && page_size(&dst).ok() != page_size(source).ok() {
+        return Err(Copy::Unwritable(Error::failed(format!(
+            "{} has another page size",
+            dst_path.display()
+        ))));
+    }
     let pages = {
-        let backup = Backup::new(store.conn()?, &mut dst).map_err(|e| sql_error(tmp, e))?;
+        let backup = Backup::new(source, &mut dst).map_err(at_dest)?;
         // One step copies every page under one read transaction: a consistent snapshot that
-        // concurrent writers cannot restart.
+        // concurrent writers cannot restart. A lock held by another process is waited for as
+        // long as the busy timeout, as any write is.
+        let began = std::time::Instant::now();
         loop {
-            match backup.step(-1).map_err(|e| sql_error(store.path(), e))? {
+            match backup.step(-1).map_err(at_dest)? {
                 StepResult::Done => break,
-                StepResult::More | StepResult::Busy | StepResult::Locked => {
-                    std::thread::sleep(std::time::Duration::from_millis(20));
+                StepResult::Busy | StepResult::Locked if began.elapsed() >= super::BUSY_TIMEOUT => {
+                    return Err(Copy::Failed(
+                        Error::new(
+                            crate::error::ErrorKind::Timeout,
+                            format!(
+                                "{} stayed locked by another process for {}s",
+                                dst_path.display(),
+                                super::BUSY_TIMEOUT.as_secs()
+                            ),
+                        )
+                        .with_hint("retry once the store is not in use"),
+                    ));
                 }
-                _ => {}
+                _ => std::thread::sleep(std::time::Duration::from_millis(20)),
             }
         }
         backup.progress().pagecount as i64
     };
-    let integrity = integrity_check(&dst, tmp)?.join("; ");
+    let integrity = integrity_check(&dst, dst_path)
+        .map_err(Copy::Failed)?
+        .join("; ");
     if integrity != "ok" {
-        return Err(Error::failed(format!(
-            "backup failed its integrity check: {integrity}"
-        )));
+        return Err(Copy::Failed(Error::failed(format!(
+            "the copy in {} failed its integrity check: {integrity}",
+            dst_path.display()
+        ))));
     }
-    dst.close().map_err(|(_, e)| sql_error(tmp, e))?;
+    dst.close().map_err(|(_, e)| at_dest(e))?;
     Ok((pages, integrity))
 }
 

@@ -16,9 +16,15 @@ use crate::error::{Error, ErrorKind, Result};
 /// column's type, an index's definition, a trigger's table).
 type Catalog = BTreeMap<String, String>;
 
-/// Problems of a SQLite store at schema version `version`, against migrations 1..=`version`.
-pub fn sqlite(db: Db<'_>, migrations: &[Migration], version: i64) -> Result<Vec<String>> {
+/// Problems of a SQLite store at schema version `version`, against `before` (what goclaw
+/// makes ahead of its migrations) and migrations 1..=`version`.
+pub fn sqlite(
+    db: Db<'_>,
+    (before, migrations): (&str, &[Migration]),
+    version: i64,
+) -> Result<Vec<String>> {
     let scratch = rusqlite::Connection::open_in_memory().map_err(crate::store::sql)?;
+    scratch.execute_batch(before).map_err(crate::store::sql)?;
     for m in migrations.iter().filter(|m| m.version <= version) {
         scratch.execute_batch(m.sql).map_err(|e| {
             Error::internal(format!(
@@ -58,26 +64,70 @@ pub fn postgres(db: Db<'_>, migrations: &[Migration], version: i64) -> Result<Op
     Ok(Some(compare(&expected, &found)))
 }
 
-/// What `expected` has that `found` lacks or holds otherwise, one line each.
+/// What `expected` has that `found` lacks or holds otherwise, one line each. An object already
+/// named (missing, or a column of its table) is not named again for its definition.
 fn compare(expected: &Catalog, found: &Catalog) -> Vec<String> {
-    expected
+    let problems: Vec<(String, String)> = expected
         .iter()
         .filter_map(|(name, what)| match found.get(name) {
-            None => Some(format!("{name} is missing")),
-            Some(f) if f != what => Some(format!("{name} is `{f}`, not `{what}`")),
+            None => Some((name.clone(), format!("{name} is missing"))),
+            Some(f) if f != what => Some((name.clone(), format!("{name} is `{f}`, not `{what}`"))),
             Some(_) => None,
         })
+        .collect();
+    let named = |object: &str| {
+        let table = object
+            .strip_prefix("table ")
+            .map(|t| format!("column {t}."));
+        problems
+            .iter()
+            .any(|(n, _)| n == object || table.as_ref().is_some_and(|column| n.starts_with(column)))
+    };
+    // A missing table's columns are missing with it.
+    let table_missing = |column: &str| {
+        let table = column.split('.').next().unwrap_or_default();
+        problems.iter().any(|(n, _)| n == &format!("table {table}"))
+    };
+    problems
+        .iter()
+        .filter(|(name, _)| {
+            name.strip_prefix("definition of ")
+                .is_none_or(|o| !named(o))
+        })
+        .filter(|(name, _)| {
+            name.strip_prefix("column ")
+                .is_none_or(|c| !table_missing(c))
+        })
+        .map(|(_, problem)| problem.clone())
         .collect()
+}
+
+/// A definition as compared: its text without comments, white space collapsed.
+fn normalized(sql: &str) -> String {
+    let without_comments: String = sql
+        .lines()
+        .map(|l| l.split("--").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    without_comments
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn sqlite_catalog(db: Db<'_>) -> Result<Catalog> {
     let mut catalog = Catalog::new();
-    let objects: Vec<(String, String, String)> = db.query_map(
-        "SELECT type, name, tbl_name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'",
+    // Each object's definition as SQLite keeps it (a column added later is in its table's), so
+    // a constraint, an index's order or condition, a trigger's body count too.
+    let objects: Vec<(String, String, String, Option<String>)> = db.query_map(
+        "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'",
         db_params![],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?;
-    for (kind, name, table) in objects {
+    for (kind, name, table, sql) in objects {
+        if let Some(sql) = &sql {
+            catalog.insert(format!("definition of {kind} {name}"), normalized(sql));
+        }
         match kind.as_str() {
             "table" => {
                 let columns: Vec<(String, String)> = db.query_map(
@@ -112,31 +162,30 @@ fn sqlite_catalog(db: Db<'_>) -> Result<Catalog> {
 fn pg_catalog(db: Db<'_>, schema: &str) -> Result<Catalog> {
     debug_assert_eq!(db.dialect(), Dialect::Postgres);
     let mut catalog = Catalog::new();
-    let mut add = |sql: &str| -> Result<()> {
+    // Definitions name their schema (`ON public.tasks`, `public.goclaw_words(…)`): left out,
+    // so the scratch schema's and the store's compare.
+    for sql in [
+        "SELECT 'table ' || table_name, '' FROM information_schema.tables WHERE table_schema = ?1",
+        "SELECT 'column ' || table_name || '.' || column_name,
+                data_type || CASE WHEN is_nullable = 'NO' THEN ' not null' ELSE '' END
+                || coalesce(' default ' || replace(column_default, ?1 || '.', ''), '')
+         FROM information_schema.columns WHERE table_schema = ?1",
+        // Keys, uniques, checks and references, by their definitions.
+        "SELECT 'constraint ' || cl.relname || '.' || c.conname,
+                replace(pg_get_constraintdef(c.oid), ?1 || '.', '')
+         FROM pg_constraint c JOIN pg_class cl ON cl.oid = c.conrelid
+         JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = ?1",
+        "SELECT 'index ' || indexname, replace(indexdef, ?1 || '.', '')
+         FROM pg_indexes WHERE schemaname = ?1",
+        "SELECT 'trigger ' || t.tgname, replace(pg_get_triggerdef(t.oid), ?1 || '.', '')
+         FROM pg_trigger t JOIN pg_class cl ON cl.oid = t.tgrelid
+         JOIN pg_namespace n ON n.oid = cl.relnamespace WHERE n.nspname = ?1 AND NOT t.tgisinternal",
+        "SELECT 'function ' || p.proname, '' FROM pg_proc p
+         JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = ?1",
+    ] {
         let rows: Vec<(String, String)> =
             db.query_map(sql, db_params![schema], |r| Ok((r.get(0)?, r.get(1)?)))?;
         catalog.extend(rows);
-        Ok(())
-    };
-    add(
-        "SELECT 'table ' || table_name, '' FROM information_schema.tables
-         WHERE table_schema = ?1",
-    )?;
-    add(
-        "SELECT 'column ' || table_name || '.' || column_name, data_type
-         FROM information_schema.columns WHERE table_schema = ?1",
-    )?;
-    // The definition names its schema (`ON public.tasks`, `public.goclaw_words(…)`): left
-    // out, so the scratch schema's and the store's compare.
-    add(
-        "SELECT 'index ' || indexname, replace(indexdef, ?1 || '.', '')
-         FROM pg_indexes WHERE schemaname = ?1",
-    )?;
-    add(
-        "SELECT DISTINCT 'trigger ' || trigger_name, event_object_table
-         FROM information_schema.triggers WHERE trigger_schema = ?1",
-    )?;
-    add("SELECT 'function ' || p.proname, '' FROM pg_proc p
-         JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = ?1")?;
+    }
     Ok(catalog)
 }

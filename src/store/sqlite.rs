@@ -65,11 +65,9 @@ impl SqliteStore {
     pub fn open(path: &Path, busy_timeout: Duration) -> Result<SqliteStore> {
         create_file(path)?;
         let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE, busy_timeout)?;
+        // Whose it is comes first: one read of the header for a store that bears the mark.
+        refuse_foreign(&conn, path)?;
         let version = schema_version(&conn).map_err(|e| sql_error(path, e))?;
-        // Only a store off the latest version is asked whose it is (one query, rarely).
-        if version != latest_version() {
-            refuse_foreign(&conn, path)?;
-        }
         if version > latest_version() {
             return Err(newer_error(path, version));
         }
@@ -166,14 +164,7 @@ impl SqliteStore {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(err)?;
-        tx.execute_batch(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (
-                version    INTEGER PRIMARY KEY NOT NULL,
-                name       TEXT NOT NULL,
-                applied_at TEXT NOT NULL
-            ) STRICT;",
-        )
-        .map_err(err)?;
+        tx.execute_batch(SCHEMA_MIGRATIONS).map_err(err)?;
         let current = schema_version(&tx).map_err(err)?;
         if current > latest_version() {
             return Err(newer_error(&path, current));
@@ -205,6 +196,8 @@ impl SqliteStore {
         }
         tx.pragma_update(None, "user_version", latest_version())
             .map_err(err)?;
+        tx.pragma_update(None, "application_id", APPLICATION_ID)
+            .map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(applied)
     }
@@ -229,7 +222,15 @@ impl SqliteStore {
 
 /// Migration state of an open connection.
 pub fn migration_state(conn: &Connection, path: &Path) -> Result<MigrationState> {
-    let v = schema_version(conn).map_err(|e| sql_error(path, e))?;
+    // Another program's database holds no migration of goclaw's, whatever it says.
+    let foreign = matches!(
+        owner(conn).map_err(|e| sql_error(path, e))?,
+        Owner::Foreign(_)
+    );
+    let v = match foreign {
+        true => 0,
+        false => schema_version(conn).map_err(|e| sql_error(path, e))?,
+    };
     Ok(MigrationState {
         schema_version: v,
         binary_version: latest_version(),
@@ -244,7 +245,11 @@ pub fn migration_state(conn: &Connection, path: &Path) -> Result<MigrationState>
 /// What the schema of a store at `version` lacks of what its migrations make (see
 /// `store::drift`); empty when nothing.
 pub fn schema_problems(conn: &Connection, version: i64) -> Result<Vec<String>> {
-    super::drift::sqlite(super::db::Db::Sqlite(conn), MIGRATIONS, version)
+    super::drift::sqlite(
+        super::db::Db::Sqlite(conn),
+        (SCHEMA_MIGRATIONS, MIGRATIONS),
+        version,
+    )
 }
 
 /// `PRAGMA integrity_check` results: `["ok"]` when healthy.
@@ -314,43 +319,82 @@ fn refuse_not_a_file(path: &Path) -> Result<()> {
     }
 }
 
-/// A database that has tables but no `schema_migrations` is another program's: goclaw neither
-/// migrates it (mixing its tables into that program's) nor switches it to WAL.
-fn refuse_foreign(conn: &Connection, path: &Path) -> Result<()> {
+/// The table of applied migrations, made ahead of them.
+const SCHEMA_MIGRATIONS: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
+                version    INTEGER PRIMARY KEY NOT NULL,
+                name       TEXT NOT NULL,
+                applied_at TEXT NOT NULL
+            ) STRICT;";
+
+/// goclaw's mark in the database header (`PRAGMA application_id`, "gocl"): set by every
+/// migration and on the first open of a store made before it, so a file is known for goclaw's
+/// by a read of its header.
+const APPLICATION_ID: i32 = 0x676f_636c;
+
+/// Whose a database is.
+enum Owner {
+    /// goclaw's, and it bears the mark.
+    Marked,
+    /// goclaw's without the mark: empty, or made before the mark (`schema_migrations` as
+    /// goclaw makes it, beside `store_meta`).
+    Unmarked,
+    /// Another program's: its tables.
+    Foreign(Vec<String>),
+}
+
+fn owner(conn: &Connection) -> rusqlite::Result<Owner> {
+    let mark: i32 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
+    if mark == APPLICATION_ID {
+        return Ok(Owner::Marked);
+    }
     let tables: Vec<String> = conn
         .prepare(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-             ORDER BY name LIMIT 4",
-        )
-        .and_then(|mut s| {
-            s.query_map([], |r| r.get(0))?
-                .collect::<rusqlite::Result<Vec<String>>>()
-        })
-        .map_err(|e| sql_error(path, e))?;
-    let ours = conn
-        .query_row(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'",
-            [],
-            |_| Ok(()),
-        )
-        .optional()
-        .map_err(|e| sql_error(path, e))?
-        .is_some();
-    if tables.is_empty() || ours {
-        return Ok(());
+             ORDER BY name",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    if tables.is_empty() {
+        return Ok(Owner::Unmarked);
     }
-    Err(Error::usage(format!(
-        "{} is a database of another program (its tables: {}{}); goclaw left it untouched",
-        path.display(),
-        tables
-            .iter()
-            .take(3)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", "),
-        if tables.len() > 3 { ", …" } else { "" }
-    ))
-    .with_hint("give goclaw a store of its own: --db PATH names a new file"))
+    // Another tool's `schema_migrations` (golang-migrate's `version, dirty`, Rails' text
+    // versions) is not goclaw's.
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('schema_migrations') ORDER BY cid")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let ours =
+        columns == ["version", "name", "applied_at"] && tables.iter().any(|t| t == "store_meta");
+    Ok(if ours {
+        Owner::Unmarked
+    } else {
+        Owner::Foreign(tables)
+    })
+}
+
+/// Another program's database is refused untouched: goclaw neither migrates it (mixing its
+/// tables into that program's) nor switches it to WAL. A store of goclaw's made before the
+/// mark gets it now (when it can be written).
+fn refuse_foreign(conn: &Connection, path: &Path) -> Result<()> {
+    match owner(conn).map_err(|e| sql_error(path, e))? {
+        Owner::Marked => Ok(()),
+        Owner::Unmarked => {
+            let _ = conn.pragma_update(None, "application_id", APPLICATION_ID);
+            Ok(())
+        }
+        Owner::Foreign(tables) => Err(Error::usage(format!(
+            "{} is a database of another program (its tables: {}{}); goclaw left it untouched",
+            path.display(),
+            tables
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            if tables.len() > 3 { ", …" } else { "" }
+        ))
+        .with_hint("give goclaw a store of its own: --db PATH names a new file")),
+    }
 }
 
 fn newer_error(path: &Path, version: i64) -> Error {

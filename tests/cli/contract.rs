@@ -113,6 +113,10 @@ fn exit_7_when_another_process_holds_the_store() {
             t.elapsed()
         );
     }
+    // A read through the gate must write its audit row first: it waits the busy timeout and
+    // ends as any locked store does, exit 7 (it was exit 1).
+    let o = env.run(&["--config", "c.toml", "kg", "search", "anything"]);
+    assert_error(&o, 7, "timeout");
     holder.execute_batch("ROLLBACK").unwrap();
     let o = env.run(&["runs", "list"]);
     assert_eq!(items(&o)[0]["status"], "abandoned", "{}", stdout(&o));

@@ -416,7 +416,7 @@ fn a_client_that_goes_away_stops_the_calls_it_left_running() {
     let gone = std::time::Instant::now();
     let status = child.wait().unwrap();
     assert!(
-        gone.elapsed() < Duration::from_secs(8),
+        gone.elapsed() < Duration::from_secs(3),
         "{:?}",
         gone.elapsed()
     );

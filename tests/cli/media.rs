@@ -227,7 +227,8 @@ fn images_recordings_and_documents_are_read() {
         a["answer"].as_str().unwrap().contains("which shape?"),
         "{a}"
     );
-    // What is not the right kind of file is a usage error; a path outside, a failure.
+    // What is not the right kind of file is a usage error; a path outside, a failure; a file
+    // that is not there, not found (exit 5, as read_file's).
     let (c, _) = media(&env, &["media", "describe", "report.pdf"]);
     assert_eq!(c, 2);
     let (c, _) = media(&env, &["media", "transcribe", "red.png"]);
@@ -235,7 +236,7 @@ fn images_recordings_and_documents_are_read() {
     let (c, a) = media(&env, &["media", "describe", "../home/config.toml"]);
     assert_eq!(c, 1, "{a}");
     let (c, _) = media(&env, &["media", "doc", "missing.pdf"]);
-    assert_eq!(c, 1);
+    assert_eq!(c, 5);
 }
 
 #[test]

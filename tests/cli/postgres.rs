@@ -77,7 +77,8 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
     pg.psql(
         &pg.name,
         "DROP INDEX tasks_owner; ALTER TABLE kg_relations DROP COLUMN props; \
-         DROP TRIGGER messages_notify ON messages; ALTER TABLE runs ALTER COLUMN label TYPE bytea USING convert_to(label, 'UTF8')",
+         DROP TRIGGER messages_notify ON messages; ALTER TABLE runs ALTER COLUMN label TYPE bytea USING convert_to(label, 'UTF8'); \
+         ALTER TABLE tasks ALTER COLUMN subject DROP NOT NULL",
     );
     let o = pg.run(&env, &["db", "check"]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
@@ -93,6 +94,7 @@ fn db_path_migrate_check_schema_and_query_work_on_postgres() {
         [
             "column kg_relations.props is missing",
             "column runs.label is `bytea`, not `text`",
+            "column tasks.subject is `text`, not `text not null`",
             "index tasks_owner is missing",
             "trigger messages_notify is missing",
         ],

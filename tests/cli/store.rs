@@ -442,7 +442,9 @@ fn a_spoiled_or_foreign_store_file_is_named_and_left_untouched() {
     // A schema changed by hand: each missing or changed piece named, exit 1, a line on stderr.
     let conn = rusqlite::Connection::open(env.db()).unwrap();
     conn.execute_batch(
-        "DROP INDEX tasks_owner; DROP TRIGGER kg_entities_ai; ALTER TABLE kg_relations DROP COLUMN props;",
+        "DROP INDEX tasks_owner; DROP TRIGGER kg_entities_ai; ALTER TABLE kg_relations DROP COLUMN props;
+         DROP INDEX tool_calls_started; CREATE INDEX tool_calls_started ON tool_calls(id);
+         DROP TABLE schema_migrations;",
     )
     .unwrap();
     drop(conn);
@@ -454,7 +456,9 @@ fn a_spoiled_or_foreign_store_file_is_named_and_left_untouched() {
         doc["schema"],
         serde_json::json!([
             "column kg_relations.props is missing",
+            "definition of index tool_calls_started is `CREATE INDEX tool_calls_started ON tool_calls(id)`, not `CREATE INDEX tool_calls_started ON tool_calls (id) WHERE outcome = 'started'`",
             "index tasks_owner is missing",
+            "table schema_migrations is missing",
             "trigger kg_entities_ai is missing",
         ]),
         "{doc}"
@@ -462,25 +466,37 @@ fn a_spoiled_or_foreign_store_file_is_named_and_left_untouched() {
     assert!(stderr(&o).starts_with("error: the store is unhealthy: column kg_relations.props"));
 
     // Another program's database is neither migrated nor switched to WAL.
-    let other = env.root().join("other.db");
-    let conn = rusqlite::Connection::open(&other).unwrap();
-    conn.execute_batch("CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('x'); PRAGMA user_version = 7;")
+    // Whatever its user_version says (goclaw's own latest, too), and with another tool's
+    // `schema_migrations` (golang-migrate's).
+    for (n, setup) in [
+        "PRAGMA user_version = 7;",
+        "PRAGMA user_version = 999;",
+        "PRAGMA user_version = 27;",
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, dirty BOOLEAN); INSERT INTO schema_migrations VALUES (3, 0);",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let other = env.root().join(format!("other{n}.db"));
+        let conn = rusqlite::Connection::open(&other).unwrap();
+        conn.execute_batch(&format!(
+            "CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('x'); {setup}"
+        ))
         .unwrap();
-    drop(conn);
-    let before = std::fs::read(&other).unwrap();
-    for args in [["kg", "export"], ["tasks", "list"]] {
-        let mut all = vec!["--db", other.to_str().unwrap()];
-        all.extend(args);
-        let e = assert_error(&env.run(&all), 2, "usage");
-        assert!(
-            e["message"]
-                .as_str()
-                .unwrap()
-                .contains("another program (its tables: customers)"),
-            "{e}"
-        );
+        drop(conn);
+        let before = std::fs::read(&other).unwrap();
+        for args in [["kg", "export"], ["tasks", "list"]] {
+            let mut all = vec!["--db", other.to_str().unwrap()];
+            all.extend(args);
+            let e = assert_error(&env.run(&all), 2, "usage");
+            let message = e["message"].as_str().unwrap();
+            assert!(message.contains("another program (its tables: customers"), "{setup}: {e}");
+        }
+        let o = env.run(&["--db", other.to_str().unwrap(), "db", "check"]);
+        let e = assert_error(&o, 5, "not_found");
+        assert!(e["message"].as_str().unwrap().contains("holds no goclaw store"), "{setup}: {e}");
+        assert_eq!(std::fs::read(&other).unwrap(), before, "{setup}");
     }
-    assert_eq!(std::fs::read(&other).unwrap(), before);
 
     // A FIFO or a directory where the store is: refused at once (a FIFO's open blocked `db
     // check` and `doctor` for ever).
@@ -554,4 +570,45 @@ fn a_spoiled_or_foreign_store_file_is_named_and_left_untouched() {
         "not_found",
     );
     assert!(!fresh.work().join("typo.db").exists());
+}
+
+/// Restoring a backup (`db backup STORE --force` from the backup) onto a store that is torn
+/// replaces it, its WAL with it, and says so; onto a store another process keeps locked, it
+/// waits the busy timeout and ends with exit 7 (it waited as long as the lock was held); errors
+/// name the file they are about (helper-27).
+#[test]
+fn a_backup_is_restored_over_a_torn_store_and_waits_no_longer_than_the_busy_timeout() {
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["kg", "add", "first", "--type", "t"])), 0);
+    assert_eq!(code(&env.run(&["db", "backup", "bk.db"])), 0);
+    let store = env.db();
+    let path = store.to_str().unwrap();
+    // Torn: half of it, its WAL beside it.
+    let bytes = std::fs::read(&store).unwrap();
+    std::fs::write(&store, &bytes[..bytes.len() / 2]).unwrap();
+    let o = env.run(&["--db", "bk.db", "db", "backup", path, "--force"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)["replaced_store"], true, "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("could not be written into"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(code(&env.run(&["db", "check"])), 0);
+    assert_eq!(env.sql("SELECT count(*) AS n FROM kg_entities")[0]["n"], 1);
+    // Locked by another process for longer than the busy timeout: exit 7, naming the store.
+    let holder = rusqlite::Connection::open(&store).unwrap();
+    holder
+        .execute_batch("BEGIN IMMEDIATE; INSERT INTO store_meta VALUES ('held', 'x');")
+        .unwrap();
+    let t = std::time::Instant::now();
+    let o = env.run(&["--db", "bk.db", "db", "backup", path, "--force"]);
+    let e = assert_error(&o, 7, "timeout");
+    assert!(e["message"].as_str().unwrap().contains(path), "{e}");
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        t.elapsed()
+    );
+    holder.execute_batch("ROLLBACK").unwrap();
 }

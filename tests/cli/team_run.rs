@@ -1472,3 +1472,84 @@ fn a_watching_dispatcher_connects_again_when_the_server_drops_it() {
         .unwrap();
     assert_eq!(team_run["status"], "cancelled", "{team_run}");
 }
+
+/// A run that has its task and has not written its run row yet (it takes the task first, then
+/// starts its MCP servers and provider) still has it: a second `run --task` on the task is
+/// refused (exit 6) for the start-up grace, not given it (both worked on it, one in vain).
+#[test]
+fn a_task_a_starting_run_holds_is_not_taken_by_another_run() {
+    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
+        return;
+    };
+    team(&env, "t1", "lead", &["w1"]);
+    lead_creates(&env, &["write a slogan"]);
+    assert_eq!(
+        code(&goclaw(&env, &["tasks", "--as", "w1", "claim", "1"])),
+        0
+    );
+    // As a run that took it a moment ago leaves it: its id on the task, no row of its own yet.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let starting = |locked_at: i64| {
+        rusqlite::Connection::open(env.db())
+            .unwrap()
+            .execute(
+                "UPDATE tasks SET run_id = 'starting-run', locked_at = ?1",
+                [locked_at],
+            )
+            .unwrap();
+    };
+    starting(now);
+    let o = goclaw(&env, &["run", "--agent", "w1", "--task", "1"]);
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    assert!(stderr(&o).contains("starting-run"), "{}", stderr(&o));
+    // One that never started past the grace has lost it.
+    starting(now - 31_000);
+    let o = goclaw(&env, &["run", "--agent", "w1", "--task", "1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(tasks(&env, "t1")[0]["status"], "completed");
+}
+
+/// One task per member at a time holds across dispatchers: two `team work` loops for the same
+/// member on one board run it on one task after another (each took it for a task of its own,
+/// and the member worked on two at once in one directory).
+#[test]
+fn two_dispatchers_run_a_member_on_one_task_at_a_time() {
+    let Some((_llm, env)) = team_env(Backend::Sqlite) else {
+        return;
+    };
+    team(&env, "t1", "lead", &["w1"]);
+    lead_creates(
+        &env,
+        &["research alpha", "build beta", "build gamma", "write delta"],
+    );
+    let work = ["--config", "c.toml", "team", "work", "t1", "--agent", "w1"];
+    let (a, b) = (env.spawn(&work), env.spawn(&work));
+    for c in [a, b] {
+        let o = c.wait_with_output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    assert!(tasks(&env, "t1").iter().all(|t| t["status"] == "completed"));
+    let mut spans: Vec<(i64, i64)> = runs(&env)
+        .iter()
+        .filter(|r| {
+            r["label"]
+                .as_str()
+                .is_some_and(|l| l.starts_with("member:"))
+        })
+        .map(|r| (ms(r, "started_at"), ms(r, "ended_at")))
+        .collect();
+    spans.sort();
+    assert_eq!(spans.len(), 4, "{spans:?}");
+    // Each run starts once the one before has ended (its task ends a moment before its row).
+    for w in spans.windows(2) {
+        assert!(w[1].0 >= w[0].1 - 300, "member runs overlapped: {spans:?}");
+    }
+}

@@ -406,13 +406,17 @@ impl Dispatcher<'_> {
     /// back after a rejected review), else the next task it may claim.
     fn dispatch(&mut self) -> Result<()> {
         self.give_up_spent()?;
-        let busy: BTreeSet<String> = self
+        // One task per member at a time, across dispatchers: a member another team run (or
+        // `team work` elsewhere) has working is busy here too.
+        let mut busy: BTreeSet<String> = self
             .procs
             .running()
             .filter(|s| matches!(s.role, Role::Member { .. }))
             .map(|s| s.agent.clone())
             .collect();
-        let mut working = busy.len();
+        let working = busy.len();
+        busy.extend(Board::live_owners(self.store.db(), self.team.id)?);
+        let mut working = working;
         // The workers that ran least first, so work spreads over the team.
         let mut workers = self.workers.clone();
         workers.sort_by_key(|w| self.runs_of.get(w).copied().unwrap_or(0));

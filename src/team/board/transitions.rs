@@ -82,6 +82,10 @@ impl Board<'_> {
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
         self.db.prepare_ahead(Self::claim_next_statements)?;
         let tx = self.begin()?;
+        // The write lock serialises claims: a member another dispatcher has working is seen.
+        if run.is_some() && Self::working(&tx, &team, &actor)? {
+            return Ok(None);
+        }
         let limit = run.and_then(|(_, l)| l);
         let next: Option<String> =
             tx.query_opt(NEXT, db_params![team.id, actor, limit], |r| r.get(0))?;
@@ -124,6 +128,18 @@ impl Board<'_> {
         }
         tx.commit()?;
         let tx = self.db.transaction(Begin::Write)?;
+        if run.is_some() {
+            // Claims for one member's runs take turns (a lock per team and member, until the
+            // transaction ends), so the second sees the first's.
+            tx.query_row(
+                "SELECT pg_advisory_xact_lock(hashtextextended('goclaw member ' || ?1 || ' ' || ?2, 0))",
+                db_params![team.id, actor],
+                |_| Ok(()),
+            )?;
+            if Self::working(&tx, &team, &actor)? {
+                return Ok(None);
+            }
+        }
         let (now, limit, run_id) = (now_ms(), run.and_then(|(_, l)| l), run.map(|(r, _)| r));
         let claimed: Option<String> = tx.query_opt(
             "UPDATE tasks SET status = 'in_progress', owner = ?2, locked_at = ?4, lock_expires_at = ?5, updated_at = ?4,
@@ -137,6 +153,20 @@ impl Board<'_> {
         )?;
         let Some(id) = claimed else { return Ok(None) };
         Self::claimed(tx, &team, &id, &actor, run_id).map(Some)
+    }
+
+    /// Whether `actor` has a live claim on the board (a run working on a task, or starting
+    /// on one; see [`Board::live_claims`]): one task per member at a time, across dispatchers.
+    fn working(tx: &Tx<'_>, team: &Team, actor: &str) -> Result<bool> {
+        tx.query_row(
+            &format!(
+                "SELECT count(*) {} AND t.owner = ?3",
+                super::work::LIVE_CLAIMS
+            ),
+            db_params![team.id, now_ms() - super::work::START_GRACE_MS, actor],
+            |r| r.get::<i64>(0),
+        )
+        .map(|n| n > 0)
     }
 
     /// The end of a claim made in `tx`: its event, and the task as it is now, committed.

@@ -9,7 +9,17 @@ use crate::store::db::Value as DbValue;
 /// A run that never recorded itself is dead this long after its claim (its process failed to
 /// start); one that ended without ending its task, this long after its end (it ends its task
 /// right after its run row).
-const START_GRACE_MS: i64 = 30_000;
+pub(super) const START_GRACE_MS: i64 = 30_000;
+
+/// The claims alive on a team's board (`?1`), given `?2` = now − [`START_GRACE_MS`]: a run working
+/// on its task, or one about to (its process starting, or ending its task just after its run
+/// row). Every test is on a known value: with no run row, `r.status = 'abandoned'` was NULL, and
+/// `NOT (… OR NULL)` left out exactly the claims of runs still starting.
+pub(super) const LIVE_CLAIMS: &str = "FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
+     WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
+       AND NOT ((r.id IS NULL AND coalesce(t.locked_at, 0) < ?2)
+                OR (r.id IS NOT NULL AND r.status = 'abandoned')
+                OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))";
 
 /// How a run's work on its task ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,6 +104,9 @@ impl Board<'_> {
     /// run, unless another run of it is working on it.
     pub fn take_for_run(&mut self, key: &str, run_id: &str) -> Result<Task> {
         let team = self.team.clone();
+        // Dead claims go back first: a task whose run never started is claimed anew here, not
+        // released under this run's attach (which then refused it as held by nobody).
+        self.recover()?;
         let tx = self.read()?;
         let task = Self::find(&tx, &team, key)?;
         drop(tx);
@@ -117,7 +130,9 @@ impl Board<'_> {
     /// lock is taken anew for the run: a dead claim is one whose run has not started
     /// `START_GRACE_MS` after its lock, and a claim made by hand long before must not count
     /// against a run just given the task (it was released before its process wrote its row,
-    /// and the task started twice).
+    /// and the task started twice). A run that has the task and has not written its row yet
+    /// (it takes the task first, then starts: its MCP servers, its provider) is live for that
+    /// grace too: a second `run --task` took the task from it, and both worked on it.
     fn attach_run(&mut self, id: &str, run_id: &str, dispatched: bool) -> Result<()> {
         let (team, actor, lock) = (self.team.clone(), self.actor.clone(), self.lock_ms());
         let tx = self.begin()?;
@@ -128,8 +143,18 @@ impl Board<'_> {
                 "UPDATE tasks SET run_id = ?3, dispatch_count = dispatch_count + ?4, locked_at = ?6, lock_expires_at = ?5, updated_at = ?6
                  WHERE id = ?1 AND status = 'in_progress' AND owner = ?2
                    AND (run_id IS NULL OR run_id = ?3
-                        OR NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = tasks.run_id AND r.status = 'running'))",
-                db_params![id, actor, run_id, i64::from(dispatched), now + lock, now],
+                        OR NOT (EXISTS (SELECT 1 FROM runs r WHERE r.id = tasks.run_id AND r.status = 'running')
+                                OR (NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = tasks.run_id)
+                                    AND coalesce(locked_at, 0) > ?7)))",
+                db_params![
+                    id,
+                    actor,
+                    run_id,
+                    i64::from(dispatched),
+                    now + lock,
+                    now,
+                    now - START_GRACE_MS
+                ],
             )?;
         if n == 0 {
             return Err(Error::conflict(format!(
@@ -234,11 +259,17 @@ impl Board<'_> {
     /// `release_dead_claims` would not release. Another dispatcher waits for these.
     pub fn live_claims(db: Db<'_>, team_id: i64) -> Result<i64> {
         db.query_row(
-            "SELECT count(*) FROM tasks t LEFT JOIN runs r ON r.id = t.run_id
-             WHERE t.team_id = ?1 AND t.status = 'in_progress' AND t.run_id IS NOT NULL
-               AND NOT ((r.id IS NULL AND t.locked_at < ?2)
-                        OR r.status = 'abandoned'
-                        OR (r.id IS NOT NULL AND r.status != 'running' AND coalesce(r.ended_at, 0) < ?2))",
+            &format!("SELECT count(*) {LIVE_CLAIMS}"),
+            db_params![team_id, now_ms() - START_GRACE_MS],
+            |r| r.get(0),
+        )
+    }
+
+    /// The members with a live claim on the board of team `team_id` (see
+    /// [`live_claims`](Self::live_claims)): working on a task, from any dispatcher or machine.
+    pub fn live_owners(db: Db<'_>, team_id: i64) -> Result<Vec<String>> {
+        db.query_map(
+            &format!("SELECT DISTINCT t.owner {LIVE_CLAIMS} AND t.owner IS NOT NULL"),
             db_params![team_id, now_ms() - START_GRACE_MS],
             |r| r.get(0),
         )

@@ -71,7 +71,7 @@ pub fn close_abandoned(db: Db<'_>) -> Result<()> {
         Option<String>,
     );
     let started: Vec<Started> = db.query_map(
-        "SELECT id, pid, pid_start, pid_ns, host FROM tool_calls WHERE outcome = 'started'",
+        "SELECT id, pid, pid_start, pid_ns, host FROM tool_calls WHERE outcome = 'started' AND pid IS NOT NULL",
         db_params![],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
     )?;

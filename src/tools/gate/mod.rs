@@ -478,11 +478,18 @@ impl<'a> Gate<'a> {
             decision: &decision,
             preview: None,
         };
+        // Its kind kept: a store another process kept locked is exit 7 (it was 1).
         audit::insert(self.scrubber, store.db(), req, &row).map_err(|e| {
-            crate::error::Error::failed(format!(
-                "the call did not run: its audit record cannot be written to {}: {e}",
-                store.path().display()
-            ))
+            let mut refused = crate::error::Error::new(
+                e.kind,
+                format!(
+                    "the call did not run: its audit record cannot be written to {}: {}",
+                    store.path().display(),
+                    e.message
+                ),
+            );
+            refused.hint = e.hint;
+            refused
         })
     }
 
