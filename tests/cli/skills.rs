@@ -148,10 +148,22 @@ fn roots_in_order_and_published_skills_per_agent(backend) {
         nix::sys::stat::Mode::from_bits_truncate(0o644),
     )
     .unwrap();
+    // A directory whose name is not UTF-8 (its paths cannot be written in JSON): skill_search
+    // and skills show panicked on it, skills list ended with exit 10.
+    let odd = env
+        .work()
+        .join("skills")
+        .join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"g-odd\xff"));
+    std::fs::create_dir_all(&odd).unwrap();
+    std::fs::write(odd.join("SKILL.md"), "---\nname: odd\ndescription: d\n---\nbody\n").unwrap();
+    let (c, text) = tool(&env, "skill_search", r#"{"query":"odd"}"#, &[]);
+    assert_eq!(c, 0, "{text}");
+    assert_eq!(code(&env.run(&["skills", "show", "odd"])), 5);
     let o = env.run(&["skills", "list"]);
     assert_eq!(crate::util::list(&o).as_array().unwrap().len(), 4);
     let err = stderr(&o);
     for said in [
+        "SKILL.md is not a skill: its directory's name is not valid UTF-8",
         "d-plain/SKILL.md is not a skill: it has no front matter",
         "e-nameless/SKILL.md is not a skill: its front matter gives no `name`",
         "f-fifo/SKILL.md is not a skill: it is not a regular file",
