@@ -1,9 +1,11 @@
-//! What a store's schema lacks of what its migrations make (`db check`): tables, columns (and
-//! their types), indexes (and what they index), triggers and functions that are missing or
-//! differ, found by comparing the store's catalog with the catalog of the same migrations
-//! applied to a scratch schema: an in-memory database for SQLite, and for PostgreSQL a schema
-//! made inside a transaction that is rolled back, so nothing of it is ever seen or kept. What the
-//! store has beyond it (an index a user added, the pgvector table) is no problem.
+//! What a store's schema lacks of what its migrations make (`db check`, `doctor`): tables,
+//! columns, constraints, indexes, triggers and functions that are missing or defined otherwise,
+//! found by comparing the store's catalog with the catalog of the same migrations applied to a
+//! scratch schema: an in-memory database for SQLite (each object's definition as SQLite keeps
+//! it), and for PostgreSQL a schema made inside a transaction that is rolled back, so nothing of
+//! it is ever seen or kept (columns with type, NOT NULL and default; constraints, indexes and
+//! triggers by their definitions). What the store has beyond it (an index a user added, the
+//! pgvector table) is no problem.
 
 use std::collections::BTreeMap;
 
@@ -12,8 +14,8 @@ use super::db::{Begin, Db, Dialect};
 use crate::db_params;
 use crate::error::{Error, ErrorKind, Result};
 
-/// A catalog: "table tasks", "column tasks.owner", "index tasks_owner", … → what it is (a
-/// column's type, an index's definition, a trigger's table).
+/// A catalog: "table tasks", "column tasks.owner", "index tasks_owner", "definition of index
+/// tasks_owner", … → what it is (a column's type, an index's columns, a definition's text).
 type Catalog = BTreeMap<String, String>;
 
 /// Problems of a SQLite store at schema version `version`, against `before` (what goclaw
