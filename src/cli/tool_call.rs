@@ -155,6 +155,11 @@ fn exec_as(ctx: &Context, a: ExecArgs, shown: Option<Shown>) -> Result<Status> {
         relay.as_ref().map(|r| r as &dyn Prompter)
     };
     let outcome = g.call(&mut store, &req, prompter)?;
+    if let Some(why) = &outcome.audit_error {
+        ctx.out.warn(&format!(
+            "the call ran, but its end could not be written to its audit record ({why}); the record says it started"
+        ));
+    }
     drop(g);
     drop(toolbox);
     store.release_at_exit();

@@ -683,6 +683,26 @@ fn secrets_never_reach_reasons_or_the_audit_and_a_call_without_its_row_does_not_
         "{err}"
     );
     assert!(!env.work().join("ran-without-audit").exists());
+    // A store that takes the call's start but not its end: the command ran, so its result is
+    // given, with a warning (it was an error, and the output lost).
+    env.change(match env.pg() {
+        None => "DROP TRIGGER full",
+        Some(_) => "DROP TRIGGER disk_full ON tool_calls",
+    });
+    env.change(match env.pg() {
+        None => "CREATE TRIGGER full_end BEFORE UPDATE ON tool_calls BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END",
+        Some(_) => "CREATE TRIGGER disk_full_end BEFORE UPDATE ON tool_calls FOR EACH ROW EXECUTE FUNCTION disk_full()",
+    });
+    let o = env.run(&[
+        "tools",
+        "exec",
+        "exec",
+        r#"{"command":"touch ran-once && echo done"}"#,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("done"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("could not be written to its audit record"), "{}", stderr(&o));
+    assert!(env.work().join("ran-once").exists());
 }
 }
 

@@ -391,7 +391,7 @@ impl<'a> Gate<'a> {
         let message = end.message.map(|m| self.scrubber.scrub_str(&m, None));
         let mut decision = serde_json::to_value(&decision).unwrap_or(Value::Null);
         self.scrubber.scrub_json(&mut decision);
-        let outcome = Outcome {
+        let mut outcome = Outcome {
             tool: self.scrubber.scrub_str(&req.tool, None),
             status: end.status,
             result,
@@ -399,9 +399,22 @@ impl<'a> Gate<'a> {
             decision,
             call_id: 0,
             kind: end.kind,
+            audit_error: None,
         };
-        let call_id = self.record(store, req, &outcome, start.elapsed(), started)?;
-        Ok(Outcome { call_id, ..outcome })
+        outcome.call_id = match (
+            self.record(store, req, &outcome, start.elapsed(), started),
+            started,
+        ) {
+            (Ok(id), _) => id,
+            // The tool ran and its record says so: what it did is not undone by a store that
+            // cannot take its end (a full disk), so its result is not withheld either.
+            (Err(e), Some(id)) => {
+                outcome.audit_error = Some(self.scrubber.scrub_str(&e.message, None));
+                id
+            }
+            (Err(e), None) => return Err(e),
+        };
+        Ok(outcome)
     }
 
     /// Decides a call without running it, counting nothing and asking nobody: what `policy

@@ -35,6 +35,11 @@ pub struct Outcome {
     pub call_id: i64,
     #[serde(skip)]
     pub kind: Option<ErrorKind>,
+    /// Why the call's end could not be written to its audit record (a full disk), when the
+    /// tool ran: its record says it started, with its arguments, and its result is still
+    /// given, not lost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audit_error: Option<String>,
 }
 
 /// What the caller of a call (a model, an MCP client) is told: the outcome's
