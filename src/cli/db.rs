@@ -349,7 +349,8 @@ fn print_check(
 fn exec_backup(ctx: &Context, file: &Path, force: bool) -> Result<()> {
     let store = ctx.store()?;
     let bar = ctx.out.progress(None, "backing up the store");
-    let result = backup::backup(&store, file, force);
+    let busy = ctx.settings()?.config.store.busy_timeout();
+    let result = backup::backup(&store, file, (force, busy));
     bar.finish_and_clear();
     let report = result?;
     if report.replaced_store {

@@ -31,8 +31,13 @@ pub struct BackupReport {
     pub replaced_store: bool,
 }
 
-/// Copies the store into `dest`. An existing `dest` is refused unless `overwrite`.
-pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupReport> {
+/// Copies the store into `dest`. An existing `dest` is refused unless `overwrite`; a store in
+/// use there is waited for at most `busy` (`[store] busy_timeout_ms`).
+pub fn backup(
+    store: &Store,
+    dest: &Path,
+    (overwrite, busy): (bool, std::time::Duration),
+) -> Result<BackupReport> {
     // `-` is standard input or output elsewhere; a backup is a database file, never a stream.
     if dest.as_os_str() == "-" {
         return Err(Error::usage(
@@ -73,7 +78,7 @@ pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupRepor
     }
     let in_use = dest.exists() && beside(dest, "-wal").exists();
     if in_use {
-        match copy_into(store, dest) {
+        match copy_into(store, dest, busy) {
             Ok((pages, integrity)) => return Ok(report(store, dest, (pages, integrity), false)),
             // A store that cannot be written into (torn, not a database, another page size
             // in WAL mode) is replaced below, its WAL with it.
@@ -91,7 +96,7 @@ pub fn backup(store: &Store, dest: &Path, overwrite: bool) -> Result<BackupRepor
         crate::tempfiles::BACKUP_MARK,
         std::process::id()
     ));
-    let copied = match copy_into(store, &tmp) {
+    let copied = match copy_into(store, &tmp, busy) {
         Ok(copied) => copied,
         Err(Copy::Unwritable(e) | Copy::Failed(e)) => {
             let _ = std::fs::remove_file(&tmp);
@@ -142,7 +147,11 @@ enum Copy {
 /// Copies the store into the database at `dst_path` (a new, empty temporary file, or a store
 /// in use, written into in one transaction its other connections see whole), and checks the
 /// copy. Errors name the file they are about; a lock held past the busy timeout is exit 7.
-fn copy_into(store: &Store, dst_path: &Path) -> std::result::Result<(i64, String), Copy> {
+fn copy_into(
+    store: &Store,
+    dst_path: &Path,
+    busy: std::time::Duration,
+) -> std::result::Result<(i64, String), Copy> {
     let source = store.conn().map_err(Copy::Failed)?;
     let at_dest = |e: rusqlite::Error| {
         let unwritable = matches!(
@@ -171,7 +180,7 @@ fn copy_into(store: &Store, dst_path: &Path) -> std::result::Result<(i64, String
     }
     let mut dst = Connection::open_with_flags(dst_path, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(at_dest)?;
-    dst.busy_timeout(super::BUSY_TIMEOUT).map_err(at_dest)?;
+    dst.busy_timeout(busy).map_err(at_dest)?;
     // What the backup cannot write over: a file that is no database or is torn, and a WAL
     // database of another page size (WAL mode cannot change it).
     dst.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
@@ -196,14 +205,14 @@ fn copy_into(store: &Store, dst_path: &Path) -> std::result::Result<(i64, String
         loop {
             match backup.step(-1).map_err(at_dest)? {
                 StepResult::Done => break,
-                StepResult::Busy | StepResult::Locked if began.elapsed() >= super::BUSY_TIMEOUT => {
+                StepResult::Busy | StepResult::Locked if began.elapsed() >= busy => {
                     return Err(Copy::Failed(
                         Error::new(
                             crate::error::ErrorKind::Timeout,
                             format!(
                                 "{} stayed locked by another process for {}s",
                                 dst_path.display(),
-                                super::BUSY_TIMEOUT.as_secs()
+                                busy.as_secs_f64()
                             ),
                         )
                         .with_hint("retry once the store is not in use"),
