@@ -55,6 +55,13 @@ impl ErrorKind {
         ErrorKind::Terminated,
     ];
 
+    /// The kind whose exit code is `code` (a process's, a stored run's), if any.
+    pub fn from_exit_code(code: i64) -> Option<ErrorKind> {
+        ErrorKind::ALL
+            .into_iter()
+            .find(|k| i64::from(k.exit_code()) == code)
+    }
+
     pub fn exit_code(self) -> u8 {
         match self {
             ErrorKind::Failed => 1,

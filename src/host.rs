@@ -145,9 +145,15 @@ pub fn process_start(pid: i64) -> Option<i64> {
     fields.split_ascii_whitespace().nth(19)?.parse().ok()
 }
 
-/// When this process started ([`process_start`]).
+/// When this process started ([`process_start`]). Read once per process (every audited tool
+/// call records it): kept with the pid it was read for, so a forked child reads its own.
 pub fn own_start() -> Option<i64> {
-    process_start(i64::from(std::process::id()))
+    static OWN: std::sync::OnceLock<(u32, Option<i64>)> = std::sync::OnceLock::new();
+    let pid = std::process::id();
+    match OWN.get_or_init(|| (pid, process_start(i64::from(pid)))) {
+        (read_for, start) if *read_for == pid => *start,
+        _ => process_start(i64::from(pid)),
+    }
 }
 
 /// Whether the process a row recorded (`pid`, started at `start`) still runs here. A row

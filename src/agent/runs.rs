@@ -50,9 +50,7 @@ impl RunRow {
     /// its command's, when the row keeps its exit code, else its status's.
     pub fn error_kind(&self) -> Option<ErrorKind> {
         if let Some(code) = self.exit_code.filter(|_| self.status != "running") {
-            return ErrorKind::ALL
-                .into_iter()
-                .find(|k| i64::from(k.exit_code()) == code);
+            return ErrorKind::from_exit_code(code);
         }
         match self.status.as_str() {
             "completed" | "running" => None,

@@ -408,7 +408,9 @@ fn print_query(
     let mut rows: Vec<QueryRow> = Vec::new();
     let columns = query(&sql, &mut |row| {
         if json {
-            crate::output::write_json(&mut w, &row)?;
+            // A row of values always encodes: written straight into the stream, not copied
+            // whole first as a document is (`output::write_json`).
+            serde_json::to_writer(&mut w, &row).map_err(|e| Error::stdout(e.into()))?;
             w.write_all(b"\n").map_err(Error::stdout)
         } else {
             rows.push(row);

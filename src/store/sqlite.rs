@@ -495,9 +495,12 @@ fn persist_wal(conn: &Connection) {
 
 /// Creates the store file (0600) and its directory (0700) when they do not exist yet.
 fn create_file(path: &Path) -> Result<()> {
-    refuse_not_a_file(path)?;
-    if path.exists() {
-        return Ok(());
+    // One look at the path (every open passes here): a file is used, nothing there is made,
+    // anything else is refused.
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => return Ok(()),
+        Ok(_) => return refuse_not_a_file(path),
+        Err(_) => {}
     }
     if let Some(dir) = path
         .parent()

@@ -44,11 +44,7 @@ impl Dispatcher<'_> {
                         .as_ref()
                         .ok()
                         .and_then(std::process::ExitStatus::code)
-                        .and_then(|c| {
-                            ErrorKind::ALL
-                                .into_iter()
-                                .find(|k| i32::from(k.exit_code()) == c)
-                        })
+                        .and_then(|c| ErrorKind::from_exit_code(c.into()))
                         .filter(|k| {
                             matches!(
                                 k,

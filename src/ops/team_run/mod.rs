@@ -414,9 +414,8 @@ impl Dispatcher<'_> {
             .filter(|s| matches!(s.role, Role::Member { .. }))
             .map(|s| s.agent.clone())
             .collect();
-        let working = busy.len();
+        let mut working = busy.len();
         busy.extend(Board::live_owners(self.store.db(), self.team.id)?);
-        let mut working = working;
         // The workers that ran least first, so work spreads over the team.
         let mut workers = self.workers.clone();
         workers.sort_by_key(|w| self.runs_of.get(w).copied().unwrap_or(0));

@@ -144,9 +144,7 @@ static NEXT_STATEMENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU
 /// The signal [`cancel_queries`] was called for, if it was.
 pub(crate) fn cancelled_by() -> Option<crate::error::ErrorKind> {
     let code = CANCELLED_BY.load(std::sync::atomic::Ordering::SeqCst);
-    crate::error::ErrorKind::ALL
-        .into_iter()
-        .find(|k| code != 0 && i32::from(k.exit_code()) == code)
+    crate::error::ErrorKind::from_exit_code(code.into())
 }
 
 impl Drop for Client {

@@ -63,13 +63,7 @@ pub(super) fn insert(scrubber: &Scrubber, db: Db<'_>, req: &CallRequest, row: &R
 /// machine, of another PID namespace, or without a process (written before they were kept), is
 /// left as it is.
 pub fn close_abandoned(db: Db<'_>) -> Result<()> {
-    type Started = (
-        i64,
-        Option<i64>,
-        Option<i64>,
-        Option<String>,
-        Option<String>,
-    );
+    type Started = (i64, i64, Option<i64>, Option<String>, Option<String>);
     let started: Vec<Started> = db.query_map(
         "SELECT id, pid, pid_start, pid_ns, host FROM tool_calls WHERE outcome = 'started' AND pid IS NOT NULL",
         db_params![],
@@ -77,7 +71,6 @@ pub fn close_abandoned(db: Db<'_>) -> Result<()> {
     )?;
     let here = crate::host::name();
     for (id, pid, start, ns, host) in started {
-        let Some(pid) = pid else { continue };
         let process = crate::host::Recorded {
             pid,
             start,
