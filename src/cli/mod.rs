@@ -557,6 +557,9 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> (Output, Result<Status>) {
     let g = &cli.global;
     let out = Output::new(g.json, g.human, g.quiet, g.verbose);
     crate::store::db::on_connect(signals::cancel_statements_on_signal);
+    let warn = out.clone();
+    crate::store::db::on_outage(move |outage| warn.warn(&outage.to_string()));
+    crate::store::db::stop_waiting_when(|| signals::received().map(|why| why.error_kind()));
     let given = |id: &str, value: &Option<PathBuf>| {
         value.as_ref().map(|p| Given {
             path: p.clone(),

@@ -100,6 +100,9 @@ impl Drop for MigrationLock<'_> {
         let _ = self
             .0
             .execute("SELECT pg_advisory_unlock(?1)", db_params![MIGRATION_LOCK]);
+        if let Db::Postgres(c) = self.0 {
+            c.borrow_mut().hold_session(false);
+        }
     }
 }
 
@@ -129,12 +132,10 @@ impl PgStore {
         })
     }
 
-    /// Replaces the connection with a new one (the schema is not looked at again); what the
-    /// old one listened to must be listened to again.
+    /// Replaces the connection with a new one that listens where the old one did (the schema
+    /// is not looked at again).
     pub fn reconnect(&self) -> Result<()> {
-        let client = self.target.connect()?;
-        *self.client.borrow_mut() = client;
-        Ok(())
+        self.client.borrow_mut().replace()
     }
 
     /// The connection, for the domain's SQL.
@@ -198,6 +199,7 @@ impl PgStore {
     fn migration_lock(&self) -> Result<MigrationLock<'_>> {
         self.db()
             .execute("SELECT pg_advisory_lock(?1)", db_params![MIGRATION_LOCK])?;
+        self.client.borrow_mut().hold_session(true);
         Ok(MigrationLock(self.db()))
     }
 

@@ -1866,3 +1866,99 @@ fn a_message_from_stdin_ends_without_its_final_newline(backend) {
     assert!(text.ends_with("remember zebra\""), "{text}");
 }
 }
+
+/// Drops every goclaw session of `env`'s database and refuses new ones until
+/// [`allow_connections`] (a server restarting or failing over, seen from its clients).
+fn drop_store_sessions(env: &TestEnv) {
+    let pg = env.pg().unwrap();
+    pg.psql(
+        "postgres",
+        &format!("ALTER DATABASE \"{}\" ALLOW_CONNECTIONS false", pg.name),
+    );
+    let dropped = pg.psql(
+        "postgres",
+        &format!(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = '{}' AND application_name = 'goclaw'",
+            pg.name
+        ),
+    );
+    assert_ne!(dropped, "0", "the run had no session to drop");
+}
+
+fn allow_connections(env: &TestEnv) {
+    let pg = env.pg().unwrap();
+    pg.psql(
+        "postgres",
+        &format!("ALTER DATABASE \"{}\" ALLOW_CONNECTIONS true", pg.name),
+    );
+}
+
+/// A run on a PostgreSQL store outlives its session: the server ends it (a restart, a
+/// failover, `pg_terminate_backend`) and refuses connections for 3 s while the run waits for
+/// its model. The run's next write finds the connection dead before sending anything, waits
+/// for the server, connects again and goes on: it completes, and what it wrote is kept.
+#[test]
+fn a_run_connects_again_when_the_store_server_drops_it() {
+    let Some(llm) = llmock() else { return };
+    let Some(env) = TestEnv::on(Backend::Postgres) else {
+        return;
+    };
+    mock_provider(&env, &llm, "request_timeout_secs = 30");
+    llm.scenario(json!([{"type": "delay", "seconds": 4, "times": 1}]));
+    let run = env.spawn(&[
+        "run",
+        "--provider",
+        "mock",
+        "--events",
+        "--session",
+        "s1",
+        "hello, slow server",
+    ]);
+    std::thread::sleep(Duration::from_millis(1500));
+    drop_store_sessions(&env);
+    std::thread::sleep(Duration::from_secs(3));
+    allow_connections(&env);
+    let o = run.wait_with_output().unwrap();
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(events(&o).last().unwrap()["type"], "run.completed");
+    let said = stderr(&o);
+    assert!(
+        said.contains("the connection was lost") && said.contains("connected again after"),
+        "{said}"
+    );
+    let runs = list(&env.run(&["runs", "list"]));
+    assert_eq!(runs[0]["status"], "completed", "{runs}");
+    let history = stdout(&env.run(&["sessions", "history", "s1"]));
+    assert!(history.contains("hello, slow server"), "{history}");
+    assert!(history.contains("assistant"), "{history}");
+}
+
+/// A run waiting for its store server to come back still stops at Ctrl-C within a second,
+/// as the signal says (130).
+#[test]
+fn a_run_waiting_for_its_store_server_stops_at_ctrl_c() {
+    let Some(llm) = llmock() else { return };
+    let Some(env) = TestEnv::on(Backend::Postgres) else {
+        return;
+    };
+    mock_provider(&env, &llm, "request_timeout_secs = 30");
+    llm.scenario(json!([{"type": "delay", "seconds": 2, "times": 1}]));
+    let run = env.spawn(&["run", "--provider", "mock", "hello, slow server"]);
+    std::thread::sleep(Duration::from_millis(1000));
+    drop_store_sessions(&env);
+    // The model answers at 2 s; the run then waits for its store.
+    std::thread::sleep(Duration::from_secs(3));
+    let stopped = std::time::Instant::now();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(run.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let o = run.wait_with_output().unwrap();
+    let took = stopped.elapsed();
+    allow_connections(&env);
+    assert_eq!(code(&o), 130, "{}", stderr(&o));
+    assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+    assert!(stderr(&o).contains("connecting again"), "{}", stderr(&o));
+}

@@ -137,6 +137,8 @@ pub fn run(
     o: TeamRunOptions,
     cancel: Arc<Cancel>,
 ) -> Result<TeamRunReport> {
+    // The dispatcher makes its connection again itself, with its events (see `reconnect`).
+    store.db().reconnect_when_lost(false);
     let team = team::get(store.db(), &o.team)?;
     let workers = workers(&team, o.only.as_deref())?;
     ready_board(store.db(), &team)?;

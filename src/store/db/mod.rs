@@ -5,6 +5,7 @@
 //! caller asks [`Db::dialect`] and writes each spelling. Values cross as [`Value`]: integers
 //! (booleans are 0/1 on both), reals, text and blobs, so the same code reads both backends.
 
+pub mod outage;
 pub(crate) mod pg;
 pub mod tls;
 
@@ -12,6 +13,7 @@ use std::cell::RefCell;
 
 use crate::error::{Error, ErrorKind, Result};
 
+pub use outage::{Outage, on_outage, stop_waiting_when};
 pub use pg::{PgConnect, cancel_queries, cancel_statements, on_connect};
 
 /// Which SQL the connection speaks.
@@ -324,9 +326,15 @@ impl<'c> Db<'c> {
     pub fn listen(&self, channel: &str) -> Result<()> {
         match self {
             Db::Sqlite(_) => Ok(()),
-            Db::Postgres(c) => c
-                .borrow_mut()
-                .batch_execute(&format!("LISTEN \"{channel}\"")),
+            Db::Postgres(c) => c.borrow_mut().listen(channel),
+        }
+    }
+
+    /// Whether a PostgreSQL connection found lost before a statement is made again by itself
+    /// (on by default; see [`outage`]): off for a user that makes it again itself.
+    pub fn reconnect_when_lost(&self, on: bool) {
+        if let Db::Postgres(c) = self {
+            c.borrow_mut().reconnect_when_lost(on);
         }
     }
 
@@ -382,11 +390,22 @@ impl<'c> Db<'c> {
             (Dialect::Postgres, Begin::Write) => "BEGIN",
             (Dialect::Postgres, Begin::Read) => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
         };
-        self.execute_batch(sql)?;
+        match self {
+            Db::Sqlite(c) => c.execute_batch(sql).map_err(super::sql)?,
+            Db::Postgres(c) => c.borrow_mut().begin(sql)?,
+        }
         Ok(Tx {
             db: *self,
             open: true,
         })
+    }
+
+    /// Ends the transaction under way (`COMMIT` or `ROLLBACK`).
+    fn end_transaction(&self, sql: &str) -> Result<()> {
+        match self {
+            Db::Sqlite(c) => c.execute_batch(sql).map_err(super::sql),
+            Db::Postgres(c) => c.borrow_mut().end(sql),
+        }
     }
 }
 
@@ -399,7 +418,7 @@ pub struct Tx<'c> {
 impl Tx<'_> {
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
-        self.db.execute_batch("COMMIT")
+        self.db.end_transaction("COMMIT")
     }
 }
 
@@ -413,7 +432,7 @@ impl<'c> std::ops::Deref for Tx<'c> {
 impl Drop for Tx<'_> {
     fn drop(&mut self) {
         if self.open {
-            let _ = self.db.execute_batch("ROLLBACK");
+            let _ = self.db.end_transaction("ROLLBACK");
         }
     }
 }

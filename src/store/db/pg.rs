@@ -28,11 +28,24 @@ pub struct PgConnect {
     pub connect_timeout: std::time::Duration,
 }
 
-/// A connection, and what to scrub from its errors.
+/// A connection, what to scrub from its errors, and what it takes to make it again when it
+/// is lost (see [`outage`](super::outage)).
 pub struct Client {
-    inner: postgres::Client,
+    pub(super) inner: postgres::Client,
     url: PgUrl,
     password: Option<String>,
+    /// How it was made, to make it again.
+    pub(super) connect: PgConnect,
+    /// When its last statement ended.
+    pub(super) used: std::time::Instant,
+    /// Its open transactions and session locks: it is never replaced under them.
+    pub(super) held: u32,
+    /// The channels it listens to.
+    pub(super) listening: Vec<String>,
+    /// Notifications may have been missed (it was replaced): the next wait says one came.
+    pub(super) missed: bool,
+    /// Whether it is replaced by itself when found lost before a statement.
+    pub(super) heal: bool,
     /// Its place in [`OPEN`], for [`cancel_queries`].
     slot: u64,
     /// The number of its running statement, 0 when idle.
@@ -277,6 +290,12 @@ impl PgConnect {
             inner,
             url: self.url.clone(),
             password,
+            connect: self.clone(),
+            used: std::time::Instant::now(),
+            held: 0,
+            listening: Vec::new(),
+            missed: false,
+            heal: true,
             slot,
             busy,
         })
@@ -285,12 +304,13 @@ impl PgConnect {
 
 impl Client {
     /// Runs `f` on the connection, marked busy meanwhile (see [`cancel_queries`]).
-    fn busy<T>(&mut self, f: impl FnOnce(&mut postgres::Client) -> T) -> T {
+    pub(super) fn busy<T>(&mut self, f: impl FnOnce(&mut postgres::Client) -> T) -> T {
         let statement = NEXT_STATEMENT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.busy
             .store(statement, std::sync::atomic::Ordering::SeqCst);
         let out = f(&mut self.inner);
         self.busy.store(0, std::sync::atomic::Ordering::SeqCst);
+        self.used = std::time::Instant::now();
         out
     }
 
@@ -300,11 +320,12 @@ impl Client {
         self.inner.is_closed()
     }
 
-    fn error(&self, e: &postgres::Error) -> Error {
+    pub(super) fn error(&self, e: &postgres::Error) -> Error {
         super::pg_error(e, &|m| self.url.scrub(m, self.password.as_deref()))
     }
 
     pub fn execute(&mut self, sql: &str, values: &[Value]) -> Result<u64> {
+        self.ready()?;
         let params: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
         self.busy(|c| c.execute(sql, &params))
             .map_err(|e| self.error(&e))
@@ -333,6 +354,7 @@ impl Client {
         values: &[Value],
         mut each: impl FnMut(Row) -> Result<()>,
     ) -> Result<()> {
+        self.ready()?;
         let params = values.iter().map(|v| v as &(dyn ToSql + Sync));
         let url = self.url.clone();
         let password = self.password.clone();
@@ -361,7 +383,23 @@ impl Client {
     /// Waits up to `timeout` for a notification on a channel this connection listens to
     /// (`LISTEN`); true when one came. The ones already there are taken too: each wakes the
     /// waiter once.
+    /// A connection found lost meanwhile is replaced when it may be (see
+    /// [`outage`](super::outage)), and the wait says true: the caller looks afresh.
     pub fn notified(&mut self, timeout: std::time::Duration) -> Result<bool> {
+        if std::mem::take(&mut self.missed) {
+            return Ok(true);
+        }
+        match self.wait_for_notification(timeout) {
+            Ok(false) if self.inner.is_closed() => self.recover_wait(Error::new(
+                crate::error::ErrorKind::Upstream,
+                "store: the PostgreSQL server closed the connection",
+            )),
+            Err(e) => self.recover_wait(e),
+            came => came,
+        }
+    }
+
+    fn wait_for_notification(&mut self, timeout: std::time::Duration) -> Result<bool> {
         let already = drain(&mut self.inner).map_err(|e| self.error(&e))?;
         if already > 0 {
             return Ok(true);
@@ -381,13 +419,54 @@ impl Client {
     }
 
     pub fn batch_execute(&mut self, sql: &str) -> Result<()> {
+        self.ready()?;
         self.busy(|c| c.batch_execute(sql))
             .map_err(|e| self.error(&e))
+    }
+
+    /// Listens to `channel` from now on, and again on a connection that replaces this one.
+    pub fn listen(&mut self, channel: &str) -> Result<()> {
+        self.batch_execute(&super::outage::listen_statement(channel))?;
+        if !self.listening.iter().any(|c| c == channel) {
+            self.listening.push(channel.to_string());
+        }
+        Ok(())
+    }
+
+    /// Starts a transaction (`sql`: its `BEGIN`); the connection is not replaced until it ends.
+    pub fn begin(&mut self, sql: &str) -> Result<()> {
+        self.batch_execute(sql)?;
+        self.held += 1;
+        Ok(())
+    }
+
+    /// Ends a transaction (`sql`: `COMMIT` or `ROLLBACK`).
+    pub fn end(&mut self, sql: &str) -> Result<()> {
+        let ended = self.batch_execute(sql);
+        self.held = self.held.saturating_sub(1);
+        ended
+    }
+
+    /// Holds (`true`) or lets go of a session lock: the connection is not replaced while one is
+    /// held, for a new session would not hold it.
+    pub fn hold_session(&mut self, held: bool) {
+        if held {
+            self.held += 1;
+        } else {
+            self.held = self.held.saturating_sub(1);
+        }
+    }
+
+    /// Whether a connection found lost before a statement is replaced by itself (on, unless
+    /// its user replaces it itself).
+    pub fn reconnect_when_lost(&mut self, on: bool) {
+        self.heal = on;
     }
 
     /// A statement prepared once, and the names of the columns it returns (for `db query`,
     /// which runs it with [`Client::query`]).
     pub fn prepare(&mut self, sql: &str) -> Result<(postgres::Statement, Vec<String>)> {
+        self.ready()?;
         let stmt = self.inner.prepare(sql).map_err(|e| self.error(&e))?;
         let names = stmt
             .columns()
