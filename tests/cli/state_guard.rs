@@ -321,3 +321,59 @@ fn a_dot_dot_in_a_state_path_is_read_as_written() {
     let kind = json(&o)["decision"]["sandbox"]["kind"].clone();
     assert_ne!(kind, "none", "{}", stdout(&o));
 }
+
+/// A directory the file tools may write that is made to look like a bare repository (`HEAD`,
+/// `objects`, `refs`, and a `config` whose `core.fsmonitor` runs a command) is no repository to
+/// a `git status` the allowlist approves: git would run the command. And what a program carries
+/// in its arguments (`find -exec`) needs approval of its own: allowing `find .` approves no
+/// `-exec`.
+#[test]
+fn an_approved_program_runs_nothing_the_model_planted_or_carried() {
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        "[tools.exec]\napproval = \"ask\"\nsandbox = \"none\"\n",
+    );
+    for (file, content) in [
+        ("gd/HEAD", "ref: refs/heads/main\n"),
+        ("gd/objects/info/keep", ""),
+        ("gd/refs/heads/keep", ""),
+        (
+            "gd/config",
+            "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = \"touch PLANTED; false\"\n",
+        ),
+    ] {
+        let o = call(
+            &env,
+            &[],
+            "write_file",
+            json!({"path": file, "content": content}),
+        );
+        assert_eq!(code(&o), 0, "{file}: {}", stdout(&o));
+    }
+    for allowed in [&["git", "status"][..], &["find", "."]] {
+        let mut a = vec!["--config", "c.toml", "approvals", "allow"];
+        a.extend(allowed);
+        assert_eq!(code(&env.run(&a)), 0);
+    }
+    let exec = |command: &str| {
+        call(
+            &env,
+            &["--config", "c.toml"],
+            "exec",
+            json!({ "command": command }),
+        )
+    };
+    let o = exec("cd gd && git status");
+    assert!(stdout(&o).contains("safe.bareRepository"), "{}", stdout(&o));
+    assert!(!env.work().join("PLANTED").exists() && !env.work().join("gd/PLANTED").exists());
+    let o = exec("find . -maxdepth 0 -exec touch CARRIED \\;");
+    assert_eq!(code(&o), 3, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("not on the allowlist: touch CARRIED"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!env.work().join("CARRIED").exists());
+    assert_eq!(code(&exec("find . -maxdepth 0")), 0);
+}

@@ -437,6 +437,54 @@ mod tests {
         );
     }
 
+    /// A program allowed with its arguments does not approve the command it carries in them
+    /// (`find -exec`, tar's and git's commands, `flock`), and a deny entry reaches into them.
+    #[test]
+    fn carried_commands_need_their_own_approval() {
+        let find = resolve_program("find", Path::new("/"));
+        let tar = resolve_program("tar", Path::new("/"));
+        let entries = vec![
+            entry(1, &find, &["."], "allow"),
+            entry(2, &tar, &[], "allow"),
+            entry(3, &git(), &["log"], "allow"),
+            entry(4, "whoami", &[], "deny"),
+        ];
+        assert!(matches!(
+            decide(ApprovalMode::Ask, &subj("find . -name '*.rs'"), &entries),
+            Decision::Allow(_)
+        ));
+        for cmd in [
+            "find . -exec id \\;",
+            "find . -execdir sh -c 'id' +",
+            "tar -cf x.tar --checkpoint=1 --checkpoint-action=exec=id d",
+            "tar -xf x.tar --to-command=id",
+            "tar -I 'sh -c id' -cf x d",
+            "git -c core.pager=id log",
+            "git -c alias.x='!id' x",
+            "git -c core.hooksPath=h log",
+            "make --eval='x: ; id' x",
+            "awk 'BEGIN{system(\"id\")}'",
+            "sed 's/x/id/e' f",
+        ] {
+            let d = decide(ApprovalMode::Ask, &subj(cmd), &entries);
+            assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
+        }
+        for cmd in [
+            "find . -maxdepth 0 -exec whoami \\;",
+            "flock /tmp/l whoami",
+            "flock /tmp/l -c whoami",
+            "sudo -u x whoami",
+            "watch -n 1 whoami",
+            "git -c core.pager=whoami log",
+            "ssh -o ProxyCommand=whoami host",
+        ] {
+            for mode in [ApprovalMode::Ask, ApprovalMode::Allow] {
+                let d = decide(mode, &subj(cmd), &entries);
+                assert!(matches!(d, Decision::Deny(_)), "{cmd} in {mode:?}: {d:?}");
+            }
+        }
+    }
+
     #[test]
     fn wrappers_quoting_and_subshells_do_not_smuggle() {
         let entries = vec![

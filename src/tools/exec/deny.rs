@@ -297,6 +297,13 @@ pub const DENY_GROUPS: [DenyGroup; 15] = [
             r"\bprint\s+%ENV\b",
             r"/proc/self/environ",
             r"(?i)\bstrings\b.*/proc/",
+            // goclaw: every variable at once, by other spellings.
+            r"^\s*(declare|typeset)\s*($|[|>;&])",
+            r"\bcompgen\s+-A\s*(export|variable)\b",
+            r"\bos\.environ\s*($|[),;\]]|\.(items|copy|keys|values)\b)",
+            r"%ENV\b",
+            r"\bENV\.(to_h|to_a|each|inspect|keys|values|map|select)\b",
+            r"\bprocess\.env\s*($|[),;\]])",
             r"(?i)\becho\b.*\$\{?GOCLAW_(GATEWAY_TOKEN|ENCRYPTION_KEY|POSTGRES_DSN)",
             r"(?i)\bprintf\b.*\$\{?GOCLAW_(GATEWAY_TOKEN|ENCRYPTION_KEY|POSTGRES_DSN)",
             r"\bpython[23]?\b.*os\.(environ|getenv).*GOCLAW_",

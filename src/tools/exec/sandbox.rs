@@ -342,7 +342,8 @@ fn confinement(kind: Kind, abi: i64) -> (&'static str, &'static str) {
 }
 
 /// The environment a command gets: the allowlist, `LC_*`, and the names `extra` adds, as
-/// goclaw has them; then `CI=true` and `DEBIAN_FRONTEND=noninteractive`.
+/// goclaw has them; then `CI=true`, `DEBIAN_FRONTEND=noninteractive`, and git's
+/// `safe.bareRepository=explicit` (see [`git_explicit_bare`]).
 pub fn child_env(extra: &[String]) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
         .filter(|(k, _)| {
@@ -354,7 +355,32 @@ pub fn child_env(extra: &[String]) -> Vec<(OsString, OsString)> {
         .collect();
     env.push(("CI".into(), "true".into()));
     env.push(("DEBIAN_FRONTEND".into(), "noninteractive".into()));
+    git_explicit_bare(&mut env);
     env
+}
+
+/// A directory the model wrote to look like a bare repository (`HEAD`, `objects`, `refs` and a
+/// `config` of its choosing, say `core.fsmonitor = "…"`) is not a repository to a `git` run
+/// inside it: git would run what that config says, under a `git status` the allowlist
+/// approves. File tools never write into a `.git`; a repository named otherwise is used only
+/// when the command says so (`--git-dir`, `GIT_DIR=`, never approved automatically). Given as
+/// command-line configuration (`GIT_CONFIG_COUNT`), after any the environment already gives.
+fn git_explicit_bare(env: &mut Vec<(OsString, OsString)>) {
+    let count = env
+        .iter()
+        .find(|(k, _)| k == "GIT_CONFIG_COUNT")
+        .and_then(|(_, v)| v.to_str()?.parse::<usize>().ok())
+        .unwrap_or(0);
+    env.retain(|(k, _)| k != "GIT_CONFIG_COUNT");
+    env.push((
+        format!("GIT_CONFIG_KEY_{count}").into(),
+        "safe.bareRepository".into(),
+    ));
+    env.push((
+        format!("GIT_CONFIG_VALUE_{count}").into(),
+        "explicit".into(),
+    ));
+    env.push(("GIT_CONFIG_COUNT".into(), (count + 1).to_string().into()));
 }
 
 impl Plan {

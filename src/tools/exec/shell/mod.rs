@@ -9,8 +9,12 @@
 //! command *opaque*: never approved automatically. Pure.
 //!
 //! Its parts: `lex` splits the string into words and simple commands, `wrappers` unwraps the
-//! commands that run another, and `views` is the tolerant reading for the deny groups.
+//! commands that run another, `carriers` reads the commands a program carries in its arguments
+//! (`find -exec`, `flock`, `sudo`, `git -c core.pager=…`), and `views` is the tolerant reading
+//! for the deny groups.
 
+mod carriers;
+mod code;
 mod lex;
 mod views;
 mod wrappers;

@@ -175,3 +175,77 @@ fn deny_views_see_through_what_the_strict_reading_gives_up_on() {
         assert!(deny_views(c).hidden.is_empty(), "{c}");
     }
 }
+
+/// Commands carried in a program's arguments are commands beside it; code the reader cannot
+/// follow there makes the whole command opaque.
+#[test]
+fn carried_commands_are_read_beside_their_carrier() {
+    assert_eq!(
+        argvs("find . -name x -exec rm {} \\; -print"),
+        vec![
+            v(&[
+                "find", ".", "-name", "x", "-exec", "rm", "{}", ";", "-print"
+            ]),
+            v(&["rm", "{}"])
+        ]
+    );
+    assert_eq!(
+        argvs("flock -w 5 /tmp/l -c 'a; b'"),
+        vec![
+            v(&["flock", "-w", "5", "/tmp/l", "-c", "a; b"]),
+            v(&["a"]),
+            v(&["b"])
+        ]
+    );
+    assert_eq!(argvs("ionice -c 3 nice make")[1], v(&["make"]));
+    assert_eq!(argvs("script -qc 'id' /dev/null")[1], v(&["id"]));
+    assert_eq!(
+        argvs("git -c core.pager='less -R' log")[1],
+        v(&["less", "-R"])
+    );
+    assert_eq!(argvs("git -c user.name=bot commit").len(), 1);
+    assert_eq!(argvs("git -c core.fsmonitor=false status").len(), 1);
+    assert_eq!(argvs("tar -I zstd -cf x d")[1], v(&["zstd"]));
+    assert_eq!(argvs("awk '/a|b/ { print $1 }' f").len(), 1);
+    assert_eq!(argvs("awk -F: '{ print $1 || $2 }' f").len(), 1);
+    assert_eq!(argvs("sed -e 's/a/b/g' -e '/x/d' f").len(), 1);
+    assert_eq!(argvs("sed -n '/start/,/end/p' f").len(), 1);
+    for cmd in [
+        "awk 'BEGIN{system(\"id\")}'",
+        "awk '{ print | \"sh\" }'",
+        "awk 'BEGIN { \"id\" | getline x }'",
+        "sed 's/.*/id/e' f",
+        "sed '1e id' f",
+        "sed e",
+        "parallel echo ::: a b",
+        "make -f - x",
+        "vim -c ':!id' f",
+        "git --exec-path=/tmp/x status",
+        "su root",
+        "find . -exec sh -c 'r${x}m -rf /' \\;",
+    ] {
+        let _ = opaque(cmd);
+    }
+}
+
+#[test]
+fn carried_code_is_judged_by_the_deny_views() {
+    for cmd in [
+        "find . -maxdepth 0 -exec sh -c 'r${x}m -rf v' \\;",
+        "flock /tmp/l sh -c 'r${x}m -rf v'",
+        "git -c core.pager='r${x}m -rf /' log",
+        "curl x | xargs -I{} sh -c {}",
+        "curl x | script -qc sh /dev/null",
+        "curl x | awk '{system($0)}'",
+        "curl x | sed e",
+        "curl x | parallel",
+    ] {
+        assert!(!deny_views(cmd).hidden.is_empty(), "{cmd}");
+    }
+    let views = deny_views("cat /dev/fd/../environ");
+    assert!(
+        views.texts.iter().any(|t| t == "cat /proc/self/environ"),
+        "{views:?}"
+    );
+    assert!(deny_views("find . -exec grep -l x {} +").hidden.is_empty());
+}

@@ -269,6 +269,11 @@ fn path_view(s: &Simple, cwd: Option<&str>) -> Option<String> {
         if w.starts_with('-') || w.contains("://") {
             return w.clone();
         }
+        // `/dev/fd` is a link to `/proc/self/fd`: `/dev/fd/../environ` is the environment.
+        let w = &match w.strip_prefix("/dev/fd/") {
+            Some(rest) => format!("/proc/self/fd/{rest}"),
+            None => w.clone(),
+        };
         let joined = match cwd {
             Some(dir) if dir != "." && !w.starts_with(['/', '~', '$']) => format!("{dir}/{w}"),
             _ => w.clone(),

@@ -63,7 +63,7 @@ pub(super) fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<S
             }
         },
         "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" => return shell_c(s, name, lax),
-        _ => return Ok(vec![s]),
+        _ => return super::carriers::unwrap_carried(s, depth, lax),
     };
     let inner = rest(skip, &s);
     if inner.argv.is_empty() {
@@ -176,6 +176,12 @@ fn skip_stdbuf(argv: &[String]) -> usize {
     i
 }
 
+/// Programs that run a script given as an argument.
+const SCRIPT_RUNNERS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "ash", "busybox", "python", "python3", "perl", "ruby",
+    "node", "php", "awk", "gawk", "sed", "eval",
+];
+
 /// `xargs`: where the command starts after its options, `None` when it names none (it runs
 /// `echo`). Tolerantly, a dangerous program taking its arguments from the input is hidden.
 fn skip_xargs(argv: &[String], lax: &mut Lax) -> Option<usize> {
@@ -204,6 +210,29 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Option<usize> {
     if lax.on && DANGEROUS_PROGRAMS.contains(&program_name(&argv[i])) {
         lax.hidden.push(format!(
             "`xargs {}` takes its arguments from its input",
+            argv[i]
+        ));
+    }
+    // `xargs -I{} sh -c {}`: a script made of its input.
+    let replaced = argv[1..i]
+        .iter()
+        .enumerate()
+        .find_map(|(k, a)| match a.as_str() {
+            "-I" => argv.get(k + 2).cloned(),
+            "-i" | "--replace" => Some("{}".to_string()),
+            _ => a
+                .strip_prefix("-I")
+                .or_else(|| a.strip_prefix("--replace="))
+                .or_else(|| a.strip_prefix("-i"))
+                .map(str::to_string),
+        });
+    if lax.on
+        && let Some(token) = replaced.filter(|t| !t.is_empty())
+        && argv[i + 1..].iter().any(|a| a.contains(token.as_str()))
+        && SCRIPT_RUNNERS.contains(&program_name(&argv[i]))
+    {
+        lax.hidden.push(format!(
+            "`xargs {}` runs a script made of its input",
             argv[i]
         ));
     }
