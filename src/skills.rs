@@ -158,9 +158,15 @@ fn read_dir_skill(dir: &Path, source: &str) -> InDir {
         Err(e) => return InDir::Unusable(format!("cannot be read: {e}")),
     }
     // Opened only when it is a file: a FIFO (a model with exec can make one) blocked every
-    // later run in its open, past any signal, and a device read without end.
-    if !std::fs::metadata(&location).is_ok_and(|m| m.is_file()) {
-        return InDir::Unusable("it is not a regular file".into());
+    // later run in its open, past any signal, and a device read without end. A hard link may
+    // be any file of the same file system (the file tools refuse them for the same reason).
+    match std::fs::metadata(&location) {
+        Ok(m) if !m.is_file() => return InDir::Unusable("it is not a regular file".into()),
+        Ok(m) if std::os::unix::fs::MetadataExt::nlink(&m) > 1 => {
+            return InDir::Unusable("it is a hard link (another name of some file)".into());
+        }
+        Ok(_) => {}
+        Err(e) => return InDir::Unusable(format!("cannot be read: {e}")),
     }
     let text = match read_skill_md(&location) {
         Ok(t) => t,
@@ -237,6 +243,7 @@ pub fn survey(
                 why,
             }),
         };
+    let mut outside = Vec::new();
     for root in roots {
         let Ok(entries) = std::fs::read_dir(root) else {
             continue;
@@ -247,13 +254,28 @@ pub fn survey(
             .filter(|p| p.is_dir())
             .collect();
         dirs.sort();
+        let real_root = std::fs::canonicalize(root).ok();
         for d in dirs {
-            look(&d, "root");
+            // A link out of the root (`skills/x -> /elsewhere`, which a model with `exec` can
+            // make in the workspace's root) is no skill: use_skill would read what it points
+            // at. A skill kept elsewhere is published (`goclaw skills publish DIR`).
+            let inside = real_root
+                .as_ref()
+                .is_some_and(|r| std::fs::canonicalize(&d).is_ok_and(|real| real.starts_with(r)));
+            if inside {
+                look(&d, "root");
+            } else {
+                outside.push(Skipped {
+                    location: d.join("SKILL.md"),
+                    why: "its directory is a link out of the skills directory (publish it instead: goclaw skills publish DIR)".into(),
+                });
+            }
         }
     }
     for dir in published(db, agent)? {
         look(&dir, "published");
     }
+    skipped.append(&mut outside);
     Ok((found, skipped))
 }
 

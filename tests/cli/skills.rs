@@ -156,6 +156,24 @@ fn roots_in_order_and_published_skills_per_agent(backend) {
         .join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"g-odd\xff"));
     std::fs::create_dir_all(&odd).unwrap();
     std::fs::write(odd.join("SKILL.md"), "---\nname: odd\ndescription: d\n---\nbody\n").unwrap();
+    // A directory linked out of the skills directory, and a SKILL.md hard-linked to a file
+    // elsewhere (a model with exec can make both): use_skill read the file outside.
+    let outside = env.root().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(
+        outside.join("SKILL.md"),
+        "---\nname: outside\ndescription: d\n---\nOUTSIDE_SECRET\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, env.work().join("skills/h-linked")).unwrap();
+    std::fs::create_dir_all(env.work().join("skills/i-hard")).unwrap();
+    std::fs::hard_link(
+        outside.join("SKILL.md"),
+        env.work().join("skills/i-hard/SKILL.md"),
+    )
+    .unwrap();
+    let (_, text) = tool(&env, "use_skill", r#"{"name":"outside"}"#, &[]);
+    assert!(!text.contains("OUTSIDE_SECRET"), "{text}");
     let (c, text) = tool(&env, "skill_search", r#"{"query":"odd"}"#, &[]);
     assert_eq!(c, 0, "{text}");
     assert_eq!(code(&env.run(&["skills", "show", "odd"])), 5);
@@ -167,6 +185,8 @@ fn roots_in_order_and_published_skills_per_agent(backend) {
         "d-plain/SKILL.md is not a skill: it has no front matter",
         "e-nameless/SKILL.md is not a skill: its front matter gives no `name`",
         "f-fifo/SKILL.md is not a skill: it is not a regular file",
+        "h-linked/SKILL.md is not a skill: its directory is a link out of the skills directory",
+        "i-hard/SKILL.md is not a skill: it is a hard link",
         "pdf-again/SKILL.md is not a skill: its name `pdf` is the skill's at ",
     ] {
         assert!(err.contains(said), "{said}: {err}");

@@ -416,13 +416,14 @@ pub fn read_from(dir: &Path, offset: u64, limit: usize) -> LogRead {
 ///   and the keeper copies its output in reads of up to 64 KiB, which end anywhere). A word
 ///   still being written shows once it is followed by a boundary or the command ends.
 ///
-/// Within 4 KiB only: output without boundaries is returned as read, except that a live read
-/// shorter than that with no boundary at all waits whole.
+/// A last line that is a name still waiting for its value (`api_key = `) waits too (see
+/// [`words::before_awaited_value`]). Within 4 KiB only: output without boundaries is returned
+/// as read, except that a live read shorter than that with no boundary at all waits whole.
 pub fn whole_words(mut read: LogRead, started_inside: bool, live: bool) -> LogRead {
     if read.next < read.total || live {
         let len = read.bytes.len();
         let keep = match words::last_word_end(&read.bytes) {
-            Some(end) => end,
+            Some(end) => words::before_awaited_value(&read.bytes, end),
             None if live && len < words::LOOK => 0,
             None => len,
         };
@@ -669,6 +670,20 @@ mod tests {
         // The log view holds it back as well.
         assert_eq!(tail(dir.path(), 10, true).bytes, b"");
         assert_eq!(tail(dir.path(), 10, false).bytes, &TOKEN.as_bytes()[..20]);
+    }
+
+    /// `api_key = ` printed, the value a moment later: the two polls never show the value
+    /// without its name.
+    #[test]
+    fn a_secrets_name_waits_for_its_value() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("0.log");
+        std::fs::write(&log, "starting\napi_key = ").unwrap();
+        let first = poll(dir.path(), 0, true);
+        assert_eq!(first.bytes, b"starting\n");
+        std::fs::write(&log, format!("starting\napi_key = {TOKEN}\n")).unwrap();
+        let second = poll(dir.path(), first.next, true);
+        assert_eq!(second.bytes, format!("api_key = {TOKEN}\n").as_bytes());
     }
 
     #[test]

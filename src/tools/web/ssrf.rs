@@ -6,7 +6,9 @@
 //! original's private ranges (0/8, 10/8, 127/8, 169.254/16, 172.16/12, 192.168/16, 100.64/10,
 //! ::, ::1, fe80::/10, fec0::/10, fc00::/7) plus broadcast, multicast and reserved space, and
 //! IPv6 forms that embed an IPv4 address (IPv4-mapped `::ffff:a.b.c.d`, IPv4-compatible,
-//! NAT64 `64:ff9b::/96`, 6to4 `2002::/16`), judged by the address they embed. IPv4 literals are
+//! NAT64 `64:ff9b::/96`, SIIT's `::ffff:0:a.b.c.d`, 6to4 `2002::/16`, Teredo `2001::/32`),
+//! judged by the address they embed; the local-use NAT64 `64:ff9b:1::/48` and the discard
+//! prefix `100::/64` are refused whole. IPv4 literals are
 //! read the way `inet_aton` (and so curl and browsers) reads them: `2130706433`, `0x7f.1`,
 //! `0177.0.0.1` and `127.1` are all 127.0.0.1.
 
@@ -132,8 +134,23 @@ pub fn is_blocked_ip(ip: IpAddr) -> bool {
             {
                 return v4_not_public(embedded());
             }
-            if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+            // NAT64: the well-known prefix, and the local-use 64:ff9b:1::/48 (RFC 8215), which
+            // a site's translator maps to any address; SIIT's IPv4-translated ::ffff:0:a.b.c.d.
+            if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] || s[..6] == [0, 0, 0, 0, 0xffff, 0] {
                 return v4_not_public(embedded());
+            }
+            if s[..3] == [0x64, 0xff9b, 1] {
+                return true;
+            }
+            // Teredo 2001:0::/32: the client's IPv4 address is the last 32 bits, inverted.
+            if s[0] == 0x2001 && s[1] == 0 {
+                let v4 = Ipv4Addr::new(
+                    !(s[6] >> 8) as u8,
+                    !s[6] as u8,
+                    !(s[7] >> 8) as u8,
+                    !s[7] as u8,
+                );
+                return v4_not_public(v4);
             }
             // 6to4: 2002:AABB:CCDD::/48 carries AA.BB.CC.DD.
             if s[0] == 0x2002 {
@@ -148,6 +165,7 @@ pub fn is_blocked_ip(ip: IpAddr) -> bool {
                 || (s[0] & 0xfe00) == 0xfc00 // unique local
                 || (s[0] & 0xff00) == 0xff00 // multicast
                 || (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
+                || s[..4] == [0x100, 0, 0, 0] // discard-only 100::/64
         }
     }
 }
@@ -260,6 +278,11 @@ mod tests {
             "[64:ff9b::10.0.0.1]",
             "[2002:c0a8:0101::1]",
             "[2001:db8::1]",
+            "[::ffff:0:7f00:1]",
+            "[::ffff:0:127.0.0.1]",
+            "[64:ff9b:1::a00:1]",
+            "[2001:0:4136:e378:8000:63bf:80ff:fffe]",
+            "[100::1]",
         ] {
             assert!(blocked(ip), "{ip} must be refused");
         }
@@ -271,6 +294,7 @@ mod tests {
             "[2606:4700:4700::1111]",
             "[::ffff:8.8.8.8]",
             "[2002:0808:0808::1]",
+            "[2001:0:4136:e378:8000:63bf:f7f7:f7f7]",
         ] {
             assert!(!blocked(ip), "{ip} is public");
         }
