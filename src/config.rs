@@ -594,7 +594,7 @@ fn refuse_non_utf8(paths: &[(&str, &Path)]) -> Result<()> {
                 "{what} {} is not valid UTF-8: goclaw writes paths in JSON, which cannot hold it",
                 path.display()
             ))
-            .with_hint("rename the directory, or use one whose name is UTF-8"));
+            .with_hint("rename it (or the directory it is in), or use a path that is UTF-8"));
         }
     }
     Ok(())

@@ -89,7 +89,12 @@ impl Runner<'_> {
     ) -> Result<RunOutcome> {
         let status = end.status;
         outcome.status = status;
-        outcome.kind = end.error.as_ref().map(|e| e.kind);
+        // A run withdrawn quietly (its reader went away) ends its command well: exit 0.
+        outcome.kind = end
+            .error
+            .as_ref()
+            .map(|e| e.kind)
+            .filter(|_| !self.cancel.withdrawn_quietly());
         // What the command prints is scrubbed like what it stores and streams.
         let scrub = |t: &str| self.gate.scrubber().scrub_str(t, None);
         outcome.error = end.error.as_ref().map(|e| scrub(&e.message));

@@ -64,6 +64,8 @@ pub struct Cancel {
     notify: tokio::sync::Notify,
     /// Why the run's work was taken from it (its task failed by a blocker, cancelled).
     withdrawn: std::sync::Mutex<Option<String>>,
+    /// The run was withdrawn as a normal end of its command (see [`Cancel::withdraw_quietly`]).
+    quietly: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Cancel {
@@ -87,6 +89,18 @@ impl Cancel {
             w.get_or_insert(why);
         }
         self.cancel(crate::tools::Stopped::Terminated);
+    }
+    /// Stops the run as [`Cancel::withdraw`] does, for a reason that is a normal end of its
+    /// command (the reader of its events went away: a closed pipe): the run is recorded
+    /// cancelled with `why`, and with the exit code its command ends with, 0.
+    pub fn withdraw_quietly(&self, why: String) {
+        self.quietly
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.withdraw(why);
+    }
+    /// Whether the run was withdrawn by [`Cancel::withdraw_quietly`].
+    pub fn withdrawn_quietly(&self) -> bool {
+        self.quietly.load(std::sync::atomic::Ordering::SeqCst)
     }
     /// Why the run's work was taken from it, if it was.
     pub fn withdrawn(&self) -> Option<String> {

@@ -105,6 +105,8 @@ pub fn run(ctx: &Context, args: DbArgs) -> Result<Status> {
     let path = &settings.db_path;
     match args.command {
         DbCommand::Path => {
+            // A directory, FIFO, device or socket is no store, as every other command says.
+            store::refuse_not_a_file(path)?;
             let doc = PathDoc {
                 path,
                 source: settings.db_source,
@@ -290,7 +292,7 @@ fn print_check(
             path.display()
         ))
         .with_hint(
-            "any goclaw command with `--db` naming it makes one there, or `goclaw db migrate`",
+            "an empty file becomes a store at the first goclaw command with `--db` naming it (or `goclaw db migrate`); another program's database is left alone: name another path",
         ));
     }
     let ok = integrity == ["ok"] && schema.is_empty() && migrations.pending.is_empty();

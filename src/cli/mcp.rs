@@ -553,6 +553,12 @@ fn exec_review(
 const SERVE_WORKERS: usize = 4;
 
 fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
+    // An unknown agent is said before any MCP server of the config is started.
+    if let Some(agent) = a.caller.agent.as_deref()
+        && !ctx.settings()?.config.agents.contains_key(agent)
+    {
+        return Err(crate::tools::config::unknown_agent(agent));
+    }
     let toolbox = super::shared::toolbox(
         ctx,
         &ctx.any_store()?,

@@ -305,6 +305,7 @@ pub mod page;
 pub mod postgres;
 mod query;
 mod sqlite;
+pub(crate) use sqlite::refuse_not_a_file;
 pub mod vectors;
 
 pub use busy::without_waiting;

@@ -308,7 +308,7 @@ pub fn not_a_file(path: &Path) -> Option<&'static str> {
 
 /// A store path that is a directory, a FIFO (whose open would block for ever), a device
 /// (`/dev/null`) or a socket is refused before SQLite opens it.
-fn refuse_not_a_file(path: &Path) -> Result<()> {
+pub(crate) fn refuse_not_a_file(path: &Path) -> Result<()> {
     match not_a_file(path) {
         None => Ok(()),
         Some(what) => Err(Error::usage(format!(

@@ -426,3 +426,21 @@ fn a_client_that_goes_away_stops_the_calls_it_left_running() {
         "the call's command outlived the client"
     );
 }
+
+/// An unknown agent is refused (exit 5) before any MCP server of the config is started: it
+/// started them first, and said a broken one was skipped.
+#[test]
+fn an_unknown_agent_is_refused_before_any_server_starts() {
+    let env = TestEnv::new();
+    env.write(
+        "c.toml",
+        "[mcp.servers.broken]\ncommand = \"/nonexistent/server\"\n",
+    );
+    let o = env.run(&["--config", "c.toml", "mcp", "serve", "--agent", "nosuch"]);
+    // stdout is the client's JSON-RPC stream: the error is on stderr only.
+    assert_eq!(code(&o), 5);
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let said = stderr(&o);
+    assert!(said.contains("unknown agent `nosuch`"), "{said}");
+    assert!(!said.contains("broken"), "{said}");
+}

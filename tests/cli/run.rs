@@ -1615,6 +1615,10 @@ fn a_run_whose_events_nobody_reads_stops(backend) {
         runs[0]["error"].as_str().unwrap().contains("closed pipe"),
         "{runs:?}"
     );
+    // It exited 0, and `runs wait` says so (it said 6, a conflict that never was).
+    assert_eq!(runs[0]["exit_code"], 0, "{runs:?}");
+    let id = runs[0]["id"].as_str().unwrap();
+    assert_eq!(code(&env.run(&["runs", "wait", id])), 0);
 }
 }
 

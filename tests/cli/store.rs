@@ -495,6 +495,7 @@ fn a_spoiled_or_foreign_store_file_is_named_and_left_untouched() {
         let o = env.run(&["--db", other.to_str().unwrap(), "db", "check"]);
         let e = assert_error(&o, 5, "not_found");
         assert!(e["message"].as_str().unwrap().contains("holds no goclaw store"), "{setup}: {e}");
+        assert!(e["hint"].as_str().unwrap().contains("another program's database is left alone"), "{setup}: {e}");
         assert_eq!(std::fs::read(&other).unwrap(), before, "{setup}");
     }
 
@@ -506,7 +507,12 @@ fn a_spoiled_or_foreign_store_file_is_named_and_left_untouched() {
         (&fifo, "a FIFO"),
         (&env.root().to_path_buf(), "a directory"),
     ] {
-        for cmd in [&["db", "check"][..], &["runs", "list"], &["doctor"]] {
+        for cmd in [
+            &["db", "check"][..],
+            &["db", "path"],
+            &["runs", "list"],
+            &["doctor"],
+        ] {
             let mut all = vec!["--db", path.to_str().unwrap()];
             all.extend(cmd);
             let o = env

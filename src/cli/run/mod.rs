@@ -242,7 +242,7 @@ impl Sink for CliSink {
                     && !self.reader_gone
                 {
                     self.reader_gone = true;
-                    self.cancel.withdraw(READER_GONE.into());
+                    self.cancel.withdraw_quietly(READER_GONE.into());
                 }
             }
             Show::Terminal { streamed } => match &event.kind {
@@ -426,7 +426,7 @@ fn execute(
     let show = if a.events {
         // Nobody reads the events any more: the run stops now, not at its next event.
         let withdraw = cancel.clone();
-        super::reader::on_reader_gone(move || withdraw.withdraw(READER_GONE.into()));
+        super::reader::on_reader_gone(move || withdraw.withdraw_quietly(READER_GONE.into()));
         Show::Events
     } else if terminal {
         Show::Terminal { streamed: false }
