@@ -363,8 +363,18 @@ impl Settings {
             Some(g) => (env.absolute(&g.path), g.source),
             None => (env.cwd.clone(), Source::Default),
         };
+        // A command that goes on without its config (`scrub`, `db path`) has no use for the
+        // workspace either: the directory it was started in may have any name.
+        let workspace_unused = lenient && workspace_source == Source::Default;
         refuse_non_utf8(&[
-            ("the workspace", &workspace),
+            (
+                "the workspace",
+                if workspace_unused {
+                    Path::new("")
+                } else {
+                    &workspace
+                },
+            ),
             ("the store", &db_path),
             ("the config file", &config_path),
         ])?;
@@ -587,7 +597,7 @@ fn check_store(store: &StoreConfig, config_path: &Path) -> Result<()> {
 /// Every path goclaw prints is written as JSON text, which holds UTF-8 only: a root that is not
 /// UTF-8 is refused once, here, rather than failing (or printing something else) wherever it is
 /// shown.
-fn refuse_non_utf8(paths: &[(&str, &Path)]) -> Result<()> {
+pub(crate) fn refuse_non_utf8(paths: &[(&str, &Path)]) -> Result<()> {
     for (what, path) in paths {
         if path.to_str().is_none() {
             return Err(Error::usage(format!(

@@ -53,6 +53,8 @@ pub fn run(ctx: &Context, args: ConfigArgs) -> Result<Status> {
     match args.command {
         ConfigCommand::Path => {
             let s = ctx.settings_lenient("a [store] path in it is not shown")?;
+            // Shown here, so it must be writable as JSON text (settings let it be otherwise).
+            crate::config::refuse_non_utf8(&[("the workspace", &s.workspace)])?;
             let doc = PathsDoc {
                 config: &s.config_path,
                 config_source: s.config_source,

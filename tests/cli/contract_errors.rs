@@ -653,6 +653,22 @@ fn a_contract_sweep_finds_every_mistake_named_with_its_exit_code() {
         .unwrap();
     assert_error(&o, 2, "usage");
     assert!(!odd.join("s.db").exists());
+    // Started in such a directory, a filter that needs no workspace still works (it refused
+    // every line with exit 2); `config path`, which shows the workspace, refuses it.
+    let o = env
+        .cmd(&["scrub"])
+        .current_dir(&odd)
+        .write_stdin("password=hunter2hunter2\n")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "[REDACTED]\n");
+    let o = env
+        .cmd(&["config", "path"])
+        .current_dir(&odd)
+        .output()
+        .unwrap();
+    assert_error(&o, 2, "usage");
     // Names nobody defined are exit 5 everywhere.
     assert_error(&env.run(&["providers", "probe", "nosuch"]), 5, "not_found");
     assert_error(
