@@ -365,16 +365,10 @@ impl Settings {
         };
         // A command that goes on without its config (`scrub`, `db path`) has no use for the
         // workspace either: the directory it was started in may have any name.
-        let workspace_unused = lenient && workspace_source == Source::Default;
+        let unused = lenient && workspace_source == Source::Default;
+        let checked = if unused { Path::new("") } else { &workspace };
         refuse_non_utf8(&[
-            (
-                "the workspace",
-                if workspace_unused {
-                    Path::new("")
-                } else {
-                    &workspace
-                },
-            ),
+            ("the workspace", checked),
             ("the store", &db_path),
             ("the config file", &config_path),
         ])?;

@@ -71,6 +71,22 @@ impl SqliteStore {
         if version > latest_version() {
             return Err(newer_error(path, version));
         }
+        // A store only read here (see `connect`): read as it is, never migrated.
+        if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+            if version < latest_version() {
+                return Err(Error::denied(format!(
+                    "the store {} is read-only here and its schema (version {version}) is behind this goclaw's ({}): it cannot be migrated",
+                    path.display(),
+                    latest_version()
+                ))
+                .with_hint("open it once where it can be written, or with the goclaw that made it"));
+            }
+            return Ok(SqliteStore {
+                conn,
+                path: path.to_path_buf(),
+                applied: Vec::new(),
+            });
+        }
         // Two processes creating the store at once both switch it to WAL; SQLite refuses the
         // loser without waiting (see `busy::retry_while_busy`), and its retry finds WAL on.
         busy::retry_while_busy(busy_timeout, || {
@@ -418,7 +434,16 @@ const STATEMENT_CACHE: usize = 64;
 fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Connection> {
     without_memory_statistics();
     let flags = mode | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
-    let conn = Connection::open_with_flags(path, flags).map_err(|e| sql_error(path, e))?;
+    let conn = match only_readable(path) {
+        Some(uri) => Connection::open_with_flags(
+            uri,
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                | OpenFlags::SQLITE_OPEN_URI,
+        ),
+        None => Connection::open_with_flags(path, flags),
+    }
+    .map_err(|e| sql_error(path, e))?;
     busy::install(&conn, busy_timeout).map_err(|e| sql_error(path, e))?;
     conn.pragma_update(None, "foreign_keys", true)
         .map_err(|e| sql_error(path, e))?;
@@ -452,6 +477,38 @@ fn connect(path: &Path, mode: OpenFlags, busy_timeout: Duration) -> Result<Conne
     conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
         .map_err(|e| sql_error(path, e))?;
     Ok(conn)
+}
+
+/// A store in a directory this process cannot write, with no `-shm` file beside it and no
+/// changes in a `-wal` (a backup on a read-only mount, another user's store it may read):
+/// SQLite cannot make the shared-memory file a WAL store is read through, and refused every
+/// read ("attempt to write a readonly database"). Such a store cannot change while it is read
+/// (nobody can write its log there), so it is opened as immutable, read-only: the URI to open
+/// it by. `None` for any other store. One with changes in its `-wal` still needs its `-shm`,
+/// and fails as before.
+fn only_readable(path: &Path) -> Option<String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let beside = |suffix: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        std::path::PathBuf::from(p)
+    };
+    let unchanged = std::fs::metadata(beside("-wal")).map_or(true, |m| m.len() == 0);
+    let writable = nix::unistd::access(dir, nix::unistd::AccessFlags::W_OK).is_ok();
+    if writable || beside("-shm").exists() || !unchanged || !path.is_file() {
+        return None;
+    }
+    // A URI's path: `%`, `?` and `#` escaped (`%` first), the rest as it is.
+    let absolute = std::path::absolute(path).ok()?;
+    let escaped = absolute
+        .to_str()?
+        .replace('%', "%25")
+        .replace('?', "%3F")
+        .replace('#', "%23");
+    Some(format!("file:{escaped}?immutable=1"))
 }
 
 /// Turns off SQLite's memory statistics before its first connection: with them on, every

@@ -623,3 +623,51 @@ fn a_backup_is_restored_over_a_torn_store_and_waits_no_longer_than_the_busy_time
     );
     holder.execute_batch("ROLLBACK").unwrap();
 }
+
+/// A store on a read-only mount (a backup, a snapshot), with no `-shm` beside it and nothing in
+/// its log: read as it is (SQLite could not make its shared-memory file there, and every read
+/// failed with "attempt to write a readonly database"); a write says the store is read-only.
+#[test]
+fn a_store_on_a_read_only_mount_is_read() {
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["approvals", "allow", "git", "status"])), 0);
+    let dir = env.home();
+    let db = env.db();
+    // A copy of it as a backup leaves it: checkpointed, its log and shared memory gone.
+    let backup = env.root().join("backup.db");
+    assert_eq!(
+        code(&env.run(&["db", "backup", backup.to_str().unwrap()])),
+        0
+    );
+    std::fs::rename(&backup, &db).unwrap();
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let read_only = |args: &str| {
+        let script = format!(
+            "mount --bind {d} {d} && mount -o remount,ro,bind {d} && exec {bin} {args}",
+            d = dir.display(),
+            bin = goclaw_bin().display()
+        );
+        let mut c = std::process::Command::new("unshare");
+        clean_env(&mut c)
+            .args(["-rm", "sh", "-c", &script])
+            .env("GOCLAW_HOME", &dir)
+            .current_dir(env.work())
+            .output()
+            .unwrap()
+    };
+    let o = read_only("approvals list");
+    if stderr(&o).contains("unshare") || stderr(&o).contains("mount:") {
+        skip_note("user and mount namespaces are not available here");
+        return;
+    }
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(items(&o).len(), 1, "{}", stdout(&o));
+    let o = read_only("db check");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)["ok"], true);
+    let o = read_only("approvals allow ls");
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("read-only"), "{}", stderr(&o));
+}
