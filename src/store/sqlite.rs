@@ -496,9 +496,12 @@ fn only_readable(path: &Path) -> Option<String> {
         p.push(suffix);
         std::path::PathBuf::from(p)
     };
+    // One system call for the usual store, in a directory it may write.
+    if nix::unistd::access(dir, nix::unistd::AccessFlags::W_OK).is_ok() {
+        return None;
+    }
     let unchanged = std::fs::metadata(beside("-wal")).map_or(true, |m| m.len() == 0);
-    let writable = nix::unistd::access(dir, nix::unistd::AccessFlags::W_OK).is_ok();
-    if writable || beside("-shm").exists() || !unchanged || !path.is_file() {
+    if beside("-shm").exists() || !unchanged || !path.is_file() {
         return None;
     }
     // A URI's path: `%`, `?` and `#` escaped (`%` first), the rest as it is.
