@@ -49,26 +49,22 @@ pub fn last_word_end(text: &[u8]) -> Option<usize> {
 }
 
 /// Where `text[..end]` may end when what follows is unknown: `end`, or the start of its last
-/// line when that line is a name still waiting for its value (`api_key = `, `password:`,
-/// `Authorization: Bearer `): shown without it, the value would come in the next read with no
-/// name a scrubber could know it by.
+/// line when that line is a name still waiting for its value (`api_key = `, `password:` with
+/// nothing after it yet, even past its line end, `"token": "`): shown without it, the value
+/// would come in the next read with no name a scrubber could know it by.
 pub fn before_awaited_value(text: &[u8], end: usize) -> usize {
     let end = end.min(text.len());
-    let start = text[..end]
+    let body = text[..end].trim_ascii_end();
+    let start = body
         .iter()
         .rposition(|b| *b == b'\n' || *b == b'\r')
         .map_or(0, |i| i + 1);
     if end - start > LOOK {
         return end;
     }
-    let line = text[start..end].trim_ascii_end();
-    let lower = line.to_ascii_lowercase();
-    let awaits = line.ends_with(b":")
-        || line.ends_with(b"=")
-        || [b"bearer".as_slice(), b"basic", b"token"]
-            .iter()
-            .any(|w| lower.ends_with(w));
-    if awaits && !line.is_empty() {
+    let line = &body[start..];
+    let line = line.strip_suffix(b"\"").unwrap_or(line).trim_ascii_end();
+    if line.ends_with(b":") || line.ends_with(b"=") {
         start
     } else {
         end
@@ -81,13 +77,25 @@ mod tests {
 
     #[test]
     fn a_name_waiting_for_its_value_waits_with_it() {
-        let t = b"ok\napi_key = ";
-        assert_eq!(before_awaited_value(t, t.len()), 3);
-        let t = b"ok\nAuthorization: Bearer ";
-        assert_eq!(before_awaited_value(t, t.len()), 3);
-        let t = b"password:";
-        assert_eq!(before_awaited_value(t, t.len()), 0);
-        for t in [&b"ok\nname = x "[..], b"done\n", b"50% "] {
+        for (t, keep) in [
+            (&b"ok\napi_key = "[..], 3),
+            (b"password:", 0),
+            (b"ok\npassword:\n", 3),
+            (b"ok\n{\"api_key\": \"", 3),
+        ] {
+            assert_eq!(
+                before_awaited_value(t, t.len()),
+                keep,
+                "{:?}",
+                String::from_utf8_lossy(t)
+            );
+        }
+        for t in [
+            &b"ok\nname = x "[..],
+            b"done\n",
+            b"50% ",
+            b"Authorization: Bearer ",
+        ] {
             assert_eq!(before_awaited_value(t, t.len()), t.len());
         }
     }

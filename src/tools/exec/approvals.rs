@@ -105,6 +105,16 @@ fn never_auto_approved(c: &Command) -> Option<String> {
             c.argv.join(" ")
         ));
     }
+    // `git --git-dir=DIR`: a repository named otherwise than `.git`, whose config the file
+    // tools do not guard (the exec sandbox's `safe.bareRepository` only stops finding one).
+    if c.program.rsplit('/').next() == Some("git")
+        && c.argv.iter().skip(1).any(|a| a.starts_with("--git-dir"))
+    {
+        return Some(format!(
+            "`{}` names its repository's directory",
+            c.argv.join(" ")
+        ));
+    }
     if c.argv
         .iter()
         .skip(1)
@@ -135,6 +145,10 @@ pub struct Subject {
     /// Asked because of the call's risk (`[tools] ask_risk`): the allowlist cannot settle it.
     #[serde(skip)]
     pub by_risk: bool,
+    /// When the parser could not follow the command: what the tolerant reading finds in it,
+    /// checked against the deny entries all the same.
+    #[serde(skip)]
+    pub tolerant: Vec<Command>,
 }
 
 impl Subject {
@@ -149,6 +163,7 @@ impl Subject {
             package_install: None,
             hidden: None,
             by_risk: true,
+            tolerant: Vec::new(),
         }
     }
 }
@@ -226,6 +241,21 @@ pub fn subject(
         }
         Parsed::Opaque(reason) => (Vec::new(), Some(reason.clone())),
     };
+    let tolerant = match opaque {
+        Some(_) => crate::tools::exec::shell::tolerant_commands(command)
+            .into_iter()
+            .filter_map(|s| {
+                let first = s.argv.first()?;
+                Some(Command {
+                    program: resolve_program(first, cwd),
+                    argv: s.argv,
+                    assignments: s.assignments,
+                    redirects: s.redirects,
+                })
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     Subject {
         command: command.to_string(),
         commands,
@@ -233,6 +263,7 @@ pub fn subject(
         package_install,
         hidden: None,
         by_risk: false,
+        tolerant,
     }
 }
 
@@ -260,7 +291,7 @@ pub fn decide(mode: ApprovalMode, subject: &Subject, entries: &[Entry]) -> Decis
             "command denied by exec approval policy (approval mode is deny)".into(),
         );
     }
-    for cmd in &subject.commands {
+    for cmd in subject.commands.iter().chain(&subject.tolerant) {
         if let Some(e) = entries
             .iter()
             .find(|e| e.decision == "deny" && matches(e, cmd))
@@ -477,6 +508,64 @@ mod tests {
             "watch -n 1 whoami",
             "git -c core.pager=whoami log",
             "ssh -o ProxyCommand=whoami host",
+        ] {
+            for mode in [ApprovalMode::Ask, ApprovalMode::Allow] {
+                let d = decide(mode, &subj(cmd), &entries);
+                assert!(matches!(d, Decision::Deny(_)), "{cmd} in {mode:?}: {d:?}");
+            }
+        }
+    }
+
+    /// helper-30's attacks: options read wrongly made a value the program (`xargs
+    /// --process-slot-var echo id` was approved with an empty allowlist), and a deny entry
+    /// did not reach a command the strict reading could not follow.
+    #[test]
+    fn options_are_read_as_their_programs_read_them() {
+        let entries = vec![
+            entry(1, "whoami", &[], "deny"),
+            entry(2, &git(), &[], "allow"),
+            entry(3, &resolve_program("ssh", Path::new("/")), &[], "allow"),
+        ];
+        for cmd in [
+            "echo | xargs --process-slot-var echo id",
+            "time -f echo id",
+            "xargs --max-chars 100 id",
+            "stdbuf --output L id",
+            "cd fake && env -i git status",
+            "env -u GIT_CONFIG_COUNT git status",
+            "git --git-dir=fake status",
+            "git -c safe.bareRepository=all -C fake status",
+            "git -c includeIf.onbranch:main.path=f status",
+            "ssh -F ./cfg host",
+            "awk 'BEGIN{print \"x\" | \"id\"}'",
+            "sed '/x/Ie id' f",
+            "sed --expr='1e id' f",
+        ] {
+            let d = decide(ApprovalMode::Ask, &subj(cmd), &entries);
+            assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
+        }
+        for cmd in [
+            "whoami; echo $(true)",
+            "nice -- whoami",
+            "nice --adj=5 whoami",
+            "nice -5 whoami",
+            "env -v whoami",
+            "env -i -- whoami",
+            "command -- whoami",
+            "stdbuf -- whoami",
+            "timeout --foreground 5 whoami",
+            "setarch x86_64 whoami",
+            "strace -x whoami",
+            "flock -nE 3 lockfile whoami",
+            "tar --checkpoint=1 --checkpoint-action exec=whoami -cf x f",
+            "tar -cIwhoami -f x .",
+            "tar cIf whoami x.tar .",
+            "tar --to-comm=whoami -xf x",
+            "ssh -vo ProxyCommand=whoami h",
+            "scp -S whoami a h:b",
+            "sftp -D whoami h",
+            "git -c pager.log=whoami log",
+            "git -c submodule.x.update=!whoami submodule update",
         ] {
             for mode in [ApprovalMode::Ask, ApprovalMode::Allow] {
                 let d = decide(mode, &subj(cmd), &entries);

@@ -363,8 +363,12 @@ pub fn child_env(extra: &[String]) -> Vec<(OsString, OsString)> {
 /// `config` of its choosing, say `core.fsmonitor = "…"`) is not a repository to a `git` run
 /// inside it: git would run what that config says, under a `git status` the allowlist
 /// approves. File tools never write into a `.git`; a repository named otherwise is used only
-/// when the command says so (`--git-dir`, `GIT_DIR=`, never approved automatically). Given as
-/// command-line configuration (`GIT_CONFIG_COUNT`), after any the environment already gives.
+/// when the command says so (`--git-dir`, `GIT_DIR=`, never approved automatically). And
+/// `core.fsmonitor` is off whatever a repository's config says: a `.git` a command made under
+/// a name the reader could not see (`cp -r x .g${a}it`) ran its monitor at the next `git
+/// status`. Given as command-line configuration (`GIT_CONFIG_COUNT`), after any the
+/// environment already gives; a command that removes it (`env -i`, `env -u`, `GIT_*=`) is
+/// never approved automatically.
 fn git_explicit_bare(env: &mut Vec<(OsString, OsString)>) {
     let count = env
         .iter()
@@ -372,15 +376,18 @@ fn git_explicit_bare(env: &mut Vec<(OsString, OsString)>) {
         .and_then(|(_, v)| v.to_str()?.parse::<usize>().ok())
         .unwrap_or(0);
     env.retain(|(k, _)| k != "GIT_CONFIG_COUNT");
+    let settings = [
+        ("safe.bareRepository", "explicit"),
+        ("core.fsmonitor", "false"),
+    ];
+    for (n, (key, value)) in (count..).zip(settings) {
+        env.push((format!("GIT_CONFIG_KEY_{n}").into(), key.into()));
+        env.push((format!("GIT_CONFIG_VALUE_{n}").into(), value.into()));
+    }
     env.push((
-        format!("GIT_CONFIG_KEY_{count}").into(),
-        "safe.bareRepository".into(),
+        "GIT_CONFIG_COUNT".into(),
+        (count + settings.len()).to_string().into(),
     ));
-    env.push((
-        format!("GIT_CONFIG_VALUE_{count}").into(),
-        "explicit".into(),
-    ));
-    env.push(("GIT_CONFIG_COUNT".into(), (count + 1).to_string().into()));
 }
 
 impl Plan {

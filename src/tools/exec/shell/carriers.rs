@@ -8,6 +8,7 @@
 //! mode asked about, as a hidden program is.
 
 use super::code;
+use super::specs::{SPECS, Spec};
 use super::views::Lax;
 use super::wrappers::unwrap;
 use super::{Parsed, Simple, parse, program_name};
@@ -74,259 +75,22 @@ fn slice(s: &Simple, from: usize, to: usize) -> Simple {
     }
 }
 
-/// Carriers whose options come first, then `operands` words, then the command: each with the
-/// options that take the next word as their value, and those whose value is a shell script.
-struct Spec {
-    names: &'static [&'static str],
-    valued: &'static [&'static str],
-    script: &'static [&'static str],
-    operands: usize,
-}
-
-const SPECS: &[Spec] = &[
-    Spec {
-        names: &["flock"],
-        valued: &["-w", "--timeout", "-E", "--conflict-exit-code"],
-        script: &["-c", "--command"],
-        operands: 1,
-    },
-    Spec {
-        names: &["chroot"],
-        valued: &["--userspec", "--groups"],
-        script: &[],
-        operands: 1,
-    },
-    Spec {
-        names: &["ionice"],
-        valued: &[
-            "-c",
-            "--class",
-            "-n",
-            "--classdata",
-            "-p",
-            "--pid",
-            "-P",
-            "--pgid",
-            "-u",
-        ],
-        script: &[],
-        operands: 0,
-    },
-    Spec {
-        names: &["taskset"],
-        valued: &[],
-        script: &[],
-        operands: 1,
-    },
-    Spec {
-        names: &["chrt"],
-        valued: &[
-            "-T",
-            "--sched-runtime",
-            "-P",
-            "--sched-period",
-            "-D",
-            "--sched-deadline",
-        ],
-        script: &[],
-        operands: 1,
-    },
-    Spec {
-        names: &["setarch", "linux32", "linux64"],
-        valued: &[],
-        script: &[],
-        operands: 0,
-    },
-    Spec {
-        names: &["sudo", "doas"],
-        valued: &[
-            "-u",
-            "--user",
-            "-g",
-            "--group",
-            "-C",
-            "--close-from",
-            "-D",
-            "--chdir",
-            "-h",
-            "--host",
-            "-p",
-            "--prompt",
-            "-r",
-            "--role",
-            "-t",
-            "--type",
-            "-U",
-            "--other-user",
-            "-T",
-            "--command-timeout",
-            "-R",
-            "--chroot",
-        ],
-        script: &[],
-        operands: 0,
-    },
-    Spec {
-        names: &["su", "runuser", "sg"],
-        valued: &[
-            "-g",
-            "--group",
-            "-G",
-            "--supp-group",
-            "-s",
-            "--shell",
-            "-u",
-            "--user",
-            "-w",
-        ],
-        script: &["-c", "--command", "-C", "--session-command"],
-        operands: usize::MAX,
-    },
-    Spec {
-        names: &["script"],
-        valued: &[
-            "-E",
-            "--echo",
-            "-I",
-            "--log-in",
-            "-O",
-            "--log-out",
-            "-B",
-            "--log-io",
-            "-T",
-            "--log-timing",
-            "-m",
-            "--logging-format",
-        ],
-        script: &["-c", "--command"],
-        operands: usize::MAX,
-    },
-    Spec {
-        names: &["strace", "ltrace"],
-        valued: &[
-            "-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X", "-n",
-            "-A", "-D", "-l", "-x", "-L",
-        ],
-        script: &[],
-        operands: 0,
-    },
-    Spec {
-        names: &["systemd-run"],
-        valued: &[
-            "-u",
-            "--unit",
-            "-p",
-            "--property",
-            "-E",
-            "--setenv",
-            "--uid",
-            "--gid",
-            "--nice",
-            "-M",
-            "--machine",
-            "-H",
-            "--host",
-            "--description",
-            "--slice",
-            "--working-directory",
-            "--on-calendar",
-            "--on-active",
-        ],
-        script: &[],
-        operands: 0,
-    },
-    Spec {
-        names: &["sshpass"],
-        valued: &["-p", "-f", "-d", "-P"],
-        script: &[],
-        operands: 0,
-    },
-    Spec {
-        names: &["xvfb-run"],
-        valued: &[
-            "-n",
-            "--server-num",
-            "-s",
-            "--server-args",
-            "-f",
-            "--auth-file",
-            "-e",
-            "--error-file",
-            "-p",
-            "--xauth-protocol",
-        ],
-        script: &[],
-        operands: 0,
-    },
-    Spec {
-        names: &["faketime"],
-        valued: &["-m", "-p"],
-        script: &[],
-        operands: 1,
-    },
-    Spec {
-        names: &[
-            "nsenter",
-            "unshare",
-            "setpriv",
-            "prlimit",
-            "unbuffer",
-            "catchsegv",
-            "dbus-run-session",
-            "valgrind",
-            "firejail",
-            "numactl",
-            "torsocks",
-            "proxychains",
-            "proxychains4",
-            "entr",
-            "tsp",
-            "sem",
-            "fakeroot",
-            "proot",
-            "busybox",
-            "cpulimit",
-            "chpst",
-            "run-one",
-            "timelimit",
-            "daemonize",
-            "start-stop-daemon",
-            "pkexec",
-        ],
-        valued: &[
-            "-t", "--target", "-S", "-G", "-l", "-e", "-f", "-u", "-m", "-C",
-        ],
-        script: &[],
-        operands: 0,
-    },
-];
-
 /// What `argv` (program `name`) carries.
 fn carried(name: &str, argv: &[String]) -> Carried {
     match name {
         "find" => find(argv),
         "watch" => watch(argv),
         "git" => git(argv),
-        "tar" | "bsdtar" => valued_scripts(
-            argv,
-            &[
-                "--to-command",
-                "--use-compress-program",
-                "-I",
-                "--info-script",
-                "-F",
-                "--new-volume-script",
-                "--rsh-command",
-                "--rmt-command",
-            ],
-            |a| {
-                a.strip_prefix("--checkpoint-action=exec=")
-                    .map(str::to_string)
-            },
+        "tar" | "bsdtar" => tar(argv),
+        "ssh" | "scp" | "sftp" => ssh(name, argv),
+        "rsync" => scripts_of(
+            &option_values(argv, "eBfMT@", &["rsh"], false),
+            &["-e", "--rsh"],
         ),
-        "ssh" | "scp" | "sftp" => ssh(argv),
-        "rsync" => valued_scripts(argv, &["-e", "--rsh"], |_| None),
-        "man" => valued_scripts(argv, &["-P", "--pager"], |_| None),
+        "man" => scripts_of(
+            &option_values(argv, "CMPLmSeRprE", &["pager"], false),
+            &["-P", "--pager"],
+        ),
         "make" | "gmake" => opaque(code::make(argv)),
         "awk" | "gawk" | "mawk" | "nawk" => opaque(code::awk(argv)),
         "sed" | "gsed" => opaque(code::sed(argv)),
@@ -354,43 +118,56 @@ fn opaque(why: Option<String>) -> Carried {
 /// A carrier of [`SPECS`]: options, operands, then the command (or a `-c` script).
 fn by_spec(spec: &Spec, name: &str, argv: &[String]) -> Carried {
     let mut out = Carried::default();
-    let mut i = 1;
-    let mut operands = 0;
-    while i < argv.len() {
-        let a = argv[i].as_str();
-        if a == "--" {
-            i += 1;
-            break;
+    // `setarch ARCH [options] [program]`: its architecture comes first.
+    let from = if name == "setarch" && argv.get(1).is_some_and(|a| !a.starts_with('-')) {
+        2
+    } else {
+        1
+    };
+    let read = match spec.options.read(argv, from) {
+        Ok(read) => read,
+        Err(why) => {
+            return opaque(Some(format!(
+                "`{name}`: {why}, so what it runs cannot be told"
+            )));
         }
-        if let Some(script) = option_value(argv, i, spec.script) {
-            out.scripts.push(script.0);
-            i = script.1;
-            continue;
+    };
+    for (option, value) in &read.given {
+        if spec.script.contains(&option.as_str())
+            && let Some(script) = value
+        {
+            out.scripts.push(script.clone());
         }
-        if a.starts_with('-') && a.len() > 1 {
-            i += if spec.valued.contains(&a) { 2 } else { 1 };
-            continue;
-        }
-        if operands < spec.operands {
-            operands += 1;
-            i += 1;
-            continue;
-        }
-        break;
     }
+    if read
+        .given
+        .iter()
+        .any(|(o, _)| spec.no_command.contains(&o.as_str()))
+    {
+        return out;
+    }
+    let shell = || {
+        Some(format!(
+            "`{name}` without a command runs a shell that reads its input"
+        ))
+    };
     if spec.operands == usize::MAX {
         // Its words are operands (a user, a log file): only its scripts run.
-        if out.scripts.is_empty() && matches!(name, "su" | "runuser" | "sg" | "script") {
-            out.opaque = Some(format!(
-                "`{name}` without -c runs a shell that reads its input"
-            ));
+        if out.scripts.is_empty() && spec.shell_without_command {
+            out.opaque = shell();
         }
         return out;
     }
+    let mut i = read.next.saturating_add(spec.operands);
+    // `flock FILE -c CMD`: the script may follow the operand.
+    if let Some((script, next)) = argv.get(i).and_then(|_| option_value(argv, i, spec.script)) {
+        out.scripts.push(script);
+        i = next;
+    }
     if i < argv.len() {
         out.words.push((i, argv.len()));
-    } else if out.scripts.is_empty() && matches!(name, "sudo" | "chroot" | "unshare" | "nsenter") {
-        out.opaque = Some(format!("`{name}` without a command runs a shell"));
+    } else if out.scripts.is_empty() && spec.shell_without_command {
+        out.opaque = shell();
     }
     out
 }
@@ -422,26 +199,126 @@ pub(super) fn option_value(argv: &[String], i: usize, names: &[&str]) -> Option<
     None
 }
 
-/// A program whose options in `names` (and what `other` picks out of a word) are scripts.
-fn valued_scripts(
+/// Every option of `argv` with its value: short clusters letter by letter (a letter in
+/// `valued` takes the rest of its cluster, or the next word), long options in `long_valued` by a
+/// unique prefix too (GNU's abbreviations; the value after `=` or the next word), under their
+/// full names. Other options are taken for flags; an operand ends the options when
+/// `stop_at_operand` (ssh's remote command), else is passed over.
+fn option_values(
     argv: &[String],
-    names: &[&str],
-    other: impl Fn(&str) -> Option<String>,
-) -> Carried {
-    let mut out = Carried::default();
+    valued: &str,
+    long_valued: &[&str],
+    stop_at_operand: bool,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
     let mut i = 1;
     while i < argv.len() {
-        if let Some(other) = other(&argv[i]) {
-            out.scripts.push(other);
+        let a = argv[i].as_str();
+        i += 1;
+        if a == "--" {
+            break;
         }
-        match option_value(argv, i, names) {
-            Some((script, next)) => {
-                out.scripts.push(script);
-                i = next;
+        if let Some(long) = a.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (long, None),
+            };
+            let full = long_valued.iter().find(|l| **l == name).or_else(|| {
+                long_valued
+                    .iter()
+                    .find(|l| name.len() >= 2 && l.starts_with(name))
+            });
+            if let Some(full) = full {
+                let value = value.or_else(|| {
+                    i += 1;
+                    argv.get(i - 1).cloned()
+                });
+                out.extend(value.map(|v| (format!("--{full}"), v)));
             }
-            None => i += 1,
+            continue;
+        }
+        let Some(cluster) = a.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            if stop_at_operand {
+                break;
+            }
+            continue;
+        };
+        for (k, c) in cluster.char_indices() {
+            if valued.contains(c) {
+                let rest = &cluster[k + c.len_utf8()..];
+                let value = if rest.is_empty() {
+                    i += 1;
+                    argv.get(i - 1).cloned()
+                } else {
+                    Some(rest.to_string())
+                };
+                out.extend(value.map(|v| (format!("-{c}"), v)));
+                break;
+            }
         }
     }
+    out
+}
+
+/// The values of `options` among `values`, as scripts.
+fn scripts_of(values: &[(String, String)], options: &[&str]) -> Carried {
+    Carried {
+        scripts: values
+            .iter()
+            .filter(|(o, _)| options.contains(&o.as_str()))
+            .map(|(_, v)| v.clone())
+            .collect(),
+        ..Carried::default()
+    }
+}
+
+/// tar's options that run a command: `-I`/`--use-compress-program`, `--to-command`, `-F`/
+/// `--info-script`, `--new-volume-script`, `--rsh-command`, `--rmt-command`, and
+/// `--checkpoint-action=exec=…`; in the dashed form, clusters (`-cIid`), abbreviations and the
+/// old form (`tar cIf id x.tar`: each letter's value is the next word, in order).
+fn tar(argv: &[String]) -> Carried {
+    const VALUED: &str = "bCfFgHIKLNTVX";
+    let mut values = option_values(
+        argv,
+        VALUED,
+        &[
+            "to-command",
+            "use-compress-program",
+            "info-script",
+            "new-volume-script",
+            "rsh-command",
+            "rmt-command",
+            "checkpoint-action",
+        ],
+        false,
+    );
+    if let Some(old) = argv
+        .get(1)
+        .filter(|a| !a.starts_with('-') && a.bytes().all(|b| b.is_ascii_alphabetic()))
+    {
+        for (next, c) in (2..).zip(old.chars().filter(|c| VALUED.contains(*c))) {
+            values.extend(argv.get(next).map(|v| (format!("-{c}"), v.clone())));
+        }
+    }
+    let mut out = scripts_of(
+        &values,
+        &[
+            "-I",
+            "-F",
+            "--to-command",
+            "--use-compress-program",
+            "--info-script",
+            "--new-volume-script",
+            "--rsh-command",
+            "--rmt-command",
+        ],
+    );
+    out.scripts.extend(
+        values
+            .iter()
+            .filter(|(o, _)| o == "--checkpoint-action")
+            .filter_map(|(_, v)| v.strip_prefix("exec=").map(str::to_string)),
+    );
     out
 }
 
@@ -513,6 +390,10 @@ const GIT_RUNS: &[&str] = &[
     "uploadpack",
     "gitproxy",
     "proxycommand",
+    "defaultkeycommand",
+    "sendmailcmd",
+    "difffilter",
+    "path",
 ];
 
 /// `git`: `-c KEY=VALUE` of a key whose value it runs (`core.pager`, `alias.x=!…`, a filter's
@@ -550,18 +431,22 @@ fn git(argv: &[String]) -> Carried {
         };
         let key = key.to_ascii_lowercase();
         let last = key.rsplit('.').next().unwrap_or_default();
-        if key == "core.hookspath" || key.starts_with("protocol.") || key == "include.path" {
-            out.opaque = Some(format!("`git -c {key}` runs what another place holds"));
-        } else if key.starts_with("alias.") {
-            if let Some(script) = value.strip_prefix('!') {
-                out.scripts.push(script.to_string());
-            }
-        } else if GIT_RUNS.contains(&last)
-            && !(last == "fsmonitor" && is_git_boolean(value))
-            && !value.is_empty()
+        let first = key.split('.').next().unwrap_or_default();
+        if key == "core.hookspath" || matches!(first, "protocol" | "include" | "includeif" | "safe")
         {
-            out.scripts
-                .push(value.strip_prefix('!').unwrap_or(value).to_string());
+            out.opaque = Some(format!(
+                "`git -c {key}` runs or trusts what another place holds"
+            ));
+        } else if let Some(script) = value.strip_prefix('!') {
+            // git's way to give a shell command as a value (aliases, submodule updates,
+            // credential helpers).
+            out.scripts.push(script.to_string());
+        } else if (GIT_RUNS.contains(&last) || first == "pager")
+            && !is_git_boolean(value)
+            && first != "color"
+            && first != "alias"
+        {
+            out.scripts.push(value.to_string());
         }
     }
     out
@@ -574,29 +459,44 @@ fn is_git_boolean(value: &str) -> bool {
     )
 }
 
-/// `ssh`, `scp`, `sftp`: `-o ProxyCommand=…` and its kin run on this machine.
-fn ssh(argv: &[String]) -> Carried {
+/// `ssh`, `scp`, `sftp`: `-o ProxyCommand=…` and its kin run on this machine, as do scp's and
+/// sftp's `-S PROGRAM` and sftp's `-D PROGRAM`; a config file of the command's (`-F`) may hold
+/// any of them.
+fn ssh(name: &str, argv: &[String]) -> Carried {
+    let valued = match name {
+        "scp" => "cDFiJlOoPS",
+        "sftp" => "BbcDFiJlOoPRSs",
+        _ => "BbcDEeFIiJLlmOoPpQRSWw",
+    };
     let mut out = Carried::default();
-    let mut i = 1;
-    while i < argv.len() {
-        let option = match argv[i].as_str() {
+    for (option, value) in option_values(argv, valued, &[], true) {
+        match option.as_str() {
             "-o" => {
-                i += 1;
-                argv.get(i).cloned()
+                let (key, value) = value
+                    .trim()
+                    .split_once(|c: char| c == '=' || c.is_whitespace())
+                    .map(|(k, v)| {
+                        (
+                            k.to_ascii_lowercase(),
+                            v.trim_start_matches(['=', ' ', '\t']),
+                        )
+                    })
+                    .unwrap_or_default();
+                if matches!(
+                    key.as_str(),
+                    "proxycommand" | "localcommand" | "knownhostscommand"
+                ) {
+                    out.scripts.push(value.to_string());
+                }
             }
-            a => a.strip_prefix("-o").map(str::to_string),
-        };
-        i += 1;
-        let Some(option) = option else { continue };
-        let (key, value) = match option.split_once(['=', ' ']) {
-            Some((k, v)) => (k.trim().to_ascii_lowercase(), v.trim().to_string()),
-            None => continue,
-        };
-        if matches!(
-            key.as_str(),
-            "proxycommand" | "localcommand" | "knownhostscommand"
-        ) {
-            out.scripts.push(value);
+            "-F" => {
+                out.opaque = Some(format!(
+                    "`{name} -F`: a config file of its own may run commands"
+                ))
+            }
+            "-S" if name != "ssh" => out.scripts.push(value),
+            "-D" if name == "sftp" => out.scripts.push(value),
+            _ => {}
         }
     }
     out

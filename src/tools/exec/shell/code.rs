@@ -3,7 +3,7 @@
 //! editor given `:!…`. Each reader says why the command is opaque, or `None`; read loosely, so
 //! doubt makes it opaque.
 
-use super::carriers::option_value;
+use super::options::Options;
 
 /// `make --eval TEXT` and a makefile read from the input run recipes the command line holds.
 pub(super) fn make(argv: &[String]) -> Option<String> {
@@ -20,126 +20,229 @@ pub(super) fn make(argv: &[String]) -> Option<String> {
     opaque
 }
 
-/// awk: a program that runs commands (`system()`, a pipe to or from a command).
+/// awk: a program that runs commands (`system()`, a pipe to or from a command). Its options
+/// are read as gawk's; one it does not know makes the command opaque.
 pub(super) fn awk(argv: &[String]) -> Option<String> {
-    let mut programs = Vec::new();
-    let mut i = 1;
-    let mut from_file = false;
-    while i < argv.len() {
-        let a = argv[i].as_str();
-        match a {
-            "-f" | "--file" => {
-                from_file = true;
-                i += 2;
-            }
-            "-e" | "--source" => {
-                programs.extend(argv.get(i + 1).cloned());
-                i += 2;
-            }
-            "-F" | "-v" | "--assign" | "--field-separator" | "-i" | "--include" | "-l"
-            | "--load" => i += 2,
-            "--" => {
-                i += 1;
-                break;
-            }
-            _ if a.starts_with('-') && a.len() > 1 => i += 1,
-            _ => break,
-        }
-    }
-    if !from_file && programs.is_empty() {
-        programs.extend(argv.get(i).cloned());
-    }
-    let runs = programs.iter().any(|p| {
-        p.contains("system")
-            || p.contains("getline")
-            || p.split(['"', '\'']).step_by(2).any(|code| {
-                code.contains('|') && !code.replace("||", "").trim().is_empty() && pipes(code)
-            })
+    const AWK: Options = Options {
+        flags: "bcCdhMNOPrstVSgp",
+        valued: "FvfeiElLo",
+        optional: "",
+        long_flags: &[
+            "characters-as-bytes",
+            "traditional",
+            "copyright",
+            "debug",
+            "help",
+            "bignum",
+            "use-lc-numeric",
+            "optimize",
+            "posix",
+            "re-interval",
+            "no-optimize",
+            "sandbox",
+            "lint-old",
+            "version",
+            "gen-pot",
+            "dump-variables",
+            "pretty-print",
+            "profile",
+            "lint",
+        ],
+        long_valued: &[
+            "field-separator",
+            "assign",
+            "file",
+            "source",
+            "include",
+            "exec",
+            "load",
+        ],
+    };
+    let read = match AWK.read(argv, 1) {
+        Ok(read) => read,
+        Err(why) => return Some(format!("awk: {why}")),
+    };
+    let mut programs: Vec<String> = read
+        .given
+        .iter()
+        .filter(|(o, _)| matches!(o.as_str(), "-e" | "--source"))
+        .filter_map(|(_, v)| v.clone())
+        .collect();
+    let from_file = read.given.iter().any(|(o, _)| {
+        matches!(
+            o.as_str(),
+            "-f" | "--file" | "-E" | "--exec" | "-i" | "--include"
+        )
     });
+    if !from_file && programs.is_empty() {
+        programs.extend(argv.get(read.next).cloned());
+    }
+    let runs = programs.iter().any(|p| awk_runs(p));
     runs.then(|| "an awk program that runs commands (`system`, a pipe)".to_string())
 }
 
-/// Whether awk code pipes `print` or `printf` into a command.
-fn pipes(code: &str) -> bool {
-    code.split(['{', '}', ';']).any(|statement| {
-        let s = statement.trim_start();
-        (s.starts_with("print") || s.starts_with("printf")) && s.replace("||", "").contains('|')
+/// Whether awk code runs a command: `system(`, a command piped into `getline` (`"cmd" |
+/// getline`), or a `print`/`printf` statement with a pipe (`print x | "cmd"`, `|&`). Strings
+/// are left in: a statement is what lies between `;`, braces and line ends, quotes and all.
+fn awk_runs(code: &str) -> bool {
+    let words: Vec<&str> = code
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    if code
+        .split("system")
+        .skip(1)
+        .any(|after| after.trim_start().starts_with('('))
+        && words.contains(&"system")
+    {
+        return true;
+    }
+    let pipe = |s: &str| s.replace("||", "").contains('|');
+    code.split(['{', '}', ';', '\n']).any(|statement| {
+        let words: Vec<&str> = statement
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .collect();
+        pipe(statement)
+            && (words.contains(&"getline") || words.contains(&"print") || words.contains(&"printf"))
     })
 }
 
-/// sed: a script with the `e` command or an `s///e` (GNU sed runs the pattern space).
+/// sed: a script with the `e` command or an `s///e` (GNU sed runs the pattern space). Its
+/// options are read as GNU sed's; one it does not know makes the command opaque.
 pub(super) fn sed(argv: &[String]) -> Option<String> {
-    let mut scripts = Vec::new();
-    let mut i = 1;
-    let mut given = false;
-    while i < argv.len() {
-        let a = argv[i].as_str();
-        if let Some((script, next)) = option_value(argv, i, &["-e", "--expression"]) {
-            scripts.push(script);
-            given = true;
-            i = next;
-        } else if matches!(a, "-f" | "--file" | "-l" | "--line-length") {
-            given |= a.starts_with("-f") || a == "--file";
-            i += 2;
-        } else if a.starts_with('-') && a.len() > 1 {
-            i += 1;
-        } else {
-            break;
-        }
+    const SED: Options = Options {
+        flags: "nrEsuz",
+        valued: "efl",
+        optional: "i",
+        long_flags: &[
+            "quiet",
+            "silent",
+            "debug",
+            "follow-symlinks",
+            "in-place",
+            "posix",
+            "regexp-extended",
+            "separate",
+            "sandbox",
+            "unbuffered",
+            "null-data",
+            "zero-terminated",
+            "binary",
+            "help",
+            "version",
+        ],
+        long_valued: &["expression", "file", "line-length"],
+    };
+    let read = match SED.read(argv, 1) {
+        Ok(read) => read,
+        Err(why) => return Some(format!("sed: {why}")),
+    };
+    // `--sandbox` refuses `e`, `r` and `w`.
+    if read.given.iter().any(|(o, _)| o == "--sandbox") {
+        return None;
     }
-    if !given {
-        scripts.extend(argv.get(i).cloned());
+    let mut scripts: Vec<String> = read
+        .given
+        .iter()
+        .filter(|(o, _)| matches!(o.as_str(), "-e" | "--expression"))
+        .filter_map(|(_, v)| v.clone())
+        .collect();
+    let from_file = read
+        .given
+        .iter()
+        .any(|(o, _)| matches!(o.as_str(), "-f" | "--file"));
+    if scripts.is_empty() && !from_file {
+        scripts.extend(argv.get(read.next).cloned());
     }
     let runs = scripts.iter().any(|s| sed_runs(s));
     runs.then(|| "a sed script that runs commands (`e`)".to_string())
 }
 
-/// Whether a sed script holds the `e` command or an `s` command with the `e` flag; read
-/// loosely (any `e` where a command or a flag can stand), so doubt makes it opaque.
+/// Whether a sed script holds the `e` command or an `s` command with the `e` flag, read command
+/// by command: addresses (numbers, `$`, `/re/` or `\cREc` with `I`/`M`, ranges, `!`), then one
+/// command and what belongs to it (the parts of `s` and `y`, the text of `a`/`i`/`c`, a file or
+/// label name to the end of the line).
 fn sed_runs(script: &str) -> bool {
-    let bytes = script.as_bytes();
+    let b = script.as_bytes();
     let mut i = 0;
-    let mut at_command = true;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if at_command && c == b's' && i + 1 < bytes.len() {
-            // s<d>regex<d>replacement<d>flags
-            let d = bytes[i + 1];
-            let mut parts = 0;
-            i += 2;
-            while i < bytes.len() && parts < 2 {
-                if bytes[i] == b'\\' {
-                    i += 1;
-                } else if bytes[i] == d {
-                    parts += 1;
-                }
+    // The end of a delimited part starting at `i` (after its opening `d`): past its closing `d`.
+    let part = |mut i: usize, d: u8| {
+        while i < b.len() && b[i] != d {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        i + 1
+    };
+    let line_end = |i: usize| {
+        b[i.min(b.len())..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |p| i + p)
+    };
+    while i < b.len() {
+        // Separators and addresses.
+        match b[i] {
+            b' ' | b'\t' | b'\n' | b';' | b'{' | b'}' | b'!' | b',' | b'+' | b'~' | b'$' => {
                 i += 1;
+                continue;
             }
-            while i < bytes.len() && !matches!(bytes[i], b';' | b'\n' | b'}') {
-                if bytes[i] == b'e' {
+            b'0'..=b'9' => {
+                i += 1;
+                continue;
+            }
+            b'/' => {
+                i = part(i + 1, b'/');
+                while i < b.len() && matches!(b[i], b'I' | b'M') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\\' if i + 1 < b.len() => {
+                i = part(i + 2, b[i + 1]);
+                while i < b.len() && matches!(b[i], b'I' | b'M') {
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let command = b[i];
+        i += 1;
+        match command {
+            b'e' => return true,
+            b's' if i < b.len() => {
+                let d = b[i];
+                i = part(part(i + 1, d), d);
+                let flags_end = b[i.min(b.len())..]
+                    .iter()
+                    .position(|&c| matches!(c, b';' | b'\n' | b'}'))
+                    .map_or(b.len(), |p| i + p);
+                let flags = &b[i.min(b.len())..flags_end];
+                // The `w FILE` flag takes the rest of the line.
+                let before_w = flags
+                    .iter()
+                    .position(|&c| c == b'w')
+                    .map_or(flags, |w| &flags[..w]);
+                if before_w.contains(&b'e') {
                     return true;
                 }
-                i += 1;
+                i = if flags.contains(&b'w') {
+                    line_end(i)
+                } else {
+                    flags_end
+                };
             }
-            continue;
-        }
-        if at_command && c == b'e' {
-            return true;
-        }
-        at_command = match c {
-            b';' | b'\n' | b'{' | b'}' | b'!' | b',' | b' ' | b'\t' => true,
-            b'0'..=b'9' | b'$' => true,
-            b'/' => {
-                // an address /regex/
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'/' {
-                    i += usize::from(bytes[i] == b'\\') + 1;
+            b'y' if i < b.len() => {
+                let d = b[i];
+                i = part(part(i + 1, d), d);
+            }
+            b'a' | b'i' | b'c' | b'r' | b'R' | b'w' | b'W' | b'#' => i = line_end(i),
+            // A label ends at `;` too (`:a;N;$!ba`).
+            b'b' | b't' | b'T' | b':' => {
+                while i < b.len() && !matches!(b[i], b';' | b'\n') {
+                    i += 1;
                 }
-                true
             }
-            _ => false,
-        };
-        i += 1;
+            _ => {}
+        }
     }
     false
 }

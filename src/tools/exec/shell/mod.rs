@@ -16,6 +16,8 @@
 mod carriers;
 mod code;
 mod lex;
+mod options;
+mod specs;
 mod views;
 mod wrappers;
 
@@ -23,7 +25,7 @@ use std::path::Path;
 
 use lex::split;
 use views::Lax;
-pub use views::{Views, deny_views};
+pub use views::{Views, deny_views, tolerant_commands};
 use wrappers::unwrap;
 
 /// One simple command after parsing.

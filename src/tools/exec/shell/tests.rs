@@ -63,9 +63,11 @@ fn redirections_are_not_arguments() {
 #[test]
 fn unwraps_wrappers() {
     assert_eq!(
-        argvs("env FOO=1 -u BAR nice -n 5 timeout -s KILL 10 nohup git push"),
+        argvs("env -u BAR FOO=1 nice -n 5 timeout -s KILL 10 nohup git push"),
         vec![v(&["git", "push"])]
     );
+    // env reads its options before the first assignment only, as its getopt does.
+    assert_eq!(argvs("env FOO=1 -u BAR git")[0][0], "-u");
     assert_eq!(
         argvs("bash -c 'git status; curl x | grep y'"),
         vec![v(&["git", "status"]), v(&["curl", "x"]), v(&["grep", "y"])]
@@ -210,6 +212,24 @@ fn carried_commands_are_read_beside_their_carrier() {
     assert_eq!(argvs("awk -F: '{ print $1 || $2 }' f").len(), 1);
     assert_eq!(argvs("sed -e 's/a/b/g' -e '/x/d' f").len(), 1);
     assert_eq!(argvs("sed -n '/start/,/end/p' f").len(), 1);
+    // What asked for nothing: no command runs in these.
+    for cmd in [
+        "awk '$1 ~ /Filesystem/' f",
+        "awk 'NR==1{getline; print}' f",
+        "awk '/getline/' f",
+        "awk -F'|' '{ print $1 }' f",
+        "git -c color.pager=false log",
+        "sed ':a;N;$!ba;s/\\n/ /g' f",
+        "sed -i '1i header' f",
+        "sed -E 's/(e)/E/g' f",
+        "sed '/begin/,/end/ { s/x/y/ }' f",
+    ] {
+        assert!(
+            matches!(parse(cmd), Parsed::Commands(_)),
+            "{cmd}: {:?}",
+            parse(cmd)
+        );
+    }
     for cmd in [
         "awk 'BEGIN{system(\"id\")}'",
         "awk '{ print | \"sh\" }'",

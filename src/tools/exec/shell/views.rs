@@ -138,6 +138,30 @@ pub fn deny_views(command: &str) -> Views {
     views
 }
 
+/// Every simple command the tolerant reading finds, the scripts nested in it included: what a
+/// deny entry is checked against when the strict reading gives up (a deny entry must hold
+/// whether or not the rest of the command can be followed).
+pub fn tolerant_commands(command: &str) -> Vec<Simple> {
+    let mut out = Vec::new();
+    let mut work = vec![(command.to_string(), 0)];
+    let mut scripts = 0;
+    while let Some((script, depth)) = work.pop() {
+        scripts += 1;
+        if scripts > 256 || depth > 8 {
+            break;
+        }
+        let mut lax = Lax {
+            on: true,
+            ..Lax::default()
+        };
+        for simple in split(&script, &mut lax).unwrap_or_default() {
+            out.extend(unwrap(simple, 0, &mut lax).unwrap_or_default());
+        }
+        work.extend(lax.inner.into_iter().map(|s| (s, depth + 1)));
+    }
+    out
+}
+
 /// Code an argument may carry for another program to run: the argument itself when it has
 /// white space, the value after `=` (`core.pager=…`, `--checkpoint-action=exec=…`), what follows
 /// `!` (`:!sh`, git aliases), and quoted strings inside it (`system("…")`, `os.system('…')`).

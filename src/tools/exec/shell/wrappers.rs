@@ -3,6 +3,7 @@
 //! that actually run. Each wrapper's options are read by a function of its own, telling where
 //! the command it runs starts.
 
+use super::options::{Options, Read};
 use super::views::{DANGEROUS_PROGRAMS, Lax};
 use super::{Parsed, Simple, is_assignment, parse, program_name};
 
@@ -38,22 +39,16 @@ pub(super) fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<S
             Some(i) => i,
             None => return Ok(vec![s]),
         },
-        "nice" => skip_nice(&s.argv),
-        "timeout" => skip_timeout(&s.argv),
-        "nohup" | "setsid" | "exec" => skip_flags(&s.argv),
-        "time" => skip_flags(&s.argv),
         "command" => {
-            if s.argv.get(1).is_some_and(|a| a == "-v" || a == "-V") {
+            let read = options(&COMMAND, &s.argv, 1, name, lax)?;
+            if read.given.iter().any(|(o, _)| o == "-v" || o == "-V") {
                 return Ok(vec![s]); // only looks a name up
             }
-            if s.argv.get(1).is_some_and(|a| a == "-p") {
-                2
-            } else {
-                1
-            }
+            read.next
         }
-        "stdbuf" => skip_stdbuf(&s.argv),
-        "xargs" => match skip_xargs(&s.argv, lax) {
+        "nice" if s.argv.get(1).is_some_and(|a| is_legacy_nice(a)) => 2,
+        "timeout" => options(&TIMEOUT, &s.argv, 1, name, lax)?.next + 1, // and the duration
+        "xargs" => match skip_xargs(&s.argv, lax)? {
             Some(i) => i,
             None => {
                 return Ok(vec![Simple {
@@ -63,7 +58,10 @@ pub(super) fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<S
             }
         },
         "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" => return shell_c(s, name, lax),
-        _ => return super::carriers::unwrap_carried(s, depth, lax),
+        _ => match WRAPPERS.iter().find(|(n, _)| *n == name) {
+            Some((_, o)) => options(o, &s.argv, 1, name, lax)?.next,
+            None => return super::carriers::unwrap_carried(s, depth, lax),
+        },
     };
     let inner = rest(skip, &s);
     if inner.argv.is_empty() {
@@ -78,43 +76,186 @@ pub(super) fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<S
     unwrap(inner, depth + 1, lax)
 }
 
+/// Wrappers whose options are read by their table alone, then the command.
+const WRAPPERS: &[(&str, Options)] = &[
+    (
+        "nice",
+        Options {
+            valued: "n",
+            long_valued: &["adjustment"],
+            ..NONE
+        },
+    ),
+    (
+        "nohup",
+        Options {
+            long_flags: &["help", "version"],
+            ..NONE
+        },
+    ),
+    (
+        "setsid",
+        Options {
+            flags: "cfw",
+            long_flags: &["ctty", "fork", "wait"],
+            ..NONE
+        },
+    ),
+    (
+        "exec",
+        Options {
+            flags: "cl",
+            valued: "a",
+            ..NONE
+        },
+    ),
+    (
+        "time",
+        Options {
+            flags: "pvqa",
+            valued: "fo",
+            long_flags: &["portability", "verbose", "quiet", "append"],
+            long_valued: &["format", "output"],
+            ..NONE
+        },
+    ),
+    (
+        "stdbuf",
+        Options {
+            valued: "ioe",
+            long_valued: &["input", "output", "error"],
+            ..NONE
+        },
+    ),
+];
+
+const NONE: Options = Options {
+    flags: "",
+    valued: "",
+    optional: "",
+    long_flags: &[],
+    long_valued: &[],
+};
+
+const COMMAND: Options = Options {
+    flags: "pvV",
+    ..NONE
+};
+
+const TIMEOUT: Options = Options {
+    flags: "v",
+    valued: "sk",
+    long_flags: &["foreground", "preserve-status", "verbose"],
+    long_valued: &["signal", "kill-after"],
+    ..NONE
+};
+
+const ENV: Options = Options {
+    flags: "i0v",
+    valued: "uCS",
+    long_flags: &[
+        "ignore-environment",
+        "null",
+        "debug",
+        "list-signal-handling",
+        "block-signal",
+        "default-signal",
+        "ignore-signal",
+    ],
+    long_valued: &["unset", "chdir", "split-string"],
+    ..NONE
+};
+
+const XARGS: Options = Options {
+    flags: "0oprtx",
+    valued: "adEILnPs",
+    optional: "eil",
+    long_flags: &[
+        "null",
+        "open-tty",
+        "interactive",
+        "no-run-if-empty",
+        "verbose",
+        "exit",
+        "show-limits",
+        "eof",
+        "replace",
+        "max-lines",
+    ],
+    long_valued: &[
+        "arg-file",
+        "delimiter",
+        "max-args",
+        "max-procs",
+        "max-chars",
+        "process-slot-var",
+    ],
+};
+
+/// `name`'s options read by `table`. One the table does not know: strictly, the command
+/// cannot be followed; tolerantly, every word that starts with `-` is taken for a flag.
+fn options(
+    table: &Options,
+    argv: &[String],
+    from: usize,
+    name: &str,
+    lax: &mut Lax,
+) -> Result<Read, String> {
+    match table.read(argv, from) {
+        Ok(read) => Ok(read),
+        Err(why) => {
+            let why = format!("`{name}`: {why}, so what it runs cannot be told");
+            lax.give_up(why.clone())?;
+            lax.hidden.push(why);
+            let next = (from..argv.len())
+                .find(|&i| !argv[i].starts_with('-'))
+                .unwrap_or(argv.len());
+            Ok(Read {
+                next,
+                given: Vec::new(),
+            })
+        }
+    }
+}
+
+/// `nice -5` and `nice --10`: the adjustment as an option of its own (the old form).
+fn is_legacy_nice(a: &str) -> bool {
+    let digits = a.trim_start_matches('-');
+    a.starts_with('-') && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// `env`: where the command starts after its options, its assignments joining the command's
 /// (`s.assignments`). `None` when the answer is `s` itself: plain `env` (it prints the
-/// environment), or `env -S` (its string is read on its own when tolerant).
+/// environment), or `env -S` (its string is read on its own when tolerant). What it takes out
+/// of the environment (`-i`, `-u NAME`) counts as set: goclaw's own settings for git are
+/// variables a command could remove that way.
 fn skip_env(s: &mut Simple, lax: &mut Lax) -> Result<Option<usize>, String> {
-    let mut i = 1;
-    while i < s.argv.len() {
-        let a = &s.argv[i];
-        if a == "-i" || a == "--ignore-environment" || a == "-0" || a == "--null" || a == "-" {
-            i += 1;
-        } else if a == "-u" || a == "--unset" || a == "-C" || a == "--chdir" {
-            i += 2;
-        } else if a.starts_with("--unset=")
-            || a.starts_with("--chdir=")
-            || (a.starts_with("-u") && a.len() > 2)
-        {
-            i += 1;
-        } else if a.starts_with("-S") || a.starts_with("--split-string") {
-            lax.give_up("`env -S` splits a string into a command; not followed")?;
-            let a = a.clone();
-            let text = a
-                .trim_start_matches("--split-string")
-                .trim_start_matches("-S");
-            let text = text.trim_start_matches('=');
-            let mut code = if text.is_empty() {
-                vec![]
-            } else {
-                vec![text.to_string()]
-            };
-            code.extend(s.argv[i + 1..].iter().cloned());
-            lax.inner.push(code.join(" "));
-            return Ok(None);
-        } else if is_assignment(a) {
-            s.assignments.push(a.clone());
-            i += 1;
-        } else {
-            break;
+    let mut from = 1;
+    while s.argv.get(from).is_some_and(|a| a == "-") {
+        s.assignments.push(CLEARED.into());
+        from += 1;
+    }
+    let read = options(&ENV, &s.argv, from, "env", lax)?;
+    for (option, value) in &read.given {
+        match option.as_str() {
+            "-i" | "--ignore-environment" => s.assignments.push(CLEARED.into()),
+            "-u" | "--unset" => s
+                .assignments
+                .push(format!("{}=", value.as_deref().unwrap_or(""))),
+            "-S" | "--split-string" => {
+                lax.give_up("`env -S` splits a string into a command; not followed")?;
+                let mut code: Vec<String> = value.iter().cloned().collect();
+                code.extend(s.argv[read.next..].iter().cloned());
+                lax.inner.push(code.join(" "));
+                return Ok(None);
+            }
+            _ => {}
         }
+    }
+    let mut i = read.next;
+    while i < s.argv.len() && is_assignment(&s.argv[i]) {
+        s.assignments.push(s.argv[i].clone());
+        i += 1;
     }
     if i >= s.argv.len() {
         return Ok(None); // plain `env`: prints the environment
@@ -122,90 +263,17 @@ fn skip_env(s: &mut Simple, lax: &mut Lax) -> Result<Option<usize>, String> {
     Ok(Some(i))
 }
 
-/// `nice`: where the command starts after its options.
-fn skip_nice(argv: &[String]) -> usize {
-    let mut i = 1;
-    while i < argv.len() {
-        let a = &argv[i];
-        if a == "-n" || a == "--adjustment" {
-            i += 2;
-        } else if a.starts_with("--adjustment=")
-            || (a.starts_with('-') && a[1..].chars().all(|c| c.is_ascii_digit()) && a.len() > 1)
-            || (a.starts_with("-n") && a.len() > 2)
-        {
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    i
-}
-
-/// `timeout`: where the command starts after its options and the duration.
-fn skip_timeout(argv: &[String]) -> usize {
-    let mut i = 1;
-    while i < argv.len() {
-        let a = &argv[i];
-        if a == "-s" || a == "--signal" || a == "-k" || a == "--kill-after" {
-            i += 2;
-        } else if a.starts_with('-') && a.len() > 1 {
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    i + 1 // the duration
-}
-
-/// `nohup`, `setsid`, `exec`, `time`: where the command starts after the flags.
-fn skip_flags(argv: &[String]) -> usize {
-    let mut i = 1;
-    while i < argv.len() && argv[i].starts_with('-') {
-        i += 1;
-    }
-    i
-}
-
-/// `stdbuf`: where the command starts after its options (`-o L` or `-oL`).
-fn skip_stdbuf(argv: &[String]) -> usize {
-    let mut i = 1;
-    while i < argv.len() && argv[i].starts_with('-') {
-        let a = &argv[i];
-        i += if a.len() == 2 { 2 } else { 1 };
-    }
-    i
-}
-
-/// Programs that run a script given as an argument.
-const SCRIPT_RUNNERS: &[&str] = &[
-    "sh", "bash", "dash", "zsh", "ksh", "ash", "busybox", "python", "python3", "perl", "ruby",
-    "node", "php", "awk", "gawk", "sed", "eval",
-];
+/// What `env -i` stands for among a command's assignments: every variable cleared, goclaw's
+/// git settings (`GIT_CONFIG_COUNT`, see the exec sandbox's environment) among them.
+const CLEARED: &str = "GIT_CONFIG_COUNT=";
 
 /// `xargs`: where the command starts after its options, `None` when it names none (it runs
 /// `echo`). Tolerantly, a dangerous program taking its arguments from the input is hidden.
-fn skip_xargs(argv: &[String], lax: &mut Lax) -> Option<usize> {
-    let mut i = 1;
-    while i < argv.len() && argv[i].starts_with('-') {
-        let a = &argv[i];
-        let takes_value = matches!(
-            a.as_str(),
-            "-I" | "-n"
-                | "-P"
-                | "-d"
-                | "-L"
-                | "-s"
-                | "-E"
-                | "-a"
-                | "--arg-file"
-                | "--delimiter"
-                | "--max-args"
-                | "--max-procs"
-        );
-        i += if takes_value { 2 } else { 1 };
-    }
+fn skip_xargs(argv: &[String], lax: &mut Lax) -> Result<Option<usize>, String> {
+    let read = options(&XARGS, argv, 1, "xargs", lax)?;
+    let i = read.next;
     if i >= argv.len() {
-        return None;
+        return Ok(None);
     }
     if lax.on && DANGEROUS_PROGRAMS.contains(&program_name(&argv[i])) {
         lax.hidden.push(format!(
@@ -214,18 +282,11 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Option<usize> {
         ));
     }
     // `xargs -I{} sh -c {}`: a script made of its input.
-    let replaced = argv[1..i]
-        .iter()
-        .enumerate()
-        .find_map(|(k, a)| match a.as_str() {
-            "-I" => argv.get(k + 2).cloned(),
-            "-i" | "--replace" => Some("{}".to_string()),
-            _ => a
-                .strip_prefix("-I")
-                .or_else(|| a.strip_prefix("--replace="))
-                .or_else(|| a.strip_prefix("-i"))
-                .map(str::to_string),
-        });
+    let replaced = read.given.iter().find_map(|(o, v)| match o.as_str() {
+        "-I" => v.clone(),
+        "-i" | "--replace" => Some(v.clone().unwrap_or_else(|| "{}".into())),
+        _ => None,
+    });
     if lax.on
         && let Some(token) = replaced.filter(|t| !t.is_empty())
         && argv[i + 1..].iter().any(|a| a.contains(token.as_str()))
@@ -236,8 +297,14 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Option<usize> {
             argv[i]
         ));
     }
-    Some(i)
+    Ok(Some(i))
 }
+
+/// Programs that run a script given as an argument.
+const SCRIPT_RUNNERS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "ash", "busybox", "python", "python3", "perl", "ruby",
+    "node", "php", "awk", "gawk", "sed", "eval",
+];
 
 /// A shell (`name`): `sh -c STRING`, with -c possibly combined (`-lc`, `-ec`), runs the commands
 /// of the string (tolerantly, read on its own); otherwise it runs a script file, or reads its

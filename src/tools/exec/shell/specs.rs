@@ -1,0 +1,343 @@
+//! The carriers whose options come first, then fixed operands, then the command they run (or a
+//! script given to an option): each with its options as its own getopt reads them. A carrier
+//! without a table of its own here (`nsenter`, `unshare`, `valgrind`, …) is followed only when
+//! it is given no option: with one, what it runs cannot be told for sure.
+
+use super::options::Options;
+
+pub(super) struct Spec {
+    pub names: &'static [&'static str],
+    pub options: Options,
+    /// Options whose value is a shell script (`-c CMD`).
+    pub script: &'static [&'static str],
+    /// Operands before the command (`flock FILE`, `chroot DIR`, `taskset MASK`); `usize::MAX`:
+    /// every word is an operand, and only its scripts run (`su USER -c CMD`).
+    pub operands: usize,
+    /// Options after which it runs no command (`taskset -p`, `sudo -e`).
+    pub no_command: &'static [&'static str],
+    /// Without a command it runs a shell that reads its input (`sudo -s`, `su`, `chroot DIR`).
+    pub shell_without_command: bool,
+}
+
+const NONE: Options = Options {
+    flags: "",
+    valued: "",
+    optional: "",
+    long_flags: &[],
+    long_valued: &[],
+};
+
+const fn spec(names: &'static [&'static str], options: Options) -> Spec {
+    Spec {
+        names,
+        options,
+        script: &[],
+        operands: 0,
+        no_command: &[],
+        shell_without_command: false,
+    }
+}
+
+pub(super) const SPECS: &[Spec] = &[
+    Spec {
+        script: &["-c", "--command"],
+        operands: 1,
+        ..spec(
+            &["flock"],
+            Options {
+                flags: "sxunoFhV",
+                valued: "wEc",
+                long_flags: &[
+                    "shared",
+                    "exclusive",
+                    "unlock",
+                    "nonblock",
+                    "close",
+                    "no-fork",
+                    "verbose",
+                ],
+                long_valued: &["timeout", "conflict-exit-code", "command"],
+                ..NONE
+            },
+        )
+    },
+    Spec {
+        operands: 1,
+        shell_without_command: true,
+        ..spec(
+            &["chroot"],
+            Options {
+                long_flags: &["skip-chdir"],
+                long_valued: &["userspec", "groups"],
+                ..NONE
+            },
+        )
+    },
+    Spec {
+        no_command: &["-p", "--pid", "-P", "--pgid", "-u", "--uid"],
+        ..spec(
+            &["ionice"],
+            Options {
+                flags: "t",
+                valued: "cnpPu",
+                long_flags: &["ignore"],
+                long_valued: &["class", "classdata", "pid", "pgid", "uid"],
+                ..NONE
+            },
+        )
+    },
+    Spec {
+        operands: 1,
+        no_command: &["-p", "--pid"],
+        ..spec(
+            &["taskset"],
+            Options {
+                flags: "acp",
+                long_flags: &["all-tasks", "cpu-list", "pid"],
+                ..NONE
+            },
+        )
+    },
+    Spec {
+        operands: 1,
+        no_command: &["-p", "--pid", "-m", "--max"],
+        ..spec(
+            &["chrt"],
+            Options {
+                flags: "abdfiormRvp",
+                valued: "TPD",
+                long_flags: &[
+                    "all-tasks",
+                    "batch",
+                    "deadline",
+                    "fifo",
+                    "idle",
+                    "other",
+                    "rr",
+                    "max",
+                    "reset-on-fork",
+                    "verbose",
+                    "pid",
+                ],
+                long_valued: &["sched-runtime", "sched-period", "sched-deadline"],
+                ..NONE
+            },
+        )
+    },
+    spec(
+        &["setarch", "linux32", "linux64", "i386", "x86_64"],
+        Options {
+            flags: "vRFZLXBISTl3",
+            long_flags: &[
+                "verbose",
+                "addr-no-randomize",
+                "fdpic-funcptrs",
+                "mmap-page-zero",
+                "addr-compat-layout",
+                "read-implies-exec",
+                "32bit",
+                "short-inode",
+                "whole-seconds",
+                "sticky-timeouts",
+                "3gb",
+                "4gb",
+                "uname-2.6",
+                "list",
+                "show",
+            ],
+            ..NONE
+        },
+    ),
+    Spec {
+        no_command: &[
+            "-e",
+            "--edit",
+            "-l",
+            "--list",
+            "-v",
+            "--validate",
+            "-k",
+            "-K",
+        ],
+        shell_without_command: true,
+        ..spec(
+            &["sudo"],
+            Options {
+                flags: "AbEeHiKklnPSsVv",
+                valued: "CDghpRrTtUu",
+                long_flags: &[
+                    "askpass",
+                    "background",
+                    "preserve-env",
+                    "edit",
+                    "set-home",
+                    "login",
+                    "remove-timestamp",
+                    "reset-timestamp",
+                    "list",
+                    "non-interactive",
+                    "preserve-groups",
+                    "stdin",
+                    "shell",
+                    "validate",
+                ],
+                long_valued: &[
+                    "close-from",
+                    "chdir",
+                    "group",
+                    "host",
+                    "prompt",
+                    "chroot",
+                    "role",
+                    "command-timeout",
+                    "type",
+                    "other-user",
+                    "user",
+                ],
+                ..NONE
+            },
+        )
+    },
+    Spec {
+        shell_without_command: true,
+        ..spec(
+            &["doas"],
+            Options {
+                flags: "Lns",
+                valued: "aCu",
+                ..NONE
+            },
+        )
+    },
+    Spec {
+        script: &["-c", "--command", "-C", "--session-command"],
+        operands: usize::MAX,
+        shell_without_command: true,
+        ..spec(
+            &["su", "runuser"],
+            Options {
+                flags: "lmpPfh",
+                valued: "gGsuwcC",
+                long_flags: &["login", "preserve-environment", "pty", "fast"],
+                long_valued: &[
+                    "group",
+                    "supp-group",
+                    "shell",
+                    "user",
+                    "whitelist-environment",
+                    "command",
+                    "session-command",
+                ],
+                ..NONE
+            },
+        )
+    },
+    Spec {
+        script: &["-c", "--command"],
+        operands: usize::MAX,
+        shell_without_command: true,
+        ..spec(
+            &["script"],
+            Options {
+                flags: "aefqhV",
+                valued: "cEIOBTm",
+                optional: "t",
+                long_flags: &["append", "return", "flush", "quiet", "force", "timing"],
+                long_valued: &[
+                    "command",
+                    "echo",
+                    "log-in",
+                    "log-out",
+                    "log-io",
+                    "log-timing",
+                    "logging-format",
+                ],
+            },
+        )
+    },
+    Spec {
+        no_command: &["-p"],
+        ..spec(
+            &["strace"],
+            Options {
+                flags: "cCdDfFhiknNqrRtTvVwxyYzZ",
+                valued: "abeEIoOpPsSuUX",
+                ..NONE
+            },
+        )
+    },
+    Spec {
+        no_command: &["-p"],
+        ..spec(
+            &["ltrace"],
+            Options {
+                flags: "bcCfhiLrStTV",
+                valued: "aAeDFlnopsuwx",
+                ..NONE
+            },
+        )
+    },
+    spec(
+        &["sshpass"],
+        Options {
+            flags: "ehv",
+            valued: "pfdP",
+            ..NONE
+        },
+    ),
+    spec(
+        &["xvfb-run"],
+        Options {
+            flags: "ahl",
+            valued: "nsfep",
+            long_flags: &["auto-servernum", "help", "listen-tcp"],
+            long_valued: &[
+                "server-num",
+                "server-args",
+                "auth-file",
+                "error-file",
+                "xauth-protocol",
+            ],
+            ..NONE
+        },
+    ),
+    Spec {
+        operands: 1,
+        ..spec(&["faketime"], NONE)
+    },
+    // No table: followed only when given no option.
+    spec(
+        &[
+            "busybox",
+            "nsenter",
+            "unshare",
+            "setpriv",
+            "prlimit",
+            "unbuffer",
+            "catchsegv",
+            "dbus-run-session",
+            "dbus-launch",
+            "valgrind",
+            "firejail",
+            "numactl",
+            "torsocks",
+            "proxychains",
+            "proxychains4",
+            "entr",
+            "tsp",
+            "sem",
+            "fakeroot",
+            "proot",
+            "cpulimit",
+            "chpst",
+            "run-one",
+            "timelimit",
+            "daemonize",
+            "start-stop-daemon",
+            "pkexec",
+            "systemd-run",
+            "caffeinate",
+        ],
+        NONE,
+    ),
+];
