@@ -8,6 +8,7 @@
 //! mode asked about, as a hidden program is.
 
 use super::code;
+use super::options::Options;
 use super::specs::{SPECS, Spec};
 use super::views::Lax;
 use super::wrappers::unwrap;
@@ -79,6 +80,12 @@ fn slice(s: &Simple, from: usize, to: usize) -> Simple {
 fn carried(name: &str, argv: &[String]) -> Carried {
     match name {
         "find" => find(argv),
+        "perf" => perf(argv),
+        "gdb" | "lldb" | "cgdb" => opaque(Some(format!("`{name}` runs what it is told"))),
+        _ if name.starts_with("ld-linux") || name.starts_with("ld.so") || name == "ld64.so.2" => {
+            // The dynamic loader runs the program it is given.
+            by_spec(&super::specs::NO_TABLE, name, argv)
+        }
         "watch" => watch(argv),
         "git" => git(argv),
         "tar" | "bsdtar" => tar(argv),
@@ -88,8 +95,8 @@ fn carried(name: &str, argv: &[String]) -> Carried {
             &["-e", "--rsh"],
         ),
         "man" => scripts_of(
-            &option_values(argv, "CMPLmSeRprE", &["pager"], false),
-            &["-P", "--pager"],
+            &option_values(argv, "CMPLmSeRprEH", &["pager", "html"], false),
+            &["-P", "--pager", "-H", "--html"],
         ),
         "make" | "gmake" => opaque(code::make(argv)),
         "awk" | "gawk" | "mawk" | "nawk" => opaque(code::awk(argv)),
@@ -210,8 +217,19 @@ fn option_values(
     long_valued: &[&str],
     stop_at_operand: bool,
 ) -> Vec<(String, String)> {
+    option_values_from(argv, 1, valued, long_valued, stop_at_operand).0
+}
+
+/// [`option_values`] from `argv[from]`, and where it stopped (the operand it stopped at).
+fn option_values_from(
+    argv: &[String],
+    from: usize,
+    valued: &str,
+    long_valued: &[&str],
+    stop_at_operand: bool,
+) -> (Vec<(String, String)>, usize) {
     let mut out = Vec::new();
-    let mut i = 1;
+    let mut i = from;
     while i < argv.len() {
         let a = argv[i].as_str();
         i += 1;
@@ -239,7 +257,7 @@ fn option_values(
         }
         let Some(cluster) = a.strip_prefix('-').filter(|c| !c.is_empty()) else {
             if stop_at_operand {
-                break;
+                return (out, i - 1);
             }
             continue;
         };
@@ -257,7 +275,8 @@ fn option_values(
             }
         }
     }
-    out
+    let end = i.min(argv.len());
+    (out, end)
 }
 
 /// The values of `options` among `values`, as scripts.
@@ -343,25 +362,74 @@ fn find(argv: &[String]) -> Carried {
     out
 }
 
+/// `perf stat|record|trace|… CMD`: the command after the subcommand (with options it is not
+/// followed: perf's are many).
+fn perf(argv: &[String]) -> Carried {
+    let runs = matches!(
+        argv.get(1).map(String::as_str),
+        Some(
+            "stat"
+                | "record"
+                | "trace"
+                | "mem"
+                | "c2c"
+                | "kmem"
+                | "kvm"
+                | "lock"
+                | "sched"
+                | "ftrace"
+                | "timechart"
+                | "top"
+        )
+    );
+    match argv.get(2) {
+        _ if !runs => Carried::default(),
+        Some(a) if a.starts_with('-') => opaque(Some(format!(
+            "`perf {}`: its options are not followed, so what it runs cannot be told",
+            argv[1]
+        ))),
+        Some(_) => Carried {
+            words: vec![(2, argv.len())],
+            ..Carried::default()
+        },
+        None => Carried::default(),
+    }
+}
+
 /// `watch`: its words, joined, are a script (`-x`: a command).
 fn watch(argv: &[String]) -> Carried {
+    const WATCH: Options = Options {
+        flags: "bcCegprtwxhv",
+        valued: "nq",
+        optional: "d",
+        long_flags: &[
+            "beep",
+            "color",
+            "no-color",
+            "differences",
+            "errexit",
+            "chgexit",
+            "precise",
+            "no-rerun",
+            "no-title",
+            "no-wrap",
+            "exec",
+            "help",
+            "version",
+        ],
+        long_valued: &["interval", "equexit"],
+    };
+    let read = match WATCH.read(argv, 1) {
+        Ok(read) => read,
+        Err(why) => return opaque(Some(format!("`watch`: {why}"))),
+    };
+    let exec = read.given.iter().any(|(o, _)| o == "-x" || o == "--exec");
     let mut out = Carried::default();
-    let mut i = 1;
-    let mut exec = false;
-    while i < argv.len() && argv[i].starts_with('-') {
-        let a = argv[i].as_str();
-        exec |= a == "-x" || a == "--exec";
-        i += if matches!(a, "-n" | "--interval" | "-q" | "--equexit") {
-            2
-        } else {
-            1
-        };
-    }
-    if i < argv.len() {
+    if read.next < argv.len() {
         if exec {
-            out.words.push((i, argv.len()));
+            out.words.push((read.next, argv.len()));
         } else {
-            out.scripts.push(argv[i..].join(" "));
+            out.scripts.push(argv[read.next..].join(" "));
         }
     }
     out
@@ -449,7 +517,82 @@ fn git(argv: &[String]) -> Carried {
             out.scripts.push(value.to_string());
         }
     }
+    if let Some(sub) = argv.get(i..).filter(|sub| !sub.is_empty()) {
+        let more = git_subcommand(sub);
+        out.scripts.extend(more.scripts);
+        out.words
+            .extend(more.words.into_iter().map(|(a, b)| (a + i, b + i)));
+        out.opaque = out.opaque.or(more.opaque);
+    }
     out
+}
+
+/// What a git subcommand runs (`sub[0]` is its name): `rebase -x CMD`, `difftool -x CMD`,
+/// `clone -u CMD` and the other transports' `--upload-pack`/`--receive-pack`/`--exec`, `bisect
+/// run CMD…`, `submodule foreach CMD`, a `config` value git will run; `grep -O`
+/// and `filter-branch` are not followed.
+fn git_subcommand(sub: &[String]) -> Carried {
+    let scripts = |valued: &str, long: &[&str], options: &[&str]| {
+        scripts_of(&option_values(sub, valued, long, false), options)
+    };
+    match sub[0].as_str() {
+        "rebase" => scripts("x", &["exec"], &["-x", "--exec"]),
+        "difftool" => scripts("x", &["extcmd"], &["-x", "--extcmd"]),
+        "clone" | "fetch" | "pull" | "push" | "ls-remote" | "archive" | "remote" => scripts(
+            "u",
+            &["upload-pack", "receive-pack", "exec"],
+            &["-u", "--upload-pack", "--receive-pack", "--exec"],
+        ),
+        "bisect" if sub.get(1).is_some_and(|a| a == "run") => Carried {
+            words: vec![(2, sub.len())],
+            ..Carried::default()
+        },
+        "submodule" => match sub.iter().position(|a| a == "foreach") {
+            Some(k) => {
+                let from = k
+                    + 1
+                    + sub[k + 1..]
+                        .iter()
+                        .take_while(|a| a.starts_with('-'))
+                        .count();
+                Carried {
+                    scripts: vec![sub[from.min(sub.len())..].join(" ")],
+                    ..Carried::default()
+                }
+            }
+            None => Carried::default(),
+        },
+        "grep"
+            if sub
+                .iter()
+                .any(|a| a.starts_with("-O") || a.starts_with("--open-files")) =>
+        {
+            opaque(Some("`git grep -O` runs a pager it names".into()))
+        }
+        "filter-branch" => opaque(Some("`git filter-branch` runs its filters".into())),
+        "config" => git_config(sub),
+        _ => Carried::default(),
+    }
+}
+
+/// `git config [set] KEY VALUE`: a value git will run, as `-c` would give it.
+fn git_config(sub: &[String]) -> Carried {
+    let mut operands: Vec<&str> = sub[1..]
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if operands.first() == Some(&"set") {
+        operands.remove(0);
+    }
+    match operands.as_slice() {
+        [key, value, ..] => git(&[
+            "git".to_string(),
+            "-c".to_string(),
+            format!("{key}={value}"),
+        ]),
+        _ => Carried::default(),
+    }
 }
 
 fn is_git_boolean(value: &str) -> bool {
@@ -469,7 +612,13 @@ fn ssh(name: &str, argv: &[String]) -> Carried {
         _ => "BbcDEeFIiJLlmOoPpQRSWw",
     };
     let mut out = Carried::default();
-    for (option, value) in option_values(argv, valued, &[], true) {
+    // ssh reads its options again after the destination (`ssh host -o ProxyCommand=…`); what
+    // follows them is the remote command.
+    let (mut values, host) = option_values_from(argv, 1, valued, &[], true);
+    if name == "ssh" && host < argv.len() {
+        values.extend(option_values_from(argv, host + 1, valued, &[], true).0);
+    }
+    for (option, value) in values {
         match option.as_str() {
             "-o" => {
                 let (key, value) = value

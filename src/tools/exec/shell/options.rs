@@ -28,6 +28,15 @@ pub(super) struct Read {
 }
 
 impl Options {
+    /// No option at all: a table to build others on (`..Options::NONE`).
+    pub(super) const NONE: Options = Options {
+        flags: "",
+        valued: "",
+        optional: "",
+        long_flags: &[],
+        long_valued: &[],
+    };
+
     /// Reads the options of `argv` from `from`; `Ok` says where the operands start. `--` ends
     /// the options; so does the first word that is not one (`-` is an operand).
     pub(super) fn read(&self, argv: &[String], from: usize) -> Result<Read, String> {
@@ -134,21 +143,7 @@ mod tests {
         words.iter().map(|s| s.to_string()).collect()
     }
 
-    const FLOCK: Options = Options {
-        flags: "sxunoFhV",
-        valued: "wEc",
-        optional: "",
-        long_flags: &[
-            "shared",
-            "exclusive",
-            "unlock",
-            "nonblock",
-            "close",
-            "no-fork",
-            "verbose",
-        ],
-        long_valued: &["timeout", "conflict-exit-code", "command"],
-    };
+    const FLOCK: Options = super::super::specs::SPECS[0].options;
 
     #[test]
     fn clusters_values_abbreviations_and_the_end_of_options() {

@@ -19,13 +19,7 @@ pub(super) struct Spec {
     pub shell_without_command: bool,
 }
 
-const NONE: Options = Options {
-    flags: "",
-    valued: "",
-    optional: "",
-    long_flags: &[],
-    long_valued: &[],
-};
+const NONE: Options = Options::NONE;
 
 const fn spec(names: &'static [&'static str], options: Options) -> Spec {
     Spec {
@@ -38,6 +32,9 @@ const fn spec(names: &'static [&'static str], options: Options) -> Spec {
     }
 }
 
+/// A carrier without a table of its own: followed only when given no option.
+pub(super) const NO_TABLE: Spec = spec(&[], NONE);
+
 pub(super) const SPECS: &[Spec] = &[
     Spec {
         script: &["-c", "--command"],
@@ -45,7 +42,7 @@ pub(super) const SPECS: &[Spec] = &[
         ..spec(
             &["flock"],
             Options {
-                flags: "sxunoFhV",
+                flags: "sexunoFhV",
                 valued: "wEc",
                 long_flags: &[
                     "shared",
@@ -256,13 +253,60 @@ pub(super) const SPECS: &[Spec] = &[
         )
     },
     Spec {
-        no_command: &["-p"],
+        no_command: &["-p", "--attach"],
         ..spec(
             &["strace"],
             Options {
                 flags: "cCdDfFhiknNqrRtTvVwxyYzZ",
                 valued: "abeEIoOpPsSuUX",
-                ..NONE
+                optional: "",
+                long_flags: &[
+                    "follow-forks",
+                    "output-separately",
+                    "summary-only",
+                    "summary",
+                    "summary-wall-clock",
+                    "verbose",
+                    "quiet",
+                    "no-abbrev",
+                    "daemonize",
+                    "relative-timestamps",
+                    "absolute-timestamps",
+                    "syscall-times",
+                    "decode-fds",
+                    "decode-pids",
+                    "instruction-pointer",
+                    "stack-trace",
+                    "seccomp-bpf",
+                    "kill-on-exit",
+                    "successful-only",
+                    "failed-only",
+                    "timestamps",
+                    "help",
+                    "version",
+                ],
+                long_valued: &[
+                    "output",
+                    "trace",
+                    "trace-path",
+                    "signal",
+                    "status",
+                    "string-limit",
+                    "attach",
+                    "user",
+                    "env",
+                    "columns",
+                    "abbrev",
+                    "raw",
+                    "read",
+                    "write",
+                    "inject",
+                    "fault",
+                    "summary-sort-by",
+                    "summary-columns",
+                    "const-print-style",
+                    "argv0",
+                ],
             },
         )
     },
@@ -337,6 +381,16 @@ pub(super) const SPECS: &[Spec] = &[
             "pkexec",
             "systemd-run",
             "caffeinate",
+            "ssh-agent",
+            "systemd-inhibit",
+            "runcon",
+            "chronic",
+            "ifne",
+            "lckdo",
+            "with-lock-ex",
+            "flatpak-spawn",
+            "bwrap",
+            "newgrp",
         ],
         NONE,
     ),

@@ -87,6 +87,11 @@ pub fn deny_views(command: &str) -> Views {
                 {
                     views.hidden.push(why);
                 }
+                work.extend(
+                    carried_by_variables(&s)
+                        .into_iter()
+                        .map(|c| (c, depth + 1, judged)),
+                );
                 if depth < 3 {
                     work.extend(
                         s.argv
@@ -155,11 +160,62 @@ pub fn tolerant_commands(command: &str) -> Vec<Simple> {
             ..Lax::default()
         };
         for simple in split(&script, &mut lax).unwrap_or_default() {
-            out.extend(unwrap(simple, 0, &mut lax).unwrap_or_default());
+            for s in unwrap(simple, 0, &mut lax).unwrap_or_default() {
+                work.extend(carried_by_variables(&s).into_iter().map(|c| (c, depth + 1)));
+                out.push(s);
+            }
         }
         work.extend(lax.inner.into_iter().map(|s| (s, depth + 1)));
     }
     out
+}
+
+/// What a command's assignments give a program to run: a command (`PAGER=…`, `GIT_SSH_COMMAND=…`,
+/// LESSOPEN's `|…`), or options of the program that may name one (`TAR_OPTIONS=--to-command=…`
+/// is read as `tar --to-command=…`).
+fn carried_by_variables(s: &Simple) -> Vec<String> {
+    const COMMANDS: &[&str] = &[
+        "PAGER",
+        "MANPAGER",
+        "GIT_PAGER",
+        "EDITOR",
+        "VISUAL",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_SSH_COMMAND",
+        "GIT_SSH",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "BROWSER",
+        "RSYNC_RSH",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "PROMPT_COMMAND",
+        "SHELL",
+    ];
+    const OPTIONS: &[(&str, &str)] = &[
+        ("TAR_OPTIONS", "tar"),
+        ("MANOPT", "man"),
+        ("GZIP", "gzip"),
+        ("XZ_OPT", "xz"),
+    ];
+    s.assignments
+        .iter()
+        .filter_map(|a| a.split_once('='))
+        .filter_map(|(name, value)| {
+            if COMMANDS.contains(&name) {
+                Some(value.trim_start_matches('|').to_string())
+            } else {
+                OPTIONS
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, program)| format!("{program} {value}"))
+            }
+        })
+        .filter(|c| !c.trim().is_empty())
+        .collect()
 }
 
 /// Code an argument may carry for another program to run: the argument itself when it has

@@ -46,7 +46,12 @@ pub(super) fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<S
             }
             read.next
         }
-        "nice" if s.argv.get(1).is_some_and(|a| is_legacy_nice(a)) => 2,
+        "nice" => {
+            // `nice -5 -n 3 CMD`: old-style adjustments, then its options as usual.
+            let from = 1 + s.argv[1..].iter().take_while(|a| is_legacy_nice(a)).count();
+            options(&NICE, &s.argv, from, name, lax)?.next
+        }
+        "builtin" => 1,
         "timeout" => options(&TIMEOUT, &s.argv, 1, name, lax)?.next + 1, // and the duration
         "xargs" => match skip_xargs(&s.argv, lax)? {
             Some(i) => i,
@@ -78,14 +83,6 @@ pub(super) fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<S
 
 /// Wrappers whose options are read by their table alone, then the command.
 const WRAPPERS: &[(&str, Options)] = &[
-    (
-        "nice",
-        Options {
-            valued: "n",
-            long_valued: &["adjustment"],
-            ..NONE
-        },
-    ),
     (
         "nohup",
         Options {
@@ -129,12 +126,12 @@ const WRAPPERS: &[(&str, Options)] = &[
     ),
 ];
 
-const NONE: Options = Options {
-    flags: "",
-    valued: "",
-    optional: "",
-    long_flags: &[],
-    long_valued: &[],
+const NONE: Options = Options::NONE;
+
+const NICE: Options = Options {
+    valued: "n",
+    long_valued: &["adjustment"],
+    ..NONE
 };
 
 const COMMAND: Options = Options {
@@ -310,23 +307,34 @@ const SCRIPT_RUNNERS: &[&str] = &[
 /// of the string (tolerantly, read on its own); otherwise it runs a script file, or reads its
 /// commands from standard input.
 fn shell_c(s: Simple, name: &str, lax: &mut Lax) -> Result<Vec<Simple>, String> {
+    // A shell reads every option before its first operand, `-c` among them, in clusters, with
+    // `-` or `+` (`+x`, `+O extglob`); `-o`/`-O` and `--rcfile`/`--init-file` take the next
+    // word. With `-c` its first operand is the script (`bash -O extglob -c CMD`, `sh -c -x
+    // CMD`, `bash -c -- CMD`).
     let mut i = 1;
-    let mut script = None;
-    while i < s.argv.len() && s.argv[i].starts_with('-') {
-        let a = &s.argv[i];
-        if a == "-o" || a == "+o" {
-            i += 2;
-            continue;
-        }
-        if !a.starts_with("--") && a.contains('c') {
-            script = s.argv.get(i + 1).cloned();
-            if lax.on && s.expanded.contains(&(i + 1)) {
-                lax.hidden
-                    .push(format!("the script of `{name} -c` comes from an expansion"));
-            }
+    let mut dash_c = false;
+    while let Some(a) = s.argv.get(i) {
+        i += 1;
+        if a == "--" || a == "-" {
             break;
         }
-        i += 1;
+        if let Some(long) = a.strip_prefix("--") {
+            if matches!(long, "rcfile" | "init-file") {
+                i += 1;
+            }
+            continue;
+        }
+        let Some(cluster) = a.strip_prefix(['-', '+']).filter(|c| !c.is_empty()) else {
+            i -= 1;
+            break;
+        };
+        dash_c |= a.starts_with('-') && cluster.contains('c');
+        i += cluster.chars().filter(|c| matches!(c, 'o' | 'O')).count();
+    }
+    let script = dash_c.then(|| s.argv.get(i).cloned()).flatten();
+    if dash_c && lax.on && s.expanded.contains(&i) {
+        lax.hidden
+            .push(format!("the script of `{name} -c` comes from an expansion"));
     }
     match script {
         Some(text) if lax.on => {
@@ -337,7 +345,7 @@ fn shell_c(s: Simple, name: &str, lax: &mut Lax) -> Result<Vec<Simple>, String> 
             Parsed::Commands(v) => Ok(v),
             Parsed::Opaque(r) => Err(format!("inside `{name} -c`: {r}")),
         },
-        None if s.argv.len() > i => Ok(vec![s]), // runs a script file: the shell is the program
+        None if !dash_c && s.argv.len() > i => Ok(vec![s]), // runs a script file: the shell is the program
         None => {
             let why = format!("`{name}` reading commands from standard input is not followed");
             lax.give_up(why.clone())?;
