@@ -272,8 +272,19 @@ pub fn subject(
                     None => resolve_program(first, cwd),
                 };
                 if first == "cd" {
-                    dir = match (s.argv.get(1), &dir) {
-                        (Some(to), Some(d)) if !s.expanded.contains(&1) && to != "-" => {
+                    // Its options first (`cd -P DIR`); anything else leaves it unknown.
+                    let at = 1 + s.argv[1..]
+                        .iter()
+                        .take_while(|a| matches!(a.as_str(), "-P" | "-L" | "-e" | "-@" | "--"))
+                        .count();
+                    let operands = s.argv.len() - at;
+                    dir = match (s.argv.get(at), &dir) {
+                        (Some(to), Some(d))
+                            if !s.expanded.contains(&at)
+                                && to != "-"
+                                && !to.starts_with('-')
+                                && operands == 1 =>
+                        {
                             Some(d.join(to))
                         }
                         (None, _) => std::env::var_os("HOME").map(Into::into),

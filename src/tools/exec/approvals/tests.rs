@@ -196,6 +196,55 @@ fn options_are_read_as_their_programs_read_them() {
     }
 }
 
+/// helper-32: where sh (dash), which runs the command, reads it otherwise than the reader, and
+/// more programs that run what they are given.
+#[test]
+fn what_sh_runs_is_what_is_judged() {
+    let entries = vec![entry(1, "whoami", &[], "deny")];
+    let subject = |cmd: &str| {
+        let mut s = subj(cmd);
+        s.hidden = crate::tools::exec::shell::deny_views(cmd)
+            .hidden
+            .first()
+            .cloned();
+        s
+    };
+    for cmd in [
+        "echo $'\\' ; whoami # '",
+        "echo &>/dev/null whoami 1>&2",
+        "echo $(( $(whoami|wc -c) ))",
+        "cat <<E\n'\nE\nwhoami",
+        "strace -f -o '|whoami' true",
+        "zip -q -T -TT 'whoami #' z.zip f",
+        "cd -P /usr/bin && ./whoami",
+        "rbash -c whoami",
+        "GIT_CONFIG_PARAMETERS=\"'alias.x'='!whoami'\" git x",
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!whoami' git x",
+    ] {
+        for mode in [ApprovalMode::Ask, ApprovalMode::Allow] {
+            let d = decide(mode, &subject(cmd), &entries);
+            assert!(matches!(d, Decision::Deny(_)), "{cmd} in {mode:?}: {d:?}");
+        }
+    }
+    for cmd in [
+        "echo \"${x+\"'\"}\" ; whoami # '",
+        "echo $(case x in x) whoami;; esac)",
+        "printf '1e whoami\\n' | sed -f - f",
+        "printf 'BEGIN{system(\"whoami\")}' | awk -f /dev/./stdin",
+        "printf 'all:\\n\\twhoami\\n' | make -f-",
+        "make all '.SHELLFLAGS=-c whoami #'",
+        "echo whoami | xargs nice",
+        "echo whoami | xargs -I% find . -maxdepth 0 -exec % \\;",
+        "sqlite3 :memory: '.shell whoami'",
+        "printf 'r${x}m -rf v' | sh /dev/./stdin",
+    ] {
+        for mode in [ApprovalMode::Ask, ApprovalMode::Allow] {
+            let d = decide(mode, &subject(cmd), &entries);
+            assert!(!matches!(d, Decision::Allow(_)), "{cmd} in {mode:?}: {d:?}");
+        }
+    }
+}
+
 #[test]
 fn wrappers_quoting_and_subshells_do_not_smuggle() {
     let entries = vec![

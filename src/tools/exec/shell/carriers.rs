@@ -99,6 +99,30 @@ fn carried(name: &str, argv: &[String]) -> Carried {
             &["-P", "--pager", "-H", "--html"],
         ),
         "make" | "gmake" => opaque(code::make(argv)),
+        "zip" => Carried {
+            // `-TT CMD` tests the archive with a command of its choice.
+            scripts: argv
+                .windows(2)
+                .filter(|w| w[0] == "-TT" || w[0] == "--unzip-command")
+                .map(|w| w[1].clone())
+                .chain(
+                    argv.iter()
+                        .filter_map(|a| a.strip_prefix("--unzip-command=").map(str::to_string)),
+                )
+                .collect(),
+            ..Carried::default()
+        },
+        "sqlite3" | "psql" | "mysql" | "mariadb" => opaque(
+            argv[1..]
+                .iter()
+                .any(|a| {
+                    a.contains(".shell")
+                        || a.contains(".system")
+                        || a.contains("\\!")
+                        || a.contains("system ")
+                })
+                .then(|| format!("`{name}` given a command that runs a program")),
+        ),
         "awk" | "gawk" | "mawk" | "nawk" => opaque(code::awk(argv)),
         "sed" | "gsed" => opaque(code::sed(argv)),
         "vi" | "vim" | "nvim" | "ex" | "view" | "vimdiff" => opaque(code::vim(argv)),
@@ -144,6 +168,12 @@ fn by_spec(spec: &Spec, name: &str, argv: &[String]) -> Carried {
             && let Some(script) = value
         {
             out.scripts.push(script.clone());
+        }
+        // strace's and ltrace's `-o |CMD` (or `!CMD`) pipe their output into a command.
+        if matches!(option.as_str(), "-o" | "--output")
+            && let Some(piped) = value.as_deref().and_then(|v| v.strip_prefix(['|', '!']))
+        {
+            out.scripts.push(piped.to_string());
         }
     }
     if read

@@ -4,16 +4,22 @@
 //! doubt makes it opaque.
 
 use super::options::Options;
+use super::views::reads_stdin;
 
 /// `make --eval TEXT` and a makefile read from the input run recipes the command line holds.
 pub(super) fn make(argv: &[String]) -> Option<String> {
     let mut opaque = None;
     for (i, a) in argv.iter().enumerate().skip(1) {
-        let stdin = matches!(a.as_str(), "-f" | "--file" | "--makefile")
-            && argv
-                .get(i + 1)
-                .is_some_and(|f| matches!(f.as_str(), "-" | "/dev/stdin"));
-        if stdin || a.starts_with("--eval") || a == "-E" || a.starts_with("SHELL=") {
+        // A makefile read from standard input: `-f -`, `-f-`, `--file=-`, `-f /dev/./stdin`.
+        let attached = a
+            .strip_prefix("--file=")
+            .or_else(|| a.strip_prefix("--makefile="))
+            .or_else(|| a.strip_prefix("-f").filter(|v| !v.is_empty()));
+        let stdin = attached.is_some_and(reads_stdin)
+            || (matches!(a.as_str(), "-f" | "--file" | "--makefile")
+                && argv.get(i + 1).is_some_and(|f| reads_stdin(f)));
+        let shell = a.starts_with("SHELL=") || a.starts_with(".SHELLFLAGS=");
+        if stdin || a.starts_with("--eval") || a == "-E" || shell {
             opaque = Some(format!("`make {a}` runs recipes the reader cannot follow"));
         }
     }
@@ -74,6 +80,12 @@ pub(super) fn awk(argv: &[String]) -> Option<String> {
             "-f" | "--file" | "-E" | "--exec" | "-i" | "--include"
         )
     });
+    if read.given.iter().any(|(o, v)| {
+        matches!(o.as_str(), "-f" | "--file" | "-E" | "--exec")
+            && v.as_deref().is_some_and(reads_stdin)
+    }) {
+        return Some("an awk program read from standard input".into());
+    }
     if !from_file && programs.is_empty() {
         programs.extend(argv.get(read.next).cloned());
     }
@@ -150,6 +162,11 @@ pub(super) fn sed(argv: &[String]) -> Option<String> {
         .given
         .iter()
         .any(|(o, _)| matches!(o.as_str(), "-f" | "--file"));
+    if read.given.iter().any(|(o, v)| {
+        matches!(o.as_str(), "-f" | "--file") && v.as_deref().is_some_and(reads_stdin)
+    }) {
+        return Some("a sed script read from standard input".into());
+    }
     if scripts.is_empty() && !from_file {
         scripts.extend(argv.get(read.next).cloned());
     }

@@ -133,9 +133,45 @@ struct Lexer<'a> {
     redirects: Vec<String>,
     commands: Vec<Simple>,
     lax: &'a mut Lax,
+    /// Here-documents whose bodies start at the next line: delimiter, and whether `<<-`.
+    heredocs: Vec<(String, bool)>,
 }
 
 impl Lexer<'_> {
+    /// At the end of a line, the bodies of the here-documents it opened: each read as a script
+    /// of its own (a shell may run it: `sh <<E`), then passed over, so a quote in a body
+    /// never swallows the commands after it.
+    fn heredoc_bodies(&mut self) {
+        for (delimiter, strip_tabs) in std::mem::take(&mut self.heredocs) {
+            let mut body = String::new();
+            let mut at = self.i + 1;
+            loop {
+                if at >= self.chars.len() {
+                    break;
+                }
+                let end = self.chars[at..]
+                    .iter()
+                    .position(|&c| c == '\n')
+                    .map_or(self.chars.len(), |p| at + p);
+                let line: String = self.chars[at..end].iter().collect();
+                let text = if strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    &line
+                };
+                at = end;
+                if text == delimiter {
+                    break;
+                }
+                body.push_str(text);
+                body.push('\n');
+                at += 1;
+            }
+            self.lax.inner.push(body);
+            self.i = at.min(self.chars.len());
+        }
+    }
+
     /// Ends the word being built: a redirection's target if one is awaited, else a word.
     fn finish_word(&mut self) {
         if self.w.started {
@@ -180,6 +216,9 @@ impl Lexer<'_> {
                 self.finish_word();
                 self.targetless_redirection()?;
                 self.end_command(";")?;
+                if c == '\n' && !self.heredocs.is_empty() {
+                    self.heredoc_bodies();
+                }
             }
             '&' | '|' => return self.control(c),
             '<' | '>' => return self.redirection(c),
@@ -207,7 +246,7 @@ impl Lexer<'_> {
             }
             '"' => self.double_quote()?,
             '$' if self.chars.get(self.i + 1) == Some(&'\'') => {
-                self.ansi_c_quote();
+                self.ansi_c_quote()?;
                 return Ok(false);
             }
             '$' => self.i = dollar(&self.chars, self.i, &mut self.w, self.lax)?,
@@ -238,6 +277,9 @@ impl Lexer<'_> {
     fn control(&mut self, c: char) -> Result<bool, String> {
         // `&>` and `>&` are redirections; `|&`, `||`, `&&`, `|` and `&` separate commands.
         if c == '&' && self.chars.get(self.i + 1) == Some(&'>') {
+            self.lax.give_up(
+                "`&>` is a redirection to bash and a command sent to the background to sh (dash), which runs it",
+            )?;
             self.finish_word();
             self.i += 2;
             if self.chars.get(self.i) == Some(&'>') {
@@ -277,12 +319,34 @@ impl Lexer<'_> {
         let next = self.chars.get(self.i + 1).copied();
         if c == '<' && next == Some('<') {
             self.lax.give_up("here-documents are not followed")?;
-            // The body is read as commands: more to check, never less.
             self.i += 2;
-            while matches!(self.chars.get(self.i), Some('<' | '-')) {
+            // `<<<` is a here-string: its word is data.
+            if self.chars.get(self.i) == Some(&'<') {
+                self.i += 1;
+                self.redirect_next = true;
+                return Ok(false);
+            }
+            let strip_tabs = self.chars.get(self.i) == Some(&'-');
+            if strip_tabs {
                 self.i += 1;
             }
-            self.redirect_next = true;
+            while matches!(self.chars.get(self.i), Some(' ' | '\t')) {
+                self.i += 1;
+            }
+            // The delimiter, its quotes removed (quoted or not, the body is read as commands:
+            // more to check, never less).
+            let mut delimiter = String::new();
+            while let Some(&d) = self.chars.get(self.i) {
+                if d.is_whitespace() || matches!(d, ';' | '&' | '|' | '<' | '>' | '(' | ')') {
+                    break;
+                }
+                if !matches!(d, '\'' | '"' | '\\') {
+                    delimiter.push(d);
+                }
+                self.i += 1;
+            }
+            self.redirects.push(delimiter.clone());
+            self.heredocs.push((delimiter, strip_tabs));
             return Ok(false);
         }
         if next == Some('(') {
@@ -394,17 +458,30 @@ impl Lexer<'_> {
 
     /// `$'…'` at `i`: bash decodes it, dash does not; the word is not what it looks like. `i`
     /// goes past the closing quote.
-    fn ansi_c_quote(&mut self) {
+    fn ansi_c_quote(&mut self) -> Result<(), String> {
+        self.lax.give_up(
+            "`$'…'` is read one way by sh (dash), which runs the command, and another by bash",
+        )?;
         let (text, close) = ansi_c(&self.chars, self.i + 1);
         self.w.text.push_str(&text);
         self.w.started = true;
         self.w.expanded = true;
         self.i = close + 1;
+        Ok(())
     }
 }
 
 /// Simple commands as the shell groups them (no unwrapping).
 pub(super) fn split(command: &str, lax: &mut Lax) -> Result<Vec<Simple>, String> {
+    // Where sh (dash), which runs the command, reads it otherwise than bash, its reading is
+    // checked too: `$'…'` is `$` and a quoted string, `&>` is `&` then `>`.
+    if lax.on {
+        for (bash, dash) in [("$'", "'"), ("&>", "& >")] {
+            if command.contains(bash) {
+                lax.inner.push(command.replace(bash, dash));
+            }
+        }
+    }
     let mut lexer = Lexer {
         chars: command.chars().collect(),
         i: 0,
@@ -414,6 +491,7 @@ pub(super) fn split(command: &str, lax: &mut Lax) -> Result<Vec<Simple>, String>
         redirects: Vec::new(),
         commands: Vec::new(),
         lax,
+        heredocs: Vec::new(),
     };
     while lexer.i < lexer.chars.len() {
         let c = lexer.chars[lexer.i];
@@ -441,8 +519,18 @@ fn substitution(chars: &[char], from: usize, close: char, w: &mut Word, lax: &mu
             .position(|&c| c == close)
             .map_or(chars.len(), |p| from + p)
     };
-    lax.inner
-        .push(chars[from..end.min(chars.len())].iter().collect());
+    let inner: String = chars[from..end.min(chars.len())].iter().collect();
+    // `case … in x) …` inside `$(…)`: its `)` ends nothing, so where the substitution ends is
+    // not known here.
+    if close == ')'
+        && inner
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == "case")
+    {
+        lax.hidden
+            .push("`case` inside `$(…)` is not followed".into());
+    }
+    lax.inner.push(inner);
     w.text.push_str("__substitution__");
     w.started = true;
     w.expanded = true;
@@ -458,17 +546,42 @@ fn dollar(chars: &[char], i: usize, w: &mut Word, lax: &mut Lax) -> Result<usize
         Some('(') => {
             lax.give_up("command substitution is not followed")?;
             if chars.get(i + 2) == Some(&'(') {
-                // Arithmetic: no command in it, but its value is not known.
+                // Arithmetic: its value is not known, and what it substitutes runs
+                // (`$(( $(cmd | wc -c) ))`), so it is read on its own when tolerant.
                 let end = matching(chars, i + 3, '(', ')');
+                lax.inner.push(
+                    chars[(i + 3).min(end)..end.min(chars.len())]
+                        .iter()
+                        .collect(),
+                );
                 w.text.push_str("__arithmetic__");
                 w.expanded = true;
                 return Ok((end + 1).min(chars.len()));
             }
             Ok(substitution(chars, i + 2, ')', w, lax))
         }
+        Some('{') => {
+            // Quotes or substitutions inside `${…}` nest in sh: not followed
+            // (`"${x+"'"}"` is one word there).
+            let close = chars[i + 2..]
+                .iter()
+                .position(|&c| c == '}')
+                .map_or(chars.len(), |p| i + 2 + p);
+            if chars[i + 2..close]
+                .iter()
+                .any(|c| matches!(c, '"' | '\'' | '`' | '$'))
+            {
+                let why = "quotes or substitutions inside `${…}` are not followed";
+                lax.give_up(why)?;
+                lax.hidden.push(why.into());
+            }
+            w.expanded = true;
+            w.text.push('$');
+            Ok(i)
+        }
         Some(c)
             if c.is_ascii_alphanumeric()
-                || matches!(c, '_' | '{' | '?' | '@' | '*' | '#' | '!' | '$' | '-') =>
+                || matches!(c, '_' | '?' | '@' | '*' | '#' | '!' | '$' | '-') =>
         {
             w.expanded = true;
             w.text.push('$');

@@ -175,6 +175,7 @@ pub fn tolerant_commands(command: &str) -> Vec<Simple> {
 /// is read as `tar --to-command=…`).
 fn carried_by_variables(s: &Simple) -> Vec<String> {
     const COMMANDS: &[&str] = &[
+        "GIT_CONFIG_PARAMETERS",
         "PAGER",
         "MANPAGER",
         "GIT_PAGER",
@@ -205,7 +206,16 @@ fn carried_by_variables(s: &Simple) -> Vec<String> {
         .iter()
         .filter_map(|a| a.split_once('='))
         .filter_map(|(name, value)| {
-            if COMMANDS.contains(&name) {
+            if name == "GIT_CONFIG_PARAMETERS" || name.starts_with("GIT_CONFIG_VALUE_") {
+                // `'alias.x'='!cmd'`: the values git may run, as `git -c` would give them.
+                let value = value.rsplit('=').next().unwrap_or(value);
+                Some(
+                    value
+                        .trim_matches(['\'', '"', ' '])
+                        .trim_start_matches('!')
+                        .to_string(),
+                )
+            } else if COMMANDS.contains(&name) {
                 Some(value.trim_start_matches('|').to_string())
             } else {
                 OPTIONS
@@ -268,6 +278,27 @@ const INTERPRETERS: &[&str] = &[
     "gawk",
 ];
 
+/// Whether a file argument is standard input however it is spelt (`-`, `/dev/stdin`,
+/// `/dev/./stdin`, `/proc/self/fd/0`, `/dev/fd/0`, `/proc/PID/fd/0`).
+pub(super) fn reads_stdin(path: &str) -> bool {
+    if path == "-" {
+        return true;
+    }
+    let p = lexical(path);
+    let p = p
+        .strip_prefix("/dev/fd/")
+        .map_or(p.clone(), |r| format!("/proc/self/fd/{r}"));
+    p == "/dev/stdin"
+        || p.strip_prefix("/proc/")
+            .and_then(|r| r.split_once('/'))
+            .is_some_and(|(who, rest)| {
+                rest == "fd/0"
+                    && (who == "self"
+                        || who == "thread-self"
+                        || who.bytes().all(|b| b.is_ascii_digit()))
+            })
+}
+
 /// A path as written, without a leading `./`.
 fn plain_path(p: &str) -> String {
     p.trim_start_matches("./").to_string()
@@ -299,12 +330,8 @@ fn unjudgeable(s: &Simple, written: &[String], after_pipe: bool) -> Option<Strin
         {
             return Some(format!("`{name} {f}` runs a file the command itself wrote"));
         }
-        if script.is_some_and(|f| {
-            matches!(
-                f.as_str(),
-                "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-"
-            )
-        }) || (after_pipe && script.is_none() && s.argv.len() == 1)
+        if script.is_some_and(|f| reads_stdin(f))
+            || (after_pipe && script.is_none() && s.argv.len() == 1)
         {
             return Some(format!("`{name}` runs a script read from its input"));
         }

@@ -62,7 +62,8 @@ pub(super) fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<S
                 }]);
             }
         },
-        "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" => return shell_c(s, name, lax),
+        "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" | "rbash" | "mksh" | "yash" | "posh"
+        | "lksh" => return shell_c(s, name, lax),
         _ => match WRAPPERS.iter().find(|(n, _)| *n == name) {
             Some((_, o)) => options(o, &s.argv, 1, name, lax)?.next,
             None => return super::carriers::unwrap_carried(s, depth, lax),
@@ -278,6 +279,47 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Result<Option<usize>, String> {
             argv[i]
         ));
     }
+    // `echo cmd | xargs nice`: a wrapper or carrier given no command by the words here runs
+    // one made of the input; so does a program named by the replacement string
+    // (`xargs -I% find . -exec % \;`), found once what xargs runs is unwrapped.
+    if lax.on {
+        let mut probe = Lax {
+            on: true,
+            ..Lax::default()
+        };
+        let run = Simple {
+            argv: argv[i..].to_vec(),
+            assignments: Vec::new(),
+            redirects: Vec::new(),
+            expanded: Vec::new(),
+        };
+        let token = read.given.iter().find_map(|(o, v)| match o.as_str() {
+            "-I" => v.clone(),
+            "-i" | "--replace" => Some(v.clone().unwrap_or_else(|| "{}".into())),
+            _ => None,
+        });
+        let unwrapped = unwrap(run, 1, &mut probe).unwrap_or_default();
+        // A lone wrapper left: it had no command of its own.
+        let lone_wrapper = match unwrapped.as_slice() {
+            [only] => only
+                .argv
+                .first()
+                .is_some_and(|p| WRAPPED_BY_INPUT.contains(&program_name(p))),
+            _ => false,
+        };
+        let named_by_token = token.as_deref().is_some_and(|t| {
+            !t.is_empty()
+                && unwrapped
+                    .iter()
+                    .any(|s| s.argv.first().is_some_and(|p| p.contains(t)))
+        });
+        if lone_wrapper || named_by_token {
+            lax.hidden.push(format!(
+                "`xargs {}` runs a command made of its input",
+                argv[i..].join(" ")
+            ));
+        }
+    }
     // `xargs -I{} sh -c {}`: a script made of its input.
     let replaced = read.given.iter().find_map(|(o, v)| match o.as_str() {
         "-I" => v.clone(),
@@ -296,6 +338,13 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Result<Option<usize>, String> {
     }
     Ok(Some(i))
 }
+
+/// Wrappers and carriers that, given no command of their own, run one xargs makes of its input.
+const WRAPPED_BY_INPUT: &[&str] = &[
+    "env", "nice", "timeout", "nohup", "setsid", "stdbuf", "time", "command", "exec", "builtin",
+    "flock", "sudo", "doas", "chroot", "ionice", "taskset", "chrt", "strace", "ltrace", "busybox",
+    "xargs", "unshare", "nsenter", "setpriv", "prlimit", "watch", "script",
+];
 
 /// Programs that run a script given as an argument.
 const SCRIPT_RUNNERS: &[&str] = &[
