@@ -252,6 +252,8 @@ pub fn subject(
             // a `cd` the reader cannot follow leaves later relative programs unresolved.
             let mut dir = Some(cwd.to_path_buf());
             let mut out = Vec::new();
+            // Only a `cd` the shell surely runs in itself counts (not `x && cd d`, `cd d | y`).
+            let mut taken = crate::tools::exec::shell::cd_taken(command).into_iter();
             for s in list {
                 let Some(first) = s.argv.first() else {
                     if !s.assignments.is_empty() || !s.redirects.is_empty() {
@@ -278,7 +280,9 @@ pub fn subject(
                         .take_while(|a| matches!(a.as_str(), "-P" | "-L" | "-e" | "-@" | "--"))
                         .count();
                     let operands = s.argv.len() - at;
+                    let sure = taken.next().unwrap_or(false);
                     dir = match (s.argv.get(at), &dir) {
+                        _ if !sure => None,
                         (Some(to), Some(d))
                             if !s.expanded.contains(&at)
                                 && to != "-"

@@ -237,6 +237,14 @@ fn what_sh_runs_is_what_is_judged() {
         "echo whoami | xargs -I% find . -maxdepth 0 -exec % \\;",
         "sqlite3 :memory: '.shell whoami'",
         "printf 'r${x}m -rf v' | sh /dev/./stdin",
+        // helper-33.
+        "echo ${x:- #}; whoami",
+        "echo \"$\\\n{x+\"'\"}\"; whoami; #'\"\"",
+        "echo <\\\n</dev/null\necho '\n/dev/null\nwhoami\n#'",
+        "echo $( # ) '\nwhoami\n)\n#'",
+        "echo $(cat <<E\n) '\nE\nwhoami\n)\n#'",
+        "echo `echo \\`'whoami'\\``",
+        "cat <<\"E F\"\nbody\nE F\nwhoami\n#\"",
     ] {
         for mode in [ApprovalMode::Ask, ApprovalMode::Allow] {
             let d = decide(mode, &subject(cmd), &entries);
@@ -349,4 +357,32 @@ fn package_installs_always_ask() {
         decide(ApprovalMode::Allow, &s, &[]),
         Decision::Ask(_)
     ));
+}
+
+/// A name quoted before its `=` makes no assignment in sh: the word is the command.
+#[test]
+fn a_quoted_name_is_no_assignment() {
+    let s = subj("\"a\"=/usr/bin/whoami");
+    assert_eq!(s.commands.len(), 1, "{s:?}");
+    assert_eq!(s.commands[0].argv, ["a=/usr/bin/whoami"]);
+    assert!(subj("a=1 true").commands[0].assignments == ["a=1"]);
+}
+
+/// A `cd` counts only when the shell surely runs it before what follows: in a pipeline or
+/// after a condition it may change nothing, and `./ls` is then the workspace's own.
+#[test]
+fn only_a_cd_that_surely_runs_moves_relative_programs() {
+    let ls = resolve_program("ls", Path::new("/"));
+    let entries = vec![entry(1, &ls, &[], "allow")];
+    let d = decide(ApprovalMode::Ask, &subj("cd /usr/bin && ./ls"), &entries);
+    assert!(matches!(d, Decision::Allow(_)), "{d:?}");
+    for cmd in [
+        "cd /usr/bin | :; ./ls",
+        "false && cd /usr/bin; ./ls",
+        "true || cd /usr/bin; ./ls",
+        "cd /usr/bin & ./ls",
+    ] {
+        let d = decide(ApprovalMode::Ask, &subj(cmd), &entries);
+        assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
+    }
 }

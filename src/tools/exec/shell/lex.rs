@@ -3,6 +3,7 @@
 //! separators. Substitutions, here-documents and other constructs it does not follow make the
 //! strict reading give up; the tolerant one keeps their scripts to be read on their own.
 
+use super::expansions::{ansi_c, dollar, join_continuations, matching, substitution};
 use super::views::Lax;
 use super::{Simple, is_assignment};
 
@@ -14,11 +15,14 @@ const OPAQUE_WORDS: &[&str] = &[
     "typeset", "local", "shopt", "ulimit", "umask", "fc", "history",
 ];
 
-struct Word {
-    text: String,
-    started: bool,
-    expanded: bool,
-    glob: bool,
+pub(super) struct Word {
+    pub(super) text: String,
+    pub(super) started: bool,
+    pub(super) expanded: bool,
+    pub(super) glob: bool,
+    /// Where in `text` the first quoted or escaped part starts: a name quoted before its `=`
+    /// (`"a"=x`) makes no assignment in sh, but a command.
+    pub(super) quoted_at: Option<usize>,
 }
 
 impl Word {
@@ -28,7 +32,23 @@ impl Word {
             started: false,
             expanded: false,
             glob: false,
+            quoted_at: None,
         }
+    }
+
+    fn quoted_from_here(&mut self) {
+        if self.quoted_at.is_none() {
+            self.quoted_at = Some(self.text.len());
+        }
+    }
+
+    /// Whether sh takes the word for an assignment: `NAME=…` with the name unquoted.
+    fn is_assignment(&self) -> bool {
+        is_assignment(&self.text)
+            && self
+                .text
+                .find('=')
+                .is_some_and(|eq| self.quoted_at.is_none_or(|q| q > eq))
     }
 }
 
@@ -49,77 +69,6 @@ fn builtin_at(argv: &[String]) -> usize {
         }
     }
     i
-}
-
-/// The index of the `close` that ends a group opened just before `from` (nested pairs and
-/// quotes skipped), or the end.
-fn matching(chars: &[char], from: usize, open: char, close: char) -> usize {
-    let mut depth = 1;
-    let mut i = from;
-    let mut quote: Option<char> = None;
-    while i < chars.len() {
-        let c = chars[i];
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == '\\' => i += 1,
-            None if c == '\'' || c == '"' => quote = Some(c),
-            None if c == open => depth += 1,
-            None if c == close => {
-                depth -= 1;
-                if depth == 0 {
-                    return i;
-                }
-            }
-            None => {}
-        }
-        i += 1;
-    }
-    chars.len()
-}
-
-/// bash's `$'…'` (ANSI-C quoting) starting at the quote `chars[i]`: the decoded text and the
-/// index of the closing quote.
-fn ansi_c(chars: &[char], i: usize) -> (String, usize) {
-    let mut out = String::new();
-    let mut j = i + 1;
-    while j < chars.len() && chars[j] != '\'' {
-        if chars[j] == '\\' && j + 1 < chars.len() {
-            let e = chars[j + 1];
-            j += 2;
-            let digits = |j: &mut usize, radix: u32, max: usize| {
-                let start = *j;
-                while *j < chars.len() && *j - start < max && chars[*j].is_digit(radix) {
-                    *j += 1;
-                }
-                let text: String = chars[start..*j].iter().collect();
-                u32::from_str_radix(&text, radix)
-                    .ok()
-                    .and_then(char::from_u32)
-            };
-            let c = match e {
-                'n' => Some('\n'),
-                't' => Some('\t'),
-                'r' => Some('\r'),
-                'e' | 'E' => Some('\u{1b}'),
-                'a' => Some('\u{7}'),
-                'b' => Some('\u{8}'),
-                'x' => digits(&mut j, 16, 2),
-                'u' => digits(&mut j, 16, 4),
-                'U' => digits(&mut j, 16, 8),
-                '0'..='7' => {
-                    j -= 1;
-                    digits(&mut j, 8, 3)
-                }
-                other => Some(other),
-            };
-            out.extend(c);
-            continue;
-        }
-        out.push(chars[j]);
-        j += 1;
-    }
-    (out, j)
 }
 
 /// The reading of one command string: the characters, where it is, the word being built, the
@@ -336,12 +285,19 @@ impl Lexer<'_> {
             // The delimiter, its quotes removed (quoted or not, the body is read as commands:
             // more to check, never less).
             let mut delimiter = String::new();
+            let mut quote = None;
             while let Some(&d) = self.chars.get(self.i) {
-                if d.is_whitespace() || matches!(d, ';' | '&' | '|' | '<' | '>' | '(' | ')') {
-                    break;
-                }
-                if !matches!(d, '\'' | '"' | '\\') {
-                    delimiter.push(d);
+                match (quote, d) {
+                    (None, '\'' | '"') => quote = Some(d),
+                    (Some(q), _) if d == q => quote = None,
+                    (None, _)
+                        if d.is_whitespace()
+                            || matches!(d, ';' | '&' | '|' | '<' | '>' | '(' | ')') =>
+                    {
+                        break;
+                    }
+                    (None, '\\') => {}
+                    _ => delimiter.push(d),
                 }
                 self.i += 1;
             }
@@ -390,6 +346,9 @@ impl Lexer<'_> {
 
     /// A `\` outside quotes: the next character as it is (a newline: nothing); `i` goes past it.
     fn backslash(&mut self) -> Result<(), String> {
+        if self.chars.get(self.i + 1) != Some(&'\n') {
+            self.w.quoted_from_here();
+        }
         match self.chars.get(self.i + 1) {
             Some('\n') => {}
             Some(&n) => {
@@ -404,6 +363,7 @@ impl Lexer<'_> {
 
     /// A `'` at `i`: the text up to the closing quote as it is; `i` goes past that quote.
     fn single_quote(&mut self) -> Result<(), String> {
+        self.w.quoted_from_here();
         let i = self.i;
         let close = match self.chars[i + 1..].iter().position(|&x| x == '\'') {
             Some(c) => i + 1 + c,
@@ -421,6 +381,7 @@ impl Lexer<'_> {
     /// A `"` at `i`: the text up to the closing quote, its escapes removed and its expansions
     /// read; `i` ends at that quote.
     fn double_quote(&mut self) -> Result<(), String> {
+        self.w.quoted_from_here();
         self.w.started = true;
         self.i += 1;
         loop {
@@ -482,6 +443,28 @@ pub(super) fn split(command: &str, lax: &mut Lax) -> Result<Vec<Simple>, String>
             }
         }
     }
+    // A line continuation joins lines before sh reads any word or operator (`<\⏎<` is `<<`,
+    // `$\⏎{` is `${`): the joined text is what is read. Where joining is not sure (inside a
+    // comment, or with a here-document whose body may keep it), not followed strictly, and
+    // read both ways tolerantly.
+    let joined;
+    let command = if command.contains("\\\n") {
+        match join_continuations(command) {
+            Some(text) => {
+                joined = text;
+                joined.as_str()
+            }
+            None => {
+                lax.give_up(
+                    "a line continuation in a comment or beside a here-document is not followed",
+                )?;
+                lax.inner.push(command.replace("\\\n", ""));
+                command
+            }
+        }
+    } else {
+        command
+    };
     let mut lexer = Lexer {
         chars: command.chars().collect(),
         i: 0,
@@ -507,93 +490,6 @@ pub(super) fn split(command: &str, lax: &mut Lax) -> Result<Vec<Simple>, String>
     Ok(lexer.commands)
 }
 
-/// A substitution whose text starts at `from` and ends at `close` (or the matching `)` for
-/// `$(`): its script is kept to be read on its own, and the word it stands in is marked as
-/// coming from an expansion. Returns the index of its end.
-fn substitution(chars: &[char], from: usize, close: char, w: &mut Word, lax: &mut Lax) -> usize {
-    let end = if close == ')' {
-        matching(chars, from, '(', ')')
-    } else {
-        chars[from..]
-            .iter()
-            .position(|&c| c == close)
-            .map_or(chars.len(), |p| from + p)
-    };
-    let inner: String = chars[from..end.min(chars.len())].iter().collect();
-    // `case … in x) …` inside `$(…)`: its `)` ends nothing, so where the substitution ends is
-    // not known here.
-    if close == ')'
-        && inner
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .any(|w| w == "case")
-    {
-        lax.hidden
-            .push("`case` inside `$(…)` is not followed".into());
-    }
-    lax.inner.push(inner);
-    w.text.push_str("__substitution__");
-    w.started = true;
-    w.expanded = true;
-    end
-}
-
-/// A `$` at `chars[i]`: command substitution and arithmetic are refused (read on their own
-/// when tolerant); parameter expansions are kept as text and mark the word. Returns the index
-/// of the last character used.
-fn dollar(chars: &[char], i: usize, w: &mut Word, lax: &mut Lax) -> Result<usize, String> {
-    w.started = true;
-    match chars.get(i + 1) {
-        Some('(') => {
-            lax.give_up("command substitution is not followed")?;
-            if chars.get(i + 2) == Some(&'(') {
-                // Arithmetic: its value is not known, and what it substitutes runs
-                // (`$(( $(cmd | wc -c) ))`), so it is read on its own when tolerant.
-                let end = matching(chars, i + 3, '(', ')');
-                lax.inner.push(
-                    chars[(i + 3).min(end)..end.min(chars.len())]
-                        .iter()
-                        .collect(),
-                );
-                w.text.push_str("__arithmetic__");
-                w.expanded = true;
-                return Ok((end + 1).min(chars.len()));
-            }
-            Ok(substitution(chars, i + 2, ')', w, lax))
-        }
-        Some('{') => {
-            // Quotes or substitutions inside `${…}` nest in sh: not followed
-            // (`"${x+"'"}"` is one word there).
-            let close = chars[i + 2..]
-                .iter()
-                .position(|&c| c == '}')
-                .map_or(chars.len(), |p| i + 2 + p);
-            if chars[i + 2..close]
-                .iter()
-                .any(|c| matches!(c, '"' | '\'' | '`' | '$'))
-            {
-                let why = "quotes or substitutions inside `${…}` are not followed";
-                lax.give_up(why)?;
-                lax.hidden.push(why.into());
-            }
-            w.expanded = true;
-            w.text.push('$');
-            Ok(i)
-        }
-        Some(c)
-            if c.is_ascii_alphanumeric()
-                || matches!(c, '_' | '?' | '@' | '*' | '#' | '!' | '$' | '-') =>
-        {
-            w.expanded = true;
-            w.text.push('$');
-            Ok(i)
-        }
-        _ => {
-            w.text.push('$');
-            Ok(i)
-        }
-    }
-}
-
 /// Keywords that only group or repeat commands: tolerantly, the words after them are read as
 /// the command.
 const CONTROL_WORDS: &[&str] = &[
@@ -610,7 +506,7 @@ fn to_simple(
     let mut argv = Vec::new();
     let mut expanded = Vec::new();
     for word in words {
-        if argv.is_empty() && is_assignment(&word.text) {
+        if argv.is_empty() && word.is_assignment() {
             assignments.push(word.text);
             continue;
         }

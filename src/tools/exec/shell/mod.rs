@@ -15,6 +15,7 @@
 
 mod carriers;
 mod code;
+mod expansions;
 mod lex;
 mod options;
 mod specs;
@@ -25,7 +26,7 @@ use std::path::Path;
 
 use lex::split;
 use views::Lax;
-pub use views::{Views, deny_views, tolerant_commands};
+pub use views::{Views, cd_taken, deny_views, tolerant_commands};
 use wrappers::unwrap;
 
 /// One simple command after parsing.

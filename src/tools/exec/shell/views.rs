@@ -143,6 +143,34 @@ pub fn deny_views(command: &str) -> Views {
     views
 }
 
+/// For each `cd` of the command, in order: whether the shell surely runs it, in itself, before
+/// what follows it: nothing before it is conditional (`&&`, `||`) or in a pipeline, and it is
+/// not in a pipeline or sent to the background itself (`cd d | x`, `cd d &` change nothing
+/// after them). Where a later relative program is found follows only those.
+pub fn cd_taken(command: &str) -> Vec<bool> {
+    let mut lax = Lax {
+        on: true,
+        ..Lax::default()
+    };
+    let simples = split(command, &mut lax).unwrap_or_default();
+    let sep_after = |i: usize| {
+        lax.seps
+            .iter()
+            .find(|(k, _)| *k == i)
+            .map_or(";", |(_, s)| *s)
+    };
+    let mut sure = true;
+    let mut out = Vec::new();
+    for (i, s) in simples.iter().enumerate() {
+        let after = sep_after(i);
+        if s.argv.first().is_some_and(|p| program_name(p) == "cd") {
+            out.push(sure && matches!(after, ";" | "&&"));
+        }
+        sure &= after == ";";
+    }
+    out
+}
+
 /// Every simple command the tolerant reading finds, the scripts nested in it included: what a
 /// deny entry is checked against when the strict reading gives up (a deny entry must hold
 /// whether or not the rest of the command can be followed).
