@@ -271,3 +271,17 @@ fn carried_code_is_judged_by_the_deny_views() {
     );
     assert!(deny_views("find . -exec grep -l x {} +").hidden.is_empty());
 }
+
+/// A program copied or linked under another name and run in the same command cannot be judged
+/// by its name (helper-34: `ln -s /usr/bin/whoami w && ./w` ran past a deny entry).
+#[test]
+fn a_program_renamed_and_run_in_one_command_is_hidden() {
+    for cmd in [
+        "ln -sf /usr/bin/whoami w && ./w",
+        "cp /usr/bin/whoami w2; ./w2",
+        "install -m 755 /usr/bin/id bin/x && bin/x",
+    ] {
+        assert!(!deny_views(cmd).hidden.is_empty(), "{cmd}");
+    }
+    assert!(deny_views("cp a.txt b.txt && cat b.txt").hidden.is_empty());
+}

@@ -379,19 +379,35 @@ fn normal_line(s: &Simple) -> String {
     parts.join(" ")
 }
 
-/// The files `s` writes: its redirections, and a download's output (`curl -o f`, `wget -O f`).
+/// The files `s` writes: its redirections, a download's output (`curl -o f`, `wget -O f`), and
+/// what `cp`, `ln`, `mv` and `install` make (their last operand): a program copied or linked
+/// under another name and run in the same command (`ln -s /usr/bin/x w && ./w`) is not the
+/// one its name says.
 fn files_written(s: &Simple) -> impl Iterator<Item = String> + '_ {
-    s.redirects.iter().map(|r| plain_path(r)).chain(
-        s.argv
-            .windows(2)
-            .filter(|w| {
-                matches!(
-                    w[0].as_str(),
-                    "-o" | "-O" | "--output" | "--output-document"
-                )
-            })
-            .map(|w| plain_path(&w[1])),
-    )
+    let made = match s.argv.first().map(|p| program_name(p)) {
+        Some("cp" | "ln" | "mv" | "install") => s
+            .argv
+            .iter()
+            .skip(1)
+            .rfind(|a| !a.starts_with('-'))
+            .map(|a| plain_path(a)),
+        _ => None,
+    };
+    s.redirects
+        .iter()
+        .map(|r| plain_path(r))
+        .chain(
+            s.argv
+                .windows(2)
+                .filter(|w| {
+                    matches!(
+                        w[0].as_str(),
+                        "-o" | "-O" | "--output" | "--output-document"
+                    )
+                })
+                .map(|w| plain_path(&w[1])),
+        )
+        .chain(made)
 }
 
 /// `s` with its path words as the kernel reads them: `//` and `/./` collapsed, `a/..`
