@@ -11,12 +11,11 @@ use super::{Dispatcher, LOOK_EVERY, TeamEvent, TeamEventData, Until};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ops::Note;
 use crate::store::db::Dialect;
+// The waits between tries are every connection's own (see `store::db::outage`).
+use crate::store::db::outage::{FIRST_WAIT, LONGEST_WAIT};
 
 /// How long a team run without `--watch` tries to connect again before it fails.
 const RECONNECT_FOR: Duration = Duration::from_secs(120);
-/// The first wait before connecting again; it doubles up to [`LONGEST_WAIT`].
-const FIRST_WAIT: Duration = Duration::from_millis(250);
-const LONGEST_WAIT: Duration = Duration::from_secs(10);
 
 impl Dispatcher<'_> {
     /// After `e`: when the store's connection is gone, connects again (see the module's doc)
@@ -102,8 +101,8 @@ impl Dispatcher<'_> {
     /// A new connection, listening as the old one did; every notification it missed is taken
     /// as come (the board is looked at afresh, its events relayed).
     fn connect_again(&mut self) -> Result<()> {
+        // The new connection listens where the old one did.
         self.store.reconnect()?;
-        self.store.db().listen(&self.team.channel())?;
         self.look = None;
         self.noticed = super::watch::Noticed::all();
         Ok(())

@@ -21,8 +21,9 @@ use crate::error::{Error, ErrorKind, Result};
 pub const PROBE_AFTER: Duration = Duration::from_secs(1);
 /// How long a lost connection is made again before the statement fails.
 pub const RECONNECT_FOR: Duration = Duration::from_secs(120);
-const FIRST_WAIT: Duration = Duration::from_millis(250);
-const LONGEST_WAIT: Duration = Duration::from_secs(10);
+/// The first wait before connecting again; it doubles up to [`LONGEST_WAIT`].
+pub const FIRST_WAIT: Duration = Duration::from_millis(250);
+pub const LONGEST_WAIT: Duration = Duration::from_secs(10);
 
 /// A connection lost, or made again: told to whoever assembled the process ([`on_outage`]).
 #[derive(Debug, Clone, Copy)]

@@ -273,6 +273,16 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Result<Option<usize>, String> {
     if i >= argv.len() {
         return Ok(None);
     }
+    // The replacement string (`-I%`, `-i` for `{}`), which the input's words take the place of.
+    let token = read
+        .given
+        .iter()
+        .find_map(|(o, v)| match o.as_str() {
+            "-I" => v.clone(),
+            "-i" | "--replace" => Some(v.clone().unwrap_or_else(|| "{}".into())),
+            _ => None,
+        })
+        .filter(|t| !t.is_empty());
     if lax.on && DANGEROUS_PROGRAMS.contains(&program_name(&argv[i])) {
         lax.hidden.push(format!(
             "`xargs {}` takes its arguments from its input",
@@ -293,25 +303,19 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Result<Option<usize>, String> {
             redirects: Vec::new(),
             expanded: Vec::new(),
         };
-        let token = read.given.iter().find_map(|(o, v)| match o.as_str() {
-            "-I" => v.clone(),
-            "-i" | "--replace" => Some(v.clone().unwrap_or_else(|| "{}".into())),
-            _ => None,
-        });
         let unwrapped = unwrap(run, 1, &mut probe).unwrap_or_default();
         // A lone wrapper left: it had no command of its own.
         let lone_wrapper = match unwrapped.as_slice() {
             [only] => only
                 .argv
                 .first()
-                .is_some_and(|p| WRAPPED_BY_INPUT.contains(&program_name(p))),
+                .is_some_and(|p| runs_a_command(program_name(p))),
             _ => false,
         };
         let named_by_token = token.as_deref().is_some_and(|t| {
-            !t.is_empty()
-                && unwrapped
-                    .iter()
-                    .any(|s| s.argv.first().is_some_and(|p| p.contains(t)))
+            unwrapped
+                .iter()
+                .any(|s| s.argv.first().is_some_and(|p| p.contains(t)))
         });
         if lone_wrapper || named_by_token {
             lax.hidden.push(format!(
@@ -321,13 +325,8 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Result<Option<usize>, String> {
         }
     }
     // `xargs -I{} sh -c {}`: a script made of its input.
-    let replaced = read.given.iter().find_map(|(o, v)| match o.as_str() {
-        "-I" => v.clone(),
-        "-i" | "--replace" => Some(v.clone().unwrap_or_else(|| "{}".into())),
-        _ => None,
-    });
     if lax.on
-        && let Some(token) = replaced.filter(|t| !t.is_empty())
+        && let Some(token) = token
         && argv[i + 1..].iter().any(|a| a.contains(token.as_str()))
         && SCRIPT_RUNNERS.contains(&program_name(&argv[i]))
     {
@@ -339,12 +338,15 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Result<Option<usize>, String> {
     Ok(Some(i))
 }
 
-/// Wrappers and carriers that, given no command of their own, run one xargs makes of its input.
-const WRAPPED_BY_INPUT: &[&str] = &[
-    "env", "nice", "timeout", "nohup", "setsid", "stdbuf", "time", "command", "exec", "builtin",
-    "flock", "sudo", "doas", "chroot", "ionice", "taskset", "chrt", "strace", "ltrace", "busybox",
-    "xargs", "unshare", "nsenter", "setpriv", "prlimit", "watch", "script",
-];
+/// Whether `name` is a wrapper or carrier of the tables here and in `specs`: given no command
+/// of its own, it runs one xargs makes of its input.
+fn runs_a_command(name: &str) -> bool {
+    matches!(
+        name,
+        "env" | "nice" | "timeout" | "command" | "builtin" | "xargs" | "watch"
+    ) || WRAPPERS.iter().any(|(n, _)| *n == name)
+        || super::specs::SPECS.iter().any(|s| s.names.contains(&name))
+}
 
 /// Programs that run a script given as an argument.
 const SCRIPT_RUNNERS: &[&str] = &[
