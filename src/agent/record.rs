@@ -233,7 +233,7 @@ pub fn finish_run(
         db_params![id],
     )?;
     if let Some((key, agent, user)) = session {
-        append(*tx, scrubber, (key, agent, user), id, messages, true)?;
+        append(*tx, scrubber, (key, agent, user), (id, now), messages, true)?;
         tx.execute(
             "UPDATE sessions SET updated_at = ?2, provider = ?3, model = ?4,
                  input_tokens = input_tokens + ?5, output_tokens = output_tokens + ?6
@@ -264,21 +264,22 @@ pub fn checkpoint(
         "DELETE FROM session_messages WHERE run_id = ?1 AND committed = 0",
         db_params![id],
     )?;
-    append(*tx, scrubber, session, id, messages, false)?;
+    append(*tx, scrubber, session, (id, now_ms()), messages, false)?;
     tx.commit()
 }
 
-/// Adds `messages` to a session, every string in them scrubbed: what a user typed or a model
-/// wrote is stored as carefully as a tool result.
+/// Adds `messages` of the run `run_id` to a session, every string in them scrubbed: what a
+/// user typed or a model wrote is stored as carefully as a tool result. A session made here is
+/// made at `now`, the time the caller stamps its own changes with (a session's `created_at`
+/// is never after its `updated_at`).
 fn append(
     tx: Db<'_>,
     scrubber: &Scrubber,
     (key, agent, user): (&str, &str, Option<&str>),
-    run_id: &str,
+    (run_id, now): (&str, i64),
     messages: &[Message],
     committed: bool,
 ) -> Result<()> {
-    let now = now_ms();
     tx.execute(
         "INSERT INTO sessions (key, agent, user_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
          ON CONFLICT (key) DO NOTHING",
@@ -525,7 +526,7 @@ pub fn replace_history(
         *tx,
         scrubber,
         (key, &agent, user.as_deref()),
-        run_id,
+        (run_id, now_ms()),
         messages,
         true,
     )?;

@@ -195,11 +195,7 @@ fn exec_files_ls(ctx: &Context, agent: &str, user: Option<&str>) -> Result<()> {
     let store = ctx.any_store()?;
     let all = files::list_context(store.db(), agent, user)?;
     table::page(ctx, &Page::whole(all), &["FILE", "USER", "BYTES"], |f| {
-        let who = if f.user.is_empty() {
-            "(agent)"
-        } else {
-            f.user.as_str()
-        };
+        let who = f.user.as_deref().unwrap_or("(agent)");
         [f.name.clone(), who.to_string(), f.bytes.to_string()]
     })
 }

@@ -28,8 +28,16 @@ impl Input {
     }
 
     /// Reads the whole input, at most `[input] max_bytes` of it (a larger document is a usage
-    /// error, so `goclaw guard - </dev/zero` ends at once instead of filling memory).
+    /// error, so `goclaw guard - </dev/zero` ends at once instead of filling memory). A command
+    /// whose settings cannot be resolved (a broken config, a workspace that is not there) fails
+    /// with why before it reads anything.
     pub fn read(&self, ctx: &super::Context) -> Result<Vec<u8>> {
+        self.read_at_most(ctx.settings()?.config.input.max_bytes, &ctx.out)
+    }
+
+    /// [`Input::read`] for a command that goes on without its config (`sanitize`): with the
+    /// default limit when the config cannot be read, which it says on stderr.
+    pub fn read_without_config(&self, ctx: &super::Context) -> Result<Vec<u8>> {
         self.read_at_most(max_bytes(ctx), &ctx.out)
     }
 
@@ -87,11 +95,11 @@ pub fn text(ctx: &super::Context, arg: &str) -> Result<String> {
         .map_err(|_| Error::usage(format!("{} is not UTF-8 text", input.describe())))
 }
 
-/// The largest document one input may be: `[input] max_bytes`.
+/// The largest document one input may be: `[input] max_bytes`, or the default for a command
+/// that goes on without its config (`sanitize`), which it says.
 pub fn max_bytes(ctx: &super::Context) -> u64 {
     match ctx.settings() {
         Ok(s) => s.config.input.max_bytes,
-        // A command that goes on without its config (`sanitize`, `guard`) says so.
         Err(e) => {
             ctx.out.warn(&format!(
                 "{}; [input] max_bytes is the default ({}) for this command",

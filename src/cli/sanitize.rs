@@ -35,7 +35,7 @@ pub fn run(ctx: &Context, args: SanitizeArgs) -> Result<Status> {
             return stream(ctx, stdin);
         }
     }
-    let text = Input::parse(args.text.as_deref()).read(ctx)?;
+    let text = Input::parse(args.text.as_deref()).read_without_config(ctx)?;
     let cleaned = sanitize::sanitize(&text).map_err(Error::internal)?;
     if ctx.json_flag {
         let doc = SanitizeOutput {

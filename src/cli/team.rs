@@ -3,7 +3,7 @@
 use super::shared::{acting, check_agents, parse_duration, resolve_team};
 
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::input::Input;
 use super::{Context, Status, table};
@@ -194,13 +194,13 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
             let teams = team::list(store.db())?;
             table::page(
                 ctx,
-                &Page::whole(teams),
+                &Page::whole(teams.iter().map(TeamDoc::of).collect()),
                 &["TEAM", "STATUS", "LEAD", "MEMBERS"],
                 |t| {
                     [
-                        t.name.clone(),
+                        t.name.to_string(),
                         t.status.to_string(),
-                        t.lead.clone(),
+                        t.lead.to_string(),
                         t.members.len().to_string(),
                     ]
                 },
@@ -258,9 +258,32 @@ pub fn run(ctx: &Context, args: TeamArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
+/// A team as `team show` and `team list` print it: its settings in effect, defaults included.
+#[derive(serde::Serialize)]
+struct TeamDoc<'a> {
+    id: i64,
+    name: &'a str,
+    lead: &'a str,
+    status: &'a str,
+    members: &'a [team::Member],
+    settings: Value,
+}
+
+impl<'a> TeamDoc<'a> {
+    fn of(t: &'a team::Team) -> TeamDoc<'a> {
+        TeamDoc {
+            id: t.id,
+            name: &t.name,
+            lead: &t.lead,
+            status: &t.status,
+            members: &t.members,
+            settings: team::effective_settings(t),
+        }
+    }
+}
+
 fn print_team(ctx: &Context, t: &team::Team) -> Result<()> {
-    let doc = json!({"id": t.id, "name": t.name, "lead": t.lead, "status": t.status, "members": t.members, "settings": team::effective_settings(t)});
-    ctx.out.data(&doc, |w| {
+    ctx.out.data(&TeamDoc::of(t), |w| {
         // One line each, whatever an older goclaw let into a name.
         let name = one_line(&t.name);
         writeln!(w, "{name} ({}), lead {}", t.status, one_line(&t.lead))?;

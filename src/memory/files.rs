@@ -128,8 +128,8 @@ pub fn context_for_run(db: Db<'_>, owner: &Owner) -> Result<Vec<(String, String)
 #[derive(Debug, Serialize)]
 pub struct ContextEntry {
     pub name: String,
-    /// `""` for the agent-level file.
-    pub user: String,
+    /// `None` for the agent-level file (null in JSON, as `agents files set` prints it).
+    pub user: Option<String>,
     pub bytes: usize,
     pub updated_at: i64,
 }
@@ -150,7 +150,7 @@ pub fn list_context(db: Db<'_>, agent: &str, user: Option<&str>) -> Result<Vec<C
         |r| {
             Ok(ContextEntry {
                 name: r.get(0)?,
-                user: r.get(1)?,
+                user: Some(r.get::<String>(1)?).filter(|u| !u.is_empty()),
                 bytes: r.get::<i64>(2)? as usize,
                 updated_at: r.get(3)?,
             })

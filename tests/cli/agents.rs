@@ -46,6 +46,9 @@ fn context_files_are_set_listed_and_read(backend) {
     );
     let ls = list(&env.run(&["agents", "files", "ls", "open1"]));
     assert_eq!(ls.as_array().unwrap().len(), 2, "{ls}");
+    // The agent-level file's user is null, as `agents files set` prints it.
+    let users: Vec<&serde_json::Value> = ls.as_array().unwrap().iter().map(|f| &f["user"]).collect();
+    assert_eq!(users, [&serde_json::Value::Null, &serde_json::json!("u1")], "{ls}");
     // A predefined agent: only USER.md is per user.
     env.run_stdin(
         &[

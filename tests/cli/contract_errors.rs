@@ -707,4 +707,22 @@ fn a_contract_sweep_finds_every_mistake_named_with_its_exit_code() {
         "{}",
         stderr(&o)
     );
+    // A command that needs its settings fails with why, and warns of nothing first.
+    env.write("ok.toml", "");
+    let o = env.run(&[
+        "--config",
+        "ok.toml",
+        "tools",
+        "exec",
+        "read_file",
+        r#"{"path":"x"}"#,
+        "--workspace",
+        "/nonexistent",
+    ]);
+    assert_eq!(code(&o), 5, "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("error: workspace /nonexistent is not a directory"),
+        "{}",
+        stderr(&o)
+    );
 }

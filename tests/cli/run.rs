@@ -381,6 +381,9 @@ fn a_session_continues_across_runs(backend) {
     let Some(env) = TestEnv::on(backend) else { return };
     let first = json(&run(&env, &llm, &["--session", "z", "remember zebra"]));
     assert_eq!(first["content"], "Noted.");
+    // Made by the run's end, which stamps the session once: never updated before it was made.
+    let show = json(&env.run(&["sessions", "show", "z"]));
+    assert_eq!(show["created_at"], show["updated_at"], "{show}");
     let second = json(&run(&env, &llm, &["--session", "z", "which word was it?"]));
     assert_eq!(
         second["content"], "You asked me to remember zebra.",

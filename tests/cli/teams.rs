@@ -76,6 +76,10 @@ fn teams_members_settings(backend) {
     let t = json(&env.run(&["team", "show", "dev"]));
     assert_eq!(t["members"].as_array().unwrap().len(), 9);
     assert_eq!(t["settings"]["blocker_escalation"]["enabled"], true);
+    // `team list` gives each team as `team show` does, its settings in effect included.
+    let listed = json(&env.run(&["team", "list"]));
+    let dev = listed["items"].as_array().unwrap().iter().find(|i| i["name"] == "dev");
+    assert_eq!(dev, Some(&t));
     assert_eq!(
         code(&env.run(&[
             "team", "members", "add", "dev", "outsider", "--role", "reviewer"

@@ -222,11 +222,11 @@ impl Tool for ExecTool {
         }
         let parsed = shell::parse(command);
         let views = shell::deny_views(command);
-        let texts = views.texts;
+        let texts = &views.texts;
         let mut groups = ctx.exec.deny_groups.clone();
         let package_on = deny::group_enabled(deny::PACKAGE_INSTALL, &groups);
         groups.insert(deny::PACKAGE_INSTALL.into(), false);
-        if let Some(d) = denial(&texts, &groups, &ctx.exec.denied_paths) {
+        if let Some(d) = denial(texts, &groups, &ctx.exec.denied_paths) {
             return Review::Deny(d);
         }
         let package_install = if package_on {
@@ -234,14 +234,18 @@ impl Tool for ExecTool {
                 .iter()
                 .map(|g| (g.name.to_string(), g.name == deny::PACKAGE_INSTALL))
                 .collect();
-            deny::check(&texts, &only, &[]).map(|m| m.pattern)
+            deny::check(texts, &only, &[]).map(|m| m.pattern)
         } else {
             None
         };
         let cwd = working_dir(ctx, args).unwrap_or_else(|_| ctx.workspace.clone());
-        let mut subject = approvals::subject(command, &parsed, &cwd, package_install);
-        subject.hidden = views.hidden.first().cloned();
-        Review::Approval(subject)
+        Review::Approval(approvals::subject(
+            command,
+            &parsed,
+            &views,
+            &cwd,
+            package_install,
+        ))
     }
 
     fn execute(

@@ -6,7 +6,7 @@
 //! and `./git` is not `/usr/bin/git`. Commands the parser cannot follow are never approved
 //! automatically.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::db_params;
 use crate::error::{Error, Result};
@@ -14,7 +14,7 @@ use crate::store::db::Db;
 use serde::Serialize;
 
 use super::ApprovalMode;
-use super::shell::{HARMLESS_BUILTINS, Parsed};
+use super::shell::{HARMLESS_BUILTINS, Parsed, Simple, Views};
 
 /// One command of a subject, with its program resolved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -196,9 +196,13 @@ pub struct Subject {
     #[serde(skip)]
     pub by_risk: bool,
     /// What the tolerant reading finds in the command (all the more when the parser could not
-    /// follow it), checked against the deny entries too.
+    /// follow it), checked against the deny entries too; its programs are resolved (against
+    /// `cwd` and PATH) only when there is a deny entry.
     #[serde(skip)]
-    pub tolerant: Vec<Command>,
+    pub tolerant: Vec<Simple>,
+    /// Where the command runs.
+    #[serde(skip)]
+    pub cwd: PathBuf,
 }
 
 impl Subject {
@@ -214,6 +218,7 @@ impl Subject {
             hidden: None,
             by_risk: true,
             tolerant: Vec::new(),
+            cwd: PathBuf::new(),
         }
     }
 }
@@ -239,10 +244,12 @@ pub enum Decision {
     Ask(String),
 }
 
-/// Builds the subject of a command already parsed, resolving programs against `cwd` and PATH.
+/// Builds the subject of a command already read, strictly (`parsed`) and tolerantly (`views`),
+/// resolving programs against `cwd` and PATH.
 pub fn subject(
     command: &str,
     parsed: &Parsed,
+    views: &Views,
     cwd: &Path,
     package_install: Option<String>,
 ) -> Subject {
@@ -253,7 +260,7 @@ pub fn subject(
             let mut dir = Some(cwd.to_path_buf());
             let mut out = Vec::new();
             // Only a `cd` the shell surely runs in itself counts (not `x && cd d`, `cd d | y`).
-            let mut taken = crate::tools::exec::shell::cd_taken(command).into_iter();
+            let mut taken = views.cd_taken.iter().copied();
             for s in list {
                 let Some(first) = s.argv.first() else {
                     if !s.assignments.is_empty() || !s.redirects.is_empty() {
@@ -306,28 +313,18 @@ pub fn subject(
         }
         Parsed::Opaque(reason) => (Vec::new(), Some(reason.clone())),
     };
-    // Deny entries reach what only the tolerant reading sees: the parts around what the strict
-    // one cannot follow, and what variables give programs to run (`TAR_OPTIONS=--to-command=…`).
-    let tolerant = crate::tools::exec::shell::tolerant_commands(command)
-        .into_iter()
-        .filter_map(|s| {
-            let first = s.argv.first()?;
-            Some(Command {
-                program: resolve_program(first, cwd),
-                argv: s.argv,
-                assignments: s.assignments,
-                redirects: s.redirects,
-            })
-        })
-        .collect();
     Subject {
         command: command.to_string(),
         commands,
         opaque,
         package_install,
-        hidden: None,
+        hidden: views.hidden.first().cloned(),
         by_risk: false,
-        tolerant,
+        // Deny entries reach what only the tolerant reading sees: the parts around what the
+        // strict one cannot follow, and what variables give programs to run
+        // (`TAR_OPTIONS=--to-command=…`).
+        tolerant: views.commands.clone(),
+        cwd: cwd.to_path_buf(),
     }
 }
 
@@ -355,11 +352,19 @@ pub fn decide(mode: ApprovalMode, subject: &Subject, entries: &[Entry]) -> Decis
             "command denied by exec approval policy (approval mode is deny)".into(),
         );
     }
-    for cmd in subject.commands.iter().chain(&subject.tolerant) {
-        if let Some(e) = entries
-            .iter()
-            .find(|e| e.decision == "deny" && matches(e, cmd))
-        {
+    let denying: Vec<&Entry> = entries.iter().filter(|e| e.decision == "deny").collect();
+    let tolerant = subject.tolerant.iter().filter_map(|s| {
+        let first = s.argv.first()?;
+        Some(Command {
+            program: resolve_program(first, &subject.cwd),
+            argv: s.argv.clone(),
+            assignments: s.assignments.clone(),
+            redirects: s.redirects.clone(),
+        })
+    });
+    let checked = subject.commands.iter().cloned().chain(tolerant);
+    for cmd in checked.take_while(|_| !denying.is_empty()) {
+        if let Some(e) = denying.iter().find(|e| matches(e, &cmd)) {
             return Decision::Deny(format!(
                 "command denied by exec approval policy: `{}` matches deny entry {} ({} {})",
                 cmd.argv.join(" "),

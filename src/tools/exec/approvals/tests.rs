@@ -1,7 +1,7 @@
 //! The allowlist's decisions: chains, wrappers, carried commands, deny entries.
 
 use super::*;
-use crate::tools::exec::shell::parse;
+use crate::tools::exec::shell::{deny_views, parse};
 
 fn entry(id: i64, program: &str, args: &[&str], decision: &str) -> Entry {
     Entry {
@@ -15,7 +15,18 @@ fn entry(id: i64, program: &str, args: &[&str], decision: &str) -> Entry {
 }
 
 fn subj(cmd: &str) -> Subject {
-    subject(cmd, &parse(cmd), Path::new("/"), None)
+    subject_in(cmd, "/", None)
+}
+
+/// The subject of `cmd` run in `cwd`, read as the exec tool reads it.
+fn subject_in(cmd: &str, cwd: &str, package_install: Option<String>) -> Subject {
+    subject(
+        cmd,
+        &parse(cmd),
+        &deny_views(cmd),
+        Path::new(cwd),
+        package_install,
+    )
 }
 
 fn git() -> String {
@@ -201,14 +212,7 @@ fn options_are_read_as_their_programs_read_them() {
 #[test]
 fn what_sh_runs_is_what_is_judged() {
     let entries = vec![entry(1, "whoami", &[], "deny")];
-    let subject = |cmd: &str| {
-        let mut s = subj(cmd);
-        s.hidden = crate::tools::exec::shell::deny_views(cmd)
-            .hidden
-            .first()
-            .cloned();
-        s
-    };
+    let subject = subj;
     for cmd in [
         "echo $'\\' ; whoami # '",
         "echo &>/dev/null whoami 1>&2",
@@ -280,12 +284,7 @@ fn path_scoped_programs_differ_from_basenames() {
     let entries = vec![entry(1, &git(), &[], "allow")];
     let d = decide(
         ApprovalMode::Ask,
-        &subject(
-            "./git status",
-            &parse("./git status"),
-            Path::new("/tmp"),
-            None,
-        ),
+        &subject_in("./git status", "/tmp", None),
         &entries,
     );
     assert!(matches!(d, Decision::Ask(_)), "{d:?}");
@@ -298,16 +297,11 @@ fn a_bare_deny_entry_denies_any_program_of_that_name() {
         "terraform destroy -auto-approve",
         "/opt/tf/terraform destroy",
     ] {
-        let s = subject(command, &parse(command), Path::new("/tmp"), None);
+        let s = subject_in(command, "/tmp", None);
         let d = decide(ApprovalMode::Ask, &s, &entries);
         assert!(matches!(d, Decision::Deny(_)), "{command}: {d:?}");
     }
-    let s = subject(
-        "terraform plan",
-        &parse("terraform plan"),
-        Path::new("/tmp"),
-        None,
-    );
+    let s = subject_in("terraform plan", "/tmp", None);
     let d = decide(ApprovalMode::Ask, &s, &entries);
     assert!(!matches!(d, Decision::Deny(_)), "{d:?}");
 }
@@ -347,12 +341,7 @@ fn argument_prefixes_and_deny_entries() {
 
 #[test]
 fn package_installs_always_ask() {
-    let s = subject(
-        "pip install x",
-        &parse("pip install x"),
-        Path::new("/"),
-        Some("p".into()),
-    );
+    let s = subject_in("pip install x", "/", Some("p".into()));
     assert!(matches!(
         decide(ApprovalMode::Allow, &s, &[]),
         Decision::Ask(_)

@@ -26,7 +26,7 @@ use std::path::Path;
 
 use lex::split;
 use views::Lax;
-pub use views::{Views, cd_taken, deny_views, tolerant_commands};
+pub use views::{Views, deny_views};
 use wrappers::unwrap;
 
 /// One simple command after parsing.

@@ -1,7 +1,8 @@
-//! The tolerant reading for the deny groups (`deny_views`): where the strict reading gives
-//! up, `Lax` records why and goes on, and gathers the scripts nested in the command to be read
-//! on their own; the views are the normalised texts of what runs and the programs that cannot
-//! be known.
+//! The tolerant reading (`deny_views`): where the strict reading gives up, `Lax` records why
+//! and goes on, and gathers the scripts nested in the command to be read on their own. One
+//! reading gives what the deny groups, the deny entries and `cd` need: the normalised texts of
+//! what runs, the programs that cannot be known, every simple command found, and which `cd`s
+//! the shell surely runs.
 
 use super::lex::split;
 use super::wrappers::unwrap;
@@ -26,7 +27,8 @@ impl Lax {
     }
 }
 
-/// What the deny groups look at, and what they cannot see.
+/// What the tolerant reading of a command finds: what the deny groups look at and what they
+/// cannot see, what deny entries are checked against, and where `cd` moves.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Views {
     /// The raw command, then texts of what it runs: each simple command normalised (quotes
@@ -38,6 +40,16 @@ pub struct Views {
     /// Why some program it runs cannot be known (a name from an expansion, a shell reading a
     /// pipe, `eval` of an expansion): such a command is never run without approval.
     pub hidden: Vec<String>,
+    /// Every simple command found, wrappers unwrapped, the scripts nested in it included (not
+    /// code read out of an argument, which may be data): what a deny entry is checked against
+    /// whether or not the strict reading can follow the rest of the command.
+    pub commands: Vec<Simple>,
+    /// For each `cd` of the command itself, in order: whether the shell surely runs it, in
+    /// itself, before what follows it: nothing before it is conditional (`&&`, `||`) or in a
+    /// pipeline, and it is not in a pipeline or sent to the background itself (`cd d | x`,
+    /// `cd d &` change nothing after them). Where a later relative program is found follows
+    /// only those.
+    pub cd_taken: Vec<bool>,
 }
 
 /// The deny views of a command string: a tolerant reading that never gives up, so an opaque
@@ -70,6 +82,9 @@ pub fn deny_views(command: &str) -> Views {
         };
         let simples = split(&script, &mut lax).unwrap_or_default();
         let seps = std::mem::take(&mut lax.seps);
+        if depth == 0 && script == command {
+            views.cd_taken = cd_taken(&simples, &seps);
+        }
         let mut chain = String::new();
         let mut written: Vec<String> = Vec::new();
         let mut after_pipe = false;
@@ -82,10 +97,11 @@ pub fn deny_views(command: &str) -> Views {
                 .find(|(i, _)| *i == idx)
                 .map_or(";", |(_, s)| *s);
             for s in unwrap(simple, 0, &mut lax).unwrap_or_default() {
-                if let Some(why) = unjudgeable(&s, &written, after_pipe)
-                    && judged
-                {
-                    views.hidden.push(why);
+                if judged {
+                    if let Some(why) = unjudgeable(&s, &written, after_pipe) {
+                        views.hidden.push(why);
+                    }
+                    views.commands.push(s.clone());
                 }
                 work.extend(
                     carried_by_variables(&s)
@@ -100,21 +116,11 @@ pub fn deny_views(command: &str) -> Views {
                             .flat_map(|a| embedded_code(a))
                             .map(|c| (c, depth + 1, false)),
                     );
-                    // A program named among the arguments is run by the command
-                    // (`flock f sh -c …`, `find . -exec rm … \;`, `strace env`).
-                    for k in 1..s.argv.len() {
-                        let name = program_name(&s.argv[k]);
-                        if INTERPRETERS.contains(&name)
-                            || DANGEROUS_PROGRAMS.contains(&name)
-                            || matches!(name, "env" | "printenv")
-                        {
-                            let quoted: Vec<String> = s.argv[k..]
-                                .iter()
-                                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
-                                .collect();
-                            work.push((quoted.join(" "), depth + 1, false));
-                        }
-                    }
+                    work.extend(
+                        commands_in_arguments(&s)
+                            .into_iter()
+                            .map(|c| (c, depth + 1, false)),
+                    );
                 }
                 written.extend(files_written(&s));
                 let line = normal_line(&s);
@@ -143,57 +149,36 @@ pub fn deny_views(command: &str) -> Views {
     views
 }
 
-/// For each `cd` of the command, in order: whether the shell surely runs it, in itself, before
-/// what follows it: nothing before it is conditional (`&&`, `||`) or in a pipeline, and it is
-/// not in a pipeline or sent to the background itself (`cd d | x`, `cd d &` change nothing
-/// after them). Where a later relative program is found follows only those.
-pub fn cd_taken(command: &str) -> Vec<bool> {
-    let mut lax = Lax {
-        on: true,
-        ..Lax::default()
-    };
-    let simples = split(command, &mut lax).unwrap_or_default();
-    let sep_after = |i: usize| {
-        lax.seps
-            .iter()
-            .find(|(k, _)| *k == i)
-            .map_or(";", |(_, s)| *s)
-    };
+/// A program named among a command's arguments, with the arguments after it, quoted: the
+/// command may run it (`flock f sh -c …`, `find . -exec rm … \;`, `strace env`).
+fn commands_in_arguments(s: &Simple) -> Vec<String> {
+    (1..s.argv.len())
+        .filter(|&k| {
+            let name = program_name(&s.argv[k]);
+            INTERPRETERS.contains(&name)
+                || DANGEROUS_PROGRAMS.contains(&name)
+                || matches!(name, "env" | "printenv")
+        })
+        .map(|k| {
+            let quoted: Vec<String> = s.argv[k..]
+                .iter()
+                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                .collect();
+            quoted.join(" ")
+        })
+        .collect()
+}
+
+/// [`Views::cd_taken`] of a script's simple commands and the separators after them.
+fn cd_taken(simples: &[Simple], seps: &[(usize, &str)]) -> Vec<bool> {
     let mut sure = true;
     let mut out = Vec::new();
     for (i, s) in simples.iter().enumerate() {
-        let after = sep_after(i);
+        let after = seps.iter().find(|(k, _)| *k == i).map_or(";", |(_, s)| *s);
         if s.argv.first().is_some_and(|p| program_name(p) == "cd") {
             out.push(sure && matches!(after, ";" | "&&"));
         }
         sure &= after == ";";
-    }
-    out
-}
-
-/// Every simple command the tolerant reading finds, the scripts nested in it included: what a
-/// deny entry is checked against when the strict reading gives up (a deny entry must hold
-/// whether or not the rest of the command can be followed).
-pub fn tolerant_commands(command: &str) -> Vec<Simple> {
-    let mut out = Vec::new();
-    let mut work = vec![(command.to_string(), 0)];
-    let mut scripts = 0;
-    while let Some((script, depth)) = work.pop() {
-        scripts += 1;
-        if scripts > 256 || depth > 8 {
-            break;
-        }
-        let mut lax = Lax {
-            on: true,
-            ..Lax::default()
-        };
-        for simple in split(&script, &mut lax).unwrap_or_default() {
-            for s in unwrap(simple, 0, &mut lax).unwrap_or_default() {
-                work.extend(carried_by_variables(&s).into_iter().map(|c| (c, depth + 1)));
-                out.push(s);
-            }
-        }
-        work.extend(lax.inner.into_iter().map(|s| (s, depth + 1)));
     }
     out
 }
