@@ -3,7 +3,7 @@
 //! each pinned to one core with `taskset` when it is available.
 //!
 //! Run: `cargo bench --bench scrub` (add `-- --mb 400` for a bigger corpus). It writes four
-//! deterministic corpora under `$CARGO_TARGET_DIR/bench-data/`: realistic service logs with a
+//! deterministic corpora under the target directory's `tmp/bench-data/`: realistic service logs with a
 //! secret on about one line in a thousand (200 MB by default), a secret-dense corpus with a
 //! secret on every line, 1 MB of minified JSON and a 40 MB token (no white space at all). It
 //! checks that `goclaw scrub`'s output is byte-identical to the plain sequential semantics (each
@@ -32,8 +32,9 @@ fn main() {
         .nth(1)
         .and_then(|v| v.parse::<usize>().ok())
         .unwrap_or(200);
-    let dir = PathBuf::from(std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into()))
-        .join("bench-data");
+    // Cargo's scratch directory for benches, in the target directory wherever that is
+    // (`CARGO_TARGET_DIR`, `build.target-dir`, or `target/`).
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-data");
     std::fs::create_dir_all(&dir).unwrap();
     let goclaw = env!("CARGO_BIN_EXE_goclaw");
     let pin = which::which("taskset").is_ok();
