@@ -203,6 +203,10 @@ pub struct Subject {
     /// Where the command runs.
     #[serde(skip)]
     pub cwd: PathBuf,
+    /// Every directory a relative program of `tolerant` may run in (`cwd`, and where each
+    /// literal `cd` may move); `None` when a `cd` goes where the reader cannot know.
+    #[serde(skip)]
+    pub maybe_dirs: Option<Vec<PathBuf>>,
 }
 
 impl Subject {
@@ -219,6 +223,7 @@ impl Subject {
             by_risk: true,
             tolerant: Vec::new(),
             cwd: PathBuf::new(),
+            maybe_dirs: None,
         }
     }
 }
@@ -259,8 +264,6 @@ pub fn subject(
             // a `cd` the reader cannot follow leaves later relative programs unresolved.
             let mut dir = Some(cwd.to_path_buf());
             let mut out = Vec::new();
-            // Only a `cd` the shell surely runs in itself counts (not `x && cd d`, `cd d | y`).
-            let mut taken = views.cd_taken.iter().copied();
             for s in list {
                 let Some(first) = s.argv.first() else {
                     if !s.assignments.is_empty() || !s.redirects.is_empty() {
@@ -280,27 +283,10 @@ pub fn subject(
                     }
                     None => resolve_program(first, cwd),
                 };
-                if first == "cd" {
-                    // Its options first (`cd -P DIR`); anything else leaves it unknown.
-                    let at = 1 + s.argv[1..]
-                        .iter()
-                        .take_while(|a| matches!(a.as_str(), "-P" | "-L" | "-e" | "-@" | "--"))
-                        .count();
-                    let operands = s.argv.len() - at;
-                    let sure = taken.next().unwrap_or(false);
-                    dir = match (s.argv.get(at), &dir) {
-                        _ if !sure => None,
-                        (Some(to), Some(d))
-                            if !s.expanded.contains(&at)
-                                && to != "-"
-                                && !to.starts_with('-')
-                                && operands == 1 =>
-                        {
-                            Some(d.join(to))
-                        }
-                        (None, _) => std::env::var_os("HOME").map(Into::into),
-                        _ => None,
-                    };
+                if super::shell::program_name(first) == "cd" {
+                    // Only a `cd` the shell surely runs in itself counts (not `x && cd d`,
+                    // `cd d | y`, `sh -c 'cd d'`, `env cd d`, `cd d >&9`).
+                    dir = dir.filter(|_| s.sure_cd).and_then(|d| moved_to(&d, s));
                 }
                 out.push(Command {
                     program,
@@ -325,7 +311,96 @@ pub fn subject(
         // (`TAR_OPTIONS=--to-command=…`).
         tolerant: views.commands.clone(),
         cwd: cwd.to_path_buf(),
+        maybe_dirs: maybe_dirs(cwd, &views.commands),
     }
+}
+
+/// The directories the programs of `commands` may run in, for deny entries: `cwd`, and where
+/// each `cd` may move from any of them, taken or not (`true && cd sub; ./prog`, `sh -c 'cd
+/// sub; ./prog'`); `None` when one goes where the reader cannot know (`cd "$d"`), or when
+/// there are too many to try.
+fn maybe_dirs(cwd: &Path, commands: &[Simple]) -> Option<Vec<PathBuf>> {
+    let mut dirs = vec![cwd.to_path_buf()];
+    let cds = commands.iter().filter(|s| {
+        s.argv
+            .first()
+            .is_some_and(|p| matches!(super::shell::program_name(p), "cd" | "pushd" | "popd"))
+    });
+    for s in cds {
+        if super::shell::program_name(&s.argv[0]) == "popd" {
+            return None;
+        }
+        let (physical, to) = cd_target(s)?;
+        // One that fails from some directory leaves the command there.
+        let moved: Vec<PathBuf> = dirs
+            .iter()
+            .filter_map(|d| arrive(d, physical, to))
+            .collect();
+        for d in moved {
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
+        }
+        if dirs.len() > 32 {
+            return None;
+        }
+    }
+    Some(dirs)
+}
+
+/// Where the shell's `cd` (`s`, surely run) moves from `dir`, or `None` when that cannot be
+/// known (see [`cd_target`]) or the directory is not there (`cd` fails).
+fn moved_to(dir: &Path, s: &Simple) -> Option<PathBuf> {
+    let (physical, to) = cd_target(s)?;
+    arrive(dir, physical, to)
+}
+
+/// What a `cd` asks for: whether physically, and where (`None`: home), or `None` when the
+/// reader cannot know. The options are dash's, which runs the command: `-P` (physical:
+/// symbolic links resolved first) and `-L` (logical, the default: `..` takes back the name
+/// before it, so `cd link/..` stays where it was); any other makes `cd` fail or is not read.
+fn cd_target(s: &Simple) -> Option<(bool, Option<&str>)> {
+    let mut physical = false;
+    let mut at = 1;
+    while let Some(option @ ("-P" | "-L" | "--")) = s.argv.get(at).map(String::as_str) {
+        physical = match option {
+            "-P" => true,
+            "-L" => false,
+            _ => physical,
+        };
+        at += 1;
+        if option == "--" {
+            break;
+        }
+    }
+    match &s.argv[at..] {
+        [] => Some((physical, None)),
+        [to] if !s.expanded.contains(&at) && !to.starts_with(['-', '~']) => {
+            Some((physical, Some(to.as_str())))
+        }
+        _ => None,
+    }
+}
+
+/// The directory a `cd` from `dir` to `to` (home when `None`) arrives in, `None` when it fails.
+fn arrive(dir: &Path, physical: bool, to: Option<&str>) -> Option<PathBuf> {
+    let Some(to) = to else {
+        return std::env::var_os("HOME").map(Into::into);
+    };
+    if physical {
+        return dir.join(to).canonicalize().ok();
+    }
+    let mut logical = PathBuf::new();
+    for part in dir.join(to).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                logical.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => logical.push(other),
+        }
+    }
+    Some(logical).filter(|d| d.is_dir())
 }
 
 /// The program a command name runs: a harmless builtin, a path (relative to `cwd`), or the
@@ -353,16 +428,11 @@ pub fn decide(mode: ApprovalMode, subject: &Subject, entries: &[Entry]) -> Decis
         );
     }
     let denying: Vec<&Entry> = entries.iter().filter(|e| e.decision == "deny").collect();
-    let tolerant = subject.tolerant.iter().filter_map(|s| {
-        let first = s.argv.first()?;
-        Some(Command {
-            program: resolve_program(first, &subject.cwd),
-            argv: s.argv.clone(),
-            assignments: s.assignments.clone(),
-            redirects: s.redirects.clone(),
-        })
-    });
-    let checked = subject.commands.iter().cloned().chain(tolerant);
+    let checked = subject
+        .commands
+        .iter()
+        .cloned()
+        .chain(tolerant_commands(subject));
     for cmd in checked.take_while(|_| !denying.is_empty()) {
         if let Some(e) = denying.iter().find(|e| matches(e, &cmd)) {
             return Decision::Deny(format!(
@@ -373,6 +443,9 @@ pub fn decide(mode: ApprovalMode, subject: &Subject, entries: &[Entry]) -> Decis
                 e.args.join(" ")
             ));
         }
+    }
+    if let Some(reason) = denied_somewhere(subject, &denying) {
+        return Decision::Ask(reason);
     }
     if let Some(p) = &subject.package_install {
         return Decision::Ask(format!(
@@ -414,6 +487,49 @@ pub fn decide(mode: ApprovalMode, subject: &Subject, entries: &[Entry]) -> Decis
     } else {
         Decision::Ask(format!("not on the allowlist: {}", unapproved.join("; ")))
     }
+}
+
+/// The tolerant reading's commands, for deny entries: a relative program (`./prog`,
+/// `sub/prog`) once for each directory it may run in.
+fn tolerant_commands(subject: &Subject) -> impl Iterator<Item = Command> + '_ {
+    subject.tolerant.iter().flat_map(|s| {
+        let first = s.argv.first().map_or("", String::as_str);
+        let relative = first.contains('/') && !first.starts_with('/');
+        let dirs = match &subject.maybe_dirs {
+            Some(dirs) if relative => dirs.as_slice(),
+            _ => std::slice::from_ref(&subject.cwd),
+        };
+        dirs.iter()
+            .filter(move |_| !first.is_empty())
+            .map(move |d| Command {
+                program: resolve_program(first, d),
+                argv: s.argv.clone(),
+                assignments: s.assignments.clone(),
+                redirects: s.redirects.clone(),
+            })
+    })
+}
+
+/// Why a relative program may be one a deny entry names by its path, when the command moves
+/// to a directory the reader cannot know first (`cd "$d"; ./prog`): it is asked about.
+fn denied_somewhere(subject: &Subject, denying: &[&Entry]) -> Option<String> {
+    if subject.maybe_dirs.is_some() {
+        return None;
+    }
+    subject.tolerant.iter().find_map(|s| {
+        let first = s.argv.first()?;
+        if !first.contains('/') || first.starts_with('/') {
+            return None;
+        }
+        let name = super::shell::program_name(first);
+        let e = denying
+            .iter()
+            .find(|e| e.program.contains('/') && e.program.rsplit('/').next() == Some(name))?;
+        Some(format!(
+            "`{first}` may be {} (deny entry {}): the command moves to a directory that cannot be known before it",
+            e.program, e.id
+        ))
+    })
 }
 
 fn matches(e: &Entry, c: &Command) -> bool {

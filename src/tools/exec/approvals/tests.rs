@@ -375,3 +375,104 @@ fn only_a_cd_that_surely_runs_moves_relative_programs() {
         assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
     }
 }
+
+/// A workspace with `sub/prog` (allowlisted or denied by path), another `prog` at its top, and
+/// `lnk` linking to `sub/x`: the relative program `./prog` must be judged where it runs.
+fn workspace_with_two_progs() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("sub/x")).unwrap();
+    std::fs::write(root.join("sub/prog"), "#!/bin/sh\n").unwrap();
+    std::fs::write(root.join("prog"), "#!/bin/sh\n").unwrap();
+    std::os::unix::fs::symlink(root.join("sub/x"), root.join("lnk")).unwrap();
+    let sub_prog = root.join("sub/prog").display().to_string();
+    (dir, sub_prog)
+}
+
+/// helper-35: `cd`s dash does not run or runs elsewhere never move where `./prog` is found.
+#[test]
+fn a_cd_moves_relative_programs_only_where_dash_goes() {
+    let (dir, sub_prog) = workspace_with_two_progs();
+    let cwd = dir.path().canonicalize().unwrap();
+    let at = |cmd: &str| subject_in(cmd, cwd.to_str().unwrap(), None);
+    let entries = vec![entry(1, &sub_prog, &[], "allow")];
+    for cmd in ["cd sub; ./prog", "cd -P sub && ./prog", "cd -- sub; ./prog"] {
+        let d = decide(ApprovalMode::Ask, &at(cmd), &entries);
+        assert!(matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
+    }
+    for cmd in [
+        // Options dash does not have: `cd` fails.
+        "cd -e sub; ./prog",
+        "cd -@ sub; ./prog",
+        // A child shell's or a wrapper's `cd` moves nothing here.
+        "sh -c 'cd sub'; ./prog; cd .",
+        "bash -c 'cd sub'; ./prog; cd /",
+        "env cd sub; ./prog; cd .",
+        "nice cd sub; ./prog; cd .",
+        // A redirection that fails (9 is not open) skips the `cd`.
+        "cd sub >&9; ./prog",
+        "cd sub <&7; ./prog",
+        // Logical: `..` takes back `lnk`, not the directory it links to.
+        "cd lnk/..; ./prog",
+        "cd lnk; cd ..; ./prog",
+    ] {
+        let d = decide(ApprovalMode::Ask, &at(cmd), &entries);
+        assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
+    }
+}
+
+/// helper-35: a program denied by its path is denied wherever a `cd` taken or not may have
+/// moved the command, and asked about when the reader cannot know where it moved.
+#[test]
+fn a_path_deny_entry_follows_every_cd_that_may_run() {
+    let (dir, sub_prog) = workspace_with_two_progs();
+    let cwd = dir.path().canonicalize().unwrap();
+    let at = |cmd: &str| subject_in(cmd, cwd.to_str().unwrap(), None);
+    let entries = vec![entry(1, &sub_prog, &[], "deny")];
+    for cmd in [
+        "cd sub; ./prog",
+        "true && cd sub; ./prog",
+        "cd sub | true; cd sub && ./prog",
+        "sh -c \"cd sub; ./prog\"",
+        "cd sub; ./prog; echo $(true)",
+    ] {
+        let d = decide(ApprovalMode::Allow, &at(cmd), &entries);
+        assert!(matches!(d, Decision::Deny(_)), "{cmd}: {d:?}");
+    }
+    let d = decide(ApprovalMode::Allow, &at("cd \"$D\"; ./prog"), &entries);
+    assert!(matches!(d, Decision::Ask(_)), "{d:?}");
+    let d = decide(ApprovalMode::Allow, &at("./prog"), &entries);
+    assert!(matches!(d, Decision::Allow(_)), "{d:?}");
+}
+
+/// helper-35: what runs a denied program without naming it as a command.
+#[test]
+fn carriers_variables_and_copies_reach_deny_entries() {
+    let whoami = resolve_program("whoami", Path::new("/"));
+    let entries = vec![entry(1, &whoami, &[], "deny")];
+    let padding: String = (0..300).map(|i| format!(" x{i}=y")).collect();
+    for cmd in [
+        format!("GIT_SSH_COMMAND=whoami git ls-remote ssh://h/p{padding}"),
+        "logsave /dev/null whoami".into(),
+        "export GIT_SSH_COMMAND=whoami; git ls-remote ssh://h/p".into(),
+        "GIT_PROXY_COMMAND=whoami git ls-remote git://h/p".into(),
+        "RSYNC_CONNECT_PROG=whoami rsync rsync://x/y".into(),
+        "npx whoami".into(),
+        "npx -y whoami".into(),
+    ] {
+        let d = decide(ApprovalMode::Allow, &subj(&cmd), &entries);
+        assert!(matches!(d, Decision::Deny(_)), "{cmd}: {d:?}");
+    }
+    for cmd in [
+        "tee w < /usr/bin/whoami >/dev/null; chmod +x w; ./w",
+        "cp /usr/bin/whoami .; ./whoami",
+        "cp -t sub /usr/bin/whoami; ./sub/whoami",
+        "ln -s /usr/bin/whoami; ./whoami",
+        "run-parts --regex='^whoami$' /usr/bin",
+        "find /usr/bin -name whoami -exec {} \\;",
+        "tmux new -d whoami",
+    ] {
+        let d = decide(ApprovalMode::Allow, &subj(cmd), &entries);
+        assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
+    }
+}

@@ -73,6 +73,7 @@ fn slice(s: &Simple, from: usize, to: usize) -> Simple {
             .filter(|&&i| i >= from && i < to)
             .map(|i| i - from)
             .collect(),
+        ..Simple::default()
     }
 }
 
@@ -126,6 +127,10 @@ fn carried(name: &str, argv: &[String]) -> Carried {
         "awk" | "gawk" | "mawk" | "nawk" => opaque(code::awk(argv)),
         "sed" | "gsed" => opaque(code::sed(argv)),
         "vi" | "vim" | "nvim" | "ex" | "view" | "vimdiff" => opaque(code::vim(argv)),
+        "run-parts" => opaque(Some("`run-parts` runs the programs of a directory".into())),
+        "tmux" | "screen" | "byobu" => opaque(Some(format!(
+            "`{name}` runs the commands it is given in a terminal of its own"
+        ))),
         "parallel" | "rush" => Carried {
             opaque: Some(format!(
                 "`{name}` runs commands it builds from its arguments and input"
@@ -378,6 +383,10 @@ fn find(argv: &[String]) -> Carried {
     while i < argv.len() {
         if matches!(argv[i].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
             let from = i + 1;
+            // `find /usr/bin/r[m] -exec {} -rf d \;` runs what it finds.
+            if argv.get(from).is_some_and(|p| p.contains("{}")) {
+                return opaque(Some("`find` runs the files it finds as programs".into()));
+            }
             match argv[from..].iter().position(|w| w == ";" || w == "+") {
                 Some(n) => {
                     out.words.push((from, from + n));

@@ -80,6 +80,8 @@ struct Lexer<'a> {
     words: Vec<Word>,
     redirect_next: bool,
     redirects: Vec<String>,
+    /// Whether the command being built has a redirection (a file's or a descriptor's).
+    redirected: bool,
     commands: Vec<Simple>,
     lax: &'a mut Lax,
     /// Here-documents whose bodies start at the next line: delimiter, and whether `<<-`.
@@ -136,11 +138,13 @@ impl Lexer<'_> {
 
     /// Ends the command being built, followed by the separator `sep`.
     fn end_command(&mut self, sep: &'static str) -> Result<(), String> {
+        let redirected = std::mem::take(&mut self.redirected);
         if self.words.is_empty() && self.redirects.is_empty() {
             return Ok(());
         }
         let ws = std::mem::take(&mut self.words);
-        if let Some(s) = to_simple(ws, std::mem::take(&mut self.redirects), self.lax)? {
+        if let Some(mut s) = to_simple(ws, std::mem::take(&mut self.redirects), self.lax)? {
+            s.redirected = redirected;
             self.commands.push(s);
             self.lax.seps.push((self.commands.len() - 1, sep));
         }
@@ -255,6 +259,7 @@ impl Lexer<'_> {
 
     /// `<` or `>` at `i`. Returns whether the reading goes on with the next character.
     fn redirection(&mut self, c: char) -> Result<bool, String> {
+        self.redirected = true;
         // A word of digits right before is a file-descriptor number.
         if self.w.started
             && !self.w.text.is_empty()
@@ -472,6 +477,7 @@ pub(super) fn split(command: &str, lax: &mut Lax) -> Result<Vec<Simple>, String>
         words: Vec::new(),
         redirect_next: false,
         redirects: Vec::new(),
+        redirected: false,
         commands: Vec::new(),
         lax,
         heredocs: Vec::new(),
@@ -581,5 +587,6 @@ fn to_simple(
         assignments,
         redirects,
         expanded,
+        ..Simple::default()
     }))
 }

@@ -30,7 +30,7 @@ pub use views::{Views, deny_views};
 use wrappers::unwrap;
 
 /// One simple command after parsing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Simple {
     /// Words after quote removal; `argv[0]` is the program.
     pub argv: Vec<String>,
@@ -40,6 +40,13 @@ pub struct Simple {
     pub redirects: Vec<String>,
     /// Word indexes that contain an unquoted or double-quoted `$` expansion.
     pub expanded: Vec<usize>,
+    /// Whether it has a redirection of any kind: of a file, or of a descriptor (`>&9`, which
+    /// fails when 9 is not open, and the command does not run).
+    pub redirected: bool,
+    /// A `cd` of the command's own top level (not one a child shell or a wrapper runs) that the
+    /// shell surely runs, in itself, before what follows (see [`parse`]). Where a later
+    /// relative program is found follows only these.
+    pub sure_cd: bool,
 }
 
 /// The parse of a whole command string.
@@ -61,10 +68,20 @@ pub fn parse(command: &str) -> Parsed {
     let mut lax = Lax::default();
     match split(command, &mut lax) {
         Ok(list) => {
+            let mut sure = cd_taken(&list, &lax.seps).into_iter();
             let mut out = Vec::new();
             for s in list {
+                let sure_cd = is_cd(&s) && sure.next().unwrap_or(false);
                 match unwrap(s, 0, &mut lax) {
-                    Ok(mut v) => out.append(&mut v),
+                    Ok(mut v) => {
+                        // A `cd` of the top level is unwrapped to itself.
+                        if let [only] = v.as_mut_slice()
+                            && is_cd(only)
+                        {
+                            only.sure_cd = sure_cd;
+                        }
+                        out.append(&mut v);
+                    }
                     Err(reason) => return Parsed::Opaque(reason),
                 }
             }
@@ -72,6 +89,28 @@ pub fn parse(command: &str) -> Parsed {
         }
         Err(reason) => Parsed::Opaque(reason),
     }
+}
+
+fn is_cd(s: &Simple) -> bool {
+    s.argv.first().is_some_and(|p| program_name(p) == "cd")
+}
+
+/// For each `cd` among a script's simple commands (the separators after them in `seps`), in
+/// order: whether the shell surely runs it, in itself, before what follows: nothing before it
+/// is conditional (`&&`, `||`) or in a pipeline; it is not in a pipeline or sent to the
+/// background itself (`cd d | x`, `cd d &` change nothing after them); and it has no
+/// redirection, which may fail and skip it (`cd d >&9`).
+fn cd_taken(simples: &[Simple], seps: &[(usize, &str)]) -> Vec<bool> {
+    let mut sure = true;
+    let mut out = Vec::new();
+    for (i, s) in simples.iter().enumerate() {
+        let after = seps.iter().find(|(k, _)| *k == i).map_or(";", |(_, s)| *s);
+        if is_cd(s) {
+            out.push(sure && matches!(after, ";" | "&&") && !s.redirected);
+        }
+        sure &= after == ";";
+    }
+    out
 }
 
 fn is_assignment(word: &str) -> bool {
@@ -88,7 +127,7 @@ fn is_assignment(word: &str) -> bool {
     }
 }
 
-fn program_name(argv0: &str) -> &str {
+pub(super) fn program_name(argv0: &str) -> &str {
     Path::new(argv0)
         .file_name()
         .and_then(|n| n.to_str())

@@ -349,6 +349,32 @@ pub(super) const SPECS: &[Spec] = &[
         operands: 1,
         ..spec(&["faketime"], NONE)
     },
+    // `logsave [-asv] LOGFILE CMD …`.
+    Spec {
+        operands: 1,
+        ..spec(
+            &["logsave"],
+            Options {
+                flags: "asv",
+                ..NONE
+            },
+        )
+    },
+    // A package runner runs the program of the package it names (`npx whoami` is `whoami`
+    // when installed); `-c`/`--call` run a script.
+    Spec {
+        script: &["-c", "--call"],
+        ..spec(
+            &["npx", "pnpx", "bunx"],
+            Options {
+                flags: "yq",
+                valued: "pc",
+                long_flags: &["yes", "no", "quiet", "ignore-existing"],
+                long_valued: &["package", "call", "node-options", "shell"],
+                ..NONE
+            },
+        )
+    },
     // No table: followed only when given no option.
     spec(
         &[

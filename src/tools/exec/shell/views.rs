@@ -1,8 +1,7 @@
 //! The tolerant reading (`deny_views`): where the strict reading gives up, `Lax` records why
 //! and goes on, and gathers the scripts nested in the command to be read on their own. One
-//! reading gives what the deny groups, the deny entries and `cd` need: the normalised texts of
-//! what runs, the programs that cannot be known, every simple command found, and which `cd`s
-//! the shell surely runs.
+//! reading gives what the deny groups and the deny entries need: the normalised texts of what
+//! runs, the programs that cannot be known, and every simple command found.
 
 use super::lex::split;
 use super::wrappers::unwrap;
@@ -28,7 +27,7 @@ impl Lax {
 }
 
 /// What the tolerant reading of a command finds: what the deny groups look at and what they
-/// cannot see, what deny entries are checked against, and where `cd` moves.
+/// cannot see, and what deny entries are checked against.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Views {
     /// The raw command, then texts of what it runs: each simple command normalised (quotes
@@ -44,12 +43,6 @@ pub struct Views {
     /// code read out of an argument, which may be data): what a deny entry is checked against
     /// whether or not the strict reading can follow the rest of the command.
     pub commands: Vec<Simple>,
-    /// For each `cd` of the command itself, in order: whether the shell surely runs it, in
-    /// itself, before what follows it: nothing before it is conditional (`&&`, `||`) or in a
-    /// pipeline, and it is not in a pipeline or sent to the background itself (`cd d | x`,
-    /// `cd d &` change nothing after them). Where a later relative program is found follows
-    /// only those.
-    pub cd_taken: Vec<bool>,
 }
 
 /// The deny views of a command string: a tolerant reading that never gives up, so an opaque
@@ -65,7 +58,14 @@ pub fn deny_views(command: &str) -> Views {
         work.push((ifs, 0, true));
     }
     let mut scripts = 0;
-    while let Some((script, depth, judged)) = work.pop() {
+    // Scripts of the command itself before code read out of arguments: padding a command with
+    // arguments must not push what it runs past the bound below.
+    while let Some(at) = work
+        .iter()
+        .rposition(|w| w.2)
+        .or_else(|| work.len().checked_sub(1))
+    {
+        let (script, depth, judged) = work.remove(at);
         scripts += 1;
         if scripts > 256 || depth > 8 {
             views
@@ -82,9 +82,6 @@ pub fn deny_views(command: &str) -> Views {
         };
         let simples = split(&script, &mut lax).unwrap_or_default();
         let seps = std::mem::take(&mut lax.seps);
-        if depth == 0 && script == command {
-            views.cd_taken = cd_taken(&simples, &seps);
-        }
         let mut chain = String::new();
         let mut written: Vec<String> = Vec::new();
         let mut after_pipe = false;
@@ -169,20 +166,6 @@ fn commands_in_arguments(s: &Simple) -> Vec<String> {
         .collect()
 }
 
-/// [`Views::cd_taken`] of a script's simple commands and the separators after them.
-fn cd_taken(simples: &[Simple], seps: &[(usize, &str)]) -> Vec<bool> {
-    let mut sure = true;
-    let mut out = Vec::new();
-    for (i, s) in simples.iter().enumerate() {
-        let after = seps.iter().find(|(k, _)| *k == i).map_or(";", |(_, s)| *s);
-        if s.argv.first().is_some_and(|p| program_name(p) == "cd") {
-            out.push(sure && matches!(after, ";" | "&&"));
-        }
-        sure &= after == ";";
-    }
-    out
-}
-
 /// What a command's assignments give a program to run: a command (`PAGER=…`, `GIT_SSH_COMMAND=…`,
 /// LESSOPEN's `|…`), or options of the program that may name one (`TAR_OPTIONS=--to-command=…`
 /// is read as `tar --to-command=…`).
@@ -198,6 +181,8 @@ fn carried_by_variables(s: &Simple) -> Vec<String> {
         "GIT_SEQUENCE_EDITOR",
         "GIT_SSH_COMMAND",
         "GIT_SSH",
+        "GIT_PROXY_COMMAND",
+        "RSYNC_CONNECT_PROG",
         "GIT_EXTERNAL_DIFF",
         "GIT_ASKPASS",
         "SSH_ASKPASS",
@@ -215,8 +200,16 @@ fn carried_by_variables(s: &Simple) -> Vec<String> {
         ("GZIP", "gzip"),
         ("XZ_OPT", "xz"),
     ];
+    // Set before the program, or by a builtin that exports or sets them for what follows
+    // (`export GIT_SSH_COMMAND=…; git …`; a variable the environment gave is exported when set).
+    let set_by_builtin = match s.argv.first().map(|p| program_name(p)) {
+        Some("export" | "declare" | "typeset" | "local" | "readonly") => &s.argv[1..],
+        Some(_) => &[][..],
+        None => &[][..],
+    };
     s.assignments
         .iter()
+        .chain(set_by_builtin.iter().filter(|a| !a.starts_with('-')))
         .filter_map(|a| a.split_once('='))
         .filter_map(|(name, value)| {
             if name == "GIT_CONFIG_PARAMETERS" || name.starts_with("GIT_CONFIG_VALUE_") {
@@ -364,19 +357,45 @@ fn normal_line(s: &Simple) -> String {
     parts.join(" ")
 }
 
-/// The files `s` writes: its redirections, a download's output (`curl -o f`, `wget -O f`), and
-/// what `cp`, `ln`, `mv` and `install` make (their last operand): a program copied or linked
-/// under another name and run in the same command (`ln -s /usr/bin/x w && ./w`) is not the
-/// one its name says.
+/// The files `s` writes: its redirections, a download's output (`curl -o f`, `wget -O f`),
+/// what `tee` writes, and what `cp`, `ln`, `mv` and `install` make: a program copied or linked
+/// under another name and run in the same command (`ln -s /usr/bin/x w && ./w`, `cp
+/// /usr/bin/x .; ./x`) is not the one its name says.
 fn files_written(s: &Simple) -> impl Iterator<Item = String> + '_ {
-    let made = match s.argv.first().map(|p| program_name(p)) {
-        Some("cp" | "ln" | "mv" | "install") => s
-            .argv
-            .iter()
-            .skip(1)
-            .rfind(|a| !a.starts_with('-'))
-            .map(|a| plain_path(a)),
-        _ => None,
+    let operands = || s.argv.iter().skip(1).filter(|a| !a.starts_with('-'));
+    let made: Vec<String> = match s.argv.first().map(|p| program_name(p)) {
+        // The target, and each source's name in it, whether the target is a directory or not
+        // (`cp /usr/bin/whoami .`); `ln -s /usr/bin/whoami` makes `whoami` here.
+        Some("cp" | "ln" | "mv" | "install") => {
+            let all: Vec<&String> = operands().collect();
+            let into = s
+                .argv
+                .windows(2)
+                .find(|w| w[0] == "-t")
+                .map(|w| w[1].as_str())
+                .or_else(|| {
+                    s.argv
+                        .iter()
+                        .find_map(|a| a.strip_prefix("--target-directory="))
+                });
+            let (dir, sources) = match (into, all.split_last()) {
+                (Some(dir), _) => (dir, &all[..]),
+                (None, Some((last, []))) => (".", std::slice::from_ref(last)),
+                (None, Some((last, sources))) => (last.as_str(), sources),
+                (None, None) => (".", &[][..]),
+            };
+            let dir = dir.trim_end_matches('/');
+            std::iter::once(dir.to_string())
+                .chain(
+                    sources
+                        .iter()
+                        .map(|src| format!("{dir}/{}", program_name(src))),
+                )
+                .map(|p| plain_path(&p))
+                .collect()
+        }
+        Some("tee") => operands().map(|a| plain_path(a)).collect(),
+        _ => Vec::new(),
     };
     s.redirects
         .iter()

@@ -32,6 +32,8 @@ pub(super) fn unwrap(mut s: Simple, depth: usize, lax: &mut Lax) -> Result<Vec<S
                 .filter(|&&i| i >= skip)
                 .map(|i| i - skip)
                 .collect(),
+            redirected: s.redirected,
+            sure_cd: false,
         }
     };
     let skip = match name {
@@ -299,9 +301,7 @@ fn skip_xargs(argv: &[String], lax: &mut Lax) -> Result<Option<usize>, String> {
         };
         let run = Simple {
             argv: argv[i..].to_vec(),
-            assignments: Vec::new(),
-            redirects: Vec::new(),
-            expanded: Vec::new(),
+            ..Simple::default()
         };
         let unwrapped = unwrap(run, 1, &mut probe).unwrap_or_default();
         // A lone wrapper left: it had no command of its own.
