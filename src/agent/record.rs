@@ -155,7 +155,8 @@ pub fn start_run(db: Db<'_>, scrubber: &Scrubber, run: &NewRun) -> Result<()> {
             scrubber.scrub_str(message, None),
             parent.map(|p| p.0),
             parent.map_or(0, |p| p.1),
-            parent.map(|p| p.2),
+            // A label is the model's text, like the message.
+            parent.map(|p| scrubber.scrub_str(p.2, None)),
             crate::host::name(),
             crate::host::own_start(),
             crate::host::pid_namespace()

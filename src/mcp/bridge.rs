@@ -46,11 +46,14 @@ impl Tool for McpTool {
     }
     fn execute(
         &self,
-        _ctx: &CallContext,
+        ctx: &CallContext,
         args: &Map<String, Value>,
         _store: &mut Store,
     ) -> ToolResult {
-        match self.link.call(&self.registered, &self.tool, args.clone()) {
+        match self
+            .link
+            .call(&self.registered, &self.tool, args.clone(), &ctx.stop)
+        {
             Err(e) => ToolResult::from_error(&e),
             Ok(out) if out.is_error => {
                 let mut r = ToolResult::error(out.text);

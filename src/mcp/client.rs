@@ -214,8 +214,39 @@ type Stdio = (
     tokio::process::ChildStdin,
 );
 
+/// What a stdio server inherits of goclaw's environment besides exec's allowlist
+/// ([`crate::tools::exec::sandbox::ENV_ALLOWLIST`] and `LC_*`): the way out through a proxy,
+/// and the certificates to trust.
+const SERVER_ENV_ALLOWLIST: &[&str] = &[
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+    "REQUESTS_CA_BUNDLE",
+];
+
+/// The environment a stdio server starts with: an allowlist of goclaw's (never all of it: the
+/// sealing key `GOCLAW_SECRET_KEY`, providers' API keys and `PGPASSWORD` stay out of a server
+/// that may be hostile), then the server's own `env`.
+fn server_env() -> impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)> {
+    std::env::vars_os().filter(|(k, _)| {
+        let k = k.to_string_lossy();
+        crate::tools::exec::sandbox::ENV_ALLOWLIST.contains(&k.as_ref())
+            || SERVER_ENV_ALLOWLIST.contains(&k.as_ref())
+            || k.starts_with("LC_")
+    })
+}
+
 /// Starts `server`'s command under goclaw's supervisor, in a process group of its own, with
-/// `env` added to its environment. Refuses goclaw's own `mcp serve` (see [`goclaw_itself`]).
+/// [`server_env`] and `env` as its environment. Refuses goclaw's own `mcp serve` (see
+/// [`goclaw_itself`]).
 fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<Stdio> {
     let command = server.command.clone().unwrap_or_default();
     if let Some(why) = goclaw_itself(&command, &server.args) {
@@ -252,6 +283,8 @@ fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<Stdio>
     ])
     .arg(&command)
     .args(&server.args)
+    .env_clear()
+    .envs(server_env())
     .env(MCP_CHILD_ENV, (depth + 1).to_string())
     .envs(env)
     // Ended by `kill_group` (SIGTERM first, so the supervisor cleans up), not by a

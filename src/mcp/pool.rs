@@ -145,23 +145,42 @@ impl Link {
         })
     }
 
-    /// Calls `tool` (registered in goclaw as `registered`) with `args`.
+    /// Calls `tool` (registered in goclaw as `registered`) with `args`, giving up when `stop`
+    /// says (the run's deadline, a signal): checked every 50 ms while the server works, so a
+    /// server that never answers holds a run for no longer than that. The answer that comes
+    /// later is dropped; the connection stays.
     pub fn call(
         &self,
         registered: &str,
         tool: &str,
         args: Map<String, Value>,
+        stop: &crate::tools::StopWhen,
     ) -> Result<CallOutcome> {
         self.rt.block_on(async {
             let conn = self.ensure().await?;
-            match conn.call(registered, tool, args, self.call_timeout()).await {
-                Ok(out) => Ok(out),
-                Err(failure) => {
-                    if failure.connection_lost {
-                        self.mark_lost(&conn, &failure.error.message).await;
+            let call = conn.call(registered, tool, args, self.call_timeout());
+            let stopped = async {
+                loop {
+                    if let Some(why) = stop.check() {
+                        return why;
                     }
-                    Err(failure.error)
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                 }
+            };
+            tokio::select! {
+                done = call => match done {
+                    Ok(out) => Ok(out),
+                    Err(failure) => {
+                        if failure.connection_lost {
+                            self.mark_lost(&conn, &failure.error.message).await;
+                        }
+                        Err(failure.error)
+                    }
+                },
+                why = stopped => Err(Error::new(
+                    why.error_kind(),
+                    format!("MCP tool \"{registered}\" stopped: {}", why.describe()),
+                )),
             }
         })
     }

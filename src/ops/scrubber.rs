@@ -66,6 +66,27 @@ pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -
     {
         values.push(p.into_bytes());
     }
+    // Every provider's API key, and the default ones': a model that repeats its key (asked to,
+    // or from a file it read) has it redacted in answers, sessions, traces and the audit.
+    let key_variables = settings
+        .config
+        .providers
+        .values()
+        .filter_map(crate::providers::key_variable)
+        .chain([
+            "OPENAI_API_KEY".to_string(),
+            "ANTHROPIC_API_KEY".to_string(),
+        ]);
+    for variable in key_variables {
+        if let Some(key) = std::env::var_os(&variable)
+            && key.len() >= MIN_VALUE_LEN
+            && !values
+                .iter()
+                .any(|v| v.as_slice() == key.as_encoded_bytes())
+        {
+            values.push(key.into_encoded_bytes());
+        }
+    }
     let short = values.iter().filter(|v| v.len() < MIN_VALUE_LEN).count();
     if short > 0 {
         notes.push(Note::Warn(format!(

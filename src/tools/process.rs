@@ -1,11 +1,12 @@
 //! The `process` tool (seed 001 §runtime): the background commands `exec {background: true}`
-//! started ([`super::exec::background`]). `list` shows the caller's session's (every one, for a
-//! caller without a session), `poll` the output written since the last poll and the status,
-//! `log` the last lines, `kill` ends one. A caller with a session sees only that session's.
+//! started ([`super::exec::background`]). `list` shows those the caller sees
+//! ([`background::Seen`]: its session's; a run's own without a session, as every subagent is;
+//! every one outside any run), `poll` the output written since the last poll and the status,
+//! `log` the last lines, `kill` ends one.
 
 use serde_json::{Map, Value, json};
 
-use super::exec::background::{self, Process};
+use super::exec::background::{self, Process, Seen};
 use super::{CallContext, Risk, Tool, ToolResult};
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -49,11 +50,15 @@ impl Tool for ProcessTool {
 
 fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Result<ToolResult> {
     let root = background::logs_root(&ctx.key_dir);
-    let session = ctx.session_key.as_deref();
+    let seen = match (ctx.session_key.as_deref(), &ctx.run) {
+        (Some(session), _) => Seen::Session(session),
+        (None, Some(run)) => Seen::Run(&run.run_id),
+        (None, None) => Seen::All,
+    };
     let db = store.db();
     let action = super::trimmed_arg(args, "action");
     if action == "list" {
-        let list = background::list(db, &root, session)?;
+        let list = background::list(db, &root, seen)?;
         return Ok(ToolResult::text(json!({ "processes": list }).to_string()));
     }
     if !["poll", "log", "kill"].contains(&action) {
@@ -65,7 +70,7 @@ fn act(ctx: &CallContext, args: &Map<String, Value>, store: &mut Store) -> Resul
         .get("id")
         .and_then(Value::as_i64)
         .ok_or_else(|| Error::usage(format!("{action} needs the process's id")))?;
-    let p = background::get(db, &root, id, session)?;
+    let p = background::get(db, &root, id, seen)?;
     let dir = background::process_dir(&root, id);
     let answer = match action {
         "poll" => {

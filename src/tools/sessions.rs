@@ -161,8 +161,9 @@ fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<T
         user: session["user"].as_str().map(str::to_string),
         provider: provider.map(str::to_string),
         model: model.map(str::to_string),
-        // The run it starts cannot start further runs.
+        // The run it starts cannot start further runs, nor do more than this run may.
         sent: true,
+        allow_tools: Some(ctx.allowed_tools.clone()),
         ..RunFlags::default()
     };
     let mut cmd = run_command(

@@ -232,6 +232,9 @@ fn launch(
         provider: provider.map(str::to_string),
         model: model.map(str::to_string),
         detached: c.detached,
+        // Never more than this run may do, whatever the child's own policy allows (a run
+        // under `--allow-tools`, a cron job's ceiling, an agent that may only read).
+        allow_tools: Some(ctx.allowed_tools.clone()),
         ..RunFlags::default()
     };
     let (store, run_id) = (ctx.store.clone(), c.run_id.to_string());

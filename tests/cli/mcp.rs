@@ -357,13 +357,24 @@ fn a_real_server_over_stdio(backend) {
         "--env",
         "MY_TOKEN=plain-looking-value-77",
     ]);
-    let o = env.run(&["mcp", "call", "ev2", "get-env"]);
+    // goclaw's own secrets stay out of a server's environment (helper-36: a hostile server
+    // was given every one of them).
+    let o = env
+        .cmd(&["mcp", "call", "ev2", "get-env"])
+        .env("OPENAI_API_KEY", "sk-never-for-a-server")
+        .env("FAKE_PROVIDER_KEY", "never-for-a-server-either")
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     assert!(
         stdout(&o).contains("MY_TOKEN") && !stdout(&o).contains("plain-looking-value-77"),
         "{}",
         stdout(&o)
     );
+    for name in ["OPENAI_API_KEY", "FAKE_PROVIDER_KEY", "GOCLAW_HOME", "GOCLAW_DB", "PGPASSWORD"] {
+        assert!(!stdout(&o).contains(name), "{name}: {}", stdout(&o));
+    }
+    assert!(stdout(&o).contains("PATH"), "{}", stdout(&o));
     // Listings and explanations connect on request, with the groups.
     let list = list(&env.run(&["tools", "list", "--mcp"]));
     assert!(

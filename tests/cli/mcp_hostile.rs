@@ -194,3 +194,41 @@ fn a_server_with_many_tools_is_listed_in_linear_time() {
         "10 000 tools took {many:?}, 1 000 took {few:?}"
     );
 }
+
+/// helper-36: a run's deadline and Ctrl-C stop an MCP call whose server never answers, within
+/// a second, as they stop an `exec` (it waited for the server's own 40 s time limit).
+#[test]
+fn a_server_that_never_answers_holds_a_run_no_longer_than_its_deadline() {
+    let Some(py) = peer_python() else { return };
+    let Some(llm) = crate::run::fakellm() else {
+        return;
+    };
+    let env = TestEnv::new();
+    add_raw(&env, &py, "hang", ("hang", 0), &["--timeout", "60"]);
+    let started = std::time::Instant::now();
+    let o = crate::run::run(&env, &llm, &["--timeout", "2s", "call the hanging tool"]);
+    assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
+    assert!(started.elapsed().as_secs() < 8, "{:?}", started.elapsed());
+    let mut child = env
+        .launcher_cmd(goclaw_bin())
+        .args(["run", "--model", "gpt-4o", "call the hanging tool"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let signalled = std::time::Instant::now();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        signalled.elapsed().as_millis() < 2000,
+        "{:?}",
+        signalled.elapsed()
+    );
+}

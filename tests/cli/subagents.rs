@@ -199,6 +199,46 @@ fn a_child_gets_the_subagent_and_leaf_deny_lists(backend) {
 }
 
 on_both_backends! {
+/// helper-36: a child never does more than its parent may (`--allow-tools`, a cron job's
+/// ceiling), and sees only the background commands its own run started, not another
+/// session's.
+fn a_child_is_held_to_its_parents_tools_and_its_own_commands(backend) {
+    let Some(llm) = fakellm() else { return };
+    let Some(env) = TestEnv::on(backend) else { return };
+    env.write("../home/config.toml", "[tools.exec]\nsandbox = \"none\"\n");
+    let started = env.run(&[
+        "tools",
+        "exec",
+        "exec",
+        r#"{"command":"sleep 30 # alice-private","background":true}"#,
+        "--session",
+        "alice",
+    ]);
+    assert_eq!(code(&started), 0, "{}", stdout(&started));
+    let o = run(
+        &env,
+        &llm,
+        &["--events", "--allow-tools", "spawn,process", "child writes"],
+    );
+    let _ = env.run(&["process", "kill", "1", "--session", "alice"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(!env.work().join("zeta.txt").exists(), "the child wrote");
+    let rows: Vec<Value> = items(&env.run(&["tools", "history", "--limit", "20"]));
+    assert!(
+        rows.iter()
+            .any(|r| r["tool"] == "write_file" && r["outcome"] == "denied"),
+        "{rows:?}"
+    );
+    let listed = events(&o)
+        .into_iter()
+        .find(|e| e["type"] == "tool.result" && e["name"] == "process")
+        .expect("the child's process list");
+    let text = listed["result"].as_str().unwrap_or_default();
+    assert!(text.contains("\"processes\":[]"), "{listed}");
+}
+}
+
+on_both_backends! {
 /// A subagent whose parent process is gone (SIGKILL) cancels itself: no child runs on, no row
 /// stays `running`.
 fn a_child_ends_when_its_parent_process_is_killed(backend) {

@@ -100,6 +100,9 @@ fn detached_flags(a: &RunArgs, run_id: &str) -> RunFlags {
         evaluator: a.evaluator.clone(),
         max_rounds: a.max_rounds,
         skip_gates: a.skip_gates,
+        // A run sessions_send started keeps the subagent deny lists across the hop (without
+        // them it could send on, and two sessions could start each other without end).
+        sent: a.sent,
         ..RunFlags::default()
     }
 }
@@ -168,6 +171,7 @@ mod tests {
             "--max-rounds",
             "2",
             "--skip-gates",
+            "--sent",
             "--on-ask",
             "wait:3s",
             "--detach",
@@ -196,12 +200,17 @@ mod tests {
             "@FILE made absolute"
         );
         // Each field of RunFlags a detached run can carry was given above.
+        assert_eq!(unset_fields(&flags), Vec::<&str>::new(), "not forwarded");
+    }
+
+    /// The fields of RunFlags a detached run can carry that `flags` leaves unset.
+    fn unset_fields(flags: &RunFlags) -> Vec<&'static str> {
         let unset = RunFlags {
             quiet: true,
             run_id: Some("RID".into()),
             ..RunFlags::default()
         };
-        for (name, differs) in [
+        [
             ("agent", flags.agent != unset.agent),
             ("user", flags.user != unset.user),
             ("session", flags.session != unset.session),
@@ -226,9 +235,12 @@ mod tests {
             ("evaluator", flags.evaluator != unset.evaluator),
             ("max_rounds", flags.max_rounds != unset.max_rounds),
             ("skip_gates", flags.skip_gates != unset.skip_gates),
-        ] {
-            assert!(differs, "{name} was not forwarded");
-        }
+            ("sent", flags.sent != unset.sent),
+        ]
+        .into_iter()
+        .filter(|(_, differs)| !differs)
+        .map(|(name, _)| name)
+        .collect()
     }
 
     #[test]
