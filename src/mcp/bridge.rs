@@ -63,10 +63,28 @@ impl Tool for McpTool {
             Ok(out) => ToolResult::text(client::wrap_untrusted(
                 &self.link.server.name,
                 &self.tool,
-                &out.text,
+                &at_most(&out.text, MAX_RESULT_BYTES),
             )),
         }
     }
+}
+
+/// The most of a server's answer a model is given, as exec's output: a server that answers
+/// 15 MB had all of it sent to the provider at every iteration after, and kept in the session.
+pub const MAX_RESULT_BYTES: usize = 1 << 20;
+
+/// `text` cut to at most `max` bytes at a character boundary, saying so when it was cut.
+fn at_most(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= max {
+        return text.into();
+    }
+    let end = text.floor_char_boundary(max);
+    format!(
+        "{}\n[truncated: the server answered {} bytes; the first {end} are above]",
+        &text[..end],
+        text.len()
+    )
+    .into()
 }
 
 /// The secrets of a server config.toml defines (in the file itself); none for another.
@@ -150,4 +168,19 @@ pub fn refusal(server: &Server, agent: Option<&str>) -> Error {
             .unwrap_or_else(|| "callers without an agent".into()),
         server.name
     ))
+}
+
+#[cfg(test)]
+mod result_tests {
+    use super::at_most;
+
+    #[test]
+    fn a_long_answer_is_cut_at_a_character_and_says_so() {
+        assert_eq!(at_most("short", 10), "short");
+        let cut = at_most("aé€😀tail", 4);
+        assert!(
+            cut.starts_with("aé\n[truncated: the server answered 14 bytes; the first 3"),
+            "{cut}"
+        );
+    }
 }
