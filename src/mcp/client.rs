@@ -576,7 +576,10 @@ pub fn convert_schema(input: &Value) -> Value {
         None if ty == "object" => out["properties"] = json!({}),
         None => {}
     }
-    for key in ["required", "additionalProperties"] {
+    // And the definitions its `$ref`s point to (pydantic and FastMCP servers give nested
+    // models as `{"$ref": "#/$defs/…"}`): without them the reference dangles, and a strict
+    // provider refuses the whole request.
+    for key in ["required", "additionalProperties", "$defs", "definitions"] {
         if let Some(v) = input.get(key) {
             out[key] = v.clone();
         }
@@ -651,6 +654,10 @@ mod tests {
             convert_schema(&s),
             json!({"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false})
         );
+        let nested = json!({"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"integer"}}});
+        assert_eq!(convert_schema(&nested), nested);
+        let old_style = json!({"type":"object","properties":{"n":{"$ref":"#/definitions/N"}},"definitions":{"N":{"type":"integer"}}});
+        assert_eq!(convert_schema(&old_style), old_style);
     }
 
     #[test]
