@@ -41,6 +41,60 @@ pub struct Limits {
     pub max_iterations: u32,
 }
 
+impl Limits {
+    /// Each limit at most `ceiling`'s (a spawned child's are at most its parent's).
+    pub fn cap(self, ceiling: Option<Limits>) -> Limits {
+        let Some(c) = ceiling else { return self };
+        Limits {
+            max_concurrent: self.max_concurrent.min(c.max_concurrent),
+            max_spawn_depth: self.max_spawn_depth.min(c.max_spawn_depth),
+            max_children_per_agent: self.max_children_per_agent.min(c.max_children_per_agent),
+            max_iterations: self.max_iterations.min(c.max_iterations),
+        }
+    }
+}
+
+/// The limits as `goclaw run --subagent-limits` takes them: `CONCURRENT,DEPTH,CHILDREN,ITERATIONS`.
+impl std::fmt::Display for Limits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{},{},{},{}",
+            self.max_concurrent,
+            self.max_spawn_depth,
+            self.max_children_per_agent,
+            self.max_iterations
+        )
+    }
+}
+
+impl std::str::FromStr for Limits {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Limits, String> {
+        let n: Vec<u32> = s
+            .split(',')
+            .map(|p| p.trim().parse::<u32>())
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| format!("`{s}`: {e}"))?;
+        match n[..] {
+            [
+                max_concurrent,
+                max_spawn_depth,
+                max_children_per_agent,
+                max_iterations,
+            ] => Ok(Limits {
+                max_concurrent,
+                max_spawn_depth,
+                max_children_per_agent,
+                max_iterations,
+            }),
+            _ => Err(format!(
+                "`{s}`: expected CONCURRENT,DEPTH,CHILDREN,ITERATIONS"
+            )),
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -377,6 +431,29 @@ pub fn archive(db: Db<'_>) -> Result<usize> {
 mod tests {
     use super::*;
     use crate::store::Store;
+
+    /// helper-36: a child's limits are its own under its parent's, and travel as one argument.
+    #[test]
+    fn limits_are_capped_by_the_parents_and_read_back() {
+        let parent = Limits {
+            max_concurrent: 3,
+            max_spawn_depth: 1,
+            max_children_per_agent: 2,
+            max_iterations: 40,
+        };
+        let wide = Limits {
+            max_concurrent: 50,
+            max_spawn_depth: 5,
+            max_children_per_agent: 20,
+            max_iterations: 10,
+        };
+        let capped = wide.cap(Some(parent));
+        assert_eq!(capped.to_string(), "3,1,2,10");
+        assert_eq!(capped.to_string().parse::<Limits>(), Ok(capped));
+        assert_eq!(wide.cap(None), wide);
+        assert!("1,2,3".parse::<Limits>().is_err());
+        assert!("1,2,3,x".parse::<Limits>().is_err());
+    }
 
     fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();

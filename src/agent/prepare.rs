@@ -19,7 +19,7 @@ impl Runner<'_> {
     ) -> Result<RunState> {
         let profile = self.agent.map(|a| a.profile(self.agent_key));
         let depth = req.child.as_ref().map_or(0, |c| c.depth);
-        let (scope, mut tools, deferred) = self.tools_for(req, &cfg, &meta, profile.as_ref());
+        let (scope, mut tools, deferred) = self.tools_for(req, &meta, profile.as_ref());
         let extras = PromptExtras::of(req, &meta, self.agent_key, deferred.len());
         let system = self.system_prompt(owner, profile.as_ref(), &mut tools, extras)?;
         let mut all = vec![Message::new(Role::System, system)];
@@ -113,14 +113,16 @@ impl Runner<'_> {
     fn tools_for(
         &self,
         req: &RunRequest,
-        cfg: &AgentConfig,
         meta: &RunMeta,
         profile: Option<&crate::tools::config::AgentProfile>,
     ) -> (Scope, Vec<ToolDef>, Vec<ToolDef>) {
         let depth = req.child.as_ref().map_or(0, |c| c.depth);
+        // Its own limits under its parent's (a child spawned as another agent nests no deeper
+        // than its parent may).
+        let max_depth = self.gate.subagent_limits(profile).max_spawn_depth;
         let scope = Scope {
             subagent: depth > 0 || req.restricted,
-            leaf: (depth > 0 && depth >= cfg.subagents.max_spawn_depth) || req.restricted,
+            leaf: (depth > 0 && depth >= max_depth) || req.restricted,
             ..Scope::default()
         };
         let allowed = self

@@ -33,6 +33,8 @@ pub struct RunOptions<'a> {
     pub record: Option<&'a Path>,
     /// Only these tools, within what the policy allows (`--allow-tools`, a job's ceiling).
     pub allow_tools: Option<&'a [String]>,
+    /// And at most these subagent limits (a spawned child's parent's), with `allow_tools`.
+    pub subagent_limits: Option<crate::subagents::Limits>,
 }
 
 /// The parts of a run, ready to be wired.
@@ -128,6 +130,7 @@ impl RunKit {
                 .filter(|t| !t.is_empty())
                 .collect(),
             why: "--allow-tools".into(),
+            subagents: o.subagent_limits,
         });
         Ok(RunKit {
             agent_key: o.agent.unwrap_or("default").to_string(),

@@ -191,6 +191,7 @@ fn call_tool(
         ceiling: Some(Ceiling {
             tools: job.allowed_tools.clone(),
             why: format!("cron job {} (its creator's tools)", job.id),
+            subagents: None,
         }),
         asker: None,
         workspace: None,

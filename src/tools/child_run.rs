@@ -37,6 +37,7 @@ pub struct RunFlags {
     pub timeout: Option<String>,
     pub max_iterations: Option<u32>,
     pub allow_tools: Option<Vec<String>>,
+    pub subagent_limits: Option<crate::subagents::Limits>,
     /// As `--context` takes it (text, or @FILE with an absolute path).
     pub context: Option<String>,
     pub record: Option<std::path::PathBuf>,
@@ -57,7 +58,7 @@ impl RunFlags {
     /// The flags after `run`, in a fixed order.
     pub fn args(&self) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
-        let values: [(&str, Option<String>); 16] = [
+        let values: [(&str, Option<String>); 17] = [
             ("agent", self.agent.clone()),
             ("user", self.user.clone()),
             ("session", self.session.clone()),
@@ -77,6 +78,10 @@ impl RunFlags {
                 self.allow_tools.as_ref().map(|l| l.join(",")),
             ),
             ("context", self.context.clone()),
+            (
+                "subagent-limits",
+                self.subagent_limits.map(|l| l.to_string()),
+            ),
         ];
         for (flag, value) in values {
             if let Some(v) = value {

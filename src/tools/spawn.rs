@@ -235,6 +235,7 @@ fn launch(
         // Never more than this run may do, whatever the child's own policy allows (a run
         // under `--allow-tools`, a cron job's ceiling, an agent that may only read).
         allow_tools: Some(ctx.allowed_tools.clone()),
+        subagent_limits: Some(ctx.subagents),
         ..RunFlags::default()
     };
     let (store, run_id) = (ctx.store.clone(), c.run_id.to_string());

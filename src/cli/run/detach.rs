@@ -94,6 +94,7 @@ fn detached_flags(a: &RunArgs, run_id: &str) -> RunFlags {
         detach_children: a.detach_children,
         record: a.record.clone(),
         allow_tools: a.allow_tools.clone(),
+        subagent_limits: a.subagent_limits,
         gates: a.gate.clone(),
         gate_agents: a.gate_agent.clone(),
         gate_retries: Some(a.gate_retries),
@@ -160,6 +161,8 @@ mod tests {
             "rec.jsonl",
             "--allow-tools",
             "a,b",
+            "--subagent-limits",
+            "4,1,2,9",
             "--gate",
             "test -s out",
             "--gate-agent",
@@ -230,6 +233,10 @@ mod tests {
             ),
             ("record", flags.record != unset.record),
             ("allow_tools", flags.allow_tools != unset.allow_tools),
+            (
+                "subagent_limits",
+                flags.subagent_limits != unset.subagent_limits,
+            ),
             ("gates", flags.gates != unset.gates),
             ("gate_agents", flags.gate_agents != unset.gate_agents),
             ("evaluator", flags.evaluator != unset.evaluator),
@@ -262,6 +269,7 @@ mod tests {
             timeout: Some("90s".into()),
             max_iterations: Some(7),
             allow_tools: Some(vec![]),
+            subagent_limits: Some(crate::subagents::Limits::default()),
             context: Some("-c".into()),
             record: Some("/tmp/r.jsonl".into()),
             gates: vec!["make test".into()],
@@ -290,6 +298,7 @@ mod tests {
             "empty: no tools (RunKit drops the blank name)"
         );
         assert_eq!((a.depth, a.label.as_str()), (2, "member:a"));
+        assert_eq!(a.subagent_limits, Some(crate::subagents::Limits::default()));
         assert!(a.events && a.detached && a.sent && a.detach_children && a.skip_gates);
         let detach = RunFlags {
             detach: true,

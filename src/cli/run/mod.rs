@@ -95,6 +95,10 @@ pub struct RunArgs {
     /// A subagent that does not end with its parent's process (set by the spawn tool)
     #[arg(long, hide = true, requires = "parent_run")]
     pub detached: bool,
+    /// At most these subagent limits, CONCURRENT,DEPTH,CHILDREN,ITERATIONS: a child's are its
+    /// parent's at most (set by the spawn tool, with --allow-tools)
+    #[arg(long, hide = true, requires = "allow_tools")]
+    pub subagent_limits: Option<crate::subagents::Limits>,
     /// A subagent's depth (set by the spawn tool)
     #[arg(long, hide = true, default_value_t = 1)]
     pub depth: u32,
@@ -399,6 +403,7 @@ fn execute(
         provider: a.provider.as_deref(),
         record: a.record.as_deref(),
         allow_tools: a.allow_tools.as_deref(),
+        subagent_limits: a.subagent_limits,
     };
     let mut kit = RunKit::open(settings, store, options)?;
     ctx.out.notes(kit.take_notes());

@@ -128,6 +128,9 @@ pub struct GateParts<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ceiling {
     pub tools: Vec<String>,
+    /// And at most these subagent limits (a spawned child's: its parent's, so an agent that
+    /// may not nest cannot nest through another agent it spawns).
+    pub subagents: Option<crate::subagents::Limits>,
     pub why: String,
 }
 
@@ -318,7 +321,7 @@ impl<'a> Gate<'a> {
             config_file: self.config_file.clone(),
             stop: req.stop.clone(),
             run: req.run.clone(),
-            subagents: agent.map(|a| a.subagents).unwrap_or_default(),
+            subagents: self.subagent_limits(agent),
             _sealed: Sealed(()),
         }
     }
@@ -361,6 +364,14 @@ impl<'a> Gate<'a> {
             evaluation.cap(&c.tools, &c.why);
         }
         evaluation
+    }
+
+    /// The subagent limits of `agent` (`None`: the defaults) under this gate's ceiling.
+    pub fn subagent_limits(&self, agent: Option<&AgentProfile>) -> crate::subagents::Limits {
+        agent
+            .map(|a| a.subagents)
+            .unwrap_or_default()
+            .cap(self.ceiling.as_ref().and_then(|c| c.subagents))
     }
 
     /// The final tool list of the agent named `key` (`None`: the default policy), under this
