@@ -232,3 +232,47 @@ fn a_server_that_never_answers_holds_a_run_no_longer_than_its_deadline() {
         signalled.elapsed()
     );
 }
+
+/// Whether a process whose command line is `words` (NUL-joined) is alive.
+fn running(words: &[&str]) -> bool {
+    let wanted = words.join("\0");
+    std::fs::read_dir("/proc").unwrap().flatten().any(|e| {
+        std::fs::read(e.path().join("cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).trim_end_matches('\0') == wanted)
+    })
+}
+
+/// helper-37: a command stopped by Ctrl-C ends the stdio servers it started, though they run
+/// in process groups of their own that the terminal's signal never reaches (they ran on,
+/// orphaned).
+#[test]
+fn a_stopped_command_ends_its_servers() {
+    let env = TestEnv::new();
+    env.ok(&["mcp", "add", "idle", "--command", "sleep", "--arg", "1007"]);
+    let mut child = env.spawn(&["mcp", "probe", "idle"]);
+    let server = ["sleep", "1007"];
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !running(&server) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    // Ended by the signal (130), or killed by it before its watchers were up.
+    let status = child.wait().unwrap();
+    assert!(matches!(status.code(), Some(130) | None), "{status:?}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while running(&server) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server outlived goclaw"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
