@@ -306,7 +306,7 @@ impl Settings {
             None => (env.default_config()?, Source::Default),
         };
         let mut broken = None;
-        let text = match std::fs::read_to_string(&config_path) {
+        let text = match read_config_file(&config_path) {
             Ok(t) => Some(t),
             Err(e)
                 if e.kind() == std::io::ErrorKind::NotFound && config_source == Source::Default =>
@@ -405,6 +405,34 @@ const CONFIG_KEYS_HINT: &str =
     "every key is in the README's sections (Configuration, Providers, Tools, MCP, …)";
 
 /// Parses config text; errors name the file, the line and the offending key.
+
+/// The largest config file read: a config, not a data set.
+const MAX_CONFIG_BYTES: u64 = 16 << 20;
+
+/// The config file's text: a regular file (a FIFO with no writer blocked for ever, `/dev/zero`
+/// filled memory), at most [`MAX_CONFIG_BYTES`], UTF-8.
+fn read_config_file(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind};
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(Error::new(ErrorKind::IsADirectory, "is a directory"));
+    }
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device, a socket)",
+        ));
+    }
+    let bytes = crate::host::read_at_most(std::fs::File::open(path)?, MAX_CONFIG_BYTES)?
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidData,
+                format!("larger than {} MiB", MAX_CONFIG_BYTES >> 20),
+            )
+        })?;
+    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 pub fn parse(text: &str, path: &Path) -> Result<Config> {
     let config: Config = parse_toml(text, path)?;
     let invalid = |msg: String| {

@@ -725,4 +725,13 @@ fn a_contract_sweep_finds_every_mistake_named_with_its_exit_code() {
         "{}",
         stderr(&o)
     );
+    // A config that is a device or a FIFO is refused at once (helper-37: /dev/zero filled
+    // memory, a FIFO without a writer blocked for ever).
+    let fifo = env.work().join("config.fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    for config in ["/dev/zero", fifo.to_str().unwrap()] {
+        let o = env.run(&["--config", config, "tasks", "--team", "t", "list"]);
+        assert_eq!(code(&o), 2, "{config}: {}", stderr(&o));
+        assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    }
 }
