@@ -3405,7 +3405,7 @@ _goclaw() {
             return 0
             ;;
         goclaw__subcmd__run)
-            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --model --provider --max-iterations --max-cost --timeout --on-ask --context --events --record --allow-tools --detach --run-id --literal --sent --parent-run --detach-children --detached --depth --label --gate --output-schema --gate-retries --gate-agent --evaluator --max-rounds --skip-gates --task --team --help --version"
+            opts="-q -v -h -V --db --config --workspace --json --human --quiet --verbose --agent --user --session --model --provider --max-iterations --max-cost --timeout --on-ask --context --events --record --allow-tools --detach --run-id --literal --sent --parent-run --detach-children --detached --subagent-limits --depth --label --gate --output-schema --gate-retries --gate-agent --evaluator --max-rounds --skip-gates --task --team --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3476,6 +3476,10 @@ _goclaw() {
                     return 0
                     ;;
                 --parent-run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --subagent-limits)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -79,6 +79,7 @@ complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l record -d 'Save ev
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l allow-tools -d 'Only these tools (comma-separated), within what the policy allows; empty: none' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l run-id -d 'The run\'s id, chosen by whoever started it (a detached run, the spawn tool)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l parent-run -d 'A subagent\'s parent run (set by the spawn tool)' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l subagent-limits -d 'At most these subagent limits, CONCURRENT,DEPTH,CHILDREN,ITERATIONS: a child\'s are its parent\'s at most (set by the spawn tool, with --allow-tools)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l depth -d 'A subagent\'s depth (set by the spawn tool)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l label -d 'A subagent\'s label (set by the spawn tool)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand run" -l gate -d 'A quality gate: after the answer, CMD runs in the workspace (through exec); exit 0 passes, otherwise its output goes back to the agent for revision (repeatable)' -r
@@ -1553,7 +1554,7 @@ streamable-http\t''
 sse\t''"
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header -d 'K=V HTTP header (repeatable; encrypted)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l prefix -d 'Prefix of bridged tool names (default: mcp_<name>)' -r
-complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l timeout -d 'Per-call timeout in seconds' -r
+complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l timeout -d 'Per-call timeout: seconds, or a duration (90s, 1.5m, 1h)' -r
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l access -d 'open: every agent may use it (grants narrow); granted: only agents with a grant' -r -f -a "open\t''
 granted\t''"
 complete -c goclaw -n "__fish_goclaw_using_subcommand mcp; and __fish_seen_subcommand_from add" -l json -d 'Print JSON even on a terminal'

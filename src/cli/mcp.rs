@@ -128,8 +128,8 @@ pub struct AddArgs {
     /// Prefix of bridged tool names (default: mcp_<name>)
     #[arg(long, default_value = "")]
     pub prefix: String,
-    /// Per-call timeout in seconds
-    #[arg(long, default_value_t = mcp::DEFAULT_TIMEOUT_SECS)]
+    /// Per-call timeout: seconds, or a duration (90s, 1.5m, 1h)
+    #[arg(long, default_value_t = mcp::DEFAULT_TIMEOUT_SECS, value_parser = timeout_secs)]
     pub timeout: u64,
     /// open: every agent may use it (grants narrow); granted: only agents with a grant
     #[arg(long, value_enum, default_value_t = Access::Open)]
@@ -669,4 +669,14 @@ fn serve_worker(
         // The client may have gone; nothing to tell it then.
         let _ = job.reply.send(answer);
     }
+}
+
+/// `--timeout` of `mcp add`: whole seconds as before, or any duration the other commands take,
+/// rounded up to a second.
+fn timeout_secs(s: &str) -> std::result::Result<u64, String> {
+    if let Ok(n) = s.trim().parse::<u64>() {
+        return Ok(n);
+    }
+    let d = super::shared::parse_duration(s).map_err(|e| e.message)?;
+    Ok(d.as_secs() + u64::from(d.subsec_nanos() > 0))
 }
