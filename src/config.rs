@@ -404,8 +404,6 @@ fn expand_tilde(p: &Path, env: &Env) -> PathBuf {
 const CONFIG_KEYS_HINT: &str =
     "every key is in the README's sections (Configuration, Providers, Tools, MCP, …)";
 
-/// Parses config text; errors name the file, the line and the offending key.
-
 /// The largest config file read: a config, not a data set.
 const MAX_CONFIG_BYTES: u64 = 16 << 20;
 
@@ -433,6 +431,7 @@ fn read_config_file(path: &Path) -> std::io::Result<String> {
     String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
+/// Parses config text; errors name the file, the line and the offending key.
 pub fn parse(text: &str, path: &Path) -> Result<Config> {
     let config: Config = parse_toml(text, path)?;
     let invalid = |msg: String| {
