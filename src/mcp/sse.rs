@@ -1,10 +1,9 @@
 //! The legacy MCP HTTP+SSE transport (protocol 2024-11-05), which rmcp no longer ships: a GET
 //! opens an event stream whose first `endpoint` event names the URL to POST messages to; the
 //! server's answers come back as `message` events on that stream. Built on reqwest and
-//! `eventsource-stream`, and handed to rmcp as a sink/stream pair, so the rest of the client
-//! (handshake, calls, time limits) is the same as for the other transports.
+//! goclaw's event reader (`providers::sse`), and handed to rmcp as a sink/stream pair, so the
+//! rest of the client (handshake, calls, time limits) is the same as for the other transports.
 
-use eventsource_stream::Eventsource;
 use futures::{Sink, Stream, StreamExt};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -46,8 +45,9 @@ pub async fn connect(
         let said = crate::providers::http::status_said(response.status(), response.headers());
         return Err(format!("event stream refused: {said}"));
     }
-    let mut events =
-        super::bounded::bounded_events(response.bytes_stream(), oversized).eventsource();
+    let mut events = Box::pin(crate::providers::sse::events(
+        super::bounded::bounded_events(response.bytes_stream(), oversized),
+    ));
     let endpoint = loop {
         match events.next().await {
             Some(Ok(event)) if event.event == "endpoint" => break event.data,

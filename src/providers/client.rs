@@ -281,28 +281,17 @@ impl Client {
     pub(crate) fn events(
         &self,
         response: reqwest::Response,
-    ) -> impl futures::Stream<
-        Item = std::result::Result<
-            eventsource_stream::Event,
-            eventsource_stream::EventStreamError<reqwest::Error>,
-        >,
-    > + use<> {
-        use eventsource_stream::Eventsource;
-        response.bytes_stream().eventsource()
+    ) -> impl futures::Stream<Item = std::result::Result<super::sse::Event, String>> + use<> {
+        super::sse::events(response.bytes_stream())
     }
 
     /// The next event, or an idle-timeout / transport error naming the provider.
     pub(crate) async fn next_event<S>(
         &self,
         stream: &mut S,
-    ) -> std::result::Result<Option<eventsource_stream::Event>, Failure>
+    ) -> std::result::Result<Option<super::sse::Event>, Failure>
     where
-        S: futures::Stream<
-                Item = std::result::Result<
-                    eventsource_stream::Event,
-                    eventsource_stream::EventStreamError<reqwest::Error>,
-                >,
-            > + Unpin,
+        S: futures::Stream<Item = std::result::Result<super::sse::Event, String>> + Unpin,
     {
         use futures::StreamExt;
         let name = &self.resolved.name;
@@ -329,7 +318,13 @@ impl Client {
         response: reqwest::Response,
     ) -> std::result::Result<Value, Failure> {
         let name = &self.resolved.name;
-        let text = match tokio::time::timeout(self.request_timeout(), response.text()).await {
+        let text = match tokio::time::timeout(self.request_timeout(), at_most(response)).await {
+            Ok(Ok(None)) => {
+                return Err(Failure::fatal(Error::upstream(format!(
+                    "provider `{name}`: the response is larger than {} MiB",
+                    MAX_BODY >> 20
+                ))));
+            }
             Err(_) => {
                 return Err(Failure {
                     error: Error::upstream(format!("provider `{name}`: the response stalled")),
@@ -345,14 +340,29 @@ impl Client {
                     retry_after: Some(Duration::ZERO),
                 });
             }
-            Ok(Ok(t)) => t,
+            Ok(Ok(Some(t))) => t,
         };
-        serde_json::from_str(&text).map_err(|e| {
+        serde_json::from_slice(&text).map_err(|e| {
             Failure::fatal(Error::upstream(format!(
                 "provider `{name}` sent a response that is not JSON ({e})"
             )))
         })
     }
+}
+
+/// The largest whole answer read (a chat answer, not a data set).
+const MAX_BODY: usize = 64 << 20;
+
+/// The body of `response`, `None` once it passes [`MAX_BODY`] (read no further).
+async fn at_most(mut response: reqwest::Response) -> reqwest::Result<Option<Vec<u8>>> {
+    let mut body = Vec::new();
+    while let Some(piece) = response.chunk().await? {
+        if body.len() + piece.len() > MAX_BODY {
+            return Ok(None);
+        }
+        body.extend_from_slice(&piece);
+    }
+    Ok(Some(body))
 }
 
 /// The HTTP client for a provider at `base_url`. A plain-http provider (a local Ollama, a

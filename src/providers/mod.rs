@@ -15,6 +15,7 @@ mod config;
 pub mod http;
 pub mod openai;
 pub mod replay;
+pub(crate) mod sse;
 mod types;
 
 pub use anthropic::VERSION as ANTHROPIC_VERSION;

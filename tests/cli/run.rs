@@ -1969,3 +1969,76 @@ fn a_run_waiting_for_its_store_server_stops_at_ctrl_c() {
     assert!(took < Duration::from_secs(2), "stopped after {took:?}");
     assert!(stderr(&o).contains("connecting again"), "{}", stderr(&o));
 }
+
+/// A provider on loopback that answers every request with one endless line of event data,
+/// a KiB at a time with `pause` between them; its port.
+fn endless_provider(pause: Duration) -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            std::thread::spawn(move || {
+                use std::io::Write;
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                // The request's head; its body is not needed.
+                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\ndata: ";
+                let piece = vec![b'a'; 1024];
+                if stream.write_all(head.as_bytes()).is_ok() {
+                    while stream.write_all(&piece).is_ok() {
+                        std::thread::sleep(pause);
+                    }
+                }
+            });
+        }
+    });
+    port
+}
+
+/// helper-37: a provider that streams one endless line never holds a run past its deadline,
+/// nor spins: at full speed the line's bound (16 MiB) ends the stream at once (it spun at full
+/// CPU inside one poll, deaf to the deadline and to signals, until SIGKILL).
+#[test]
+fn an_endless_line_from_the_provider_ends_at_the_deadline() {
+    let env = TestEnv::new();
+    let config = |port: u16| {
+        format!(
+            "[providers.endless]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\nmodel = \"m\"\nmax_attempts = 1\n"
+        )
+    };
+    // Slowly (100 KiB/s): the deadline ends it.
+    env.write(
+        "../home/config.toml",
+        config(endless_provider(Duration::from_millis(10))),
+    );
+    let started = std::time::Instant::now();
+    let o = env.run(&["run", "--provider", "endless", "--timeout", "3s", "hi"]);
+    assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    // As fast as loopback goes: the bound ends it, in linear time.
+    env.write(
+        "../home/config.toml",
+        config(endless_provider(Duration::ZERO)),
+    );
+    let started = std::time::Instant::now();
+    let o = env.run(&["run", "--provider", "endless", "--timeout", "60s", "hi"]);
+    assert_eq!(code(&o), 8, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("an event longer than 16 MiB"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}
