@@ -410,25 +410,9 @@ const MAX_CONFIG_BYTES: u64 = 16 << 20;
 /// The config file's text: a regular file (a FIFO with no writer blocked for ever, `/dev/zero`
 /// filled memory), at most [`MAX_CONFIG_BYTES`], UTF-8.
 fn read_config_file(path: &Path) -> std::io::Result<String> {
-    use std::io::{Error, ErrorKind};
-    let meta = std::fs::metadata(path)?;
-    if meta.is_dir() {
-        return Err(Error::new(ErrorKind::IsADirectory, "is a directory"));
-    }
-    if !meta.is_file() {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            "not a regular file (a FIFO, a device, a socket)",
-        ));
-    }
-    let bytes = crate::host::read_at_most(std::fs::File::open(path)?, MAX_CONFIG_BYTES)?
-        .ok_or_else(|| {
-            Error::new(
-                ErrorKind::InvalidData,
-                format!("larger than {} MiB", MAX_CONFIG_BYTES >> 20),
-            )
-        })?;
-    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not UTF-8 text"))
+    let bytes = crate::host::read_regular_file(path, MAX_CONFIG_BYTES)?;
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
 /// Parses config text; errors name the file, the line and the offending key.

@@ -14,6 +14,63 @@ pub fn read_at_most(reader: impl Read, max: u64) -> std::io::Result<Option<Vec<u
     Ok((buf.len() as u64 <= max).then_some(buf))
 }
 
+/// The bytes of the regular file at `path`, at most `max` of them: a directory, FIFO, device or
+/// socket is refused before it is opened (a FIFO with no writer blocks an open for ever,
+/// `/dev/zero` never ends), and a larger file is an error (`InvalidData`).
+pub fn read_regular_file(path: &std::path::Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind};
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(Error::new(ErrorKind::IsADirectory, "is a directory"));
+    }
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device, a socket)",
+        ));
+    }
+    read_at_most(std::fs::File::open(path)?, max)?.ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!("larger than {} MiB", max >> 20),
+        )
+    })
+}
+
+/// Sends `signal` to this process when the process `pid` ends, however it ends (a signal, an
+/// exit, a crash); at once when it is gone already. Watched through a pidfd by a thread of its
+/// own: start it once the signal is blocked in every thread and waited for, or the signal may
+/// land on the watcher and take its default action.
+pub fn signal_me_when_gone(pid: i32, signal: nix::sys::signal::Signal) {
+    let Some(target) = rustix::process::Pid::from_raw(pid) else {
+        return;
+    };
+    let me = nix::unistd::getpid();
+    let send = move || {
+        let _ = nix::sys::signal::kill(me, signal);
+    };
+    match rustix::process::pidfd_open(target, rustix::process::PidfdFlags::empty()) {
+        Ok(fd) => {
+            let _ = std::thread::Builder::new()
+                .name("watch-pid".into())
+                .spawn(move || {
+                    use std::os::fd::AsFd;
+                    let mut fds = [nix::poll::PollFd::new(
+                        fd.as_fd(),
+                        nix::poll::PollFlags::POLLIN,
+                    )];
+                    while let Err(nix::errno::Errno::EINTR) =
+                        nix::poll::poll(&mut fds, nix::poll::PollTimeout::NONE)
+                    {
+                    }
+                    send();
+                });
+        }
+        Err(rustix::io::Errno::SRCH) => send(),
+        Err(_) => {}
+    }
+}
+
 /// This host's interface addresses, without loopback, link-local unicast, link-local multicast
 /// and unspecified ones (the original's `DetectServerIPs`, local part). Sorted, deduplicated.
 pub fn server_addresses() -> Result<Vec<IpAddr>, String> {

@@ -68,42 +68,6 @@ pub struct Options {
     pub argv: Vec<String>,
 }
 
-/// Ends the command (SIGTERM to this supervisor, which cleans up as for any stop) when the
-/// process `goclaw` ends, however it ends: a Ctrl-C, an exit, a crash. The parent-death signal
-/// is not enough for an MCP server: it follows the thread that started the server, and goclaw
-/// may exit through another thread without a word to its servers. Watched through a pidfd by
-/// a thread started once the stop signals are blocked, so the signal is waited for, not taken.
-fn end_with(goclaw: Pid) {
-    let Some(pid) = rustix::process::Pid::from_raw(goclaw.as_raw()) else {
-        return;
-    };
-    let me = nix::unistd::getpid();
-    let stop = move || {
-        let _ = signal::kill(me, Signal::SIGTERM);
-    };
-    match rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()) {
-        Ok(fd) => {
-            let _ = std::thread::Builder::new()
-                .name("spawner".into())
-                .spawn(move || {
-                    use std::os::fd::AsFd;
-                    let mut fds = [nix::poll::PollFd::new(
-                        fd.as_fd(),
-                        nix::poll::PollFlags::POLLIN,
-                    )];
-                    while let Err(nix::errno::Errno::EINTR) =
-                        nix::poll::poll(&mut fds, nix::poll::PollTimeout::NONE)
-                    {
-                    }
-                    stop();
-                });
-        }
-        // Gone already.
-        Err(rustix::io::Errno::SRCH) => stop(),
-        Err(_) => {}
-    }
-}
-
 /// The signals that stop a command (its caller's SIGTERM or the time limit's, a terminal's
 /// SIGINT or SIGHUP): the supervisor waits for them, and bwrap is started ignoring them.
 pub const STOP_SIGNALS: [Signal; 3] = [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP];
@@ -112,10 +76,9 @@ pub const STOP_SIGNALS: [Signal; 3] = [Signal::SIGTERM, Signal::SIGINT, Signal::
 /// the process exits with the command's status (or dies by its signal).
 pub fn supervise(o: &Options) -> String {
     // The goclaw that started a guarded supervisor (an MCP server's).
-    let mut spawner = None;
+    let spawner = o.guarded.then(nix::unistd::getppid);
     if o.guarded {
         let guard = nix::unistd::getpid();
-        spawner = Some(nix::unistd::getppid());
         // SAFETY: single-threaded (a fresh exec of goclaw that started nothing).
         match unsafe { nix::unistd::fork() } {
             Err(e) => return format!("cannot supervise the command: {e}"),
@@ -170,8 +133,9 @@ pub fn supervise(o: &Options) -> String {
     if let Err(e) = waited.thread_block() {
         return format!("cannot supervise the command: {e}");
     }
+    // An MCP server ends with its goclaw however goclaw ends; now, with the signals blocked.
     if let Some(goclaw) = spawner {
-        end_with(goclaw);
+        crate::host::signal_me_when_gone(goclaw.as_raw(), Signal::SIGTERM);
     }
     let report = o.report_fd.and_then(Reporter::take);
     if let Some(r) = &report {
