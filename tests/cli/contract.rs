@@ -166,11 +166,7 @@ fn sigint_ends_the_process_as_interrupted() {
     stdin.write_all(b"waiting for more input\n").unwrap();
     // Once it has read that line it is scrubbing a stream, waiting for more: interrupt it there.
     wait_until_read(&stdin);
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(child.id());
     let status = child.wait().unwrap();
     // scrub writes what it held back, then exits 130 (what a shell reports for SIGINT).
     assert_eq!(status.code(), Some(130), "{status:?}");

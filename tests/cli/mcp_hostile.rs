@@ -219,11 +219,7 @@ fn a_server_that_never_answers_holds_a_run_no_longer_than_its_deadline() {
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let signalled = std::time::Instant::now();
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(child.id());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     assert!(
@@ -259,11 +255,7 @@ fn a_stopped_command_ends_its_servers() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(child.id());
     // Ended by the signal (130), or killed by it before its watchers were up.
     let status = child.wait().unwrap();
     assert!(matches!(status.code(), Some(130) | None), "{status:?}");

@@ -662,11 +662,7 @@ fn a_signal_or_a_zero_timeout_ends_a_wait_on_a_lock() {
         let child = env.spawn(&args);
         std::thread::sleep(std::time::Duration::from_millis(1500));
         let sent = std::time::Instant::now();
-        nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(child.id() as i32),
-            nix::sys::signal::Signal::SIGINT,
-        )
-        .unwrap();
+        interrupt(child.id());
         let o = child.wait_with_output().unwrap();
         // A run records how it ended and exits 130; a command with nothing to finish ends by
         // the signal itself (which a shell reports as 130).

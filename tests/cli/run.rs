@@ -693,11 +693,7 @@ fn sigint_mid_stream_cancels_cleanly(backend) {
     );
     let (mut child, rx) = spawn_run(&env, &llm, &["--session", "c", "hello, stall"]);
     wait_for_chunk(&rx);
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(child.id());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     let rest: Vec<Value> = rx.iter().collect();
@@ -1957,11 +1953,7 @@ fn a_run_waiting_for_its_store_server_stops_at_ctrl_c() {
     // The model answers at 2 s; the run then waits for its store.
     std::thread::sleep(Duration::from_secs(3));
     let stopped = std::time::Instant::now();
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(run.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(run.id());
     let o = run.wait_with_output().unwrap();
     let took = stopped.elapsed();
     allow_connections(&env);

@@ -111,11 +111,7 @@ fn a_live_reply_comes_out_as_it_becomes_final() {
         .unwrap();
     stdin.flush().unwrap();
     wait_until_read(&stdin);
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(child.id());
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
     assert_eq!(

@@ -522,11 +522,7 @@ fn an_interrupted_check_is_not_clean() {
     stdin.write_all(b"nothing secret here\n").unwrap();
     stdin.flush().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(child.id());
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
     drop(stdin);

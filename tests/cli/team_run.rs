@@ -337,11 +337,7 @@ fn ctrl_c_stops_every_member_and_gives_their_tasks_back(backend) {
         })
         .collect();
     assert_eq!(pids.len(), 2);
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(child.id());
     let stopped = Instant::now();
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
@@ -1232,11 +1228,7 @@ fn machines_are_woken_at_once_by_a_message_or_a_task_from_another() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(dispatcher.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(dispatcher.id());
     dispatcher.wait().unwrap();
 }
 
@@ -1439,11 +1431,7 @@ fn a_watching_dispatcher_connects_again_when_the_server_drops_it() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(dispatcher.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    interrupt(dispatcher.id());
     let o = dispatcher.wait_with_output().unwrap();
     assert_eq!(code(&o), 130, "{}", stderr(&o));
     let kinds: Vec<String> = stdout(&o)

@@ -1159,3 +1159,12 @@ impl OnPty {
         panic!("goclaw did not end; the screen:\n{}", self.screen);
     }
 }
+
+/// Sends SIGINT to the process `pid` (a goclaw under test), as a Ctrl-C would.
+pub fn interrupt(pid: u32) {
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+}
