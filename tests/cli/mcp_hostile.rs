@@ -244,9 +244,19 @@ fn running(words: &[&str]) -> bool {
 #[test]
 fn a_stopped_command_ends_its_servers() {
     let env = TestEnv::new();
-    env.ok(&["mcp", "add", "idle", "--command", "sleep", "--arg", "1007"]);
+    // A length of sleep no other test (or person) uses: its process is this test's server.
+    let seconds = format!("1007.{}", std::process::id());
+    env.ok(&[
+        "mcp",
+        "add",
+        "idle",
+        "--command",
+        "sleep",
+        "--arg",
+        &seconds,
+    ]);
     let mut child = env.spawn(&["mcp", "probe", "idle"]);
-    let server = ["sleep", "1007"];
+    let server = ["sleep", seconds.as_str()];
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !running(&server) {
         assert!(

@@ -415,6 +415,10 @@ fn a_cd_moves_relative_programs_only_where_dash_goes() {
         // Logical: `..` takes back `lnk`, not the directory it links to.
         "cd lnk/..; ./prog",
         "cd lnk; cd ..; ./prog",
+        // `env --chdir` moves where its own command is found (helper-38).
+        "cd sub; env -C .. ./prog",
+        "cd sub; env --chdir=.. ./prog",
+        "cd sub; nice env -C .. ./prog",
     ] {
         let d = decide(ApprovalMode::Ask, &at(cmd), &entries);
         assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
@@ -438,6 +442,10 @@ fn a_path_deny_entry_follows_every_cd_that_may_run() {
     ] {
         let d = decide(ApprovalMode::Allow, &at(cmd), &entries);
         assert!(matches!(d, Decision::Deny(_)), "{cmd}: {d:?}");
+    }
+    for cmd in ["env -C sub ./prog", "env -C sub -- ./prog"] {
+        let d = decide(ApprovalMode::Allow, &at(cmd), &entries);
+        assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
     }
     let d = decide(ApprovalMode::Allow, &at("cd \"$D\"; ./prog"), &entries);
     assert!(matches!(d, Decision::Ask(_)), "{d:?}");

@@ -236,8 +236,10 @@ fn skip_env(s: &mut Simple, lax: &mut Lax) -> Result<Option<usize>, String> {
         from += 1;
     }
     let read = options(&ENV, &s.argv, from, "env", lax)?;
+    let mut moves = false;
     for (option, value) in &read.given {
         match option.as_str() {
+            "-C" | "--chdir" => moves = true,
             "-i" | "--ignore-environment" => s.assignments.push(CLEARED.into()),
             "-u" | "--unset" => s
                 .assignments
@@ -259,6 +261,13 @@ fn skip_env(s: &mut Simple, lax: &mut Lax) -> Result<Option<usize>, String> {
     }
     if i >= s.argv.len() {
         return Ok(None); // plain `env`: prints the environment
+    }
+    // `env -C DIR ./prog` runs DIR's `./prog`, not the one where the command runs
+    // (helper-38: an allowlisted `sub/prog` approved `cd sub; env -C .. ./prog`).
+    if moves && s.argv[i].contains('/') && !s.argv[i].starts_with('/') {
+        let why = format!("`env --chdir` runs `{}` from another directory", s.argv[i]);
+        lax.give_up(why.clone())?;
+        lax.hidden.push(why);
     }
     Ok(Some(i))
 }
