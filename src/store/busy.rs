@@ -56,7 +56,8 @@ pub(super) fn install(conn: &Connection, timeout: Duration) -> rusqlite::Result<
 /// Whether to try again (1, after a pause) or give up (0), on the `attempt`th busy return of
 /// one wait. `timeout_us` is the argument [`install`] gave.
 extern "C" fn on_busy(timeout_us: *mut c_void, attempt: c_int) -> c_int {
-    if NO_WAIT.with(Cell::get) {
+    // A signal ends the wait too (helper-37: a run waited out its busy timeout after Ctrl-C).
+    if NO_WAIT.with(Cell::get) || super::db::stopped().is_some() {
         return 0;
     }
     let now = Instant::now();
@@ -91,7 +92,8 @@ pub(super) fn retry_while_busy<T>(
         match step() {
             Err(e)
                 if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
-                    && began.elapsed() < timeout =>
+                    && began.elapsed() < timeout
+                    && super::db::stopped().is_none() =>
             {
                 std::thread::sleep(pause(attempt));
                 attempt = attempt.saturating_add(1);

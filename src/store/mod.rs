@@ -52,10 +52,17 @@ pub struct Migration {
 pub fn sql(e: rusqlite::Error) -> Error {
     match e.sqlite_error_code() {
         Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-            Error::new(
-                crate::error::ErrorKind::Timeout,
-                format!("the store stayed locked: {e}"),
-            )
+            match db::stopped() {
+                // The wait was ended by a signal: the command ends as the signal says.
+                Some(kind) => Error::new(
+                    kind,
+                    "stopped while waiting for the store, which another process kept locked",
+                ),
+                None => Error::new(
+                    crate::error::ErrorKind::Timeout,
+                    format!("the store stayed locked: {e}"),
+                ),
+            }
         }
         Some(rusqlite::ErrorCode::ReadOnly) => {
             Error::failed(format!("store: {e}")).with_hint(READ_ONLY_HINT)

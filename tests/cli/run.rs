@@ -2034,3 +2034,36 @@ fn an_endless_line_from_the_provider_ends_at_the_deadline() {
         started.elapsed()
     );
 }
+
+/// helper-37: a run waiting for a store another process keeps locked stops at Ctrl-C, as the
+/// signal says (it waited out its busy timeout, then said the store stayed locked: exit 7).
+#[test]
+fn a_run_waiting_for_a_locked_store_stops_at_ctrl_c() {
+    let Some(llm) = fakellm() else { return };
+    let env = TestEnv::new();
+    assert_eq!(code(&env.run(&["approvals", "list"])), 0);
+    env.write("../home/config.toml", "[store]\nbusy_timeout_ms = 30000\n");
+    let holder = rusqlite::Connection::open(env.db()).unwrap();
+    holder
+        .execute_batch("BEGIN IMMEDIATE; INSERT INTO store_meta VALUES ('held', 'x');")
+        .unwrap();
+    let child = env
+        .launcher_cmd(goclaw_bin())
+        .args(["run", "--model", "gpt-4o", "remember zebra"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let signalled = std::time::Instant::now();
+    interrupt(child.id());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 130, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        signalled.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        signalled.elapsed()
+    );
+    holder.execute_batch("ROLLBACK").unwrap();
+}

@@ -13,7 +13,7 @@ use std::cell::RefCell;
 
 use crate::error::{Error, ErrorKind, Result};
 
-pub use outage::{Outage, on_outage, stop_waiting_when};
+pub use outage::{Outage, on_outage, stop_waiting_when, stopped};
 pub use pg::{PgConnect, cancel_queries, cancel_statements, on_connect};
 
 /// Which SQL the connection speaks.

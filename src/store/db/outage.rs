@@ -73,7 +73,9 @@ fn tell(outage: Outage<'_>) {
     }
 }
 
-fn stopped() -> Option<ErrorKind> {
+/// Whether this process was asked to stop (see [`stop_waiting_when`]), and as what: a wait for
+/// a lost connection or for another process's lock ends then.
+pub fn stopped() -> Option<ErrorKind> {
     STOPPED_BY.get().and_then(|stopped| stopped())
 }
 
