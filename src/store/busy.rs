@@ -21,6 +21,9 @@ thread_local! {
     /// Set while this thread does housekeeping that may wait for nobody (see
     /// [`without_waiting`]).
     static NO_WAIT: Cell<bool> = const { Cell::new(false) };
+    /// Whether this thread's current wait began after a signal: the writes that record how a
+    /// stopped command ended wait as any other, only a wait the signal came during ends.
+    static BEGAN_STOPPED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Runs `f` on this thread with every lock wait given up at once (SQLite: busy at the first
@@ -56,18 +59,24 @@ pub(super) fn install(conn: &Connection, timeout: Duration) -> rusqlite::Result<
 /// Whether to try again (1, after a pause) or give up (0), on the `attempt`th busy return of
 /// one wait. `timeout_us` is the argument [`install`] gave.
 extern "C" fn on_busy(timeout_us: *mut c_void, attempt: c_int) -> c_int {
-    // A signal ends the wait too (helper-37: a run waited out its busy timeout after Ctrl-C).
-    if NO_WAIT.with(Cell::get) || super::db::stopped().is_some() {
+    if NO_WAIT.with(Cell::get) {
         return 0;
     }
+    let stopped = super::db::stopped().is_some();
     let now = Instant::now();
     let began = WAIT_BEGAN.with(|w| match w.get() {
         Some(t) if attempt > 0 => t,
         _ => {
             w.set(Some(now));
+            BEGAN_STOPPED.with(|b| b.set(stopped));
             now
         }
     });
+    // A signal that came during the wait ends it (helper-37: a run waited out its busy
+    // timeout after Ctrl-C).
+    if stopped && !BEGAN_STOPPED.with(Cell::get) {
+        return 0;
+    }
     let limit = Duration::from_micros(timeout_us as usize as u64);
     let waited = now.duration_since(began);
     if waited >= limit {
@@ -87,13 +96,14 @@ pub(super) fn retry_while_busy<T>(
     mut step: impl FnMut() -> rusqlite::Result<T>,
 ) -> rusqlite::Result<T> {
     let began = Instant::now();
+    let began_stopped = super::db::stopped().is_some();
     let mut attempt = 0;
     loop {
         match step() {
             Err(e)
                 if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
                     && began.elapsed() < timeout
-                    && super::db::stopped().is_none() =>
+                    && (began_stopped || super::db::stopped().is_none()) =>
             {
                 std::thread::sleep(pause(attempt));
                 attempt = attempt.saturating_add(1);
