@@ -73,16 +73,17 @@ impl Tool for McpTool {
 /// 15 MB had all of it sent to the provider at every iteration after, and kept in the session.
 pub const MAX_RESULT_BYTES: usize = 1 << 20;
 
-/// `text` cut to at most `max` bytes at a character boundary, saying so when it was cut.
+/// `text` cut to at most `max` bytes where a cut may fall before the scrubber sees it
+/// ([`crate::text::words::prefix_bytes`]: never inside a word), saying so when it was cut.
 fn at_most(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     if text.len() <= max {
         return text.into();
     }
-    let end = text.floor_char_boundary(max);
+    let kept = crate::text::words::prefix_bytes(text, max);
     format!(
-        "{}\n[truncated: the server answered {} bytes; the first {end} are above]",
-        &text[..end],
-        text.len()
+        "{kept}\n[truncated: the server answered {} bytes; the first {} are above]",
+        text.len(),
+        kept.len()
     )
     .into()
 }

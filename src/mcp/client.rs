@@ -232,20 +232,10 @@ const SERVER_ENV_ALLOWLIST: &[&str] = &[
     "REQUESTS_CA_BUNDLE",
 ];
 
-/// The environment a stdio server starts with: an allowlist of goclaw's (never all of it: the
-/// sealing key `GOCLAW_SECRET_KEY`, providers' API keys and `PGPASSWORD` stay out of a server
-/// that may be hostile), then the server's own `env`.
-fn server_env() -> impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)> {
-    std::env::vars_os().filter(|(k, _)| {
-        let k = k.to_string_lossy();
-        crate::tools::exec::sandbox::ENV_ALLOWLIST.contains(&k.as_ref())
-            || SERVER_ENV_ALLOWLIST.contains(&k.as_ref())
-            || k.starts_with("LC_")
-    })
-}
-
 /// Starts `server`'s command under goclaw's supervisor, in a process group of its own, with
-/// [`server_env`] and `env` as its environment. Refuses goclaw's own `mcp serve` (see
+/// exec's inherited environment and [`SERVER_ENV_ALLOWLIST`] (never all of goclaw's: the
+/// sealing key, providers' keys and `PGPASSWORD` stay out of a server that may be hostile),
+/// then `env`, as its environment. Refuses goclaw's own `mcp serve` (see
 /// [`goclaw_itself`]).
 fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<Stdio> {
     let command = server.command.clone().unwrap_or_default();
@@ -284,7 +274,9 @@ fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<Stdio>
     .arg(&command)
     .args(&server.args)
     .env_clear()
-    .envs(server_env())
+    .envs(crate::tools::exec::sandbox::inherited_env(
+        SERVER_ENV_ALLOWLIST,
+    ))
     .env(MCP_CHILD_ENV, (depth + 1).to_string())
     .envs(env)
     // Ended by `kill_group` (SIGTERM first, so the supervisor cleans up), not by a

@@ -341,18 +341,24 @@ fn confinement(kind: Kind, abi: i64) -> (&'static str, &'static str) {
     }
 }
 
+/// What a child inherits of goclaw's environment: [`ENV_ALLOWLIST`], `LC_*`, and the names in
+/// `extra`; nothing else (goclaw's keys, `GOCLAW_SECRET_KEY`, `PGPASSWORD` stay out).
+pub fn inherited_env<S: AsRef<str>>(
+    extra: &[S],
+) -> impl Iterator<Item = (OsString, OsString)> + '_ {
+    std::env::vars_os().filter(move |(k, _)| {
+        let k = k.to_string_lossy();
+        ENV_ALLOWLIST.contains(&k.as_ref())
+            || k.starts_with("LC_")
+            || extra.iter().any(|e| e.as_ref() == k.as_ref())
+    })
+}
+
 /// The environment a command gets: the allowlist, `LC_*`, and the names `extra` adds, as
 /// goclaw has them; then `CI=true`, `DEBIAN_FRONTEND=noninteractive`, and git's
 /// `safe.bareRepository=explicit` (see [`git_explicit_bare`]).
 pub fn child_env(extra: &[String]) -> Vec<(OsString, OsString)> {
-    let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
-        .filter(|(k, _)| {
-            let k = k.to_string_lossy();
-            ENV_ALLOWLIST.contains(&k.as_ref())
-                || k.starts_with("LC_")
-                || extra.iter().any(|e| e == k.as_ref())
-        })
-        .collect();
+    let mut env: Vec<(OsString, OsString)> = inherited_env(extra).collect();
     env.push(("CI".into(), "true".into()));
     env.push(("DEBIAN_FRONTEND".into(), "noninteractive".into()));
     git_explicit_bare(&mut env);

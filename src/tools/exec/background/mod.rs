@@ -279,23 +279,16 @@ impl Seen<'_> {
 /// The processes `seen` covers, newest first, each brought up to date from its keeper when it
 /// runs on this host.
 pub fn list(db: Db<'_>, root: &Path, seen: Seen<'_>) -> Result<Vec<Process>> {
-    let rows = match seen {
-        Seen::Session(s) => db.query_map(
-            &format!("SELECT {COLUMNS} FROM processes WHERE session = ?1 ORDER BY id DESC"),
-            db_params![s],
-            row,
-        )?,
-        Seen::Run(r) => db.query_map(
-            &format!("SELECT {COLUMNS} FROM processes WHERE run_id = ?1 ORDER BY id DESC"),
-            db_params![r],
-            row,
-        )?,
-        Seen::All => db.query_map(
-            &format!("SELECT {COLUMNS} FROM processes ORDER BY id DESC"),
-            db_params![],
-            row,
-        )?,
+    let (filter, value) = match seen {
+        Seen::Session(s) => ("WHERE session = ?1", Some(s)),
+        Seen::Run(r) => ("WHERE run_id = ?1", Some(r)),
+        Seen::All => ("WHERE CAST(?1 AS TEXT) IS NULL", None),
     };
+    let rows = db.query_map(
+        &format!("SELECT {COLUMNS} FROM processes {filter} ORDER BY id DESC"),
+        db_params![value],
+        row,
+    )?;
     let here = crate::host::name();
     rows.into_iter()
         .map(|p| refresh(db, root, &here, p))
