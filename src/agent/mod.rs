@@ -139,6 +139,9 @@ pub struct RunRequest {
     pub model: Option<String>,
     pub max_iterations: Option<u32>,
     pub timeout: Option<Duration>,
+    /// When `timeout` began counting (the command's start, before its MCP servers were
+    /// connected); `None`: the run's own start.
+    pub timeout_from: Option<std::time::Instant>,
     /// US dollars the run may spend (`--max-cost`; else the agent's `max_cost`).
     pub max_cost: Option<f64>,
     pub on_ask: OnAsk,

@@ -60,7 +60,9 @@ impl Runner<'_> {
         Ok(RunState {
             max_iterations,
             tool_limit: cfg.max_tool_calls.unwrap_or(DEFAULT_MAX_TOOL_CALLS),
-            deadline: req.timeout.map(|t| meta.started + t),
+            deadline: req
+                .timeout
+                .map(|t| req.timeout_from.unwrap_or(meta.started) + t),
             max_cost: req.max_cost.or(cfg.max_cost),
             window: cfg
                 .context_window

@@ -337,7 +337,13 @@ fn add(ctx: &Context, a: AddArgs) -> Result<Status> {
     };
     // The ceiling: what the job's agent may use now.
     let store = ctx.any_store()?;
-    let toolbox = super::shared::toolbox(ctx, &store, a.caller.caller(), Bridge::None)?;
+    let toolbox = super::shared::toolbox(
+        ctx,
+        &store,
+        a.caller.caller(),
+        Bridge::None,
+        Default::default(),
+    )?;
     if let Some(channel) = &a.deliver
         && !crate::ops::toolbox::channels(ctx.settings()?)?
             .channels

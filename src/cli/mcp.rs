@@ -564,6 +564,7 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
         &ctx.any_store()?,
         a.caller.caller(),
         crate::ops::toolbox::Bridge::Watched,
+        Default::default(),
     )?;
     // Nobody to ask: the client is a program.
     let g = toolbox.gate(Default::default());

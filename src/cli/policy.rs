@@ -79,7 +79,7 @@ pub fn run(ctx: &Context, args: PolicyArgs) -> Result<Status> {
         (false, Some(t)) => Bridge::ToolOf(t),
         (false, None) => Bridge::None,
     };
-    let toolbox = super::shared::toolbox(ctx, &store, caller, bridge)?;
+    let toolbox = super::shared::toolbox(ctx, &store, caller, bridge, Default::default())?;
     let g = toolbox.gate(GateOptions::default());
     let scope = Scope {
         group_allow: a.group_allow.clone(),

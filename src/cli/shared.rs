@@ -88,14 +88,16 @@ pub(crate) fn non_empty() -> clap::builder::ValueParser {
     })
 }
 
-/// Opens the toolbox of `caller` (see [`Toolbox`]) and shows its notes.
+/// Opens the toolbox of `caller` (see [`Toolbox`]) and shows its notes; connecting to MCP
+/// servers ends when `stop` says.
 pub(crate) fn toolbox(
     ctx: &Context,
     store: &crate::store::Store,
     caller: Caller<'_>,
     bridge: Bridge<'_>,
+    stop: crate::tools::StopWhen,
 ) -> Result<Toolbox> {
-    let mut toolbox = Toolbox::open(ctx.settings()?, store, caller, bridge)?;
+    let mut toolbox = Toolbox::open(ctx.settings()?, store, caller, bridge, stop)?;
     ctx.out.notes(toolbox.take_notes());
     Ok(toolbox)
 }

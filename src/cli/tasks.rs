@@ -577,7 +577,7 @@ fn run_json(ctx: &Context, agent: &str, team: Option<&str>, input: &str) -> Resu
         agent: Some(agent),
         user: None,
     };
-    let toolbox = super::shared::toolbox(ctx, &store, caller, Bridge::None)?;
+    let toolbox = super::shared::toolbox(ctx, &store, caller, Bridge::None, Default::default())?;
     let gate = toolbox.gate(GateOptions::default());
     let req = CallRequest {
         tool: "team_tasks".into(),

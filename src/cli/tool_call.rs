@@ -123,7 +123,17 @@ fn exec_as(ctx: &Context, a: ExecArgs, shown: Option<Shown>) -> Result<Status> {
         Some(s) => Input::parse(Some(s)).read_json(ctx)?,
     };
     let mut store = ctx.any_store()?;
-    let toolbox = toolbox(ctx, &store, a.caller.caller(), Bridge::ToolOf(&a.name))?;
+    let stop = crate::tools::StopWhen {
+        deadline: None,
+        signal,
+    };
+    let toolbox = toolbox(
+        ctx,
+        &store,
+        a.caller.caller(),
+        Bridge::ToolOf(&a.name),
+        stop.clone(),
+    )?;
     let g = toolbox.gate(at_terminal(ctx, None));
     let req = CallRequest {
         tool: a.name.clone(),
@@ -136,10 +146,7 @@ fn exec_as(ctx: &Context, a: ExecArgs, shown: Option<Shown>) -> Result<Status> {
         provider: a.provider,
         dry_run: a.dry_run,
         on_ask: a.on_ask,
-        stop: crate::tools::StopWhen {
-            deadline: None,
-            signal,
-        },
+        stop,
         ..CallRequest::default()
     };
     let terminal = TerminalPrompter::new(ctx);

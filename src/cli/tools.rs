@@ -146,7 +146,7 @@ fn exec_list(ctx: &Context, agent: Option<&str>, all: bool, mcp: bool) -> Result
     let store = ctx.any_store()?;
     let caller = Caller { agent, user: None };
     let bridge = if mcp { Bridge::All } else { Bridge::None };
-    let toolbox = toolbox(ctx, &store, caller, bridge)?;
+    let toolbox = toolbox(ctx, &store, caller, bridge, Default::default())?;
     let g = toolbox.gate(GateOptions::default());
     let allowed = g.allowed_tools(agent)?;
     let allowed: std::collections::HashSet<&str> = allowed.iter().map(String::as_str).collect();
@@ -186,6 +186,7 @@ fn exec_describe(ctx: &Context, name: &str) -> Result<()> {
         &ctx.any_store()?,
         Caller::default(),
         Bridge::ToolOf(name),
+        Default::default(),
     )?;
     let tool = toolbox
         .registry()

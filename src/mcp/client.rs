@@ -122,7 +122,9 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
     let start = Instant::now();
     let mut config = ClientConfig::default();
     config.client_info = Implementation::new("goclaw", "1.0.0");
-    let mut pgid = None;
+    // Ends the server's process group unless the connection is made: on a failed handshake,
+    // and when this future is dropped half-way (the command had to stop).
+    let mut started = Started(None);
     let oversized = match server.transport {
         Transport::StreamableHttp => Oversized::default(),
         Transport::Stdio | Transport::Sse => Oversized::closing(),
@@ -130,7 +132,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
     let handshake = match server.transport {
         Transport::Stdio => {
             let (pid, stdout, stdin) = spawn_stdio(server, env)?;
-            pgid = pid;
+            started.0 = pid;
             let stdout = BoundedLines::new(stdout, Limits::MCP, oversized.clone());
             tokio::time::timeout(timeout, config.serve(answering((stdout, stdin)))).await
         }
@@ -175,7 +177,6 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
     let service = match handshake {
         Ok(Ok(s)) => s,
         Ok(Err(e)) => {
-            kill_group(pgid);
             let said = given.say(&oversized.or(&initialize_failure(&e)));
             return Err(Error::upstream(format!(
                 "MCP server `{}`: handshake failed: {said}",
@@ -183,7 +184,6 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
             )));
         }
         Err(_) => {
-            kill_group(pgid);
             return Err(Error::upstream(format!(
                 "MCP server `{}`: no answer to initialize within {}s",
                 server.name,
@@ -198,7 +198,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
     given.redact_json(&mut info);
     Ok(Connection {
         service,
-        pgid,
+        pgid: started.0.take(),
         oversized,
         given,
         server: server.name.clone(),
@@ -622,6 +622,15 @@ fn kill_group(pgid: Option<i32>) {
         std::thread::sleep(Duration::from_millis(2));
     }
     let _ = killpg(p, Signal::SIGKILL);
+}
+
+/// The process group of a stdio server being connected: ended when dropped still holding it.
+struct Started(Option<i32>);
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        kill_group(self.0.take());
+    }
 }
 
 impl Drop for Connection {

@@ -10,6 +10,10 @@
 //! makes a new connection, so a stdio server that died is started again. While a server is
 //! away its tools answer `MCP server "<name>" is disconnected` at once (exit 8) rather than
 //! waiting. Without `watch`, a lost connection is made again on the next use.
+//!
+//! Every wait on a server, the connection and its handshake included, ends when the command
+//! must stop (its deadline, a signal: the pool's [`StopWhen`], or a call's own): checked every
+//! 50 ms, so a server that never answers its `initialize` holds a command no longer than that.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -22,6 +26,10 @@ use tokio::sync::Notify;
 use super::Server;
 use super::client::{self, CallOutcome, Connection, Secrets};
 use crate::error::{Error, Result};
+use crate::tools::StopWhen;
+
+/// How often a wait on a server looks at its [`StopWhen`].
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// How often long-lived uses ping their servers (§17).
 pub const HEALTH_INTERVAL: Duration = Duration::from_secs(30);
@@ -40,11 +48,23 @@ pub struct Pool {
     rt: OnceLock<Runtime>,
     links: Mutex<Vec<Arc<Link>>>,
     health: Mutex<Option<Duration>>,
+    /// When the command's waits on its servers end (connecting, listing, asking).
+    stop: StopWhen,
 }
 
 impl Pool {
+    /// A pool whose waits end only at their servers' own timeouts.
     pub fn new() -> Pool {
         Pool::default()
+    }
+
+    /// A pool whose waits on its servers also end when `stop` says (the command's deadline,
+    /// the signal it watches).
+    pub fn stopping_when(stop: StopWhen) -> Pool {
+        Pool {
+            stop,
+            ..Pool::default()
+        }
     }
 
     /// The runtime, started on first need (commands that bridge no MCP tool never start it).
@@ -72,6 +92,7 @@ impl Pool {
             rt: handle,
             server: server.clone(),
             secrets,
+            stop: self.stop.clone(),
             state: tokio::sync::Mutex::new(State::Idle),
             lost: Arc::new(Notify::new()),
             watched: AtomicBool::new(false),
@@ -90,6 +111,16 @@ impl Pool {
             link.watch(interval);
         }
         Ok(())
+    }
+}
+
+/// Ends when `stop` says, with why; looked at every [`STOP_POLL`].
+async fn stopped(stop: &StopWhen) -> crate::tools::Stopped {
+    loop {
+        if let Some(why) = stop.check() {
+            return why;
+        }
+        tokio::time::sleep(STOP_POLL).await;
     }
 }
 
@@ -117,6 +148,8 @@ pub struct Link {
     rt: Handle,
     pub server: Server,
     secrets: Secrets,
+    /// The pool's stop: what ends a wait that is not a call's.
+    stop: StopWhen,
     state: tokio::sync::Mutex<State>,
     /// Wakes the watcher when a use finds the connection lost.
     lost: Arc<Notify>,
@@ -126,12 +159,12 @@ pub struct Link {
 impl Link {
     /// The connection, made now when there is none yet.
     pub fn connection(&self) -> Result<Arc<Connection>> {
-        self.rt.block_on(self.ensure())
+        self.until_stopped(&self.stop, "connecting", self.ensure())
     }
 
     /// Every tool of the server, as JSON.
     pub fn list_tools(&self) -> Result<Vec<Value>> {
-        self.rt.block_on(async {
+        self.until_stopped(&self.stop, "listing its tools", async {
             let conn = self.ensure().await?;
             conn.list_tools(self.call_timeout()).await
         })
@@ -139,47 +172,63 @@ impl Link {
 
     /// Asks the server about its resources or prompts.
     pub fn ask(&self, ask: &super::client::Ask) -> Result<Value> {
-        self.rt.block_on(async {
+        self.until_stopped(&self.stop, "answering", async {
             let conn = self.ensure().await?;
             conn.ask(ask, self.call_timeout()).await
         })
     }
 
     /// Calls `tool` (registered in goclaw as `registered`) with `args`, giving up when `stop`
-    /// says (the run's deadline, a signal): checked every 50 ms while the server works, so a
-    /// server that never answers holds a run for no longer than that. The answer that comes
+    /// says (the run's deadline, a signal), connecting first if need be. The answer that comes
     /// later is dropped; the connection stays.
     pub fn call(
         &self,
         registered: &str,
         tool: &str,
         args: Map<String, Value>,
-        stop: &crate::tools::StopWhen,
+        stop: &StopWhen,
     ) -> Result<CallOutcome> {
-        self.rt.block_on(async {
+        let call = async {
             let conn = self.ensure().await?;
-            let call = conn.call(registered, tool, args, self.call_timeout());
-            let stopped = async {
-                loop {
-                    if let Some(why) = stop.check() {
-                        return why;
+            match conn.call(registered, tool, args, self.call_timeout()).await {
+                Ok(out) => Ok(out),
+                Err(failure) => {
+                    if failure.connection_lost {
+                        self.mark_lost(&conn, &failure.error.message).await;
                     }
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    Err(failure.error)
                 }
-            };
+            }
+        };
+        self.rt.block_on(async {
             tokio::select! {
-                done = call => match done {
-                    Ok(out) => Ok(out),
-                    Err(failure) => {
-                        if failure.connection_lost {
-                            self.mark_lost(&conn, &failure.error.message).await;
-                        }
-                        Err(failure.error)
-                    }
-                },
-                why = stopped => Err(Error::new(
+                done = call => done,
+                why = stopped(stop) => Err(Error::new(
                     why.error_kind(),
                     format!("MCP tool \"{registered}\" stopped: {}", why.describe()),
+                )),
+            }
+        })
+    }
+
+    /// `work` on the pool's runtime, given up (and dropped, a half-made connection with it)
+    /// when `stop` says.
+    fn until_stopped<T>(
+        &self,
+        stop: &StopWhen,
+        doing: &str,
+        work: impl Future<Output = Result<T>>,
+    ) -> Result<T> {
+        self.rt.block_on(async {
+            tokio::select! {
+                done = work => done,
+                why = stopped(stop) => Err(Error::new(
+                    why.error_kind(),
+                    format!(
+                        "MCP server \"{}\" stopped while {doing}: {}",
+                        self.server.name,
+                        why.describe()
+                    ),
                 )),
             }
         })

@@ -21,7 +21,7 @@ use crate::tools::config::unknown_agent;
 use crate::tools::gate::{Ceiling, Gate, Prompter};
 
 /// What a run is for and with what, beside its message.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct RunOptions<'a> {
     /// The agent (`None`: `default`, whether or not config defines it).
     pub agent: Option<&'a str>,
@@ -35,6 +35,8 @@ pub struct RunOptions<'a> {
     pub allow_tools: Option<&'a [String]>,
     /// And at most these subagent limits (a spawned child's parent's), with `allow_tools`.
     pub subagent_limits: Option<crate::subagents::Limits>,
+    /// When connecting to the MCP servers gives up: the run's deadline and its signals.
+    pub stop: crate::tools::StopWhen,
 }
 
 /// The parts of a run, ready to be wired.
@@ -122,7 +124,7 @@ impl RunKit {
             agent: o.agent,
             user: o.user,
         };
-        let toolbox = Toolbox::open(settings, store, caller, Bridge::Watched)?;
+        let toolbox = Toolbox::open(settings, store, caller, Bridge::Watched, o.stop)?;
         let ceiling = o.allow_tools.map(|list| Ceiling {
             tools: list
                 .iter()

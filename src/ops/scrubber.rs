@@ -17,10 +17,10 @@ pub struct ScrubExtras {
     pub detect_server_ips: bool,
 }
 
-/// Builds the scrubber; values too short to redact safely are dropped with a note.
 /// The largest values file read (a credential list, not a data set: 64 MiB).
 const MAX_VALUES_FILE: u64 = 64 << 20;
 
+/// Builds the scrubber; values too short to redact safely are dropped with a note.
 pub fn build(settings: &Settings, extras: &ScrubExtras, notes: &mut Vec<Note>) -> Result<Scrubber> {
     let cfg = &settings.config.scrub;
     let config_dir = settings

@@ -20,7 +20,7 @@ use crate::config::Settings;
 use crate::cron::{self, Claim, Ending, Job, Payload};
 use crate::error::{Error, Result};
 use crate::store::{Store, now_ms};
-use crate::tools::child_run::{self, Message, RunFlags};
+use crate::tools::child_run::{self, RunFlags};
 use crate::tools::exec::run::KILL_GRACE;
 use crate::tools::gate::{CallRequest, Ceiling, OnAsk};
 use crate::tools::{SignalFlag, StopWhen};
@@ -185,7 +185,11 @@ fn call_tool(
         agent: job.agent.as_deref(),
         user: job.user.as_deref(),
     };
-    let mut toolbox = Toolbox::open(settings, store, caller, Bridge::ToolOf(tool))?;
+    let stop = StopWhen {
+        deadline: None,
+        signal: stop.cloned(),
+    };
+    let mut toolbox = Toolbox::open(settings, store, caller, Bridge::ToolOf(tool), stop.clone())?;
     notes.extend(toolbox.take_notes());
     let gate = toolbox.gate(GateOptions {
         ceiling: Some(Ceiling {
@@ -204,10 +208,7 @@ fn call_tool(
         session_key: job.session.clone(),
         channel: Some("cron".into()),
         on_ask: OnAsk::Deny,
-        stop: StopWhen {
-            deadline: None,
-            signal: stop.cloned(),
-        },
+        stop,
         ..CallRequest::default()
     };
     let outcome = gate.call(store, &req, None)?;
@@ -241,14 +242,12 @@ fn agent_run(
         session: job.session.clone(),
         ..RunFlags::default()
     };
-    // The job's message is text, never @FILE or stdin.
     let mut cmd = child_run::run_command(
         (&settings.store_target(), &settings.workspace, config),
         &flags,
-        Message::Text(message),
     )
     .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    let out = run_child(&mut cmd, stop)?;
+    let out = run_child(&mut cmd, message, stop)?;
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     // A run that failed prints the error document, with the run's outcome as its details.
     let outcome = match doc["error"]["details"] {
@@ -295,6 +294,7 @@ fn agent_run(
 /// as the same signal, and SIGKILL follows after [`KILL_GRACE`].
 fn run_child(
     cmd: &mut std::process::Command,
+    message: &str,
     stop: Option<&SignalFlag>,
 ) -> Result<std::process::Output> {
     use std::os::unix::process::CommandExt;
@@ -309,8 +309,7 @@ fn run_child(
                 .map_err(std::io::Error::from)
         });
     }
-    let mut child = cmd
-        .spawn()
+    let mut child = child_run::spawn_with_message(cmd, message)
         .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;
     let collect = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {

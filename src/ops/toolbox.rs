@@ -17,10 +17,10 @@ use crate::memory::embed::Embedder;
 use crate::policy::Groups;
 use crate::store::{Store, StoreTarget};
 use crate::text::scrub::Scrubber;
-use crate::tools::Registry;
 use crate::tools::ask::SharedAsker;
 use crate::tools::config::{AgentProfile, ToolsConfig};
 use crate::tools::gate::{Ceiling, Gate, GateParts};
+use crate::tools::{Registry, StopWhen};
 
 /// Who the calls are made for: the agent whose policy, custom tools and MCP grants apply, and
 /// the user (user grants of MCP servers).
@@ -80,23 +80,15 @@ pub struct Toolbox {
 }
 
 impl Toolbox {
-    /// The toolbox of `caller`, with the MCP servers `bridge` names.
+    /// The toolbox of `caller`, with the MCP servers `bridge` names. Connecting to them, and
+    /// every later wait on them outside a call, ends when `stop` says (the command's deadline
+    /// and signals: a server that never answers cannot hold the command).
     pub fn open(
         settings: &Settings,
         store: &Store,
         caller: Caller<'_>,
         bridge: Bridge<'_>,
-    ) -> Result<Toolbox> {
-        Self::open_with(settings, store, caller, bridge, &ScrubExtras::default())
-    }
-
-    /// [`Toolbox::open`] with values added to the scrubber.
-    pub fn open_with(
-        settings: &Settings,
-        store: &Store,
-        caller: Caller<'_>,
-        bridge: Bridge<'_>,
-        scrub: &ScrubExtras,
+        stop: StopWhen,
     ) -> Result<Toolbox> {
         let mut notes = Vec::new();
         let config = &settings.config;
@@ -111,12 +103,12 @@ impl Toolbox {
                 registry.register(Box::new(tool));
             }
         }
-        let scrubber = scrubber::build(settings, scrub, &mut notes)?;
+        let scrubber = scrubber::build(settings, &ScrubExtras::default(), &mut notes)?;
         let mut toolbox = Toolbox {
             registry,
             groups: Groups::default(),
             scrubber,
-            mcp: Pool::new(),
+            mcp: Pool::stopping_when(stop),
             tools: config.tools.clone(),
             agents: config.agent_profiles(),
             workspace: settings.workspace.clone(),

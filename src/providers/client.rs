@@ -97,12 +97,15 @@ impl Client {
         };
         let recorder = match record {
             None => None,
+            // The conversation, word for word: readable by its owner only, as the store is (a
+            // file that exists keeps its mode).
             Some(path) => Some(Mutex::new(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| Error::io("open the recording", path, &e))?,
+                std::os::unix::fs::OpenOptionsExt::mode(
+                    std::fs::OpenOptions::new().create(true).append(true),
+                    0o600,
+                )
+                .open(path)
+                .map_err(|e| Error::io("open the recording", path, &e))?,
             )),
         };
         let http = std::sync::OnceLock::new();
@@ -277,12 +280,23 @@ impl Client {
     }
 
     /// The response's server-sent events, one at a time, each under the idle time limit. `None`
-    /// at the end of the stream.
+    /// at the end of the stream. Their data may add up to [`MAX_BODY`], as a whole answer may:
+    /// a model that never stops (a local one caught in a loop) ends with an error, not with
+    /// all of memory.
     pub(crate) fn events(
         &self,
         response: reqwest::Response,
-    ) -> impl futures::Stream<Item = std::result::Result<super::sse::Event, String>> + use<> {
-        super::sse::events(response.bytes_stream())
+    ) -> impl futures::Stream<Item = std::result::Result<super::sse::Event, Broken>> + use<> {
+        use futures::StreamExt;
+        let mut total = 0usize;
+        super::sse::events(response.bytes_stream()).map(move |item| {
+            let event = item.map_err(Broken::Transport)?;
+            total = total.saturating_add(event.data.len());
+            if total > MAX_BODY {
+                return Err(Broken::TooLarge);
+            }
+            Ok(event)
+        })
     }
 
     /// The next event, or an idle-timeout / transport error naming the provider.
@@ -291,7 +305,7 @@ impl Client {
         stream: &mut S,
     ) -> std::result::Result<Option<super::sse::Event>, Failure>
     where
-        S: futures::Stream<Item = std::result::Result<super::sse::Event, String>> + Unpin,
+        S: futures::Stream<Item = std::result::Result<super::sse::Event, Broken>> + Unpin,
     {
         use futures::StreamExt;
         let name = &self.resolved.name;
@@ -305,10 +319,15 @@ impl Client {
             }),
             Ok(None) => Ok(None),
             Ok(Some(Ok(event))) => Ok(Some(event)),
-            Ok(Some(Err(e))) => Err(Failure {
+            Ok(Some(Err(Broken::Transport(e)))) => Err(Failure {
                 error: Error::upstream(format!("provider `{name}`: the stream broke: {e}")),
                 retry_after: Some(Duration::ZERO),
             }),
+            // Asked again, it would only say as much again.
+            Ok(Some(Err(Broken::TooLarge))) => Err(Failure::fatal(Error::upstream(format!(
+                "provider `{name}`: the streamed response is larger than {} MiB",
+                MAX_BODY >> 20
+            )))),
         }
     }
 
@@ -350,8 +369,17 @@ impl Client {
     }
 }
 
-/// The largest whole answer read (a chat answer, not a data set).
+/// The largest whole answer read (a chat answer, not a data set), streamed or not.
 const MAX_BODY: usize = 64 << 20;
+
+/// Why a streamed answer ended early.
+#[derive(Debug)]
+pub(crate) enum Broken {
+    /// The connection or the event format failed.
+    Transport(String),
+    /// Its events' data passed [`MAX_BODY`].
+    TooLarge,
+}
 
 /// The body of `response`, `None` once it passes [`MAX_BODY`] (read no further).
 async fn at_most(mut response: reqwest::Response) -> reqwest::Result<Option<Vec<u8>>> {

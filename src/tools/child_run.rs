@@ -1,7 +1,8 @@
 //! A `goclaw run` that goclaw starts itself as a child process: a subagent (`spawn`), a quality
 //! gate's reviewer, a team member working on a task. One way to start them: the same store,
 //! workspace and config as the starter; values as `--flag=VALUE` (a value that starts with `-`
-//! stays a value); the message as text (`--literal`, never @FILE or stdin); its own process group
+//! stays a value); the message on its stdin (never on its command line, where `ps` shows it to
+//! every user of the machine and the kernel refuses one past 128 KiB); its own process group
 //! (a Ctrl-C meant for the starter reaches the child through the starter, which cancels it); its
 //! `--events` relayed line by line when the starter shows events; and a thread that reaps it and
 //! reports how it ended, so a long-lived starter keeps no zombies.
@@ -127,30 +128,40 @@ impl RunFlags {
     }
 }
 
-/// How a child run gets its message.
-pub enum Message<'a> {
-    /// As text on the command line (`--literal`: never @FILE or stdin).
-    Text(&'a str),
-    /// On its stdin (no length limit, not in `ps`): the caller writes it.
-    Stdin,
-}
-
-/// `goclaw [--quiet] --json run FLAGS -- MESSAGE` on the starter's store, workspace and config.
+/// `goclaw [--quiet] --json run FLAGS -- -` on the starter's store, workspace and config: the
+/// message is read from stdin, which [`spawn_with_message`] writes.
 pub fn run_command(
     (store, workspace, config): (&crate::store::StoreTarget, &Path, Option<&Path>),
     flags: &RunFlags,
-    message: Message<'_>,
 ) -> std::io::Result<std::process::Command> {
     let mut cmd = crate::cron::goclaw_child(store, workspace, config)?;
     if flags.quiet {
         cmd.arg("--quiet");
     }
-    cmd.args(["--json", "run"]).args(flags.args());
-    match message {
-        Message::Text(text) => cmd.arg("--literal").arg("--").arg(text),
-        Message::Stdin => cmd.args(["--", "-"]),
-    };
+    cmd.args(["--json", "run"])
+        .args(flags.args())
+        .args(["--", "-"]);
     Ok(cmd)
+}
+
+/// Starts `cmd` (from [`run_command`]) and hands it `message` on its stdin, then closes it. The
+/// message is written by a thread of its own, so a child that stops reading cannot hold the
+/// starter (its end makes the write fail).
+pub fn spawn_with_message(
+    cmd: &mut std::process::Command,
+    message: &str,
+) -> std::io::Result<std::process::Child> {
+    let mut child = cmd.stdin(Stdio::piped()).spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let message = message.to_string();
+        std::thread::Builder::new()
+            .name("child-message".into())
+            .spawn(move || {
+                use std::io::Write;
+                let _ = stdin.write_all(message.as_bytes());
+            })?;
+    }
+    Ok(child)
 }
 
 /// What to start.
@@ -160,7 +171,7 @@ pub struct ChildRun<'a> {
     pub config: Option<&'a Path>,
     /// Its flags (`--quiet` and `--events` are set here).
     pub flags: RunFlags,
-    /// The message, passed as text.
+    /// The message (on its stdin).
     pub message: &'a str,
     /// Where its events go, line by line (it then runs with `--events`).
     pub relay: Option<SharedRelay>,
@@ -185,11 +196,7 @@ pub fn start(
         events: c.relay.is_some(),
         ..c.flags
     };
-    let mut cmd = run_command(
-        (c.store, c.workspace, c.config),
-        &flags,
-        Message::Text(c.message),
-    )?;
+    let mut cmd = run_command((c.store, c.workspace, c.config), &flags)?;
     cmd.stdout(if c.relay.is_some() {
         Stdio::piped()
     } else {
@@ -197,7 +204,7 @@ pub fn start(
     })
     .stderr(Stdio::null())
     .process_group(0);
-    let mut child = cmd.spawn()?;
+    let mut child = spawn_with_message(&mut cmd, c.message)?;
     let pid = child.id();
     let start = crate::host::process_start(i64::from(pid));
     let events = child.stdout.take();

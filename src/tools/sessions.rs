@@ -8,7 +8,7 @@ use std::process::Stdio;
 
 use serde_json::{Map, Value, json};
 
-use super::child_run::{Message, RunFlags, run_command};
+use super::child_run::{RunFlags, run_command, spawn_with_message};
 use super::{CallContext, Risk, Tool, ToolResult, given_arg};
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -127,6 +127,10 @@ impl Tool for SessionsSend {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
+    /// The message goes to another run's model: scrubbed, as every argument that leaves.
+    fn outbound(&self) -> bool {
+        true
+    }
     fn execute(
         &self,
         ctx: &CallContext,
@@ -169,12 +173,11 @@ fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<T
     let mut cmd = run_command(
         (&ctx.store, &ctx.workspace, ctx.config_path.as_deref()),
         &flags,
-        Message::Text(message),
     )
     .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    cmd.stderr(Stdio::piped());
-    let out = cmd
-        .output()
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let out = spawn_with_message(&mut cmd, message)
+        .and_then(std::process::Child::wait_with_output)
         .map_err(|e| Error::internal(format!("cannot start the run: {e}")))?;
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     match doc["run_id"].as_str() {

@@ -46,6 +46,11 @@ impl Tool for SpawnTool {
     fn risk(&self) -> Risk {
         Risk::Medium
     }
+    /// The task goes to another run's model, and into the store with the child's record: both
+    /// get it scrubbed, as a run's own message is stored.
+    fn outbound(&self) -> bool {
+        true
+    }
     fn execute(
         &self,
         ctx: &CallContext,

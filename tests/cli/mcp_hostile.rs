@@ -229,6 +229,66 @@ fn a_server_that_never_answers_holds_a_run_no_longer_than_its_deadline() {
     );
 }
 
+/// A server that never answers `initialize` holds a command no longer than its deadline or its
+/// Ctrl-C, and is ended with it: connecting waited for the handshake's own 30 s, a signal then
+/// left the command to its grace (3 s) with no error document, and a run's `--timeout` began
+/// only once its servers were connected.
+#[test]
+fn a_server_that_never_answers_initialize_holds_a_command_no_longer_than_its_stop() {
+    let Some(py) = peer_python() else { return };
+    let Some(llm) = crate::run::fakellm() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let marker = "mute";
+    add_raw(&env, &py, marker, ("mute", 0), &["--timeout", "60"]);
+    // The server's own process (its supervisor's command line holds the same words).
+    let server = || {
+        std::fs::read_dir("/proc").unwrap().flatten().any(|e| {
+            std::fs::read(e.path().join("cmdline")).is_ok_and(|c| {
+                let c = String::from_utf8_lossy(&c);
+                c.contains("raw_server.py\0mute") && !c.contains("__sandbox-exec")
+            })
+        })
+    };
+    // A run with a deadline: the server is skipped when the deadline comes, the run ends
+    // timed out.
+    let started = std::time::Instant::now();
+    let o = crate::run::run(&env, &llm, &["--timeout", "2s", "hello"]);
+    assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
+    assert!(started.elapsed().as_secs() < 6, "{:?}", started.elapsed());
+    // `mcp call`, stopped by Ctrl-C while it connects: at once, with its error document.
+    let child = env
+        .launcher_cmd(goclaw_bin())
+        .args(["mcp", "call", marker, "t", "{}"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(server(), "the server was started");
+    let signalled = std::time::Instant::now();
+    interrupt(child.id());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 130, "{}", stderr(&o));
+    assert!(
+        signalled.elapsed().as_millis() < 1500,
+        "{:?}",
+        signalled.elapsed()
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(message.contains("stopped while"), "{message}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while server() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server outlived goclaw"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// Whether a process whose command line is `words` (NUL-joined) is alive.
 fn running(words: &[&str]) -> bool {
     let wanted = words.join("\0");

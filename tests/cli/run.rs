@@ -558,6 +558,10 @@ fn a_recorded_run_replays_offline(backend) {
         );
         assert_eq!(code(&o), 0, "{}", stderr(&o));
     } // the server is gone now
+    // The conversation word for word: its owner's only, as the store is.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&recording).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
     assert_eq!(
         std::fs::read_to_string(recording.as_path())
             .unwrap()
@@ -1965,11 +1969,18 @@ fn a_run_waiting_for_its_store_server_stops_at_ctrl_c() {
 /// A provider on loopback that answers every request with one endless line of event data,
 /// a KiB at a time with `pause` between them; its port.
 fn endless_provider(pause: Duration) -> u16 {
+    endless_answer(b"data: ", vec![b'a'; 1024], pause)
+}
+
+/// A provider on loopback that answers every request with `head` after its HTTP head, then
+/// `piece` again and again with `pause` between them; its port.
+fn endless_answer(head: &'static [u8], piece: Vec<u8>, pause: Duration) -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { return };
+            let piece = piece.clone();
             std::thread::spawn(move || {
                 use std::io::Write;
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
@@ -1978,9 +1989,8 @@ fn endless_provider(pause: Duration) -> u16 {
                 while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
                     line.clear();
                 }
-                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\ndata: ";
-                let piece = vec![b'a'; 1024];
-                if stream.write_all(head.as_bytes()).is_ok() {
+                let http = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n";
+                if stream.write_all(http.as_bytes()).is_ok() && stream.write_all(head).is_ok() {
                     while stream.write_all(&piece).is_ok() {
                         std::thread::sleep(pause);
                     }
@@ -2030,6 +2040,38 @@ fn an_endless_line_from_the_provider_ends_at_the_deadline() {
     );
     assert!(
         started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// A model that never stops (a local one caught in a loop), streaming well-formed events at
+/// loopback's speed, ends with an error once its answer passes 64 MiB, as a whole answer does
+/// (each event was bounded, their sum was not: memory grew until the deadline, or for ever).
+#[test]
+fn a_streamed_answer_that_never_ends_is_bounded() {
+    let env = TestEnv::new();
+    let chunk = format!(
+        "data: {{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{}\"}}}}]}}\n\n",
+        "loop ".repeat(3200)
+    );
+    let port = endless_answer(b"", chunk.into_bytes(), Duration::ZERO);
+    env.write(
+        "../home/config.toml",
+        format!(
+            "[providers.looping]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\nmodel = \"m\"\nmax_attempts = 3\n"
+        ),
+    );
+    let started = std::time::Instant::now();
+    let o = env.run(&["run", "--provider", "looping", "--timeout", "120s", "hi"]);
+    assert_eq!(code(&o), 8, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("the streamed response is larger than 64 MiB"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
         "{:?}",
         started.elapsed()
     );

@@ -689,6 +689,38 @@ fn the_concurrency_limit_holds_across_parent_processes(backend) {
 }
 
 on_both_backends! {
+/// A child's task and label are scrubbed before they leave the run, as any argument bound for
+/// a model: the child's model, the subagents' table and the child's command line (where `ps`
+/// shows it; the task now goes on the child's stdin) never hold a configured secret. They were
+/// stored and sent as the model wrote them.
+fn a_childs_task_is_scrubbed_before_it_leaves(backend) {
+    let Some(llm) = fakellm() else { return };
+    let Some(env) = TestEnv::on(backend) else { return };
+    env.write(
+        "../home/config.toml",
+        "[scrub]\nvalues = [\"hunter2-subtask-value\"]\n",
+    );
+    let o = run(&env, &llm, &["--events", "spawn carrying a secret"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let result = own_spawn_results(&events(&o))[0].clone();
+    assert!(
+        result["result"].as_str().unwrap().contains("SCRUBBED-OK"),
+        "{result}"
+    );
+    let children = stdout(&env.ok(&["runs", "list"]));
+    assert!(children.contains("keeper [REDACTED]"), "{children}");
+    assert!(!children.contains("hunter2"), "{children}");
+    let stored = env.store_bytes();
+    assert!(
+        !stored
+            .windows(b"hunter2-subtask-value".len())
+            .any(|w| w == b"hunter2-subtask-value"),
+        "the store holds the secret"
+    );
+}
+}
+
+on_both_backends! {
 /// What a model chose as a child's task is text: `@FILE` is not read, `-` is not stdin; and
 /// `runs` never takes an empty or too short id for "any run".
 fn a_task_is_text_and_run_ids_are_not_patterns(backend) {

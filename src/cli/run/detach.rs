@@ -1,12 +1,11 @@
 //! `goclaw run --detach`: the same run as a process of its own, its flags carried over as
 //! [`RunFlags`] and its message through stdin.
 
-use std::io::Write as _;
 use std::os::unix::process::CommandExt;
 
 use super::{Context, RunArgs, Status, quality_gates};
 use crate::error::{Error, Result};
-use crate::tools::child_run::{Message, RunFlags, run_command};
+use crate::tools::child_run::{RunFlags, run_command, spawn_with_message};
 
 /// `--detach`: the same run as a process of its own (in its own process group, so a Ctrl-C at
 /// the terminal does not reach it), started with a run id chosen here; prints the id once the
@@ -20,22 +19,13 @@ pub(super) fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status
     let mut cmd = run_command(
         (&s.store_target(), &s.workspace, config),
         &detached_flags(a, &run_id),
-        // Through stdin: no argument-length limit, not in `ps`.
-        Message::Stdin,
     )
     .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
-    cmd.stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
+    cmd.stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .process_group(0);
-    let mut child = cmd
-        .spawn()
+    let mut child = spawn_with_message(&mut cmd, message)
         .map_err(|e| Error::internal(format!("cannot start the detached run: {e}")))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(message.as_bytes()).map_err(|e| {
-            Error::internal(format!("cannot hand the message to the detached run: {e}"))
-        })?;
-    }
     let store = ctx.any_store()?;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {

@@ -327,6 +327,8 @@ pub fn run(ctx: &Context, a: RunArgs) -> Result<Status> {
         model: a.model.clone(),
         max_iterations: a.max_iterations,
         timeout,
+        // From here: connecting to the MCP servers counts against `--timeout`.
+        timeout_from: Some(std::time::Instant::now()),
         max_cost: a.max_cost,
         on_ask: a.on_ask,
         run_id: Some(run_id),
@@ -397,6 +399,11 @@ fn execute(
     work: Option<&TeamWork>,
 ) -> Result<Status> {
     let settings = ctx.settings()?;
+    // Watched from here: connecting to the MCP servers stops at a signal like the rest of the
+    // run.
+    let rt = crate::ops::run::runtime()?;
+    let cancel = Arc::new(Cancel::default());
+    super::shared::watch_signals(&rt, cancel.clone())?;
     let options = RunOptions {
         agent: a.caller.agent.as_deref(),
         user: a.caller.user.as_deref(),
@@ -404,6 +411,13 @@ fn execute(
         record: a.record.as_deref(),
         allow_tools: a.allow_tools.as_deref(),
         subagent_limits: a.subagent_limits,
+        stop: crate::tools::StopWhen {
+            deadline: request
+                .timeout
+                .zip(request.timeout_from)
+                .map(|(t, from)| from + t),
+            signal: Some(cancel.flag()),
+        },
     };
     let mut kit = RunKit::open(settings, store, options)?;
     ctx.out.notes(kit.take_notes());
@@ -411,9 +425,6 @@ fn execute(
         kit.pin_workspace(w.workspace.clone())?;
     }
     let gate = kit.gate(super::shared::at_terminal(ctx, None).asker);
-    let rt = crate::ops::run::runtime()?;
-    let cancel = Arc::new(Cancel::default());
-    super::shared::watch_signals(&rt, cancel.clone())?;
     request.child = a.parent_run.as_ref().map(|parent_run_id| {
         if !a.detached {
             watch_parent(cancel.clone());
