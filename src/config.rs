@@ -283,6 +283,18 @@ impl Settings {
             .unwrap_or_default()
     }
 
+    /// goclaw's state on this machine as the stdio MCP servers it starts must not see it: the
+    /// store, the key, the config file (see [`crate::tools::protected`]), the paths that exist.
+    pub fn hidden_from_servers(&self) -> Vec<PathBuf> {
+        let protected = crate::tools::protected::of_state(
+            (&self.store_target(), &self.store_dir()),
+            &self.config_path,
+            &self.workspace,
+            &self.config.tools.denied_paths,
+        );
+        crate::tools::protected::to_mask(&protected)
+    }
+
     /// Resolves paths and loads the config file. A config file named by flag or environment
     /// must exist; the default one may be absent (empty configuration).
     pub fn resolve(args: &PathArgs, env: &Env) -> Result<Settings> {

@@ -468,7 +468,7 @@ fn exec_probe(ctx: &Context, store: &Store, settings: &Settings, name: String) -
     let server = mcp::get(store.db(), config, &name)?;
     let key_dir = settings.store_dir();
     let (env, headers) = mcp::bridge::server_secrets(store.db(), config, &key_dir, &server)?;
-    let pool = mcp::pool::Pool::new();
+    let pool = mcp::pool::Pool::new(settings.hidden_from_servers());
     let link = pool.link(&server, (env, headers))?;
     let session = link.connection()?;
     let t = std::time::Instant::now();
@@ -502,7 +502,7 @@ fn exec_tools(ctx: &Context, store: &Store, settings: &Settings, name: Option<&s
             .collect(),
     };
     let key_dir = settings.store_dir();
-    let pool = mcp::pool::Pool::new();
+    let pool = mcp::pool::Pool::new(settings.hidden_from_servers());
     let mut rows = Vec::new();
     for s in &servers {
         let secrets = mcp::bridge::server_secrets(store.db(), config, &key_dir, s)?;

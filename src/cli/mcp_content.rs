@@ -19,7 +19,7 @@ fn ask(store: &Store, settings: &Settings, name: &str, what: &Ask) -> Result<Val
     let config = &settings.config.mcp;
     let server = mcp::get(store.db(), config, name)?;
     let secrets = mcp::bridge::server_secrets(store.db(), config, &settings.store_dir(), &server)?;
-    let pool = mcp::pool::Pool::new();
+    let pool = mcp::pool::Pool::new(settings.hidden_from_servers());
     pool.link(&server, secrets)?.ask(what)
 }
 

@@ -23,7 +23,8 @@ pub struct SandboxExecArgs {
     /// Allow the network
     #[arg(long)]
     pub net: bool,
-    /// Supervise only: no Landlock, masks or seccomp (`sandbox = "none"`)
+    /// Supervise only: no Landlock or seccomp, masks where the host allows them (`sandbox =
+    /// "none"`, an MCP server)
     #[arg(long)]
     pub no_sandbox: bool,
     /// The pid of the goclaw that spawned it directly

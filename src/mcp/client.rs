@@ -116,7 +116,11 @@ pub struct CallFailure {
 
 /// Connects to `server`: stdio with the secrets' env added to its environment, HTTP with their
 /// headers on every request. Must run on a multi-threaded runtime.
-pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Result<Connection> {
+pub async fn open(
+    (server, hidden): (&Server, &[std::path::PathBuf]),
+    secrets: &Secrets,
+    timeout: Duration,
+) -> Result<Connection> {
     let (env, headers) = secrets;
     let given = Given::of(secrets);
     let start = Instant::now();
@@ -131,7 +135,7 @@ pub async fn open(server: &Server, secrets: &Secrets, timeout: Duration) -> Resu
     };
     let handshake = match server.transport {
         Transport::Stdio => {
-            let (pid, stdout, stdin) = spawn_stdio(server, env)?;
+            let (pid, stdout, stdin) = spawn_stdio(server, env, hidden)?;
             started.0 = pid;
             let stdout = BoundedLines::new(stdout, Limits::MCP, oversized.clone());
             tokio::time::timeout(timeout, config.serve(answering((stdout, stdin)))).await
@@ -235,9 +239,13 @@ const SERVER_ENV_ALLOWLIST: &[&str] = &[
 /// Starts `server`'s command under goclaw's supervisor, in a process group of its own, with
 /// exec's inherited environment and [`SERVER_ENV_ALLOWLIST`] (never all of goclaw's: the
 /// sealing key, providers' keys and `PGPASSWORD` stay out of a server that may be hostile),
-/// then `env`, as its environment. Refuses goclaw's own `mcp serve` (see
-/// [`goclaw_itself`]).
-fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<Stdio> {
+/// then `env`, as its environment; `hidden` (goclaw's state) masked where the host allows a
+/// private mount namespace. Refuses goclaw's own `mcp serve` (see [`goclaw_itself`]).
+fn spawn_stdio(
+    server: &Server,
+    env: &BTreeMap<String, String>,
+    hidden: &[std::path::PathBuf],
+) -> Result<Stdio> {
     let command = server.command.clone().unwrap_or_default();
     if let Some(why) = goclaw_itself(&command, &server.args) {
         return Err(Error::usage(format!(
@@ -269,8 +277,13 @@ fn spawn_stdio(server: &Server, env: &BTreeMap<String, String>) -> Result<Stdio>
         crate::tools::exec::sandbox::REEXEC_SUBCOMMAND,
         "--no-sandbox",
         "--guarded",
-        "--",
     ])
+    .args(
+        hidden
+            .iter()
+            .flat_map(|p| [std::ffi::OsStr::new("--mask"), p.as_os_str()]),
+    )
+    .arg("--")
     .arg(&command)
     .args(&server.args)
     .env_clear()

@@ -50,21 +50,25 @@ pub struct Pool {
     health: Mutex<Option<Duration>>,
     /// When the command's waits on its servers end (connecting, listing, asking).
     stop: StopWhen,
+    /// goclaw's state, hidden from the stdio servers it starts.
+    hidden: Arc<[std::path::PathBuf]>,
 }
 
 impl Pool {
-    /// A pool whose waits end only at their servers' own timeouts.
-    pub fn new() -> Pool {
-        Pool::default()
-    }
-
-    /// A pool whose waits on its servers also end when `stop` says (the command's deadline,
-    /// the signal it watches).
-    pub fn stopping_when(stop: StopWhen) -> Pool {
+    /// A pool whose stdio servers see `hidden` empty (goclaw's state: its store, key and
+    /// config; see [`crate::tools::protected::to_mask`]) and whose waits end only at their
+    /// servers' own timeouts.
+    pub fn new(hidden: Vec<std::path::PathBuf>) -> Pool {
         Pool {
-            stop,
+            hidden: hidden.into(),
             ..Pool::default()
         }
+    }
+
+    /// This pool, its waits on its servers also ended when `stop` says (the command's
+    /// deadline, the signal it watches).
+    pub fn stopping_when(self, stop: StopWhen) -> Pool {
+        Pool { stop, ..self }
     }
 
     /// The runtime, started on first need (commands that bridge no MCP tool never start it).
@@ -93,6 +97,7 @@ impl Pool {
             server: server.clone(),
             secrets,
             stop: self.stop.clone(),
+            hidden: self.hidden.clone(),
             state: tokio::sync::Mutex::new(State::Idle),
             lost: Arc::new(Notify::new()),
             watched: AtomicBool::new(false),
@@ -150,6 +155,7 @@ pub struct Link {
     secrets: Secrets,
     /// The pool's stop: what ends a wait that is not a call's.
     stop: StopWhen,
+    hidden: Arc<[std::path::PathBuf]>,
     state: tokio::sync::Mutex<State>,
     /// Wakes the watcher when a use finds the connection lost.
     lost: Arc<Notify>,
@@ -244,7 +250,7 @@ impl Link {
 
     async fn open(&self) -> Result<Connection> {
         client::open(
-            &self.server,
+            (&self.server, &self.hidden),
             &self.secrets,
             client::connect_timeout(&self.server),
         )

@@ -389,6 +389,7 @@ fn mcp_checks(s: &Settings, conn: Option<crate::store::db::Db<'_>>, checks: &mut
     };
     // Secrets are read here (the store's connection stays on this thread); the servers start
     // at once, each on its own thread.
+    let hidden = s.hidden_from_servers();
     let started: Vec<(String, crate::error::Result<String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = servers
             .into_iter()
@@ -401,12 +402,13 @@ fn mcp_checks(s: &Settings, conn: Option<crate::store::db::Db<'_>>, checks: &mut
                     _ => crate::mcp::bridge::server_secrets_of_config(config, &server),
                 };
                 let name = server.name.clone();
+                let hidden = hidden.clone();
                 let handle = scope.spawn(move || {
                     if !server.enabled {
                         return Ok("disabled".to_string());
                     }
                     let secrets = secrets?;
-                    let pool = crate::mcp::pool::Pool::new();
+                    let pool = crate::mcp::pool::Pool::new(hidden);
                     let started = Instant::now();
                     let tools = pool.link(&server, secrets)?.list_tools()?;
                     Ok(format!(

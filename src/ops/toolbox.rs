@@ -108,7 +108,7 @@ impl Toolbox {
             registry,
             groups: Groups::default(),
             scrubber,
-            mcp: Pool::stopping_when(stop),
+            mcp: Pool::new(settings.hidden_from_servers()).stopping_when(stop),
             tools: config.tools.clone(),
             agents: config.agent_profiles(),
             workspace: settings.workspace.clone(),

@@ -2,7 +2,8 @@
 //! `-journal` files), the key that seals secrets, the config file, and the directories the file
 //! tools refuse inside the workspace (`.goclaw/`, where their backups go). The file tools deny
 //! these paths wherever they resolve ([`super::workspace`]), and the exec sandbox masks them
-//! ([`super::exec::sandbox`]): a command sees an empty directory or an empty file there, however
+//! ([`super::exec::sandbox`]), as the supervisor of a stdio MCP server does where the host
+//! allows it ([`to_mask`]): a command sees an empty directory or an empty file there, however
 //! it names the path (`~`, `$HOME`, a glob, a symlink, `cd` first). With `sandbox = "none"`
 //! nothing masks them, and `--dry-run` says so.
 //!
@@ -82,6 +83,49 @@ pub fn paths(
     out.sort();
     out.dedup();
     out
+}
+
+/// The file that stands for the store in [`paths`]: the SQLite file; on PostgreSQL, what is
+/// goclaw's own on this machine is the key beside where the SQLite store would be.
+pub fn store_file(store: &crate::store::StoreTarget, key_dir: &Path) -> PathBuf {
+    match store.sqlite_path() {
+        Some(path) => path.to_path_buf(),
+        None => crate::secrets::key_path(key_dir),
+    }
+}
+
+/// goclaw's state on this machine ([`paths`]) for a store (and the directory of its key), a
+/// config file and a workspace; with a PostgreSQL store, its password file too (libpq's, read
+/// for it).
+pub fn of_state(
+    (store, key_dir): (&crate::store::StoreTarget, &Path),
+    config: &Path,
+    workspace: &Path,
+    denied_names: &[String],
+) -> Vec<PathBuf> {
+    let mut out = paths(
+        &store_file(store, key_dir),
+        Some(config),
+        workspace,
+        denied_names,
+    );
+    if store.sqlite_path().is_none()
+        && let Some(file) = crate::store::location::password_file()
+    {
+        out.push(std::fs::canonicalize(&file).unwrap_or(file));
+    }
+    out
+}
+
+/// What to mask of `protected`: the paths that exist, less those inside another (hidden with
+/// it).
+pub fn to_mask(protected: &[PathBuf]) -> Vec<PathBuf> {
+    let existing: Vec<&PathBuf> = protected.iter().filter(|p| p.exists()).collect();
+    existing
+        .iter()
+        .filter(|p| !existing.iter().any(|d| d != *p && p.starts_with(d)))
+        .map(|p| (*p).clone())
+        .collect()
 }
 
 /// Creates each of goclaw's state paths among `protected` that is missing, as goclaw itself

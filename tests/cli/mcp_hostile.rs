@@ -338,3 +338,39 @@ fn a_stopped_command_ends_its_servers() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+/// A stdio server never sees goclaw's state: the store, the key that seals every server's
+/// secrets and the config file are masked (the host allows a private mount namespace here).
+/// It read them as it reads any file of the user's, the key and the store together being
+/// every other server's secrets.
+#[test]
+fn a_stdio_server_cannot_read_goclaws_state() {
+    let Some(everything) = crate::mcp::everything() else {
+        return;
+    };
+    let server = everything.replace("server-everything", "server-filesystem");
+    let env = TestEnv::new();
+    env.write(
+        "../home/config.toml",
+        "[scrub]\nvalues = [\"config-only-value\"]\n",
+    );
+    env.write("notes.txt", "plain notes");
+    let root = env.root().display().to_string();
+    let add = ["mcp", "add", "files", "--command", "node", "--arg", &server];
+    env.ok(&[&add[..], &["--arg", &root]].concat());
+    let read = |path: &std::path::Path| {
+        let args = format!(r#"{{"path":"{}"}}"#, path.display());
+        env.run(&["mcp", "call", "files", "read_text_file", &args])
+    };
+    for file in ["secret.key", "goclaw.db", "config.toml"] {
+        let path = env.home().join(file);
+        assert!(path.exists(), "{}", path.display());
+        let o = read(&path);
+        assert_eq!(code(&o), 1, "{file}: {}", stdout(&o));
+        assert!(stdout(&o).contains("ENOENT"), "{file}: {}", stdout(&o));
+    }
+    // The rest of the user's files are the server's, as before.
+    let o = read(&env.work().join("notes.txt"));
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(stdout(&o).contains("plain notes"), "{}", stdout(&o));
+}

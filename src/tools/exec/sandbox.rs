@@ -400,19 +400,17 @@ impl Plan {
     /// Masks the `protected` paths that exist (for docker, those inside the workspace; a path
     /// inside a masked directory is hidden with it) and pins the directories above them.
     fn mask(&mut self, protected: &[PathBuf]) {
-        let masked: Vec<&PathBuf> = match self.kind {
+        self.masked = match self.kind {
             Kind::None => Vec::new(),
-            Kind::Docker => protected
-                .iter()
-                .filter(|p| p.starts_with(&self.workspace) && p.exists())
-                .collect(),
-            _ => protected.iter().filter(|p| p.exists()).collect(),
+            Kind::Docker => crate::tools::protected::to_mask(
+                &protected
+                    .iter()
+                    .filter(|p| p.starts_with(&self.workspace))
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            ),
+            _ => crate::tools::protected::to_mask(protected),
         };
-        self.masked = masked
-            .iter()
-            .filter(|p| !masked.iter().any(|d| d != *p && p.starts_with(d)))
-            .map(|p| (*p).clone())
-            .collect();
         self.pinned = crate::tools::protected::ancestors_to_pin(&self.masked, &self.writable);
     }
 

@@ -49,7 +49,8 @@ pub struct Options {
     pub pinned: Vec<PathBuf>,
     pub masked: Vec<PathBuf>,
     pub network: bool,
-    /// Supervise only (`sandbox = "none"`).
+    /// Supervise only (`sandbox = "none"`, an MCP server): no Landlock or seccomp, and the
+    /// masks (exec gives none then) only where the host allows them.
     pub no_sandbox: bool,
     /// Fork first and supervise from the child, whose parent (this process) is what the spawner
     /// may SIGKILL (an MCP transport dropping its child): the child then gets SIGTERM from the
@@ -77,29 +78,10 @@ pub const STOP_SIGNALS: [Signal; 3] = [Signal::SIGTERM, Signal::SIGINT, Signal::
 pub fn supervise(o: &Options) -> String {
     // The goclaw that started a guarded supervisor (an MCP server's).
     let spawner = o.guarded.then(nix::unistd::getppid);
-    if o.guarded {
-        let guard = nix::unistd::getpid();
-        // SAFETY: single-threaded (a fresh exec of goclaw that started nothing).
-        match unsafe { nix::unistd::fork() } {
-            Err(e) => return format!("cannot supervise the command: {e}"),
-            Ok(ForkResult::Parent { child }) => loop {
-                match wait_status(Some(child), 0) {
-                    Waited::Ended(_, ended) => end_as(Some(ended), None),
-                    Waited::Again | Waited::StillAlive => {}
-                    Waited::NoChild => std::process::exit(1),
-                }
-            },
-            Ok(ForkResult::Child) => {
-                // Out of the guard's process group, so a signal to that group ends the guard
-                // and reaches this supervisor only as its parent's death, after which it
-                // cleans up undisturbed.
-                let _ = nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0));
-                let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGTERM);
-                if nix::unistd::getppid() != guard {
-                    std::process::exit(1);
-                }
-            }
-        }
+    if o.guarded
+        && let Err(e) = guard()
+    {
+        return e;
     }
     // Dies with the goclaw that spawned it directly (bubblewrap has --die-with-parent; an MCP
     // server outlives the thread that started it, so it is ended by its connection instead).
@@ -117,8 +99,11 @@ pub fn supervise(o: &Options) -> String {
     };
     let abi = super::sandbox::landlock_abi();
     let mut ns = Namespaces::default();
-    if !o.no_sandbox
-        && let Err(e) = mask(&mut ns, &o.pinned, &o.masked)
+    // Supervised only (an MCP server), the masks given are laid where the host allows them (a
+    // private mount namespace: root, or user namespaces), and the command runs without them
+    // where it does not.
+    if let Err(e) = mask(&mut ns, &o.pinned, &o.masked)
+        && !o.no_sandbox
     {
         return format!("cannot hide goclaw's state from the command: {e}");
     }
@@ -173,6 +158,34 @@ pub fn supervise(o: &Options) -> String {
     }
     let reaped = kill_descendants(child);
     end_as(status.or(reaped), report.as_ref())
+}
+
+/// Forks; the parent stays as the guard, which the spawner may SIGKILL, and ends as the child
+/// does; the child returns, to supervise.
+fn guard() -> Result<(), String> {
+    let guard = nix::unistd::getpid();
+    // SAFETY: single-threaded (a fresh exec of goclaw that started nothing).
+    match unsafe { nix::unistd::fork() } {
+        Err(e) => Err(format!("cannot supervise the command: {e}")),
+        Ok(ForkResult::Parent { child }) => loop {
+            match wait_status(Some(child), 0) {
+                Waited::Ended(_, ended) => end_as(Some(ended), None),
+                Waited::Again | Waited::StillAlive => {}
+                Waited::NoChild => std::process::exit(1),
+            }
+        },
+        Ok(ForkResult::Child) => {
+            // Out of the guard's process group, so a signal to that group ends the guard and
+            // reaches this supervisor only as its parent's death, after which it cleans up
+            // undisturbed.
+            let _ = nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0));
+            let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGTERM);
+            if nix::unistd::getppid() != guard {
+                std::process::exit(1);
+            }
+            Ok(())
+        }
+    }
 }
 
 /// The command runs in its own PID namespace under `init`: until it ends or a stop signal

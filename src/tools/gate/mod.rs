@@ -263,25 +263,13 @@ impl<'a> Gate<'a> {
         allowed_tools: Vec<String>,
     ) -> CallContext {
         let workspace = self.workspace_for(agent);
-        // On PostgreSQL, what is goclaw's own on this machine is the key beside where the
-        // SQLite store would be.
-        let store_file = match self.store.sqlite_path() {
-            Some(path) => path.to_path_buf(),
-            None => crate::secrets::key_path(&self.key_dir),
-        };
-        let protected = super::protected::paths(
-            &store_file,
-            Some(self.config_file.as_path()),
+        let store_file = super::protected::store_file(&self.store, &self.key_dir);
+        let protected = super::protected::of_state(
+            (&self.store, &self.key_dir),
+            &self.config_file,
             &workspace,
             &self.tools.denied_paths,
         );
-        // With a PostgreSQL store, its password file is goclaw's too (libpq's, read for it).
-        let mut protected = protected;
-        if self.store.sqlite_path().is_none()
-            && let Some(file) = crate::store::location::password_file()
-        {
-            protected.push(std::fs::canonicalize(&file).unwrap_or(file));
-        }
         let mut denied_paths = self.tools.denied_paths.clone();
         denied_paths.extend(super::protected::relative_to(&protected, &workspace));
         // The original's literal path denies on the command line (the sandbox is what protects).
