@@ -71,8 +71,8 @@ impl Runner<'_> {
                 Some(Error::new(
                     ErrorKind::Timeout,
                     format!(
-                        "the run timed out after {}s",
-                        req.timeout.unwrap_or_default().as_secs()
+                        "the run timed out after {}",
+                        crate::tools::exec::go_duration(req.timeout.unwrap_or_default())
                     ),
                 )),
             ),

@@ -120,8 +120,8 @@ impl Dispatcher<'_> {
                 "timed_out",
                 Some(ErrorKind::Timeout),
                 Some(format!(
-                    "the team run timed out after {}s: every run ended, and the tasks they held went back to pending",
-                    self.o.timeout.unwrap_or_default().as_secs()
+                    "the team run timed out after {}: every run ended, and the tasks they held went back to pending",
+                    crate::tools::exec::go_duration(self.o.timeout.unwrap_or_default())
                 )),
             ),
             Stop::Done => match (&self.lead_error, failed.is_empty()) {
