@@ -159,7 +159,7 @@ pub(crate) async fn chat(
     let response = client
         .post("/v1/messages", &headers, encode(&body(req, stream))?)
         .await?;
-    if !stream {
+    if !stream || client.answered_whole(&response)? {
         let v = client.json_body(response).await?;
         return parse_whole(&client.resolved.name, &v);
     }

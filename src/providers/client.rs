@@ -331,6 +331,41 @@ impl Client {
         }
     }
 
+    /// Whether a streamed request was answered whole, as JSON (a server that ignores `stream`,
+    /// as some compatible ones do): it is read as a whole answer. An answer that is neither
+    /// JSON nor server-sent events (a login page, a proxy's notice) is refused at once, said
+    /// with its type; an answer without a type is read as events.
+    pub(crate) fn answered_whole(
+        &self,
+        response: &reqwest::Response,
+    ) -> std::result::Result<bool, Failure> {
+        let Some(kind) = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+        else {
+            return Ok(false);
+        };
+        let essence = kind
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if essence == "text/event-stream" {
+            Ok(false)
+        } else if essence == "application/json" || essence.ends_with("+json") {
+            Ok(true)
+        } else {
+            Err(Failure::fatal(Error::upstream(format!(
+                "provider `{}` answered with `{}`, neither server-sent events nor JSON (is its \
+                 base_url the API's own address?)",
+                self.resolved.name,
+                crate::text::printable::printable(&essence)
+            ))))
+        }
+    }
+
     /// A whole (non-streamed) response body as JSON, under the request time limit.
     pub(crate) async fn json_body(
         &self,

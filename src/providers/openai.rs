@@ -182,7 +182,7 @@ pub(crate) async fn chat(
     let response = client
         .post("/chat/completions", &headers, body(req, stream))
         .await?;
-    if !stream {
+    if !stream || client.answered_whole(&response)? {
         let v = client.json_body(response).await?;
         return parse_whole(&client.resolved.name, &v);
     }

@@ -2045,6 +2045,70 @@ fn an_endless_line_from_the_provider_ends_at_the_deadline() {
     );
 }
 
+/// A provider on loopback that answers every request with `body` as `content_type`; its port.
+fn answering(content_type: &'static str, body: String) -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let body = body.clone();
+            std::thread::spawn(move || {
+                use std::io::{Read, Write};
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                    head.push(byte[0]);
+                }
+                let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+                let length: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0);
+                let mut request = vec![0u8; length];
+                let _ = stream.read_exact(&mut request);
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    port
+}
+
+/// A compatible server that ignores `stream` and answers a streamed request whole, as JSON,
+/// is read as a whole answer (it failed: "the stream ended before the answer was complete"); an
+/// answer that is neither (a login page) is said with its type.
+#[test]
+fn a_streamed_request_answered_whole_is_read_and_a_page_is_named() {
+    let env = TestEnv::new();
+    let whole = r#"{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"answered whole"},"finish_reason":"stop"}]}"#;
+    let json_port = answering("application/json; charset=utf-8", whole.to_string());
+    let page_port = answering("text/html", "<html>Sign in</html>".to_string());
+    env.write(
+        "../home/config.toml",
+        format!(
+            "[providers.whole]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{json_port}/v1\"\nmodel = \"m\"\n\
+             [providers.page]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{page_port}/v1\"\nmodel = \"m\"\n"
+        ),
+    );
+    let o = env.run(&["run", "--provider", "whole", "hi"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(json(&o)["content"], "answered whole");
+    let o = env.run(&["run", "--provider", "page", "hi"]);
+    assert_eq!(code(&o), 8, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "provider `page` answered with `text/html`, neither server-sent events nor JSON"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// A model that never stops (a local one caught in a loop), streaming well-formed events at
 /// loopback's speed, ends with an error once its answer passes 64 MiB, as a whole answer does
 /// (each event was bounded, their sum was not: memory grew until the deadline, or for ever).
