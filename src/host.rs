@@ -177,6 +177,26 @@ impl Recorded<'_> {
     pub fn signal(&self, signal: nix::sys::signal::Signal) -> bool {
         self.seen_here() && signal_recorded(self.pid, self.start, signal)
     }
+
+    /// Whether it handles `signal` itself (a handler is installed: `SigCgt` of
+    /// `/proc/PID/status`), rather than dying by it; `false` when it cannot be told.
+    pub fn catches(&self, signal: nix::sys::signal::Signal) -> bool {
+        if !self.seen_here()
+            || self
+                .start
+                .is_some_and(|s| process_start(self.pid) != Some(s))
+        {
+            return false;
+        }
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", self.pid)) else {
+            return false;
+        };
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & (1u64 << (signal as i32 - 1)) != 0)
+    }
 }
 
 /// Whether process `pid` exists on this machine (it may be another's, or a reused pid: a caller

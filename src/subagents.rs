@@ -242,8 +242,11 @@ pub fn failed_to_start(db: Db<'_>, run_id: &str, why: &str) -> Result<()> {
     Ok(())
 }
 
+/// Why a child cancelled before it recorded its run did not run.
+const CANCELLED_EARLY: &str = "cancelled before it started";
+
 /// The child's process ended: if it never recorded its run, it failed to start (`how` is its
-/// exit status).
+/// exit status), or was cancelled then.
 pub fn ended_unstarted(db: Db<'_>, run_id: &str, how: &str) -> Result<()> {
     let recorded = db
         .query_opt(
@@ -253,10 +256,12 @@ pub fn ended_unstarted(db: Db<'_>, run_id: &str, how: &str) -> Result<()> {
         )?
         .is_some();
     if !recorded {
-        failed_to_start(
-            db,
-            run_id,
-            &format!("the child ended before its run started ({how})"),
+        db.execute(
+            "UPDATE subagents SET status = 'rejected', reason = coalesce(reason, ?2) WHERE run_id = ?1",
+            db_params![
+                run_id,
+                format!("the child ended before its run started ({how})")
+            ],
         )?;
     }
     Ok(())
@@ -354,8 +359,10 @@ pub fn cancel(db: Db<'_>, run_id: &str) -> Result<bool> {
     if !c.active() {
         return Ok(false);
     }
-    // A child whose process started but has not recorded its run yet cannot end it cleanly:
-    // it is given a moment to get there (its signal handling is set up by then).
+    // A child whose process started but has not recorded its run yet cannot end it cleanly
+    // until it handles the signal: it is given a moment to get there (it records its run, or
+    // shows a handler for SIGTERM: it then stops whatever it is connecting to and records its
+    // run as cancelled).
     type Recorded = Option<(i64, Option<i64>, Option<String>)>;
     let run_pid = || -> Result<Recorded> {
         db.query_opt(
@@ -364,11 +371,30 @@ pub fn cancel(db: Db<'_>, run_id: &str) -> Result<bool> {
             |r| Ok((r.get::<i64>(0)?, r.get(1)?, r.get(2)?)),
         )
     };
+    let launched = c.pid.map(|pid| crate::host::Recorded {
+        pid,
+        start: c.pid_start,
+        ns: c.pid_ns.as_deref(),
+    });
+    let handles_it = || {
+        launched
+            .as_ref()
+            .is_some_and(|l| l.catches(nix::sys::signal::Signal::SIGTERM))
+    };
     let mut pid = run_pid()?;
     let deadline = std::time::Instant::now() + START_WAIT;
-    while pid.is_none() && c.pid.is_some() && std::time::Instant::now() < deadline {
+    while pid.is_none() && c.pid.is_some() && !handles_it() && std::time::Instant::now() < deadline
+    {
         std::thread::sleep(Duration::from_millis(20));
         pid = run_pid()?;
+    }
+    if pid.is_none() {
+        // Should it end before it records its run (a signal that came before its own handling
+        // of it), that is why.
+        db.execute(
+            "UPDATE subagents SET reason = ?2 WHERE run_id = ?1 AND reason IS NULL",
+            db_params![run_id, CANCELLED_EARLY],
+        )?;
     }
     match pid.or(c.pid.map(|p| (p, c.pid_start, c.pid_ns.clone()))) {
         // Only the process recorded: its pid may have gone to another process since.
@@ -379,7 +405,7 @@ pub fn cancel(db: Db<'_>, run_id: &str) -> Result<bool> {
         }
         // Not started yet: the reservation is dropped, so it never starts counting.
         _ => {
-            failed_to_start(db, run_id, "cancelled before it started")?;
+            failed_to_start(db, run_id, CANCELLED_EARLY)?;
             Ok(true)
         }
     }

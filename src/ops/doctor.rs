@@ -52,8 +52,24 @@ pub fn examine(paths: &PathArgs, env: &Env) -> crate::error::Result<Report> {
     let (settings, broken) = Settings::resolve_lenient(paths, env)?;
     let mut checks = vec![config_check(&settings, broken)];
     let store = store_checks(&settings, &mut checks);
-    provider_checks(&settings, &mut checks);
-    mcp_checks(&settings, store.as_ref().map(Examined::db), &mut checks);
+    // The providers are asked while the MCP servers start: a slow one of each costs the
+    // longer of the two, not both.
+    let (providers, servers) = std::thread::scope(|scope| {
+        let asked = scope.spawn(|| {
+            let mut checks = Vec::new();
+            provider_checks(&settings, &mut checks);
+            checks
+        });
+        let mut servers = Vec::new();
+        mcp_checks(&settings, store.as_ref().map(Examined::db), &mut servers);
+        let providers = asked.join().unwrap_or_else(|_| {
+            let why = "the providers' check panicked".to_string();
+            vec![check("provider", "(all)", Health::Fail, why)]
+        });
+        (providers, servers)
+    });
+    checks.extend(providers);
+    checks.extend(servers);
     sandbox_checks(&settings, &mut checks);
     let ok = checks.iter().all(|c| c.status != Health::Fail);
     Ok(Report { ok, checks })

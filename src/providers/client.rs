@@ -280,9 +280,9 @@ impl Client {
     }
 
     /// The response's server-sent events, one at a time, each under the idle time limit. `None`
-    /// at the end of the stream. Their data may add up to [`MAX_BODY`], as a whole answer may:
-    /// a model that never stops (a local one caught in a loop) ends with an error, not with
-    /// all of memory.
+    /// at the end of the stream. Their data (and a byte for each) may add up to [`MAX_BODY`], as
+    /// a whole answer may: a model that never stops (a local one caught in a loop) ends with an
+    /// error, not with all of memory.
     pub(crate) fn events(
         &self,
         response: reqwest::Response,
@@ -291,7 +291,9 @@ impl Client {
         let mut total = 0usize;
         super::sse::events(response.bytes_stream()).map(move |item| {
             let event = item.map_err(Broken::Transport)?;
-            total = total.saturating_add(event.data.len());
+            // Its data and type, and one more: an endless stream of empty events is bounded
+            // too (it kept the idle timer from ever running out).
+            total = total.saturating_add(event.data.len() + event.event.len() + 1);
             if total > MAX_BODY {
                 return Err(Broken::TooLarge);
             }

@@ -144,24 +144,63 @@ pub fn run_command(
     Ok(cmd)
 }
 
-/// Starts `cmd` (from [`run_command`]) and hands it `message` on its stdin, then closes it. The
-/// message is written by a thread of its own, so a child that stops reading cannot hold the
-/// starter (its end makes the write fail).
+/// Starts `cmd` (from [`run_command`]) and hands it `message` on its stdin, then closes it.
+/// Written before this returns: a child reads its message first thing, before it opens the
+/// store or connects to anything, and a starter that exits next (a parent with detached
+/// children) must not take the rest of the message with it (a written thread died with it, and
+/// the child ran on the first 64 KiB). A child that ends without reading makes the write fail,
+/// which is its own failure to report.
 pub fn spawn_with_message(
     cmd: &mut std::process::Command,
     message: &str,
 ) -> std::io::Result<std::process::Child> {
     let mut child = cmd.stdin(Stdio::piped()).spawn()?;
     if let Some(mut stdin) = child.stdin.take() {
-        let message = message.to_string();
-        std::thread::Builder::new()
-            .name("child-message".into())
-            .spawn(move || {
-                use std::io::Write;
-                let _ = stdin.write_all(message.as_bytes());
-            })?;
+        use std::io::Write;
+        let _ = stdin.write_all(message.as_bytes());
     }
     Ok(child)
+}
+
+/// Waits for `child` (its stdout and stderr piped) and collects what it printed, unless `stop`
+/// says first (checked every 20 ms): it then gets SIGTERM and `None` comes back.
+pub fn output_until(
+    mut child: std::process::Child,
+    stop: &super::StopWhen,
+) -> std::io::Result<Option<std::process::Output>> {
+    use std::io::Read;
+    fn collect(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    }
+    let (stdout, stderr) = (collect(child.stdout.take()), collect(child.stderr.take()));
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if stop.check().is_some() {
+            if let Ok(pid) = i32::try_from(child.id()) {
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGTERM,
+                );
+            }
+            // Reaped by a thread of its own: nothing here waits for it any more.
+            std::thread::spawn(move || child.wait());
+            return Ok(None);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Ok(Some(std::process::Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    }))
 }
 
 /// What to start.

@@ -8,7 +8,7 @@ use std::process::Stdio;
 
 use serde_json::{Map, Value, json};
 
-use super::child_run::{RunFlags, run_command, spawn_with_message};
+use super::child_run::{RunFlags, output_until, run_command, spawn_with_message};
 use super::{CallContext, Risk, Tool, ToolResult, given_arg};
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -176,9 +176,15 @@ fn send(ctx: &CallContext, args: &Map<String, Value>, store: &Store) -> Result<T
     )
     .map_err(|e| Error::internal(format!("cannot find the goclaw binary: {e}")))?;
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    // Its start is waited for until this run must stop (the new run, detached, goes on).
     let out = spawn_with_message(&mut cmd, message)
-        .and_then(std::process::Child::wait_with_output)
+        .and_then(|child| output_until(child, &ctx.stop))
         .map_err(|e| Error::internal(format!("cannot start the run: {e}")))?;
+    let Some(out) = out else {
+        return Ok(ToolResult::error(format!(
+            "stopped before the run on session {key} said it started (it may still: `goclaw runs list --session {key}`)"
+        )));
+    };
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     match doc["run_id"].as_str() {
         Some(run_id) if out.status.success() => Ok(ToolResult::text(format!(

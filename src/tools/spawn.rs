@@ -37,7 +37,7 @@ impl Tool for SpawnTool {
         json!({"type":"object","properties":{
             "action":{"type":"string","enum":["spawn","run","list","cancel","steer"]},
             "task":{"type":"string","description":"What the child should do (spawn, run; the new task for steer)"},
-            "label":{"type":"string","description":"A short name for the child"},
+            "label":{"type":"string","description":"A short name for the child (at most 100 characters are kept)"},
             "agent":{"type":"string","description":"A configured agent to run as (default: a copy of you)"},
             "model":{"type":"string","description":"The child's model (default: yours)"},
             "id":{"type":"string","description":"cancel, steer: a child's run id, last or all"}},
@@ -162,6 +162,9 @@ fn steer(
     )))
 }
 
+/// The longest label kept, in characters.
+const MAX_LABEL: usize = 100;
+
 /// Reserves a child under the limits and starts its process.
 fn start(
     ctx: &CallContext,
@@ -188,8 +191,10 @@ fn start(
     };
     let run_id = uuid::Uuid::now_v7().to_string();
     let count = subagents::children(store.db(), &run.run_id)?.len() + 1;
+    // A name to tell children apart, not a second task: its first MAX_LABEL characters (it
+    // goes on the child's command line, where 240 KB made the spawn fail).
     let label = given_arg(args, "label")
-        .map(str::to_string)
+        .map(|l| l.chars().take(MAX_LABEL).collect())
         .unwrap_or_else(|| format!("child-{count}"));
     let new = NewChild {
         run_id: &run_id,

@@ -295,6 +295,38 @@ fn a_server_that_never_answers_initialize_holds_a_command_no_longer_than_its_sto
     }
 }
 
+/// A child still connecting to a server that never answers is cancelled as soon as it handles
+/// the signal, not after it records its run: a parent whose deadline passed ended 5 s late
+/// (its cancel waited that long for the child's run, which the connection held up).
+#[test]
+fn a_child_still_connecting_is_cancelled_at_once() {
+    let Some(py) = peer_python() else { return };
+    let Some(llm) = crate::run::fakellm() else {
+        return;
+    };
+    let env = TestEnv::new();
+    env.write("../home/config.toml", "[agents.kid]\nmodel = \"gpt-4o\"\n");
+    add_raw(
+        &env,
+        &py,
+        "mute",
+        ("mute", 0),
+        &["--timeout", "60", "--access", "granted"],
+    );
+    env.ok(&["mcp", "grant", "mute", "--agent", "kid"]);
+    let started = std::time::Instant::now();
+    let o = crate::run::run(&env, &llm, &["--timeout", "2s", "spawn a muted kid"]);
+    assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(4500),
+        "{:?}",
+        started.elapsed()
+    );
+    let kids = env.sql("SELECT status FROM runs WHERE parent_run_id IS NOT NULL");
+    assert_eq!(kids.len(), 1, "{kids:?}");
+    assert_eq!(kids[0]["status"], "cancelled", "{kids:?}");
+}
+
 /// Whether a process whose command line is `words` (NUL-joined) is alive.
 fn running(words: &[&str]) -> bool {
     let wanted = words.join("\0");

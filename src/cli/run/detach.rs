@@ -7,6 +7,12 @@ use super::{Context, RunArgs, Status, quality_gates};
 use crate::error::{Error, Result};
 use crate::tools::child_run::{RunFlags, run_command, spawn_with_message};
 
+/// How long `--detach` waits for the run to record itself: longer than its MCP servers may take
+/// to connect (30 s each, at once) and its store to be free (the busy timeout), so a run that
+/// is starting is never said not to have started (it waited 30 s, as long as one server may
+/// take, and said so of runs that then ran, and were started again by whoever retried).
+const START_WAIT: std::time::Duration = std::time::Duration::from_secs(90);
+
 /// `--detach`: the same run as a process of its own (in its own process group, so a Ctrl-C at
 /// the terminal does not reach it), started with a run id chosen here; prints the id once the
 /// run's row exists, so `goclaw runs wait ID` right after finds it.
@@ -27,7 +33,7 @@ pub(super) fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status
     let mut child = spawn_with_message(&mut cmd, message)
         .map_err(|e| Error::internal(format!("cannot start the detached run: {e}")))?;
     let store = ctx.any_store()?;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let deadline = std::time::Instant::now() + START_WAIT;
     loop {
         if crate::agent::runs::get(store.db(), &run_id)?.is_some() {
             break;
@@ -40,7 +46,10 @@ pub(super) fn detach(ctx: &Context, a: &RunArgs, message: &str) -> Result<Status
         if std::time::Instant::now() >= deadline {
             return Err(Error::new(
                 crate::error::ErrorKind::Timeout,
-                "the detached run did not start within 30s",
+                format!(
+                    "the detached run did not start within {}s (it may still: `goclaw runs show {run_id}`)",
+                    START_WAIT.as_secs()
+                ),
             ));
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
