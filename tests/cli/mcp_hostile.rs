@@ -251,17 +251,15 @@ fn a_server_that_never_answers_initialize_holds_a_command_no_longer_than_its_sto
             })
         })
     };
-    // A run with a deadline: the server is skipped when the deadline comes, the run ends
-    // timed out.
+    // A run with a deadline: the server is skipped at half of it, and the run works on.
     let started = std::time::Instant::now();
-    let o = crate::run::run(&env, &llm, &["--timeout", "1500ms", "hello"]);
-    assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
-    assert!(started.elapsed().as_secs() < 6, "{:?}", started.elapsed());
-    // The deadline said as it was given (it said 1s).
+    let o = crate::run::run(&env, &llm, &["--timeout", "3s", "hello"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(started.elapsed().as_secs() < 3, "{:?}", started.elapsed());
     assert!(
-        stdout(&o).contains("the run timed out after 1.5s"),
+        stderr(&o).contains("MCP server `mute` skipped"),
         "{}",
-        stdout(&o)
+        stderr(&o)
     );
     // `mcp call`, stopped by Ctrl-C while it connects: at once, with its error document.
     let child = env

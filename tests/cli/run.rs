@@ -2018,8 +2018,14 @@ fn an_endless_line_from_the_provider_ends_at_the_deadline() {
         config(endless_provider(Duration::from_millis(10))),
     );
     let started = std::time::Instant::now();
-    let o = env.run(&["run", "--provider", "endless", "--timeout", "3s", "hi"]);
+    let o = env.run(&["run", "--provider", "endless", "--timeout", "2500ms", "hi"]);
     assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
+    // The deadline said as it was given (it said 2s).
+    assert!(
+        stdout(&o).contains("the run timed out after 2.5s"),
+        "{}",
+        stdout(&o)
+    );
     assert!(
         started.elapsed() < Duration::from_secs(8),
         "{:?}",

@@ -411,11 +411,13 @@ fn execute(
         record: a.record.as_deref(),
         allow_tools: a.allow_tools.as_deref(),
         subagent_limits: a.subagent_limits,
+        // Connecting may take half the run's time: a server that never answers is skipped
+        // with time left for the work (it took all of it, and the run timed out unbegun).
         stop: crate::tools::StopWhen {
             deadline: request
                 .timeout
                 .zip(request.timeout_from)
-                .map(|(t, from)| from + t),
+                .map(|(t, from)| from + t / 2),
             signal: Some(cancel.flag()),
         },
     };
