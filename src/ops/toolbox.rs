@@ -108,7 +108,13 @@ impl Toolbox {
             registry,
             groups: Groups::default(),
             scrubber,
-            mcp: Pool::new(settings.hidden_from_servers()).stopping_when(stop),
+            mcp: Pool::new(match bridge {
+                // No server is started: what to hide from one is not looked up.
+                Bridge::None => Vec::new(),
+                Bridge::ToolOf(name) if !name.starts_with("mcp_") => Vec::new(),
+                _ => settings.hidden_from_servers(),
+            })
+            .stopping_when(stop),
             tools: config.tools.clone(),
             agents: config.agent_profiles(),
             workspace: settings.workspace.clone(),
