@@ -283,14 +283,15 @@ impl Settings {
             .unwrap_or_default()
     }
 
-    /// goclaw's state on this machine as the stdio MCP servers it starts must not see it: the
-    /// store, the key, the config file (see [`crate::tools::protected`]), the paths that exist.
+    /// goclaw's state (see [`crate::tools::protected`]) that exists, as its stdio MCP servers
+    /// must not see it: not the workspace's `.goclaw` (backups of the user's own files), or the
+    /// workspace, pinned above it, would be a mount point that renames could not cross.
     pub fn hidden_from_servers(&self) -> Vec<PathBuf> {
         let protected = crate::tools::protected::of_state(
             (&self.store_target(), &self.store_dir()),
             &self.config_path,
             &self.workspace,
-            &self.config.tools.denied_paths,
+            &[],
         );
         crate::tools::protected::to_mask(&protected)
     }

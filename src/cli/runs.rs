@@ -137,30 +137,7 @@ pub fn run(ctx: &Context, args: RunsArgs) -> Result<Status> {
             any,
             timeout,
         } => wait(ctx, conn, &ids, any, timeout.as_deref()),
-        RunsCommand::Cancel { run, all, session } => {
-            let targets: Vec<RunRow> = match (run, session) {
-                (Some(id), _) => vec![runs::get(conn, &id)?.ok_or_else(|| unknown(&id))?],
-                (None, Some(key)) => runs::running_in_session(conn, &key)?,
-                (None, None) if all => runs::running(conn, None)?,
-                (None, None) => Vec::new(),
-            };
-            for r in targets
-                .iter()
-                .filter(|r| r.status == "running" && !r.runs_here())
-            {
-                ctx.out.warn(&elsewhere(r));
-            }
-            let cancelled: Vec<&str> = targets
-                .iter()
-                .filter(|r| runs::cancel(r))
-                .map(|r| r.id.as_str())
-                .collect();
-            let doc = json!({"cancelled": cancelled});
-            ctx.out.data(&doc, |w| {
-                writeln!(w, "cancelled {} run(s)", cancelled.len())
-            })?;
-            Ok(Status::Ok)
-        }
+        RunsCommand::Cancel { run, all, session } => cancel(ctx, conn, (run, all, session)),
         RunsCommand::Prune => {
             let archived = crate::subagents::archive(conn)?;
             ctx.out.data(&json!({"archived": archived}), |w| {
@@ -182,6 +159,47 @@ const STATUSES: &[&str] = &[
     "abandoned",
     "limited",
 ];
+
+/// `runs cancel`: the runs named, each ended by the process running it; a subagent still
+/// starting (connecting to its MCP servers) has no run yet, and is cancelled as its parent
+/// would cancel it.
+fn cancel(
+    ctx: &Context,
+    conn: crate::store::db::Db<'_>,
+    (run, all, session): (Option<String>, bool, Option<String>),
+) -> Result<Status> {
+    if let Some(id) = run.as_deref()
+        && runs::get(conn, id)?.is_none()
+        && crate::subagents::child(conn, id)?.is_some_and(|c| c.active())
+    {
+        crate::subagents::cancel(conn, id)?;
+        let doc = json!({"cancelled": [id]});
+        ctx.out.data(&doc, |w| writeln!(w, "cancelled 1 run(s)"))?;
+        return Ok(Status::Ok);
+    }
+    let targets: Vec<RunRow> = match (run, session) {
+        (Some(id), _) => vec![runs::get(conn, &id)?.ok_or_else(|| unknown(&id))?],
+        (None, Some(key)) => runs::running_in_session(conn, &key)?,
+        (None, None) if all => runs::running(conn, None)?,
+        (None, None) => Vec::new(),
+    };
+    for r in targets
+        .iter()
+        .filter(|r| r.status == "running" && !r.runs_here())
+    {
+        ctx.out.warn(&elsewhere(r));
+    }
+    let cancelled: Vec<&str> = targets
+        .iter()
+        .filter(|r| runs::cancel(r))
+        .map(|r| r.id.as_str())
+        .collect();
+    let doc = json!({"cancelled": cancelled});
+    ctx.out.data(&doc, |w| {
+        writeln!(w, "cancelled {} run(s)", cancelled.len())
+    })?;
+    Ok(Status::Ok)
+}
 
 fn unknown(id: &str) -> Error {
     Error::not_found(format!("no run `{id}`")).with_hint("`goclaw runs list` shows the runs")

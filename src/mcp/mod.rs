@@ -26,6 +26,7 @@ pub mod pool;
 pub mod serve;
 pub mod server_requests;
 pub mod sse;
+mod stdio;
 
 pub use access::{
     Grant, NewGrant, NewRequest, Request, Scope, ToolFilter, access_for, grant, grants, request,

@@ -303,7 +303,12 @@ pub(crate) fn parse_whole(provider: &str, v: &Value) -> Result<ChatResponse, Fai
         },
         ..Default::default()
     };
-    for block in v["content"].as_array().into_iter().flatten() {
+    let Some(content) = v["content"].as_array() else {
+        return Err(Failure::upstream(format!(
+            "provider `{provider}` sent no content"
+        )));
+    };
+    for block in content {
         match block["type"].as_str().unwrap_or("") {
             "text" => out.content.push_str(block["text"].as_str().unwrap_or("")),
             "thinking" => out

@@ -334,9 +334,9 @@ impl Client {
     }
 
     /// Whether a streamed request was answered whole, as JSON (a server that ignores `stream`,
-    /// as some compatible ones do): it is read as a whole answer. An answer that is neither
-    /// JSON nor server-sent events (a login page, a proxy's notice) is refused at once, said
-    /// with its type; an answer without a type is read as events.
+    /// as some compatible ones do): it is read as a whole answer. A page (a login page, a
+    /// proxy's notice) is refused at once, said with its type; any other answer is read as
+    /// events, whatever its type says (some servers label them `text/plain`).
     pub(crate) fn answered_whole(
         &self,
         response: &reqwest::Response,
@@ -354,14 +354,14 @@ impl Client {
             .unwrap_or("")
             .trim()
             .to_ascii_lowercase();
-        if essence == "text/event-stream" {
-            Ok(false)
-        } else if essence == "application/json" || essence.ends_with("+json") {
+        if essence == "application/json" || essence.ends_with("+json") {
             Ok(true)
+        } else if essence != "text/html" && essence != "application/xhtml+xml" {
+            Ok(false)
         } else {
             Err(Failure::fatal(Error::upstream(format!(
-                "provider `{}` answered with `{}`, neither server-sent events nor JSON (is its \
-                 base_url the API's own address?)",
+                "provider `{}` answered with a page (`{}`), not server-sent events nor JSON (is \
+                 its base_url the API's own address?)",
                 self.resolved.name,
                 crate::text::printable::printable(&essence)
             ))))
@@ -398,6 +398,11 @@ impl Client {
             }
             Ok(Ok(Some(t))) => t,
         };
+        if values_past(&text, MAX_VALUES) {
+            return Err(Failure::fatal(Error::upstream(format!(
+                "provider `{name}`: the response holds more than {MAX_VALUES} JSON values"
+            ))));
+        }
         serde_json::from_slice(&text).map_err(|e| {
             Failure::fatal(Error::upstream(format!(
                 "provider `{name}` sent a response that is not JSON ({e})"
@@ -416,6 +421,38 @@ pub(crate) enum Broken {
     Transport(String),
     /// Its events' data passed [`MAX_BODY`].
     TooLarge,
+}
+
+/// The most JSON values (arrays, objects and their items and members) of a whole answer: a
+/// chat answer holds a few hundred; 60 MB of `[0],` took 6 GB once parsed.
+const MAX_VALUES: usize = 1_000_000;
+
+/// Whether `json` holds more than `max` values, counted without parsing: each `[`, `{` and `,`
+/// outside strings.
+fn values_past(json: &[u8], max: usize) -> bool {
+    let (mut count, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in json {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' | b',' => {
+                count += 1;
+                if count > max {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The body of `response`, `None` once it passes [`MAX_BODY`] (read no further).
@@ -462,5 +499,19 @@ impl Observer for Counting<'_> {
     fn thinking(&mut self, fragment: &str) {
         *self.streamed = true;
         self.inner.thinking(fragment);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::values_past;
+
+    #[test]
+    fn values_are_counted_outside_strings_only() {
+        assert!(!values_past(br#"{"a":[1,2,3]}"#, 5));
+        assert!(values_past(br#"{"a":[1,2,3,4,5]}"#, 5));
+        // Brackets and commas inside strings, escaped quotes included, are text.
+        assert!(!values_past(br#"{"a":"[[[,,,{{{\"[[[,,,"}"#, 1));
+        assert!(values_past(&b"[0],".repeat(1000), 999));
     }
 }

@@ -325,7 +325,10 @@ pub(crate) fn parse_whole(provider: &str, v: &Value) -> Result<ChatResponse, Fai
         .get("choices")
         .and_then(|c| c.get(0))
         .ok_or_else(|| Failure::upstream(format!("provider `{provider}` sent no choices")))?;
-    let message = choice.get("message").unwrap_or(&Value::Null);
+    let message = choice
+        .get("message")
+        .filter(|m| m.is_object())
+        .ok_or_else(|| Failure::upstream(format!("provider `{provider}` sent no message")))?;
     let tool_calls = message
         .get("tool_calls")
         .and_then(Value::as_array)

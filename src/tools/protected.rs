@@ -109,11 +109,16 @@ pub fn of_state(
         workspace,
         denied_names,
     );
+    // The key beside the store as it was named, when that is not where the store really is
+    // (a store that is a symlink).
+    out.push(canonical(&crate::secrets::key_path(key_dir)));
     if store.sqlite_path().is_none()
         && let Some(file) = crate::store::location::password_file()
     {
         out.push(std::fs::canonicalize(&file).unwrap_or(file));
     }
+    out.sort();
+    out.dedup();
     out
 }
 

@@ -191,10 +191,16 @@ fn start(
     };
     let run_id = uuid::Uuid::now_v7().to_string();
     let count = subagents::children(store.db(), &run.run_id)?.len() + 1;
-    // A name to tell children apart, not a second task: its first MAX_LABEL characters (it
-    // goes on the child's command line, where 240 KB made the spawn fail).
+    // A name to tell children apart, not a second task: its first MAX_LABEL characters, a
+    // control character as a space (it goes on the child's command line, where 240 KB or a
+    // NUL made the spawn fail).
     let label = given_arg(args, "label")
-        .map(|l| l.chars().take(MAX_LABEL).collect())
+        .map(|l| {
+            l.chars()
+                .take(MAX_LABEL)
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect()
+        })
         .unwrap_or_else(|| format!("child-{count}"));
     let new = NewChild {
         run_id: &run_id,

@@ -293,6 +293,16 @@ fn a_server_that_never_answers_initialize_holds_a_command_no_longer_than_its_sto
     }
 }
 
+/// An environment with the agent `kid`, granted the server `mute`, which never answers.
+fn kid_with_a_mute_server(py: &str) -> TestEnv {
+    let env = TestEnv::new();
+    env.write("../home/config.toml", "[agents.kid]\nmodel = \"gpt-4o\"\n");
+    let access = ["--timeout", "60", "--access", "granted"];
+    add_raw(&env, py, "mute", ("mute", 0), &access);
+    env.ok(&["mcp", "grant", "mute", "--agent", "kid"]);
+    env
+}
+
 /// A child still connecting to a server that never answers is cancelled as soon as it handles
 /// the signal, not after it records its run: a parent whose deadline passed ended 5 s late
 /// (its cancel waited that long for the child's run, which the connection held up).
@@ -302,16 +312,7 @@ fn a_child_still_connecting_is_cancelled_at_once() {
     let Some(llm) = crate::run::fakellm() else {
         return;
     };
-    let env = TestEnv::new();
-    env.write("../home/config.toml", "[agents.kid]\nmodel = \"gpt-4o\"\n");
-    add_raw(
-        &env,
-        &py,
-        "mute",
-        ("mute", 0),
-        &["--timeout", "60", "--access", "granted"],
-    );
-    env.ok(&["mcp", "grant", "mute", "--agent", "kid"]);
+    let env = kid_with_a_mute_server(&py);
     let started = std::time::Instant::now();
     let o = crate::run::run(&env, &llm, &["--timeout", "2s", "spawn a muted kid"]);
     assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
@@ -323,6 +324,56 @@ fn a_child_still_connecting_is_cancelled_at_once() {
     let kids = env.sql("SELECT status FROM runs WHERE parent_run_id IS NOT NULL");
     assert_eq!(kids.len(), 1, "{kids:?}");
     assert_eq!(kids[0]["status"], "cancelled", "{kids:?}");
+}
+
+/// `runs cancel` of a child that has no run yet (still connecting) cancels it: it said "no
+/// run", and the child ran on.
+#[test]
+fn runs_cancel_reaches_a_child_still_connecting() {
+    let Some(py) = peer_python() else { return };
+    let Some(llm) = crate::run::fakellm() else {
+        return;
+    };
+    let env = kid_with_a_mute_server(&py);
+    let o = crate::run::run(
+        &env,
+        &llm,
+        &["--events", "--detach-children", "leave a muted kid"],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let spawned = crate::run::events(&o)
+        .into_iter()
+        .find(|e| e["type"] == "tool.result" && e["name"] == "spawn")
+        .unwrap();
+    let said = spawned["result"].as_str().unwrap().to_string();
+    let id = said
+        .split("(run ")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let o = env.ok(&["runs", "cancel", id]);
+    assert_eq!(json(&o)["cancelled"][0], id, "{}", stdout(&o));
+    let status = || {
+        env.sql(&format!(
+            "SELECT coalesce(r.status, s.status) AS status FROM subagents s LEFT JOIN runs r ON r.id = s.run_id WHERE s.run_id = '{id}'"
+        ))[0]["status"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    while ["spawning", "started", "running"].contains(&status().as_str()) {
+        assert!(started.elapsed().as_secs() < 10, "{}", status());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(started.elapsed().as_secs() < 3, "{:?}", started.elapsed());
+    assert!(
+        ["cancelled", "rejected"].contains(&status().as_str()),
+        "{}",
+        status()
+    );
 }
 
 /// Whether a process whose command line is `words` (NUL-joined) is alive.
@@ -373,6 +424,50 @@ fn a_stopped_command_ends_its_servers() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+}
+
+/// A server cannot move goclaw's state from under its masks: the directories above it are
+/// pinned for the server's life (renamed, they took the masks with them, and the server,
+/// started again, read the key at its new place); and a server whose files lie in goclaw's
+/// state is refused, saying why (it failed its handshake).
+#[test]
+fn a_stdio_server_cannot_move_goclaws_state_out_of_its_masks() {
+    let Some(py) = peer_python() else { return };
+    let env = TestEnv::new();
+    add_raw(&env, &py, "files", ("files", 0), &[]);
+    let key = env.home().join("secret.key");
+    assert!(key.exists());
+    let root = env.root().display().to_string();
+    let moved = format!("{root}.moved");
+    let call = |args: serde_json::Value| {
+        let o = env.run(&["mcp", "call", "files", "t", &args.to_string()]);
+        assert_eq!(code(&o), 0, "{}", stdout(&o));
+        json(&o)["result"]["for_llm"].as_str().unwrap().to_string()
+    };
+    let home = env.home().display().to_string();
+    for (from, to) in [(&root, &moved), (&home, &format!("{home}.moved"))] {
+        let said = call(serde_json::json!({"rename": [from, to], "read": key}));
+        assert!(said.contains("rename: Device or resource busy"), "{said}");
+        assert!(said.contains("read: No such file or directory"), "{said}");
+    }
+    assert!(key.exists() && !std::path::Path::new(&moved).exists());
+    let script = env.home().join("server.py");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-peers/raw_server.py"),
+        &script,
+    )
+    .unwrap();
+    let inside = script.display().to_string();
+    env.ok(&["mcp", "add", "inside", "--command", &py, "--arg", &inside]);
+    let o = env.run(&["mcp", "call", "inside", "t", "{}"]);
+    let err = assert_error(&o, 2, "usage");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("lies in goclaw's own state"),
+        "{err}"
+    );
 }
 
 /// A stdio server never sees goclaw's state: the store, the key that seals every server's

@@ -2094,13 +2094,31 @@ fn a_streamed_request_answered_whole_is_read_and_a_page_is_named() {
     let whole = r#"{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"answered whole"},"finish_reason":"stop"}]}"#;
     let json_port = answering("application/json; charset=utf-8", whole.to_string());
     let page_port = answering("text/html", "<html>Sign in</html>".to_string());
+    // Events labelled as plain text are still read as events.
+    let plain = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"plain events\"}}]}\n\ndata: [DONE]\n\n";
+    let plain_port = answering("text/plain", plain.to_string());
+    // A choice without a message is no answer (it completed with nothing).
+    let empty_port = answering("application/json", r#"{"choices":[{}]}"#.to_string());
+    let provider = |name: &str, port: u16| {
+        format!(
+            "[providers.{name}]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\nmodel = \"m\"\nmax_attempts = 1\n"
+        )
+    };
     env.write(
         "../home/config.toml",
-        format!(
-            "[providers.whole]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{json_port}/v1\"\nmodel = \"m\"\n\
-             [providers.page]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:{page_port}/v1\"\nmodel = \"m\"\n"
-        ),
+        [
+            provider("whole", json_port),
+            provider("page", page_port),
+            provider("plain", plain_port),
+            provider("empty", empty_port),
+        ]
+        .concat(),
     );
+    let o = env.run(&["run", "--provider", "plain", "hi"]);
+    assert_eq!(json(&o)["content"], "plain events", "{}", stderr(&o));
+    let o = env.run(&["run", "--provider", "empty", "hi"]);
+    assert_eq!(code(&o), 8, "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("sent no message"), "{}", stderr(&o));
     let o = env.run(&["run", "--provider", "whole", "hi"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert_eq!(json(&o)["content"], "answered whole");
@@ -2108,7 +2126,7 @@ fn a_streamed_request_answered_whole_is_read_and_a_page_is_named() {
     assert_eq!(code(&o), 8, "{}{}", stdout(&o), stderr(&o));
     assert!(
         stderr(&o).contains(
-            "provider `page` answered with `text/html`, neither server-sent events nor JSON"
+            "provider `page` answered with a page (`text/html`), not server-sent events nor JSON"
         ),
         "{}",
         stderr(&o)

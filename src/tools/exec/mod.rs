@@ -10,6 +10,7 @@ pub mod contain;
 pub mod deny;
 pub mod destructive;
 pub mod keeper;
+mod masks;
 pub mod relay;
 pub mod report;
 pub mod run;

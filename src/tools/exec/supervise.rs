@@ -39,6 +39,7 @@ use nix::sys::signal::{self, SigHandler, SigSet, Signal};
 use nix::unistd::{ForkResult, Pid};
 
 use super::contain::Namespaces;
+use super::masks::{MaskError, mask};
 use super::report::Reporter;
 
 /// What the supervisor is asked to do.
@@ -101,11 +102,16 @@ pub fn supervise(o: &Options) -> String {
     let mut ns = Namespaces::default();
     // Supervised only (an MCP server), the masks given are laid where the host allows them (a
     // private mount namespace: root, or user namespaces), and the command runs without them
-    // where it does not.
-    if let Err(e) = mask(&mut ns, &o.pinned, &o.masked)
-        && !o.no_sandbox
-    {
-        return format!("cannot hide goclaw's state from the command: {e}");
+    // where it does not; any other failure to lay them runs nothing.
+    match mask(&mut ns, &o.pinned, &o.masked) {
+        Ok(()) => {}
+        Err(MaskError::Unavailable(_)) if o.no_sandbox => {}
+        Err(e) => {
+            return format!(
+                "cannot hide goclaw's state from the command: {}",
+                e.message()
+            );
+        }
     }
     // The supervisor waits for these with sigwait: blocked before the fork, so none is lost.
     // Under bwrap it starts with the stop signals ignored (see `sandbox::Plan::command`): an
@@ -514,61 +520,6 @@ fn children_of(pid: i32) -> Vec<i32> {
                 == Some(pid)
         })
         .collect()
-}
-
-/// Masks `paths` in a private mount namespace (a user namespace too when not root), after
-/// binding each of `pins` to itself.
-fn mask(ns: &mut Namespaces, pins: &[PathBuf], paths: &[PathBuf]) -> Result<(), String> {
-    use nix::mount::{MsFlags, mount};
-    if paths.is_empty() && pins.is_empty() {
-        return Ok(());
-    }
-    let cwd = std::env::current_dir().map_err(|e| format!("working directory: {e}"))?;
-    ns.private_mounts().map_err(|e| {
-        if nix::unistd::geteuid().is_root() {
-            e
-        } else {
-            format!("{e}; install bubblewrap or move the store and config out of reach")
-        }
-    })?;
-    for p in pins {
-        mount(Some(p), p, None::<&str>, MsFlags::MS_BIND, None::<&str>)
-            .map_err(|e| format!("{}: {e}", p.display()))?;
-    }
-    for p in paths {
-        if p.is_dir() {
-            mount(
-                Some("tmpfs"),
-                p,
-                Some("tmpfs"),
-                MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
-                Some("size=4k,mode=0555"),
-            )
-            .map_err(|e| format!("{}: {e}", p.display()))?;
-        } else {
-            mount(
-                Some("/dev/null"),
-                p,
-                None::<&str>,
-                MsFlags::MS_BIND,
-                None::<&str>,
-            )
-            .and_then(|_| {
-                mount(
-                    None::<&str>,
-                    p,
-                    None::<&str>,
-                    MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY,
-                    None::<&str>,
-                )
-            })
-            .map_err(|e| format!("{}: {e}", p.display()))?;
-        }
-    }
-    // Entered again by its name: the process still stood in the directory as it was before
-    // these mounts, where a relative path (`./secret.key`) would pass under the masks.
-    std::env::set_current_dir(&cwd).map_err(|e| format!("{}: {e}", cwd.display()))?;
-    Ok(())
 }
 
 /// Landlock: read everywhere, write under `writable`, Unix sockets under the first of them only
