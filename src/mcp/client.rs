@@ -130,14 +130,16 @@ pub async fn open(
     // Ends the server's process group unless the connection is made: on a failed handshake,
     // and when this future is dropped half-way (the command had to stop).
     let mut started = Started(None);
+    let mut stderr: Option<super::stdio::StderrTail> = None;
     let oversized = match server.transport {
         Transport::StreamableHttp => Oversized::default(),
         Transport::Stdio | Transport::Sse => Oversized::closing(),
     };
     let handshake = match server.transport {
         Transport::Stdio => {
-            let (pid, stdout, stdin) = spawn_stdio(server, env, hidden)?;
+            let (pid, stdout, stdin, tail) = spawn_stdio(server, env, hidden)?;
             started.0 = pid;
+            stderr = Some(tail);
             let stdout = BoundedLines::new(stdout, Limits::MCP, oversized.clone());
             tokio::time::timeout(timeout, config.serve(answering((stdout, stdin)))).await
         }
@@ -179,20 +181,24 @@ pub async fn open(
             }
         }
     };
+    let server_said = match (&handshake, &stderr) {
+        (Ok(Ok(_)), _) | (_, None) => String::new(),
+        (_, Some(tail)) => tail.said(&given).await,
+    };
     let service = match handshake {
         Ok(Ok(s)) => s,
         Ok(Err(e)) => {
             let said = given.say(&oversized.or(&initialize_failure(&e)));
             return Err(Error::upstream(format!(
-                "MCP server `{}`: handshake failed: {said}",
-                server.name
+                "MCP server `{}`: handshake failed: {said}{server_said}",
+                server.name,
             )));
         }
         Err(_) => {
             return Err(Error::upstream(format!(
-                "MCP server `{}`: no answer to initialize within {}s",
+                "MCP server `{}`: no answer to initialize within {}s{server_said}",
                 server.name,
-                timeout.as_secs()
+                timeout.as_secs(),
             )));
         }
     };

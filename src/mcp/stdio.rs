@@ -9,12 +9,64 @@ use super::Server;
 use super::client::{MAX_MCP_DEPTH, MCP_CHILD_ENV, goclaw_itself, mcp_depth};
 use crate::error::{Error, Result};
 
-/// The stdio of a server goclaw started: its pid (its process group's), its stdout and stdin.
+/// The stdio of a server goclaw started: its pid (its process group's), its stdout and stdin,
+/// and the end of what it wrote on stderr.
 pub(super) type Stdio = (
     Option<i32>,
     tokio::process::ChildStdout,
     tokio::process::ChildStdin,
+    StderrTail,
 );
+
+/// The last [`TAIL_BYTES`] a server wrote on its stderr, read for as long as it runs (a server
+/// that writes there never blocks on it): what it said before a failed start (a missing module,
+/// a bad argument) goes into the error, where it went nowhere.
+#[derive(Clone, Default)]
+pub(super) struct StderrTail(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+/// How much of a server's stderr is kept.
+const TAIL_BYTES: usize = 2048;
+
+impl StderrTail {
+    /// Reads `stderr` to its end on the runtime, keeping the tail.
+    fn follow(stderr: tokio::process::ChildStderr) -> StderrTail {
+        use tokio::io::AsyncReadExt;
+        let tail = StderrTail::default();
+        let kept = tail.0.clone();
+        tokio::spawn(async move {
+            let mut stderr = stderr;
+            let mut piece = [0u8; 4096];
+            while let Ok(n) = stderr.read(&mut piece).await {
+                if n == 0 {
+                    break;
+                }
+                let Ok(mut kept) = kept.lock() else { break };
+                kept.extend_from_slice(&piece[..n]);
+                let excess = kept.len().saturating_sub(TAIL_BYTES);
+                kept.drain(..excess);
+            }
+        });
+        tail
+    }
+
+    /// What a server that failed said last on stderr, for its error (a moment given to it to
+    /// arrive), without what it was given: ` (it said on stderr: …)`, or nothing.
+    pub(super) async fn said(&self, given: &super::failure::Given) -> String {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let line = {
+            let Ok(kept) = self.0.lock() else {
+                return String::new();
+            };
+            let text = String::from_utf8_lossy(&kept);
+            let line = text.lines().rev().map(str::trim).find(|l| !l.is_empty());
+            crate::text::printable::printable(line.unwrap_or(""))
+        };
+        match given.say(&line) {
+            line if line.is_empty() => String::new(),
+            line => format!(" (it said on stderr: {line})"),
+        }
+    }
+}
 
 /// What a stdio server inherits of goclaw's environment besides exec's allowlist
 /// ([`crate::tools::exec::sandbox::ENV_ALLOWLIST`] and `LC_*`): the way out through a proxy,
@@ -114,7 +166,7 @@ pub(super) fn spawn_stdio(
     .process_group(0)
     .stdin(std::process::Stdio::piped())
     .stdout(std::process::Stdio::piped())
-    .stderr(std::process::Stdio::null());
+    .stderr(std::process::Stdio::piped());
     let cannot = |e: &dyn std::fmt::Display| {
         Error::upstream(format!(
             "MCP server `{}`: cannot start `{command}`: {e}",
@@ -124,8 +176,13 @@ pub(super) fn spawn_stdio(
     // The child is reaped by tokio once it ends; `kill_group` ends it.
     let mut child = cmd.spawn().map_err(|e| cannot(&e))?;
     let pid = child.id().map(|p| p as i32);
+    let tail = child
+        .stderr
+        .take()
+        .map(StderrTail::follow)
+        .unwrap_or_default();
     match (child.stdout.take(), child.stdin.take()) {
-        (Some(stdout), Some(stdin)) => Ok((pid, stdout, stdin)),
+        (Some(stdout), Some(stdin)) => Ok((pid, stdout, stdin, tail)),
         _ => {
             kill_group(pid);
             Err(cannot(&"its standard input or output is missing"))

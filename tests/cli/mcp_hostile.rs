@@ -505,3 +505,32 @@ fn a_stdio_server_cannot_read_goclaws_state() {
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     assert!(stdout(&o).contains("plain notes"), "{}", stdout(&o));
 }
+
+/// A server that fails to start says why on stderr, and the error carries its last line
+/// (scrubbed of what it was given): it went nowhere, and the error said only that the
+/// connection closed.
+#[test]
+fn a_server_that_fails_to_start_is_heard() {
+    let Some(py) = peer_python() else { return };
+    let env = TestEnv::new();
+    let code_arg = "--arg=import sys, os; sys.stderr.write('starting\\nModuleNotFoundError: no module named mcp_' + os.environ['TOKEN'] + '\\n'); sys.exit(1)";
+    env.ok(&[
+        "mcp",
+        "add",
+        "broken",
+        "--command",
+        &py,
+        "--arg=-c",
+        code_arg,
+        "--env",
+        "TOKEN=sekrit-token-value",
+    ]);
+    let o = env.run(&["mcp", "call", "broken", "t", "{}"]);
+    let err = assert_error(&o, 8, "upstream");
+    let message = err["message"].as_str().unwrap();
+    assert!(
+        message.contains("it said on stderr: ModuleNotFoundError: no module named mcp_"),
+        "{message}"
+    );
+    assert!(!message.contains("sekrit-token-value"), "{message}");
+}
