@@ -181,11 +181,7 @@ impl Recorded<'_> {
     /// Whether it handles `signal` itself (a handler is installed: `SigCgt` of
     /// `/proc/PID/status`), rather than dying by it; `false` when it cannot be told.
     pub fn catches(&self, signal: nix::sys::signal::Signal) -> bool {
-        if !self.seen_here()
-            || self
-                .start
-                .is_some_and(|s| process_start(self.pid) != Some(s))
-        {
+        if !(self.seen_here() && is_running(self.pid, self.start)) {
             return false;
         }
         let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", self.pid)) else {

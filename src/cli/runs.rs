@@ -168,17 +168,17 @@ fn cancel(
     conn: crate::store::db::Db<'_>,
     (run, all, session): (Option<String>, bool, Option<String>),
 ) -> Result<Status> {
-    if let Some(id) = run.as_deref()
-        && runs::get(conn, id)?.is_none()
-        && crate::subagents::child(conn, id)?.is_some_and(|c| c.active())
-    {
-        crate::subagents::cancel(conn, id)?;
-        let doc = json!({"cancelled": [id]});
-        ctx.out.data(&doc, |w| writeln!(w, "cancelled 1 run(s)"))?;
-        return Ok(Status::Ok);
-    }
     let targets: Vec<RunRow> = match (run, session) {
-        (Some(id), _) => vec![runs::get(conn, &id)?.ok_or_else(|| unknown(&id))?],
+        (Some(id), _) => match runs::get(conn, &id)? {
+            Some(run) => vec![run],
+            None if crate::subagents::child(conn, &id)?.is_some_and(|c| c.active()) => {
+                crate::subagents::cancel(conn, &id)?;
+                let doc = json!({"cancelled": [id]});
+                ctx.out.data(&doc, |w| writeln!(w, "cancelled 1 run(s)"))?;
+                return Ok(Status::Ok);
+            }
+            None => return Err(unknown(&id)),
+        },
         (None, Some(key)) => runs::running_in_session(conn, &key)?,
         (None, None) if all => runs::running(conn, None)?,
         (None, None) => Vec::new(),

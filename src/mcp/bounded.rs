@@ -13,6 +13,8 @@ use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, ReadBuf};
 
+use crate::text::json_values::ValueCount;
+
 /// The size no message (one line of JSON-RPC) from a server may reach: rmcp drops a line of
 /// this many bytes or more before its newline (a `\r` before the newline counts), and its
 /// streamable HTTP client has the same limit for one event.
@@ -217,17 +219,15 @@ impl<R: AsyncRead + Unpin> AsyncRead for BoundedLines<R> {
     }
 }
 
-/// Where the message being read stands: its bytes and values so far, the bytes of its current
-/// line, whether the scan is in a string (after an escape), and whether the last byte ended a
+/// Where the message being read stands: its bytes and values so far (and where the value
+/// count stands in the text), the bytes of its current line, and whether the last byte ended a
 /// line with a `\r` (whose `\n` may follow).
 #[derive(Debug)]
 struct Scan {
     limits: Limits,
     bytes: usize,
-    values: usize,
+    json: ValueCount,
     line_bytes: usize,
-    in_string: bool,
-    escaped: bool,
     after_cr: bool,
 }
 
@@ -236,10 +236,8 @@ impl Scan {
         Scan {
             limits,
             bytes: 0,
-            values: 0,
+            json: ValueCount::new(OBJECT_WEIGHT),
             line_bytes: 0,
-            in_string: false,
-            escaped: false,
             after_cr: false,
         }
     }
@@ -287,8 +285,8 @@ impl Scan {
             if self.bytes >= self.limits.bytes {
                 return Some(BYTES);
             }
-            self.count(line);
-            if self.values > self.limits.values {
+            self.json.count(line);
+            if self.json.values > self.limits.values {
                 return Some(VALUES);
             }
             let Some(at) = end else { break };
@@ -300,8 +298,7 @@ impl Scan {
                 // raw line end in one is an error), nor does a field of an event.
                 Unit::Event | Unit::Whole => {
                     self.line_bytes = 0;
-                    self.in_string = false;
-                    self.escaped = false;
+                    self.json.end_line();
                     self.bytes += 1;
                     if self.bytes >= self.limits.bytes {
                         return Some(BYTES);
@@ -313,50 +310,6 @@ impl Scan {
         }
         None
     }
-
-    /// Counts the values that start in `part` of a line: each `{` ([`OBJECT_WEIGHT`]), `[`
-    /// and `,` outside strings.
-    fn count(&mut self, part: &[u8]) {
-        let mut at = 0;
-        while at < part.len() {
-            if self.in_string {
-                if self.escaped {
-                    // The byte after a backslash, whatever it is.
-                    self.escaped = false;
-                    at += 1;
-                    continue;
-                }
-                // To the next quote or backslash: what is between counts for nothing.
-                let Some(next) = memchr::memchr2(b'"', b'\\', &part[at..]) else {
-                    return;
-                };
-                let here = at + next;
-                if part[here] == b'\\' {
-                    self.escaped = true;
-                } else {
-                    self.in_string = false;
-                }
-                at = here + 1;
-                continue;
-            }
-            let Some(next) = memchr::memchr3(b'"', b'{', b'[', &part[at..]).map(|n| at + n) else {
-                self.values += bytecount(&part[at..], b',');
-                return;
-            };
-            self.values += bytecount(&part[at..next], b',');
-            match part[next] {
-                b'"' => self.in_string = true,
-                b'{' => self.values += OBJECT_WEIGHT,
-                _ => self.values += 1,
-            }
-            at = next + 1;
-        }
-    }
-}
-
-/// How many times `byte` is in `bytes`.
-fn bytecount(bytes: &[u8], byte: u8) -> usize {
-    memchr::memchr_iter(byte, bytes).count()
 }
 
 #[cfg(test)]

@@ -165,12 +165,17 @@ pub struct Link {
 impl Link {
     /// The connection, made now when there is none yet.
     pub fn connection(&self) -> Result<Arc<Connection>> {
-        self.until_stopped(&self.stop, "connecting", self.ensure())
+        self.until_stopped(
+            &self.stop,
+            || self.stopped_while("connecting"),
+            self.ensure(),
+        )
     }
 
     /// Every tool of the server, as JSON.
     pub fn list_tools(&self) -> Result<Vec<Value>> {
-        self.until_stopped(&self.stop, "listing its tools", async {
+        let doing = || self.stopped_while("listing its tools");
+        self.until_stopped(&self.stop, doing, async {
             let conn = self.ensure().await?;
             conn.list_tools(self.call_timeout()).await
         })
@@ -178,7 +183,7 @@ impl Link {
 
     /// Asks the server about its resources or prompts.
     pub fn ask(&self, ask: &super::client::Ask) -> Result<Value> {
-        self.until_stopped(&self.stop, "answering", async {
+        self.until_stopped(&self.stop, || self.stopped_while("answering"), async {
             let conn = self.ensure().await?;
             conn.ask(ask, self.call_timeout()).await
         })
@@ -206,23 +211,15 @@ impl Link {
                 }
             }
         };
-        self.rt.block_on(async {
-            tokio::select! {
-                done = call => done,
-                why = stopped(stop) => Err(Error::new(
-                    why.error_kind(),
-                    format!("MCP tool \"{registered}\" stopped: {}", why.describe()),
-                )),
-            }
-        })
+        self.until_stopped(stop, || format!("MCP tool \"{registered}\" stopped"), call)
     }
 
     /// `work` on the pool's runtime, given up (and dropped, a half-made connection with it)
-    /// when `stop` says.
+    /// when `stop` says, failing as `what` stopped and why.
     fn until_stopped<T>(
         &self,
         stop: &StopWhen,
-        doing: &str,
+        what: impl FnOnce() -> String,
         work: impl Future<Output = Result<T>>,
     ) -> Result<T> {
         self.rt.block_on(async {
@@ -230,14 +227,15 @@ impl Link {
                 done = work => done,
                 why = stopped(stop) => Err(Error::new(
                     why.error_kind(),
-                    format!(
-                        "MCP server \"{}\" stopped while {doing}: {}",
-                        self.server.name,
-                        why.describe()
-                    ),
+                    format!("{}: {}", what(), why.describe()),
                 )),
             }
         })
+    }
+
+    /// What a wait on this server that stopped while `doing` says of itself.
+    fn stopped_while(&self, doing: &str) -> String {
+        format!("MCP server \"{}\" stopped while {doing}", self.server.name)
     }
 
     fn call_timeout(&self) -> Duration {

@@ -8,7 +8,6 @@
 //! [`KILL_GRACE`]), recorded as failed with the signal named, its lease freed, and no further
 //! job starts.
 
-use std::io::Read;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -311,17 +310,8 @@ fn run_child(
     }
     let mut child = child_run::spawn_with_message(cmd, message)
         .map_err(|e| Error::internal(format!("cannot start goclaw run: {e}")))?;
-    let collect = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    };
-    let stdout = collect(child.stdout.take().map(|p| Box::new(p) as _));
-    let stderr = collect(child.stderr.take().map(|p| Box::new(p) as _));
+    let stdout = child_run::read_in_thread(child.stdout.take());
+    let stderr = child_run::read_in_thread(child.stderr.take());
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
     let mut signalled: Option<Instant> = None;
     let status = loop {

@@ -12,6 +12,7 @@ use super::{
     ChatRequest, ChatResponse, Kind, Observer, Resolved, Usage, anthropic, openai, replay,
 };
 use crate::error::{Error, Result};
+use crate::text::json_values::ValueCount;
 
 /// Why an attempt failed, and whether another may succeed.
 pub(crate) struct Failure {
@@ -428,31 +429,11 @@ pub(crate) enum Broken {
 const MAX_VALUES: usize = 1_000_000;
 
 /// Whether `json` holds more than `max` values, counted without parsing: each `[`, `{` and `,`
-/// outside strings.
+/// outside strings ([`ValueCount`], an object counting as one).
 fn values_past(json: &[u8], max: usize) -> bool {
-    let (mut count, mut in_string, mut escaped) = (0usize, false, false);
-    for &b in json {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' | b',' => {
-                count += 1;
-                if count > max {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    false
+    let mut count = ValueCount::new(1);
+    count.count(json);
+    count.values > max
 }
 
 /// The body of `response`, `None` once it passes [`MAX_BODY`] (read no further).

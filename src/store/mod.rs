@@ -47,22 +47,28 @@ pub struct Migration {
     pub sql: &'static str,
 }
 
+/// When a wait for `store`, locked by another process, was ended by a signal: the error the
+/// command ends with, as the signal says.
+pub(crate) fn stopped_waiting(store: &str) -> Option<Error> {
+    db::stopped().map(|kind| {
+        Error::new(
+            kind,
+            format!("stopped while waiting for {store}, which another process kept locked"),
+        )
+    })
+}
+
 /// A store error met by domain code: a store that stayed busy or locked is a timeout (exit 7),
 /// anything else a failure naming the store. (Commands that know the file use [`sql_error`].)
 pub fn sql(e: rusqlite::Error) -> Error {
     match e.sqlite_error_code() {
         Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-            match db::stopped() {
-                // The wait was ended by a signal: the command ends as the signal says.
-                Some(kind) => Error::new(
-                    kind,
-                    "stopped while waiting for the store, which another process kept locked",
-                ),
-                None => Error::new(
+            stopped_waiting("the store").unwrap_or_else(|| {
+                Error::new(
                     crate::error::ErrorKind::Timeout,
                     format!("the store stayed locked: {e}"),
-                ),
-            }
+                )
+            })
         }
         Some(rusqlite::ErrorCode::ReadOnly) => {
             Error::failed(format!("store: {e}")).with_hint(READ_ONLY_HINT)

@@ -594,14 +594,8 @@ pub fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
     use rusqlite::ErrorCode as C;
     let kind = match e.sqlite_error_code() {
         Some(C::DatabaseBusy | C::DatabaseLocked) => {
-            if let Some(kind) = super::db::stopped() {
-                return Error::new(
-                    kind,
-                    format!(
-                        "stopped while waiting for store {}, which another process kept locked",
-                        path.display()
-                    ),
-                );
+            if let Some(stopped) = super::stopped_waiting(&format!("store {}", path.display())) {
+                return stopped;
             }
             return Error::new(
                 ErrorKind::Timeout,

@@ -12,6 +12,7 @@
 pub mod bm25;
 pub mod guard;
 pub mod json_string;
+pub mod json_values;
 pub mod leading;
 pub mod printable;
 pub mod sanitize;

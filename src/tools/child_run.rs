@@ -162,23 +162,30 @@ pub fn spawn_with_message(
     Ok(child)
 }
 
+/// Reads `pipe` (a child's stdout or stderr) to its end on a thread of its own, so a child that
+/// fills one pipe never blocks while the other is read.
+pub fn read_in_thread(
+    pipe: Option<impl std::io::Read + Send + 'static>,
+) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut bytes);
+        }
+        bytes
+    })
+}
+
 /// Waits for `child` (its stdout and stderr piped) and collects what it printed, unless `stop`
 /// says first (checked every 20 ms): it then gets SIGTERM and `None` comes back.
 pub fn output_until(
     mut child: std::process::Child,
     stop: &super::StopWhen,
 ) -> std::io::Result<Option<std::process::Output>> {
-    use std::io::Read;
-    fn collect(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    }
-    let (stdout, stderr) = (collect(child.stdout.take()), collect(child.stderr.take()));
+    let (stdout, stderr) = (
+        read_in_thread(child.stdout.take()),
+        read_in_thread(child.stderr.take()),
+    );
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
