@@ -111,6 +111,12 @@ impl Output {
         io::BufWriter::with_capacity(256 * 1024, io::stdout().lock())
     }
 
+    /// A writer for a filter that writes long slices of its input as they are (`scrub`): short
+    /// writes are gathered, and a slice of 32 KiB or more goes to stdout uncopied.
+    pub fn passing_stream(&self) -> io::BufWriter<io::StdoutLock<'static>> {
+        io::BufWriter::with_capacity(32 * 1024, io::stdout().lock())
+    }
+
     /// A warning for people, on stderr (not with `--quiet`).
     pub fn warn(&self, message: &str) {
         if !self.quiet {

@@ -10,7 +10,7 @@ use super::input::{Opened, Pace, open_input};
 use super::{Context, Status};
 use crate::error::{Error, ErrorKind, Result};
 use crate::output::write_all;
-use crate::text::scrub::{Report, Scrubber};
+use crate::text::scrub::{Report, Scrubber, Sink};
 
 // Redact credentials: GoClaw's 14 patterns, then exact credential values as [REDACTED], then
 // server addresses as [SERVER_IP]. Reads the FILEs (each scrubbed on its own) or stdin, and
@@ -87,7 +87,7 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
     // gathers the text into one document.
     let mut captured = Vec::new();
     {
-        let mut stdout = ctx.out.stream();
+        let mut stdout = ctx.out.passing_stream();
         for input in inputs {
             let mut input = input?;
             let sink: &mut dyn Write = if args.check {
@@ -263,7 +263,32 @@ fn build_scrubber(ctx: &Context, args: &ScrubArgs) -> Result<Scrubber> {
     scrubber
 }
 
-const READ_BUF: usize = 1 << 20;
+/// How much a read asks for: the read, its lowered copy and what is written stay in a core's
+/// L2 cache (the 210 MB log bench, one core: 1.28 GB/s with 1 MiB reads, 1.36 with 256 KiB).
+const READ_BUF: usize = 256 * 1024;
+
+/// Scrubbed text written as it comes; the first write error is kept for the caller (a closed
+/// pipe then ends the scrub).
+struct WriteOut<'w> {
+    writer: &'w mut dyn Write,
+    error: Option<std::io::Error>,
+}
+
+impl Sink for WriteOut<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        if self.error.is_none()
+            && let Err(e) = self.writer.write_all(bytes)
+        {
+            self.error = Some(e);
+        }
+    }
+}
+
+impl WriteOut<'_> {
+    fn result(&mut self) -> Result<()> {
+        self.error.take().map_or(Ok(()), |e| Err(Error::stdout(e)))
+    }
+}
 
 /// Streams one input through the scrubber into `sink`.
 fn scrub_stream(
@@ -276,36 +301,36 @@ fn scrub_stream(
     pace: &Pace<'_>,
 ) -> Result<Report> {
     let mut stream = scrubber.stream(with_report);
-    let mut buf = vec![0u8; READ_BUF];
-    let mut out = Vec::with_capacity(READ_BUF + 4096);
+    let mut out = WriteOut {
+        writer: sink,
+        error: None,
+    };
     loop {
         if !pace.until_readable() {
             break;
         }
-        let n = match reader.read(&mut buf) {
+        // Read straight into the stream's own buffer.
+        let n = match reader.read(stream.read_space(READ_BUF)) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Error::io("read", Path::new(name), &e)),
         };
-        stream.push(&buf[..n], &mut out);
+        stream.pushed(n, &mut out);
         // A short read with nothing more waiting: the input paused (`tail -f`, a slow
         // producer), so what is final goes out now, not at the next full chunk or the end.
-        let paused = n < buf.len() && !pace.more_waiting();
+        let paused = n < READ_BUF && !pace.more_waiting();
         if paused {
             stream.flush_ready(&mut out);
         }
-        if !out.is_empty() {
-            write_all(sink, &out)?;
-            out.clear();
-        }
+        out.result()?;
         if paused {
-            sink.flush().map_err(Error::stdout)?;
+            out.writer.flush().map_err(Error::stdout)?;
         }
         progress(n as u64);
     }
     stream.finish(&mut out);
-    write_all(sink, &out)?;
+    out.result()?;
     Ok(stream.take_report())
 }
 

@@ -9,14 +9,42 @@ use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input};
 
 use super::go::{Piece, View, decode_go, origin, render, replace};
+use super::hex::{has_hex_run, hex_runs};
 use super::patterns::{
     CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEARCHES,
     STAGE_SEPARATORS, STAGES, STATIC_PATTERNS, StageSearch,
 };
 use super::probe::{LiteralProbe, StageSet, holds_key_word, literal_stages};
 use super::stream::ScrubStream;
-use super::{MIN_VALUE_LEN, Report};
+use super::{MIN_VALUE_LEN, Report, Sink};
 use crate::text::is_go_space;
+
+/// Space a stream reuses from chunk to chunk: the chunk with its ASCII letters lowered (what the
+/// literal probe searches), and a scrubbed region.
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    lower: Vec<u8>,
+    region: Vec<u8>,
+}
+
+/// What probes know of a region: a chunk's probes tell it of each region in the chunk.
+#[derive(Debug, Clone, Copy)]
+struct Known {
+    /// The stages whose literals occur in it.
+    found: StageSet,
+    /// Whether it holds a run of 64 hex digits.
+    hex_run: bool,
+}
+
+impl Known {
+    /// Probes `region` on its own.
+    fn of(region: &[u8]) -> Known {
+        Known {
+            found: literal_stages(region),
+            hex_run: has_hex_run(region),
+        }
+    }
+}
 
 /// A scrubber: the static stages plus the credential and dynamic values it was given.
 ///
@@ -173,24 +201,23 @@ impl Scrubber {
         report: Option<&mut Report>,
         out: &mut Vec<u8>,
     ) {
-        self.scrub_region_with(input, line_base, report, out, None);
+        self.scrub_region_with(input, line_base, report, out, Known::of(input));
     }
 
-    /// [`Scrubber::scrub_region`], told which stages' literals occur in `input` when the
-    /// caller's probe knows (`None`: it looks for itself). A stage whose literals are absent
-    /// cannot match; once a stage has replaced something, the later stages' literals are looked
-    /// for again in the text as it now is (a replacement can take one away, never add one).
+    /// [`Scrubber::scrub_region`], told what probes know of `input`. A stage whose literals are
+    /// absent cannot match; once a stage has replaced something, the later stages' literals are
+    /// looked for again in the text as it now is (a replacement can take one away, never add
+    /// one).
     fn scrub_region_with(
         &self,
         input: &[u8],
         line_base: u64,
         mut report: Option<&mut Report>,
         out: &mut Vec<u8>,
-        literal_hint: Option<StageSet>,
+        known: Known,
     ) {
-        let mut found = literal_hint.unwrap_or_else(|| literal_stages(input));
         // The last stage (hex secrets) has no literal: it may match where a long hex run is.
-        let hex_run = has_hex_run(input);
+        let Known { mut found, hex_run } = known;
         // The stages are compiled only for a region one of them may match (~2 ms: a tool
         // call's audit record and result seldom need them).
         let stages: &[Regex] = if found == 0 && !hex_run {
@@ -281,17 +308,17 @@ impl Scrubber {
         }
     }
 
-    /// Scrubs a chunk that starts and ends at safe cuts: copies the clean stretches and runs
-    /// [`Scrubber::scrub_region`] on the regions around anything that matches. `lower` is
-    /// scratch space.
-    pub(super) fn scrub_chunk(
+    /// Scrubs a chunk that starts and ends at safe cuts: passes the clean stretches on as they
+    /// are and runs [`Scrubber::scrub_region`] on the regions around anything that matches.
+    pub(super) fn scrub_chunk<S: Sink + ?Sized>(
         &self,
         chunk: &[u8],
         mut line_base: u64,
         mut report: Option<&mut Report>,
-        lower: &mut Vec<u8>,
-        out: &mut Vec<u8>,
+        scratch: &mut Scratch,
+        out: &mut S,
     ) {
+        let Scratch { lower, region } = scratch;
         lower.clear();
         lower.extend(
             chunk
@@ -304,13 +331,15 @@ impl Scrubber {
         let mut spans = Vec::new();
         let mut hits = Vec::new();
         let hits_tell = self.probe.find_all(lower, &mut spans, &mut hits);
-        hex_runs(chunk, &mut spans);
+        let mut hex = Vec::new();
+        hex_runs(chunk, &mut hex);
+        spans.extend_from_slice(&hex);
         if let Some(probe) = &self.value_probe {
             spans.extend(probe.find_iter(chunk).map(|m| (m.start(), m.end())));
         }
         invalid_utf8(chunk, &mut spans);
         if spans.is_empty() {
-            out.extend_from_slice(chunk);
+            out.put(chunk);
             return;
         }
         // Sorted runs, one per probe: a stable sort merges them.
@@ -321,6 +350,7 @@ impl Scrubber {
         let mut floor = 0;
         let mut i = 0;
         let mut next_hit = 0;
+        let mut next_hex = 0;
         while i < spans.len() {
             let start = self.cut_before(chunk, spans[i].0, floor);
             let mut end = self.cut_after(chunk, spans[i].1);
@@ -333,7 +363,7 @@ impl Scrubber {
                 i += 1;
             }
             floor = end;
-            out.extend_from_slice(&chunk[done..start]);
+            out.put(&chunk[done..start]);
             if report.is_some() {
                 line_base += memchr::memchr_iter(b'\n', &chunk[done..start]).count() as u64;
             }
@@ -345,20 +375,34 @@ impl Scrubber {
                 }
                 next_hit += 1;
             }
-            let hint = hits_tell.then_some(literals);
+            // Nor does a hex run: the region holds those of the chunk that begin in it.
+            let mut hex_run = false;
+            while let Some(&(at, _)) = hex.get(next_hex).filter(|h| h.0 < end) {
+                hex_run |= at >= start;
+                next_hex += 1;
+            }
+            region.clear();
             self.scrub_region_with(
                 &chunk[start..end],
                 line_base,
                 report.as_deref_mut(),
-                out,
-                hint,
+                region,
+                Known {
+                    found: if hits_tell {
+                        literals
+                    } else {
+                        literal_stages(&chunk[start..end])
+                    },
+                    hex_run,
+                },
             );
+            out.put(region);
             if report.is_some() {
                 line_base += memchr::memchr_iter(b'\n', &chunk[start..end]).count() as u64;
             }
             done = end;
         }
-        out.extend_from_slice(&chunk[done..]);
+        out.put(&chunk[done..]);
     }
 
     /// Is the text before white space that starts at `ws` (so `text[ws]` is white space and
@@ -524,12 +568,6 @@ fn holds_separator(text: &[u8], separators: &[u8]) -> bool {
     }
 }
 
-fn has_hex_run(text: &[u8]) -> bool {
-    let mut spans = Vec::new();
-    hex_runs(text, &mut spans);
-    !spans.is_empty()
-}
-
 fn dedup<'a>(values: impl Iterator<Item = &'a Vec<u8>>) -> Vec<Vec<u8>> {
     let mut seen = Vec::<Vec<u8>>::new();
     for v in values {
@@ -542,54 +580,6 @@ fn dedup<'a>(values: impl Iterator<Item = &'a Vec<u8>>) -> Vec<Vec<u8>> {
 
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
-}
-
-fn is_hex(b: u8) -> bool {
-    HEX[b as usize]
-}
-
-/// Hex digits, by byte.
-static HEX: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = (b as u8).is_ascii_hexdigit();
-        b += 1;
-    }
-    t
-};
-
-/// Adds every run of 64 or more hex digits (pattern 14). Such a run covers two consecutive
-/// multiples of 32, and everything between them: only where both probes and the bytes between
-/// are hex is the run measured.
-pub(super) fn hex_runs(text: &[u8], spans: &mut Vec<(usize, usize)>) {
-    const STRIDE: usize = 32;
-    let n = text.len();
-    let mut i = 0;
-    while i + STRIDE < n {
-        // The two stride points and three between them, together (one branch, not five: a
-        // digit or a-f is common, so each alone is a coin flip the CPU mispredicts), then every
-        // byte between: about one window of text in a hundred passes the five.
-        let w = &text[i..=i + STRIDE];
-        if is_hex(w[0]) & is_hex(w[8]) & is_hex(w[16]) & is_hex(w[24]) & is_hex(w[STRIDE])
-            && w[1..STRIDE].iter().all(|&b| is_hex(b))
-        {
-            let mut lo = i;
-            while lo > 0 && is_hex(text[lo - 1]) {
-                lo -= 1;
-            }
-            let mut hi = i + STRIDE + 1;
-            while hi < n && is_hex(text[hi]) {
-                hi += 1;
-            }
-            if hi - lo >= 64 {
-                spans.push((lo, hi));
-            }
-            i = hi.next_multiple_of(STRIDE);
-        } else {
-            i += STRIDE;
-        }
-    }
 }
 
 /// Adds every stretch of bytes that is not valid UTF-8 (Go reads them differently).

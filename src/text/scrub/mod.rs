@@ -28,6 +28,7 @@
 
 mod engine;
 mod go;
+mod hex;
 mod patterns;
 mod probe;
 mod stream;
@@ -41,6 +42,19 @@ use serde::Serialize;
 pub use engine::Scrubber;
 pub use patterns::{CREDENTIAL_VALUE, SERVER_IP, STATIC_PATTERNS, StaticPattern};
 pub use stream::ScrubStream;
+
+/// Where scrubbed text goes. Unchanged input reaches it as long slices of the input itself, so
+/// a sink that writes them out as they come (`goclaw scrub`) copies nothing; a `Vec` gathers.
+pub trait Sink {
+    /// Takes the next bytes of output.
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl Sink for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
 
 /// Credential values shorter than this many bytes are ignored, as in the original.
 pub const MIN_VALUE_LEN: usize = 6;

@@ -2,8 +2,8 @@
 //! handed to the [`Scrubber`] whole; and the forced cut that keeps memory bounded when no safe
 //! cut comes.
 
-use super::engine::Scrubber;
-use super::{DEFAULT_CHUNK, MAX_PENDING, Report};
+use super::engine::{Scratch, Scrubber};
+use super::{DEFAULT_CHUNK, MAX_PENDING, Report, Sink};
 use crate::text::is_go_space;
 
 /// Streams input through a [`Scrubber`]: feed bytes with [`ScrubStream::push`], end with
@@ -15,11 +15,14 @@ use crate::text::is_go_space;
 #[derive(Debug)]
 pub struct ScrubStream<'s> {
     scrubber: &'s Scrubber,
+    /// Input held back since the last safe cut: `pending[..filled]`; the rest is space for the
+    /// next read (sized once, so a read into it costs no copy and no zeroing).
     pending: Vec<u8>,
+    filled: usize,
     line_base: u64,
     report: Option<Report>,
     chunk: usize,
-    lower: Vec<u8>,
+    scratch: Scratch,
     /// `pending[..searched]` holds no safe cut (searched before; appending cannot add one).
     searched: usize,
 }
@@ -30,10 +33,11 @@ impl<'s> ScrubStream<'s> {
         ScrubStream {
             scrubber,
             pending: Vec::new(),
+            filled: 0,
             line_base: 1,
             report: with_report.then(Report::default),
             chunk: DEFAULT_CHUNK,
-            lower: Vec::new(),
+            scratch: Scratch::default(),
             searched: 0,
         }
     }
@@ -45,9 +49,30 @@ impl<'s> ScrubStream<'s> {
     }
 
     /// Adds input; appends to `out` whatever is final.
-    pub fn push(&mut self, data: &[u8], out: &mut Vec<u8>) {
-        self.pending.extend_from_slice(data);
-        if self.pending.len() < self.chunk {
+    pub fn push<S: Sink + ?Sized>(&mut self, data: &[u8], out: &mut S) {
+        self.read_space(data.len()).copy_from_slice(data);
+        self.pushed(data.len(), out);
+    }
+
+    /// Space for up to `len` bytes of input, where a read can put them without a copy; then
+    /// [`ScrubStream::pushed`] says how many it put there.
+    pub fn read_space(&mut self, len: usize) -> &mut [u8] {
+        let end = self.filled + len;
+        if self.pending.len() < end {
+            // A new buffer comes zeroed from the allocator, its pages untouched until a read
+            // fills them (`resize` would write every byte: `scrub </dev/null` paid 64 faults).
+            let mut grown = vec![0; end.max(2 * self.pending.len())];
+            grown[..self.filled].copy_from_slice(&self.pending[..self.filled]);
+            self.pending = grown;
+        }
+        &mut self.pending[self.filled..end]
+    }
+
+    /// Adds the first `n` bytes of the last [`ScrubStream::read_space`] as input; appends to
+    /// `out` whatever is final.
+    pub fn pushed<S: Sink + ?Sized>(&mut self, n: usize, out: &mut S) {
+        self.filled = (self.filled + n).min(self.pending.len());
+        if self.filled < self.chunk {
             return;
         }
         if !self.flush_to_last_cut(out) {
@@ -58,25 +83,23 @@ impl<'s> ScrubStream<'s> {
     /// The input paused (nothing more to read for now, as under `tail -f`): appends to `out`
     /// everything up to the last safe cut, however little has gathered, so the output keeps up
     /// with live input. The output stays what scrubbing the whole input at once gives.
-    pub fn flush_ready(&mut self, out: &mut Vec<u8>) {
-        if !self.pending.is_empty() {
+    pub fn flush_ready<S: Sink + ?Sized>(&mut self, out: &mut S) {
+        if self.filled > 0 {
             self.flush_to_last_cut(out);
         }
     }
 
     /// Flushes up to the last safe cut; `false` when there is none.
-    fn flush_to_last_cut(&mut self, out: &mut Vec<u8>) -> bool {
+    fn flush_to_last_cut<S: Sink + ?Sized>(&mut self, out: &mut S) -> bool {
         // No white space since the last search: no new cut, and no new scan of old text.
-        let fresh = &self.pending[self.searched..];
-        if !fresh.iter().any(|&b| is_go_space(b)) {
-            self.searched = self.pending.len();
+        let held = &self.pending[..self.filled];
+        if !held[self.searched..].iter().any(|&b| is_go_space(b)) {
+            self.searched = self.filled;
             return false;
         }
-        let cut = self
-            .scrubber
-            .cut_since(&self.pending, self.pending.len(), 0, self.searched);
+        let cut = self.scrubber.cut_since(held, held.len(), 0, self.searched);
         if cut == 0 {
-            self.searched = self.pending.len();
+            self.searched = self.filled;
             return false;
         }
         self.flush(cut, out);
@@ -86,12 +109,12 @@ impl<'s> ScrubStream<'s> {
     /// Memory stays bounded: past [`MAX_PENDING`] bytes without a safe cut (a huge token, a
     /// minified document), the stream is cut anyway, after the last byte that no credential
     /// pattern continues over (`,;{}[]()<>"'|` or a control byte) near the end, or at the end.
-    fn force_if_too_long(&mut self, out: &mut Vec<u8>) {
-        let n = self.pending.len();
+    fn force_if_too_long<S: Sink + ?Sized>(&mut self, out: &mut S) {
+        let n = self.filled;
         if n < MAX_PENDING {
             return;
         }
-        let look = &self.pending[n.saturating_sub(64 * 1024)..];
+        let look = &self.pending[n.saturating_sub(64 * 1024)..n];
         let back = look
             .iter()
             .rposition(|&b| b",;{}[]()<>\"'|".contains(&b) || b < 0x20)
@@ -100,14 +123,13 @@ impl<'s> ScrubStream<'s> {
     }
 
     /// Ends the input; appends the rest of the output.
-    pub fn finish(&mut self, out: &mut Vec<u8>) {
-        let n = self.pending.len();
-        self.flush(n, out);
+    pub fn finish<S: Sink + ?Sized>(&mut self, out: &mut S) {
+        self.flush(self.filled, out);
     }
 
     /// Bytes held back, waiting for a safe cut.
     pub fn pending_len(&self) -> usize {
-        self.pending.len()
+        self.filled
     }
 
     /// The report so far (empty unless the stream was made with a report).
@@ -115,19 +137,20 @@ impl<'s> ScrubStream<'s> {
         self.report.take().unwrap_or_default()
     }
 
-    fn flush(&mut self, cut: usize, out: &mut Vec<u8>) {
+    fn flush<S: Sink + ?Sized>(&mut self, cut: usize, out: &mut S) {
         let chunk = &self.pending[..cut];
         self.scrubber.scrub_chunk(
             chunk,
             self.line_base,
             self.report.as_mut(),
-            &mut self.lower,
+            &mut self.scratch,
             out,
         );
         if self.report.is_some() {
             self.line_base += memchr::memchr_iter(b'\n', chunk).count() as u64;
         }
-        self.pending.drain(..cut);
+        self.pending.copy_within(cut..self.filled, 0);
+        self.filled -= cut;
         self.searched = 0;
     }
 }

@@ -1,7 +1,7 @@
 //! Unit tests of the scrub: the reference examples, reports, invalid UTF-8, the hex probe, and
 //! the streaming and region paths checked against the naive whole-input semantics.
 
-use super::engine::hex_runs;
+use super::hex::hex_runs;
 use super::patterns::STAGES;
 use super::*;
 
