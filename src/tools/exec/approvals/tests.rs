@@ -443,7 +443,20 @@ fn a_path_deny_entry_follows_every_cd_that_may_run() {
         let d = decide(ApprovalMode::Allow, &at(cmd), &entries);
         assert!(matches!(d, Decision::Deny(_)), "{cmd}: {d:?}");
     }
-    for cmd in ["env -C sub ./prog", "env -C sub -- ./prog"] {
+    for cmd in [
+        "env -C sub ./prog",
+        "env -C sub -- ./prog",
+        // sudo's and chroot's moves too: a directory, or a root where every name means
+        // another file.
+        "sudo -D sub ./prog",
+        "sudo --chdir=sub ./prog",
+        "sudo -u nobody --chdir sub ./prog",
+        "nice sudo -D sub ./prog",
+        "sudo -R sub prog",
+        "sudo --chroot=sub /prog",
+        "chroot sub /prog",
+        "chroot --skip-chdir sub prog",
+    ] {
         let d = decide(ApprovalMode::Allow, &at(cmd), &entries);
         assert!(!matches!(d, Decision::Allow(_)), "{cmd}: {d:?}");
     }

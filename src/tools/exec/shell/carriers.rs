@@ -9,9 +9,9 @@
 
 use super::code;
 use super::options::Options;
-use super::specs::{SPECS, Spec};
+use super::specs::{Moves, SPECS, Spec};
 use super::views::Lax;
-use super::wrappers::unwrap;
+use super::wrappers::{runs_elsewhere, unwrap};
 use super::{Parsed, Simple, parse, program_name};
 
 /// What a carrier runs besides itself.
@@ -23,6 +23,8 @@ struct Carried {
     scripts: Vec<String>,
     /// Why what it runs cannot be followed.
     opaque: Option<String>,
+    /// Where it runs them, when not where it was started.
+    moved: Option<Moves>,
 }
 
 /// `s` and what it carries, each unwrapped; `s` alone when it carries nothing.
@@ -44,6 +46,9 @@ pub(super) fn unwrap_carried(
             let why = format!("the command run by `{name}` comes from an expansion");
             lax.give_up(why.clone())?;
             lax.hidden.push(why);
+        }
+        if let (Some(moves), Some(program)) = (carried.moved, inner.argv.first()) {
+            runs_elsewhere(program, moves, &name, lax)?;
         }
         out.extend(unwrap(inner, depth + 1, lax)?);
     }
@@ -188,6 +193,7 @@ fn by_spec(spec: &Spec, name: &str, argv: &[String]) -> Carried {
     {
         return out;
     }
+    out.moved = spec.moves(&read.given);
     let shell = || {
         Some(format!(
             "`{name}` without a command runs a shell that reads its input"

@@ -17,6 +17,34 @@ pub(super) struct Spec {
     pub no_command: &'static [&'static str],
     /// Without a command it runs a shell that reads its input (`sudo -s`, `su`, `chroot DIR`).
     pub shell_without_command: bool,
+    /// Options that run the command somewhere else (`sudo -D DIR`, `sudo -R DIR`).
+    pub moving: &'static [(&'static str, Moves)],
+    /// Its operand is the command's new root (`chroot DIR`).
+    pub operand_is_root: bool,
+}
+
+/// Where a carrier runs its command when not where it was started: the names a program is
+/// known by there mean other files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Moves {
+    /// From another directory: a relative path names another file.
+    Dir,
+    /// Under another root: every name does.
+    Root,
+}
+
+impl Spec {
+    /// Where the options `given` move the command (the farthest, when several do).
+    pub(super) fn moves(&self, given: &[(String, Option<String>)]) -> Option<Moves> {
+        let by_option = given.iter().filter_map(|(o, _)| {
+            self.moving
+                .iter()
+                .find(|(m, _)| m == o)
+                .map(|&(_, moves)| moves)
+        });
+        let by_operand = self.operand_is_root.then_some(Moves::Root);
+        by_option.chain(by_operand).max()
+    }
 }
 
 const NONE: Options = Options::NONE;
@@ -29,6 +57,8 @@ const fn spec(names: &'static [&'static str], options: Options) -> Spec {
         operands: 0,
         no_command: &[],
         shell_without_command: false,
+        moving: &[],
+        operand_is_root: false,
     }
 }
 
@@ -61,6 +91,7 @@ pub(super) const SPECS: &[Spec] = &[
     Spec {
         operands: 1,
         shell_without_command: true,
+        operand_is_root: true,
         ..spec(
             &["chroot"],
             Options {
@@ -157,6 +188,12 @@ pub(super) const SPECS: &[Spec] = &[
             "-K",
         ],
         shell_without_command: true,
+        moving: &[
+            ("-D", Moves::Dir),
+            ("--chdir", Moves::Dir),
+            ("-R", Moves::Root),
+            ("--chroot", Moves::Root),
+        ],
         ..spec(
             &["sudo"],
             Options {

@@ -4,6 +4,7 @@
 //! the command it runs starts.
 
 use super::options::{Options, Read};
+use super::specs::Moves;
 use super::views::{DANGEROUS_PROGRAMS, Lax};
 use super::{Parsed, Simple, is_assignment, parse, program_name};
 
@@ -262,14 +263,33 @@ fn skip_env(s: &mut Simple, lax: &mut Lax) -> Result<Option<usize>, String> {
     if i >= s.argv.len() {
         return Ok(None); // plain `env`: prints the environment
     }
-    // `env -C DIR ./prog` runs DIR's `./prog`, not the one where the command runs
-    // (helper-38: an allowlisted `sub/prog` approved `cd sub; env -C .. ./prog`).
-    if moves && s.argv[i].contains('/') && !s.argv[i].starts_with('/') {
-        let why = format!("`env --chdir` runs `{}` from another directory", s.argv[i]);
-        lax.give_up(why.clone())?;
-        lax.hidden.push(why);
+    if moves {
+        runs_elsewhere(&s.argv[i], Moves::Dir, "env --chdir", lax)?;
     }
     Ok(Some(i))
+}
+
+/// A program that a wrapper runs from another directory (`env -C DIR ./prog`, `sudo -D DIR
+/// ./prog`: DIR's `./prog`) or under another root (`chroot DIR prog`: a file in DIR, whatever
+/// its name) is not the file its name means where the command runs, which is the one an
+/// approval or a deny entry was judged for (helper-38: an allowlisted `sub/prog` approved
+/// `cd sub; env -C .. ./prog`). It cannot be judged: given up, and hidden when tolerant.
+pub(super) fn runs_elsewhere(
+    program: &str,
+    moves: Moves,
+    wrapper: &str,
+    lax: &mut Lax,
+) -> Result<(), String> {
+    let why = match moves {
+        Moves::Dir if program.contains('/') && !program.starts_with('/') => {
+            format!("`{wrapper}` runs `{program}` from another directory")
+        }
+        Moves::Dir => return Ok(()),
+        Moves::Root => format!("`{wrapper}` runs `{program}` under another root"),
+    };
+    lax.give_up(why.clone())?;
+    lax.hidden.push(why);
+    Ok(())
 }
 
 /// What `env -i` stands for among a command's assignments: every variable cleared, goclaw's
