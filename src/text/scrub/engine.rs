@@ -9,7 +9,7 @@ use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input};
 
 use super::go::{Piece, View, decode_go, origin, render, replace};
-use super::hex::{has_hex_run, hex_runs};
+use super::hex::{has_hex_run, hex_runs, lower_and_find_runs};
 use super::patterns::{
     CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEARCHES,
     STAGE_SEPARATORS, STAGES, STATIC_PATTERNS, StageSearch,
@@ -319,20 +319,17 @@ impl Scrubber {
         out: &mut S,
     ) {
         let Scratch { lower, region } = scratch;
-        lower.clear();
-        lower.extend(
-            chunk
-                .iter()
-                .map(|&b| b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)),
-        );
+        // The chunk with its ASCII letters lowered, and its hex runs, in one pass.
+        let mut hex = Vec::new();
+        lower_and_find_runs(chunk, lower, &mut hex);
         // Where a match may be: probe hits (most are not secrets), hex runs, credential values,
         // and bytes Go reads differently. Each is scrubbed as a region cut at safe cuts; a region
         // where no stage matches is copied as it is.
         let mut spans = Vec::new();
         let mut hits = Vec::new();
-        let hits_tell = self.probe.find_all(lower, &mut spans, &mut hits);
-        let mut hex = Vec::new();
-        hex_runs(chunk, &mut hex);
+        let hits_tell = self
+            .probe
+            .find_all(&lower[..chunk.len()], &mut spans, &mut hits);
         spans.extend_from_slice(&hex);
         if let Some(probe) = &self.value_probe {
             spans.extend(probe.find_iter(chunk).map(|m| (m.start(), m.end())));

@@ -1,41 +1,89 @@
 //! Runs of 64 or more hex digits (pattern 14, a hex secret), found without its regex: each
 //! 64-byte block of the text becomes a mask of its hex digits (SSE2 on x86_64, sixteen bytes an
-//! instruction), and a run is measured across blocks from the masks alone.
+//! instruction), and a run is measured across blocks from the masks alone. A chunk's pass also
+//! lowers its ASCII letters for the literal probe ([`lower_and_find_runs`]): one read of the
+//! chunk for both.
 
 /// Adds the span of every run of 64 or more hex digits in `text`.
 pub(super) fn hex_runs(text: &[u8], spans: &mut Vec<(usize, usize)>) {
-    // `run`: the hex digits that end where the current block begins.
-    let mut run = 0;
-    let mut base = 0;
+    let mut runs = Runs::default();
     let mut blocks = text.chunks_exact(64);
     for block in &mut blocks {
-        let mask = block.try_into().map_or(0, hex_mask);
+        runs.block(block.try_into().map_or(0, hex_mask), spans);
+    }
+    runs.tail(blocks.remainder(), spans);
+}
+
+/// [`hex_runs`] of `chunk`, which also writes `chunk` with its ASCII letters lowered to
+/// `lower[..chunk.len()]` (`lower` grows to fit, and is never shrunk or cleared).
+pub(super) fn lower_and_find_runs(
+    chunk: &[u8],
+    lower: &mut Vec<u8>,
+    spans: &mut Vec<(usize, usize)>,
+) {
+    if lower.len() < chunk.len() {
+        lower.resize(chunk.len(), 0);
+    }
+    let lower = &mut lower[..chunk.len()];
+    let mut runs = Runs::default();
+    let mut blocks = chunk.chunks_exact(64);
+    let mut lowered = lower.chunks_exact_mut(64);
+    for (block, out) in (&mut blocks).zip(&mut lowered) {
+        let mask = match (block.try_into(), out.try_into()) {
+            (Ok(block), Ok(out)) => lower_block(block, out),
+            _ => 0,
+        };
+        runs.block(mask, spans);
+    }
+    let tail = blocks.remainder();
+    for (out, &b) in lowered.into_remainder().iter_mut().zip(tail) {
+        *out = b.to_ascii_lowercase();
+    }
+    runs.tail(tail, spans);
+}
+
+/// A run of hex digits measured block by block.
+#[derive(Default)]
+struct Runs {
+    /// The hex digits that end where the next block begins.
+    run: usize,
+    /// Where the next block begins.
+    base: usize,
+}
+
+impl Runs {
+    /// The next 64 bytes, as the mask of their hex digits.
+    fn block(&mut self, mask: u64, spans: &mut Vec<(usize, usize)>) {
         if mask == u64::MAX {
-            run += 64;
+            self.run += 64;
         } else {
             // A block with a byte that is no digit holds no run of 64 of its own: a run is
             // the one that reaches into it, and the one it ends with carries on.
             let into = mask.trailing_ones() as usize;
-            if run + into >= 64 {
-                spans.push((base - run, base + into));
+            if self.run + into >= 64 {
+                spans.push((self.base - self.run, self.base + into));
             }
-            run = mask.leading_ones() as usize;
+            self.run = mask.leading_ones() as usize;
         }
-        base += 64;
+        self.base += 64;
     }
-    for &b in blocks.remainder() {
-        if b.is_ascii_hexdigit() {
-            run += 1;
-        } else {
-            if run >= 64 {
-                spans.push((base - run, base));
+
+    /// The last bytes, fewer than a block, and the end of the text.
+    fn tail(mut self, tail: &[u8], spans: &mut Vec<(usize, usize)>) {
+        for &b in tail {
+            if b.is_ascii_hexdigit() {
+                self.run += 1;
+            } else {
+                if self.run >= 64 {
+                    spans.push((self.base - self.run, self.base));
+                }
+                self.run = 0;
             }
-            run = 0;
+            self.base += 1;
         }
-        base += 1;
-    }
-    if run >= 64 {
-        spans.push((base - run, base));
+        if self.run >= 64 {
+            spans.push((self.base - self.run, self.base));
+        }
     }
 }
 
@@ -47,22 +95,35 @@ pub(super) fn has_hex_run(text: &[u8]) -> bool {
 }
 
 /// Bit `i` is set when `block[i]` is a hex digit.
-#[cfg(target_arch = "x86_64")]
 fn hex_mask(block: &[u8; 64]) -> u64 {
+    lower_block(block, &mut [0; 64])
+}
+
+/// Writes `block` with its ASCII letters lowered to `out`; returns the mask of its hex digits
+/// (bit `i` for `block[i]`).
+#[cfg(target_arch = "x86_64")]
+fn lower_block(block: &[u8; 64], out: &mut [u8; 64]) -> u64 {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
+        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8, _mm_storeu_si128,
     };
     let mut mask = 0;
-    for (k, lane) in block.chunks_exact(16).enumerate() {
-        // SAFETY: SSE2 is part of x86_64's baseline, and the load reads the 16 bytes of `lane`.
+    for (k, (lane, out)) in block
+        .chunks_exact(16)
+        .zip(out.chunks_exact_mut(16))
+        .enumerate()
+    {
+        // SAFETY: SSE2 is part of x86_64's baseline; the load reads the 16 bytes of `lane`, the
+        // store writes the 16 bytes of `out`.
         let bits = unsafe {
             let v = _mm_loadu_si128(lane.as_ptr().cast::<__m128i>());
             // A byte is one of the `n` bytes from `lo` when `b + (0x80 - lo)`, read as a
-            // signed byte, is below `-128 + n`. ASCII letters are lowered first ('0'..='9'
-            // have the case bit already).
+            // signed byte, is below `-128 + n`. Hex letters are judged lowered ('0'..='9' have
+            // the case bit already).
+            let upper = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x3f)), _mm_set1_epi8(-102));
+            let lower = _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+            _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), lower);
             let digit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x50)), _mm_set1_epi8(-118));
-            let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
             let letter = _mm_cmplt_epi8(
                 _mm_add_epi8(lower, _mm_set1_epi8(0x1f)),
                 _mm_set1_epi8(-122),
@@ -75,7 +136,10 @@ fn hex_mask(block: &[u8; 64]) -> u64 {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn hex_mask(block: &[u8; 64]) -> u64 {
+fn lower_block(block: &[u8; 64], out: &mut [u8; 64]) -> u64 {
+    for (o, b) in out.iter_mut().zip(block) {
+        *o = b.to_ascii_lowercase();
+    }
     hex_mask_bytewise(block)
 }
 
@@ -126,6 +190,31 @@ mod tests {
             let mut spans = Vec::new();
             hex_runs(&text, &mut spans);
             assert_eq!(spans, runs_bytewise(&text), "trial {trial}");
+        }
+    }
+
+    #[test]
+    fn the_chunk_pass_lowers_every_byte_and_finds_the_same_runs() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut lower = Vec::new();
+        for len in (0..700).step_by(7) {
+            let text: Vec<u8> = (0..len)
+                .map(|i| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // Every byte value, and long stretches of hex digits.
+                    if (i / 90) % 2 == 0 {
+                        (x >> 11) as u8
+                    } else {
+                        b"0123456789abcdefABCDEF"[(x >> 8) as usize % 22]
+                    }
+                })
+                .collect();
+            let mut spans = Vec::new();
+            lower_and_find_runs(&text, &mut lower, &mut spans);
+            assert_eq!(&lower[..len], &text.to_ascii_lowercase()[..], "len {len}");
+            assert_eq!(spans, runs_bytewise(&text), "len {len}");
         }
     }
 
