@@ -14,7 +14,7 @@ use super::patterns::{
     CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEARCHES,
     STAGE_SEPARATORS, STAGES, STATIC_PATTERNS, StageSearch,
 };
-use super::probe::{LiteralProbe, StageSet, holds_key_word, literal_stages};
+use super::probe::{LiteralProbe, StageSet, holds_key_word, join_span, literal_stages};
 use super::stream::ScrubStream;
 use super::{MIN_VALUE_LEN, Report, Sink};
 use crate::text::is_go_space;
@@ -201,13 +201,16 @@ impl Scrubber {
         report: Option<&mut Report>,
         out: &mut Vec<u8>,
     ) {
-        self.scrub_region_with(input, line_base, report, out, Known::of(input));
+        if !self.scrub_region_with(input, line_base, report, out, Known::of(input)) {
+            out.extend_from_slice(input);
+        }
     }
 
     /// [`Scrubber::scrub_region`], told what probes know of `input`. A stage whose literals are
     /// absent cannot match; once a stage has replaced something, the later stages' literals are
     /// looked for again in the text as it now is (a replacement can take one away, never add
-    /// one).
+    /// one). Writes to `out` only when the region changed (`true`): a region that did not is
+    /// `input` as it is, which the caller passes on uncopied.
     fn scrub_region_with(
         &self,
         input: &[u8],
@@ -215,7 +218,7 @@ impl Scrubber {
         mut report: Option<&mut Report>,
         out: &mut Vec<u8>,
         known: Known,
-    ) {
+    ) -> bool {
         // The last stage (hex secrets) has no literal: it may match where a long hex run is.
         let Known { mut found, hex_run } = known;
         // The stages are compiled only for a region one of them may match (~2 ms: a tool
@@ -226,7 +229,7 @@ impl Scrubber {
             stages
         } else {
             out.extend_from_slice(REDACTED);
-            return;
+            return true;
         };
         let mut pieces = decode_go(input);
         let valid_utf8 = pieces.iter().all(|p| matches!(p, Piece::Original { .. }));
@@ -303,9 +306,8 @@ impl Scrubber {
         }
         if changed {
             render(&pieces, input, View::Bytes, out);
-        } else {
-            out.extend_from_slice(input);
         }
+        changed
     }
 
     /// Scrubs a chunk that starts and ends at safe cuts: passes the clean stretches on as they
@@ -326,13 +328,19 @@ impl Scrubber {
         // and bytes Go reads differently. Each is scrubbed as a region cut at safe cuts; a region
         // where no stage matches is copied as it is.
         let mut spans = Vec::new();
-        let mut hits = Vec::new();
-        let hits_tell = self
-            .probe
-            .find_all(&lower[..chunk.len()], &mut spans, &mut hits);
+        let mut hits: Vec<(usize, StageSet)> = Vec::new();
+        // Hits whose spans join are one hit, allowing what each allows.
+        let hits_tell = self.probe.find_each(&lower[..chunk.len()], |span, allows| {
+            match (join_span(&mut spans, span), hits.last_mut()) {
+                (true, Some(last)) => last.1 |= allows,
+                _ => hits.push((span.0, allows)),
+            }
+        });
         spans.extend_from_slice(&hex);
         if let Some(probe) = &self.value_probe {
-            spans.extend(probe.find_iter(chunk).map(|m| (m.start(), m.end())));
+            for m in probe.find_iter(chunk) {
+                join_span(&mut spans, (m.start(), m.end()));
+            }
         }
         invalid_utf8(chunk, &mut spans);
         if spans.is_empty() {
@@ -379,7 +387,7 @@ impl Scrubber {
                 next_hex += 1;
             }
             region.clear();
-            self.scrub_region_with(
+            let changed = self.scrub_region_with(
                 &chunk[start..end],
                 line_base,
                 report.as_deref_mut(),
@@ -393,7 +401,7 @@ impl Scrubber {
                     hex_run,
                 },
             );
-            out.put(region);
+            out.put(if changed { region } else { &chunk[start..end] });
             if report.is_some() {
                 line_base += memchr::memchr_iter(b'\n', &chunk[start..end]).count() as u64;
             }
@@ -593,7 +601,7 @@ fn invalid_utf8(text: &[u8], spans: &mut Vec<(usize, usize)>) {
             Err(e) => {
                 let at = i + e.valid_up_to();
                 let bad = e.error_len().unwrap_or(text.len() - at);
-                spans.push((at, at + bad));
+                join_span(spans, (at, at + bad));
                 i = at + bad;
             }
         }
