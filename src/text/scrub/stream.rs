@@ -15,8 +15,8 @@ use crate::text::is_go_space;
 #[derive(Debug)]
 pub struct ScrubStream<'s> {
     scrubber: &'s Scrubber,
-    /// Input held back since the last safe cut: `pending[..filled]`; the rest is space for the
-    /// next read (sized once, so a read into it costs no copy and no zeroing).
+    /// Input held back since the last safe cut: `pending[..filled]`; the rest is space the next
+    /// read fills in place ([`ScrubStream::read_space`]: it doubles when too small).
     pending: Vec<u8>,
     filled: usize,
     line_base: u64,
