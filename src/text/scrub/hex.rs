@@ -6,12 +6,7 @@
 
 /// Adds the span of every run of 64 or more hex digits in `text`.
 pub(super) fn hex_runs(text: &[u8], spans: &mut Vec<(usize, usize)>) {
-    let mut runs = Runs::default();
-    let mut blocks = text.chunks_exact(64);
-    for block in &mut blocks {
-        runs.block(block.try_into().map_or(0, hex_mask), spans);
-    }
-    runs.tail(blocks.remainder(), spans);
+    find_runs(text, spans, |_, block| hex_mask(block));
 }
 
 /// [`hex_runs`] of `chunk`, which also writes `chunk` with its ASCII letters lowered to
@@ -25,65 +20,56 @@ pub(super) fn lower_and_find_runs(
         lower.resize(chunk.len(), 0);
     }
     let lower = &mut lower[..chunk.len()];
-    let mut runs = Runs::default();
-    let mut blocks = chunk.chunks_exact(64);
-    let mut lowered = lower.chunks_exact_mut(64);
-    for (block, out) in (&mut blocks).zip(&mut lowered) {
-        let mask = match (block.try_into(), out.try_into()) {
-            (Ok(block), Ok(out)) => lower_block(block, out),
-            _ => 0,
-        };
-        runs.block(mask, spans);
-    }
-    let tail = blocks.remainder();
-    for (out, &b) in lowered.into_remainder().iter_mut().zip(tail) {
+    find_runs(chunk, spans, |at, block| {
+        match <&mut [u8; 64]>::try_from(&mut lower[at..at + 64]) {
+            Ok(out) => lower_block(block, out),
+            Err(_) => 0,
+        }
+    });
+    let tail = chunk.len() - chunk.len() % 64;
+    for (out, b) in lower[tail..].iter_mut().zip(&chunk[tail..]) {
         *out = b.to_ascii_lowercase();
     }
-    runs.tail(tail, spans);
 }
 
-/// A run of hex digits measured block by block.
-#[derive(Default)]
-struct Runs {
-    /// The hex digits that end where the next block begins.
-    run: usize,
-    /// Where the next block begins.
-    base: usize,
-}
-
-impl Runs {
-    /// The next 64 bytes, as the mask of their hex digits.
-    fn block(&mut self, mask: u64, spans: &mut Vec<(usize, usize)>) {
+/// Adds the runs of 64 or more hex digits in `text`, measured block by block from the mask
+/// `mask_of` gives of each whole 64-byte block (told where it begins), then byte by byte in
+/// the tail.
+fn find_runs(
+    text: &[u8],
+    spans: &mut Vec<(usize, usize)>,
+    mut mask_of: impl FnMut(usize, &[u8; 64]) -> u64,
+) {
+    // `run`: the hex digits that end at `at`.
+    let mut run = 0;
+    let mut at = 0;
+    let mut blocks = text.chunks_exact(64);
+    for block in &mut blocks {
+        let mask = block.try_into().map_or(0, |block| mask_of(at, block));
         if mask == u64::MAX {
-            self.run += 64;
+            run += 64;
         } else {
             // A block with a byte that is no digit holds no run of 64 of its own: a run is
             // the one that reaches into it, and the one it ends with carries on.
             let into = mask.trailing_ones() as usize;
-            if self.run + into >= 64 {
-                spans.push((self.base - self.run, self.base + into));
+            if run + into >= 64 {
+                spans.push((at - run, at + into));
             }
-            self.run = mask.leading_ones() as usize;
+            run = mask.leading_ones() as usize;
         }
-        self.base += 64;
+        at += 64;
     }
-
-    /// The last bytes, fewer than a block, and the end of the text.
-    fn tail(mut self, tail: &[u8], spans: &mut Vec<(usize, usize)>) {
-        for &b in tail {
-            if b.is_ascii_hexdigit() {
-                self.run += 1;
-            } else {
-                if self.run >= 64 {
-                    spans.push((self.base - self.run, self.base));
-                }
-                self.run = 0;
+    // A space after the text ends the last run.
+    for &b in blocks.remainder().iter().chain([&b' ']) {
+        if b.is_ascii_hexdigit() {
+            run += 1;
+        } else {
+            if run >= 64 {
+                spans.push((at - run, at));
             }
-            self.base += 1;
+            run = 0;
         }
-        if self.run >= 64 {
-            spans.push((self.base - self.run, self.base));
-        }
+        at += 1;
     }
 }
 
