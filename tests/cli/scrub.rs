@@ -55,8 +55,8 @@ fn a_10mb_single_line() {
         .replace("password=supersecretvalue", "[REDACTED]");
     assert_eq!(o.stdout.len(), expected.len());
     assert!(o.stdout == expected.as_bytes());
-    // And a 10 MB token with no white space at all: one hex secret.
-    let hex = "a1".repeat(5_000_000);
+    // And a 6 MB token with no white space at all (under the 8 MiB forced cut): one hex secret.
+    let hex = "a1".repeat(3_000_000);
     let o = env.run_stdin(&["scrub"], format!("x {hex} y"));
     assert_eq!(stdout(&o), "x [REDACTED] y");
 }
@@ -319,7 +319,7 @@ fn memory_stays_bounded_on_a_large_stream() {
     assert!(peak < 48, "peak RSS {peak} MiB for a 64 MiB stream");
 }
 
-/// Input that no safe cut splits, a literal every few bytes, is cut at 16 MiB; the probes'
+/// Input that no safe cut splits, a literal every few bytes, is cut at 8 MiB; the probes'
 /// hits over such a stretch took 180 MB (helper-41: 232 MB for 100 MB of `key`) before hits
 /// close together were joined.
 #[test]
@@ -331,6 +331,30 @@ fn memory_stays_bounded_where_literals_are_everywhere() {
         assert!(
             peak < 64,
             "{unit:?}: peak RSS {peak} MiB for a 20 MiB stream"
+        );
+    }
+}
+
+/// The slow path over a stretch with no safe cut: a match every 12 bytes (`VIRTUAL_A = `
+/// repeated took 127 MB for 100 MB with the cut at 16 MiB), bytes that are not UTF-8 (16 MiB of
+/// `0xff` took 850 MB when each was a piece of its own), and both with a match among them. The
+/// bound is on what the stream adds to the binary's own start (a debug build starts 16 MiB
+/// larger than a release one, which starts at 6).
+#[test]
+fn memory_stays_bounded_where_matches_or_invalid_bytes_fill_a_stretch() {
+    let (start, _) = peak_mib_scrubbing(b"a\n".to_vec(), 2);
+    let mut invalid_with_keys = vec![0xff; 1 << 16];
+    invalid_with_keys.extend_from_slice(b"key=abcdefghij");
+    for (name, block) in [
+        ("VIRTUAL_A = ", b"VIRTUAL_A = ".repeat((1 << 20) / 12)),
+        ("0xff", vec![0xff; 1 << 20]),
+        ("0xff and key=", invalid_with_keys),
+    ] {
+        let (peak, received) = peak_mib_scrubbing(block, 20 << 20);
+        assert!(received > 0, "{name}: nothing written");
+        assert!(
+            peak - start < 58,
+            "{name}: peak RSS {peak} MiB for a 20 MiB stream, {start} MiB at the start"
         );
     }
 }

@@ -8,7 +8,7 @@ use memchr::memmem;
 use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input};
 
-use super::go::{Piece, View, decode_go, origin, render, replace};
+use super::go::{Mark, Piece, View, decode_go, match_origins, render, replace};
 use super::hex::{has_hex_run, hex_runs, lower_and_find_runs};
 use super::patterns::{
     CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEARCHES,
@@ -237,8 +237,7 @@ impl Scrubber {
         // Only a region that changed, or is not valid UTF-8, is rendered.
         let mut view = Vec::new();
         let mut matches = Vec::new();
-        let line_of =
-            |pos: usize| line_base + memchr::memchr_iter(b'\n', &input[..pos]).count() as u64;
+        let mut lines = LineCounter::new(input, line_base);
 
         // `found` was judged before the last replacement.
         let mut stale = false;
@@ -267,22 +266,19 @@ impl Scrubber {
                 continue;
             }
             if let Some(r) = report.as_deref_mut() {
-                for &(s, _) in &matches {
-                    r.record(
-                        STATIC_PATTERNS[stage].name,
-                        line_of(origin(&pieces, View::Runes, s)),
-                    );
+                for at in match_origins(&pieces, &matches) {
+                    r.record(STATIC_PATTERNS[stage].name, lines.line_at(at));
                 }
             }
-            pieces = replace(&pieces, View::Runes, &matches, REDACTED);
+            pieces = replace(&pieces, &matches, Mark::Redacted);
             changed = true;
             stale = true;
         }
         let value_stages = self
             .values
             .iter()
-            .map(|v| (v, REDACTED, CREDENTIAL_VALUE))
-            .chain(self.dynamic.iter().map(|v| (v, SERVER_IP_MARK, SERVER_IP)));
+            .map(|v| (v, Mark::Redacted, CREDENTIAL_VALUE))
+            .chain(self.dynamic.iter().map(|v| (v, Mark::ServerIp, SERVER_IP)));
         for (value, mark, name) in value_stages {
             // Unchanged pieces render as the input's own bytes.
             let text = if changed {
@@ -297,11 +293,11 @@ impl Scrubber {
                 continue;
             }
             if let Some(r) = report.as_deref_mut() {
-                for &(s, _) in &matches {
-                    r.record(name, line_of(origin(&pieces, View::Bytes, s)));
+                for at in match_origins(&pieces, &matches) {
+                    r.record(name, lines.line_at(at));
                 }
             }
-            pieces = replace(&pieces, View::Bytes, &matches, mark);
+            pieces = replace(&pieces, &matches, mark);
             changed = true;
         }
         if changed {
@@ -336,6 +332,7 @@ impl Scrubber {
                 _ => hits.push((span.0, allows)),
             }
         });
+        release_if_large(lower);
         spans.extend_from_slice(&hex);
         if let Some(probe) = &self.value_probe {
             for m in probe.find_iter(chunk) {
@@ -408,6 +405,7 @@ impl Scrubber {
             done = end;
         }
         out.put(&chunk[done..]);
+        release_if_large(region);
     }
 
     /// Is the text before white space that starts at `ws` (so `text[ws]` is white space and
@@ -589,22 +587,53 @@ fn is_word_byte(b: u8) -> bool {
 
 /// Adds every stretch of bytes that is not valid UTF-8 (Go reads them differently).
 fn invalid_utf8(text: &[u8], spans: &mut Vec<(usize, usize)>) {
-    // Almost every chunk is valid: one fast check, and the standard library's only to find
-    // where it is not.
+    // Almost every chunk is valid: one fast check first.
     if simdutf8::basic::from_utf8(text).is_ok() {
         return;
     }
-    let mut i = 0;
-    while i < text.len() {
-        match std::str::from_utf8(&text[i..]) {
-            Ok(_) => return,
-            Err(e) => {
-                let at = i + e.valid_up_to();
-                let bad = e.error_len().unwrap_or(text.len() - at);
-                join_span(spans, (at, at + bad));
-                i = at + bad;
-            }
+    super::go::invalid_runs(text, |start, end| {
+        join_span(spans, (start, end));
+    });
+}
+
+/// Frees scratch space a forced cut's chunk (megabytes without a safe cut) made large, so it is
+/// not held while the next region is scrubbed, nor after; ordinary chunks keep theirs.
+fn release_if_large(scratch: &mut Vec<u8>) {
+    if scratch.capacity() > 4 * super::DEFAULT_CHUNK {
+        *scratch = Vec::new();
+    }
+}
+
+/// Line numbers of input positions asked in order (each stage's matches are): counts each
+/// newline once per stage, however many matches a region holds.
+struct LineCounter<'a> {
+    input: &'a [u8],
+    base: u64,
+    pos: usize,
+    line: u64,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(input: &'a [u8], base: u64) -> Self {
+        LineCounter {
+            input,
+            base,
+            pos: 0,
+            line: base,
         }
+    }
+
+    /// The line of input position `at`.
+    fn line_at(&mut self, at: usize) -> u64 {
+        let at = at.min(self.input.len());
+        if at < self.pos {
+            // A later stage starts again from the top.
+            self.pos = 0;
+            self.line = self.base;
+        }
+        self.line += memchr::memchr_iter(b'\n', &self.input[self.pos..at]).count() as u64;
+        self.pos = at;
+        self.line
     }
 }
 

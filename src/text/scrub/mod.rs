@@ -12,7 +12,7 @@
 //!
 //! # How it stays fast and streams
 //! [`Scrubber::scrub_region`] is the sequential semantics, run over a *piece map* of the input
-//! (runs of original bytes, single invalid bytes, inserted placeholders), so invalid UTF-8 keeps
+//! (runs of valid UTF-8, runs of invalid bytes, inserted placeholders), so invalid UTF-8 keeps
 //! Go's rune counting and line numbers map back to the input. It is only run where something can
 //! match. A *safe cut* is a position no match of any stage can cross, at any stage: the byte
 //! before it is white space that occurs in no credential value, and the text before that white
@@ -62,8 +62,9 @@ pub const MIN_VALUE_LEN: usize = 6;
 pub const MAX_REPORTED_LINES: usize = 10_000;
 /// Bytes a stream gathers before it looks for a cut.
 pub const DEFAULT_CHUNK: usize = 256 * 1024;
-/// The most input a stream holds back waiting for a safe cut (see `ScrubStream`).
-pub const MAX_PENDING: usize = 16 << 20;
+/// The most input a stream holds back waiting for a safe cut (see `ScrubStream`): 8 MiB, so
+/// the slow path over a stretch that is all matches stays within 64 MiB.
+pub const MAX_PENDING: usize = 8 << 20;
 
 /// `[scrub]` in config.toml: values every scrub redacts, on top of the static patterns.
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize, PartialEq, Eq)]

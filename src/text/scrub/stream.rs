@@ -8,7 +8,7 @@ use crate::text::is_go_space;
 
 /// Streams input through a [`Scrubber`]: feed bytes with [`ScrubStream::push`], end with
 /// [`ScrubStream::finish`]; the output equals [`Scrubber::scrub`] of the whole input, except
-/// that a stretch of more than [`MAX_PENDING`] bytes with no safe cut (a 16 MiB token) is cut
+/// that a stretch of more than [`MAX_PENDING`] bytes with no safe cut (an 8 MiB token) is cut
 /// anyway, so memory stays bounded; a pattern that would have matched across that forced cut
 /// is then matched on each side of it (a 40 MB hex run becomes several `[REDACTED]`). Time is
 /// linear in the input: no scan goes back over text already judged.

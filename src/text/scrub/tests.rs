@@ -66,6 +66,55 @@ fn invalid_utf8_counts_as_one_rune_and_passes_through() {
     );
 }
 
+/// The regexp view writes DEL for a byte Go reads as U+FFFD (`go::STAND_IN`): that is sound only
+/// while every stage's pattern treats the two alike. Each pattern is parsed as it is compiled,
+/// and every class must hold both or neither, and no literal either.
+#[test]
+fn every_pattern_treats_the_stand_in_as_it_treats_the_replacement_character() {
+    use regex_syntax::hir::{Class, Hir, HirKind};
+    fn check(hir: &Hir, pattern: &str) {
+        let (fffd, del) = ('\u{fffd}', char::from(super::go::STAND_IN));
+        match hir.kind() {
+            HirKind::Empty | HirKind::Look(_) => {}
+            HirKind::Literal(lit) => {
+                let text = String::from_utf8_lossy(&lit.0);
+                assert!(!text.contains(fffd) && !text.contains(del), "{pattern}");
+            }
+            HirKind::Class(Class::Unicode(c)) => {
+                let holds = |ch: char| c.ranges().iter().any(|r| r.start() <= ch && ch <= r.end());
+                assert_eq!(holds(fffd), holds(del), "{pattern}: {c:?}");
+            }
+            HirKind::Class(Class::Bytes(c)) => panic!("{pattern}: a byte class {c:?}"),
+            HirKind::Repetition(r) => check(&r.sub, pattern),
+            HirKind::Capture(c) => check(&c.sub, pattern),
+            HirKind::Concat(all) | HirKind::Alternation(all) => {
+                all.iter().for_each(|h| check(h, pattern));
+            }
+        }
+    }
+    for p in STATIC_PATTERNS {
+        let translated = crate::text::translate_go(p.go).unwrap();
+        let hir = regex_syntax::ParserBuilder::new()
+            .utf8(false)
+            .build()
+            .parse(&translated)
+            .unwrap();
+        check(&hir, p.go);
+    }
+}
+
+#[test]
+fn a_long_run_of_invalid_bytes_is_one_piece() {
+    let sc = Scrubber::new(&[], &[]).unwrap();
+    let mut input = vec![0xff; 1 << 20];
+    input.extend_from_slice(b"token=abcdefgh");
+    input.extend(vec![0xfe; 1 << 20]);
+    let out = sc.scrub(&input, None);
+    // `\S{8,}` runs on over the invalid bytes, as Go's U+FFFD: all of them go.
+    assert_eq!(&out[..1 << 20], &input[..1 << 20]);
+    assert_eq!(&out[1 << 20..], b"[REDACTED]");
+}
+
 #[test]
 fn values_and_dynamic_values() {
     let sc = Scrubber::new(
