@@ -231,6 +231,10 @@ impl Scrubber {
             out.extend_from_slice(REDACTED);
             return true;
         };
+        // Nothing can match (binary data is a region for its invalid bytes): no piece map.
+        if stages.is_empty() && self.values.is_empty() && self.dynamic.is_empty() {
+            return false;
+        }
         let mut pieces = decode_go(input);
         let valid_utf8 = pieces.iter().all(|p| matches!(p, Piece::Original { .. }));
         let mut changed = false;
