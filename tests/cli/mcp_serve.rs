@@ -444,3 +444,51 @@ fn an_unknown_agent_is_refused_before_any_server_starts() {
     assert!(said.contains("unknown agent `nosuch`"), "{said}");
     assert!(!said.contains("broken"), "{said}");
 }
+
+/// A request that is JSON but not a valid message is answered with its own id and what was
+/// wrong (rmcp answered with no id at all, so the client waited for an answer that never came);
+/// a line that is not JSON, a notification and a batch never stop the server.
+#[test]
+fn a_malformed_request_is_answered_with_its_id() {
+    let env = TestEnv::new();
+    let lines = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2}"#,
+        r#"{"id":3,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":"four","method":"tools/call","params":5}"#,
+        "not json at all",
+        "[1,2]",
+        r#"{"jsonrpc":"2.0","id":5,"method":"no/such"}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#,
+    ];
+    let o = env.run_stdin(&["mcp", "serve"], lines.join("\n") + "\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let answers: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let by_id = |id: Value| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("no answer for {id}: {answers:?}"))
+    };
+    for (id, code, says) in [
+        (json!(2), -32600, "`method` must be a string"),
+        (json!(3), -32600, "`jsonrpc` must be \"2.0\""),
+        (json!("four"), -32600, "`params` of `tools/call`"),
+        (Value::Null, -32600, "no batches"),
+        (json!(5), -32601, "Method not found: no/such"),
+    ] {
+        let error = &by_id(id.clone())["error"];
+        assert_eq!(error["code"], code, "{id}: {error}");
+        assert!(
+            error["message"].as_str().unwrap().contains(says),
+            "{id}: {error}"
+        );
+    }
+    assert_eq!(by_id(json!(6))["result"], json!({}));
+    // The line that is not JSON got nothing: one answer per other request.
+    assert_eq!(answers.len(), 7, "{answers:?}");
+}

@@ -22,6 +22,8 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 
+mod lines;
+
 /// A tool as offered to the client.
 #[derive(Debug, Clone)]
 pub struct Offer {
@@ -173,6 +175,20 @@ impl ServerHandler for Handler {
         Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
     }
 
+    /// A method goclaw does not serve: said so, with its name (rmcp's default message is the
+    /// bare name).
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<rmcp::model::CustomResult, rmcp::ErrorData> {
+        Err(rmcp::ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            format!("Method not found: {}", request.method),
+            None,
+        ))
+    }
+
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -281,7 +297,10 @@ pub fn serve_stdio(
             heard: said_something.clone(),
             gone: gone.clone(),
         };
-        let service = match handler.serve((stdin, tokio::io::stdout())).await {
+        let service = match handler
+            .serve(lines::Lines::new(stdin, tokio::io::stdout()))
+            .await
+        {
             Ok(service) => service,
             // The client went away before it said anything: a closed input is a normal end.
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_))
