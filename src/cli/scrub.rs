@@ -99,13 +99,11 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
             };
             let (name, reader) = (&input.name, input.reader.as_mut());
             // A bar for a file over 16 MB only: a small file, or a stream of unknown length,
-            // gets none (not a spinner).
-            let bar = match input.len {
-                Some(len) if len > 16 << 20 => {
-                    ctx.out.progress(Some(len), &format!("scrub {name}"))
-                }
-                _ => indicatif::ProgressBar::hidden(),
-            };
+            // gets none (not a spinner, nor a hidden bar to update).
+            let bar = input
+                .len
+                .filter(|len| *len > 16 << 20)
+                .map(|len| ctx.out.progress(Some(len), &format!("scrub {name}")));
             let live = input.live.as_ref().map(std::os::fd::AsFd::as_fd);
             let pace = Pace {
                 live,
@@ -114,10 +112,11 @@ pub fn run(ctx: &Context, args: ScrubArgs) -> Result<Status> {
             let report = if args.json_values {
                 scrub_json(&scrubber, name, reader, sink, want_report, &pace)?
             } else {
-                let progress = |n| bar.inc(n);
+                let progress = |n| bar.iter().for_each(|b| b.inc(n));
                 scrub_stream(&scrubber, name, reader, sink, want_report, &progress, &pace)?
             };
-            bar.finish_and_clear();
+            bar.iter()
+                .for_each(indicatif::ProgressBar::finish_and_clear);
             reports.push(FileReport {
                 path: input.name.clone(),
                 redactions: report.redactions,

@@ -209,8 +209,8 @@ pub(crate) fn watch_signals(
         let (why, _, _) = futures::future::select_all(arrivals).await;
         super::signals::received_now(why);
         cancel.cancel(why);
-        // A statement waiting in the server (a lock another session holds) would not see it.
-        std::thread::spawn(move || crate::store::db::cancel_queries(why.error_kind()));
+        // A statement waiting in the server (a lock another session holds) would not see it:
+        // the store's watcher cancels it (`signals::cancel_statements_on_signal`).
     });
     Ok(())
 }

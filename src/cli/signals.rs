@@ -9,7 +9,8 @@
 use crate::tools::{SignalFlag, Stopped};
 
 /// Whether the command watches the signals itself ([`watch`], a run's watcher), and so stops
-/// its own statements: [`cancel_statements_on_signal`] then leaves them to it.
+/// its own work: [`cancel_statements_on_signal`] then only cancels its statements still
+/// running shortly after a signal, and leaves the exit to the command.
 static STOPS_ITSELF: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Notes that the command watches the signals itself.
@@ -22,7 +23,8 @@ pub(super) fn stops_itself() {
 /// server: a `db query` for up to its timeout, a wait for a lock still queued. Here a signal
 /// first asks the server to cancel what this process runs (given up after half a second: a
 /// server that does not answer cannot hold the command), then ends the process by the signal,
-/// as before. Installed once, when such a store is opened.
+/// as before. Installed once, when such a store is opened; for a command that stops itself it
+/// cancels, after a moment, only what is still running (`db::cancel_queries`).
 pub(super) fn cancel_statements_on_signal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -34,6 +36,13 @@ pub(super) fn cancel_statements_on_signal() {
             .spawn(move || {
                 for number in signals.forever() {
                     if STOPS_ITSELF.load(std::sync::atomic::Ordering::SeqCst) {
+                        // The command stops its own work ([`watch`]): a statement waiting in
+                        // the server would hold it to its grace, so it is cancelled if still
+                        // running shortly.
+                        if let Some(why) = Stopped::from_signal(number) {
+                            let kind = why.error_kind();
+                            std::thread::spawn(move || crate::store::db::cancel_queries(kind));
+                        }
                         continue;
                     }
                     let (done, cancelled) = std::sync::mpsc::channel();
@@ -95,53 +104,97 @@ fn stopping_numbers() -> Vec<i32> {
         .collect()
 }
 
-/// Catches the [`stopping`] signals with a handler and reads them on a thread of their own,
-/// which records them in the flag; `grace` after the first, the process exits whatever it is
-/// doing. A handler, not a blocked mask read with sigwait: a mask is inherited by every process
-/// the command starts (a cron job's `goclaw run`, a message channel's command), which then
-/// could not be stopped by either signal; a handler is reset by exec.
+/// Catches the [`stopping`] signals with handlers that record them in the flag (no thread: a
+/// thread was a tenth of a millisecond of every such command's start); `grace` after the first,
+/// a timer (SIGALRM) exits the process whatever it is doing, and a second signal exits at once.
+/// A handler, not a blocked mask read with sigwait: a mask is inherited by every process the
+/// command starts (a cron job's `goclaw run`, a message channel's command), which then could not
+/// be stopped by either signal; a handler is reset by exec. (A PostgreSQL store's statements are
+/// cancelled by the store's own watcher: [`cancel_statements_on_signal`].)
 pub fn watch(grace: std::time::Duration) -> Option<SignalFlag> {
     stops_itself();
-    let mut signals = signal_hook::iterator::Signals::new(stopping_numbers()).ok()?;
     let flag = SignalFlag::default();
-    let seen = flag.clone();
-    std::thread::Builder::new()
-        .name("signals".into())
-        .spawn(move || {
-            let mut first: Option<std::time::Instant> = None;
-            for why in signals.forever().filter_map(Stopped::from_signal) {
-                // `timeout`, systemd and a terminal signal the process and its group at once:
-                // a second signal within 200 ms is the same event, not a second Ctrl-C.
-                let echo =
-                    first.is_some_and(|t| t.elapsed() < std::time::Duration::from_millis(200));
-                first.get_or_insert_with(std::time::Instant::now);
-                received_now(why);
-                let kind = why.error_kind();
-                let code = i32::from(kind.exit_code());
-                if seen.raise(why) && !echo {
-                    std::process::exit(code);
-                }
-                if !echo {
-                    // A statement waiting in the server would hold the command to its grace.
-                    std::thread::spawn(move || crate::store::db::cancel_queries(kind));
-                    let _ = std::thread::Builder::new()
-                        .name("signal-grace".into())
-                        .spawn(move || {
-                            std::thread::sleep(grace);
-                            // Said, not silent: what was under way (a job to record, a write
-                            // to a reader that stopped reading) was left as it was.
-                            eprintln!(
-                                "error: stopped by {}; what was under way did not end within {} s and was left unfinished",
-                                kind.meaning(),
-                                grace.as_secs_f32()
-                            );
-                            std::process::exit(code);
-                        });
-                }
-            }
+    // Made now: a handler may not allocate.
+    std::sync::LazyLock::force(&RECEIVED);
+    let farewells: Vec<(i32, Vec<u8>)> = Stopped::SIGNALS
+        .into_iter()
+        .map(|why| {
+            let kind = why.error_kind();
+            let said = format!(
+                "error: stopped by {}; what was under way did not end within {} s and was left unfinished\n",
+                kind.meaning(),
+                grace.as_secs_f32()
+            );
+            (i32::from(kind.exit_code()), said.into_bytes())
         })
-        .ok()?;
+        .collect();
+    let recorded = flag.clone();
+    let on_timer = move || {
+        let code = recorded
+            .get()
+            .map_or(1, |why| i32::from(why.error_kind().exit_code()));
+        // Said, not silent: what was under way (a job to record, a write to a reader that
+        // stopped reading) was left as it was.
+        if let Some((_, said)) = farewells.iter().find(|(c, _)| *c == code) {
+            // SAFETY: write(2) and _exit(2) are async-signal-safe; `said` is not touched by
+            // anything else.
+            unsafe { libc::write(libc::STDERR_FILENO, said.as_ptr().cast(), said.len()) };
+        }
+        // SAFETY: as above.
+        unsafe { libc::_exit(code) }
+    };
+    // SAFETY: the action only reads what it owns, calls async-signal-safe functions, and exits.
+    unsafe { signal_hook::low_level::register(libc::SIGALRM, on_timer) }.ok()?;
+    for why in stopping() {
+        let Some(signal) = why.signal() else { continue };
+        let seen = flag.clone();
+        let on_signal = move || on_stopping_signal(why, &seen, grace);
+        // SAFETY: `on_stopping_signal` touches only atomics and async-signal-safe calls.
+        unsafe { signal_hook::low_level::register(signal as i32, on_signal) }.ok()?;
+    }
     Some(flag)
+}
+
+/// When the first stopping signal came, in nanoseconds of the monotonic clock (0: none yet).
+static FIRST_SIGNAL_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// What a stopping signal does, in its handler: records it; the first one arms the grace timer,
+/// and a second one exits at once. `timeout`, systemd and a terminal signal the process and its
+/// group at once, so a second signal within 200 ms is the same event, not a second Ctrl-C.
+/// Only atomics and async-signal-safe calls.
+fn on_stopping_signal(why: Stopped, flag: &SignalFlag, grace: std::time::Duration) {
+    use std::sync::atomic::Ordering::SeqCst;
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime(2) is async-signal-safe and writes only `now`.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    let now = (now.tv_sec as u64) * 1_000_000_000 + now.tv_nsec as u64 + 1;
+    let first = match FIRST_SIGNAL_NS.compare_exchange(0, now, SeqCst, SeqCst) {
+        Ok(_) => now,
+        Err(first) => first,
+    };
+    let echo = first != now && now.saturating_sub(first) < 200_000_000;
+    received_now(why);
+    if flag.raise(why) && !echo {
+        // SAFETY: _exit(2) is async-signal-safe.
+        unsafe { libc::_exit(i32::from(why.error_kind().exit_code())) }
+    }
+    if !echo {
+        let after = libc::itimerval {
+            it_interval: libc::timeval {
+                tv_sec: 0,
+                tv_usec: 0,
+            },
+            it_value: libc::timeval {
+                tv_sec: grace.as_secs() as libc::time_t,
+                tv_usec: libc::suseconds_t::from(grace.subsec_micros()),
+            },
+        };
+        // SAFETY: setitimer(2) is a system call that touches no memory of ours but `after`.
+        unsafe { libc::setitimer(libc::ITIMER_REAL, &after, std::ptr::null_mut()) };
+    }
 }
 
 /// The exit of a command a signal stopped: 129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM;

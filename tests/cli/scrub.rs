@@ -342,7 +342,8 @@ fn memory_stays_bounded_where_literals_are_everywhere() {
 /// larger than a release one, which starts at 6).
 #[test]
 fn memory_stays_bounded_where_matches_or_invalid_bytes_fill_a_stretch() {
-    let (start, _) = peak_mib_scrubbing(b"a\n".to_vec(), 2);
+    // The start, with 1 MiB of plain text (a process that ends at once leaves no peak to read).
+    let (start, _) = peak_mib_scrubbing(b"a\n".repeat(1 << 15), 1 << 20);
     let mut invalid_with_keys = vec![0xff; 1 << 16];
     invalid_with_keys.extend_from_slice(b"key=abcdefghij");
     for (name, block) in [

@@ -14,7 +14,7 @@ use super::patterns::{
     CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEARCHES,
     STAGE_SEPARATORS, STAGES, STATIC_PATTERNS, StageSearch,
 };
-use super::probe::{LiteralProbe, StageSet, holds_key_word, join_span, literal_stages};
+use super::probe::{LITERAL_PROBE, StageSet, holds_key_word, join_span, literal_stages};
 use super::stream::ScrubStream;
 use super::{MIN_VALUE_LEN, Report, Sink};
 use crate::text::is_go_space;
@@ -53,8 +53,6 @@ impl Known {
 /// whole by `[REDACTED]`.
 #[derive(Debug)]
 pub struct Scrubber {
-    /// Necessary literals of patterns 1–13 over ASCII-lowercased text: where may one start?
-    probe: LiteralProbe,
     pub(super) values: Vec<Vec<u8>>,
     pub(super) dynamic: Vec<Vec<u8>>,
     /// All values at once, only to find where one may occur.
@@ -67,7 +65,6 @@ impl Scrubber {
     /// Builds a scrubber. Credential values shorter than [`MIN_VALUE_LEN`] bytes and empty
     /// dynamic values are ignored; duplicates are dropped, first occurrence kept.
     pub fn new(values: &[Vec<u8>], dynamic: &[Vec<u8>]) -> Result<Scrubber, String> {
-        let probe = LiteralProbe::new()?;
         let values = dedup(values.iter().filter(|v| v.len() >= MIN_VALUE_LEN));
         let dynamic = dedup(dynamic.iter().filter(|v| !v.is_empty()));
         let all: Vec<&Vec<u8>> = values.iter().chain(dynamic.iter()).collect();
@@ -81,7 +78,6 @@ impl Scrubber {
             cut_byte[b as usize] = !all.iter().any(|v| v.contains(&b));
         }
         Ok(Scrubber {
-            probe,
             values,
             dynamic,
             value_probe,
@@ -329,13 +325,7 @@ impl Scrubber {
         // where no stage matches is copied as it is.
         let mut spans = Vec::new();
         let mut hits: Vec<(usize, StageSet)> = Vec::new();
-        // Hits whose spans join are one hit, allowing what each allows.
-        let hits_tell = self.probe.find_each(&lower[..chunk.len()], |span, allows| {
-            match (join_span(&mut spans, span), hits.last_mut()) {
-                (true, Some(last)) => last.1 |= allows,
-                _ => hits.push((span.0, allows)),
-            }
-        });
+        let hits_tell = literal_hits(&lower[..chunk.len()], &mut spans, &mut hits);
         release_if_large(lower);
         spans.extend_from_slice(&hex);
         if let Some(probe) = &self.value_probe {
@@ -598,6 +588,30 @@ fn invalid_utf8(text: &[u8], spans: &mut Vec<(usize, usize)>) {
     super::go::invalid_runs(text, |start, end| {
         join_span(spans, (start, end));
     });
+}
+
+/// Adds the literal probe's spans over `lower` (a chunk, ASCII letters lowered) to `spans`, and
+/// its hits to `hits` with the stages each allows (hits whose spans join are one hit, allowing
+/// what each allows); `false` when the hits cannot tell the stages.
+fn literal_hits(
+    lower: &[u8],
+    spans: &mut Vec<(usize, usize)>,
+    hits: &mut Vec<(usize, StageSet)>,
+) -> bool {
+    match &*LITERAL_PROBE {
+        Ok(probe) => probe.find_each(lower, |span, allows| {
+            match (join_span(spans, span), hits.last_mut()) {
+                (true, Some(last)) => last.1 |= allows,
+                _ => hits.push((span.0, allows)),
+            }
+        }),
+        // No probe (it cannot fail to build; were it to): the whole chunk is one region, whose
+        // literals are looked for in it.
+        Err(_) => {
+            spans.push((0, lower.len()));
+            false
+        }
+    }
 }
 
 /// Frees scratch space a forced cut's chunk (megabytes without a safe cut) made large, so it is
