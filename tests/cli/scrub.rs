@@ -350,6 +350,19 @@ fn memory_stays_bounded_where_matches_or_invalid_bytes_fill_a_stretch() {
         ("VIRTUAL_A = ", b"VIRTUAL_A = ".repeat((1 << 20) / 12)),
         ("0xff", vec![0xff; 1 << 20]),
         ("0xff and key=", invalid_with_keys),
+        // Valid and invalid bytes in turn, a match among them (helper-42: 447 MB for 100 MB
+        // when each run of either was a piece).
+        ("a 0xff and sk-", {
+            let mut unit = b"a\xff".repeat(100);
+            unit.extend_from_slice(b"sk-BBBBBBBBBBBBBBBBBBBB");
+            unit.repeat((1 << 20) / unit.len())
+        }),
+        // A Latin-1 log: lines that end beyond ASCII were never cut (112 MB for 100 MB).
+        ("Latin-1 lines", {
+            let mut unit = b"caf\xe9 ol\xe9\n".repeat(1000);
+            unit.extend_from_slice(b"monkey\xe9\n");
+            unit
+        }),
     ] {
         let (peak, received) = peak_mib_scrubbing(block, 20 << 20);
         assert!(received > 0, "{name}: nothing written");

@@ -8,7 +8,7 @@ use memchr::memmem;
 use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input};
 
-use super::go::{Mark, Piece, View, decode_go, match_origins, render, replace};
+use super::go::{Mark, View, match_origins, render, replace, whole};
 use super::hex::{has_hex_run, hex_runs, lower_and_find_runs};
 use super::patterns::{
     CREDENTIAL_VALUE, REDACTED, SERVER_IP, SERVER_IP_MARK, STAGE_LITERALS, STAGE_SEARCHES,
@@ -231,8 +231,8 @@ impl Scrubber {
         if stages.is_empty() && self.values.is_empty() && self.dynamic.is_empty() {
             return false;
         }
-        let mut pieces = decode_go(input);
-        let valid_utf8 = pieces.iter().all(|p| matches!(p, Piece::Original { .. }));
+        let mut pieces = whole(input);
+        let valid_utf8 = simdutf8::basic::from_utf8(input).is_ok();
         let mut changed = false;
         // Only a region that changed, or is not valid UTF-8, is rendered.
         let mut view = Vec::new();
@@ -413,12 +413,21 @@ impl Scrubber {
         if last == b':' || last == b'=' {
             return false;
         }
-        // The word before the white space; one with a byte beyond ASCII is never judged safe.
+        // The word before the white space: the letters and `_` a key name is made of. Of the
+        // characters beyond ASCII only two fold to such letters (the Kelvin sign to k, the long
+        // s to s): a word with one is never judged safe; any other (é, 中, a byte that is not
+        // UTF-8) is in no key name, so the name can only be what follows it. (Text in another
+        // script than Latin then has its cuts: no log of such lines is held back whole.)
         let mut start = ws;
         while start > floor {
             let b = text[start - 1];
             if b >= 0x80 {
-                return false;
+                let before = &text[..start];
+                if before.ends_with("\u{212a}".as_bytes()) || before.ends_with("\u{17f}".as_bytes())
+                {
+                    return false;
+                }
+                break;
             }
             if !is_word_byte(b) {
                 break;
@@ -575,8 +584,9 @@ fn dedup<'a>(values: impl Iterator<Item = &'a Vec<u8>>) -> Vec<Vec<u8>> {
     seen
 }
 
+/// An ASCII byte a key name may hold.
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
+    b.is_ascii_alphabetic() || b == b'_'
 }
 
 /// Adds every stretch of bytes that is not valid UTF-8 (Go reads them differently).

@@ -1,13 +1,15 @@
-//! Go's view of the text: a *piece map* of the input (runs of valid UTF-8, runs of bytes that
-//! are not, inserted placeholders), rendered either as Go's regexp sees it or as the bytes it
-//! stands for, with rendered offsets mapped back to input positions and matches replaced by a
-//! placeholder.
+//! Go's view of the text: a *piece map* of the input (stretches of input bytes and inserted
+//! placeholders), rendered either as Go's regexp sees it or as the bytes it stands for, with
+//! rendered offsets mapped back to input positions and matches replaced by a placeholder.
 //!
 //! Go reads each byte that is not valid UTF-8 as one U+FFFD. The regexp view writes
 //! [`STAND_IN`] for it instead: one byte, one character, that every stage's pattern treats as it
-//! treats U+FFFD (a test in `patterns` checks each pattern's classes and literals). So both views
-//! give a piece the same length, offsets are shared, and a run of invalid bytes costs one piece
-//! and its own length, whatever its size.
+//! treats U+FFFD (a test in `scrub::tests` checks each pattern's classes and literals). So both
+//! views give a piece the same length and offsets are shared. Which bytes are invalid is found
+//! again when a stretch is rendered, not kept: a stretch starts and ends on character
+//! boundaries (a match never splits a character), so it decodes alone as it does in place, and
+//! the map holds pieces for matches only, whatever the bytes (`a\xff` repeated made one piece
+//! per byte).
 
 use super::patterns::{REDACTED, SERVER_IP_MARK};
 
@@ -34,10 +36,8 @@ impl Mark {
 /// A piece of the text a stage sees: 24 bytes, so a region dense with matches stays small.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Piece {
-    /// Input bytes `start..end`, valid UTF-8.
+    /// Input bytes `start..end`, valid UTF-8 or not.
     Original { start: usize, end: usize },
-    /// Input bytes `start..end`, each one Go reads as U+FFFD.
-    Invalid { start: usize, end: usize },
     /// `mark.text()[from..to]` put in place of the input starting at `at`.
     Inserted {
         mark: Mark,
@@ -58,7 +58,7 @@ impl Piece {
     /// Its length, the same in both views.
     fn len(self) -> usize {
         match self {
-            Piece::Original { start, end } | Piece::Invalid { start, end } => end - start,
+            Piece::Original { start, end } => end - start,
             Piece::Inserted { from, to, .. } => usize::from(to - from),
         }
     }
@@ -70,10 +70,6 @@ impl Piece {
         }
         Some(match self {
             Piece::Original { start, .. } => Piece::Original {
-                start: start + lo,
-                end: start + hi,
-            },
-            Piece::Invalid { start, .. } => Piece::Invalid {
                 start: start + lo,
                 end: start + hi,
             },
@@ -90,33 +86,21 @@ impl Piece {
     /// Input position of offset `off` of this piece.
     fn origin(self, off: usize) -> usize {
         match self {
-            Piece::Original { start, .. } | Piece::Invalid { start, .. } => start + off,
+            Piece::Original { start, .. } => start + off,
             Piece::Inserted { at, .. } => at,
         }
     }
 }
 
-/// Splits input into runs of valid UTF-8 and runs of bytes Go reads as U+FFFD, one each.
-pub(super) fn decode_go(input: &[u8]) -> Vec<Piece> {
-    let mut pieces = Vec::new();
-    let mut done = 0;
-    invalid_runs(input, |start, end| {
-        if start > done {
-            pieces.push(Piece::Original {
-                start: done,
-                end: start,
-            });
-        }
-        pieces.push(Piece::Invalid { start, end });
-        done = end;
-    });
-    if done < input.len() {
-        pieces.push(Piece::Original {
-            start: done,
-            end: input.len(),
-        });
+/// The piece map of an input no stage has changed: the input, whole.
+pub(super) fn whole(input: &[u8]) -> Vec<Piece> {
+    if input.is_empty() {
+        return Vec::new();
     }
-    pieces
+    vec![Piece::Original {
+        start: 0,
+        end: input.len(),
+    }]
 }
 
 /// Calls `found(start, end)` for each maximal run of bytes that begin no valid UTF-8 sequence
@@ -179,11 +163,14 @@ fn char_len(bytes: &[u8]) -> Option<usize> {
 pub(super) fn render(pieces: &[Piece], input: &[u8], view: View, out: &mut Vec<u8>) {
     for &p in pieces {
         match p {
-            Piece::Original { start, end } => out.extend_from_slice(&input[start..end]),
-            Piece::Invalid { start, end } if view == View::Runes => {
-                out.resize(out.len() + (end - start), STAND_IN);
+            Piece::Original { start, end } => {
+                let bytes = &input[start..end];
+                let at = out.len();
+                out.extend_from_slice(bytes);
+                if view == View::Runes && simdutf8::basic::from_utf8(bytes).is_err() {
+                    invalid_runs(bytes, |from, to| out[at + from..at + to].fill(STAND_IN));
+                }
             }
-            Piece::Invalid { start, end } => out.extend_from_slice(&input[start..end]),
             Piece::Inserted { mark, from, to, .. } => {
                 out.extend_from_slice(&mark.text()[usize::from(from)..usize::from(to)]);
             }
@@ -266,10 +253,10 @@ mod tests {
     }
 
     #[test]
-    fn invalid_bytes_make_one_run_and_render_one_byte_each() {
+    fn invalid_bytes_render_one_stand_in_each_and_cost_no_piece() {
         let input = b"ab\xff\xfe\xe2\x82cd\xff";
-        let pieces = decode_go(input);
-        assert_eq!(pieces.len(), 4, "{pieces:?}");
+        let pieces = whole(input);
+        assert_eq!(pieces.len(), 1, "{pieces:?}");
         let mut runes = Vec::new();
         render(&pieces, input, View::Runes, &mut runes);
         assert_eq!(runes, b"ab\x7f\x7f\x7f\x7fcd\x7f");
@@ -281,6 +268,9 @@ mod tests {
         let mut out = Vec::new();
         render(&replaced, input, View::Bytes, &mut out);
         assert_eq!(out, b"ab\xff[REDACTED]d\xff");
+        runes.clear();
+        render(&replaced, input, View::Runes, &mut runes);
+        assert_eq!(runes, b"ab\x7f[REDACTED]d\x7f");
         assert_eq!(match_origins(&pieces, &[(3, 7), (8, 9)]), [3, 8]);
     }
 

@@ -108,7 +108,8 @@ impl<'s> ScrubStream<'s> {
 
     /// Memory stays bounded: past [`MAX_PENDING`] bytes without a safe cut (a huge token, a
     /// minified document), the stream is cut anyway, after the last byte that no credential
-    /// pattern continues over (`,;{}[]()<>"'|` or a control byte) near the end, or at the end.
+    /// pattern but `\S`'s continues over (`,;{}[]()<>"'|` or a control byte) near the end, or at
+    /// the end.
     fn force_if_too_long<S: Sink + ?Sized>(&mut self, out: &mut S) {
         let n = self.filled;
         if n < MAX_PENDING {
@@ -117,7 +118,7 @@ impl<'s> ScrubStream<'s> {
         let look = &self.pending[n.saturating_sub(64 * 1024)..n];
         let back = look
             .iter()
-            .rposition(|&b| b",;{}[]()<>\"'|".contains(&b) || b < 0x20)
+            .rposition(|&b| b",;{}[]()<>\"'|".contains(&b) || b < 0x20 || b == 0x7f)
             .map_or(0, |p| look.len() - p - 1);
         self.flush(n - back, out);
     }

@@ -349,6 +349,46 @@ fn a_stream_holds_back_only_what_a_match_could_still_span() {
     assert_eq!(out, b"plain words here and more words\nthen a [REDACTED]\n");
 }
 
+/// Lines that end in a character beyond ASCII (Latin-1 bytes, é, CJK) have their safe cuts:
+/// they were never judged safe, so such a log was held back whole up to the forced cut, where a
+/// `password:` whose value was on the next line passed unredacted (helper-42). Only a word with
+/// the Kelvin sign or the long s, which fold to the letters of key names, is still held back.
+#[test]
+fn lines_that_end_beyond_ascii_have_their_cuts() {
+    let sc = Scrubber::new(&[], &[]).unwrap();
+    for line in [
+        &b"caf\xe9 ol\xe9\n"[..],
+        "café olé\n".as_bytes(),
+        "中文日志记录。\n".as_bytes(),
+    ] {
+        let mut stream = sc.stream(false).with_chunk_size(16);
+        let mut out = Vec::new();
+        for _ in 0..50 {
+            stream.push(line, &mut out);
+        }
+        assert!(
+            stream.pending_len() <= line.len(),
+            "held {}",
+            stream.pending_len()
+        );
+        let mut input = line.repeat(50);
+        for piece in [&b"password:\n"[..], b"hunter2hunter2", line] {
+            stream.push(piece, &mut out);
+            input.extend_from_slice(piece);
+        }
+        stream.finish(&mut out);
+        assert_eq!(out, sc.scrub(&input, None));
+        assert!(out.windows(10).any(|w| w == b"[REDACTED]"));
+        assert!(!out.windows(7).any(|w| w == b"hunter2"));
+    }
+    // A key name spelt with the Kelvin sign may still go on past the line's end.
+    let kelvin = "to\u{212a}en\n: abcdefghij\n".as_bytes();
+    assert_eq!(sc.cut_before(kelvin, kelvin.len() - 1, 0), 0);
+    assert_eq!(sc.scrub(kelvin, None), b"[REDACTED]\n");
+    let long_s = "pa\u{17f}\u{17f}word\n= abcdefghij\n".as_bytes();
+    assert_eq!(sc.cut_before(long_s, long_s.len() - 1, 0), 0);
+}
+
 /// A server address is redacted where it stands alone, never inside a longer number or address
 /// (GoClaw's plain replace would print `1[SERVER_IP]2`); the fast path and the naive one agree.
 #[test]
