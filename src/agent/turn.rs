@@ -515,6 +515,7 @@ impl Runner<'_> {
             stop: crate::tools::StopWhen {
                 deadline: site.deadline,
                 signal: Some(self.cancel.flag()),
+                deadline_is: None,
             },
             scope: site.scope.clone(),
             run: site.link.cloned(),

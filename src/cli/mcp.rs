@@ -623,6 +623,7 @@ fn serve(ctx: &Context, a: ServeArgs) -> Result<Status> {
             let stop = crate::tools::StopWhen {
                 deadline: None,
                 signal: Some(client_gone.clone()),
+                deadline_is: None,
             };
             s.spawn(move || serve_worker(g, &mut store, queue, (a, stop), relay));
         }

@@ -126,6 +126,7 @@ fn exec_as(ctx: &Context, a: ExecArgs, shown: Option<Shown>) -> Result<Status> {
     let stop = crate::tools::StopWhen {
         deadline: None,
         signal,
+        deadline_is: None,
     };
     let toolbox = toolbox(
         ctx,

@@ -227,7 +227,7 @@ impl Link {
                 done = work => done,
                 why = stopped(stop) => Err(Error::new(
                     why.error_kind(),
-                    format!("{}: {}", what(), why.describe()),
+                    format!("{}: {}", what(), stop.describe(why)),
                 )),
             }
         })

@@ -187,6 +187,7 @@ fn call_tool(
     let stop = StopWhen {
         deadline: None,
         signal: stop.cloned(),
+        deadline_is: None,
     };
     let mut toolbox = Toolbox::open(settings, store, caller, Bridge::ToolOf(tool), stop.clone())?;
     notes.extend(toolbox.take_notes());

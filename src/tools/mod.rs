@@ -247,9 +247,21 @@ impl SignalFlag {
 pub struct StopWhen {
     pub deadline: Option<std::time::Instant>,
     pub signal: Option<SignalFlag>,
+    /// What the deadline's passing means, when it is not the run's own deadline (a part of
+    /// it given to one step): what a wait it stops says.
+    pub deadline_is: Option<&'static str>,
 }
 
 impl StopWhen {
+    /// Why a wait stopped, as its message says it: [`Stopped::describe`], or for the deadline
+    /// what this one is.
+    pub fn describe(&self, why: Stopped) -> &'static str {
+        match (why, self.deadline_is) {
+            (Stopped::Deadline, Some(what)) => what,
+            _ => why.describe(),
+        }
+    }
+
     /// Has the call to stop, and why?
     pub fn check(&self) -> Option<Stopped> {
         self.signal.as_ref().and_then(SignalFlag::get).or_else(|| {

@@ -261,6 +261,12 @@ fn a_server_that_never_answers_initialize_holds_a_command_no_longer_than_its_sto
         "{}",
         stderr(&o)
     );
+    // Said as what passed: the part of the deadline given to connecting, not the run's own.
+    assert!(
+        stderr(&o).contains("half of the run's --timeout, the time given to connecting"),
+        "{}",
+        stderr(&o)
+    );
     // `mcp call`, stopped by Ctrl-C while it connects: at once, with its error document.
     let child = env
         .launcher_cmd(goclaw_bin())

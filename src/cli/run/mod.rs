@@ -419,6 +419,9 @@ fn execute(
                 .zip(request.timeout_from)
                 .map(|(t, from)| from + t / 2),
             signal: Some(cancel.flag()),
+            deadline_is: Some(
+                "half of the run's --timeout, the time given to connecting to its MCP servers, passed",
+            ),
         },
     };
     let mut kit = RunKit::open(settings, store, options)?;

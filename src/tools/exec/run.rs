@@ -351,6 +351,7 @@ mod tests {
         let stop = StopWhen {
             deadline: None,
             signal: Some(signal),
+            deadline_is: None,
         };
         let outcome = run_command(cmd, Duration::from_secs(5), 1024, &stop).unwrap();
         assert_eq!(outcome.stopped, Some(Stopped::HungUp));
