@@ -112,11 +112,12 @@ fn judge(line: &[u8], why: &serde_json::Error) -> Verdict {
     Verdict::Invalid(id, format!("Invalid request: {what}"))
 }
 
-/// An error answer whose id is `null` (rmcp's own type leaves the field out).
+/// An error answer to a request that was not a valid message: its id, or `null` when it had
+/// none (rmcp's own type leaves the field out then).
 #[derive(Serialize)]
-struct NullIdError {
+struct ErrorAnswer {
     jsonrpc: &'static str,
-    id: (),
+    id: Option<RequestId>,
     error: ErrorData,
 }
 
@@ -159,21 +160,12 @@ where
                 Err(why) => why,
             };
             if let Verdict::Invalid(id, message) = judge(line, &why) {
-                let error = ErrorData::invalid_request(message, None);
-                let written = match id {
-                    Some(id) => {
-                        let answer = TxJsonRpcMessage::<RoleServer>::error(error, Some(id));
-                        write_line(&self.writer, &answer).await
-                    }
-                    None => {
-                        let answer = NullIdError {
-                            jsonrpc: "2.0",
-                            id: (),
-                            error,
-                        };
-                        write_line(&self.writer, &answer).await
-                    }
+                let answer = ErrorAnswer {
+                    jsonrpc: "2.0",
+                    id,
+                    error: ErrorData::invalid_request(message, None),
                 };
+                let written = write_line(&self.writer, &answer).await;
                 // The client is gone when its answers cannot be written.
                 written.ok()?;
             }

@@ -12,8 +12,9 @@
 //!
 //! # How it stays fast and streams
 //! [`Scrubber::scrub_region`] is the sequential semantics, run over a *piece map* of the input
-//! (runs of valid UTF-8, runs of invalid bytes, inserted placeholders), so invalid UTF-8 keeps
-//! Go's rune counting and line numbers map back to the input. It is only run where something can
+//! (stretches of input bytes and inserted placeholders; the regexes see each byte that is not
+//! UTF-8 as one stand-in character), so invalid UTF-8 keeps Go's rune counting and line numbers
+//! map back to the input. It is only run where something can
 //! match. A *safe cut* is a position no match of any stage can cross, at any stage: the byte
 //! before it is white space that occurs in no credential value, and the text before that white
 //! space cannot end a key name or a `:`/`=` separator. (Only patterns 9 and 11–13 can contain

@@ -436,8 +436,10 @@ impl<'a> Gate<'a> {
         // A call stopped before it began (the run was cancelled while the model answered, or
         // its deadline passed) neither asks nor runs.
         if let Some(why) = req.stop.check() {
-            let result =
-                ToolResult::stopped(format!("cancelled before it ran: {}", why.describe()), why);
+            let result = ToolResult::stopped(
+                format!("cancelled before it ran: {}", req.stop.describe(why)),
+                why,
+            );
             return Ok((decision, CallEnd::ran(result)));
         }
         match verdict {

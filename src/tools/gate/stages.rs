@@ -300,7 +300,10 @@ impl<'a> Gate<'a> {
                     "exec approval: the terminal closed before anyone answered",
                 ))),
                 Answer::Stopped(why) => Ok(Some(CallEnd::ran(ToolResult::stopped(
-                    format!("cancelled while asking for approval: {}", why.describe()),
+                    format!(
+                        "cancelled while asking for approval: {}",
+                        req.stop.describe(why)
+                    ),
                     why,
                 )))),
             };
